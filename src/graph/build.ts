@@ -1,0 +1,429 @@
+// build: resolve refs, inline functions, check kinds, reject cycles, compute margins and the
+// params each node reads. Runs once per style; every render of every host uses the result.
+import { BuildError, ptr, type Problem } from '../errors.js';
+import { compileExpr, ExprError, type CompiledExpr } from '../expr/index.js';
+import { OPS } from '../ops/index.js';
+import type { NodeSpec, OpDef } from '../ops/types.js';
+import { checkDeclarations, paramsJsonSchema } from '../params/index.js';
+import type { Schema } from '../style/fields.js';
+import type { ParamDecl, StyleDoc } from '../style/types.js';
+import type { Kind } from '../types.js';
+import { styleVersion } from './hash.js';
+
+/** One input edge of a plan node. */
+export interface Edge {
+  field: string;
+  from: string;
+  /** 'node' for declared node inputs, 'scalar' for `@node` scalar ports. */
+  role: 'node' | 'scalar';
+}
+
+export interface PlanNode {
+  id: string;
+  /** Where the node is written in the style document. */
+  pointer: string;
+  op: OpDef;
+  spec: NodeSpec;
+  kind: Kind;
+  edges: Edge[];
+  /** Margin in pixels: this node's canvas is the window grown by it. */
+  margin: number;
+  /** Static bounds of padding-determining (and other boundable) fields. */
+  bounds: Record<string, number>;
+  /** Params this node reads directly. */
+  directParams: Set<string>;
+  /** Params this node reads, transitively through its inputs (cache keys). */
+  params: Set<string>;
+  exprs: Map<string, CompiledExpr>;
+}
+
+export interface Plan {
+  doc: StyleDoc;
+  version: string;
+  nodes: Map<string, PlanNode>;
+  /** Topological order of the nodes the output depends on (inputs first). */
+  order: string[];
+  output: string;
+  params: Record<string, ParamDecl>;
+  paramsSchema: Record<string, unknown>;
+  /** Legend entries with `from` resolved to plan ids. */
+  legend: StyleDoc['legend'];
+}
+
+interface Raw {
+  spec: NodeSpec;
+  pointer: string;
+  /** Call chain, for messages. */
+  via: string;
+}
+
+const strip = (ref: string) => (ref.startsWith('@') || ref.startsWith('$') ? ref.slice(1) : ref);
+const isExprField = (schema: Schema | undefined) => !!schema && 'x-expr' in schema;
+
+/** Replace `@x` / `$x` strings throughout a value (not inside `*-expr` fields). */
+function substitute(value: unknown, map: (s: string) => unknown): unknown {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((v) => substitute(v, map));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = k.endsWith('-expr') || k === 'expr' ? v : substitute(v, map);
+    return out;
+  }
+  return value;
+}
+
+function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; aliases: Map<string, { target: string; kind: Kind; pointer: string }> } {
+  const raw = new Map<string, Raw>();
+  const aliases = new Map<string, { target: string; kind: Kind; pointer: string }>();
+  const functions = doc.functions ?? {};
+
+  const expand = (
+    nodes: Record<string, NodeSpec>,
+    prefix: string,
+    basePointer: string,
+    args: Record<string, unknown> | null,
+    stack: string[],
+  ) => {
+    const local = new Set(Object.keys(nodes));
+    const map = (s: string): unknown => {
+      const m = /^([@$])([A-Za-z_][A-Za-z0-9_-]*)$/.exec(s);
+      if (!m) return s;
+      const [, sigil, name] = m as unknown as [string, string, string];
+      if (sigil === '@' && local.has(name)) return '@' + prefix + name;
+      if (args && name in args) return structuredClone(args[name]);
+      return s;
+    };
+    for (const [name, node] of Object.entries(nodes)) {
+      const pointer = basePointer + ptr(name);
+      const spec = substitute(node, map) as NodeSpec;
+      const id = prefix + name;
+      if (spec.op !== 'func') {
+        raw.set(id, { spec, pointer, via: stack.join(' > ') });
+        continue;
+      }
+      const fname = String(spec.function ?? '');
+      const fn = functions[fname];
+      if (!fn) {
+        problems.push({ pointer: pointer + '/function', message: `unknown function '${fname}'${Object.keys(functions).length ? `; defined: ${Object.keys(functions).join(', ')}` : ''}` });
+        continue;
+      }
+      if (stack.includes(fname)) {
+        problems.push({ pointer: pointer + '/function', message: `function '${fname}' calls itself (${[...stack, fname].join(' > ')})` });
+        continue;
+      }
+      const given = (spec.inputs ?? {}) as Record<string, unknown>;
+      const callArgs: Record<string, unknown> = {};
+      for (const k of Object.keys(given)) {
+        if (!fn.inputs || !(k in fn.inputs)) problems.push({ pointer: pointer + ptr('inputs', k), message: `function '${fname}' has no input '${k}'` });
+      }
+      for (const [k, decl] of Object.entries(fn.inputs ?? {})) {
+        if (k in given) callArgs[k] = given[k];
+        else if (decl.default !== undefined) callArgs[k] = decl.default;
+        else problems.push({ pointer: pointer + '/inputs', message: `call to '${fname}' is missing input '${k}' (kind ${decl.kind}, no default)` });
+      }
+      const fnPointer = ptr('functions', fname, 'nodes');
+      expand(fn.nodes, id + '/', fnPointer, callArgs, [...stack, fname]);
+      const out = strip(fn.output);
+      if (!(out in fn.nodes)) {
+        problems.push({ pointer: ptr('functions', fname, 'output'), message: `output '${fn.output}' is not a node of function '${fname}'` });
+        continue;
+      }
+      aliases.set(id, { target: id + '/' + out, kind: fn['output-kind'], pointer });
+      // Record the declared kinds of node-valued arguments for checking once kinds are known.
+      for (const [k, decl] of Object.entries(fn.inputs ?? {})) {
+        const a = callArgs[k];
+        if (typeof a === 'string' && a.startsWith('@')) {
+          argChecks.push({ pointer: pointer + ptr('inputs', k), ref: a.slice(1), kind: decl.kind, fname, input: k });
+        }
+      }
+    }
+  };
+  const argChecks: { pointer: string; ref: string; kind: Kind; fname: string; input: string }[] = [];
+  expand(doc.nodes, '', '/nodes', null, []);
+  (raw as unknown as { argChecks: typeof argChecks }).argChecks = argChecks;
+  return { raw, aliases };
+}
+
+export function buildPlan(doc: StyleDoc): Plan {
+  const problems: Problem[] = [...checkDeclarations(doc.params)];
+  const params = doc.params ?? {};
+  const { raw, aliases } = inline(doc, problems);
+  const argChecks = (raw as unknown as { argChecks: { pointer: string; ref: string; kind: Kind; fname: string; input: string }[] }).argChecks;
+
+  const resolveId = (name: string): string | undefined => {
+    let id = name;
+    for (let i = 0; i < 64 && aliases.has(id); i++) id = aliases.get(id)!.target;
+    return raw.has(id) ? id : undefined;
+  };
+
+  // Pass 1: op lookup and output kinds.
+  const nodes = new Map<string, PlanNode>();
+  for (const [id, r] of raw) {
+    const op = OPS.get(r.spec.op);
+    if (!op) continue; // the schema already reported the unknown op
+    if (op.planned) {
+      problems.push({ pointer: r.pointer + '/op', message: `op '${op.name}' is part of the format but not implemented in this version of tilegraph` });
+    }
+    const kind = typeof op.output === 'function' ? op.output(r.spec) : op.output;
+    nodes.set(id, {
+      id,
+      pointer: r.pointer,
+      op,
+      spec: r.spec,
+      kind,
+      edges: [],
+      margin: 0,
+      bounds: {},
+      directParams: new Set(),
+      params: new Set(),
+      exprs: new Map(),
+    });
+  }
+
+  // Pass 2: references, param types, expressions.
+  for (const n of nodes.values()) {
+    const { op, spec } = n;
+    for (const check of op.check?.(spec) ?? []) problems.push({ pointer: n.pointer + ptr(check.field), message: check.message });
+    for (const [field, value] of Object.entries(spec)) {
+      if (field === 'op') continue;
+      const schema = op.fields[field];
+      const at = n.pointer + ptr(field);
+      if (op.inputs[field]) {
+        const target = resolveId(strip(String(value)));
+        if (!target) {
+          problems.push({ pointer: at, message: `'${String(value)}' names no node${suggestNode(String(value), nodes, n)}` });
+          continue;
+        }
+        n.edges.push({ field, from: target, role: 'node' });
+        continue;
+      }
+      if (isExprField(schema)) {
+        try {
+          n.exprs.set(field, compileExpr(value, schema!['x-expr'] as never, `${n.pointer}/${field}`));
+        } catch (e) {
+          if (e instanceof ExprError) problems.push({ pointer: at, message: `invalid expression: ${e.message}` });
+          else throw e;
+        }
+        continue;
+      }
+      walkRefs(value, schema, at, (s, sch, where) => {
+        const type = sch['x-scalar'] as string;
+        if (s.startsWith('$')) {
+          const name = s.slice(1);
+          const d = params[name];
+          if (!d) {
+            problems.push({ pointer: where, message: `'${s}' names no declared param${Object.keys(params).length ? `; declared: ${Object.keys(params).join(', ')}` : ''}` });
+            return;
+          }
+          if (d.type !== type) problems.push({ pointer: where, message: `param '${name}' is a ${d.type} but this field takes a ${type}` });
+          n.directParams.add(name);
+        } else {
+          if (sch['x-no-node']) {
+            problems.push({ pointer: where, message: `'${s}': table entries accept a literal or a $param, never an @node` });
+            return;
+          }
+          const target = resolveId(s.slice(1));
+          if (!target) {
+            problems.push({ pointer: where, message: `'${s}' names no node${suggestNode(s, nodes, n)}` });
+            return;
+          }
+          n.edges.push({ field, from: target, role: 'scalar' });
+        }
+      });
+    }
+  }
+
+  // Pass 3: kinds of every edge.
+  for (const n of nodes.values()) {
+    for (const e of n.edges) {
+      const from = nodes.get(e.from);
+      if (!from) continue;
+      const expected = e.role === 'scalar' ? ['scalar'] : n.op.inputs[e.field]!;
+      if (!expected.includes(from.kind)) {
+        problems.push({
+          pointer: n.pointer + ptr(e.field),
+          message: `node '${n.id}' field '${e.field}' expects ${expected.join(' or ')} but '${e.from}' produces ${from.kind}`,
+        });
+      }
+    }
+  }
+  for (const [id, a] of aliases) {
+    const t = resolveId(id);
+    const tk = t ? nodes.get(t)?.kind : undefined;
+    if (tk && tk !== a.kind) problems.push({ pointer: a.pointer, message: `function call '${id}' declares output-kind ${a.kind} but its output produces ${tk}` });
+  }
+  for (const c of argChecks) {
+    const t = resolveId(c.ref);
+    const tk = t ? nodes.get(t)?.kind : undefined;
+    if (!t) problems.push({ pointer: c.pointer, message: `'@${c.ref}' names no node` });
+    else if (tk && tk !== c.kind) problems.push({ pointer: c.pointer, message: `input '${c.input}' of function '${c.fname}' is a ${c.kind} but '@${c.ref}' produces ${tk}` });
+  }
+
+  // Output.
+  const outputId = resolveId(strip(doc.output));
+  if (!outputId) problems.push({ pointer: '/output', message: `output '${doc.output}' names no node` });
+  else if (nodes.get(outputId) && nodes.get(outputId)!.kind !== 'raster') {
+    problems.push({ pointer: '/output', message: `output '${doc.output}' produces ${nodes.get(outputId)!.kind}; the output must produce a raster` });
+  }
+
+  // Legend.
+  const legend = doc.legend ? structuredClone(doc.legend) : undefined;
+  legend?.entries?.forEach((entry, i) => {
+    const id = resolveId(strip(entry.from));
+    if (!id) problems.push({ pointer: ptr('legend', 'entries', i, 'from'), message: `'${entry.from}' names no node` });
+    else if (nodes.get(id)!.kind !== 'raster') problems.push({ pointer: ptr('legend', 'entries', i, 'from'), message: `legend entries draw from a raster node; '${entry.from}' produces ${nodes.get(id)!.kind}` });
+    else entry.from = id;
+  });
+
+  // Cycles (over all nodes, so a cycle off the output's path is still reported).
+  const cycle = findCycle(nodes);
+  if (cycle) problems.push({ pointer: nodes.get(cycle[0]!)!.pointer, message: `the graph has a cycle: ${cycle.map((c) => '@' + c).join(' -> ')}` });
+
+  if (problems.length) throw new BuildError(problems);
+
+  // Bounds of padding fields.
+  for (const n of nodes.values()) {
+    for (const field of Object.keys(n.op.fields)) {
+      const b = staticBound(n, field, params);
+      if (b.value !== undefined) n.bounds[field] = b.value;
+      else if (n.op.paddingFields?.includes(field) && b.error) problems.push({ pointer: n.pointer + ptr(field), message: b.error });
+    }
+  }
+  if (problems.length) throw new BuildError(problems);
+
+  const order = topoOrder(nodes, outputId!);
+  // Margins: consumers before their inputs.
+  for (let i = order.length - 1; i >= 0; i--) {
+    const n = nodes.get(order[i]!)!;
+    for (const e of n.edges) {
+      if (e.role !== 'node') continue;
+      const pad = n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], e.field, n.spec)) : 0;
+      const from = nodes.get(e.from)!;
+      from.margin = Math.max(from.margin, n.margin + Math.max(0, pad));
+    }
+  }
+  for (const id of order) {
+    const n = nodes.get(id)!;
+    n.params = new Set(n.directParams);
+    for (const e of n.edges) for (const p of nodes.get(e.from)!.params) n.params.add(p);
+  }
+
+  return {
+    doc,
+    version: styleVersion(doc),
+    nodes,
+    order,
+    output: outputId!,
+    params,
+    paramsSchema: paramsJsonSchema(params, doc.name),
+    legend,
+  };
+}
+
+function suggestNode(ref: string, nodes: Map<string, PlanNode>, from: PlanNode): string {
+  const scope = from.id.includes('/') ? from.id.slice(0, from.id.lastIndexOf('/') + 1) : '';
+  const names = [...nodes.keys()].filter((k) => k.startsWith(scope) && !k.slice(scope.length).includes('/')).map((k) => k.slice(scope.length));
+  let best = '';
+  let bestD = 4;
+  for (const c of names) {
+    const d = lev(strip(ref), c);
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return best ? `; did you mean '@${best}'?` : '';
+}
+
+function lev(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0]!;
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const t = d[j]!;
+      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = t;
+    }
+  }
+  return d[b.length]!;
+}
+
+/** Visit every `$x` / `@x` string at a position whose schema takes a scalar reference. */
+function walkRefs(value: unknown, schema: Schema | undefined, at: string, visit: (s: string, schema: Schema, at: string) => void): void {
+  if (!schema) return;
+  if (typeof value === 'string') {
+    if (schema['x-scalar'] && /^[$@][A-Za-z_][A-Za-z0-9_-]*$/.test(value)) visit(value, schema, at);
+    return;
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items as Schema | undefined;
+    value.forEach((v, i) => walkRefs(v, items, `${at}/${i}`, visit));
+    return;
+  }
+  if (value && typeof value === 'object') {
+    const props = (schema.properties ?? {}) as Record<string, Schema>;
+    for (const [k, v] of Object.entries(value)) walkRefs(v, props[k], at + ptr(k), visit);
+  }
+}
+
+function staticBound(n: PlanNode, field: string, params: Record<string, ParamDecl>): { value?: number; error?: string } {
+  const v = n.spec[field];
+  if (v === undefined) {
+    const d = (n.op.fields[field] as Schema).default;
+    return typeof d === 'number' ? { value: d } : {};
+  }
+  if (typeof v === 'number') return { value: v };
+  if (typeof v !== 'string') return {};
+  if (v.startsWith('$')) {
+    const d = params[v.slice(1)];
+    if (d?.max !== undefined) return { value: d.max };
+    return { error: `padding-determining field '${field}' takes param '${v}', which declares no max; add "max" to the param so the canvas padding can be fixed at build time` };
+  }
+  if (v.startsWith('@')) {
+    const m = n.spec[`${field}-max`];
+    if (typeof m === 'number') return { value: m };
+    return { error: `padding-determining field '${field}' takes the node port '${v}' but the node has no '${field}-max'; add "${field}-max" to bound the padding` };
+  }
+  return {};
+}
+
+function findCycle(nodes: Map<string, PlanNode>): string[] | undefined {
+  const state = new Map<string, 1 | 2>();
+  const stack: string[] = [];
+  const dfs = (id: string): string[] | undefined => {
+    state.set(id, 1);
+    stack.push(id);
+    for (const e of nodes.get(id)?.edges ?? []) {
+      const s = state.get(e.from);
+      if (s === 1) return [...stack.slice(stack.indexOf(e.from)), e.from];
+      if (!s) {
+        const c = dfs(e.from);
+        if (c) return c;
+      }
+    }
+    stack.pop();
+    state.set(id, 2);
+    return undefined;
+  };
+  for (const id of nodes.keys()) {
+    if (!state.has(id)) {
+      const c = dfs(id);
+      if (c) return c.reverse();
+    }
+  }
+  return undefined;
+}
+
+function topoOrder(nodes: Map<string, PlanNode>, output: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const e of nodes.get(id)!.edges) visit(e.from);
+    out.push(id);
+  };
+  visit(output);
+  return out;
+}

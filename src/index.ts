@@ -1,0 +1,90 @@
+// tilegraph's library API (spec §4.4): load a style, set params by name from strings, render windows.
+// The core imports nothing from Node; src/node/ binds files, PNG and the GPU device.
+import { buildPlan, type Plan } from './graph/build.js';
+import { ParamValues } from './params/index.js';
+import { render, type RenderResult } from './render/render.js';
+import type { Backend } from './render/backend.js';
+import { createSourceRegistry } from './sources/registry.js';
+import type { Loader, SourceRegistry } from './sources/types.js';
+import { loadStyle } from './style/load.js';
+import type { StyleDoc } from './style/types.js';
+import { tileWindow, type Raster, type TileAddress, type Window } from './types.js';
+
+export interface RendererOptions {
+  /** Binds source paths and URLs to bytes; required when the style has file or URL sources. */
+  loader?: Loader;
+  /** Backend used when a render call names none (default: the CPU backend). */
+  backend?: Backend;
+}
+
+/** One built style: every render of every host goes through the same plan. */
+export class Renderer {
+  readonly doc: StyleDoc;
+  readonly plan: Plan;
+  readonly sources: SourceRegistry;
+  backend?: Backend;
+
+  private constructor(doc: StyleDoc, plan: Plan, sources: SourceRegistry, backend?: Backend) {
+    this.doc = doc;
+    this.plan = plan;
+    this.sources = sources;
+    this.backend = backend;
+  }
+
+  /** Load, validate and build a style (JSON text or object). Throws StyleError / BuildError. */
+  static create(style: string | object, options: RendererOptions = {}): Renderer {
+    const doc = loadStyle(style);
+    const plan = buildPlan(doc);
+    const sources = createSourceRegistry(doc, options.loader);
+    return new Renderer(doc, plan, sources, options.backend);
+  }
+
+  /** The style version: a hash of the document. Caches key on it and on param values. */
+  get version(): string {
+    return this.plan.version;
+  }
+
+  /** JSON Schema of the params (draft 2020-12), as served at /style/params. */
+  get paramsSchema(): Record<string, unknown> {
+    return this.plan.paramsSchema;
+  }
+
+  get legend(): StyleDoc['legend'] {
+    return this.plan.legend;
+  }
+
+  /** A validated param set: defaults, overridden by `overrides` (strings, parsed against the declarations). */
+  params(overrides: Record<string, string | string[] | undefined> = {}, ignore: readonly string[] = []): ParamValues {
+    return ParamValues.from(this.plan.params, overrides, ignore);
+  }
+
+  /** Render any pixel window at a zoom (a tile, a bbox, ...). */
+  renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
+    return render(this.plan, window, params, { backend: options.backend ?? this.backend, sources: this.sources, signal: options.signal });
+  }
+
+  async renderTile(tile: TileAddress, params?: ParamValues, options: { tileSize?: number; backend?: Backend; signal?: AbortSignal } = {}): Promise<Raster> {
+    return (await this.renderWindow(tileWindow(tile, options.tileSize ?? 256), params, options)).raster;
+  }
+
+  /** Attribution of the style and every source, de-duplicated. */
+  attribution(): Promise<string[]> {
+    return this.sources.attribution();
+  }
+}
+
+export { loadStyle } from './style/load.js';
+export { styleSchema } from './style/schema.js';
+export { buildPlan } from './graph/build.js';
+export type { Plan, PlanNode } from './graph/build.js';
+export { render } from './render/render.js';
+export type { RenderResult, RenderOptions } from './render/render.js';
+export type { Backend, RenderStats } from './render/backend.js';
+export { CpuBackend } from './cpu/backend.js';
+export { ParamValues, paramsJsonSchema } from './params/index.js';
+export { toRGBA8, fromRGBA8 } from './render/encode.js';
+export * from './errors.js';
+export * from './types.js';
+export type { Loader, SourceRegistry, FeatureSource, DemSource } from './sources/types.js';
+export type { StyleDoc } from './style/types.js';
+export { OPS } from './ops/index.js';

@@ -1,0 +1,20 @@
+import { nodeRef, num, numRef } from '../style/fields.js';
+import type { OpDef } from './types.js';
+
+/** Gaussian blur in premultiplied space; padding 3 sigma. */
+export const blur: OpDef = {
+  name: 'blur',
+  description: 'Gaussian blur',
+  output: 'raster',
+  inputs: { input: ['raster'] },
+  fields: {
+    input: nodeRef(),
+    sigma: numRef({ min: 0, description: 'standard deviation in pixels' }),
+    'sigma-max': num({ min: 0, description: 'bound of sigma when it is an @node port' }),
+  },
+  required: ['input', 'sigma'],
+  paddingFields: ['sigma'],
+  pad: (bound) => Math.ceil(3 * (bound('sigma') ?? 0)),
+  shader: 'blur.wgsl',
+  planned: true,
+};

@@ -1,0 +1,26 @@
+import { colorParam, expr, nodeRef, numParam, numRef, oneOfEnum } from '../style/fields.js';
+import type { OpDef } from './types.js';
+
+/** Maps a scalar field (or a raster by luminance) to colour. */
+export const colorRamp: OpDef = {
+  name: 'color-ramp',
+  description: 'maps a scalar field to colour through stops or a ramp expression',
+  output: 'raster',
+  inputs: { field: ['scalar-field', 'raster'] },
+  fields: {
+    field: nodeRef(),
+    stops: {
+      type: 'array',
+      minItems: 2,
+      items: { type: 'object', required: ['value', 'color'], additionalProperties: false, properties: { value: numParam(), color: colorParam() } },
+      'x-expect': 'an array of at least 2 {value, color} stops',
+    },
+    'ramp-expr': expr('ramp', "expression over ['heatmap-density'], baked into a 256-entry table"),
+    space: oneOfEnum(['rgb', 'hsl', 'hsv', 'hcl', 'lab'], 'rgb'),
+    opacity: numRef({ min: 0, max: 1, default: 1 }),
+  },
+  required: ['field'],
+  check: (node) => (node.stops === undefined && node['ramp-expr'] === undefined ? [{ field: 'stops', message: "'stops' is required when 'ramp-expr' is absent" }] : []),
+  shader: 'color-ramp.wgsl',
+  planned: true,
+};

@@ -1,0 +1,21 @@
+import { boolRef, color, expr, nodeRef, numRef } from '../style/fields.js';
+import type { OpDef } from './types.js';
+
+/** Polygons filled with one colour (or a per-feature colour), anti-aliased. */
+export const fillSolid: OpDef = {
+  name: 'fill-solid',
+  description: 'fills polygons, anti-aliased',
+  output: 'raster',
+  inputs: { features: ['features'] },
+  fields: {
+    features: nodeRef(),
+    fill: color('fill colour'),
+    'fill-alpha': numRef({ min: 0, max: 1, default: 1 }),
+    antialias: boolRef(true),
+    'fill-expr': expr('color', 'per-feature fill colour; overrides fill'),
+    'fill-alpha-expr': expr('number', 'per-feature alpha; overrides fill-alpha'),
+  },
+  required: ['features'],
+  shader: 'fill-solid.wgsl',
+  planned: true,
+};

@@ -1,0 +1,114 @@
+// Ops of the format that this version validates but does not render yet. Building a graph that
+// uses one fails with a clear message; each moves to its own module when it is implemented.
+import { bool, color, expr, int, nodeRef, num, numRef, oneOfEnum, str, colorParam, type Schema } from '../style/fields.js';
+import type { Kind } from '../types.js';
+import type { NodeSpec, OpDef } from './types.js';
+
+function planned(name: string, description: string, output: OpDef['output'], inputs: Record<string, readonly Kind[]>, fields: Record<string, Schema>, required: string[], extra: Partial<OpDef> = {}): OpDef {
+  return { name, description, output, inputs, fields, required, planned: true, ...extra };
+}
+
+const F = ['features'] as const;
+const R = ['raster'] as const;
+const chan = oneOfEnum(['r', 'g', 'b', 'a', '0', '1']);
+
+export const PLANNED: OpDef[] = [
+  planned('bbox', 'one rectangle: the box of every input vertex', 'features', { features: F }, { features: nodeRef() }, ['features']),
+  planned('boundary', 'polygon rings as polylines', 'features', { features: F }, { features: nodeRef() }, ['features']),
+  planned('buffer', 'disk offset of geometry', 'features', { features: F }, {
+    features: nodeRef(),
+    distance: numRef({ description: 'tile pixels; negative erodes polygons' }),
+    join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
+  }, ['features', 'distance']),
+  planned('centroid', 'one point per polygon / polyline', 'features', { features: F }, {
+    features: nodeRef(), 'include-lines': bool(true), 'include-polygons': bool(true),
+  }, ['features']),
+  planned('convex-hull', 'the hull of every input vertex', 'features', { features: F }, { features: nodeRef() }, ['features']),
+  planned('dash', 'cuts polylines into dashes', 'features', { features: F }, {
+    features: nodeRef(), 'dash-px': num({ min: 0 }), 'gap-px': num({ min: 0 }), 'phase-px': numRef(),
+  }, ['features', 'dash-px', 'gap-px']),
+  planned('densify', 'inserts vertices so no segment exceeds target-px', 'features', { features: F }, {
+    features: nodeRef(), 'target-px': num({ min: 0 }),
+  }, ['features', 'target-px']),
+  planned('feature-boolean', 'polygon boolean of two feature inputs', 'features', { a: F, b: F }, { a: nodeRef(), b: nodeRef() }, ['a', 'b']),
+  planned('dot-density', 'dots scattered inside polygons at an areal density', 'features', { features: F }, {
+    features: nodeRef(),
+    density: numRef({ min: 0, default: 0 }),
+    'density-expr': expr('number'),
+    'dot-value': numRef({ exclusiveMin: 0, default: 1 }),
+    jitter: num({ min: 0, max: 1, default: 1 }),
+    seed: int({ min: 0 }),
+    'spacing-px': numRef({ exclusiveMin: 0, default: 3 }),
+  }, ['features']),
+  planned('dem', 'samples a raster elevation source as a scalar field (metres)', 'scalar-field', {}, {
+    source: str('dem source name; optional when exactly one dem source exists'),
+  }, []),
+  planned('brightness-contrast', 'brightness shift and contrast slope', 'raster', { input: R }, {
+    input: nodeRef(), brightness: num({ min: -1, max: 1, default: 0 }), contrast: num({ min: -1, max: 1, default: 0 }),
+  }, ['input']),
+  planned('channel-shuffle', 'feeds each channel from a named channel or constant', 'raster', { input: R }, {
+    input: nodeRef(), r: chan, g: chan, b: chan, a: chan,
+  }, ['input']),
+  planned('color-to-alpha', 'makes a colour transparent', 'raster', { input: R }, {
+    input: nodeRef(), color: color(), threshold: num({ min: 0, max: 1, default: 0 }), softness: num({ min: 0, max: 1, default: 0.1 }),
+  }, ['input', 'color']),
+  ...(['dilate', 'erode'] as const).map((name) =>
+    planned(name, name === 'dilate' ? 'per-channel max over a square kernel' : 'per-channel min over a square kernel', 'raster', { input: R }, {
+      input: nodeRef(), 'radius-px': numRef({ min: 0, max: 256 }, true), 'radius-px-max': int({ min: 0, max: 256 }),
+    }, ['input', 'radius-px'], { paddingFields: ['radius-px'], pad: (b) => b('radius-px') ?? 0 })),
+  planned('displace', 'reads input at an offset from a displacement raster', 'raster', { input: R, displacement: R }, {
+    input: nodeRef(), displacement: nodeRef(),
+    'amp-px': numRef({ min: 0 }), 'amp-x-px': numRef({ min: 0 }), 'amp-y-px': numRef({ min: 0 }),
+    'amp-px-max': num({ min: 0 }), 'amp-x-px-max': num({ min: 0 }), 'amp-y-px-max': num({ min: 0 }),
+    boundary: oneOfEnum(['clamp', 'transparent', 'mirror'], 'clamp'),
+  }, ['input', 'displacement', 'amp-px'], {
+    paddingFields: ['amp-px'],
+    pad: (b, field) => (field === 'input' ? Math.max(b('amp-px') ?? 0, b('amp-x-px') ?? 0, b('amp-y-px') ?? 0) : 0),
+  }),
+  planned('dither', 'reduces to a palette with dithering', 'raster', { input: R }, {
+    input: nodeRef(),
+    palette: { type: 'array', minItems: 1, items: colorParam() },
+    method: oneOfEnum(['floyd-steinberg', 'ordered'], 'floyd-steinberg'),
+    amount: num({ min: 0, max: 1, default: 0.5 }),
+    space: oneOfEnum(['lab', 'rgb'], 'lab'),
+  }, ['input', 'palette']),
+  planned('edge-detect', 'Sobel gradient magnitude per channel', 'raster', { input: ['raster', 'sprite'] }, {
+    input: nodeRef(), strength: num({ min: 0, default: 1 }),
+  }, ['input'], { pad: () => 1 }),
+  planned('circle', 'a centred disk', (n: NodeSpec) => (n.kind === 'sprite' ? 'sprite' : 'raster'), {}, {
+    color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
+    kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
+  }, ['color', 'radius-frac']),
+  planned('brush-solid', 'constant-width brush', 'brush', {}, {
+    'width-px': num({ min: 0.4 }), color: color(), hardness: num({ min: 0, max: 1 }), aa: num({ min: 0, max: 1 }),
+    'dabs-per-radius': num({ min: 0.5, default: 4 }),
+  }, ['width-px', 'color']),
+  planned('brush-file', 'brush from an asset', 'brush', {}, { src: str() }, ['src']),
+  planned('stroke', 'stamps brush dabs along lines', 'raster', { features: F, brush: ['brush'] }, {
+    features: nodeRef(), brush: nodeRef(), color: color(), 'width-scale': numRef({ min: 0, default: 1 }),
+    'spacing-scale': numRef({ exclusiveMin: 0, default: 1 }),
+    'pressure-curve': { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
+    seed: int({ min: 0 }),
+  }, ['features', 'brush']),
+  planned('stamp', 'a sprite at each point', 'raster', { features: F, sprite: ['sprite'] }, {
+    features: nodeRef(), sprite: nodeRef(), scale: numRef({ min: 0, default: 1 }), rotation: numRef({ default: 0 }),
+    opacity: numRef({ min: 0, max: 1, default: 1 }), 'scale-expr': expr('number'), 'rotation-expr': expr('number'), 'opacity-expr': expr('number'),
+  }, ['features', 'sprite']),
+  planned('fill-pattern', 'polygons filled with a world-anchored pattern', 'raster', { features: F, pattern: ['sprite', 'raster'] }, {
+    features: nodeRef(), pattern: nodeRef(), scale: numRef({ exclusiveMin: 0, default: 1 }),
+    offset: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+  }, ['features', 'pattern']),
+  planned('hillshade', 'shaded relief from an elevation field', 'raster', { field: ['scalar-field'] }, {
+    field: nodeRef(), azimuth: numRef({ default: 315 }), altitude: numRef({ min: 0, max: 90, default: 45 }),
+    'z-factor': numRef({ default: 1 }), 'shadow-color': color(), 'highlight-color': color(), 'accent-color': color(),
+  }, ['field'], { pad: () => 1 }),
+  planned('noise', 'world-anchored value or simplex noise', (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'), {}, {
+    'scale-px': numRef({ exclusiveMin: 0, default: 64 }), octaves: int({ min: 1, max: 12, default: 1 }), seed: int({ min: 0 }),
+    kind: oneOfEnum(['value', 'simplex'], 'value'), output: oneOfEnum(['field', 'raster'], 'field'),
+  }, []),
+  planned('threshold', 'a hard or soft threshold on alpha or luma', 'raster', { input: R }, {
+    input: nodeRef(), level: numRef({ min: 0, max: 1, default: 0.5 }), softness: numRef({ min: 0, max: 1, default: 0 }),
+    channel: oneOfEnum(['a', 'luma'], 'a'),
+  }, ['input']),
+];
+

@@ -1,0 +1,68 @@
+// The contract every op module implements: its fields, kinds, margin and CPU kernel.
+import type { Schema } from '../style/fields.js';
+import type { Canvas, Features, Kind, RGBA, Raster, ScalarField, ScalarValue, Value, ValueOf, Window } from '../types.js';
+import type { CompiledExpr, ExprType } from '../expr/index.js';
+import type { SourceRegistry } from '../sources/types.js';
+
+/** A node as written in the style (after function inlining: refs point at plan node ids). */
+export type NodeSpec = { op: string } & Record<string, unknown>;
+
+/** Static upper bound of a field: literal, `$param` max, or `<field>-max`; undefined if none exists. */
+export type BoundOf = (field: string) => number | undefined;
+
+export interface OpDef {
+  name: string;
+  description: string;
+  /** Output kind, possibly depending on the node's fields (e.g. circle `kind`). */
+  output: Kind | ((node: NodeSpec) => Kind);
+  /** Fields holding `@node` inputs, with the kinds each accepts. */
+  inputs: Record<string, readonly Kind[]>;
+  /** JSON Schema of the node's fields (without `op`). */
+  fields: Record<string, Schema>;
+  required?: string[];
+  /** Fields that determine padding: each needs a static bound (spec §7). */
+  paddingFields?: string[];
+  /**
+   * How far beyond this node's canvas its inputs must reach, in pixels, for the given input field.
+   * Default 0 (a pointwise op).
+   */
+  pad?(bound: BoundOf, inputField: string, node: NodeSpec): number;
+  /** Extra checks at build time (beyond the schema), returning problem sentences keyed by field. */
+  check?(node: NodeSpec): { field: string; message: string }[];
+  /** The CPU kernel (the reference implementation). */
+  cpu?(ctx: OpContext): Value | Promise<Value>;
+  /** Name of the WGSL file under src/shaders/ for raster ops with a GPU pass. */
+  shader?: string;
+  /** Not yet implemented: the schema validates, building a graph that uses it fails clearly. */
+  planned?: boolean;
+}
+
+/** What a kernel sees while it runs. */
+export interface OpContext {
+  /** Plan node id (function body nodes are `call/body`). */
+  id: string;
+  node: NodeSpec;
+  /** This node's canvas (the window grown by this node's margin). */
+  canvas: Canvas;
+  /** The requested window. */
+  window: Window;
+  zoom: number;
+  /** The value of a node input, cropped to this node's canvas grown by `grow` pixels (default: this op's pad for that field). */
+  input<K extends Kind>(field: string, grow?: number): ValueOf<K>;
+  /** Whether a node input is wired. */
+  has(field: string): boolean;
+  /** A scalar field as a number: literal, `$param` or `@node`, clamped to its padding bound. */
+  num(field: string, fallback?: number): number;
+  color(field: string, fallback?: RGBA): RGBA;
+  bool(field: string, fallback?: boolean): boolean;
+  /** Resolve a table entry (literal or `$param`). */
+  resolve(value: unknown): ScalarValue;
+  /** Static bound of a padding field (from build). */
+  bound(field: string): number;
+  /** A compiled `*-expr` field, or undefined if the node does not set it. */
+  expr(field: string): CompiledExpr | undefined;
+  sources: SourceRegistry;
+  signal?: AbortSignal;
+}
+
+export type { Features, Raster, ScalarField, CompiledExpr, ExprType };

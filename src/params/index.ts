@@ -1,0 +1,161 @@
+// Params: typed inputs with defaults; overrides arrive as strings and are parsed against the declarations.
+import { ParamError, ptr, type Problem } from '../errors.js';
+import type { ParamDecl } from '../style/types.js';
+import type { RGBA, ScalarValue } from '../types.js';
+
+const COLOR_RE = /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+export function parseHexColor(s: string): RGBA | undefined {
+  if (!COLOR_RE.test(s)) return undefined;
+  const h = s.slice(1);
+  const c = (i: number) => parseInt(h.slice(i, i + 2), 16) / 255;
+  return [c(0), c(2), c(4), h.length === 8 ? c(6) : 1];
+}
+
+/** Declaration checks beyond the JSON Schema: defaults inside their ranges, min <= max. */
+export function checkDeclarations(params: Record<string, ParamDecl> | undefined): Problem[] {
+  const out: Problem[] = [];
+  for (const [name, d] of Object.entries(params ?? {})) {
+    const at = ptr('params', name);
+    if (name === 'v') out.push({ pointer: at, message: "'v' is reserved as a tile-server query key and cannot be a param name" });
+    if (d.type !== 'number' && (d.min !== undefined || d.max !== undefined)) {
+      out.push({ pointer: at, message: `'min' and 'max' apply to number params only, not to a ${d.type} param` });
+    }
+    if (d.type === 'number' && typeof d.default === 'number') {
+      if (d.min !== undefined && d.max !== undefined && d.min > d.max) out.push({ pointer: at, message: `min ${d.min} is greater than max ${d.max}` });
+      if (d.min !== undefined && d.default < d.min) out.push({ pointer: ptr('params', name, 'default'), message: `default ${d.default} is below min ${d.min}` });
+      if (d.max !== undefined && d.default > d.max) out.push({ pointer: ptr('params', name, 'default'), message: `default ${d.default} is above max ${d.max}` });
+    }
+  }
+  return out;
+}
+
+/** Parse one override string against its declaration; returns the value or a sentence saying why not. */
+export function parseParamValue(name: string, decl: ParamDecl, raw: string): { value: ScalarValue } | { error: string } {
+  switch (decl.type) {
+    case 'number': {
+      const t = raw.trim();
+      const n = t === '' ? NaN : Number(t);
+      if (!Number.isFinite(n)) return { error: `param '${name}': '${raw}' is not a number` };
+      if (decl.min !== undefined && n < decl.min) return { error: `param '${name}': ${n} is below its min ${decl.min}` };
+      if (decl.max !== undefined && n > decl.max) return { error: `param '${name}': ${n} is above its max ${decl.max}` };
+      return { value: n };
+    }
+    case 'color': {
+      const c = parseHexColor(raw);
+      if (!c) return { error: `param '${name}': '${raw}' is not a colour; use #rrggbb or #rrggbbaa` };
+      return { value: c };
+    }
+    case 'bool':
+      if (raw === 'true') return { value: true };
+      if (raw === 'false') return { value: false };
+      return { error: `param '${name}': '${raw}' is not a bool; use true or false` };
+  }
+}
+
+function defaultValue(decl: ParamDecl): ScalarValue {
+  if (decl.type === 'color') return parseHexColor(String(decl.default)) ?? [0, 0, 0, 1];
+  return decl.default as number | boolean;
+}
+
+/** Canonical text of a value, for cache keys and ETags. */
+export function valueKey(v: ScalarValue): string {
+  if (Array.isArray(v)) return '#' + v.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('');
+  return String(v);
+}
+
+/**
+ * A complete, validated set of param values for one render: every declared param has a value
+ * (its default unless overridden). Build one with `ParamValues.from(decls, overrides)` or `set()`.
+ */
+export class ParamValues {
+  readonly decls: Record<string, ParamDecl>;
+  private readonly values = new Map<string, ScalarValue>();
+
+  constructor(decls: Record<string, ParamDecl> = {}) {
+    this.decls = decls;
+    for (const [name, d] of Object.entries(decls)) this.values.set(name, defaultValue(d));
+  }
+
+  /** Parse and set one override. Throws ParamError naming the param, the value and the rule. */
+  set(name: string, raw: string): this {
+    const decl = this.decls[name];
+    if (!decl) {
+      const known = Object.keys(this.decls);
+      throw new ParamError([
+        { pointer: '', param: name, message: `unknown param '${name}'${known.length ? `; declared params: ${known.join(', ')}` : '; the style declares no params'}` },
+      ]);
+    }
+    const r = parseParamValue(name, decl, raw);
+    if ('error' in r) throw new ParamError([{ pointer: '', param: name, message: r.error }]);
+    this.values.set(name, r.value);
+    return this;
+  }
+
+  /** Set many overrides, reporting every bad one at once. Keys in `ignore` are skipped (e.g. the server's `v`). */
+  setAll(overrides: Record<string, string | string[] | undefined>, ignore: readonly string[] = []): this {
+    const problems: Problem[] = [];
+    for (const [name, raw] of Object.entries(overrides)) {
+      if (ignore.includes(name) || raw === undefined) continue;
+      const one = Array.isArray(raw) ? raw[raw.length - 1]! : raw;
+      try {
+        this.set(name, one);
+      } catch (e) {
+        if (e instanceof ParamError) problems.push(...e.problems);
+        else throw e;
+      }
+    }
+    if (problems.length) throw new ParamError(problems);
+    return this;
+  }
+
+  static from(decls: Record<string, ParamDecl> | undefined, overrides: Record<string, string | string[] | undefined> = {}, ignore: readonly string[] = []): ParamValues {
+    return new ParamValues(decls ?? {}).setAll(overrides, ignore);
+  }
+
+  get(name: string): ScalarValue | undefined {
+    return this.values.get(name);
+  }
+
+  /** Canonical key of the values of the given params (sorted), for caches. */
+  key(names: Iterable<string>): string {
+    return [...names]
+      .sort()
+      .map((n) => `${n}=${valueKey(this.values.get(n)!)}`)
+      .join('&');
+  }
+
+  entries(): IterableIterator<[string, ScalarValue]> {
+    return this.values.entries();
+  }
+}
+
+/** The params' JSON Schema (draft 2020-12), served at /style/params and by the browser's paramsSchema. */
+export function paramsJsonSchema(decls: Record<string, ParamDecl> | undefined, title?: string): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [name, d] of Object.entries(decls ?? {})) {
+    const p: Record<string, unknown> = {};
+    if (d.type === 'number') {
+      p.type = 'number';
+      if (d.min !== undefined) p.minimum = d.min;
+      if (d.max !== undefined) p.maximum = d.max;
+    } else if (d.type === 'bool') {
+      p.type = 'boolean';
+    } else {
+      p.type = 'string';
+      p.format = 'color';
+      p.pattern = COLOR_RE.source;
+    }
+    p.default = d.default;
+    if (d.description) p.description = d.description;
+    p['x-param-type'] = d.type;
+    properties[name] = p;
+  }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: title ? `${title} params` : 'style params',
+    type: 'object',
+    additionalProperties: false,
+    properties,
+  };
+}

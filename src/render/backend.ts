@@ -1,0 +1,25 @@
+// The backend contract: the CPU backend (reference) and the WebGPU backend implement it.
+import type { OpContext, OpDef } from '../ops/types.js';
+import type { Canvas, Raster, Value } from '../types.js';
+
+/** Per-render counters (the GPU backend fills passes/submits/readbacks). */
+export interface RenderStats {
+  nodes: number;
+  passes: number;
+  submits: number;
+  readbacks: number;
+  bytesReadBack: number;
+}
+
+export interface Backend {
+  readonly name: 'cpu' | 'gpu';
+  /** Run one op. Inputs reached through ctx.input() are values of this backend. */
+  run(op: OpDef, ctx: OpContext): Promise<Value>;
+  /** Crop (or view) a canvas-sized value to a smaller canvas inside it. */
+  crop(value: Value, from: Canvas, to: Canvas): Value;
+  /** Bring the output raster to the CPU (one readback per render on the GPU). */
+  read(value: Value): Promise<Raster>;
+  /** Start and end of one render (the GPU backend encodes between them). */
+  begin?(stats: RenderStats): void;
+  end?(): void;
+}

@@ -1,0 +1,173 @@
+// render: execute a plan for one window with one set of param values on a backend.
+import { CpuBackend } from '../cpu/backend.js';
+import { RenderError, TilegraphError } from '../errors.js';
+import type { PlanNode, Plan } from '../graph/build.js';
+import type { OpContext } from '../ops/types.js';
+import { ParamValues, parseHexColor } from '../params/index.js';
+import type { SourceRegistry } from '../sources/types.js';
+import { growWindow, type Canvas, type Kind, type RGBA, type Raster, type ScalarValue, type Value, type Window } from '../types.js';
+import type { Backend, RenderStats } from './backend.js';
+
+export interface RenderOptions {
+  backend?: Backend;
+  sources?: SourceRegistry;
+  signal?: AbortSignal;
+}
+
+export interface RenderResult {
+  raster: Raster;
+  stats: RenderStats;
+}
+
+const noSources: SourceRegistry = {
+  featureSource() {
+    throw new RenderError('no sources are bound to this render');
+  },
+  demSource() {
+    throw new RenderError('no sources are bound to this render');
+  },
+  async attribution() {
+    return [];
+  },
+};
+
+const defaultCpu: Backend = new CpuBackend();
+
+function asNumber(v: ScalarValue, where: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  throw new RenderError(`${where}: expected a number but got a colour`);
+}
+
+/** Render the plan's output for a window. Each node runs once; the result is cropped to the window. */
+export async function render(plan: Plan, window: Window, params?: ParamValues, options: RenderOptions = {}): Promise<RenderResult> {
+  const backend = options.backend ?? defaultCpu;
+  const sources = options.sources ?? noSources;
+  const values = params ?? new ParamValues(plan.params);
+  const stats: RenderStats = { nodes: 0, passes: 0, submits: 0, readbacks: 0, bytesReadBack: 0 };
+  const results = new Map<string, Value>();
+  const canvases = new Map<string, Canvas>();
+  backend.begin?.(stats);
+  try {
+    for (const id of plan.order) {
+      options.signal?.throwIfAborted();
+      const n = plan.nodes.get(id)!;
+      const canvas = growWindow(window, n.margin);
+      canvases.set(id, canvas);
+      const ctx = makeContext(plan, n, canvas, window, values, results, canvases, backend, sources, options.signal);
+      let value: Value;
+      try {
+        value = await backend.run(n.op, ctx);
+      } catch (e) {
+        if (e instanceof TilegraphError) throw e;
+        if ((e as Error)?.name === 'AbortError') throw e;
+        throw new RenderError([{ pointer: n.pointer, message: `node '${id}' (${n.op.name}) failed: ${(e as Error).message ?? e}` }], { cause: e });
+      }
+      if (value.kind !== n.kind) throw new RenderError(`node '${id}' produced ${value.kind}, expected ${n.kind}`);
+      results.set(id, value);
+      stats.nodes++;
+    }
+    const out = results.get(plan.output)!;
+    const cropped = backend.crop(out, canvases.get(plan.output)!, window);
+    const raster = await backend.read(cropped);
+    return { raster, stats };
+  } finally {
+    backend.end?.();
+  }
+}
+
+function makeContext(
+  plan: Plan,
+  n: PlanNode,
+  canvas: Canvas,
+  window: Window,
+  params: ParamValues,
+  results: Map<string, Value>,
+  canvases: Map<string, Canvas>,
+  backend: Backend,
+  sources: SourceRegistry,
+  signal: AbortSignal | undefined,
+): OpContext {
+  const spec = n.spec;
+  const edge = (field: string) => n.edges.find((e) => e.field === field);
+  const scalarOf = (v: unknown, field: string): ScalarValue | undefined => {
+    if (typeof v === 'string') {
+      if (v.startsWith('$')) return params.get(v.slice(1));
+      if (v.startsWith('@')) {
+        const e = edge(field);
+        const r = e && results.get(e.from);
+        if (r?.kind === 'scalar') return r.value;
+        throw new RenderError(`node '${n.id}' field '${field}': '${v}' is not a scalar`);
+      }
+      const c = parseHexColor(v);
+      if (c) return c;
+      return undefined;
+    }
+    if (typeof v === 'number' || typeof v === 'boolean') return v;
+    return undefined;
+  };
+  const ctx: OpContext = {
+    id: n.id,
+    node: spec,
+    canvas,
+    window,
+    zoom: window.z,
+    input<K extends Kind>(field: string, grow?: number) {
+      const e = edge(field);
+      if (!e) throw new RenderError(`node '${n.id}' has no input '${field}'`);
+      const v = results.get(e.from)!;
+      if (v.kind === 'features' || v.kind === 'scalar' || v.kind === 'sprite' || v.kind === 'brush') return v as never;
+      const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], field, spec)) : 0);
+      return backend.crop(v, canvases.get(e.from)!, growWindow(canvas, g)) as never;
+    },
+    has(field) {
+      return !!edge(field) || spec[field] !== undefined;
+    },
+    num(field, fallback) {
+      const v = spec[field];
+      const s = v === undefined ? fallback : scalarOf(v, field);
+      if (s === undefined) {
+        const d = (n.op.fields[field] as { default?: unknown } | undefined)?.default;
+        if (typeof d === 'number') return d;
+        throw new RenderError(`node '${n.id}' field '${field}' has no value`);
+      }
+      let x = asNumber(s, `node '${n.id}' field '${field}'`);
+      // Port and param values above a padding field's static bound clamp to it.
+      if (n.op.paddingFields?.includes(field) && n.bounds[field] !== undefined) x = Math.min(x, n.bounds[field]!);
+      return x;
+    },
+    color(field, fallback) {
+      const v = spec[field];
+      const s = v === undefined ? fallback : scalarOf(v, field);
+      if (Array.isArray(s)) return s as RGBA;
+      if (s === undefined) throw new RenderError(`node '${n.id}' field '${field}' has no colour`);
+      throw new RenderError(`node '${n.id}' field '${field}' is not a colour`);
+    },
+    bool(field, fallback) {
+      const v = spec[field];
+      const s = v === undefined ? fallback : scalarOf(v, field);
+      if (typeof s === 'boolean') return s;
+      if (typeof s === 'number') return s !== 0;
+      const d = (n.op.fields[field] as { default?: unknown } | undefined)?.default;
+      if (typeof d === 'boolean') return d;
+      throw new RenderError(`node '${n.id}' field '${field}' is not a bool`);
+    },
+    resolve(v) {
+      const s = scalarOf(v, '');
+      if (s === undefined) throw new RenderError(`node '${n.id}': cannot resolve ${JSON.stringify(v)}`);
+      return s;
+    },
+    bound(field) {
+      const b = n.bounds[field];
+      if (b === undefined) throw new RenderError(`node '${n.id}' field '${field}' has no static bound`);
+      return b;
+    },
+    expr(field) {
+      return n.exprs.get(field);
+    },
+    sources,
+    signal,
+  };
+  void plan;
+  return ctx;
+}

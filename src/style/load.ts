@@ -1,0 +1,147 @@
+// Load a style document: parse, validate against the format's JSON Schema, report every problem.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { StyleError, type Problem } from '../errors.js';
+import { OPS } from '../ops/index.js';
+import { styleSchema } from './schema.js';
+import type { StyleDoc } from './types.js';
+
+let validator: ValidateFunction | undefined;
+
+function getValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+    validator = ajv.compile(styleSchema());
+  }
+  return validator!;
+}
+
+export function levenshtein(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0]!;
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = d[j]!;
+      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return d[b.length]!;
+}
+
+export function nearest(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const dist = levenshtein(name, c);
+    if (dist < bestD) {
+      bestD = dist;
+      best = c;
+    }
+  }
+  return best;
+}
+
+function describe(value: unknown): string {
+  const s = JSON.stringify(value);
+  return s === undefined ? String(value) : s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
+
+function lastToken(pointer: string): string {
+  const i = pointer.lastIndexOf('/');
+  return pointer.slice(i + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Turn ajv's errors into one plain sentence per failing location. */
+function translate(errors: ErrorObject[]): Problem[] {
+  // Errors inside an anyOf branch are replaced by the anyOf's own sentence; if/then noise is dropped.
+  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const seen = new Set<string>();
+  const out: Problem[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if') continue;
+    const inAnyOf = e.keyword !== 'anyOf' && [...anyOfAt].some((p) => e.instancePath === p && e.schemaPath.includes('/anyOf/'));
+    if (inAnyOf) continue;
+    const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+    let pointer = e.instancePath;
+    let message: string;
+    switch (e.keyword) {
+      case 'anyOf':
+      case 'type':
+      case 'pattern':
+      case 'minimum':
+      case 'maximum':
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        message = `${describe(e.data)} is not valid: expected ${(parent['x-expect'] as string) ?? describeSchema(e)}`;
+        break;
+      case 'enum':
+        if (lastToken(pointer) === 'op' && pointer.split('/').length >= 3) {
+          const guess = nearest(String(e.data), OPS.keys());
+          message = `unknown op '${String(e.data)}'${guess ? `; did you mean '${guess}'?` : ''}`;
+        } else {
+          message = `${describe(e.data)} is not valid: expected ${(parent['x-expect'] as string) ?? 'one of ' + (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => `'${v}'`).join(', ')}`;
+        }
+        break;
+      case 'required':
+        message = `missing required field '${(e.params as { missingProperty: string }).missingProperty}'`;
+        break;
+      case 'additionalProperties': {
+        const prop = (e.params as { additionalProperty: string }).additionalProperty;
+        const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
+        const guess = nearest(prop, known);
+        pointer = `${pointer}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        message = `unknown field '${prop}'${guess && levenshtein(prop, guess) <= 3 ? `; did you mean '${guess}'?` : ''}`;
+        break;
+      }
+      case 'propertyNames': {
+        const name = (e.params as { propertyName: string }).propertyName;
+        pointer = `${pointer}/${name}`;
+        message =
+          name === 'v'
+            ? "'v' is reserved (the tile server's style-version query key) and cannot be a param name"
+            : `'${name}' is not a valid name: use letters, digits, '_' and '-'`;
+        break;
+      }
+      case 'minItems':
+        message = `needs at least ${(e.params as { limit: number }).limit} item(s)`;
+        break;
+      case 'const':
+      case 'not':
+        continue; // reported through propertyNames / op enum
+      default:
+        message = e.message ?? 'is not valid';
+    }
+    const key = `${pointer}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ pointer, message });
+  }
+  return out;
+}
+
+function describeSchema(e: ErrorObject): string {
+  const s = (e.parentSchema ?? {}) as Record<string, unknown>;
+  if (e.keyword === 'type') return `a value of type ${(e.params as { type: string }).type}`;
+  if (e.keyword === 'pattern') return `a string matching ${s.pattern as string}`;
+  return e.message ?? 'a valid value';
+}
+
+/** Parse and validate a style document. Throws StyleError listing every problem. */
+export function loadStyle(input: string | object): StyleDoc {
+  let doc: unknown;
+  if (typeof input === 'string') {
+    try {
+      doc = JSON.parse(input);
+    } catch (e) {
+      throw new StyleError(`the style is not valid JSON: ${(e as Error).message}`);
+    }
+  } else {
+    doc = structuredClone(input);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new StyleError('the style must be a JSON object');
+  const validate = getValidator();
+  if (!validate(doc)) throw new StyleError(translate(validate.errors ?? []));
+  return doc as StyleDoc;
+}

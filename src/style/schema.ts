@@ -1,0 +1,180 @@
+// The JSON Schema of the whole style format, assembled from the op modules' field declarations.
+import { OPS } from '../ops/index.js';
+import { COLOR, NODE_REF, type Schema } from './fields.js';
+import { KINDS } from '../types.js';
+
+const PARAM_NAME = '^[A-Za-z0-9_-]+$';
+const NAME = '^[A-Za-z_][A-Za-z0-9_-]*$';
+
+function nodeSchema(): Schema {
+  const opNames = [...OPS.keys()].sort();
+  return {
+    type: 'object',
+    required: ['op'],
+    properties: { op: { type: 'string', enum: opNames } },
+    allOf: opNames.map((name) => ({
+      if: { properties: { op: { const: name } }, required: ['op'] },
+      then: { $ref: `#/$defs/op-${name}` },
+    })),
+  };
+}
+
+function opSchema(name: string): Schema {
+  const op = OPS.get(name)!;
+  return {
+    type: 'object',
+    description: op.description,
+    properties: { op: { const: name }, ...op.fields },
+    required: op.required ?? [],
+    additionalProperties: false,
+  };
+}
+
+const sourceSchema: Schema = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: ['mvt', 'pmtiles', 'geojson', 'dem'] },
+    attribution: { type: 'string' },
+    minzoom: { type: 'integer', minimum: 0, maximum: 24 },
+    maxzoom: { type: 'integer', minimum: 0, maximum: 24 },
+  },
+  allOf: [
+    {
+      if: { properties: { type: { const: 'geojson' } } },
+      then: {
+        required: ['data'],
+        properties: {
+          data: { anyOf: [{ type: 'string' }, { type: 'object' }], 'x-expect': 'a path, a URL or an inline GeoJSON object' },
+          buffer: { type: 'integer', minimum: 0, maximum: 4096, default: 64 },
+          tolerance: { type: 'number', minimum: 0, default: 3 },
+          promoteId: { type: 'string' },
+        },
+      },
+    },
+    {
+      if: { properties: { type: { const: 'mvt' } } },
+      then: { required: ['tiles'], properties: { tiles: { type: 'array', minItems: 1, items: { type: 'string' } } } },
+    },
+    {
+      if: { properties: { type: { const: 'pmtiles' } } },
+      then: { required: ['url'], properties: { url: { type: 'string' } } },
+    },
+    {
+      if: { properties: { type: { const: 'dem' } } },
+      then: {
+        anyOf: [{ required: ['tiles'] }, { required: ['url'] }],
+        'x-expect': "a 'tiles' template list or a PMTiles 'url'",
+        properties: {
+          tiles: { type: 'array', minItems: 1, items: { type: 'string' } },
+          url: { type: 'string' },
+          encoding: { type: 'string', enum: ['terrarium', 'mapbox'], default: 'mapbox' },
+          tileSize: { type: 'integer', enum: [256, 512], default: 512 },
+        },
+      },
+    },
+  ],
+};
+
+const paramSchema: Schema = {
+  type: 'object',
+  required: ['type', 'default'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', enum: ['color', 'number', 'bool'] },
+    default: {},
+    min: { type: 'number' },
+    max: { type: 'number' },
+    description: { type: 'string' },
+  },
+  allOf: [
+    { if: { properties: { type: { const: 'number' } } }, then: { properties: { default: { type: 'number' } } } },
+    { if: { properties: { type: { const: 'bool' } } }, then: { properties: { default: { type: 'boolean' } } } },
+    {
+      if: { properties: { type: { const: 'color' } } },
+      then: { properties: { default: { type: 'string', pattern: COLOR, 'x-expect': 'a colour #rrggbb or #rrggbbaa' } } },
+    },
+  ],
+};
+
+let cached: Schema | undefined;
+
+/** The format's JSON Schema (draft 2020-12). */
+export function styleSchema(): Schema {
+  if (cached) return cached;
+  const defs: Record<string, Schema> = { node: nodeSchema(), source: sourceSchema, param: paramSchema };
+  for (const name of OPS.keys()) defs[`op-${name}`] = opSchema(name);
+  cached = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://tilegraph.dev/schema/style.json',
+    title: 'tilegraph style document',
+    type: 'object',
+    required: ['nodes', 'output'],
+    properties: {
+      $schema: { type: 'string' },
+      name: { type: 'string' },
+      version: { type: 'string' },
+      attribution: { type: 'string' },
+      output: { type: 'string', pattern: NODE_REF, description: 'the node whose raster is the tile' },
+      params: {
+        type: 'object',
+        propertyNames: { pattern: PARAM_NAME, not: { const: 'v' } },
+        additionalProperties: { $ref: '#/$defs/param' },
+      },
+      nodes: { type: 'object', propertyNames: { pattern: NAME }, additionalProperties: { $ref: '#/$defs/node' } },
+      functions: {
+        type: 'object',
+        propertyNames: { pattern: NAME },
+        additionalProperties: {
+          type: 'object',
+          required: ['nodes', 'output', 'output-kind'],
+          additionalProperties: false,
+          properties: {
+            description: { type: 'string' },
+            inputs: {
+              type: 'object',
+              propertyNames: { pattern: NAME },
+              additionalProperties: {
+                type: 'object',
+                required: ['kind'],
+                additionalProperties: false,
+                properties: { kind: { type: 'string', enum: [...KINDS] }, default: {}, description: { type: 'string' } },
+              },
+            },
+            nodes: { type: 'object', propertyNames: { pattern: NAME }, additionalProperties: { $ref: '#/$defs/node' } },
+            output: { type: 'string', pattern: NODE_REF },
+            'output-kind': { type: 'string', enum: [...KINDS] },
+          },
+        },
+      },
+      legend: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          title: { type: 'string' },
+          note: { type: 'string' },
+          entries: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['label', 'from'],
+              additionalProperties: false,
+              properties: {
+                label: { type: 'string' },
+                from: { type: 'string', pattern: NODE_REF },
+                geometry: { type: 'string', enum: ['all', 'polygon', 'line', 'point'] },
+                'min-zoom': { type: 'integer', minimum: 0 },
+                'max-zoom': { type: 'integer', minimum: 0 },
+                note: { type: 'string' },
+                properties: { type: 'object' },
+              },
+            },
+          },
+        },
+      },
+      sources: { type: 'object', propertyNames: { pattern: NAME }, additionalProperties: { $ref: '#/$defs/source' } },
+    },
+    $defs: defs,
+  };
+  return cached;
+}

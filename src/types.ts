@@ -1,0 +1,115 @@
+// Core data types shared by every stage. No Node imports here or anywhere in the core.
+
+/** The six data kinds a node can produce (spec §1). */
+export type Kind = 'features' | 'raster' | 'sprite' | 'brush' | 'scalar' | 'scalar-field';
+export const KINDS: readonly Kind[] = ['features', 'raster', 'sprite', 'brush', 'scalar', 'scalar-field'];
+
+/**
+ * A pixel rectangle at a zoom. Coordinates are world pixels: the whole Web Mercator world is
+ * `tileSize * 2^z` pixels wide, x grows east, y grows south (XYZ tiles, y = 0 at the north edge).
+ * A tile z/x/y is the window {z, x0: x*tileSize, y0: y*tileSize, width: tileSize, height: tileSize}.
+ */
+export interface Window {
+  z: number;
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+  tileSize: number;
+}
+
+/** A node's canvas: the requested window grown by the node's margin on every side. */
+export type Canvas = Window;
+
+/** sRGB colour, straight (non-premultiplied) alpha, components in [0, 1]. */
+export type RGBA = [number, number, number, number];
+
+export type ScalarValue = number | boolean | RGBA;
+
+/**
+ * One feature group: the properties of a source feature and its geometry in world pixels at the
+ * render zoom (see Window). Flat coordinate arrays, one per ring / line: [x0, y0, x1, y1, ...].
+ * Polygons are [exterior, ...holes]; exterior rings wind clockwise on screen (positive shoelace
+ * area with y down), holes counter-clockwise. Points are one flat array of all points.
+ * `cutEnds` marks line ends that were made by clipping (no cap is drawn there): bit 0 = start,
+ * bit 1 = end, per line.
+ */
+export interface FeatureGroup {
+  id?: number | string;
+  properties: Record<string, unknown>;
+  polygons: Float64Array[][];
+  lines: Float64Array[];
+  cutEnds?: Uint8Array;
+  points: Float64Array;
+}
+
+export interface Features {
+  kind: 'features';
+  groups: FeatureGroup[];
+}
+
+/** Canvas-sized RGBA, premultiplied alpha, sRGB-encoded values in [0, 1], row-major from the canvas's top-left. */
+export interface Raster {
+  kind: 'raster';
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+export interface ScalarField {
+  kind: 'scalar-field';
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+/** A small image (not canvas-sized), same pixel convention as Raster. */
+export interface Sprite {
+  kind: 'sprite';
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+export interface Brush {
+  kind: 'brush';
+  tip: Sprite;
+  widthPx: number;
+  spacing: number;
+  hardness: number;
+  aa: number;
+}
+
+export interface Scalar {
+  kind: 'scalar';
+  value: ScalarValue;
+}
+
+export type Value = Features | Raster | ScalarField | Sprite | Brush | Scalar;
+
+export type ValueOf<K extends Kind> = K extends 'features'
+  ? Features
+  : K extends 'raster'
+    ? Raster
+    : K extends 'scalar-field'
+      ? ScalarField
+      : K extends 'sprite'
+        ? Sprite
+        : K extends 'brush'
+          ? Brush
+          : Scalar;
+
+/** A tile address. */
+export interface TileAddress {
+  z: number;
+  x: number;
+  y: number;
+}
+
+export function tileWindow(t: TileAddress, tileSize = 256): Window {
+  return { z: t.z, x0: t.x * tileSize, y0: t.y * tileSize, width: tileSize, height: tileSize, tileSize };
+}
+
+export function growWindow(w: Window, margin: number): Canvas {
+  return { ...w, x0: w.x0 - margin, y0: w.y0 - margin, width: w.width + 2 * margin, height: w.height + 2 * margin };
+}
