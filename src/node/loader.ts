@@ -1,6 +1,7 @@
 // Node host loader: files relative to the style's directory, and http(s) URLs.
 import { readFile, open } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import type { Loader } from '../sources/types.js';
 
 export interface NodeLoaderOptions {
@@ -32,6 +33,8 @@ export class NodeLoader implements Loader {
   }
 
   async load(ref: string, range?: { offset: number; length: number }, signal?: AbortSignal): Promise<Uint8Array> {
+    // `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas).
+    if (ref.startsWith('npm:')) return this.readFile(createRequire(path.join(this.baseDir, 'noop.js')).resolve(ref.slice(4)), range, signal);
     if (/^https?:\/\//.test(ref)) {
       const headers: Record<string, string> = {};
       if (range) headers.range = `bytes=${range.offset}-${range.offset + range.length - 1}`;
@@ -42,7 +45,10 @@ export class NodeLoader implements Loader {
       if (range && res.status === 200) return buf.subarray(range.offset, range.offset + range.length);
       return buf;
     }
-    const p = this.resolvePath(ref);
+    return this.readFile(this.resolvePath(ref), range, signal);
+  }
+
+  private async readFile(p: string, range: { offset: number; length: number } | undefined, signal?: AbortSignal): Promise<Uint8Array> {
     if (!range) return new Uint8Array(await readFile(p, { signal }));
     const fh = await open(p, 'r');
     try {
