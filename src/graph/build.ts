@@ -117,7 +117,7 @@ function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; al
         if (!fn.inputs || !(k in fn.inputs)) problems.push({ pointer: pointer + ptr('inputs', k), message: `function '${fname}' has no input '${k}'` });
       }
       for (const [k, decl] of Object.entries(fn.inputs ?? {})) {
-        if (k in given) callArgs[k] = given[k];
+        if (given[k] !== undefined) callArgs[k] = given[k];
         else if (decl.default !== undefined) callArgs[k] = decl.default;
         else problems.push({ pointer: pointer + '/inputs', message: `call to '${fname}' is missing input '${k}' (kind ${decl.kind}, no default)` });
       }

@@ -1,4 +1,7 @@
+import { DensityAccumulator } from '../cpu/density.js';
 import { expr, nodeRef, num, numRef } from '../style/fields.js';
+import type { ScalarField } from '../types.js';
+import { exprFeature } from './features.js';
 import type { OpDef } from './types.js';
 
 /** Kernel-density estimate of point features. */
@@ -10,7 +13,7 @@ export const density: OpDef = {
   fields: {
     features: nodeRef(),
     intensity: numRef({ min: 0, default: 1 }),
-    'intensity-expr': expr('number'),
+    'intensity-expr': expr('number', 'per-group intensity factor, multiplied with intensity (ignored when not a number)'),
     radius: numRef({ min: 0, default: 30, description: 'kernel support in pixels' }),
     'radius-max': num({ min: 0 }),
     'radius-expr': expr('number', 'per-group radius, clamped to the static bound'),
@@ -20,5 +23,28 @@ export const density: OpDef = {
   paddingFields: ['radius'],
   pad: (bound) => Math.ceil(bound('radius') ?? 30),
   shader: 'density.wgsl',
-  planned: true,
+  cpu(ctx): ScalarField {
+    const { canvas } = ctx;
+    const input = ctx.input<'features'>('features');
+    const bound = ctx.bound('radius');
+    const radius = Math.max(0, ctx.num('radius'));
+    const intensity = Math.max(0, ctx.num('intensity'));
+    const radiusExpr = ctx.expr('radius-expr');
+    const weightExpr = ctx.expr('weight-expr');
+    const intensityExpr = ctx.expr('intensity-expr');
+    const acc = new DensityAccumulator(canvas.width, canvas.height, canvas.x0, canvas.y0, bound);
+    for (const g of input.groups) {
+      // Points only: lines and polygons add nothing (spec: an all-zero field, no error).
+      if (g.points.length < 2) continue;
+      const f = radiusExpr || weightExpr || intensityExpr ? exprFeature(g) : undefined;
+      const w = weightExpr?.evaluate(ctx.zoom, f);
+      const k = intensityExpr?.evaluate(ctx.zoom, f);
+      const r = radiusExpr?.evaluate(ctx.zoom, f);
+      const weight = typeof w === 'number' ? w : 1;
+      const groupIntensity = intensity * (typeof k === 'number' ? Math.max(0, k) : 1);
+      const groupRadius = typeof r === 'number' ? Math.min(Math.max(0, r), bound) : radius;
+      acc.splat(g.points, groupIntensity * weight, groupRadius);
+    }
+    return { kind: 'scalar-field', width: canvas.width, height: canvas.height, data: acc.toFloat32() };
+  },
 };
