@@ -92,3 +92,11 @@ describe('loadStyle', () => {
     );
   });
 });
+
+describe('docs/ops.md', () => {
+  test('is generated from the op modules and up to date (npm run build rewrites it)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { opsMarkdown } = await import('../../src/style/ops-doc.js');
+    expect(readFileSync('docs/ops.md', 'utf8')).toBe(opsMarkdown());
+  });
+});

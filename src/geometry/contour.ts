@@ -1,0 +1,241 @@
+// Marching squares: isolines of a canvas-sized scalar field, chained into polylines.
+//
+// Samples sit at pixel centres: sample (i, j) is at world (x0 + i + 0.5, y0 + j + 0.5). A sample
+// is inside a level when value >= level (NaN is never inside). Each cell edge with one inside
+// and one outside end is crossed once, at the linear interpolation t = (level - va) / (vb - va)
+// measured from the edge's left/top sample, so two tiles holding the same samples produce the
+// very same vertex. Saddle cells join their inside corners when the average of the four corners
+// is inside. Lines run with the inside (higher values) on their right on screen (y down): a ring
+// around a maximum winds clockwise, like polygon exteriors elsewhere in tilegraph.
+
+/** Isolines of one level: closed rings repeat their first vertex; open lines end at the field border. */
+export interface Isolines {
+  lines: Float64Array[];
+  /** Per line: 3 for open lines (both ends cut by the canvas border, no caps), 0 for closed rings. */
+  cutEnds: number[];
+}
+
+/** At most this many interval levels per render; more is almost surely a unit mistake in `interval`. */
+export const MAX_LEVELS = 1000;
+
+// Cell corners in clockwise order a (top-left), b (top-right), c (bottom-right), d (bottom-left);
+// case bit k is set when corner k is inside. Local edge k runs from corner k to corner k+1:
+// 0 top, 1 right, 2 bottom, 3 left. SEGMENTS[(case << 1) | centreInside] lists [from, to] pairs.
+const SEGMENTS: readonly (readonly number[])[] = (() => {
+  const table: number[][] = [];
+  for (let c = 0; c < 16; c++) {
+    for (let centre = 0; centre < 2; centre++) {
+      const inside = (k: number) => ((c >> (k & 3)) & 1) === 1;
+      const crossings = [0, 1, 2, 3].filter((k) => inside(k) !== inside(k + 1));
+      const segs: number[] = [];
+      // Walking clockwise, a line starts where the walk leaves the inside (inside on its right)
+      // and ends at an edge where the walk re-enters: the next such edge when the saddle's centre
+      // is inside (the inside corners join), else the previous one (each inside corner cut off).
+      crossings.forEach((k, n) => {
+        if (!inside(k)) return;
+        const m = crossings.length;
+        const to = crossings[(centre ? n + 1 : n - 1 + m) % m]!;
+        segs.push(k, to);
+      });
+      table.push(segs);
+    }
+  }
+  return table;
+})();
+
+/** Finite minimum and maximum of a field; [Infinity, -Infinity] when it has no finite value. */
+export function fieldRange(data: ArrayLike<number>): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
+/**
+ * The levels base + k * interval lying in [lo, hi], ascending. Each level is computed from its k
+ * (never accumulated), so every tile names a level by the same number.
+ */
+export function intervalLevels(base: number, interval: number, lo: number, hi: number, maxCount = MAX_LEVELS): number[] {
+  if (!(interval > 0) || !(lo <= hi) || !Number.isFinite(base)) return [];
+  let k0 = Math.ceil((lo - base) / interval);
+  let k1 = Math.floor((hi - base) / interval);
+  // The divisions may round across an integer: settle k0 and k1 on the levels themselves.
+  while (base + k0 * interval < lo) k0++;
+  while (base + (k0 - 1) * interval >= lo) k0--;
+  while (base + k1 * interval > hi) k1--;
+  while (base + (k1 + 1) * interval <= hi) k1++;
+  const count = k1 - k0 + 1;
+  if (count <= 0) return [];
+  if (count > maxCount) throw new RangeError(`${count} contour levels lie in [${lo}, ${hi}] at interval ${interval} (at most ${maxCount}); raise 'interval' or bound the levels with 'min'/'max'`);
+  const out: number[] = [];
+  for (let k = k0; k <= k1; k++) out.push(base + k * interval);
+  return out;
+}
+
+/** Sorted, de-duplicated finite levels. */
+export function normalizeLevels(levels: readonly number[]): number[] {
+  const s = levels.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.filter((v, i) => i === 0 || v !== s[i - 1]);
+}
+
+/** Marching squares over one field; scratch arrays are reused across the levels of one render. */
+export class Contourer {
+  private readonly data: ArrayLike<number>;
+  private readonly W: number;
+  private readonly H: number;
+  private readonly x0: number;
+  private readonly y0: number;
+  /** Number of horizontal edges; vertical edge ids follow them. */
+  private readonly nH: number;
+  private readonly inside: Uint8Array;
+  private readonly next: Int32Array;
+  private readonly incoming: Uint8Array;
+  private starts: Int32Array;
+  private pts: Float64Array;
+
+  constructor(data: ArrayLike<number>, width: number, height: number, x0: number, y0: number) {
+    this.data = data;
+    this.W = width;
+    this.H = height;
+    this.x0 = x0;
+    this.y0 = y0;
+    this.nH = height * Math.max(0, width - 1);
+    const edges = this.nH + Math.max(0, height - 1) * width;
+    this.inside = new Uint8Array(width * height);
+    this.next = new Int32Array(edges).fill(-1);
+    this.incoming = new Uint8Array(edges);
+    this.starts = new Int32Array(1024);
+    this.pts = new Float64Array(1024);
+  }
+
+  /** Isolines of one level, in scan order of their first segment. */
+  isolines(level: number): Isolines {
+    const { data, W, H, nH, inside, next, incoming } = this;
+    const out: Isolines = { lines: [], cutEnds: [] };
+    if (W < 2 || H < 2) return out;
+    for (let o = 0; o < W * H; o++) inside[o] = data[o]! >= level ? 1 : 0;
+    let nStarts = 0;
+    for (let j = 0; j < H - 1; j++) {
+      for (let i = 0; i < W - 1; i++) {
+        const o = j * W + i;
+        const c = inside[o]! | (inside[o + 1]! << 1) | (inside[o + W + 1]! << 2) | (inside[o + W]! << 3);
+        if (c === 0 || c === 15) continue;
+        let centre = 0;
+        if (c === 5 || c === 10) centre = (data[o]! + data[o + 1]! + data[o + W + 1]! + data[o + W]!) / 4 >= level ? 1 : 0;
+        const segs = SEGMENTS[(c << 1) | centre]!;
+        for (let s = 0; s < segs.length; s += 2) {
+          const from = this.edgeId(i, j, segs[s]!);
+          const to = this.edgeId(i, j, segs[s + 1]!);
+          next[from] = to;
+          incoming[to] = 1;
+          if (nStarts === this.starts.length) {
+            const grown = new Int32Array(nStarts * 2);
+            grown.set(this.starts);
+            this.starts = grown;
+          }
+          this.starts[nStarts++] = from;
+        }
+      }
+    }
+    // Open lines first (they start at an edge nothing leads into), then the rings left over.
+    for (let s = 0; s < nStarts; s++) {
+      const e = this.starts[s]!;
+      if (next[e]! >= 0 && !incoming[e]) this.follow(e, level, false, out);
+    }
+    for (let s = 0; s < nStarts; s++) {
+      const e = this.starts[s]!;
+      if (next[e]! >= 0) this.follow(e, level, true, out);
+    }
+    return out;
+  }
+
+  /** Global id of local edge k (0 top, 1 right, 2 bottom, 3 left) of cell (i, j). */
+  private edgeId(i: number, j: number, k: number): number {
+    const W = this.W;
+    switch (k) {
+      case 0:
+        return j * (W - 1) + i;
+      case 2:
+        return (j + 1) * (W - 1) + i;
+      case 3:
+        return this.nH + j * W + i;
+      default:
+        return this.nH + j * W + i + 1;
+    }
+  }
+
+  /** Walks one chain from edge `start`, consuming its links, and emits it when it is not degenerate. */
+  private follow(start: number, level: number, closed: boolean, out: Isolines): void {
+    const { next, incoming } = this;
+    let n = 0;
+    const push = (e: number) => {
+      if (n + 2 > this.pts.length) {
+        const grown = new Float64Array(this.pts.length * 2);
+        grown.set(this.pts);
+        this.pts = grown;
+      }
+      this.crossing(e, level, n);
+      // Crossings at a sample exactly on the level coincide: keep one.
+      if (n === 0 || this.pts[n] !== this.pts[n - 2] || this.pts[n + 1] !== this.pts[n - 1]) n += 2;
+    };
+    push(start);
+    let e = start;
+    for (;;) {
+      const to = next[e]!;
+      next[e] = -1;
+      if (to < 0 || to === start) break;
+      incoming[to] = 0;
+      push(to);
+      e = to;
+    }
+    incoming[start] = 0;
+    const pts = this.pts;
+    if (closed) {
+      while (n >= 4 && pts[n - 2] === pts[0] && pts[n - 1] === pts[1]) n -= 2;
+      if (n < 6) return;
+      const ring = new Float64Array(n + 2);
+      ring.set(pts.subarray(0, n));
+      ring[n] = pts[0]!;
+      ring[n + 1] = pts[1]!;
+      out.lines.push(ring);
+      out.cutEnds.push(0);
+    } else {
+      if (n < 4) return;
+      out.lines.push(pts.slice(0, n));
+      out.cutEnds.push(3);
+    }
+  }
+
+  /** Writes the crossing of `level` on global edge e into pts[at], pts[at + 1] (world pixels). */
+  private crossing(e: number, level: number, at: number): void {
+    const { data, W } = this;
+    let a: number;
+    let b: number;
+    let i: number;
+    let j: number;
+    const horizontal = e < this.nH;
+    if (horizontal) {
+      j = Math.floor(e / (W - 1));
+      i = e - j * (W - 1);
+      a = j * W + i;
+      b = a + 1;
+    } else {
+      const v = e - this.nH;
+      j = Math.floor(v / W);
+      i = v - j * W;
+      a = j * W + i;
+      b = a + W;
+    }
+    const va = data[a]!;
+    let t = (level - va) / (data[b]! - va);
+    if (!(t >= 0 && t <= 1)) t = 0.5; // a NaN end: put the crossing mid-edge
+    const x = this.x0 + i + 0.5;
+    const y = this.y0 + j + 0.5;
+    this.pts[at] = horizontal ? x + t : x;
+    this.pts[at + 1] = horizontal ? y : y + t;
+  }
+}

@@ -1,0 +1,46 @@
+// Markdown reference of every op, generated from the op modules (docs/ops.md is this text;
+// a test keeps it in step with the code).
+import { OPS } from '../ops/index.js';
+import type { Schema } from './fields.js';
+
+function describeField(s: Schema): string {
+  if (s['x-expr']) return `expression (${String(s['x-expr'])})`;
+  if (s['x-node']) return '@node';
+  const parts: string[] = [];
+  const expect = s['x-expect'] as string | undefined;
+  if (expect) parts.push(expect);
+  else if (s.type === 'array') parts.push(`array${s.minItems ? ` (min ${String(s.minItems)} items)` : ''}`);
+  else if (s.type) parts.push(String(s.type));
+  else parts.push('any');
+  return parts.join('; ');
+}
+
+export function opsMarkdown(): string {
+  const lines: string[] = ['# Ops reference', '', 'Generated from `src/ops/*.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand.', ''];
+  const names = [...OPS.keys()].sort();
+  lines.push('| op | produces | status |', '|---|---|---|');
+  for (const n of names) {
+    const op = OPS.get(n)!;
+    const out = typeof op.output === 'function' ? 'depends on fields' : op.output;
+    lines.push(`| [\`${n}\`](#${n}) | ${out} | ${op.planned ? 'validated, not rendered yet' : 'implemented' + (op.shader ? ' (CPU + WGSL)' : '')} |`);
+  }
+  for (const n of names) {
+    const op = OPS.get(n)!;
+    lines.push('', `## ${n}`, '', op.description + '.', '');
+    const fields = Object.entries(op.fields);
+    if (!fields.length) {
+      lines.push('No fields.');
+      continue;
+    }
+    lines.push('| field | required | value | default | notes |', '|---|---|---|---|---|');
+    for (const [f, s] of fields) {
+      const req = op.required?.includes(f) ? 'yes' : '';
+      const kinds = op.inputs[f] ? `input: ${op.inputs[f]!.join(' or ')}` : '';
+      const pad = op.paddingFields?.includes(f) ? 'padding-determining: needs a static bound' : '';
+      const d = s.default !== undefined ? `\`${JSON.stringify(s.default)}\`` : '';
+      const notes = [kinds, pad, (s.description as string | undefined) ?? ''].filter(Boolean).join('; ');
+      lines.push(`| \`${f}\` | ${req} | ${describeField(s).replace(/\|/g, '\\|')} | ${d} | ${notes.replace(/\|/g, '\\|')} |`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
