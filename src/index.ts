@@ -5,7 +5,8 @@ import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
 import type { Backend } from './render/backend.js';
 import { createSourceRegistry } from './sources/registry.js';
-import type { Loader, SourceRegistry } from './sources/types.js';
+import type { ImageDecoder, Loader, SourceRegistry } from './sources/types.js';
+import type { TileCache } from './sources/cache.js';
 import { loadStyle } from './style/load.js';
 import type { StyleDoc } from './style/types.js';
 import { tileWindow, type Raster, type TileAddress, type Window } from './types.js';
@@ -15,6 +16,10 @@ export interface RendererOptions {
   loader?: Loader;
   /** Backend used when a render call names none (default: the CPU backend). */
   backend?: Backend;
+  /** Decodes PNG / WebP bytes (DEM tiles) to RGBA; required when the style has a `dem` source. The Node host binds sharp. */
+  decodeImage?: ImageDecoder;
+  /** Decoded source tiles, shared by every render of this style; pass one cache to several renderers to share it (default: one per renderer). */
+  tileCache?: TileCache;
 }
 
 /** One built style: every render of every host goes through the same plan. */
@@ -35,7 +40,7 @@ export class Renderer {
   static create(style: string | object, options: RendererOptions = {}): Renderer {
     const doc = loadStyle(style);
     const plan = buildPlan(doc);
-    const sources = createSourceRegistry(doc, options.loader);
+    const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache });
     return new Renderer(doc, plan, sources, options.backend);
   }
 
@@ -85,6 +90,7 @@ export { ParamValues, paramsJsonSchema } from './params/index.js';
 export { toRGBA8, fromRGBA8 } from './render/encode.js';
 export * from './errors.js';
 export * from './types.js';
-export type { Loader, SourceRegistry, FeatureSource, DemSource } from './sources/types.js';
+export type { Loader, SourceRegistry, FeatureSource, DemSource, ImageDecoder, DecodedImage } from './sources/types.js';
+export { TileCache, type TileCacheOptions, type TileCacheStats } from './sources/cache.js';
 export type { StyleDoc } from './style/types.js';
 export { OPS } from './ops/index.js';

@@ -33,6 +33,10 @@ export type ScalarValue = number | boolean | RGBA;
  * area with y down), holes counter-clockwise. Points are one flat array of all points.
  * `cutEnds` marks line ends that were made by clipping (no cap is drawn there): bit 0 = start,
  * bit 1 = end, per line.
+ * `polygonCuts`, when set, parallels `polygons`: per ring, a flag per edge (vertex i to i+1,
+ * wrapping) that is 1 where the edge was made by clipping to a source tile's square or near the
+ * canvas (strokes and outlines skip it); an undefined ring has no such edge. Ops that rebuild
+ * polygons drop it.
  */
 export interface FeatureGroup {
   id?: number | string;
@@ -40,6 +44,7 @@ export interface FeatureGroup {
   polygons: Float64Array[][];
   lines: Float64Array[];
   cutEnds?: Uint8Array;
+  polygonCuts?: (Uint8Array | undefined)[][];
   points: Float64Array;
 }
 

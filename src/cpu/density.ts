@@ -17,6 +17,12 @@ export function densityKernel(d: number, r: number): number {
   return Math.exp((-4.5 * d * d) / (r * r)) * GAUSS_COEF;
 }
 
+/** Whether pixel column i's centre lies in the support, with the row's dy^2 given: the one exact test. */
+function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
+  const dx = i + 0.5 - px;
+  return dx * dx + dy2 <= r2;
+}
+
 /**
  * Accumulates a field: sums in float64 (rounded to float32 once by the caller), visiting points
  * in input order so renders are deterministic.
@@ -76,13 +82,18 @@ export class DensityAccumulator {
       for (let j = j0; j <= j1; j++) {
         const dy = j + 0.5 - py;
         const dy2 = dy * dy;
+        if (dy2 > r2) continue;
+        // Circular support: this row's span of dx^2 + dy^2 <= r^2, settled on the exact test.
+        const half = Math.sqrt(r2 - dy2);
+        let a0 = Math.max(i0, Math.ceil(px - half - 0.5));
+        let a1 = Math.min(i1, Math.floor(px + half - 0.5));
+        while (a0 > i0 && inDisk(a0 - 1, px, dy2, r2)) a0--;
+        while (a0 <= a1 && !inDisk(a0, px, dy2, r2)) a0++;
+        while (a1 < i1 && inDisk(a1 + 1, px, dy2, r2)) a1++;
+        while (a1 >= a0 && !inDisk(a1, px, dy2, r2)) a1--;
         const fy = s * ey[j - j0]!;
-        let o = j * W + i0;
-        for (let i = i0; i <= i1; i++, o++) {
-          const dx = i + 0.5 - px;
-          // Circular support: the box corners beyond the radius get nothing.
-          if (dx * dx + dy2 <= r2) sum[o] += fy * ex[i - i0]!;
-        }
+        let o = j * W + a0;
+        for (let i = a0; i <= a1; i++, o++) sum[o] += fy * ex[i - i0]!;
       }
     }
   }

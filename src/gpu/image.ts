@@ -38,7 +38,9 @@ export class GpuImage {
     this.height = height;
     this.ox = ox;
     this.oy = oy;
-    this.valid = valid ?? [0, 0, tex.width, tex.height];
+    // A view never reads past its own window either: outside it the CPU array has no pixel.
+    const [vx0, vy0, vx1, vy1] = valid ?? [0, 0, tex.width, tex.height];
+    this.valid = [Math.max(vx0, ox), Math.max(vy0, oy), Math.min(vx1, ox + width), Math.min(vy1, oy + height)];
   }
 
   /** The pixels live on the GPU; a CPU kernel must receive a downloaded copy instead. */
@@ -46,23 +48,15 @@ export class GpuImage {
     throw new RenderError(`a GPU ${this.kind} was read as CPU data without a download (a GPU backend bug)`);
   }
 
-  /** A view `dx, dy` pixels further right/down, of another size; the valid rect narrows to what this view could read. */
+  /** A view `dx, dy` pixels further right/down, of another size; it reads 0 wherever this view had no pixel. */
   crop(dx: number, dy: number, width: number, height: number): GpuImage {
-    const [vx0, vy0, vx1, vy1] = this.valid;
-    // The old view's own window bounds what is valid: outside it the CPU crop reads 0 too.
-    const valid: [number, number, number, number] = [
-      Math.max(vx0, this.ox),
-      Math.max(vy0, this.oy),
-      Math.min(vx1, this.ox + this.width),
-      Math.min(vy1, this.oy + this.height),
-    ];
-    return new GpuImage(this.kind, this.tex, width, height, this.ox + dx, this.oy + dy, valid);
+    return new GpuImage(this.kind, this.tex, width, height, this.ox + dx, this.oy + dy, this.valid);
   }
 
-  /** Whether the view is exactly a region of real data (readable by a plain texture copy). */
+  /** Whether every pixel of the view is real data (so a plain texture copy reads it). */
   get isPlainRegion(): boolean {
     const [vx0, vy0, vx1, vy1] = this.valid;
-    return this.ox >= vx0 && this.oy >= vy0 && this.ox + this.width <= vx1 && this.oy + this.height <= vy1;
+    return vx0 === this.ox && vy0 === this.oy && vx1 === this.ox + this.width && vy1 === this.oy + this.height;
   }
 
   asValue(): Value {

@@ -1,11 +1,11 @@
 import { boolRef, nodeRef, numRef, oneOfEnum } from '../style/fields.js';
+import { BLEND_MODES, blendRasters, type BlendMode } from '../cpu/blend.js';
+import type { Raster } from '../types.js';
 import type { OpDef } from './types.js';
 
-export const BLEND_MODES = [
-  'normal', 'multiply', 'screen', 'overlay', 'darken', 'lighten', 'color-dodge', 'color-burn',
-  'hard-light', 'soft-light', 'difference', 'exclusion', 'hue', 'saturation', 'color', 'luminosity',
-] as const;
+export { BLEND_MODES };
 export const COMPOSITES = ['over', 'source-over', 'destination-out', 'dest-out', 'erase'] as const;
+const ERASE = new Set<string>(['destination-out', 'dest-out', 'erase']);
 
 /** Composites `over` onto `base` with a W3C blend mode. */
 export const blend: OpDef = {
@@ -24,5 +24,18 @@ export const blend: OpDef = {
   },
   required: ['base', 'over'],
   shader: 'blend.wgsl',
-  planned: true,
+  cpu(ctx) {
+    const base = ctx.input<'raster'>('base');
+    const over = ctx.input<'raster'>('over');
+    const mask = ctx.has('mask') ? ctx.input<'raster'>('mask').data : undefined;
+    // Erasing can only lower the base's alpha, so `clip` changes nothing there.
+    const composite = ERASE.has(String(ctx.node.composite ?? 'over')) ? 'erase' : ctx.bool('clip') ? 'atop' : 'over';
+    const data = blendRasters(base.data, over.data, {
+      mode: (ctx.node.mode as BlendMode | undefined) ?? 'normal',
+      composite,
+      opacity: ctx.num('opacity'),
+      mask,
+    });
+    return { kind: 'raster', width: base.width, height: base.height, data } satisfies Raster;
+  },
 };

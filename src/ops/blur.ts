@@ -1,4 +1,6 @@
 import { nodeRef, num, numRef } from '../style/fields.js';
+import { blurFast } from '../cpu/blur.js';
+import type { Raster } from '../types.js';
 import type { OpDef } from './types.js';
 
 /** Gaussian blur in premultiplied space; padding 3 sigma. */
@@ -16,5 +18,13 @@ export const blur: OpDef = {
   paddingFields: ['sigma'],
   pad: (bound) => Math.ceil(3 * (bound('sigma') ?? 0)),
   shader: 'blur.wgsl',
-  planned: true,
+  cpu(ctx) {
+    // ctx.num clamps a $param / @node sigma to its static bound, so ceil(3 sigma) <= pad.
+    const sigma = Math.max(0, ctx.num('sigma'));
+    const pad = Math.ceil(3 * ctx.bound('sigma'));
+    const src = ctx.input<'raster'>('input');
+    const { width, height, x0, y0 } = ctx.canvas;
+    const data = blurFast(src.data, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad);
+    return { kind: 'raster', width, height, data } satisfies Raster;
+  },
 };

@@ -40,9 +40,6 @@ export const PLANNED: OpDef[] = [
     seed: int({ min: 0 }),
     'spacing-px': numRef({ exclusiveMin: 0, default: 3 }),
   }, ['features']),
-  planned('dem', 'samples a raster elevation source as a scalar field (metres)', 'scalar-field', {}, {
-    source: str('dem source name; optional when exactly one dem source exists'),
-  }, []),
   planned('brightness-contrast', 'brightness shift and contrast slope', 'raster', { input: R }, {
     input: nodeRef(), brightness: num({ min: -1, max: 1, default: 0 }), contrast: num({ min: -1, max: 1, default: 0 }),
   }, ['input']),

@@ -1,5 +1,18 @@
 import { color, expr, nodeRef, numRef, oneOfEnum, num } from '../style/fields.js';
-import type { OpDef } from './types.js';
+import { Compositor, Rasterizer } from '../cpu/rasterize.js';
+import { newRaster } from '../cpu/raster.js';
+import { Stroker, strokeReach, type Cap, type Join } from '../geometry/stroke.js';
+import type { Features } from '../types.js';
+import { BLACK, DEFAULT_SIZE_BOUND, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from './paint.js';
+import type { NodeSpec, OpDef } from './types.js';
+
+function styleOf(node: NodeSpec): { join: Join; cap: Cap; miterLimit: number } {
+  return {
+    join: (node.join as Join | undefined) ?? 'miter',
+    cap: (node.cap as Cap | undefined) ?? 'butt',
+    miterLimit: typeof node['miter-limit'] === 'number' ? node['miter-limit'] : 2,
+  };
+}
 
 /** Lines and polygon rings stroked at a constant (or per-feature) width, anti-aliased. */
 export const strokeSolid: OpDef = {
@@ -10,8 +23,8 @@ export const strokeSolid: OpDef = {
   fields: {
     features: nodeRef(),
     width: numRef({ min: 0, default: 1, description: 'line width in pixels' }),
-    'width-max': num({ min: 0, description: 'bound of width when it is an @node port' }),
-    color: color('stroke colour'),
+    'width-max': num({ min: 0, description: 'bound of width (an @node port) or width-expr; larger values clamp to it' }),
+    color: color('stroke colour (default #000000)'),
     opacity: numRef({ min: 0, max: 1, default: 1 }),
     join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
     cap: oneOfEnum(['butt', 'round', 'square'], 'butt'),
@@ -22,6 +35,44 @@ export const strokeSolid: OpDef = {
     'opacity-expr': expr('number', 'per-feature opacity'),
   },
   required: ['features'],
+  pad(bound, _field, node) {
+    const { join, cap, miterLimit } = styleOf(node);
+    const width = sizeBound(bound, node, 'width');
+    const offset = node.offset === undefined ? 0 : (bound('offset') ?? DEFAULT_SIZE_BOUND);
+    return Math.ceil(strokeReach(width, join, cap, miterLimit, offset));
+  },
   shader: 'stroke-solid.wgsl',
-  planned: true,
+  cpu(ctx) {
+    const { width: W, height: H, x0, y0, tileSize } = ctx.canvas;
+    const out = newRaster(W, H);
+    const features = ctx.input<'features'>('features') as Features;
+    const { join, cap, miterLimit } = styleOf(ctx.node);
+    const wmax = explicitMax(ctx.node, 'width');
+    const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
+    const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
+    const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
+    const offset = ctx.num('offset', 0);
+    const rast = new Rasterizer(W, H, true);
+    const comp = new Compositor(out.data, W);
+    const stroker = new Stroker();
+    const rings = stroker.out;
+    for (const g of features.groups) {
+      if (!g.lines.length && !g.polygons.length) continue;
+      const w = Math.min(width(g), wmax);
+      if (!(w > 0)) continue;
+      comp.setColor(paint(g), clamp01(opacity(g)));
+      if (!(comp.alpha > 0)) continue;
+      rings.clear();
+      stroker.setStyle({ width: w, join, cap, miterLimit, offset });
+      for (let i = 0; i < g.lines.length; i++) {
+        const cut = g.cutEnds?.[i] ?? 0;
+        stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
+      }
+      // Polygon edges along tile borders are where the source clipped the polygon: not stroked.
+      for (const poly of g.polygons) for (const ring of poly) stroker.ring(ring, tileSize);
+      rast.addRings(rings, -x0, -y0);
+      rast.sweep(comp.span);
+    }
+    return out;
+  },
 };

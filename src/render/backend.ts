@@ -19,7 +19,13 @@ export interface Backend {
   crop(value: Value, from: Canvas, to: Canvas): Value;
   /** Bring the output raster to the CPU (one readback per render on the GPU). */
   read(value: Value): Promise<Raster>;
-  /** Start and end of one render (the GPU backend encodes between them). */
-  begin?(stats: RenderStats): void;
+  /**
+   * Start and end of one render (the GPU backend encodes between them). A backend may return a
+   * per-render session from begin(): the render then runs, crops, reads and ends on it, so
+   * concurrent renders sharing one backend keep separate state.
+   */
+  begin?(stats: RenderStats): Backend | void;
   end?(): void;
+  /** After a failed render: resolve true to have it retried once (a lost GPU device was replaced). */
+  recover?(error: unknown): Promise<boolean>;
 }

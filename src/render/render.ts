@@ -42,12 +42,22 @@ function asNumber(v: ScalarValue, where: string): number {
 /** Render the plan's output for a window. Each node runs once; the result is cropped to the window. */
 export async function render(plan: Plan, window: Window, params?: ParamValues, options: RenderOptions = {}): Promise<RenderResult> {
   const backend = options.backend ?? defaultCpu;
+  try {
+    return await renderOnce(plan, window, params, options, backend);
+  } catch (e) {
+    // A backend that recovered (its GPU device was lost and replaced) gets one retry.
+    if (backend.recover && !options.signal?.aborted && (await backend.recover(e))) return renderOnce(plan, window, params, options, backend);
+    throw e;
+  }
+}
+
+async function renderOnce(plan: Plan, window: Window, params: ParamValues | undefined, options: RenderOptions, shared: Backend): Promise<RenderResult> {
   const sources = options.sources ?? noSources;
   const values = params ?? new ParamValues(plan.params);
   const stats: RenderStats = { nodes: 0, passes: 0, submits: 0, readbacks: 0, bytesReadBack: 0 };
   const results = new Map<string, Value>();
   const canvases = new Map<string, Canvas>();
-  backend.begin?.(stats);
+  const backend = shared.begin?.(stats) ?? shared;
   try {
     for (const id of plan.order) {
       options.signal?.throwIfAborted();

@@ -1,16 +1,24 @@
 // GeoJSON source: tiled with geojson-vt, sampled for any canvas by merging the covering tiles.
-import geojsonvt from 'geojson-vt';
+import geojsonvt, { type RawFeature, type RawTile } from 'geojson-vt';
 import { feature as topoFeature } from 'topojson-client';
 import type { GeoJSON, Feature, FeatureCollection } from 'geojson';
 import type { Topology } from 'topojson-specification';
 import { SourceError } from '../errors.js';
-import { classifyRings, clipLine, clipRing, type Rect } from '../geometry/clip.js';
 import type { Canvas, FeatureGroup } from '../types.js';
+import { exteriorFlags } from './mvt-decode.js';
+import { contributionRects, GroupCollector, type TileFeature } from './sample.js';
 import { coveringTiles } from './tiles.js';
 import type { FeatureSource, Loader } from './types.js';
 import type { SourceDecl } from '../style/types.js';
 
 const EXTENT = 8192;
+
+/** Defaults of the `geojson` fields. */
+export const GEOJSON_DEFAULTS = {
+  maxzoom: 18, // geojson-vt tiles up to here; deeper zooms over-zoom
+  buffer: 64, // tile buffer in 4096ths of a tile (as in MapLibre)
+  tolerance: 3, // simplification tolerance in 4096ths of a tile (as in MapLibre: 0.375 px at 512)
+};
 
 export interface GeojsonSourceOptions {
   name: string;
@@ -35,6 +43,51 @@ function toGeoJSON(doc: unknown): GeoJSON {
   return doc as GeoJSON;
 }
 
+/** geojson-vt's flat tile features as the sampler's TileFeature (computed once per tile). */
+function convertTile(tile: RawTile): TileFeature[] {
+  const out: TileFeature[] = [];
+  for (const f of tile.features) {
+    const props = (f.tags ?? {}) as Record<string, unknown>;
+    let coords: Int32Array;
+    let parts: Uint32Array;
+    if (f.type === 4) {
+      coords = Int32Array.of(f.x, f.y);
+      parts = Uint32Array.of(0, 1);
+    } else if (f.type === 1) {
+      coords = Int32Array.from(f.geometry);
+      parts = Uint32Array.of(0, coords.length / 2);
+    } else {
+      const rings = f.geometry;
+      let n = 0;
+      for (const r of rings) n += r.length;
+      coords = new Int32Array(n);
+      parts = new Uint32Array(rings.length + 1);
+      let w = 0;
+      rings.forEach((r, i) => {
+        parts[i] = w / 2;
+        coords.set(r, w);
+        w += r.length;
+      });
+      parts[rings.length] = w / 2;
+    }
+    if (!coords.length) continue;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let k = 0; k < coords.length; k += 2) {
+      const x = coords[k]!, y = coords[k + 1]!;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    const type = (f.type === 4 ? 1 : f.type) as 1 | 2 | 3;
+    const tf: TileFeature = { properties: props, type, coords, parts, bbox: [x0, y0, x1, y1] };
+    if ((f as RawFeature).id !== undefined) tf.id = (f as RawFeature).id;
+    if (type === 3) tf.exterior = exteriorFlags(coords, parts);
+    out.push(tf);
+  }
+  return out;
+}
+
 export class GeojsonSource implements FeatureSource {
   readonly name: string;
   readonly type = 'geojson' as const;
@@ -43,21 +96,23 @@ export class GeojsonSource implements FeatureSource {
   private readonly decl: SourceDecl;
   private readonly loader?: Loader;
   private index?: Promise<Index>;
+  // geojson-vt keeps its tiles; their conversion is kept beside them for as long as they live.
+  private readonly converted = new WeakMap<RawTile, TileFeature[]>();
 
   constructor(o: GeojsonSourceOptions) {
     this.name = o.name;
     this.decl = o.decl;
     this.loader = o.loader;
     this.minzoom = o.decl.minzoom ?? 0;
-    this.maxzoom = o.decl.maxzoom ?? 18;
+    this.maxzoom = o.decl.maxzoom ?? GEOJSON_DEFAULTS.maxzoom;
   }
 
   layers(): string[] {
     return [this.name];
   }
 
-  async attribution(): Promise<string | undefined> {
-    return this.decl.attribution;
+  async attribution(): Promise<string[]> {
+    return this.decl.attribution ? [this.decl.attribution] : [];
   }
 
   private load(signal?: AbortSignal): Promise<Index> {
@@ -80,13 +135,17 @@ export class GeojsonSource implements FeatureSource {
         }
         const gj = toGeoJSON(doc);
         if (!gj || typeof gj !== 'object' || !('type' in gj)) throw new SourceError(this.name, undefined, 'the data is not GeoJSON');
-        return new geojsonvt(gj, {
-          maxZoom: this.maxzoom,
-          extent: EXTENT,
-          buffer: typeof this.decl.buffer === 'number' ? (this.decl.buffer * EXTENT) / 4096 : 64,
-          tolerance: typeof this.decl.tolerance === 'number' ? this.decl.tolerance : 3,
-          promoteId: typeof this.decl.promoteId === 'string' ? this.decl.promoteId : null,
-        });
+        try {
+          return new geojsonvt(gj, {
+            maxZoom: this.maxzoom,
+            extent: EXTENT,
+            buffer: ((typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer) * EXTENT) / 4096,
+            tolerance: typeof this.decl.tolerance === 'number' ? this.decl.tolerance : GEOJSON_DEFAULTS.tolerance,
+            promoteId: typeof this.decl.promoteId === 'string' ? this.decl.promoteId : null,
+          });
+        } catch (e) {
+          throw new SourceError(this.name, undefined, `the data is not valid GeoJSON: ${(e as Error).message}`, { cause: e });
+        }
       })();
       this.index.catch(() => {
         this.index = undefined; // a failed load may be retried by the next render
@@ -98,62 +157,21 @@ export class GeojsonSource implements FeatureSource {
   async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {
     if (layer !== this.name) throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
     const index = await this.load(signal);
+    if (canvas.z < this.minzoom) return [];
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));
-    const groups: FeatureGroup[] = [];
-    const byId = new Map<number | string, FeatureGroup>();
-    const crect: Rect = { x0: canvas.x0, y0: canvas.y0, x1: canvas.x0 + canvas.width, y1: canvas.y0 + canvas.height };
-    for (const t of coveringTiles(canvas, sz)) {
-      const tile = index.getTile(sz, t.wx, t.y);
-      if (!tile) continue;
-      const s = t.size / EXTENT;
-      // Each tile contributes only its own square, so pieces from neighbours abut without overlap.
-      const rect: Rect = {
-        x0: Math.max(crect.x0, t.px0),
-        y0: Math.max(crect.y0, t.py0),
-        x1: Math.min(crect.x1, t.px0 + t.size),
-        y1: Math.min(crect.y1, t.py0 + t.size),
-      };
-      for (const f of tile.features) {
-        const props = (f.tags ?? {}) as Record<string, unknown>;
-        let g: FeatureGroup | undefined = f.id !== undefined ? byId.get(f.id) : undefined;
-        const fresh = !g;
-        g ??= { id: f.id, properties: props, polygons: [], lines: [], points: new Float64Array(0) };
-        const cuts: number[] = g.cutEnds ? Array.from(g.cutEnds) : [];
-        if (f.type === 1) {
-          const pts: number[] = Array.from(g.points);
-          for (const [gx, gy] of f.geometry as [number, number][]) {
-            const x = t.px0 + gx * s;
-            const y = t.py0 + gy * s;
-            if (x >= rect.x0 && x < rect.x1 && y >= rect.y0 && y < rect.y1) pts.push(x, y);
-          }
-          g.points = new Float64Array(pts);
-        } else {
-          const rings: Float64Array[] = [];
-          for (const part of f.geometry as [number, number][][]) {
-            const flat = new Float64Array(part.length * 2);
-            for (let i = 0; i < part.length; i++) {
-              flat[i * 2] = t.px0 + part[i]![0] * s;
-              flat[i * 2 + 1] = t.py0 + part[i]![1] * s;
-            }
-            if (f.type === 2) {
-              for (const piece of clipLine(flat, rect)) {
-                g.lines.push(piece.line);
-                cuts.push(piece.cut);
-              }
-            } else {
-              const c = clipRing(flat, rect);
-              if (c.length >= 6) rings.push(c);
-            }
-          }
-          g.polygons.push(...classifyRings(rings));
-        }
-        if (cuts.length) g.cutEnds = Uint8Array.from(cuts);
-        if (fresh && (g.points.length || g.lines.length || g.polygons.length)) {
-          groups.push(g);
-          if (f.id !== undefined) byId.set(f.id, g);
-        }
+    const tiles = coveringTiles(canvas, sz, typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer);
+    const rects = contributionRects(tiles, canvas);
+    const out = new GroupCollector();
+    tiles.forEach((t, i) => {
+      const raw = index.getTileRaw(sz, t.wx, t.y);
+      if (!raw) return;
+      let feats = this.converted.get(raw);
+      if (!feats) {
+        feats = convertTile(raw);
+        this.converted.set(raw, feats);
       }
-    }
-    return groups;
+      out.addTile(feats, EXTENT, t, rects[i]!, i);
+    });
+    return out.finish();
   }
 }

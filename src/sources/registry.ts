@@ -1,24 +1,46 @@
-// The sources of one style, built from its `sources` block and a host loader.
+// The sources of one style, built from its `sources` block, the host bindings and a tile cache.
 import { RenderError } from '../errors.js';
-import type { StyleDoc } from '../style/types.js';
+import type { SourceDecl, StyleDoc } from '../style/types.js';
+import { TileCache } from './cache.js';
+import { createDemSource } from './dem.js';
 import { GeojsonSource } from './geojson.js';
-import type { AnySource, DemSource, FeatureSource, Loader, SourceRegistry } from './types.js';
+import { createMvtSource } from './mvt.js';
+import { createPmtilesSource } from './pmtiles.js';
+import type { AnySource, DemSource, FeatureSource, ImageDecoder, Loader, SourceContext, SourceRegistry } from './types.js';
 
-/** Constructors for source types other than geojson register here (mvt, pmtiles, dem). */
-export type SourceFactory = (name: string, decl: NonNullable<StyleDoc['sources']>[string], loader?: Loader) => AnySource;
-const FACTORIES = new Map<string, SourceFactory>([
-  ['geojson', (name, decl, loader) => new GeojsonSource({ name, decl, loader })],
-]);
-
-export function registerSourceType(type: string, factory: SourceFactory): void {
-  FACTORIES.set(type, factory);
+export interface SourceRegistryOptions {
+  loader?: Loader;
+  /** Decodes PNG / WebP DEM tiles; the Node host binds sharp, a browser createImageBitmap. */
+  decodeImage?: ImageDecoder;
+  /** Decoded tiles, shared by every render of this style (and of others given the same cache). Default: a cache of its own. */
+  cache?: TileCache;
 }
 
-export function createSourceRegistry(doc: StyleDoc, loader?: Loader): SourceRegistry {
+export type SourceFactory = (name: string, decl: SourceDecl, ctx: SourceContext) => AnySource;
+
+const FACTORIES: ReadonlyMap<string, SourceFactory> = new Map<string, SourceFactory>([
+  ['geojson', (name, decl, ctx) => new GeojsonSource({ name, decl, loader: ctx.loader })],
+  ['mvt', createMvtSource],
+  ['pmtiles', createPmtilesSource],
+  ['dem', createDemSource],
+]);
+
+// Keeps styles apart in a shared cache when their loader gives no absolute identity of a path.
+let registries = 0;
+
+export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptions | Loader = {}): SourceRegistry {
+  const o: SourceRegistryOptions = 'load' in options ? { loader: options as Loader } : (options as SourceRegistryOptions);
+  const shared = !!o.cache;
+  const ctx: SourceContext = {
+    loader: o.loader,
+    decodeImage: o.decodeImage ?? o.loader?.decodeImage?.bind(o.loader),
+    cache: o.cache ?? new TileCache(),
+    cachePrefix: shared && !o.loader?.key ? `style${++registries}:` : '',
+  };
   const all = new Map<string, AnySource>();
   for (const [name, decl] of Object.entries(doc.sources ?? {})) {
     const make = FACTORIES.get(decl.type);
-    if (make) all.set(name, make(name, decl, loader));
+    if (make) all.set(name, make(name, decl, ctx));
   }
   const pick = <T extends AnySource>(name: string | undefined, ok: (s: AnySource) => s is T, what: string): T => {
     if (name !== undefined) {
@@ -42,10 +64,7 @@ export function createSourceRegistry(doc: StyleDoc, loader?: Loader): SourceRegi
     async attribution() {
       const out: string[] = [];
       if (doc.attribution) out.push(doc.attribution);
-      for (const s of all.values()) {
-        const a = await s.attribution().catch(() => undefined);
-        if (a) out.push(a);
-      }
+      for (const s of all.values()) out.push(...(await s.attribution().catch(() => [] as string[])));
       return [...new Set(out.map((s) => s.trim()).filter(Boolean))];
     },
   };

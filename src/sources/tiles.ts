@@ -15,14 +15,23 @@ export interface SourceTileRef {
   size: number;
 }
 
-/** Source tiles at zoom `sz` covering a canvas; x wraps at the antimeridian, y clamps at the poles. */
-export function coveringTiles(canvas: Canvas, sz: number): SourceTileRef[] {
+/**
+ * Source tiles at zoom `sz` covering a canvas; x wraps at the antimeridian, y clamps at the poles.
+ * `buffer` (in 4096ths of a source tile) is how far each tile's own data reaches past its square:
+ * a neighbour is taken only where the canvas reaches past that.
+ */
+export function coveringTiles(canvas: Canvas, sz: number, buffer = 0): SourceTileRef[] {
   const size = canvas.tileSize * Math.pow(2, canvas.z - sz);
   const n = 1 << sz;
-  const tx0 = Math.floor(canvas.x0 / size);
-  const tx1 = Math.floor((canvas.x0 + canvas.width - 1e-9) / size);
-  const ty0 = Math.max(0, Math.floor(canvas.y0 / size));
-  const ty1 = Math.min(n - 1, Math.floor((canvas.y0 + canvas.height - 1e-9) / size));
+  const b = (buffer / 4096) * size;
+  // The canvas shrunk by the buffer (never below its centre line).
+  const ix = Math.min(b, canvas.width / 2), iy = Math.min(b, canvas.height / 2);
+  const x0 = canvas.x0 + ix, x1 = canvas.x0 + canvas.width - ix;
+  const y0 = canvas.y0 + iy, y1 = canvas.y0 + canvas.height - iy;
+  const tx0 = Math.floor(x0 / size);
+  const tx1 = Math.max(tx0, Math.floor((x1 - 1e-9) / size));
+  const ty0 = Math.max(0, Math.min(n - 1, Math.floor(y0 / size)));
+  const ty1 = Math.max(ty0, Math.min(n - 1, Math.floor((y1 - 1e-9) / size)));
   const out: SourceTileRef[] = [];
   for (let y = ty0; y <= ty1; y++) {
     for (let x = tx0; x <= tx1; x++) {
@@ -48,4 +57,39 @@ export function lngLatToPixel(lng: number, lat: number, z: number, tileSize: num
   const world = tileSize * Math.pow(2, z);
   const s = Math.sin((Math.max(-85.0511287798, Math.min(85.0511287798, lat)) * Math.PI) / 180);
   return [((lng + 180) / 360) * world, (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * world];
+}
+
+/** Expand a tile URL template: {z} {x} {y}, {-y} (TMS row), {quadkey}; `tms` flips {y}. */
+export function expandTemplate(template: string, z: number, x: number, y: number, scheme: 'xyz' | 'tms' = 'xyz'): string {
+  const tmsY = (1 << z) - 1 - y;
+  return template.replace(/\{(z|x|y|-y|quadkey)\}/g, (_, k: string) => {
+    if (k === 'z') return String(z);
+    if (k === 'x') return String(x);
+    if (k === 'y') return String(scheme === 'tms' ? tmsY : y);
+    if (k === '-y') return String(tmsY);
+    let q = '';
+    for (let i = z; i > 0; i--) {
+      const m = 1 << (i - 1);
+      q += String((x & m ? 1 : 0) + (y & m ? 2 : 0));
+    }
+    return q;
+  });
+}
+
+/** Lng/lat bounds [west, south, east, north] as a tile range at zoom z (inclusive; west > east crosses the antimeridian). */
+export function boundsTileRange(bounds: readonly number[], z: number): { x0: number; y0: number; x1: number; y1: number } {
+  const n = 1 << z;
+  const [w, s, e, nn] = bounds as [number, number, number, number];
+  const [px0, py0] = lngLatToPixel(w, nn, z, 1);
+  const [px1, py1] = lngLatToPixel(e, s, z, 1);
+  const clampT = (v: number) => Math.max(0, Math.min(n - 1, v));
+  return { x0: clampT(Math.floor(px0)), y0: clampT(Math.floor(py0)), x1: clampT(Math.ceil(px1) - 1), y1: clampT(Math.ceil(py1) - 1) };
+}
+
+/** Whether tile z/x/y (x wrapped) intersects lng/lat bounds. */
+export function tileInBounds(bounds: readonly number[] | undefined, z: number, x: number, y: number): boolean {
+  if (!bounds) return true;
+  const r = boundsTileRange(bounds, z);
+  if (y < r.y0 || y > r.y1) return false;
+  return r.x0 <= r.x1 ? x >= r.x0 && x <= r.x1 : x >= r.x0 || x <= r.x1;
 }

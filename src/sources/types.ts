@@ -1,13 +1,46 @@
-// The host-supplied loader and the source registry the ops sample through.
+// The host-supplied loader and image decoder, and the source registry the ops sample through.
 import type { Canvas, FeatureGroup, ScalarField } from '../types.js';
+import type { TileCache } from './cache.js';
 
 /**
  * Bytes by reference, supplied by the host (in the spirit of the pmtiles `Source`): a path
  * relative to the style, or a URL. The core never touches a file system or the network.
  */
 export interface Loader {
-  /** The whole resource, or `length` bytes from `offset`. Rejects with an Error saying why. */
+  /**
+   * The whole resource, or up to `length` bytes from `offset` (fewer at the end of the resource).
+   * Rejects with an Error saying why (missing file, HTTP status, refused path).
+   */
   load(ref: string, range?: { offset: number; length: number }, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * A stable identity for `ref` (e.g. the absolute path or URL), so that a tile cache shared by
+   * several styles never mixes up two files with the same relative name. Default: `ref` itself.
+   */
+  key?(ref: string): string;
+  /** The host's image decoder, when the loader carries one (the Node loader does); see ImageDecoder. */
+  decodeImage?: ImageDecoder;
+}
+
+/** 8-bit RGBA pixels, straight alpha, row-major. */
+export interface DecodedImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * Decodes PNG or WebP bytes (DEM tiles). Supplied by the host: sharp in Node (src/node/image.ts),
+ * createImageBitmap + OffscreenCanvas in a browser (src/sources/image-browser.ts).
+ */
+export type ImageDecoder = (bytes: Uint8Array) => Promise<DecodedImage>;
+
+/** What every source of one style shares: the host bindings and the tile cache. */
+export interface SourceContext {
+  loader?: Loader;
+  decodeImage?: ImageDecoder;
+  cache: TileCache;
+  /** Prefix of this registry's cache keys (keeps styles apart in a shared cache). */
+  cachePrefix: string;
 }
 
 /** A feature source sampled for a canvas. */
@@ -16,22 +49,28 @@ export interface FeatureSource {
   readonly type: 'mvt' | 'pmtiles' | 'geojson';
   /** Layer names, when known without loading tiles. */
   layers?(): string[] | undefined;
-  /** Feature groups of `layer` intersecting the canvas, in world pixels at canvas.z, clipped near the canvas. */
+  /**
+   * Feature groups of `layer` intersecting the canvas, in world pixels at canvas.z. Each source
+   * tile contributes its own square (pieces from neighbours abut exactly); geometry is clipped a
+   * few pixels beyond the canvas, so clip edges and line ends made by clipping stay out of sight.
+   */
   features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]>;
-  attribution(): Promise<string | undefined>;
-  minzoom: number;
-  maxzoom: number;
+  /** Attribution of the declaration and, where the data carries one, of the data (archive metadata). */
+  attribution(): Promise<string[]>;
+  readonly minzoom: number;
+  readonly maxzoom: number;
 }
 
 /** A raster elevation source sampled for a canvas. */
 export interface DemSource {
   readonly name: string;
   readonly type: 'dem';
-  /** Elevation in metres, one sample per canvas pixel centre. */
+  /** Elevation in metres, one bilinear sample per canvas pixel centre; NaN where there is no data. */
   field(canvas: Canvas, signal?: AbortSignal): Promise<ScalarField>;
-  attribution(): Promise<string | undefined>;
-  minzoom: number;
-  maxzoom: number;
+  /** Attribution of the declaration and, where the data carries one, of the data (archive metadata). */
+  attribution(): Promise<string[]>;
+  readonly minzoom: number;
+  readonly maxzoom: number;
 }
 
 export type AnySource = FeatureSource | DemSource;

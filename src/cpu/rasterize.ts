@@ -1,0 +1,412 @@
+// Exact-area anti-aliased scanline rasterizer (signed area/cover cells, as in font-rs,
+// stb_truetype v2 and AGG) over closed rings of flat [x0, y0, x1, y1, ...] coordinates.
+//
+// Pixel (i, j) covers [i, i+1] x [j, j+1] in canvas pixels. Each edge adds, per cell it crosses,
+// the signed height it spans times the fraction of the cell to its right into that cell, and
+// the rest into the next cell; a running sum along the row then gives the signed winding area
+// of every pixel. Coverage is min(1, |sum|) (nonzero rule): exteriors (positive shoelace area
+// with y down) and holes (negative) cancel, overlapping positive pieces (stroke quads, joins,
+// caps) saturate. The non-AA mode samples the pixel centre instead: coverage 1 where the
+// nonzero winding at (i + 0.5, j + 0.5) is not 0.
+//
+// One Rasterizer is made per op call; its buffers are canvas-sized and reused for every shape
+// (rings of one shape are added, then `sweep` emits the rows and clears only what was touched).
+// A bitmask of touched cells (one bit per cell, 32 per word) lets the sweep jump over untouched
+// runs: empty ones (the inside of a stroked outline) cost nothing, covered ones (the inside of a
+// fill) come out as one solid span.
+
+/**
+ * Called for each covered run of row y, canvas columns [x0, x1): every pixel has coverage `solid`
+ * when solid >= 0, else column x has coverage cov[x].
+ */
+export type SpanFn = (y: number, x0: number, x1: number, cov: Float64Array, solid: number) => void;
+
+/** A set of rings in one flat buffer: ring k is coords[starts[k] .. starts[k+1]) (float indices). */
+export interface RingSet {
+  coords: Float64Array;
+  starts: Int32Array;
+  count: number;
+}
+
+const NONE = 0x7fffffff;
+
+export class Rasterizer {
+  readonly width: number;
+  readonly height: number;
+  readonly antialias: boolean;
+  /** Coverage of the row being emitted, indexed by canvas column. */
+  readonly cov: Float64Array;
+  private readonly stride: number;
+  /** Area/cover cells, row-major with 2 spare columns (spill of the last column). */
+  private readonly acc: Float64Array;
+  /** First and last touched cell per row (NONE / -1 when untouched). */
+  private readonly rowMin: Int32Array;
+  private readonly rowMax: Int32Array;
+  /** Touched-cell bits, `words` per row (Int32 so bit operations stay small integers). */
+  private readonly bits: Int32Array;
+  private readonly words: number;
+  private yMin = NONE;
+  private yMax = -1;
+
+  constructor(width: number, height: number, antialias = true) {
+    this.width = Math.max(0, width | 0);
+    this.height = Math.max(0, height | 0);
+    this.antialias = antialias;
+    this.stride = this.width + 2;
+    this.acc = new Float64Array(this.stride * this.height);
+    this.cov = new Float64Array(this.width);
+    this.rowMin = new Int32Array(this.height).fill(NONE);
+    this.rowMax = new Int32Array(this.height).fill(-1);
+    this.words = (this.stride + 31) >> 5;
+    this.bits = new Int32Array(this.words * this.height);
+  }
+
+  /**
+   * Add one closed ring (the closing edge is implied; a repeated first point is harmless).
+   * (dx, dy) is added to every coordinate (world to canvas pixels); `sign` scales its winding,
+   * e.g. -1 to force a hole whose ring is wound like an exterior. `from`/`to` are float indices.
+   */
+  addRing(ring: ArrayLike<number>, dx = 0, dy = 0, sign = 1, from = 0, to = ring.length): void {
+    const n = (to - from) >> 1;
+    if (n < 2) return;
+    let px = ring[to - 2]! + dx;
+    let py = ring[to - 1]! + dy;
+    if (this.antialias) {
+      for (let i = from; i < to; i += 2) {
+        const x = ring[i]! + dx;
+        const y = ring[i + 1]! + dy;
+        this.edgeArea(px, py, x, y, sign);
+        px = x;
+        py = y;
+      }
+    } else {
+      for (let i = from; i < to; i += 2) {
+        const x = ring[i]! + dx;
+        const y = ring[i + 1]! + dy;
+        this.edgeSample(px, py, x, y, sign);
+        px = x;
+        py = y;
+      }
+    }
+  }
+
+  /** Add every ring of a ring set (all with winding `sign`). */
+  addRings(set: RingSet, dx = 0, dy = 0, sign = 1): void {
+    for (let k = 0; k < set.count; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
+  }
+
+  /** Whether anything has been added since the last sweep. */
+  get empty(): boolean {
+    return this.yMax < this.yMin;
+  }
+
+  /** Emit the coverage of everything added since the last sweep, run by run, and clear it. */
+  sweep(span: SpanFn): void {
+    const { acc, cov, rowMin, rowMax, stride, width: W, antialias, bits, words } = this;
+    for (let y = this.yMin; y <= this.yMax; y++) {
+      const c0 = rowMin[y]!;
+      const c1 = rowMax[y]!;
+      if (c1 < c0) continue;
+      rowMin[y] = NONE;
+      rowMax[y] = -1;
+      const base = y * stride;
+      const wbase = y * words;
+      let s = 0;
+      let c = 0; // coverage of the running sum
+      // One pending run: per-pixel [px0, x) or solid [sx0, x) at coverage sc.
+      let px0 = -1;
+      let sx0 = -1;
+      let sc = 0;
+      let x = c0;
+      while (x < W) {
+        const wi = x >> 5;
+        const wend = Math.min(W, (wi + 1) << 5);
+        if (bits[wbase + wi] === 0) {
+          // No cell changes the sum in the rest of this word: constant coverage.
+          if (px0 >= 0) {
+            span(y, px0, x, cov, -1);
+            px0 = -1;
+          }
+          if (sx0 >= 0 && c !== sc) {
+            span(y, sx0, x, cov, sc);
+            sx0 = -1;
+          }
+          if (c > 0 && sx0 < 0) {
+            sx0 = x;
+            sc = c;
+          }
+          x = wend;
+          if (x > c1 && c === 0) break;
+          continue;
+        }
+        bits[wbase + wi] = 0;
+        if (sx0 >= 0) {
+          span(y, sx0, x, cov, sc);
+          sx0 = -1;
+        }
+        if (px0 < 0) px0 = x;
+        if (antialias) {
+          for (; x < wend; x++) {
+            const v = acc[base + x]!;
+            if (v !== 0) {
+              s += v;
+              acc[base + x] = 0;
+              const a = s < 0 ? -s : s;
+              // Below 1e-9 is rounding left by cancelled edges, not coverage.
+              c = a < 1 ? (a > 1e-9 ? a : 0) : 1;
+            }
+            cov[x] = c;
+          }
+        } else {
+          for (; x < wend; x++) {
+            const v = acc[base + x]!;
+            if (v !== 0) {
+              s += v;
+              acc[base + x] = 0;
+              c = Math.round(s) !== 0 ? 1 : 0;
+            }
+            cov[x] = c;
+          }
+        }
+      }
+      if (px0 >= 0) span(y, px0, x, cov, -1);
+      if (sx0 >= 0) span(y, sx0, x, cov, sc);
+      if (c1 >= W) {
+        // Spill cells right of the canvas.
+        acc[base + W] = 0;
+        acc[base + W + 1] = 0;
+        bits[wbase + (W >> 5)] = 0;
+        bits[wbase + ((W + 1) >> 5)] = 0;
+      }
+    }
+    this.yMin = NONE;
+    this.yMax = -1;
+  }
+
+  /** Sweep into a coverage mask over the whole canvas (row-major), for tests and other backends. */
+  sweepMask(mask = new Float32Array(this.width * this.height)): Float32Array {
+    const W = this.width;
+    this.sweep((y, x0, x1, cov, solid) => {
+      for (let x = x0; x < x1; x++) mask[y * W + x] = solid >= 0 ? solid : cov[x]!;
+    });
+    return mask;
+  }
+
+  /** Mark cells c0..c1 of a row as touched. */
+  private touch(row: number, c0: number, c1: number): void {
+    const bits = this.bits;
+    const wb = row * this.words;
+    const w0 = c0 >> 5;
+    const w1 = c1 >> 5;
+    const lo = -1 << (c0 & 31);
+    const hi = ~(-2 << (c1 & 31));
+    if (w0 === w1) bits[wb + w0] |= lo & hi;
+    else {
+      bits[wb + w0] |= lo;
+      for (let w = w0 + 1; w < w1; w++) bits[wb + w] = -1;
+      bits[wb + w1] |= hi;
+    }
+    if (c0 < this.rowMin[row]!) this.rowMin[row] = c0;
+    if (c1 > this.rowMax[row]!) this.rowMax[row] = c1;
+  }
+
+  /** Widen the range of rows the next sweep visits. */
+  private rows(r0: number, r1: number): void {
+    if (r0 < this.yMin) this.yMin = r0;
+    if (r1 > this.yMax) this.yMax = r1;
+  }
+
+  /** Exact-area accumulation of one edge. */
+  private edgeArea(x0: number, y0: number, x1: number, y1: number, sign: number): void {
+    if (y0 === y1 || !(y0 === y0 && y1 === y1 && x0 === x0 && x1 === x1)) return; // horizontal or NaN
+    let d = sign;
+    if (y0 > y1) {
+      let t = x0;
+      x0 = x1;
+      x1 = t;
+      t = y0;
+      y0 = y1;
+      y1 = t;
+      d = -d;
+    }
+    const H = this.height;
+    if (y1 <= 0 || y0 >= H) return;
+    const dxdy = (x1 - x0) / (y1 - y0);
+    let ya = y0;
+    let xa = x0;
+    if (ya < 0) {
+      xa = x0 - y0 * dxdy;
+      ya = 0;
+    }
+    const yEnd = y1 < H ? y1 : H;
+    let row = ya | 0; // ya >= 0
+    this.rows(row, Math.ceil(yEnd) - 1);
+    while (ya < yEnd) {
+      const yb = row + 1 < yEnd ? row + 1 : yEnd;
+      // x from the edge's own start at every row, so long edges do not drift.
+      const xb = yb === y1 ? x1 : x0 + (yb - y0) * dxdy;
+      this.cells(row, xa, xb, (yb - ya) * d);
+      ya = yb;
+      xa = xb;
+      row++;
+    }
+  }
+
+  /** Distribute the signed height h of a row piece running from x = xa to x = xb over its cells. */
+  private cells(row: number, xa: number, xb: number, h: number): void {
+    const W = this.width;
+    const acc = this.acc;
+    const base = row * this.stride;
+    let lo = xa < xb ? xa : xb;
+    let hi = xa < xb ? xb : xa;
+    if (lo >= W) return; // right of the canvas: changes no pixel inside it
+    if (hi <= 0) {
+      // Left of the canvas: covers every pixel of the row to its right.
+      acc[base] += h;
+      this.touch(row, 0, 0);
+      return;
+    }
+    if (lo < 0 || hi > W) {
+      // Clip the piece in x; heights are proportional to x along a straight piece.
+      const k = h / (hi - lo);
+      if (lo < 0) {
+        acc[base] += k * -lo;
+        this.touch(row, 0, 0);
+        h -= k * -lo;
+        lo = 0;
+      }
+      if (hi > W) {
+        h -= k * (hi - W);
+        hi = W;
+      }
+    }
+    const c0 = lo | 0; // lo >= 0
+    if (hi <= c0 + 1) {
+      // One cell: the area right of the piece inside the cell is h * (1 - (mid - c0)).
+      const f = (lo + hi) * 0.5 - c0;
+      acc[base + c0] += h * (1 - f);
+      acc[base + c0 + 1] += h * f;
+      this.touch(row, c0, c0 + 1);
+      return;
+    }
+    let c1 = hi | 0;
+    if (c1 === hi) c1--;
+    const k = h / (hi - lo);
+    // First cell: x in [lo, c0 + 1].
+    let w = c0 + 1 - lo;
+    let hc = k * w;
+    acc[base + c0] += hc * w * 0.5;
+    acc[base + c0 + 1] += hc * (1 - w * 0.5);
+    // Whole cells in between: each adds k, half in its cell and half carried.
+    const half = k * 0.5;
+    for (let c = c0 + 1; c < c1; c++) {
+      acc[base + c] += half;
+      acc[base + c + 1] += half;
+    }
+    // Last cell: x in [c1, hi].
+    w = hi - c1;
+    hc = k * w;
+    acc[base + c1] += hc * (1 - w * 0.5);
+    acc[base + c1 + 1] += hc * w * 0.5;
+    this.touch(row, c0, c1 + 1);
+  }
+
+  /** Centre-sampled winding of one edge: +-1 at the first pixel whose centre is right of it. */
+  private edgeSample(x0: number, y0: number, x1: number, y1: number, sign: number): void {
+    if (y0 === y1 || !(y0 === y0 && y1 === y1 && x0 === x0 && x1 === x1)) return;
+    let d = sign;
+    if (y0 > y1) {
+      let t = x0;
+      x0 = x1;
+      x1 = t;
+      t = y0;
+      y0 = y1;
+      y1 = t;
+      d = -d;
+    }
+    // Rows whose centre y + 0.5 lies in [y0, y1).
+    const r0 = Math.max(0, Math.ceil(y0 - 0.5));
+    const r1 = Math.min(this.height - 1, Math.ceil(y1 - 0.5) - 1);
+    if (r1 < r0) return;
+    this.rows(r0, r1);
+    const dxdy = (x1 - x0) / (y1 - y0);
+    const W = this.width;
+    for (let r = r0; r <= r1; r++) {
+      const x = x0 + (r + 0.5 - y0) * dxdy;
+      let c = Math.ceil(x - 0.5);
+      if (c >= W) continue;
+      if (c < 0) c = 0;
+      this.acc[r * this.stride + c] += d;
+      this.touch(r, c, c);
+    }
+  }
+}
+
+/**
+ * Premultiplied source-over of one colour times coverage onto a canvas raster, row span by row
+ * span. Set the paint, then pass `span` to Rasterizer.sweep.
+ */
+export class Compositor {
+  private r = 0;
+  private g = 0;
+  private b = 0;
+  private a = 0;
+  readonly span: SpanFn;
+
+  constructor(
+    readonly data: Float32Array,
+    readonly width: number,
+  ) {
+    this.span = (y, x0, x1, cov, solid) => {
+      const { r, g, b, a } = this;
+      const d = this.data;
+      let p = (y * this.width + x0) * 4;
+      if (solid >= 0) {
+        if (solid >= 1 && a >= 1) {
+          // Opaque paint over a whole run: the destination is replaced.
+          for (let x = x0; x < x1; x++, p += 4) {
+            d[p] = r;
+            d[p + 1] = g;
+            d[p + 2] = b;
+            d[p + 3] = 1;
+          }
+          return;
+        }
+        const k = 1 - a * solid;
+        const cr = r * solid;
+        const cg = g * solid;
+        const cb = b * solid;
+        const ca = a * solid;
+        for (let x = x0; x < x1; x++, p += 4) {
+          d[p] = cr + d[p]! * k;
+          d[p + 1] = cg + d[p + 1]! * k;
+          d[p + 2] = cb + d[p + 2]! * k;
+          d[p + 3] = ca + d[p + 3]! * k;
+        }
+        return;
+      }
+      for (let x = x0; x < x1; x++, p += 4) {
+        const c = cov[x]!;
+        if (c <= 0) continue;
+        const k = 1 - a * c;
+        d[p] = r * c + d[p]! * k;
+        d[p + 1] = g * c + d[p + 1]! * k;
+        d[p + 2] = b * c + d[p + 2]! * k;
+        d[p + 3] = a * c + d[p + 3]! * k;
+      }
+    };
+  }
+
+  /** Paint from a straight-alpha sRGB colour and an extra opacity (stored premultiplied). */
+  setColor(rgba: readonly number[], opacity = 1): void {
+    const a = Math.max(0, Math.min(1, rgba[3]! * opacity));
+    this.a = a;
+    this.r = rgba[0]! * a;
+    this.g = rgba[1]! * a;
+    this.b = rgba[2]! * a;
+  }
+
+  get alpha(): number {
+    return this.a;
+  }
+}

@@ -1,0 +1,429 @@
+// Stroke outlines of polylines and polygon rings, as a union of positively wound pieces:
+// one quad per segment, one wedge per join (miter / bevel / round), one piece per cap (square /
+// round). Every piece has positive shoelace area with y down (interior on the right of travel),
+// so the nonzero union of the pieces (Rasterizer) is the stroke; edges shared by neighbouring
+// pieces run in opposite directions and cancel exactly, so no seam shows inside a stroke.
+//
+// Coordinates are whatever the input uses (the ops pass world pixels, the rasterizer shifts them
+// to the canvas); the output rings use the same units. Directions follow the screen: x east,
+// y south, "right of the direction of travel" is (-dy, dx).
+
+import type { RingSet } from '../cpu/rasterize.js';
+
+export type Join = 'miter' | 'round' | 'bevel';
+export type Cap = 'butt' | 'round' | 'square';
+
+export interface StrokeStyle {
+  /** Full line width (pixels). */
+  width: number;
+  join: Join;
+  cap: Cap;
+  /** Miter length / width above which a miter join becomes a bevel (SVG's stroke-miterlimit). */
+  miterLimit: number;
+  /** Shift of the line to the right of its direction of travel (pixels). */
+  offset: number;
+}
+
+/** Largest gap between a round join/cap arc and its polygon, in pixels. */
+const ARC_TOLERANCE = 0.01;
+/** Consecutive points closer than this are one point (their direction would be noise). */
+const SAME_POINT = 1e-6;
+/** Seam tests: how close to a tile border a clip edge lies (float error of the clip). */
+const SEAM_EPS = 1e-3;
+
+/** A growable flat buffer of rings; implements RingSet for the rasterizer. */
+export class RingBuffer implements RingSet {
+  coords = new Float64Array(1024);
+  starts = new Int32Array(65);
+  count = 0;
+  private n = 0;
+
+  clear(): void {
+    this.count = 0;
+    this.n = 0;
+    this.starts[0] = 0;
+  }
+
+  push(x: number, y: number): void {
+    if (this.n + 2 > this.coords.length) {
+      const c = new Float64Array(this.coords.length * 2);
+      c.set(this.coords);
+      this.coords = c;
+    }
+    this.coords[this.n++] = x;
+    this.coords[this.n++] = y;
+  }
+
+  /** End the ring started after the previous one; rings of fewer than 3 points are dropped. */
+  close(): void {
+    const start = this.starts[this.count]!;
+    if (this.n - start < 6) {
+      this.n = start;
+      return;
+    }
+    if (this.count + 2 > this.starts.length) {
+      const s = new Int32Array(this.starts.length * 2);
+      s.set(this.starts);
+      this.starts = s;
+    }
+    this.starts[++this.count] = this.n;
+  }
+
+  /** Ring k as a copy (tests and debugging). */
+  ring(k: number): Float64Array {
+    return this.coords.slice(this.starts[k]!, this.starts[k + 1]!);
+  }
+}
+
+/**
+ * Builds stroke pieces into a RingBuffer. Holds scratch arrays reused across calls; make one per
+ * op call (not shared between concurrent renders).
+ */
+export class Stroker {
+  readonly out: RingBuffer;
+  private pts = new Float64Array(256);
+  private off = new Float64Array(256);
+  private run = new Float64Array(256);
+  private h = 0.5;
+  private style: StrokeStyle = { width: 1, join: 'miter', cap: 'butt', miterLimit: 2, offset: 0 };
+  private arcStep = Math.PI / 4;
+
+  constructor(out = new RingBuffer()) {
+    this.out = out;
+  }
+
+  /** Set the style for the following lines and rings. */
+  setStyle(style: StrokeStyle): void {
+    this.style = style;
+    this.h = style.width / 2;
+    // Chord angle whose sagitta on radius h is ARC_TOLERANCE.
+    this.arcStep = this.h > ARC_TOLERANCE ? Math.min(Math.PI / 4, 2 * Math.acos(1 - ARC_TOLERANCE / this.h)) : Math.PI / 4;
+  }
+
+  /**
+   * Stroke an open polyline (flat coords). `capStart` / `capEnd` false leaves that end butt with no
+   * cap: an end made by tile clipping, so the neighbouring tile's piece abuts exactly.
+   */
+  line(coords: ArrayLike<number>, capStart = true, capEnd = true): void {
+    if (!(this.h > 0)) return;
+    const n = this.dedupe(coords, 0, coords.length, false);
+    if (n < 2) return;
+    this.strokeOpen(this.pts, n, capStart, capEnd);
+  }
+
+  /**
+   * Stroke a closed ring (flat coords, with or without a repeated first point), joined all round.
+   * With `seamGrid` > 0, edges lying along a multiple of seamGrid in x or y (tile borders, where a
+   * source clipped the polygon) are not stroked and the ends they leave get no cap.
+   */
+  ring(coords: ArrayLike<number>, seamGrid = 0): void {
+    if (!(this.h > 0)) return;
+    const n = this.dedupe(coords, 0, coords.length, true);
+    if (n < 2) return;
+    const p = this.pts;
+    let firstSeam = -1;
+    if (seamGrid > 0) {
+      for (let i = 0; i < n; i++) {
+        if (isSeam(p, i, (i + 1) % n, seamGrid)) {
+          firstSeam = i;
+          break;
+        }
+      }
+    }
+    if (firstSeam < 0) {
+      this.strokeClosed(p, n);
+      return;
+    }
+    // Open runs between seam edges, starting at the end of the first seam edge; the loop ends
+    // on that seam edge again, which flushes the last run.
+    this.ensureRun(2 * (n + 1));
+    const run = this.run;
+    const start = (firstSeam + 1) % n;
+    run[0] = p[start * 2]!;
+    run[1] = p[start * 2 + 1]!;
+    let m = 2;
+    for (let k = 0; k < n; k++) {
+      const i = (start + k) % n;
+      const j = (i + 1) % n;
+      if (isSeam(p, i, j, seamGrid)) {
+        if (m >= 4) this.strokeOpen(run, m >> 1, false, false);
+        m = 0;
+      }
+      run[m++] = p[j * 2]!;
+      run[m++] = p[j * 2 + 1]!;
+    }
+  }
+
+  // --- internals -------------------------------------------------------------------------
+
+  /** Copy points into `pts` without repeats (and without the closing point of a ring). */
+  private dedupe(c: ArrayLike<number>, from: number, to: number, closed: boolean): number {
+    const cap = to - from;
+    if (this.pts.length < cap) this.pts = new Float64Array(cap * 2);
+    const p = this.pts;
+    let n = 0;
+    for (let i = from; i + 1 < to; i += 2) {
+      const x = c[i]!;
+      const y = c[i + 1]!;
+      if (!(Number.isFinite(x) && Number.isFinite(y))) continue;
+      if (n > 0 && Math.abs(x - p[n * 2 - 2]!) <= SAME_POINT && Math.abs(y - p[n * 2 - 1]!) <= SAME_POINT) continue;
+      p[n * 2] = x;
+      p[n * 2 + 1] = y;
+      n++;
+    }
+    if (closed) {
+      while (n > 1 && Math.abs(p[0]! - p[n * 2 - 2]!) <= SAME_POINT && Math.abs(p[1]! - p[n * 2 - 1]!) <= SAME_POINT) n--;
+    }
+    return n;
+  }
+
+  private ensureRun(len: number): void {
+    if (this.run.length < len) this.run = new Float64Array(len * 2);
+  }
+
+  /**
+   * The offset curve of n points: every vertex moves by offset along the miter of its two
+   * normals, or to two points (offset along each normal) when the miter would exceed the miter
+   * limit. Writes into `off`; returns its point count.
+   */
+  private offsetCurve(p: Float64Array, n: number, closed: boolean): number {
+    const o = this.style.offset;
+    const limit2 = this.style.miterLimit * this.style.miterLimit;
+    if (this.off.length < n * 4) this.off = new Float64Array(n * 8);
+    const q = this.off;
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const x = p[i * 2]!;
+      const y = p[i * 2 + 1]!;
+      const hasPrev = closed || i > 0;
+      const hasNext = closed || i < n - 1;
+      const ip = (i + n - 1) % n;
+      const inx = (i + 1) % n;
+      let n1x = 0;
+      let n1y = 0;
+      let n2x = 0;
+      let n2y = 0;
+      if (hasPrev) {
+        const dx = x - p[ip * 2]!;
+        const dy = y - p[ip * 2 + 1]!;
+        const l = Math.hypot(dx, dy);
+        n1x = -dy / l;
+        n1y = dx / l;
+      }
+      if (hasNext) {
+        const dx = p[inx * 2]! - x;
+        const dy = p[inx * 2 + 1]! - y;
+        const l = Math.hypot(dx, dy);
+        n2x = -dy / l;
+        n2y = dx / l;
+      }
+      if (!hasPrev) {
+        n1x = n2x;
+        n1y = n2y;
+      }
+      if (!hasNext) {
+        n2x = n1x;
+        n2y = n1y;
+      }
+      const dot = n1x * n2x + n1y * n2y;
+      // |miter|^2 = 2 / (1 + cos(turn)).
+      if (1 + dot > 1e-12 && 2 / (1 + dot) <= limit2) {
+        const k = o / (1 + dot);
+        q[m++] = x + (n1x + n2x) * k;
+        q[m++] = y + (n1y + n2y) * k;
+      } else {
+        q[m++] = x + n1x * o;
+        q[m++] = y + n1y * o;
+        q[m++] = x + n2x * o;
+        q[m++] = y + n2y * o;
+      }
+    }
+    return this.dedupeInPlace(q, m >> 1, closed);
+  }
+
+  private dedupeInPlace(q: Float64Array, n: number, closed: boolean): number {
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const x = q[i * 2]!;
+      const y = q[i * 2 + 1]!;
+      if (k > 0 && Math.abs(x - q[k * 2 - 2]!) <= SAME_POINT && Math.abs(y - q[k * 2 - 1]!) <= SAME_POINT) continue;
+      q[k * 2] = x;
+      q[k * 2 + 1] = y;
+      k++;
+    }
+    if (closed) {
+      while (k > 1 && Math.abs(q[0]! - q[k * 2 - 2]!) <= SAME_POINT && Math.abs(q[1]! - q[k * 2 - 1]!) <= SAME_POINT) k--;
+    }
+    return k;
+  }
+
+  private strokeOpen(p: Float64Array, n: number, capStart: boolean, capEnd: boolean): void {
+    if (this.style.offset !== 0) {
+      n = this.offsetCurve(p, n, false);
+      p = this.off;
+      if (n < 2) return;
+    }
+    const h = this.h;
+    for (let i = 0; i < n - 1; i++) this.quad(p, i, i + 1);
+    for (let i = 1; i < n - 1; i++) this.join(p, i - 1, i, i + 1);
+    const cap = this.style.cap;
+    if (cap === 'butt') return;
+    if (capStart) {
+      const [ux, uy] = unit(p, 0, 1);
+      this.cap(p[0]!, p[1]!, -ux, -uy, h, cap);
+    }
+    if (capEnd) {
+      const [ux, uy] = unit(p, n - 2, n - 1);
+      this.cap(p[n * 2 - 2]!, p[n * 2 - 1]!, ux, uy, h, cap);
+    }
+  }
+
+  private strokeClosed(p: Float64Array, n: number): void {
+    if (this.style.offset !== 0) {
+      n = this.offsetCurve(p, n, true);
+      p = this.off;
+    }
+    if (n < 2) return;
+    for (let i = 0; i < n; i++) this.quad(p, i, (i + 1) % n);
+    if (n < 3) return;
+    for (let i = 0; i < n; i++) this.join(p, (i + n - 1) % n, i, (i + 1) % n);
+  }
+
+  /** Segment a -> b: left side forward, right side back (interior on the right of travel). */
+  private quad(p: Float64Array, a: number, b: number): void {
+    const ax = p[a * 2]!;
+    const ay = p[a * 2 + 1]!;
+    const bx = p[b * 2]!;
+    const by = p[b * 2 + 1]!;
+    const l = Math.hypot(bx - ax, by - ay);
+    if (!(l > 0)) return;
+    const nx = (-(by - ay) / l) * this.h;
+    const ny = ((bx - ax) / l) * this.h;
+    const o = this.out;
+    o.push(ax - nx, ay - ny);
+    o.push(bx - nx, by - ny);
+    o.push(bx + nx, by + ny);
+    o.push(ax + nx, ay + ny);
+    o.close();
+  }
+
+  /** The wedge filling the outer side of the turn at vertex v between segments a->v and v->b. */
+  private join(p: Float64Array, a: number, v: number, b: number): void {
+    const vx = p[v * 2]!;
+    const vy = p[v * 2 + 1]!;
+    let u1x = vx - p[a * 2]!;
+    let u1y = vy - p[a * 2 + 1]!;
+    let u2x = p[b * 2]! - vx;
+    let u2y = p[b * 2 + 1]! - vy;
+    const l1 = Math.hypot(u1x, u1y);
+    const l2 = Math.hypot(u2x, u2y);
+    if (!(l1 > 0 && l2 > 0)) return;
+    u1x /= l1;
+    u1y /= l1;
+    u2x /= l2;
+    u2y /= l2;
+    const cross = u1x * u2y - u1y * u2x;
+    const dot = u1x * u2x + u1y * u2y;
+    if (Math.abs(cross) < 1e-12 && dot > 0) return; // straight on: the quads already meet
+    const h = this.h;
+    // Right turn on screen (cross > 0): the outer side is the left one (-normal).
+    const s = cross >= 0 ? -1 : 1;
+    const ax = vx + s * -u1y * h;
+    const ay = vy + s * u1x * h;
+    const bx = vx + s * -u2y * h;
+    const by = vy + s * u2x * h;
+    // Wedge: v, first, [tip | arc], last, walking with increasing screen angle (positive area).
+    const fx = s < 0 ? ax : bx;
+    const fy = s < 0 ? ay : by;
+    const lx = s < 0 ? bx : ax;
+    const ly = s < 0 ? by : ay;
+    const o = this.out;
+    const join = this.style.join;
+    if (join === 'round') {
+      o.push(vx, vy);
+      o.push(fx, fy);
+      const turn = Math.acos(Math.max(-1, Math.min(1, dot)));
+      this.arc(vx, vy, Math.atan2(fy - vy, fx - vx), turn, h);
+      o.push(lx, ly);
+      o.close();
+      return;
+    }
+    if (Math.abs(cross) < 1e-12) return; // reversal: a bevel has no area, a miter is infinite
+    o.push(vx, vy);
+    o.push(fx, fy);
+    if (join === 'miter') {
+      // Miter length / width = 1 / cos(turn / 2) = sqrt(2 / (1 + cos(turn))).
+      const n1x = -u1y;
+      const n1y = u1x;
+      const n2x = -u2y;
+      const n2y = u2x;
+      const nd = n1x * n2x + n1y * n2y;
+      const limit = this.style.miterLimit;
+      if (2 / (1 + nd) <= limit * limit) {
+        const k = (s * h) / (1 + nd);
+        o.push(vx + (n1x + n2x) * k, vy + (n1y + n2y) * k);
+      }
+    }
+    o.push(lx, ly);
+    o.close();
+  }
+
+  /** Cap at end point (x, y) of a line heading (ux, uy) out of the line. */
+  private cap(x: number, y: number, ux: number, uy: number, h: number, cap: Cap): void {
+    // Normal to the right of the outward direction; the cap runs from x - n round to x + n.
+    const nx = -uy * h;
+    const ny = ux * h;
+    const o = this.out;
+    o.push(x - nx, y - ny);
+    if (cap === 'square') {
+      o.push(x - nx + ux * h, y - ny + uy * h);
+      o.push(x + nx + ux * h, y + ny + uy * h);
+    } else {
+      this.arc(x, y, Math.atan2(-ny, -nx), Math.PI, h);
+    }
+    o.push(x + nx, y + ny);
+    o.close();
+  }
+
+  /** Interior points of an arc of radius r from angle a0 sweeping `sweep` (screen-positive). */
+  private arc(cx: number, cy: number, a0: number, sweep: number, r: number): void {
+    const k = Math.ceil(sweep / this.arcStep - 1e-9);
+    const step = sweep / k;
+    for (let i = 1; i < k; i++) {
+      const a = a0 + step * i;
+      this.out.push(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
+    }
+  }
+}
+
+function unit(p: Float64Array, a: number, b: number): [number, number] {
+  const dx = p[b * 2]! - p[a * 2]!;
+  const dy = p[b * 2 + 1]! - p[a * 2 + 1]!;
+  const l = Math.hypot(dx, dy);
+  return [dx / l, dy / l];
+}
+
+function onGrid(v: number, grid: number): boolean {
+  return Math.abs(v - Math.round(v / grid) * grid) <= SEAM_EPS;
+}
+
+/** Edge i -> j lies along a grid line (both ends on the same vertical or horizontal line). */
+function isSeam(p: Float64Array, i: number, j: number, grid: number): boolean {
+  const ax = p[i * 2]!;
+  const ay = p[i * 2 + 1]!;
+  const bx = p[j * 2]!;
+  const by = p[j * 2 + 1]!;
+  if (Math.abs(ax - bx) <= SEAM_EPS && onGrid(ax, grid) && onGrid(bx, grid)) return true;
+  return Math.abs(ay - by) <= SEAM_EPS && onGrid(ay, grid) && onGrid(by, grid);
+}
+
+/**
+ * How far a stroke's ink can reach from its centre line, for the canvas padding: half the width
+ * times the miter limit (miter joins) or sqrt(2) (square caps' corners), plus the offset, itself
+ * grown by the miter limit because offset vertices follow the miter.
+ */
+export function strokeReach(width: number, join: Join, cap: Cap, miterLimit: number, offset: number): number {
+  const joinF = join === 'miter' ? Math.max(1, miterLimit) : 1;
+  const capF = cap === 'square' ? Math.SQRT2 : 1;
+  return (width / 2) * Math.max(joinF, capF) + Math.abs(offset) * Math.max(1, miterLimit);
+}

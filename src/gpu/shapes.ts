@@ -1,0 +1,126 @@
+// CPU-side preparation of GPU drawing passes: edge lists of anti-aliased shapes (for the
+// scanline kernel, the same rings the CPU Rasterizer gets) and screen bins of round items
+// (circles, density splats) so that each pixel visits only the items that can reach it.
+import type { RingSet } from '../cpu/rasterize.js';
+
+/**
+ * Shapes in paint order, each a run of edges with one premultiplied colour. Mirrors
+ * Rasterizer.addRing: a ring's closing edge is implied, `sign` -1 is stored by reversing the
+ * edge (the same signed area), horizontal and non-finite edges are dropped.
+ */
+export class ShapeList {
+  /** x0, y0, x1, y1 per edge, in canvas pixels. */
+  edges = new Float32Array(4096);
+  edgeCount = 0;
+  /** Per shape: premultiplied r, g, b, a. */
+  colors = new Float32Array(256);
+  /** Per shape: first edge, end edge, first row, last row (rows clamped to the canvas). */
+  ranges = new Uint32Array(256);
+  count = 0;
+  private shapeStart = 0;
+  private yMin = Infinity;
+  private yMax = -Infinity;
+
+  constructor(readonly height: number) {}
+
+  addRing(ring: ArrayLike<number>, dx = 0, dy = 0, sign = 1, from = 0, to = ring.length): void {
+    if ((to - from) >> 1 < 2) return;
+    let px = ring[to - 2]! + dx;
+    let py = ring[to - 1]! + dy;
+    for (let i = from; i < to; i += 2) {
+      const x = ring[i]! + dx;
+      const y = ring[i + 1]! + dy;
+      if (sign >= 0) this.edge(px, py, x, y);
+      else this.edge(x, y, px, py);
+      px = x;
+      py = y;
+    }
+  }
+
+  addRings(set: RingSet, dx = 0, dy = 0, sign = 1): void {
+    for (let k = 0; k < set.count; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
+  }
+
+  private edge(x0: number, y0: number, x1: number, y1: number): void {
+    if (y0 === y1 || !(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(x1) && Number.isFinite(y1))) return;
+    const lo = Math.min(y0, y1);
+    const hi = Math.max(y0, y1);
+    if (hi <= 0 || lo >= this.height) return; // the rasterizer skips these too
+    if (this.edgeCount * 4 + 4 > this.edges.length) this.edges = grow(this.edges);
+    const e = this.edgeCount++ * 4;
+    this.edges[e] = x0;
+    this.edges[e + 1] = y0;
+    this.edges[e + 2] = x1;
+    this.edges[e + 3] = y1;
+    if (lo < this.yMin) this.yMin = lo;
+    if (hi > this.yMax) this.yMax = hi;
+  }
+
+  /** Close the shape made of the edges added since the last call; it paints `rgba` (premultiplied). */
+  endShape(r: number, g: number, b: number, a: number): void {
+    if (this.edgeCount > this.shapeStart && a > 0) {
+      if (this.count * 4 + 4 > this.colors.length) {
+        this.colors = grow(this.colors);
+        this.ranges = grow(this.ranges);
+      }
+      const s = this.count++ * 4;
+      this.colors.set([r, g, b, a], s);
+      this.ranges[s] = this.shapeStart;
+      this.ranges[s + 1] = this.edgeCount;
+      this.ranges[s + 2] = Math.max(0, Math.floor(this.yMin));
+      this.ranges[s + 3] = Math.min(this.height - 1, Math.ceil(this.yMax) - 1);
+    } else {
+      this.edgeCount = this.shapeStart;
+    }
+    this.shapeStart = this.edgeCount;
+    this.yMin = Infinity;
+    this.yMax = -Infinity;
+  }
+}
+
+function grow<T extends Float32Array | Uint32Array>(a: T): T {
+  const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** Bin edge in pixels of screen bins (a multiple of the 8 x 8 workgroup). */
+export const BIN = 16;
+
+export interface Bins {
+  cols: number;
+  rows: number;
+  /** Item list of bin b: items[starts[b] .. starts[b + 1]). */
+  starts: Uint32Array;
+  items: Uint32Array;
+}
+
+/**
+ * Screen bins of items given by their pixel boxes [x0, y0, x1, y1] (inclusive pixel indices,
+ * possibly off-canvas). Items keep their order inside each bin, so per-pixel sums and
+ * composites run in the same order as the CPU kernels.
+ */
+export function binBoxes(width: number, height: number, boxes: Float64Array | Float32Array, count: number): Bins {
+  const cols = Math.max(1, Math.ceil(width / BIN));
+  const rows = Math.max(1, Math.ceil(height / BIN));
+  const starts = new Uint32Array(cols * rows + 1);
+  const range = (i: number, out: Int32Array) => {
+    out[0] = Math.max(0, Math.floor(boxes[i * 4]! / BIN));
+    out[1] = Math.max(0, Math.floor(boxes[i * 4 + 1]! / BIN));
+    out[2] = Math.min(cols - 1, Math.floor(boxes[i * 4 + 2]! / BIN));
+    out[3] = Math.min(rows - 1, Math.floor(boxes[i * 4 + 3]! / BIN));
+  };
+  const r = new Int32Array(4);
+  for (let i = 0; i < count; i++) {
+    range(i, r);
+    for (let by = r[1]!; by <= r[3]!; by++) for (let bx = r[0]!; bx <= r[2]!; bx++) starts[by * cols + bx + 1]!++;
+  }
+  for (let b = 0; b < cols * rows; b++) starts[b + 1]! += starts[b]!;
+  const items = new Uint32Array(starts[cols * rows]!);
+  const fill = starts.slice(0, cols * rows);
+  for (let i = 0; i < count; i++) {
+    range(i, r);
+    for (let by = r[1]!; by <= r[3]!; by++) for (let bx = r[0]!; bx <= r[2]!; bx++) items[fill[by * cols + bx]!++] = i;
+  }
+  return { cols, rows, starts, items };
+}

@@ -1,0 +1,166 @@
+/// <reference types="@webgpu/types" />
+// The Node host's GPU binding: Dawn (the optional `webgpu` package) makes the GPUDevice that the
+// core's GpuBackend renders on, and hosts choose a backend with `auto | gpu | cpu`.
+//
+// Dawn notes (webgpu 0.6.2): the object `create()` returns must stay referenced for the whole
+// process (collecting it while a device lives crashes the process), so it is kept here; an
+// adapter gives one device, so a replacement device comes from a new adapter.
+import { mkdtempSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CpuBackend } from '../cpu/backend.js';
+import { TilegraphError } from '../errors.js';
+import { GpuBackend } from '../gpu/backend.js';
+import type { Backend } from '../render/backend.js';
+
+export type BackendChoice = 'auto' | 'gpu' | 'cpu';
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
+
+/** Debian's chromium ships SwiftShader, a CPU Vulkan driver Dawn can run on. */
+export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+export interface AdapterSummary {
+  description: string;
+  vendor: string;
+  architecture: string;
+  /** A software adapter (SwiftShader): `auto` does not use it. */
+  fallback: boolean;
+}
+
+interface DawnModule {
+  create(flags: string[]): GPU;
+}
+
+// The live Dawn instances (see the note above): kept for the process's lifetime on purpose.
+const instances: GPU[] = [];
+let shared: Promise<GpuBackend | undefined> | undefined;
+let sharedBackend: GpuBackend | undefined;
+let lastAdapter: AdapterSummary | undefined;
+
+/** Parses `auto | gpu | cpu` (CLI --backend, TILEGRAPH_BACKEND); undefined or '' means auto. */
+export function parseBackendChoice(value: string | undefined): BackendChoice {
+  const v = (value ?? '').trim().toLowerCase() || 'auto';
+  if ((BACKEND_CHOICES as readonly string[]).includes(v)) return v as BackendChoice;
+  throw new TilegraphError('render', `backend '${value}' is not one of auto, gpu, cpu`);
+}
+
+async function loadDawn(): Promise<DawnModule | undefined> {
+  try {
+    return (await import('webgpu')) as unknown as DawnModule;
+  } catch {
+    return undefined;
+  }
+}
+
+function summarize(adapter: GPUAdapter): AdapterSummary {
+  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  const legacy = (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter;
+  const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
+  return {
+    description: info.description || `${info.vendor} ${info.architecture}`.trim(),
+    vendor: info.vendor,
+    architecture: info.architecture,
+    fallback: !!info.isFallbackAdapter || !!legacy || /swiftshader/i.test(text),
+  };
+}
+
+/** Defaults for SwiftShader: a writable XDG_RUNTIME_DIR, and the ICD when nothing else was found. */
+function ensureRuntimeDir(): void {
+  if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-xdg-'));
+}
+
+async function requestAdapter(allowFallback: boolean): Promise<GPUAdapter | undefined> {
+  const dawn = await loadDawn();
+  if (!dawn) return undefined;
+  ensureRuntimeDir();
+  const tryOnce = async (): Promise<GPUAdapter | undefined> => {
+    const gpu = dawn.create([]);
+    instances.push(gpu);
+    return (await gpu.requestAdapter({ powerPreference: 'high-performance' })) ?? undefined;
+  };
+  let adapter = await tryOnce();
+  // No adapter with the environment as given: try SwiftShader if it is installed and the caller accepts it.
+  if (!adapter && allowFallback && !process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER_ICD)) {
+    process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+    adapter = await tryOnce();
+  }
+  if (adapter) lastAdapter = summarize(adapter);
+  return adapter;
+}
+
+async function requestDevice(adapter: GPUAdapter): Promise<GPUDevice> {
+  const l = adapter.limits;
+  // Large bbox renders need big textures and buffers: ask for what the adapter has.
+  return adapter.requestDevice({
+    requiredLimits: {
+      maxTextureDimension2D: l.maxTextureDimension2D,
+      maxBufferSize: l.maxBufferSize,
+      maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+    },
+  });
+}
+
+/** The adapter the last GPU request found (for logs and the benchmark). */
+export function gpuAdapterSummary(): AdapterSummary | undefined {
+  return lastAdapter;
+}
+
+/**
+ * The process's shared GPU backend, or undefined when no usable adapter exists. With
+ * `allowFallback` false a software adapter counts as none. Concurrent renders share it.
+ */
+export async function createGpuBackend(options: { allowFallback?: boolean } = {}): Promise<GpuBackend | undefined> {
+  const allowFallback = options.allowFallback ?? true;
+  if (sharedBackend && !allowFallback && lastAdapter?.fallback) return undefined;
+  if (!shared) {
+    shared = (async () => {
+      const adapter = await requestAdapter(allowFallback);
+      if (!adapter) return undefined;
+      if (!allowFallback && summarize(adapter).fallback) return undefined;
+      const device = await requestDevice(adapter);
+      sharedBackend = new GpuBackend({
+        device,
+        recreate: async () => {
+          const next = await requestAdapter(allowFallback);
+          if (!next) throw new TilegraphError('render', 'the GPU device was lost and no adapter is left');
+          return requestDevice(next);
+        },
+      });
+      return sharedBackend;
+    })();
+    const result = await shared;
+    // Nothing found: let a later call (perhaps allowing the fallback) try again.
+    if (!result) shared = undefined;
+    return result;
+  }
+  const b = await shared;
+  if (b && !allowFallback && lastAdapter?.fallback) return undefined;
+  return b;
+}
+
+/**
+ * A backend for a host: `cpu` the reference backend; `gpu` the WebGPU backend on any adapter,
+ * SwiftShader included (throws when there is none); `auto` a hardware GPU when one exists, else
+ * the CPU backend (SwiftShader is 3-40x slower than the CPU backend). The default choice is
+ * TILEGRAPH_BACKEND, else `auto`.
+ */
+export async function createBackend(choice: BackendChoice | string | undefined = process.env.TILEGRAPH_BACKEND): Promise<Backend> {
+  const c = parseBackendChoice(choice);
+  if (c === 'cpu') return new CpuBackend();
+  const gpu = await createGpuBackend({ allowFallback: c === 'gpu' });
+  if (gpu) return gpu;
+  if (c === 'gpu') {
+    throw new TilegraphError(
+      'render',
+      'backend gpu: no WebGPU adapter found (install a GPU driver, or Debian\'s chromium and libvulkan1 for SwiftShader; see docs/gpu.md)',
+    );
+  }
+  return new CpuBackend();
+}
+
+/** Destroys the shared GPU device so the process can exit; a later createBackend makes a new one. */
+export function closeGpu(): void {
+  sharedBackend?.destroy();
+  sharedBackend = undefined;
+  shared = undefined;
+}

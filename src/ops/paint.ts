@@ -1,0 +1,65 @@
+// Per-group paint values of the drawing ops: a `*-expr` field evaluated for each feature group,
+// falling back to the node's constant when the expression is absent or yields no value.
+import type { FeatureGroup, RGBA } from '../types.js';
+import { exprFeature } from './features.js';
+import type { OpContext } from './types.js';
+
+export type GroupValue<T> = (g: FeatureGroup) => T;
+
+/** A number per group from `exprField`, else `constant`. Feature-constant expressions run once. */
+export function groupNumber(ctx: OpContext, exprField: string, constant: number): GroupValue<number> {
+  const e = ctx.expr(exprField);
+  if (!e) return () => constant;
+  const z = ctx.zoom;
+  const ev = (g?: FeatureGroup): number => {
+    const v = e.evaluate(z, g ? exprFeature(g) : undefined);
+    return typeof v === 'number' ? v : constant;
+  };
+  if (e.featureConstant) {
+    const v = ev();
+    return () => v;
+  }
+  return ev;
+}
+
+/** A straight-alpha colour per group from `exprField`, else `constant`. */
+export function groupColor(ctx: OpContext, exprField: string, constant: RGBA): GroupValue<RGBA> {
+  const e = ctx.expr(exprField);
+  if (!e) return () => constant;
+  const z = ctx.zoom;
+  const ev = (g?: FeatureGroup): RGBA => {
+    const v = e.evaluate(z, g ? exprFeature(g) : undefined);
+    return Array.isArray(v) ? v : constant;
+  };
+  if (e.featureConstant) {
+    const v = ev();
+    return () => v;
+  }
+  return ev;
+}
+
+export const BLACK: RGBA = [0, 0, 0, 1];
+
+export function clamp01(v: number): number {
+  return v > 0 ? (v < 1 ? v : 1) : 0;
+}
+
+/**
+ * Static bound of a paint size for the canvas padding: a `*-expr` is bounded by `<field>-max`
+ * only; the plain field by its literal, its `$param`'s max or `<field>-max` (for an `@node`).
+ * Without any, DEFAULT_SIZE_BOUND.
+ */
+export function sizeBound(bound: (f: string) => number | undefined, node: Record<string, unknown>, field: string): number {
+  const max = node[`${field}-max`];
+  if (node[`${field}-expr`] !== undefined) return typeof max === 'number' ? max : DEFAULT_SIZE_BOUND;
+  return bound(field) ?? (typeof max === 'number' ? max : DEFAULT_SIZE_BOUND);
+}
+
+/** Assumed bound (pixels) of a width or radius that has no static one. */
+export const DEFAULT_SIZE_BOUND = 16;
+
+/** The explicit `<field>-max` of a node (runtime values clamp to it), or Infinity. */
+export function explicitMax(node: Record<string, unknown>, field: string): number {
+  const m = node[`${field}-max`];
+  return typeof m === 'number' ? m : Infinity;
+}

@@ -1,0 +1,48 @@
+// circles: analytic disk coverage, as the CPU kernel (src/ops/circles.ts): with d the distance
+// from the pixel centre, outer = clamp(R - d + 0.5, 0, 1) for R = radius + stroke width,
+// inner = clamp(r - d + 0.5, 0, 1); the fill paints `inner`, the ring `outer - inner`, composited
+// source-over per circle in input order. Each pixel visits the circles of its 16 px screen bin.
+struct U {
+  size: vec2u,
+  bins: u32,
+}
+
+struct Circle {
+  // cx, cy (canvas pixels), r, stroke width
+  geom: vec4f,
+  fill: vec4f,
+  stroke: vec4f,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
+@group(0) @binding(2) var<storage, read> circles: array<Circle>;
+@group(0) @binding(3) var<storage, read> starts: array<u32>;
+@group(0) @binding(4) var<storage, read> items: array<u32>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g.xy >= u.size)) {
+    return;
+  }
+  let b = (g.y / 16u) * u.bins + g.x / 16u;
+  let px = f32(g.x) + 0.5;
+  let py = f32(g.y) + 0.5;
+  var d = vec4f(0.0);
+  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+    let c = circles[items[k]];
+    let dx = px - c.geom.x;
+    let dy = py - c.geom.y;
+    let dist = sqrt(dx * dx + dy * dy);
+    let co = c.geom.z + c.geom.w - dist + 0.5;
+    if (co <= 0.0) {
+      continue;
+    }
+    let outer = min(co, 1.0);
+    let inner = clamp(c.geom.z - dist + 0.5, 0.0, 1.0);
+    let ring = outer - inner;
+    let paint = c.fill * inner + c.stroke * ring;
+    d = paint + d * (1.0 - paint.a);
+  }
+  textureStore(dst, g.xy, d);
+}

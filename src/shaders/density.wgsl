@@ -1,0 +1,37 @@
+// density: additive truncated-Gaussian splats, as the CPU kernel (src/cpu/density.ts):
+// field(i, j) = sum over points of s * exp(-a dx^2) * exp(-a dy^2) where dx^2 + dy^2 <= r^2,
+// dx = i + 0.5 - px, a = 4.5 / r^2, s = scale / sqrt(2 pi). Each pixel gathers the points of
+// its 16 px screen bin in input order (no atomics: the sum is deterministic).
+struct U {
+  size: vec2u,
+  bins: u32,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var dst: texture_storage_2d<r32float, write>;
+// px, py (canvas pixels), s, r
+@group(0) @binding(2) var<storage, read> points: array<vec4f>;
+@group(0) @binding(3) var<storage, read> starts: array<u32>;
+@group(0) @binding(4) var<storage, read> items: array<u32>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g.xy >= u.size)) {
+    return;
+  }
+  let b = (g.y / 16u) * u.bins + g.x / 16u;
+  let cx = f32(g.x) + 0.5;
+  let cy = f32(g.y) + 0.5;
+  var sum = 0.0;
+  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+    let p = points[items[k]];
+    let dx = cx - p.x;
+    let dy = cy - p.y;
+    let r2 = p.w * p.w;
+    if (dx * dx + dy * dy <= r2) {
+      let a = 4.5 / r2;
+      sum += p.z * exp(-a * dy * dy) * exp(-a * dx * dx);
+    }
+  }
+  textureStore(dst, g.xy, vec4f(sum, 0.0, 0.0, 0.0));
+}

@@ -1,0 +1,16 @@
+// A CPU raster (f32 RGBA rows) into an rgba16float texture.
+struct U {
+  size: vec2u,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var<storage, read> src: array<vec4f>;
+@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g.xy >= u.size)) {
+    return;
+  }
+  textureStore(dst, g.xy, src[g.y * u.size.x + g.x]);
+}

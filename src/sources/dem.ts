@@ -1,0 +1,243 @@
+// `dem` source: Terrarium or Mapbox Terrain-RGB tiles (PNG or WebP, 256 or 512 px) from `tiles`
+// templates or a raster PMTiles archive, decoded to metres and resampled bilinearly at canvas
+// pixel centres. Neighbouring tiles are loaded only where a sample's 2x2 footprint reaches them.
+import { TileType } from 'pmtiles';
+import { SourceError } from '../errors.js';
+import type { SourceDecl } from '../style/types.js';
+import type { Canvas, ScalarField } from '../types.js';
+import { archiveAttribution, checkedHeader, PmtilesArchive } from './pmtiles.js';
+import { declBounds, TemplateFetcher } from './template.js';
+import { tileKey } from './tiles.js';
+import type { DecodedImage, DemSource, SourceContext } from './types.js';
+import { tileError } from './vector.js';
+
+export type DemEncoding = 'mapbox' | 'terrarium';
+
+/** Defaults of the `dem` fields. */
+export const DEM_DEFAULTS = {
+  encoding: 'mapbox' as DemEncoding, // Mapbox Terrain-RGB, as in the MapLibre style spec
+  tileSize: 512, // pixels per tile image, as in the MapLibre style spec
+  minzoom: 0,
+  maxzoom: 15, // public Terrain-RGB and Terrarium sets end at z15; above, tiles are over-zoomed
+};
+
+/** RGBA8 pixels to metres; fully transparent pixels are no data (NaN). */
+export function decodeElevation(img: DecodedImage, encoding: DemEncoding): Float32Array {
+  const { data, width, height } = img;
+  const out = new Float32Array(width * height);
+  for (let i = 0, p = 0; i < out.length; i++, p += 4) {
+    const r = data[p]!, g = data[p + 1]!, b = data[p + 2]!;
+    if (data[p + 3] === 0) out[i] = NaN;
+    else out[i] = encoding === 'terrarium' ? r * 256 + g + b / 256 - 32768 : -10000 + (r * 65536 + g * 256 + b) * 0.1;
+  }
+  return out;
+}
+
+interface DemFetcher {
+  readonly key: string;
+  info(): Promise<{ minzoom: number; maxzoom: number }>;
+  fetch(z: number, x: number, y: number, signal: AbortSignal): Promise<Uint8Array | undefined>;
+}
+
+export class DemTileSource implements DemSource {
+  readonly name: string;
+  readonly type = 'dem' as const;
+  minzoom: number;
+  maxzoom: number;
+  readonly encoding: DemEncoding;
+  readonly tileSize: number;
+  private readonly ctx: SourceContext;
+  private readonly fetcher: DemFetcher;
+  private readonly attr: () => Promise<string[]>;
+
+  constructor(name: string, decl: SourceDecl, ctx: SourceContext, fetcher: DemFetcher, attribution: () => Promise<string[]>) {
+    this.name = name;
+    this.ctx = ctx;
+    this.fetcher = fetcher;
+    this.attr = attribution;
+    this.encoding = decl.encoding === 'terrarium' ? 'terrarium' : DEM_DEFAULTS.encoding;
+    this.tileSize = typeof decl.tileSize === 'number' ? decl.tileSize : DEM_DEFAULTS.tileSize;
+    this.minzoom = decl.minzoom ?? DEM_DEFAULTS.minzoom;
+    this.maxzoom = decl.maxzoom ?? DEM_DEFAULTS.maxzoom;
+  }
+
+  attribution(): Promise<string[]> {
+    return this.attr();
+  }
+
+  /** Elevations of one source tile (cached), or null when the tile is absent. */
+  private tile(z: number, x: number, y: number, signal?: AbortSignal): Promise<Float32Array | null> {
+    const key = `${this.ctx.cachePrefix}dem|${this.fetcher.key}|${this.encoding}|${tileKey(z, x, y)}`;
+    return this.ctx.cache.get(
+      key,
+      async (sig) => {
+        const t = tileKey(z, x, y);
+        let bytes: Uint8Array | undefined;
+        try {
+          bytes = await this.fetcher.fetch(z, x, y, sig);
+        } catch (e) {
+          if ((e as Error)?.name === 'AbortError') throw e;
+          throw tileError(this.name, t, 'cannot load the tile', e);
+        }
+        if (!bytes || !bytes.length) return { value: null, bytes: 64 };
+        const decode = this.ctx.decodeImage;
+        if (!decode) throw new SourceError(this.name, t, 'no image decoder is bound to this renderer (pass decodeImage to Renderer.create)');
+        let img: DecodedImage;
+        try {
+          img = await decode(bytes);
+        } catch (e) {
+          throw tileError(this.name, t, 'the tile is not a readable PNG or WebP image', e);
+        }
+        if (img.width !== this.tileSize || img.height !== this.tileSize) {
+          throw new SourceError(this.name, t, `the tile image is ${img.width}x${img.height} px but the source's tileSize is ${this.tileSize}; set "tileSize": ${img.width}`);
+        }
+        const elev = decodeElevation(img, this.encoding);
+        return { value: elev, bytes: elev.byteLength + 64 };
+      },
+      signal,
+    );
+  }
+
+  async field(canvas: Canvas, signal?: AbortSignal): Promise<ScalarField> {
+    let info: { minzoom: number; maxzoom: number };
+    try {
+      info = await this.fetcher.info();
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError' || e instanceof SourceError) throw e;
+      throw tileError(this.name, undefined, 'cannot read the tile set', e);
+    }
+    this.minzoom = info.minzoom;
+    this.maxzoom = info.maxzoom;
+    const { width, height } = canvas;
+    const out = new Float32Array(width * height);
+    const S = this.tileSize;
+    // The source zoom whose pixels are at least as fine as the canvas's (k = 1 for matching sizes).
+    const ideal = Math.ceil(canvas.z + Math.log2(canvas.tileSize / S) - 1e-9);
+    if (ideal < info.minzoom) {
+      out.fill(NaN); // below the source's zoom range: no data, and nothing is loaded
+      return { kind: 'scalar-field', width, height, data: out };
+    }
+    const sz = Math.max(0, Math.min(ideal, info.maxzoom));
+    // Source pixels per canvas pixel; > 1 only at the minzoom clamp, < 1 when over-zoomed.
+    const k = (S * Math.pow(2, sz)) / (canvas.tileSize * Math.pow(2, canvas.z));
+    const rows = S * (1 << sz);
+    const cols = axis(canvas.x0, width, k, -Infinity, Infinity);
+    const rws = axis(canvas.y0, height, k, 0, rows - 1);
+    // Source tiles under the footprint (x unwrapped here, wrapped when loaded; y clamped to the poles).
+    const tx0 = Math.floor(cols.min / S), tx1 = Math.floor(cols.max / S);
+    const ty0 = Math.floor(rws.min / S), ty1 = Math.floor(rws.max / S);
+    const nx = tx1 - tx0 + 1;
+    const n = 1 << sz;
+    const jobs: Promise<Float32Array | null>[] = [];
+    for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) jobs.push(this.tile(sz, ((tx % n) + n) % n, ty, signal));
+    const tiles = await Promise.all(jobs);
+    // Per column / row: grid cell and offset inside the tile of both footprint pixels.
+    const cx = locate(cols, S, tx0), cy = locate(rws, S, ty0);
+    for (let j = 0; j < height; j++) {
+      const fy = rws.f[j]!;
+      const tr0 = cy.tile0[j]! * nx, tr1 = cy.tile1[j]! * nx;
+      const oy0 = cy.off0[j]! * S, oy1 = cy.off1[j]! * S;
+      const row = j * width;
+      for (let i = 0; i < width; i++) {
+        const fx = cols.f[i]!;
+        const a = sample(tiles[tr0 + cx.tile0[i]!], oy0 + cx.off0[i]!);
+        let top = a;
+        if (fx > 0) top = a + (sample(tiles[tr0 + cx.tile1[i]!], oy0 + cx.off1[i]!) - a) * fx;
+        let v = top;
+        if (fy > 0) {
+          const c = sample(tiles[tr1 + cx.tile0[i]!], oy1 + cx.off0[i]!);
+          const bottom = fx > 0 ? c + (sample(tiles[tr1 + cx.tile1[i]!], oy1 + cx.off1[i]!) - c) * fx : c;
+          v = top + (bottom - top) * fy;
+        }
+        out[row + i] = v;
+      }
+    }
+    return { kind: 'scalar-field', width, height, data: out };
+  }
+}
+
+function sample(t: Float32Array | null | undefined, i: number): number {
+  return t ? t[i]! : NaN;
+}
+
+interface Axis {
+  /** First footprint pixel (global source index) per canvas pixel, and the second (i0 + 1, or i0 when f = 0). */
+  i0: Float64Array;
+  i1: Float64Array;
+  /** Weight of the second pixel. */
+  f: Float64Array;
+  min: number;
+  max: number;
+}
+
+/** Bilinear footprint along one axis: canvas pixel centre c maps to source position c*k - 0.5 (pixel-centre index space). */
+function axis(origin: number, length: number, k: number, lo: number, hi: number): Axis {
+  const i0 = new Float64Array(length), i1 = new Float64Array(length), f = new Float64Array(length);
+  let min = Infinity, max = -Infinity;
+  for (let i = 0; i < length; i++) {
+    const u = (origin + i + 0.5) * k - 0.5;
+    let a = Math.floor(u);
+    let w = u - a;
+    let b = w > 0 ? a + 1 : a;
+    // Beyond the poles the edge row repeats.
+    if (a < lo) { a = lo; b = lo; w = 0; }
+    if (b > hi) { b = hi; if (a > hi) a = hi; if (a === b) w = 0; }
+    i0[i] = a; i1[i] = b; f[i] = w;
+    if (a < min) min = a;
+    if (b > max) max = b;
+  }
+  return { i0, i1, f, min, max };
+}
+
+/** Grid cell (relative to the first tile) and in-tile offset of both footprint pixels. */
+function locate(a: Axis, S: number, t0: number) {
+  const n = a.i0.length;
+  const tile0 = new Int32Array(n), tile1 = new Int32Array(n), off0 = new Int32Array(n), off1 = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const g0 = a.i0[i]!, g1 = a.i1[i]!;
+    const t0i = Math.floor(g0 / S), t1i = Math.floor(g1 / S);
+    tile0[i] = t0i - t0; off0[i] = g0 - t0i * S;
+    tile1[i] = t1i - t0; off1[i] = g1 - t1i * S;
+  }
+  return { tile0, tile1, off0, off1 };
+}
+
+export function createDemSource(name: string, decl: SourceDecl, ctx: SourceContext): DemTileSource {
+  if (typeof decl.url === 'string') {
+    const url = decl.url;
+    let archive: PmtilesArchive | undefined;
+    const open = () => {
+      if (!ctx.loader) throw new SourceError(name, undefined, `no loader is bound to read '${url}'`);
+      return (archive ??= new PmtilesArchive(url, ctx.loader));
+    };
+    return new DemTileSource(
+      name,
+      decl,
+      ctx,
+      {
+        key: ctx.loader?.key?.(url) ?? url,
+        async info() {
+          const h = await checkedHeader(name, open(), [TileType.Png, TileType.Webp], 'dem');
+          return { minzoom: Math.max(h.minZoom, decl.minzoom ?? h.minZoom), maxzoom: Math.min(h.maxZoom, decl.maxzoom ?? h.maxZoom) };
+        },
+        fetch: (z, x, y, signal) => open().tile(z, x, y, signal),
+      },
+      async () => (ctx.loader ? archiveAttribution(decl, open()) : decl.attribution ? [decl.attribution] : []),
+    );
+  }
+  const fetcher = new TemplateFetcher({
+    templates: (decl.tiles as string[] | undefined) ?? [],
+    loader: ctx.loader,
+    scheme: decl.scheme === 'tms' ? 'tms' : 'xyz',
+    bounds: declBounds(decl.bounds),
+  });
+  const minzoom = decl.minzoom ?? DEM_DEFAULTS.minzoom;
+  const maxzoom = decl.maxzoom ?? DEM_DEFAULTS.maxzoom;
+  return new DemTileSource(
+    name,
+    decl,
+    ctx,
+    { key: fetcher.key, info: async () => ({ minzoom, maxzoom }), fetch: (z, x, y, signal) => fetcher.fetch(z, x, y, signal) },
+    async () => (decl.attribution ? [decl.attribution] : []),
+  );
+}

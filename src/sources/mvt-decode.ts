@@ -1,0 +1,104 @@
+// Mapbox Vector Tile bytes to decoded layers with flat geometry (no object per vertex).
+import { VectorTile, type VectorTileFeature, type VectorTileLayer } from '@mapbox/vector-tile';
+import Pbf from 'pbf';
+import type { DecodedLayer, TileFeature } from './sample.js';
+
+/** Parse the tile's layer index (cheap: features and geometry are decoded per layer, on demand). */
+export function parseTile(bytes: Uint8Array): VectorTile {
+  return new VectorTile(new Pbf(bytes));
+}
+
+/** Internals of VectorTileFeature read here to decode geometry straight into typed arrays. */
+interface FeatureInternals {
+  _pbf: Pbf;
+  _geometry: number;
+}
+
+/** Decode every feature of one layer; throws on truncated or corrupt geometry. */
+export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
+  const features: TileFeature[] = [];
+  const coords: number[] = [];
+  const parts: number[] = [];
+  for (let i = 0; i < layer.length; i++) {
+    const f = layer.feature(i);
+    if (f.type === 0) continue; // UNKNOWN geometry: nothing a renderer can draw
+    coords.length = 0;
+    parts.length = 0;
+    readGeometry(f, coords, parts);
+    if (!coords.length) continue;
+    const c = Int32Array.from(coords);
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let k = 0; k < c.length; k += 2) {
+      const x = c[k]!, y = c[k + 1]!;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    const feature: TileFeature = {
+      properties: f.properties,
+      type: f.type as 1 | 2 | 3,
+      coords: c,
+      parts: f.type === 1 ? Uint32Array.of(0, c.length / 2) : Uint32Array.from(parts),
+      bbox: [x0, y0, x1, y1],
+    };
+    if (f.id !== undefined) feature.id = f.id;
+    if (f.type === 3) feature.exterior = exteriorFlags(c, feature.parts);
+    features.push(feature);
+  }
+  return { extent: layer.extent, features };
+}
+
+/** MVT geometry commands (MoveTo 1, LineTo 2, ClosePath 7) into flat coords and part starts (+ end). */
+function readGeometry(f: VectorTileFeature, coords: number[], parts: number[]): void {
+  const { _pbf: pbf, _geometry: start } = f as unknown as FeatureInternals;
+  if (start < 0) return;
+  pbf.pos = start;
+  const end = pbf.readVarint() + pbf.pos;
+  if (end > pbf.length) throw new Error(`feature geometry runs past the end of the tile (truncated data)`);
+  let cmd = 1;
+  let length = 0;
+  let x = 0;
+  let y = 0;
+  while (pbf.pos < end) {
+    if (length <= 0) {
+      const cmdLen = pbf.readVarint();
+      cmd = cmdLen & 0x7;
+      length = cmdLen >> 3;
+      if (length === 0) continue;
+    }
+    length--;
+    if (cmd === 1 || cmd === 2) {
+      x += pbf.readSVarint();
+      y += pbf.readSVarint();
+      if (cmd === 1) parts.push(coords.length / 2);
+      else if (!parts.length) throw new Error('LineTo before any MoveTo');
+      coords.push(x, y);
+    } else if (cmd !== 7) {
+      throw new Error(`unknown geometry command ${cmd}`);
+    }
+    // ClosePath adds no vertex: rings are implicitly closed here.
+  }
+  if (pbf.pos !== end) throw new Error('feature geometry is corrupt (commands overrun their length)');
+  parts.push(coords.length / 2);
+}
+
+/**
+ * Which rings are exteriors: those winding like the first ring (spec v2 says clockwise on screen;
+ * v1 tiles may wind either way, so the first ring decides, as in vector-tile-js).
+ */
+export function exteriorFlags(c: Int32Array, parts: Uint32Array): Uint8Array {
+  const n = parts.length - 1;
+  const flags = new Uint8Array(n);
+  let sign = 0;
+  for (let p = 0; p < n; p++) {
+    let a = 0;
+    const s = parts[p]!, e = parts[p + 1]!;
+    for (let i = s, j = e - 1; i < e; j = i++) a += c[j * 2]! * c[i * 2 + 1]! - c[i * 2]! * c[j * 2 + 1]!;
+    if (a === 0) continue; // degenerate: dropped when sampled
+    const sg = Math.sign(a);
+    if (sign === 0) sign = sg;
+    flags[p] = sg === sign ? 1 : 0;
+  }
+  return flags;
+}

@@ -1,0 +1,153 @@
+// Vector tile sources (mvt templates, pmtiles archives): load the source tiles covering a canvas,
+// decode the requested layer once per tile (cached), and merge the pieces into feature groups.
+import { SourceError, TilegraphError } from '../errors.js';
+import type { Canvas, FeatureGroup } from '../types.js';
+import { maybeGunzip } from './gzip.js';
+import { decodeLayer, parseTile } from './mvt-decode.js';
+import { GroupCollector, contributionRects, layerBytes, type DecodedLayer } from './sample.js';
+import { coveringTiles, tileKey } from './tiles.js';
+import type { FeatureSource, SourceContext } from './types.js';
+import type { VectorTile } from '@mapbox/vector-tile';
+
+/** Where the bytes of one tile come from. */
+export interface TileFetcher {
+  /** Zoom range, bounds and layers, once known (pmtiles reads them from the archive). */
+  info(signal?: AbortSignal): Promise<{ minzoom: number; maxzoom: number; layers?: string[] }>;
+  /** Raw bytes of tile z/x/y, undefined when the tile is absent (outside bounds, not in the archive). */
+  fetch(z: number, x: number, y: number, signal: AbortSignal): Promise<Uint8Array | undefined>;
+  /** Cache identity of the tile set. */
+  readonly key: string;
+}
+
+export interface VectorSourceOptions {
+  name: string;
+  type: 'mvt' | 'pmtiles';
+  fetcher: TileFetcher;
+  ctx: SourceContext;
+  attribution: () => Promise<string[]>;
+  minzoom: number;
+  maxzoom: number;
+  /** How far each tile's data reaches past its square, in 4096ths of the tile (the tileset's buffer). */
+  buffer: number;
+}
+
+/** The usual vector tile buffer: 64/4096 of a tile (Mapbox Streets, OpenMapTiles, Planetiler: 4 px at 256). */
+export const DEFAULT_TILE_BUFFER = 64;
+
+/** Wrap any failure while reading a tile into a SourceError naming the source, the tile and the cause. */
+export function tileError(source: string, tile: string | undefined, what: string, e: unknown): SourceError {
+  if (e instanceof SourceError) return e;
+  const msg = e instanceof TilegraphError ? e.problems.map((p) => p.message).join('; ') : ((e as Error)?.message ?? String(e));
+  return new SourceError(source, tile, `${what}: ${msg}`, { cause: e });
+}
+
+export class VectorTileSource implements FeatureSource {
+  readonly name: string;
+  readonly type: 'mvt' | 'pmtiles';
+  minzoom: number;
+  maxzoom: number;
+  private readonly fetcher: TileFetcher;
+  private readonly ctx: SourceContext;
+  private readonly attr: () => Promise<string[]>;
+  private knownLayers?: string[];
+  private readonly buffer: number;
+
+  constructor(o: VectorSourceOptions) {
+    this.name = o.name;
+    this.type = o.type;
+    this.fetcher = o.fetcher;
+    this.ctx = o.ctx;
+    this.attr = o.attribution;
+    this.minzoom = o.minzoom;
+    this.maxzoom = o.maxzoom;
+    this.buffer = o.buffer;
+  }
+
+  layers(): string[] | undefined {
+    return this.knownLayers;
+  }
+
+  attribution(): Promise<string[]> {
+    return this.attr();
+  }
+
+  private async info(signal?: AbortSignal) {
+    try {
+      const info = await this.fetcher.info(signal);
+      this.minzoom = info.minzoom;
+      this.maxzoom = info.maxzoom;
+      this.knownLayers = info.layers;
+      return info;
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError') throw e;
+      throw tileError(this.name, undefined, 'cannot read the tile set', e);
+    }
+  }
+
+  /** The parsed tile (layer index only), cached; null when the tile is absent. */
+  private tile(z: number, x: number, y: number, signal?: AbortSignal): Promise<VectorTile | null> {
+    const k = `${this.ctx.cachePrefix}vt|${this.fetcher.key}|${tileKey(z, x, y)}`;
+    return this.ctx.cache.get(
+      k,
+      async (sig) => {
+        let bytes: Uint8Array | undefined;
+        try {
+          bytes = await this.fetcher.fetch(z, x, y, sig);
+        } catch (e) {
+          if ((e as Error)?.name === 'AbortError') throw e;
+          throw tileError(this.name, tileKey(z, x, y), 'cannot load the tile', e);
+        }
+        if (!bytes || bytes.length === 0) return { value: null, bytes: 64 };
+        try {
+          const raw = await maybeGunzip(bytes);
+          // The parsed index keeps the bytes; the layers decoded from it are cached separately.
+          return { value: parseTile(raw), bytes: raw.byteLength * 1.25 + 256 };
+        } catch (e) {
+          throw tileError(this.name, tileKey(z, x, y), 'the tile is not a valid vector tile (truncated or corrupt protobuf or gzip)', e);
+        }
+      },
+      signal,
+    );
+  }
+
+  /** One decoded layer of one tile, cached; null when the tile or the layer is absent. */
+  private layer(z: number, x: number, y: number, layer: string, signal?: AbortSignal): Promise<DecodedLayer | null> {
+    const k = `${this.ctx.cachePrefix}vl|${this.fetcher.key}|${tileKey(z, x, y)}|${layer}`;
+    return this.ctx.cache.get(
+      k,
+      async (sig) => {
+        const vt = await this.tile(z, x, y, sig);
+        const l = vt?.layers[layer];
+        if (!l) return { value: null, bytes: 64 };
+        try {
+          const d = decodeLayer(l);
+          return { value: d, bytes: layerBytes(d) };
+        } catch (e) {
+          throw tileError(this.name, tileKey(z, x, y), `layer '${layer}' cannot be decoded (truncated or corrupt protobuf)`, e);
+        }
+      },
+      signal,
+    );
+  }
+
+  async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {
+    const info = await this.info(signal);
+    if (info.layers && !info.layers.includes(layer)) {
+      throw new SourceError(this.name, undefined, `unknown layer '${layer}'; the source has: ${info.layers.join(', ')}`);
+    }
+    // Below the source's minzoom there are no tiles; above its maxzoom, ancestors are over-zoomed.
+    if (canvas.z < info.minzoom) return [];
+    const sz = Math.min(canvas.z, info.maxzoom);
+    // Neighbours only where the canvas reaches past a tile's own buffer.
+    const tiles = coveringTiles(canvas, sz, this.buffer);
+    if (!tiles.length) return [];
+    const decoded = await Promise.all(tiles.map((t) => this.layer(t.z, t.wx, t.y, layer, signal)));
+    const rects = contributionRects(tiles, canvas);
+    const out = new GroupCollector();
+    tiles.forEach((t, i) => {
+      const d = decoded[i];
+      if (d) out.addTile(d.features, d.extent, t, rects[i]!, i);
+    });
+    return out.finish();
+  }
+}

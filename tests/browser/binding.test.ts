@@ -1,0 +1,157 @@
+// The browser binding in chromium: same params schema and param errors as the server, and tiles
+// rendered in the browser (CPU worker, CPU on the page, WebGPU) equal to the server's PNGs.
+import { compareRGBA } from '../helpers/compare.js';
+import { decodePng, encodePng, openSession, saveArtifact, type Session } from './harness.js';
+
+let s: Session;
+
+beforeAll(async () => {
+  s = await openSession();
+  // Any page of the server's origin will do: 127.0.0.1 is a secure context, so WebGPU is offered.
+  await s.page.goto(s.base + 'health');
+}, 120_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+interface BrowserTile {
+  width: number;
+  height: number;
+  b64: string;
+  backend: string;
+  adapter?: string;
+}
+
+/** Render one tile with the bundle in the page; pixels come back as base64 RGBA. */
+async function browserTile(config: { backend: string; workers?: number }, tile: { z: number; x: number; y: number }, params: Record<string, string>): Promise<BrowserTile> {
+  return s.page.evaluate(
+    async ({ config, tile, params }) => {
+      const bundle = '/preview/tilegraph.js';
+      const { Renderer } = await import(bundle);
+      const r = await Renderer.create({ style: '/style', dataUrl: '/data/', ...config });
+      try {
+        const img: ImageData = await r.renderTile(tile, { params });
+        const u8 = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+        let bin = '';
+        for (let i = 0; i < u8.length; i += 0x8000) bin += String.fromCharCode(...u8.subarray(i, i + 0x8000));
+        return { width: img.width, height: img.height, b64: btoa(bin), backend: r.backend, adapter: r.adapter };
+      } finally {
+        r.destroy();
+      }
+    },
+    { config, tile, params },
+  );
+}
+
+async function serverTile(tile: { z: number; x: number; y: number }, params: Record<string, string>) {
+  const res = await fetch(`${s.base}tiles/${tile.z}/${tile.x}/${tile.y}.png?${new URLSearchParams(params)}`);
+  expect(res.status).toBe(200);
+  return decodePng(new Uint8Array(await res.arrayBuffer()));
+}
+
+test('paramsSchema is the document the server serves at /style/params', async () => {
+  const served = await (await fetch(s.base + 'style/params')).json();
+  const schema = await s.page.evaluate(async () => {
+    const bundle = '/preview/tilegraph.js';
+    const { Renderer } = await import(bundle);
+    const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend: 'cpu', workers: 0 });
+    return r.paramsSchema;
+  });
+  expect(schema).toEqual(served);
+  expect(Object.keys(schema.properties)).toEqual(['ocean', 'land', 'border', 'border-width', 'shadow', 'shadow-opacity']);
+});
+
+test('params set by name from strings fail exactly as the server answers', async () => {
+  const bad: Record<string, string>[] = [{ 'border-width': '9' }, { 'border-width': 'wide' }, { land: 'red' }, { land: '#12345' }, { nope: '1' }];
+  for (const params of bad) {
+    const res = await fetch(`${s.base}tiles/0/0/0.png?${new URLSearchParams(params)}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { details: { param?: string; message: string }[] };
+    const [name, value] = Object.entries(params)[0]!;
+    const thrown = await s.page.evaluate(
+      async ({ name, value }) => {
+        const bundle = '/preview/tilegraph.js';
+        const { Renderer, ParamError } = await import(bundle);
+        const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend: 'cpu', workers: 0 });
+        try {
+          r.setParam(name, value);
+          return undefined;
+        } catch (e) {
+          return { isParamError: e instanceof ParamError, code: (e as { code: string }).code, problems: (e as { problems: unknown[] }).problems };
+        }
+      },
+      { name, value },
+    );
+    expect(thrown).toBeDefined();
+    expect(thrown!.isParamError).toBe(true);
+    expect(thrown!.code).toBe('param');
+    expect(thrown!.problems).toEqual(body.details.map((d) => ({ pointer: '', param: d.param, message: d.message })));
+  }
+});
+
+test('setParams is all or nothing, and a render with invalid params rejects before rendering', async () => {
+  const r = await s.page.evaluate(async () => {
+    const bundle = '/preview/tilegraph.js';
+    const { Renderer } = await import(bundle);
+    const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend: 'cpu', workers: 0 });
+    r.setParam('border-width', '2');
+    let message = '';
+    try {
+      r.setParams({ 'border-width': '3', land: 'sand' });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const after = r.params.get('border-width');
+    let renderError = '';
+    await r.renderTile({ z: 0, x: 0, y: 0 }, { params: { shadow: '99' } }).catch((e: Error) => (renderError = `${e.name}: ${e.message}`));
+    r.resetParams();
+    return { message, after, renderError, reset: r.params.get('border-width') };
+  });
+  expect(r.message).toBe("param 'land': 'sand' is not a colour; use #rrggbb or #rrggbbaa");
+  expect(r.after).toBe(2);
+  expect(r.renderError).toBe("ParamError: param 'shadow': 99 is above its max 12");
+  expect(r.reset).toBe(0.8);
+});
+
+const TILE = { z: 2, x: 2, y: 1 };
+const PARAMS = { 'border-width': '2.5', land: '#ddccaa', shadow: '7', ocean: '#4a90c0' };
+
+describe.each([
+  { name: 'CPU in a worker', config: { backend: 'cpu' }, expect: 'cpu' },
+  { name: 'CPU on the page', config: { backend: 'cpu', workers: 0 }, expect: 'cpu' },
+  { name: 'WebGPU (SwiftShader) in a worker', config: { backend: 'gpu' }, expect: 'gpu' },
+])('a tile rendered in the browser, $name', ({ name, config, expect: backend }) => {
+  test("matches the server's PNG for the same params within the golden tolerance", async () => {
+    const [b, server] = await Promise.all([browserTile(config, TILE, PARAMS), serverTile(TILE, PARAMS)]);
+    expect(b.backend).toBe(backend);
+    expect([b.width, b.height]).toEqual([256, 256]);
+    const pixels = new Uint8Array(Buffer.from(b.b64, 'base64'));
+    const slug = name.replace(/\W+/g, '-').toLowerCase();
+    saveArtifact(`tile-${slug}.png`, encodePng(b.width, b.height, pixels));
+    saveArtifact('tile-server.png', encodePng(server.width, server.height, server.data));
+    const cmp = compareRGBA(pixels, server.data, 256, 256);
+    if (!cmp.ok) saveArtifact(`tile-${slug}-diff.png`, encodePng(256, 256, cmp.diff));
+    expect({ badFraction: cmp.badFraction, maxDiff: cmp.maxDiff, ok: cmp.ok }).toEqual(expect.objectContaining({ ok: true }));
+    // The params reached the render: open sea (away from the coastal shadow) has the `ocean` param's colour.
+    let sea = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (Math.abs(pixels[i]! - 0x4a) <= 2 && Math.abs(pixels[i + 1]! - 0x90) <= 2 && Math.abs(pixels[i + 2]! - 0xc0) <= 2) sea++;
+    expect(sea / (256 * 256)).toBeGreaterThan(0.03);
+  });
+});
+
+test('an aborted render rejects with AbortError and the renderer keeps working', async () => {
+  const r = await s.page.evaluate(async () => {
+    const bundle = '/preview/tilegraph.js';
+    const { Renderer } = await import(bundle);
+    const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend: 'cpu', workers: 1 });
+    const ac = new AbortController();
+    const first = r.renderTile({ z: 1, x: 0, y: 0 }, { signal: ac.signal });
+    ac.abort();
+    const name = await first.then(() => 'resolved', (e: Error) => e.name);
+    const img: ImageData = await r.renderTile({ z: 1, x: 0, y: 0 });
+    r.destroy();
+    return { name, width: img.width, alpha: img.data[3] };
+  });
+  expect(r).toEqual({ name: 'AbortError', width: 256, alpha: 255 });
+});

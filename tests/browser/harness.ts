@@ -1,0 +1,88 @@
+// Browser tests: the tile server on an ephemeral port, the browser bundle freshly built, and the
+// system's chromium (never a downloaded one) driven headless by playwright-core.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { serve, type RunningServer } from '../../src/server/index.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const EXAMPLE_STYLE = path.join(ROOT, 'examples/world/style.json');
+export const ARTIFACTS = path.join(ROOT, 'tests/artifacts/browser');
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+/** Build dist/browser from the current sources (esbuild, under a second). */
+export function buildBundle(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-browser.mjs')], { stdio: 'pipe' });
+}
+
+export interface Session {
+  server: RunningServer;
+  /** The server's root URL, with a trailing slash. */
+  base: string;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen on the page so far. */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/** One server and one chromium (fresh profile, small viewport) for a whole test file. */
+export async function openSession(style = EXAMPLE_STYLE): Promise<Session> {
+  buildBundle();
+  const server = await serve({ style, port: 0, host: '127.0.0.1', workers: 0, backend: 'cpu', log: () => undefined });
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 900, height: 520 },
+    });
+  } catch (e) {
+    await server.close(0);
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw e;
+  }
+  const page = context.pages()[0] ?? (await context.newPage());
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  return {
+    server,
+    base: server.url,
+    context,
+    page,
+    consoleErrors,
+    async close() {
+      await context.close().catch(() => undefined);
+      await server.close(0);
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function saveArtifact(name: string, png: Buffer | Uint8Array): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, name);
+  writeFileSync(file, png);
+  return file;
+}
+
+export function decodePng(bytes: Buffer | Uint8Array): { width: number; height: number; data: Uint8Array } {
+  const png = PNG.sync.read(Buffer.from(bytes));
+  return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+}
+
+export function encodePng(width: number, height: number, data: Uint8Array | Uint8ClampedArray): Buffer {
+  const png = new PNG({ width, height });
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(png.data);
+  return PNG.sync.write(png);
+}

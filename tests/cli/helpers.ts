@@ -1,0 +1,32 @@
+// Running the compiled CLI as a child process, and reading its PNG output.
+import { execFile } from 'node:child_process';
+import { decodePngRGBA } from '../../src/node/png.js';
+import { CLI, ROOT } from '../server/fixtures.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, TILEGRAPH_BACKEND: 'cpu', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Image {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export const readPng = (bytes: Uint8Array): Promise<Image> => decodePngRGBA(bytes);
+
+export function px(img: Image, x: number, y: number): number[] {
+  const i = (y * img.width + x) * 4;
+  return [...img.data.subarray(i, i + 4)];
+}

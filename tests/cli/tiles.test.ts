@@ -1,0 +1,175 @@
+// CLI `tiles` and `merge` through child processes: the seam invariant against `bbox`, PMTiles
+// read back with the pmtiles package, shards joined by merge, --resume.
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { TileType } from 'pmtiles';
+import { openArchive } from '../../src/node/pmtiles-writer.js';
+import { requireBuild, writeFixtures, type Fixture } from '../server/fixtures.js';
+import { cli, readPng } from './helpers.js';
+
+let fx: Fixture;
+beforeAll(() => {
+  requireBuild();
+  fx = writeFixtures();
+});
+
+/** Edges of tile z/x/y in degrees (closed form). */
+function tileEdges(z: number, x: number, y: number): { w: number; s: number; e: number; n: number } {
+  const n2 = 2 ** z;
+  const lat = (t: number) => (180 / Math.PI) * Math.atan(Math.sinh(Math.PI * (1 - (2 * t) / n2)));
+  return { w: (x / n2) * 360 - 180, e: ((x + 1) / n2) * 360 - 180, n: lat(y), s: lat(y + 1) };
+}
+
+const tilesOfDir = (dir: string, list: [number, number, number][]) => new Map(list.map(([z, x, y]) => [`${z}/${x}/${y}`, readFileSync(path.join(dir, `${z}/${x}/${y}.png`))]));
+
+function pyramid(minZ: number, maxZ: number): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  for (let z = minZ; z <= maxZ; z++) for (let y = 0; y < 2 ** z; y++) for (let x = 0; x < 2 ** z; x++) out.push([z, x, y]);
+  return out;
+}
+
+test('the mosaic of `tiles` equals the `bbox` render of the same area', async () => {
+  // Tiles z3 x 2..4, y 2..3: a 3x2 block crossing the triangle's edges and the square.
+  const a = tileEdges(3, 2, 2);
+  const b = tileEdges(3, 4, 3);
+  const box = `${a.w},${b.s},${b.e},${a.n}`;
+  const dir = path.join(fx.dir, 'mosaic');
+  const out = path.join(fx.dir, 'mosaic.png');
+  const [t, bb] = await Promise.all([
+    cli(['tiles', '--style', fx.shapes, `--bbox=${box}`, '--min-zoom', '3', '--max-zoom', '3', '--out', dir, '--concurrency', '2', '--progress', 'plain']),
+    cli(['bbox', '--style', fx.shapes, `--bbox=${box}`, '--zoom', '3', '--out', out]),
+  ]);
+  expect(t.code).toBe(0);
+  expect(t.stderr).toMatch(/^6 tiles rendered in [\d.]+ s \([\d.]+ tiles\/s\)$/m);
+  expect(bb.code).toBe(0);
+  const whole = await readPng(readFileSync(out));
+  expect([whole.width, whole.height]).toEqual([768, 512]);
+  let differing = 0;
+  let maxDiff = 0;
+  let opaque = 0;
+  for (let ty = 2; ty <= 3; ty++) {
+    for (let tx = 2; tx <= 4; tx++) {
+      const tile = await readPng(readFileSync(path.join(dir, `3/${tx}/${ty}.png`)));
+      expect([tile.width, tile.height]).toEqual([256, 256]);
+      for (let y = 0; y < 256; y++) {
+        for (let x = 0; x < 256; x++) {
+          const i = (y * 256 + x) * 4;
+          const j = ((y + (ty - 2) * 256) * 768 + x + (tx - 2) * 256) * 4;
+          let d = 0;
+          for (let c = 0; c < 4; c++) d = Math.max(d, Math.abs(tile.data[i + c]! - whole.data[j + c]!));
+          if (d > 0) differing++;
+          maxDiff = Math.max(maxDiff, d);
+          if (tile.data[i + 3] === 255) opaque++;
+        }
+      }
+    }
+  }
+  // Not a vacuous comparison: the block holds filled and empty pixels.
+  expect(opaque).toBeGreaterThan(10_000);
+  expect(opaque).toBeLessThan(6 * 65536);
+  expect(maxDiff).toBeLessThanOrEqual(2);
+  expect(differing / (6 * 65536)).toBeLessThanOrEqual(0.001);
+});
+
+test('tiles into .pmtiles reads back with the pmtiles package, tile for tile equal to the directory output', async () => {
+  const dir = path.join(fx.dir, 'pyr');
+  const file = path.join(fx.dir, 'pyr.pmtiles');
+  const common = ['--style', fx.shapes, '--min-zoom', '0', '--max-zoom', '2', '--concurrency', '2', '--param', 'fill=#3366cc'];
+  const [d, p] = await Promise.all([cli(['tiles', ...common, '--out', dir]), cli(['tiles', ...common, '--out', file])]);
+  expect(d.code).toBe(0);
+  expect(p.code).toBe(0);
+  expect(p.stdout.trim()).toBe(file);
+  const list = pyramid(0, 2);
+  const fromDir = tilesOfDir(dir, list);
+  const a = await openArchive(file);
+  try {
+    const h = a.header;
+    expect(h).toMatchObject({ specVersion: 3, tileType: TileType.Png, minZoom: 0, maxZoom: 2, numAddressedTiles: 21, clustered: true });
+    expect(h.minLon).toBeCloseTo(-180, 6);
+    expect(h.maxLat).toBeCloseTo(85.0511287, 6);
+    const meta = (await a.pmtiles.getMetadata()) as Record<string, unknown>;
+    expect(meta).toMatchObject({ name: 'Test shapes', format: 'png', attribution: 'test data | shapes by tests', tilegraph: { params: { fill: '#3366cc' } } });
+    for (const [z, x, y] of list) {
+      const r = await a.pmtiles.getZxy(z, x, y);
+      expect(r).toBeDefined();
+      expect(Buffer.compare(Buffer.from(r!.data), fromDir.get(`${z}/${x}/${y}`)!)).toBe(0);
+    }
+    expect(await a.pmtiles.getZxy(3, 0, 0)).toBeUndefined();
+    // Empty tiles of one pyramid are byte-identical: stored once.
+    expect(h.numTileContents).toBeLessThan(21);
+  } finally {
+    await a.close();
+  }
+});
+
+test('--shard i/n splits the list; merge joins the shards into the unsharded archive', async () => {
+  const common = ['--style', fx.shapes, '--min-zoom', '0', '--max-zoom', '2', '--concurrency', '1', '--progress', 'none'];
+  const shardOut = path.join(fx.dir, 'shard-{shard}.pmtiles');
+  const whole = path.join(fx.dir, 'whole.pmtiles');
+  const results = await Promise.all([
+    cli(['tiles', ...common, '--out', shardOut, '--shard', '0/3']),
+    cli(['tiles', ...common, '--out', shardOut, '--shard', '1/3']),
+    cli(['tiles', ...common, '--out', shardOut, '--shard', '2/3']),
+    cli(['tiles', ...common, '--out', whole]),
+  ]);
+  for (const r of results) expect(r.code).toBe(0);
+  const shards = [0, 1, 2].map((i) => path.join(fx.dir, `shard-${i}.pmtiles`));
+  const counts: number[] = [];
+  for (const s of shards) {
+    const a = await openArchive(s);
+    counts.push(a.header.numAddressedTiles);
+    await a.close();
+  }
+  expect(counts).toEqual([7, 7, 7]);
+  const merged = path.join(fx.dir, 'merged.pmtiles');
+  const m = await cli(['merge', '--out', merged, ...shards]);
+  expect(m.code).toBe(0);
+  expect(m.stdout).toContain('21 tiles, zoom 0..2');
+  const [x, y] = [await openArchive(merged), await openArchive(whole)];
+  try {
+    expect(x.header.numAddressedTiles).toBe(21);
+    for (const [z, tx, ty] of pyramid(0, 2)) {
+      const [p, q] = [await x.pmtiles.getZxy(z, tx, ty), await y.pmtiles.getZxy(z, tx, ty)];
+      expect(Buffer.compare(Buffer.from(p!.data), Buffer.from(q!.data))).toBe(0);
+    }
+  } finally {
+    await x.close();
+    await y.close();
+  }
+  // Overlapping inputs with different bytes for one tile are refused.
+  const clash = await cli(['merge', '--out', path.join(fx.dir, 'clash.pmtiles'), whole, path.join(fx.dir, 'pyr.pmtiles')]);
+  expect(clash.code).toBe(5);
+  expect(clash.stderr).toMatch(/^tilegraph: error: tile \d+\/\d+\/\d+ is in more than one input with different contents/);
+});
+
+test('--resume renders only the tiles that are missing', async () => {
+  const dir = path.join(fx.dir, 'resume');
+  const common = ['tiles', '--style', fx.shapes, '--min-zoom', '0', '--max-zoom', '2', '--out', dir, '--concurrency', '1', '--progress', 'plain'];
+  expect((await cli(common)).code).toBe(0);
+  rmSync(path.join(dir, '2/1/1.png'));
+  rmSync(path.join(dir, '2/3/0.png'));
+  rmSync(path.join(dir, '0/0/0.png'));
+  // A tile that is present is trusted, not rendered again: mark one to see it survive.
+  const marked = path.join(dir, '1/1/1.png');
+  writeFileSync(marked, 'kept');
+  const r = await cli([...common, '--resume']);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toMatch(/^3 tiles rendered, 18 already done in /m);
+  expect(readFileSync(marked, 'utf8')).toBe('kept');
+  for (const t of ['2/1/1', '2/3/0', '0/0/0']) expect(statSync(path.join(dir, `${t}.png`)).size).toBeGreaterThan(0);
+  const again = await readPng(readFileSync(path.join(dir, '2/1/1.png')));
+  expect(again.width).toBe(256);
+});
+
+test('tiles exits with the same codes as tile', async () => {
+  const out = path.join(fx.dir, 'bad');
+  const [style, param, source, usage] = await Promise.all([
+    cli(['tiles', '--style', fx.badRef, '--max-zoom', '1', '--out', out]),
+    cli(['tiles', '--style', fx.shapes, '--max-zoom', '1', '--out', out, '--param', 'alpha=-1']),
+    cli(['tiles', '--style', fx.missingSource, '--max-zoom', '1', '--out', out, '--concurrency', '1']),
+    cli(['tiles', '--style', fx.shapes, '--min-zoom', '3', '--max-zoom', '1', '--out', out]),
+  ]);
+  expect([style.code, param.code, source.code, usage.code]).toEqual([2, 3, 4, 1]);
+  expect(source.stderr).toMatch(/^tilegraph: render error: .*source 'shapes'/m);
+  expect(usage.stderr).toMatch(/--min-zoom 3 is above --max-zoom 1/);
+});

@@ -1,0 +1,168 @@
+// Shared by the GPU tests: seeded random features, rendering one style on both backends, and a
+// tap that captures an intermediate node's value (scalar fields cannot be a style's output).
+import { Renderer, CpuBackend, toRGBA8, type Backend, type RenderStats, type Raster, type ScalarField, type Value, type Window } from '../../src/index.js';
+import type { OpContext, OpDef } from '../../src/ops/types.js';
+import type { GpuBackend } from '../../src/gpu/backend.js';
+import type { GpuSession } from '../../src/gpu/session.js';
+import { gpuBackendForTests } from '../helpers/gpu.js';
+
+/** mulberry32: a small seeded generator, so failures reproduce. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The test window: tile 3/4/2 at a small tile size (SwiftShader is slow). */
+export function testWindow(tileSize = 64): Window {
+  return { z: 3, x0: 4 * tileSize, y0: 2 * tileSize, width: tileSize, height: tileSize, tileSize };
+}
+
+/** World pixel (at the window's zoom and tile size) to [lon, lat]. */
+function lonLat(w: Window, x: number, y: number): [number, number] {
+  const size = w.tileSize * 2 ** w.z;
+  const lon = (x / size) * 360 - 180;
+  const lat = (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
+  return [lon, lat];
+}
+
+type Pt = [number, number];
+
+/** Random GeoJSON around a window (reaching `reach` pixels beyond it): star polygons (some with holes), random-walk lines, points. */
+export function randomFeatures(seed: number, w: Window, counts: { polygons?: number; lines?: number; points?: number } = {}, reach = 16): object {
+  const r = rng(seed);
+  const feats: object[] = [];
+  const px = (): Pt => [w.x0 - reach + r() * (w.width + 2 * reach), w.y0 - reach + r() * (w.height + 2 * reach)];
+  const star = (c: Pt, rad: number, n: number, ccw: boolean): Pt[] => {
+    const ring: Pt[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = ((ccw ? -i : i) / n) * 2 * Math.PI;
+      const rr = rad * (0.45 + 0.55 * r());
+      ring.push(lonLat(w, c[0] + Math.cos(t) * rr, c[1] + Math.sin(t) * rr));
+    }
+    ring.push(ring[0]!);
+    return ring;
+  };
+  for (let i = 0; i < (counts.polygons ?? 0); i++) {
+    const c = px();
+    const rad = 4 + r() * w.width * 0.35;
+    const rings = [star(c, rad, 3 + Math.floor(r() * 12), false)];
+    if (r() < 0.4) rings.push(star(c, rad * 0.3, 3 + Math.floor(r() * 5), true));
+    feats.push({ type: 'Feature', properties: { k: Math.floor(r() * 5), v: r() }, geometry: { type: 'Polygon', coordinates: rings } });
+  }
+  for (let i = 0; i < (counts.lines ?? 0); i++) {
+    let p = px();
+    const coords: Pt[] = [lonLat(w, p[0], p[1])];
+    const n = 2 + Math.floor(r() * 6);
+    for (let k = 0; k < n; k++) {
+      p = [p[0] + (r() - 0.5) * w.width * 0.6, p[1] + (r() - 0.5) * w.height * 0.6];
+      coords.push(lonLat(w, p[0], p[1]));
+    }
+    feats.push({ type: 'Feature', properties: { k: Math.floor(r() * 5), v: r() }, geometry: { type: 'LineString', coordinates: coords } });
+  }
+  for (let i = 0; i < (counts.points ?? 0); i++) {
+    const p = px();
+    feats.push({ type: 'Feature', properties: { k: Math.floor(r() * 5), v: r() }, geometry: { type: 'Point', coordinates: lonLat(w, p[0], p[1]) } });
+  }
+  return { type: 'FeatureCollection', features: feats };
+}
+
+/** A random colour `#rrggbbaa` with alpha in [minAlpha, 1]. */
+export function randomColor(r: () => number, minAlpha = 0.3): string {
+  const h = (v: number) => Math.round(v * 255).toString(16).padStart(2, '0');
+  return `#${h(r())}${h(r())}${h(r())}${h(minAlpha + (1 - minAlpha) * r())}`;
+}
+
+let gpuPromise: Promise<Backend | undefined> | undefined;
+
+/** The GPU backend, or undefined (loudly) when no adapter exists and CI does not require one. */
+export function gpu(): Promise<Backend | undefined> {
+  return (gpuPromise ??= gpuBackendForTests());
+}
+
+export interface Both {
+  cpu: Raster;
+  gpu: Raster;
+  stats: RenderStats;
+}
+
+export async function renderOn(backend: Backend, style: object, w: Window, params: Record<string, string> = {}): Promise<{ raster: Raster; stats: RenderStats }> {
+  const renderer = Renderer.create(style);
+  return renderer.renderWindow(w, renderer.params(params), { backend });
+}
+
+export async function renderBoth(style: object, w: Window, params: Record<string, string> = {}): Promise<Both | undefined> {
+  const g = await gpu();
+  if (!g) return undefined;
+  const cpu = await renderOn(new CpuBackend(), style, w, params);
+  const gr = await renderOn(g, style, w, params);
+  return { cpu: cpu.raster, gpu: gr.raster, stats: gr.stats };
+}
+
+/** Differences of two rasters: largest float difference and how 8-bit premultiplied channels compare. */
+export function diffRasters(a: Raster, b: Raster): { maxFloat: number; max8: number; over1: number; over2: number } {
+  let maxFloat = 0;
+  for (let i = 0; i < a.data.length; i++) maxFloat = Math.max(maxFloat, Math.abs(a.data[i]! - b.data[i]!));
+  const a8 = toRGBA8(a);
+  const b8 = toRGBA8(b);
+  let max8 = 0;
+  let over1 = 0;
+  let over2 = 0;
+  for (let i = 0; i < a8.length; i += 4) {
+    const aa = a8[i + 3]! / 255;
+    const ba = b8[i + 3]! / 255;
+    let m = Math.abs(a8[i + 3]! - b8[i + 3]!);
+    for (let c = 0; c < 3; c++) m = Math.max(m, Math.abs(a8[i + c]! * aa - b8[i + c]! * ba));
+    max8 = Math.max(max8, m);
+    if (m > 1 + 1e-9) over1++;
+    if (m > 2 + 1e-9) over2++;
+  }
+  return { maxFloat, max8, over1, over2 };
+}
+
+/**
+ * Wraps a backend so that the value of node `id` is captured and brought to the CPU after the
+ * render (for scalar fields, which a style cannot output). Costs the GPU one extra readback.
+ */
+export function tap(inner: Backend, id: string): { backend: Backend; value: () => Raster | ScalarField } {
+  let captured: Raster | ScalarField | undefined;
+  const backend: Backend = {
+    name: inner.name,
+    begin(stats: RenderStats) {
+      const s = (inner.begin?.(stats) ?? inner) as Backend & Partial<Pick<GpuSession, 'readImage'>>;
+      let value: Value | undefined;
+      return {
+        name: s.name,
+        async run(op: OpDef, ctx: OpContext) {
+          const v = await s.run(op, ctx);
+          if (ctx.id === id) value = v;
+          return v;
+        },
+        crop: (v: Value, from, to) => s.crop(v, from, to),
+        async read(v: Value) {
+          const out = await s.read(v);
+          if (value) captured = s.readImage ? await s.readImage(value) : (value as Raster | ScalarField);
+          return out;
+        },
+        end: () => s.end?.(),
+      };
+    },
+    run: (op, ctx) => inner.run(op, ctx),
+    crop: (v, from, to) => inner.crop(v, from, to),
+    read: (v) => inner.read(v),
+  };
+  return {
+    backend,
+    value: () => {
+      if (!captured) throw new Error(`node ${id} was not captured`);
+      return captured;
+    },
+  };
+}
+
+export type { GpuBackend };

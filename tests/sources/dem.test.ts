@@ -1,0 +1,165 @@
+// dem source: the encodings against the published formulas and the fixture manifest's pixel
+// values; bilinear resampling against a linear elevation ramp (exact under bilinear), across tile
+// edges and over-zoomed; tiles from templates and from a raster PMTiles archive.
+import path from 'node:path';
+import sharp from 'sharp';
+import { createDemSource, decodeElevation } from '../../src/sources/dem.js';
+import { NodeLoader } from '../../src/node/loader.js';
+import { tileWindow, type Canvas } from '../../src/types.js';
+import { TileCache } from '../../src/sources/cache.js';
+import { ctxOf, FIXTURES, haveFixtures, MemoryLoader } from './helpers.js';
+import { writePmtiles } from './pmtiles-writer.js';
+
+/** Encode metres as Terrarium RGB (exact for multiples of 1/256 m). */
+function terrarium(e: number): [number, number, number] {
+  const v = e + 32768;
+  const r = Math.floor(v / 256);
+  const g = Math.floor(v - r * 256);
+  const b = Math.round((v - r * 256 - g) * 256);
+  return [r, g, b];
+}
+
+/** A Terrarium PNG of tile (x, y) at size S whose elevation is the linear ramp f of global source pixel indices. */
+async function rampTile(x: number, y: number, S: number, f: (gi: number, gj: number) => number): Promise<Uint8Array> {
+  const raw = new Uint8Array(S * S * 4);
+  for (let j = 0; j < S; j++)
+    for (let i = 0; i < S; i++) {
+      const [r, g, b] = terrarium(f(x * S + i, y * S + j));
+      raw.set([r, g, b, 255], (j * S + i) * 4);
+    }
+  return new Uint8Array(await sharp(raw, { raw: { width: S, height: S, channels: 4 } }).png().toBuffer());
+}
+
+// Tiles z5 x10..11 y12..13 of a ramp that rises 0.5 m per source pixel east and 0.25 m south.
+const Z = 5, S = 256;
+const ramp = (gi: number, gj: number) => 100 + 0.5 * (gi - 10 * S) + 0.25 * (gj - 12 * S);
+
+let rampFiles: Promise<Record<string, Uint8Array>> | undefined;
+/** A fresh loader (own load count) over the four ramp tiles, encoded once. */
+async function rampLoader(): Promise<MemoryLoader> {
+  rampFiles ??= (async () => {
+    const files: Record<string, Uint8Array> = {};
+    for (const x of [10, 11]) for (const y of [12, 13]) files[`dem/${Z}/${x}/${y}.png`] = await rampTile(x, y, S, ramp);
+    return files;
+  })();
+  return new MemoryLoader(await rampFiles);
+}
+
+describe('dem source', () => {
+  test('Terrain-RGB and Terrarium formulas', () => {
+    const px = (r: number, g: number, b: number, a = 255) => ({ data: Uint8Array.of(r, g, b, a), width: 1, height: 1 });
+    // Values from the fixture manifest (computed there from the published formulas).
+    expect(decodeElevation(px(1, 139, 129), 'mapbox')[0]).toBeCloseTo(124.9, 3);
+    expect(decodeElevation(px(134, 68, 217), 'terrarium')[0]).toBeCloseTo(1604.84765625, 6);
+    expect(decodeElevation(px(109, 140, 0), 'terrarium')[0]).toBe(-4724);
+    expect(decodeElevation(px(1, 2, 3, 0), 'mapbox')[0]).toBeNaN(); // transparent: no data
+  });
+
+  test('at matching resolution every canvas pixel is a source pixel; a window across four tiles loads just those', async () => {
+    const loader = await rampLoader();
+    const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: Z }, ctxOf(loader));
+    const win: Canvas = { z: Z, x0: 11 * S - 40, y0: 13 * S - 30, width: 80, height: 60, tileSize: 256 };
+    const f = await src.field(win);
+    for (let j = 0; j < win.height; j++)
+      for (let i = 0; i < win.width; i++) expect(f.data[j * win.width + i]).toBe(ramp(win.x0 + i, win.y0 + j));
+    expect(loader.loads).toBe(4);
+    // A canvas that is exactly one tile needs no neighbour (its samples fall on pixel centres).
+    const one = new MemoryLoader(Object.fromEntries(loader.files));
+    const src1 = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: Z }, ctxOf(one));
+    await src1.field(tileWindow({ z: Z, x: 10, y: 12 }, 256));
+    expect(one.loads).toBe(1);
+  });
+
+  test('over-zoomed above maxzoom: bilinear samples at canvas pixel centres reproduce the ramp across tile edges', async () => {
+    const loader = await rampLoader();
+    const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: Z }, ctxOf(loader));
+    for (const dz of [1, 3]) {
+      const k = 2 ** -dz;
+      // A window straddling the corner where the four tiles meet.
+      const cx = 11 * S * 2 ** dz, cy = 13 * S * 2 ** dz;
+      const win: Canvas = { z: Z + dz, x0: cx - 37, y0: cy - 23, width: 70, height: 50, tileSize: 256 };
+      const f = await src.field(win);
+      let maxErr = 0;
+      for (let j = 0; j < win.height; j++)
+        for (let i = 0; i < win.width; i++) {
+          const u = (win.x0 + i + 0.5) * k - 0.5;
+          const v = (win.y0 + j + 0.5) * k - 0.5;
+          maxErr = Math.max(maxErr, Math.abs(f.data[j * win.width + i]! - ramp(u, v)));
+        }
+      expect(maxErr).toBeLessThan(1e-3); // Float32 storage of ~100-300 m values
+    }
+  });
+
+  test('512 px tiles at a 256 px render are read one zoom up; tiles outside declared bounds are no data (NaN)', async () => {
+    const tile = await rampTile(10, 12, 512, (i, j) => 50 + 0.25 * (i - 5120) + 0.5 * (j - 6144));
+    const loader = new MemoryLoader({ 'd/5/10/12.png': tile });
+    // Bounds of tile 5/10/12 only (lng -67.5..-56.25).
+    const src = createDemSource('d', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', maxzoom: 5, bounds: [-67.4, 32, -56.3, 40.9] }, ctxOf(loader));
+    // z6 256-px tile (21, 25) is the bottom-right quadrant of 512-px tile 5/10/12: pixel (i, j) = source (256 + i, 256 + j).
+    const f = await src.field(tileWindow({ z: 6, x: 21, y: 25 }, 256));
+    expect(f.data[0]).toBe(50 + 0.25 * 256 + 0.5 * 256);
+    expect(f.data[255 * 256 + 255]).toBe(50 + 0.25 * 511 + 0.5 * 511);
+    // The neighbour east is outside the bounds: no request, NaN samples.
+    const e = await src.field({ z: 6, x0: 22 * 256 - 4, y0: 25 * 256, width: 8, height: 1, tileSize: 256 });
+    expect(Array.from(e.data.slice(0, 4)).every(Number.isFinite)).toBe(true);
+    expect(Array.from(e.data.slice(4)).every(Number.isNaN)).toBe(true);
+    expect(loader.loads).toBe(1);
+  });
+
+  test('below minzoom: NaN, nothing loaded', async () => {
+    const loader = await rampLoader();
+    const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 5, maxzoom: 5 }, ctxOf(loader));
+    const f = await src.field(tileWindow({ z: 3, x: 2, y: 3 }, 256));
+    expect(Array.from(f.data).every(Number.isNaN)).toBe(true);
+    expect(loader.loads).toBe(0);
+  });
+
+  test('tiles from a raster PMTiles archive equal the same tiles from templates', async () => {
+    const loader = await rampLoader();
+    const tiles = [...loader.files.entries()].map(([ref, data]) => {
+      const [, z, x, y] = /dem\/(\d+)\/(\d+)\/(\d+)\.png/.exec(ref)!.map(Number) as number[];
+      return { z: z!, x: x!, y: y!, data };
+    });
+    const archive = writePmtiles(tiles, { tileType: 2, metadata: { attribution: 'ramp © tests' } });
+    const pmLoader = new MemoryLoader({ 'ramp.pmtiles': archive });
+    const pm = createDemSource('pm', { type: 'dem', url: 'ramp.pmtiles', encoding: 'terrarium', tileSize: 256 }, ctxOf(pmLoader));
+    const tpl = createDemSource('tpl', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: Z }, ctxOf(loader));
+    const win: Canvas = { z: Z + 2, x0: 11 * S * 4 - 50, y0: 13 * S * 4 - 50, width: 100, height: 100, tileSize: 256 };
+    expect(Array.from((await pm.field(win)).data)).toEqual(Array.from((await tpl.field(win)).data));
+    // Zoom range from the archive header; attribution from its metadata.
+    expect([pm.minzoom, pm.maxzoom]).toEqual([Z, Z]);
+    expect(await pm.attribution()).toEqual(['ramp © tests']);
+  });
+
+  test('decoded tiles are cached: a second render loads nothing', async () => {
+    const loader = await rampLoader();
+    const cache = new TileCache();
+    const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: Z }, ctxOf(loader, cache));
+    const win = tileWindow({ z: Z + 1, x: 21, y: 25 }, 256);
+    const a = await src.field(win);
+    const loads = loader.loads;
+    const b = await src.field(win);
+    expect(loader.loads).toBe(loads);
+    expect(Array.from(b.data)).toEqual(Array.from(a.data));
+    expect(cache.stats.hits).toBeGreaterThan(0);
+  });
+
+  test('real tiles: the manifest\'s pixel values (Terrain-RGB 256 and 512, Terrarium 256)', async () => {
+    if (!haveFixtures('dem fixture values test')) return;
+    const ctx = (dir: string) => ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'dem', dir) }));
+    const dead = createDemSource('dead', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 256, maxzoom: 11 }, ctx('terrain-rgb/maplibre-deadsea-256'));
+    const f = await dead.field(tileWindow({ z: 11, x: 1224, y: 838 }, 256));
+    expect(f.data[128 * 256 + 128]).toBeCloseTo(124.9, 3);
+    expect(f.data[126 * 256 + 255]).toBeCloseTo(-322.0, 3);
+    let min = Infinity;
+    for (const v of f.data) min = Math.min(min, v);
+    expect(min).toBeCloseTo(-322.0, 3);
+    // 512 px Terrain-RGB at a 256 px render of z11: tile 11/1089/715 starts at source pixel (256, 256) of 10/544/357.
+    const tyrol = createDemSource('tyrol', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 }, ctx('terrain-rgb/maplibre-terrain-shading-512'));
+    const t = await tyrol.field(tileWindow({ z: 11, x: 1089, y: 715 }, 256));
+    expect(t.data[0]).toBeCloseTo(1105.0, 3);
+    const black = createDemSource('bf', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 9 }, ctx('terrarium/mapzen-z9-256'));
+    const b = await black.field(tileWindow({ z: 9, x: 268, y: 177 }, 256));
+    expect(b.data[128 * 256 + 128]).toBeCloseTo(671.37, 2);
+  });
+});

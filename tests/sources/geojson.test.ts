@@ -1,0 +1,68 @@
+// geojson source: inline data with known geometry, world-atlas TopoJSON (npm), and Natural Earth
+// from ../shared/fixtures.
+import path from 'node:path';
+import { GeojsonSource } from '../../src/sources/geojson.js';
+import { NodeLoader } from '../../src/node/loader.js';
+import { lngLatToPixel } from '../../src/sources/tiles.js';
+import { ringArea } from '../../src/geometry/clip.js';
+import { tileWindow, type Canvas } from '../../src/types.js';
+import { FIXTURES, haveFixtures, pointCount, polygonArea } from './helpers.js';
+import type { SourceDecl } from '../../src/style/types.js';
+
+const inline = (data: object, extra: Partial<SourceDecl> = {}) => new GeojsonSource({ name: 'g', decl: { type: 'geojson', data, ...extra } });
+
+describe('geojson source', () => {
+  test('a square polygon with an id, spanning four tiles, comes back as one group with its exact area', async () => {
+    // Square from lng/lat (-10, -10) to (10, 10): straddles the z2 tile corner at (0, 0).
+    const sq = [[-10, -10], [10, -10], [10, 10], [-10, 10], [-10, -10]];
+    const src = inline({ type: 'FeatureCollection', features: [{ type: 'Feature', id: 7, properties: { k: 1 }, geometry: { type: 'Polygon', coordinates: [sq] } }] }, { tolerance: 0 });
+    const canvas: Canvas = { z: 2, x0: 256, y0: 256, width: 512, height: 512, tileSize: 256 };
+    const groups = await src.features('g', canvas);
+    expect(groups.length).toBe(1);
+    expect(groups[0]!.id).toBe(7);
+    expect(groups[0]!.polygons.length).toBe(4); // one piece per tile, merged by id
+    const [x0, y0] = lngLatToPixel(-10, 10, 2, 256);
+    const [x1, y1] = lngLatToPixel(10, -10, 2, 256);
+    // geojson-vt quantizes to 1/8192 of a tile.
+    expect(polygonArea(groups)).toBeCloseTo((x1 - x0) * (y1 - y0), 0);
+    for (const p of groups[0]!.polygons) expect(ringArea(p[0]!)).toBeGreaterThan(0);
+  });
+
+  test('x wraps at the antimeridian: a canvas west of x = 0 sees features near lng 180', async () => {
+    const src = inline({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [179, 0] } });
+    // One tile-width west of the world's left edge at z1: the unwrapped column -1 is column 1.
+    const canvas: Canvas = { z: 1, x0: -256, y0: 0, width: 256, height: 512, tileSize: 256 };
+    const g = await src.features('g', canvas);
+    expect(pointCount(g)).toBe(1);
+    const [px] = lngLatToPixel(179, 0, 1, 256);
+    expect(g[0]!.points[0]).toBeCloseTo(px - 512, 1);
+  });
+
+  test('y clamps at the poles: a canvas reaching above the world gets the top row only', async () => {
+    const src = inline({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [10, 80] } });
+    const g = await src.features('g', { z: 0, x0: 0, y0: -100, width: 256, height: 200, tileSize: 256 });
+    expect(pointCount(g)).toBe(1);
+  });
+
+  test('TopoJSON through the npm: scheme (world-atlas countries)', async () => {
+    const src = new GeojsonSource({ name: 'world', decl: { type: 'geojson', data: 'npm:world-atlas/countries-110m.json' }, loader: new NodeLoader({ baseDir: process.cwd() }) });
+    const g = await src.features('world', tileWindow({ z: 0, x: 0, y: 0 }, 256));
+    expect(g.length).toBeGreaterThan(150);
+  });
+
+  test('Natural Earth countries and places; the null-geometry feature is skipped', async () => {
+    if (!haveFixtures('geojson Natural Earth test')) return;
+    const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'geojson') });
+    const countries = new GeojsonSource({ name: 'c', decl: { type: 'geojson', data: 'ne_110m_admin_0_countries.geojson' }, loader });
+    const world = await countries.features('c', tileWindow({ z: 0, x: 0, y: 0 }, 256));
+    // Every country is there (a few appear twice: geojson-vt copies features across the antimeridian).
+    expect(new Set(world.map((g) => g.properties.ADMIN)).size).toBe(177);
+    const places = new GeojsonSource({ name: 'p', decl: { type: 'geojson', data: 'supercluster-places.geojson' }, loader });
+    // 162 points plus one null geometry ("Null Island"), which yields nothing.
+    const all = await places.features('p', tileWindow({ z: 0, x: 0, y: 0 }, 256));
+    let inWorld = 0;
+    for (const g of all) for (let i = 0; i < g.points.length; i += 2) if (g.points[i]! >= 0 && g.points[i]! < 256) inWorld++;
+    expect(inWorld).toBe(162);
+    expect(all.some((g) => g.properties.name === 'Null Island')).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+// Shared helpers of the source tests: fixture paths (skipped loudly when ../shared is absent), an
+// in-memory loader, and geometry measures.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { TileCache } from '../../src/sources/cache.js';
+import type { Loader, SourceContext } from '../../src/sources/types.js';
+import { ringArea } from '../../src/geometry/clip.js';
+import type { FeatureGroup } from '../../src/types.js';
+import { decodeImage } from '../../src/node/image.js';
+
+export const FIXTURES = path.resolve('../shared/fixtures');
+export const fixturesPresent = existsSync(FIXTURES);
+
+/** True when ../shared/fixtures exists; otherwise warns loudly (the test then returns early). */
+export function haveFixtures(what: string): boolean {
+  if (!fixturesPresent) console.warn(`!!! ${what} SKIPPED: ../shared/fixtures is absent (CI always has it)`);
+  return fixturesPresent;
+}
+
+/** Directory of the real-world MVT blocks shipped in @mapbox/mvt-fixtures. */
+export const MVT_FIXTURES = path.join(path.dirname(createRequire(import.meta.url).resolve('@mapbox/mvt-fixtures/package.json')), 'real-world');
+
+/** A loader over a map of refs to bytes; counts loads. Missing refs reject like a missing file. */
+export class MemoryLoader implements Loader {
+  readonly files = new Map<string, Uint8Array>();
+  loads = 0;
+  readonly decodeImage = decodeImage;
+  constructor(files: Record<string, Uint8Array> = {}) {
+    for (const [k, v] of Object.entries(files)) this.files.set(k, v);
+  }
+  async load(ref: string, range?: { offset: number; length: number }): Promise<Uint8Array> {
+    this.loads++;
+    const b = this.files.get(ref);
+    if (!b) throw new Error(`ENOENT: no such file '${ref}'`);
+    return range ? b.subarray(range.offset, range.offset + range.length) : b;
+  }
+}
+
+export function ctxOf(loader?: Loader, cache = new TileCache()): SourceContext {
+  return { loader, decodeImage: decodeImage, cache, cachePrefix: '' };
+}
+
+export function readBytes(p: string): Uint8Array {
+  return new Uint8Array(readFileSync(p));
+}
+
+/** Total signed area of every polygon (exteriors minus holes), in square world pixels. */
+export function polygonArea(groups: FeatureGroup[]): number {
+  let a = 0;
+  for (const g of groups) for (const poly of g.polygons) for (const ring of poly) a += ringArea(ring);
+  return a;
+}
+
+export function lineLength(groups: FeatureGroup[]): number {
+  let len = 0;
+  for (const g of groups)
+    for (const l of g.lines) for (let i = 2; i < l.length; i += 2) len += Math.hypot(l[i]! - l[i - 2]!, l[i + 1]! - l[i - 1]!);
+  return len;
+}
+
+export function pointCount(groups: FeatureGroup[]): number {
+  return groups.reduce((n, g) => n + g.points.length / 2, 0);
+}
