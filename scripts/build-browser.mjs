@@ -62,9 +62,9 @@ export async function buildBrowser({ outDir = path.join(ROOT, 'dist/browser'), m
       mkdirSync(path.dirname(path.join(outDir, f)), { recursive: true });
       renameSync(path.join(tmp, f), path.join(outDir, f));
     }
-    // Drop chunks of earlier builds.
+    // Drop chunks of earlier builds (tsc also writes into dist/browser: leave its files alone).
     const keep = new Set(files);
-    for (const f of listFiles(outDir)) if (!keep.has(f)) rmSync(path.join(outDir, f), { force: true });
+    for (const f of readdirSync(outDir)) if (/^chunk-.*\.js(\.map)?$/.test(f) && !keep.has(f)) rmSync(path.join(outDir, f), { force: true });
     return { outDir, files };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -28,23 +28,40 @@ function abortError(): DOMException {
   return new DOMException('the render was aborted', 'AbortError');
 }
 
+/**
+ * Workers must be same-origin: a bundle loaded from another origin (a page embedding the
+ * tile server's bundle) starts its worker from a blob that imports the real script (CORS).
+ */
+function sameOriginUrl(url: string | URL): string | URL {
+  const abs = new URL(String(url), globalThis.location?.href);
+  if (!globalThis.location || abs.origin === globalThis.location.origin) return url;
+  return URL.createObjectURL(new Blob([`import ${JSON.stringify(abs.href)};`], { type: 'text/javascript' }));
+}
+
 /** Start one worker and give it the style; resolves once its engine is built. */
 export function startWorker(url: string | URL, o: EngineOptions): Promise<StartedWorker> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
+    const script = sameOriginUrl(url);
+    const release = () => {
+      if (script !== url) URL.revokeObjectURL(String(script));
+    };
     try {
-      worker = new Worker(url, { type: 'module', name: 'tilegraph-render' });
+      worker = new Worker(script, { type: 'module', name: 'tilegraph-render' });
     } catch (e) {
+      release();
       reject(e);
       return;
     }
     const onError = (ev: ErrorEvent) => {
+      release();
       worker.terminate();
       reject(new Error(`the render worker (${String(url)}) failed to start: ${ev.message || 'the script did not load'}`));
     };
     const onMessage = (ev: MessageEvent<FromWorker>) => {
       const m = ev.data;
       if (m.type !== 'ready' && m.type !== 'init-error') return;
+      release();
       worker.removeEventListener('error', onError);
       worker.removeEventListener('message', onMessage);
       if (m.type === 'init-error') {

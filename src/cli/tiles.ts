@@ -123,16 +123,19 @@ class PmtilesSink implements TileSink {
   }
 }
 
-/** Pick the renderer: worker threads on the CPU backend; the GPU backend renders in this thread. */
-async function makeRenderer(choice: BackendChoice, concurrency: number, workerUrl?: URL | string): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
-  if (choice !== 'cpu') {
-    const sel = await selectBackend(choice);
-    if (sel.backend.name === 'gpu') {
-      const r = new InProcessRenderer(sel.backend, 2);
-      return { renderer: r, close: () => sel.close() };
-    }
-    await sel.close();
+/** Below this many tiles, worker start-up (each builds the style) costs more than it saves. */
+const MIN_TILES_FOR_WORKERS = 64;
+
+/**
+ * Pick the renderer: the GPU backend renders in this thread (one device); the CPU backend spreads
+ * over `concurrency` worker threads, unless the job is small or single-threaded anyway.
+ */
+async function makeRenderer(choice: BackendChoice, concurrency: number, tiles: number, workerUrl?: URL | string): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
+  const sel = await selectBackend(choice);
+  if (sel.backend.name === 'gpu' || concurrency === 1 || tiles < MIN_TILES_FOR_WORKERS) {
+    return { renderer: new InProcessRenderer(sel.backend, 2), close: () => sel.close() };
   }
+  await sel.close();
   const pool = new WorkerPool({ size: concurrency, workerUrl });
   return { renderer: pool, close: () => pool.close() };
 }
@@ -180,7 +183,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   }
 
   const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
-  const { renderer, close } = await makeRenderer(a.backend, concurrency, a.workerUrl);
+  const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl);
   let failure: unknown;
   const stop = (sig: string) => (failure ??= new OutputError(`interrupted by ${sig}; run the same command with --resume to continue`));
   const onInt = () => stop('SIGINT');

@@ -39,6 +39,15 @@ export function hasHue(space: ColorSpace): boolean {
   return space === 'hsl' || space === 'hsv' || space === 'hcl';
 }
 
+/**
+ * A straight RGBA colour's components in `space`. Like d3-color, a fully transparent colour has no
+ * colour: all three components are NaN and interpolation takes the other end's.
+ */
+export function fromRgba(space: ColorSpace, c: readonly number[], out: Float64Array, o = 0): void {
+  if (!(c[3]! > 0)) out[o] = out[o + 1] = out[o + 2] = NaN;
+  else fromRgb(space, c[0]!, c[1]!, c[2]!, out, o);
+}
+
 /** sRGB (0..1) to the space's three components, written to out[o..o+2]. */
 export function fromRgb(space: ColorSpace, r: number, g: number, b: number, out: Float64Array, o = 0): void {
   switch (space) {
@@ -191,7 +200,7 @@ function lerpHue(a: number, b: number, t: number): number {
 
 /**
  * Interpolate two straight sRGB colours in `space` at t (0 = a, 1 = b) like d3-interpolate; alpha is
- * linear. `ca`, `cb`: the ends' components from fromRgb (precomputed once per segment).
+ * linear. `ca`, `cb`: the ends' components from fromRgba (precomputed once per segment).
  * Writes straight RGBA (clamped to [0, 1]) to out[o..o+3].
  */
 export function interpolateComponents(space: ColorSpace, ca: Float64Array, cb: Float64Array, alphaA: number, alphaB: number, t: number, out: Float64Array | Float32Array, o = 0): void {
@@ -204,8 +213,8 @@ export function interpolateComponents(space: ColorSpace, ca: Float64Array, cb: F
 export function interpolateColor(space: ColorSpace, a: readonly number[], b: readonly number[], t: number): [number, number, number, number] {
   const ca = new Float64Array(3);
   const cb = new Float64Array(3);
-  fromRgb(space, a[0]!, a[1]!, a[2]!, ca);
-  fromRgb(space, b[0]!, b[1]!, b[2]!, cb);
+  fromRgba(space, a, ca);
+  fromRgba(space, b, cb);
   const out = new Float64Array(4);
   interpolateComponents(space, ca, cb, a[3]!, b[3]!, t, out);
   return [out[0]!, out[1]!, out[2]!, out[3]!];

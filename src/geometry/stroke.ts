@@ -28,8 +28,6 @@ export interface StrokeStyle {
 const ARC_TOLERANCE = 0.01;
 /** Consecutive points closer than this are one point (their direction would be noise). */
 const SAME_POINT = 1e-6;
-/** Seam tests: how close to a tile border a clip edge lies (float error of the clip). */
-const SEAM_EPS = 1e-3;
 
 /** A growable flat buffer of rings; implements RingSet for the rasterizer. */
 export class RingBuffer implements RingSet {
@@ -82,6 +80,8 @@ export class RingBuffer implements RingSet {
 export class Stroker {
   readonly out: RingBuffer;
   private pts = new Float64Array(256);
+  /** Original vertex index of each deduped point. */
+  private src = new Int32Array(128);
   private off = new Float64Array(256);
   private run = new Float64Array(256);
   private h = 0.5;
@@ -113,39 +113,43 @@ export class Stroker {
 
   /**
    * Stroke a closed ring (flat coords, with or without a repeated first point), joined all round.
-   * With `seamGrid` > 0, edges lying along a multiple of seamGrid in x or y (tile borders, where a
-   * source clipped the polygon) are not stroked and the ends they leave get no cap.
+   * `cuts` flags edges (vertex i to i + 1, wrapping) made by clipping, as in
+   * FeatureGroup.polygonCuts: they are not stroked, and the ends they leave get no cap, so the
+   * pieces of a polygon split between tiles meet like one outline.
    */
-  ring(coords: ArrayLike<number>, seamGrid = 0): void {
+  ring(coords: ArrayLike<number>, cuts?: ArrayLike<number>): void {
     if (!(this.h > 0)) return;
     const n = this.dedupe(coords, 0, coords.length, true);
     if (n < 2) return;
     const p = this.pts;
-    let firstSeam = -1;
-    if (seamGrid > 0) {
-      for (let i = 0; i < n; i++) {
-        if (isSeam(p, i, (i + 1) % n, seamGrid)) {
-          firstSeam = i;
+    const src = this.src;
+    // Deduped edge k starts at original vertex src[k] (the last of a run of repeats).
+    const cut = (k: number) => !!cuts && cuts[src[k]!] === 1;
+    let firstCut = -1;
+    if (cuts) {
+      for (let k = 0; k < n; k++) {
+        if (cut(k)) {
+          firstCut = k;
           break;
         }
       }
     }
-    if (firstSeam < 0) {
+    if (firstCut < 0) {
       this.strokeClosed(p, n);
       return;
     }
-    // Open runs between seam edges, starting at the end of the first seam edge; the loop ends
-    // on that seam edge again, which flushes the last run.
+    // Open runs between cut edges, starting at the end of the first one; the loop ends on that
+    // cut edge again, which flushes the last run.
     this.ensureRun(2 * (n + 1));
     const run = this.run;
-    const start = (firstSeam + 1) % n;
+    const start = (firstCut + 1) % n;
     run[0] = p[start * 2]!;
     run[1] = p[start * 2 + 1]!;
     let m = 2;
     for (let k = 0; k < n; k++) {
       const i = (start + k) % n;
       const j = (i + 1) % n;
-      if (isSeam(p, i, j, seamGrid)) {
+      if (cut(i)) {
         if (m >= 4) this.strokeOpen(run, m >> 1, false, false);
         m = 0;
       }
@@ -159,16 +163,24 @@ export class Stroker {
   /** Copy points into `pts` without repeats (and without the closing point of a ring). */
   private dedupe(c: ArrayLike<number>, from: number, to: number, closed: boolean): number {
     const cap = to - from;
-    if (this.pts.length < cap) this.pts = new Float64Array(cap * 2);
+    if (this.pts.length < cap) {
+      this.pts = new Float64Array(cap * 2);
+      this.src = new Int32Array(cap);
+    }
     const p = this.pts;
+    const src = this.src;
     let n = 0;
     for (let i = from; i + 1 < to; i += 2) {
       const x = c[i]!;
       const y = c[i + 1]!;
       if (!(Number.isFinite(x) && Number.isFinite(y))) continue;
-      if (n > 0 && Math.abs(x - p[n * 2 - 2]!) <= SAME_POINT && Math.abs(y - p[n * 2 - 1]!) <= SAME_POINT) continue;
+      if (n > 0 && Math.abs(x - p[n * 2 - 2]!) <= SAME_POINT && Math.abs(y - p[n * 2 - 1]!) <= SAME_POINT) {
+        src[n - 1] = (i - from) >> 1;
+        continue;
+      }
       p[n * 2] = x;
       p[n * 2 + 1] = y;
+      src[n] = (i - from) >> 1;
       n++;
     }
     if (closed) {
@@ -401,20 +413,6 @@ function unit(p: Float64Array, a: number, b: number): [number, number] {
   const dy = p[b * 2 + 1]! - p[a * 2 + 1]!;
   const l = Math.hypot(dx, dy);
   return [dx / l, dy / l];
-}
-
-function onGrid(v: number, grid: number): boolean {
-  return Math.abs(v - Math.round(v / grid) * grid) <= SEAM_EPS;
-}
-
-/** Edge i -> j lies along a grid line (both ends on the same vertical or horizontal line). */
-function isSeam(p: Float64Array, i: number, j: number, grid: number): boolean {
-  const ax = p[i * 2]!;
-  const ay = p[i * 2 + 1]!;
-  const bx = p[j * 2]!;
-  const by = p[j * 2 + 1]!;
-  if (Math.abs(ax - bx) <= SEAM_EPS && onGrid(ax, grid) && onGrid(bx, grid)) return true;
-  return Math.abs(ay - by) <= SEAM_EPS && onGrid(ay, grid) && onGrid(by, grid);
 }
 
 /**

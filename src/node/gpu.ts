@@ -28,11 +28,17 @@ export interface AdapterSummary {
 }
 
 interface DawnModule {
-  create(flags: string[]): GPU;
+  create: ((flags: string[]) => GPU) & { tilegraphInstances?: GPU[] };
 }
 
-// The live Dawn instances (see the note above): kept for the process's lifetime on purpose.
-const instances: GPU[] = [];
+/**
+ * The live Dawn instances (see the note above), kept for the process's lifetime on purpose. They
+ * hang on Dawn's own `create` (the native module is loaded once per process), so that a module
+ * registry that is thrown away (jest runs each test file in a fresh one) cannot drop them.
+ */
+function keepAlive(dawn: DawnModule, gpu: GPU): void {
+  (dawn.create.tilegraphInstances ??= []).push(gpu);
+}
 let shared: Promise<GpuBackend | undefined> | undefined;
 let sharedBackend: GpuBackend | undefined;
 let lastAdapter: AdapterSummary | undefined;
@@ -75,7 +81,7 @@ async function requestAdapter(allowFallback: boolean): Promise<GPUAdapter | unde
   ensureRuntimeDir();
   const tryOnce = async (): Promise<GPUAdapter | undefined> => {
     const gpu = dawn.create([]);
-    instances.push(gpu);
+    keepAlive(dawn, gpu);
     return (await gpu.requestAdapter({ powerPreference: 'high-performance' })) ?? undefined;
   };
   let adapter = await tryOnce();

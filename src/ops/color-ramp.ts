@@ -1,12 +1,17 @@
 import { colorParam, expr, nodeRef, numParam, numRef, oneOfEnum } from '../style/fields.js';
 import { RenderError } from '../errors.js';
-import { COLOR_SPACES, fromRgb, interpolateComponents, luminance, type ColorSpace } from '../cpu/color.js';
+import { COLOR_SPACES, fromRgba, interpolateComponents, luminance, type ColorSpace } from '../cpu/color.js';
 import { newRaster } from '../cpu/raster.js';
 import type { RGBA, Raster, ScalarField } from '../types.js';
 import type { CompiledExpr, OpContext, OpDef } from './types.js';
 
-/** Entries per stop segment (and of the ramp-expr table): entry j holds the colour at j / (RAMP_SIZE - 1). */
+/** Entries of the ramp-expr table (spec): entry j holds the colour at heatmap-density j / 255. */
 export const RAMP_SIZE = 256;
+/**
+ * Entries per stop segment: entry j holds the exact interpolation at f = j / 1023. 1024 keeps the
+ * linear lookup within 0.5/255 of exact even where hcl / lab clip out of gamut (256 does not).
+ */
+export const SEGMENT_SIZE = 1024;
 
 /** Maps a scalar field (or a raster by luminance) to colour. */
 export const colorRamp: OpDef = {
@@ -84,33 +89,35 @@ export function resolveStops(ctx: Pick<OpContext, 'node' | 'resolve' | 'id'>): S
 }
 
 /**
- * A baked ramp: `values` are the stop values (ascending), `table` holds RAMP_SIZE straight RGBA
- * entries per segment (segment s between values[s] and values[s+1]), `ends` the two end colours.
- * For a ramp expression: values = [0, 1], one segment, `premultiplied` entries.
+ * A baked ramp: `values` are the stop values (ascending), `table` holds `size` straight RGBA entries
+ * per segment (segment s between values[s] and values[s+1]), `ends` the two end colours.
+ * For a ramp expression: values = [0, 1], one segment of RAMP_SIZE `premultiplied` entries.
  */
 export interface RampTable {
+  size: number;
   values: Float64Array;
   table: Float32Array;
   ends: Float32Array;
   premultiplied: boolean;
 }
 
-/** One RAMP_SIZE-entry table per segment: entry j is the exact interpolation at f = j / (RAMP_SIZE - 1). */
+/** One SEGMENT_SIZE-entry table per segment: entry j is the exact interpolation at f = j / (SEGMENT_SIZE - 1). */
 export function stopTables(stops: Stop[], space: ColorSpace): RampTable {
   const segs = stops.length - 1;
-  const table = new Float32Array(segs * RAMP_SIZE * 4);
+  const table = new Float32Array(segs * SEGMENT_SIZE * 4);
   const ca = new Float64Array(3);
   const cb = new Float64Array(3);
   for (let s = 0; s < segs; s++) {
     const a = stops[s]!.color;
     const b = stops[s + 1]!.color;
-    fromRgb(space, a[0], a[1], a[2], ca);
-    fromRgb(space, b[0], b[1], b[2], cb);
-    for (let j = 0; j < RAMP_SIZE; j++) interpolateComponents(space, ca, cb, a[3], b[3], j / (RAMP_SIZE - 1), table, (s * RAMP_SIZE + j) * 4);
+    fromRgba(space, a, ca);
+    fromRgba(space, b, cb);
+    for (let j = 0; j < SEGMENT_SIZE; j++) interpolateComponents(space, ca, cb, a[3], b[3], j / (SEGMENT_SIZE - 1), table, (s * SEGMENT_SIZE + j) * 4);
   }
   const first = stops[0]!.color;
   const last = stops[segs]!.color;
   return {
+    size: SEGMENT_SIZE,
     values: Float64Array.from(stops, (s) => s.value),
     table,
     ends: Float32Array.of(...first, ...last),
@@ -128,17 +135,17 @@ export function exprTable(ramp: CompiledExpr, zoom: number): RampTable {
     for (let k = 0; k < 3; k++) table[j * 4 + k] = Math.min(1, Math.max(0, c[k]!)) * a;
     table[j * 4 + 3] = a;
   }
-  return { values: Float64Array.of(0, 1), table, ends: Float32Array.of(...table.subarray(0, 4), ...table.subarray((RAMP_SIZE - 1) * 4)), premultiplied: true };
+  return { size: RAMP_SIZE, values: Float64Array.of(0, 1), table, ends: Float32Array.of(...table.subarray(0, 4), ...table.subarray((RAMP_SIZE - 1) * 4)), premultiplied: true };
 }
 
 /**
  * Per-pixel lookup: below the first value the first end colour, at or above the last the last one;
  * (the caller skips NaN)
  * otherwise segment s with values[s] <= t < values[s+1], f = (t - values[s]) / width, and linear
- * interpolation between table entries floor(f * 255) and the next. Writes straight RGBA.
+ * interpolation between table entries floor(f * (size - 1)) and the next. Writes straight RGBA.
  */
 export function makeSampler(r: RampTable): (t: number, out: Float64Array) => void {
-  const { values, table, ends, premultiplied } = r;
+  const { size, values, table, ends, premultiplied } = r;
   const last = values.length - 1;
   const straighten = (out: Float64Array) => {
     const a = out[3]!;
@@ -155,10 +162,10 @@ export function makeSampler(r: RampTable): (t: number, out: Float64Array) => voi
     } else {
       let s = last - 1;
       while (values[s]! > t) s--;
-      const p = ((t - values[s]!) / (values[s + 1]! - values[s]!)) * (RAMP_SIZE - 1);
-      const j = Math.min(Math.floor(p), RAMP_SIZE - 2);
+      const p = ((t - values[s]!) / (values[s + 1]! - values[s]!)) * (size - 1);
+      const j = Math.min(Math.floor(p), size - 2);
       const f = p - j;
-      const e = (s * RAMP_SIZE + j) * 4;
+      const e = (s * size + j) * 4;
       for (let k = 0; k < 4; k++) out[k] = table[e + k]! + f * (table[e + 4 + k]! - table[e + k]!);
     }
     if (premultiplied) straighten(out);

@@ -43,7 +43,7 @@ export const strokeSolid: OpDef = {
   },
   shader: 'stroke-solid.wgsl',
   cpu(ctx) {
-    const { width: W, height: H, x0, y0, tileSize } = ctx.canvas;
+    const { width: W, height: H, x0, y0 } = ctx.canvas;
     const out = newRaster(W, H);
     const features = ctx.input<'features'>('features') as Features;
     const { join, cap, miterLimit } = styleOf(ctx.node);
@@ -68,8 +68,12 @@ export const strokeSolid: OpDef = {
         const cut = g.cutEnds?.[i] ?? 0;
         stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
       }
-      // Polygon edges along tile borders are where the source clipped the polygon: not stroked.
-      for (const poly of g.polygons) for (const ring of poly) stroker.ring(ring, tileSize);
+      // Ring edges made by clipping (polygonCuts) are not stroked.
+      for (let i = 0; i < g.polygons.length; i++) {
+        const poly = g.polygons[i]!;
+        const cuts = g.polygonCuts?.[i];
+        for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
+      }
       rast.addRings(rings, -x0, -y0);
       rast.sweep(comp.span);
     }

@@ -1,8 +1,8 @@
 // color-ramp: a scalar field (or a raster by the luminance of its straight colour) through a
-// baked ramp, as src/ops/color-ramp.ts: the table texture holds 256 entries per stop segment
-// (row s = segment s, entry j = the colour at j / 255 of it); below the first stop value and
-// at or above the last the end colours; otherwise linear interpolation between entries
-// floor(f * 255) and the next. Ramp expressions bake one premultiplied segment over [0, 1].
+// baked ramp, as src/ops/color-ramp.ts: the table texture holds `size` entries per stop segment
+// (row s = segment s, entry j = the colour at j / (size - 1) of it); below the first stop value
+// and at or above the last the end colours; otherwise linear interpolation between entries
+// floor(f * (size - 1)) and the next. Ramp expressions bake one premultiplied segment over [0, 1].
 struct U {
   size: vec2u,
   segs: u32,
@@ -12,6 +12,7 @@ struct U {
   last: vec4f,
   opacity: f32,
   premultiplied: u32,
+  table_size: i32,
 }
 
 @group(0) @binding(0) var<uniform> u: U;
@@ -19,8 +20,6 @@ struct U {
 @group(0) @binding(2) var table: texture_2d<f32>;
 @group(0) @binding(3) var<storage, read> values: array<f32>;
 @group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
-
-const RAMP = 256;
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) g: vec3u) {
@@ -55,8 +54,8 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     while (s > 0u && values[s] > t) {
       s--;
     }
-    let q = (t - values[s]) / (values[s + 1u] - values[s]) * f32(RAMP - 1);
-    let j = min(i32(floor(q)), RAMP - 2);
+    let q = (t - values[s]) / (values[s + 1u] - values[s]) * f32(u.table_size - 1);
+    let j = min(i32(floor(q)), u.table_size - 2);
     let f = q - f32(j);
     let a = textureLoad(table, vec2i(j, i32(s)), 0);
     let b = textureLoad(table, vec2i(j + 1, i32(s)), 0);

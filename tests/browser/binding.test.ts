@@ -1,7 +1,9 @@
 // The browser binding in chromium: same params schema and param errors as the server, and tiles
 // rendered in the browser (CPU worker, CPU on the page, WebGPU) equal to the server's PNGs.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { compareRGBA } from '../helpers/compare.js';
-import { decodePng, encodePng, openSession, saveArtifact, type Session } from './harness.js';
+import { decodePng, encodePng, openSession, ROOT, saveArtifact, type Session } from './harness.js';
 
 let s: Session;
 
@@ -154,4 +156,38 @@ test('an aborted render rejects with AbortError and the renderer keeps working',
     return { name, width: img.width, alpha: img.data[3] };
   });
   expect(r).toEqual({ name: 'AbortError', width: 256, alpha: 255 });
+});
+
+test("docs/browser.md's embedding snippet works from a page on another origin", async () => {
+  const doc = readFileSync(path.join(ROOT, 'docs/browser.md'), 'utf8');
+  const snippet = /```html\n([\s\S]*?)```/.exec(doc)![1]!.replace('http://127.0.0.1:8080/', s.base);
+  const page = await s.context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.route('http://embed.example/', (route) => route.fulfill({ contentType: 'text/html', body: snippet }));
+    await page.goto('http://embed.example/');
+    const canvasState = () =>
+      page.evaluate(() => {
+        const c = document.getElementById('tile') as HTMLCanvasElement;
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let opaque = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] === 255) opaque++;
+        return { url: c.toDataURL(), opaque: opaque / (d.length / 4) };
+      });
+    await page.waitForFunction(() => (document.getElementById('tile') as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 1, 1).data[3] === 255, undefined, { timeout: 60_000 });
+    const before = await canvasState();
+    expect(before.opaque).toBe(1); // the whole tile is drawn (sea or land everywhere)
+    await page.locator('#width').fill('4');
+    await page.waitForFunction((prev) => (document.getElementById('tile') as HTMLCanvasElement).toDataURL() !== prev, before.url, { timeout: 60_000 });
+    const after = await page.locator('#tile').screenshot();
+    saveArtifact('embed-snippet.png', after);
+    const a = decodePng(Buffer.from(before.url.split(',')[1]!, 'base64'));
+    const b = decodePng(Buffer.from((await canvasState()).url.split(',')[1]!, 'base64'));
+    expect(compareRGBA(a.data, b.data, a.width, a.height).badFraction).toBeGreaterThan(0.01); // 4 px borders
+    expect(errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
 });

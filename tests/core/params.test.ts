@@ -1,5 +1,5 @@
 // The params' JSON Schema (what /style/params and the browser's paramsSchema serve), and cache keys.
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Renderer } from '../../src/index.js';
 
 const doc = {
@@ -30,7 +30,8 @@ describe('params schema', () => {
   });
 
   test('the derived schema is a valid JSON Schema that accepts the defaults and rejects bad values', () => {
-    const ajv = new (Ajv2020 as unknown as { default: typeof Ajv2020 }).default({ strict: false });
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addFormat('color', /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/);
     const validate = ajv.compile(schema);
     expect(validate({ width: 2, tint: '#336699', on: true, k: 3 })).toBe(true);
     expect(validate({ width: 9 })).toBe(false);

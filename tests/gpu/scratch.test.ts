@@ -1,36 +1,10 @@
-import { CpuBackend } from '../../src/index.js';
-import { diffRasters, randomFeatures, renderBoth, renderOn, tap, testWindow, gpu } from './harness.js';
-
-const w = testWindow(96);
-const src = (seed: number, c: object) => ({ pts: { type: 'geojson', data: randomFeatures(seed, w, c) } });
-
-test('fill', async () => {
-  for (const aa of [true, false]) {
-    const style = { output: 'out', sources: src(1, { polygons: 12 }), nodes: { f: { op: 'features' }, out: { op: 'fill-solid', features: '@f', fill: '#33aa8899', antialias: aa } } };
-    const t0 = performance.now();
-    const b = (await renderBoth(style, w))!;
-    console.log('fill', aa, performance.now() - t0, diffRasters(b.cpu, b.gpu), b.stats);
+import { randomFeatures, renderBoth, testWindow } from './harness.js';
+const W = testWindow(32);
+test('ramp', async () => {
+  const sources = { pts: { type: 'geojson', data: randomFeatures(72, W, { points: 30 }, 24) } };
+  for (const stops of [[{ value: 0, color: '#000000' }, { value: 1, color: '#ffffff' }], [{ value: 0, color: '#000000' }, { value: 0.5, color: '#808080' }, { value: 1, color: '#ffffff' }]]) {
+  const style = { output: 'out', sources, nodes: { f: { op: 'features' }, d: { op: 'density', features: '@f', radius: 14, intensity: 2.5 }, out: { op: 'color-ramp', field: '@d', stops } } };
+  const b = (await renderBoth(style, W))!;
+  for (let i = 0; i < 20; i += 4) console.log(Array.from(b.cpu.data.slice(i * 4, i * 4 + 4)).map((v) => v.toFixed(3)).join(','), '|', Array.from(b.gpu.data.slice(i * 4, i * 4 + 4)).map((v) => v.toFixed(3)).join(','));
   }
-});
-test('stroke', async () => {
-  const style = { output: 'out', sources: src(2, { polygons: 4, lines: 8 }), nodes: { f: { op: 'features' }, out: { op: 'stroke-solid', features: '@f', color: '#aa3388cc', width: 3.3, join: 'round', cap: 'round' } } };
-  const t0 = performance.now();
-  const b = (await renderBoth(style, w))!;
-  console.log('stroke', performance.now() - t0, diffRasters(b.cpu, b.gpu), b.stats);
-});
-test('circles', async () => {
-  const style = { output: 'out', sources: src(3, { points: 40 }), nodes: { f: { op: 'features' }, out: { op: 'circles', features: '@f', color: '#aa338899', radius: 6.3, 'stroke-width': 1.7, 'stroke-color': '#112233' } } };
-  const b = (await renderBoth(style, w))!;
-  console.log('circles', diffRasters(b.cpu, b.gpu), b.stats);
-});
-test('density', async () => {
-  const style = { output: 'out', sources: src(4, { points: 60 }), nodes: { f: { op: 'features' }, d: { op: 'density', features: '@f', radius: 12.5 }, c: { op: 'contour', field: '@d', interval: 0.05 }, out: { op: 'stroke-solid', features: '@c', color: '#000000' } } };
-  const tc = tap(new CpuBackend(), 'd');
-  await renderOn(tc.backend, style, w);
-  const tg = tap((await gpu())!, 'd');
-  await renderOn(tg.backend, style, w);
-  const a = tc.value().data, b = tg.value().data;
-  let m = 0, mx = 0; for (let i = 0; i < a.length; i++) { m = Math.max(m, Math.abs(a[i]! - b[i]!)); mx = Math.max(mx, a[i]!); }
-  console.log('density', m, mx, a.length, b.length);
-  const bb = (await renderBoth(style, w))!; console.log('contour', diffRasters(bb.cpu, bb.gpu), bb.stats);
 });

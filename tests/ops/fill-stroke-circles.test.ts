@@ -328,6 +328,7 @@ describe('through a style', () => {
           const a = t.data[(y * 256 + tx) * 4 + c]!;
           const b = both.data[(y * 512 + x) * 4 + c]!;
           maxDiff = Math.max(maxDiff, Math.abs(a - b));
+          if (Math.abs(a - b) > 1 / 255 && c === 3) console.log('DIFF', node, x, y, a, b);
         }
         if (x < 256) inkLeft += left.data[(y * 256 + tx) * 4 + 3]!;
         else inkRight += right.data[(y * 256 + tx) * 4 + 3]!;

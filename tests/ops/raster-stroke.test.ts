@@ -147,33 +147,41 @@ describe('stroke geometry', () => {
     expect(sum(sq.cov)).toBeCloseTo(36 * 36 - 32 * 32, 9);
   });
 
-  test('polygon edges along tile borders (clip seams) are not stroked and leave no cap', () => {
-    // A ring clipped at x = 256 (a tile border when tiles are 256 px).
+  test('edges flagged as cuts are not stroked and leave no cap', () => {
+    // A ring clipped at x = 256, the clip edge flagged (edge 1: vertex 1 -> 2).
     const ring = line(100, 100, 256, 100, 256, 200, 100, 200);
     const s = new Stroker();
     s.setStyle({ ...base, width: 4, cap: 'round' });
-    s.ring(ring, 256);
+    s.ring(ring, Uint8Array.from([0, 1, 0, 0]));
     const r = new Rasterizer(300, 300);
     r.addRings(s.out);
     let total = 0;
-    let onSeam = 0;
+    let onCut = 0;
     r.sweep((_y, x0, x1, c, solid) => {
       for (let x = x0; x < x1; x++) {
         const v = solid >= 0 ? solid : c[x]!;
         total += v;
-        if (x >= 256) onSeam += v;
+        if (x >= 256) onCut += v;
       }
     });
     // C shape: outer box [98,256]x[98,202] minus inner [102,256]x[102,198].
     expect(total).toBeCloseTo(158 * 104 - 154 * 96, 9);
-    expect(onSeam).toBe(0);
-    // Without the grid the same ring is stroked all round.
+    expect(onCut).toBe(0);
+    // Two cut edges (top and bottom) leave two open runs; repeated points keep the flags aligned.
     const t = new Stroker();
-    t.setStyle({ ...base, width: 4 });
-    t.ring(ring);
+    t.setStyle({ ...base, width: 4, cap: 'square' });
+    t.ring(line(100, 100, 200, 100, 200, 100, 200, 200, 100, 200, 100, 200), Uint8Array.from([1, 0, 0, 1, 0, 0]));
     const r2 = new Rasterizer(300, 300);
     r2.addRings(t.out);
-    expect(r2.sweepMask().reduce((a, v) => a + v, 0)).toBeCloseTo(160 * 104 - 152 * 96, 3);
+    // Right edge x = 200 (y 100..200) and left edge x = 100, butt at the cut ends.
+    expect(r2.sweepMask().reduce((a, v) => a + v, 0)).toBeCloseTo(2 * 100 * 4, 3);
+    // Without flags the same ring is stroked all round.
+    const u = new Stroker();
+    u.setStyle({ ...base, width: 4 });
+    u.ring(ring);
+    const r3 = new Rasterizer(300, 300);
+    r3.addRings(u.out);
+    expect(r3.sweepMask().reduce((a, v) => a + v, 0)).toBeCloseTo(160 * 104 - 152 * 96, 3);
   });
 
   test('strokeReach bounds the ink of every style', () => {

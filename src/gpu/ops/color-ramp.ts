@@ -1,6 +1,6 @@
 // color-ramp on the GPU: the CPU op's own baked tables (stopTables / exprTable of
 // src/ops/color-ramp.ts) uploaded as a lookup texture, one pass (src/shaders/color-ramp.wgsl).
-import { exprTable, RAMP_SIZE, resolveStops, stopTables } from '../../ops/color-ramp.js';
+import { exprTable, resolveStops, stopTables } from '../../ops/color-ramp.js';
 import type { ColorSpace } from '../../cpu/color.js';
 import { Uniforms } from '../uniforms.js';
 import type { GpuOp } from './types.js';
@@ -23,8 +23,9 @@ export const colorRamp: GpuOp = {
       .vec4f(e[0]!, e[1]!, e[2]!, e[3]!)
       .vec4f(e[4]!, e[5]!, e[6]!, e[7]!)
       .f32s(opacity)
-      .u32s(lut.premultiplied ? 1 : 0);
-    g.dispatch2d('color-ramp', [g.uniform(u), g.view(src), g.table(lut.table, RAMP_SIZE), g.storage(Float32Array.from(lut.values)), g.view(out)], width, height);
+      .u32s(lut.premultiplied ? 1 : 0)
+      .i32s(lut.size);
+    g.dispatch2d('color-ramp', [g.uniform(u), g.view(src), g.table(lut.table, lut.size), g.storage(Float32Array.from(lut.values)), g.view(out)], width, height);
     return out;
   },
 };

@@ -10,7 +10,7 @@ import type { GpuOp } from './types.js';
 export const strokeSolid: GpuOp = {
   name: 'stroke-solid',
   encode(g, ctx) {
-    const { width: W, height: H, x0, y0, tileSize } = ctx.canvas;
+    const { width: W, height: H, x0, y0 } = ctx.canvas;
     const features = ctx.input<'features'>('features') as Features;
     const node = ctx.node;
     const join = (node.join as Join | undefined) ?? 'miter';
@@ -37,7 +37,12 @@ export const strokeSolid: GpuOp = {
         const cut = grp.cutEnds?.[i] ?? 0;
         stroker.line(grp.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
       }
-      for (const poly of grp.polygons) for (const ring of poly) stroker.ring(ring, tileSize);
+      // Ring edges made by clipping (polygonCuts) are not stroked.
+      for (let i = 0; i < grp.polygons.length; i++) {
+        const poly = grp.polygons[i]!;
+        const cuts = grp.polygonCuts?.[i];
+        for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
+      }
       shapes.addRings(rings, -x0, -y0);
       shapes.endShape(c[0] * a, c[1] * a, c[2] * a, a);
     }

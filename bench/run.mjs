@@ -1,0 +1,55 @@
+// npm run bench: our rows, and, where ../shared/peers is set up, the peers (Mapnik, libvips, GDAL)
+// in the same invocation, so the ratio column compares runs made under the same machine load.
+// Options: --no-peers (ours only), --gpu (also time the WebGPU backend), BENCH_ONLY=<regex>.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PEERS = path.resolve(HERE, '../../shared/peers');
+const OUT = path.join(HERE, 'out');
+const args = new Set(process.argv.slice(2));
+mkdirSync(OUT, { recursive: true });
+
+const peersReady = !args.has('--no-peers') && existsSync(path.join(PEERS, 'run.sh')) &&
+  spawnSync('/usr/bin/python3', ['-c', 'import mapnik, numpy; from osgeo import gdal'], { stdio: 'ignore' }).status === 0;
+
+const ours = [`node ${path.join(HERE, 'ours.mjs')}`];
+if (args.has('--gpu')) ours.push(`BENCH_BACKEND=gpu node ${path.join(HERE, 'ours.mjs')}`);
+for (const extra of ['server.mjs', 'sources.mjs']) if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
+
+let results;
+if (peersReady) {
+  const work = path.join(OUT, 'peers');
+  const r = spawnSync('bash', [path.join(PEERS, 'run.sh')], {
+    stdio: 'inherit',
+    env: { ...process.env, PEERS_WORK: work, ANCHORS_EXTRA: ours.join(' && ') },
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  results = path.join(work, 'out/results.jsonl');
+} else {
+  console.log(existsSync(PEERS) ? 'peers not set up (run ../shared/peers/setup.sh): our rows only, no ratios' : 'no ../shared/peers: our rows only');
+  results = path.join(OUT, 'results.jsonl');
+  rmSync(results, { force: true });
+  for (const cmd of ours) {
+    const r = spawnSync('bash', ['-c', cmd], { stdio: 'inherit', env: { ...process.env, RESULTS: results } });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
+}
+
+// Ratio table: each of our rows against the peer rows of the same job and size.
+const rows = existsSync(results) ? readFileSync(results, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const isOurs = (r) => r.tool.startsWith('tilegraph');
+console.log('\n== tilegraph vs peers (same run; ratio = our median / peer median, < 1 is faster)');
+console.log(`${'job'.padEnd(32)} ${'size'.padEnd(5)} ${'ours'.padEnd(34)} ${'ms'.padStart(8)}   ${'peer'.padEnd(44)} ${'ms'.padStart(8)} ${'ratio'.padStart(7)}`);
+for (const o of rows.filter(isOurs)) {
+  const peers = rows.filter((p) => !isOurs(p) && p.job === o.job && p.size === o.size);
+  if (!peers.length) {
+    console.log(`${o.job.padEnd(32)} ${o.size.padEnd(5)} ${o.tool.padEnd(34)} ${o.median_ms.toFixed(2).padStart(8)}   ${'(no peer)'.padEnd(44)}`);
+    continue;
+  }
+  for (const p of peers) {
+    console.log(`${o.job.padEnd(32)} ${o.size.padEnd(5)} ${o.tool.padEnd(34)} ${o.median_ms.toFixed(2).padStart(8)}   ${p.tool.padEnd(44)} ${p.median_ms.toFixed(2).padStart(8)} ${(o.median_ms / p.median_ms).toFixed(2).padStart(7)}`);
+  }
+}

@@ -1,0 +1,182 @@
+// Seam invariant (DESIGN §3): four tiles z/x..x+1/y..y+1 rendered one by one and put side by
+// side equal the same area rendered through the window API, within TOLERANCE. Each case reaches
+// across tile edges: a blur of fills, a density of points near the edges, contours of a DEM, a
+// colour-ramped DEM. Real data: @mapbox/mvt-fixtures (always) and ../shared/fixtures (Chicago,
+// Tyrol Terrain-RGB, Terrarium blocks, Florence PMTiles); a generated DEM runs without ../shared.
+import path from 'node:path';
+import sharp from 'sharp';
+import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
+import { NodeLoader } from '../../src/node/loader.js';
+import { compareRGBA, type Tolerance } from '../helpers/compare.js';
+import { FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES } from './helpers.js';
+
+/** Stated tolerance: at most 1/255 per channel on at most 0.05 % of the pixels (float summation order may differ). */
+const TOLERANCE: Tolerance = { channel: 1, fraction: 0.0005 };
+
+interface SeamResult {
+  ok: boolean;
+  badPixels: number;
+  maxDiff: number;
+  /** Share of pixels with any alpha, so that an empty render cannot pass. */
+  covered: number;
+  /** Distinct RGBA values, so that a flat render cannot pass either. */
+  colours: number;
+}
+
+async function seam(style: object, loader: Loader, z: number, x: number, y: number, T = 256): Promise<SeamResult> {
+  const r = Renderer.create(style, { loader });
+  const W = 2 * T;
+  const mosaic = new Uint8Array(W * W * 4);
+  for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+    const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T }));
+    for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
+  }
+  const win = toRGBA8((await r.renderWindow({ z, x0: x * T, y0: y * T, width: W, height: W, tileSize: T })).raster);
+  const cmp = compareRGBA(win, mosaic, W, W, TOLERANCE);
+  let covered = 0;
+  const colours = new Set<number>();
+  for (let i = 0; i < win.length; i += 4) {
+    if (win[i + 3]! > 0) covered++;
+    if (colours.size < 1000) colours.add((win[i]! << 24) | (win[i + 1]! << 16) | (win[i + 2]! << 8) | win[i + 3]!);
+  }
+  return { ok: cmp.ok, badPixels: cmp.badPixels, maxDiff: cmp.maxDiff, covered: covered / (W * W), colours: colours.size };
+}
+
+function expectSeamless(r: SeamResult, minCovered = 0.3): void {
+  if (process.env.SEAM_DEBUG) console.log(JSON.stringify(r));
+  expect(r.covered).toBeGreaterThan(minCovered);
+  expect(r.colours).toBeGreaterThan(20);
+  expect({ ok: r.ok, badPixels: r.badPixels }).toEqual({ ok: true, badPixels: expect.any(Number) });
+}
+
+const blurOfFills = (source: object) => ({
+  output: 'out',
+  sources: { streets: source },
+  nodes: {
+    landuse: { op: 'features', source: 'streets', layer: 'landuse' },
+    water: { op: 'features', source: 'streets', layer: 'water' },
+    road: { op: 'features', source: 'streets', layer: 'road' },
+    bg: { op: 'solid', color: '#f2efe9' },
+    lu: { op: 'fill-solid', features: '@landuse', fill: '#9ccc65' },
+    wa: { op: 'fill-solid', features: '@water', fill: '#4a90d9' },
+    rd: { op: 'stroke-solid', features: '@road', width: 2, color: '#555555' },
+    a: { op: 'blend', base: '@bg', over: '@lu' },
+    b: { op: 'blend', base: '@a', over: '@wa' },
+    c: { op: 'blend', base: '@b', over: '@rd' },
+    out: { op: 'blur', input: '@c', sigma: 4 },
+  },
+});
+
+const densityOf = (source: object, layer: string, radius: number) => ({
+  output: 'out',
+  sources: { pts: source },
+  nodes: {
+    p: { op: 'features', source: 'pts', layer },
+    d: { op: 'density', features: '@p', radius, intensity: 40 },
+    out: {
+      op: 'color-ramp',
+      field: '@d',
+      stops: [
+        { value: 0, color: '#00000000' },
+        { value: 0.5, color: '#2c7bb6' },
+        { value: 2, color: '#ffffbf' },
+        { value: 6, color: '#d7191c' },
+      ],
+    },
+  },
+});
+
+const demStyle = (dem: object, interval: number, stops: [number, string][]) => ({
+  output: 'out',
+  sources: { dem },
+  nodes: {
+    e: { op: 'dem' },
+    relief: { op: 'color-ramp', field: '@e', stops: stops.map(([value, color]) => ({ value, color })) },
+    iso: { op: 'contour', field: '@e', interval },
+    lines: { op: 'stroke-solid', features: '@iso', width: 1.5, color: '#3b2a1a' },
+    out: { op: 'blend', base: '@relief', over: '@lines' },
+  },
+});
+
+/** A smooth synthetic terrain (metres) over global source pixels, encoded as Terrarium tiles z6 x30..33 y20..23. */
+async function syntheticDem(): Promise<MemoryLoader> {
+  const S = 256;
+  const h = (gx: number, gy: number) => 800 + 350 * Math.sin(gx / 41) * Math.cos(gy / 57) + 120 * Math.sin((gx + gy) / 23);
+  const files: Record<string, Uint8Array> = {};
+  for (let tx = 30; tx <= 33; tx++)
+    for (let ty = 20; ty <= 23; ty++) {
+      const raw = new Uint8Array(S * S * 4);
+      for (let j = 0; j < S; j++)
+        for (let i = 0; i < S; i++) {
+          const v = Math.round((h(tx * S + i, ty * S + j) + 32768) * 256) / 256;
+          const r = Math.floor(v / 256), g = Math.floor(v - r * 256), b = Math.round((v - r * 256 - g) * 256);
+          raw.set([r, g, b, 255], (j * S + i) * 4);
+        }
+      files[`dem/6/${tx}/${ty}.png`] = new Uint8Array(await sharp(raw, { raw: { width: S, height: S, channels: 4 } }).png().toBuffer());
+    }
+  return new MemoryLoader(files);
+}
+
+const RELIEF: [number, string][] = [[400, '#2e9a58'], [700, '#fbff80'], [1000, '#e06c1f'], [1300, '#c83737']];
+
+describe('seam invariant: 2x2 tile mosaic = window render', () => {
+  test('blur of fills, real MVT block (mvt-fixtures Chicago, z13)', async () => {
+    const style = blurOfFills({ type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 });
+    expectSeamless(await seam(style, new NodeLoader({ baseDir: MVT_FIXTURES }), 13, 2100, 3044), 0.9);
+  });
+
+  test('density of points sitting on and near the tile edges (generated), radius 24', async () => {
+    // Points every 3 degrees along the z4 tile edges at lng 0 and lat ~41 (tile row 6/7 edge), jittered by < 1 px.
+    const pts = [];
+    for (let i = -20; i <= 20; i++) {
+      pts.push([0 + i * 1e-3, 30 + i * 0.6], [-10 + i * 0.7, 40.9798 + (i % 3) * 1e-3], [i * 0.5, 55.7765]);
+    }
+    const src = { type: 'geojson', data: { type: 'FeatureCollection', features: pts.map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })) } };
+    const r = await seam(densityOf(src, 'pts', 24), new MemoryLoader(), 4, 7, 5);
+    expectSeamless(r, 0.05);
+  });
+
+  test('density of real points: the poi_label layer of the mvt-fixtures Chicago block, radius 30', async () => {
+    const style = densityOf({ type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 }, 'poi_label', 30);
+    expectSeamless(await seam(style, new NodeLoader({ baseDir: MVT_FIXTURES }), 13, 2100, 3044), 0.05);
+  });
+
+  test('contours and colour ramp of a generated DEM, over-zoomed and bilinear across source tiles', async () => {
+    const dem = { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 6, maxzoom: 6 };
+    // z8 tiles inside the centre z6 tile (31, 21): k = 1/4, every sample is interpolated.
+    const loader = await syntheticDem();
+    expectSeamless(await seam(demStyle(dem, 50, RELIEF), loader, 8, 125, 85), 0.95);
+    // z6 itself at 256 px (k = 1), on the corner where four source tiles meet.
+    expectSeamless(await seam(demStyle(dem, 50, RELIEF), loader, 6, 31, 21), 0.95);
+  });
+
+  test('real fixtures: blur of fills on the Chicago 2x2 block (over-zoomed to z14)', async () => {
+    if (!haveFixtures('seam test on the Chicago block')) return;
+    const style = blurOfFills({ type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 });
+    expectSeamless(await seam(style, new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/mvt-fixtures-chicago') }), 14, 4203, 6089), 0.9);
+  });
+
+  test('real fixtures: contours and colour ramp of the Terrain-RGB 512 px block (Tyrol), rendered at z11 / 256 px', async () => {
+    if (!haveFixtures('seam test on the Terrain-RGB block')) return;
+    const dem = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 };
+    const stops: [number, string][] = [[500, '#2e9a58'], [1000, '#fbff80'], [1500, '#e06c1f'], [2000, '#c83737'], [3000, '#ffffff']];
+    const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrain-rgb/maplibre-terrain-shading-512') });
+    expectSeamless(await seam(demStyle(dem, 100, stops), loader, 11, 1088, 715), 0.95);
+  });
+
+  test('real fixtures: colour-ramped Terrarium blocks (Black Forest z9, Grand Canyon z11), over-zoomed one level', async () => {
+    if (!haveFixtures('seam test on the Terrarium blocks')) return;
+    const dem = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256 };
+    const bf = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/mapzen-z9-256') });
+    expectSeamless(await seam(demStyle({ ...dem, maxzoom: 9 }, 50, RELIEF), bf, 10, 538, 355), 0.95);
+    const gc = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/maplibre-grandcanyon-256') });
+    const canyon: [number, string][] = [[500, '#6b3d1f'], [1200, '#c98b4f'], [1800, '#f1d7a3'], [2300, '#ffffff']];
+    expectSeamless(await seam(demStyle({ ...dem, maxzoom: 11 }, 100, canyon), gc, 12, 759, 1607), 0.95);
+  });
+
+  test('real fixtures: density of Florence POIs from the PMTiles archive (z15)', async () => {
+    if (!haveFixtures('seam test on the Florence archive')) return;
+    const style = densityOf({ type: 'pmtiles', url: 'protomaps_vector_ODbL_firenze.pmtiles' }, 'pois', 20);
+    expectSeamless(await seam(style, new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') }), 15, 17406, 11942), 0.2);
+  });
+});
