@@ -57,8 +57,9 @@ export class Progress {
   /** Count tiles already present (--resume): they are done but not part of the rate. */
   skip(n: number): void {
     this.skipped += n;
-    this.samples[0]![1] -= n;
     this.done += n;
+    // As if they had been done before every sample: the rate counts rendered tiles only.
+    for (const s of this.samples) s[1] += n;
     this.draw(false);
   }
 

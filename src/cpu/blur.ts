@@ -22,6 +22,7 @@ export function gaussianKernel(sigma: number): Float64Array {
  * outside the source (or the nearest edge pixel when `clamp`). src is sw pixels wide; out is w x rows.
  */
 function rowPass(src: Float32Array, sw: number, rowY0: number, rows: number, ox: number, w: number, k: Float64Array, clamp: boolean): Float32Array {
+  if (!clamp) return rowPassZero(src, sw, rowY0, rows, ox, w, k);
   const r = (k.length - 1) >> 1;
   const out = new Float32Array(w * rows * 4);
   for (let y = 0; y < rows; y++) {
@@ -30,11 +31,8 @@ function rowPass(src: Float32Array, sw: number, rowY0: number, rows: number, ox:
     for (let x = 0; x < w; x++, o += 4) {
       let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
       const c = ox + x - r;
-      const lo = clamp ? 0 : Math.max(0, -c);
-      const hi = clamp ? k.length : Math.min(k.length, sw - c);
-      for (let i = lo; i < hi; i++) {
-        let sx = c + i;
-        if (clamp) sx = sx < 0 ? 0 : sx >= sw ? sw - 1 : sx;
+      for (let i = 0; i < k.length; i++) {
+        const sx = c + i < 0 ? 0 : c + i >= sw ? sw - 1 : c + i;
         const p = (srow + sx) * 4;
         const wi = k[i]!;
         a0 += wi * src[p]!;
@@ -47,6 +45,34 @@ function rowPass(src: Float32Array, sw: number, rowY0: number, rows: number, ox:
       out[o + 2] = a2;
       out[o + 3] = a3;
     }
+  }
+  return out;
+}
+
+/** rowPass reading 0 outside the source, as whole-row shifted sums (tap-major, contiguous loops). */
+function rowPassZero(src: Float32Array, sw: number, rowY0: number, rows: number, ox: number, w: number, k: Float64Array): Float32Array {
+  const r = (k.length - 1) >> 1;
+  const n = w * 4;
+  const out = new Float32Array(n * rows);
+  const acc = new Float64Array(n);
+  for (let y = 0; y < rows; y++) {
+    acc.fill(0);
+    const srow = (rowY0 + y) * sw;
+    for (let i = 0; i < k.length; i++) {
+      // Output x reads source column ox + x + i - r; keep the x whose column exists.
+      const shift = ox + i - r;
+      const j0 = Math.max(0, -shift) * 4;
+      const j1 = Math.min(w, sw - shift) * 4;
+      const s = (srow + shift) * 4;
+      const wi = k[i]!;
+      for (let j = j0; j < j1; j += 4) {
+        acc[j]! += wi * src[s + j]!;
+        acc[j + 1]! += wi * src[s + j + 1]!;
+        acc[j + 2]! += wi * src[s + j + 2]!;
+        acc[j + 3]! += wi * src[s + j + 3]!;
+      }
+    }
+    out.set(acc, y * n);
   }
   return out;
 }
@@ -68,7 +94,12 @@ function colPass(src: Float32Array, rowLen: number, sh: number, oy: number, h: n
       else if (sy < 0 || sy >= sh) continue;
       const wi = k[i]!;
       const s = sy * n;
-      for (let j = 0; j < n; j++) acc[j]! += wi * src[s + j]!;
+      for (let j = 0; j < n; j += 4) {
+        acc[j]! += wi * src[s + j]!;
+        acc[j + 1]! += wi * src[s + j + 1]!;
+        acc[j + 2]! += wi * src[s + j + 2]!;
+        acc[j + 3]! += wi * src[s + j + 3]!;
+      }
     }
     out.set(acc, y * n);
   }
@@ -110,7 +141,7 @@ export function decimationFactor(sigma: number): number {
  * (start <= 0 aligns blocks to world multiples of k) and averages source pixels x with weight
  * k - |x - c_b| (> 0), renormalised over the pixels that exist.
  */
-interface TentPlan {
+export interface TentPlan {
   blocks: number;
   first: Int32Array;
   count: Int32Array;
@@ -120,7 +151,7 @@ interface TentPlan {
   variance: number;
 }
 
-function tentPlan(k: number, start: number, srcLen: number): TentPlan {
+export function tentPlan(k: number, start: number, srcLen: number): TentPlan {
   const blocks = Math.ceil((srcLen - start) / k);
   const first = new Int32Array(blocks);
   const count = new Int32Array(blocks);
@@ -146,13 +177,13 @@ function tentPlan(k: number, start: number, srcLen: number): TentPlan {
 }
 
 /** Quadratic B-spline weights of one axis's upsampling: output pixel x reads blocks i-1, i, i+1. */
-interface SplinePlan {
+export interface SplinePlan {
   center: Int32Array;
   /** 3 weights per output pixel. */
   weights: Float32Array;
 }
 
-function splinePlan(k: number, start: number, o: number, len: number): SplinePlan {
+export function splinePlan(k: number, start: number, o: number, len: number): SplinePlan {
   const center = new Int32Array(len);
   const weights = new Float32Array(len * 3);
   for (let x = 0; x < len; x++) {
@@ -172,7 +203,7 @@ function splinePlan(k: number, start: number, o: number, len: number): SplinePla
  * kernel is (|i| <= r): tap j covers [|j| - 1/2, |j| + 1/2] blocks and keeps the fraction of that
  * span inside (r + 1/2) / k; normalised.
  */
-function gridKernel(sd: number, r: number, k: number): Float64Array {
+export function gridKernel(sd: number, r: number, k: number): Float64Array {
   const rc = (r + 0.5) / k;
   const rho = Math.ceil(rc - 0.5);
   const w = new Float64Array(2 * rho + 1);

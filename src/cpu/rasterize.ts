@@ -113,40 +113,51 @@ export class Rasterizer {
       const wbase = y * words;
       let s = 0;
       let c = 0; // coverage of the running sum
-      // One pending run: per-pixel [px0, x) or solid [sx0, x) at coverage sc.
-      let px0 = -1;
-      let sx0 = -1;
-      let sc = 0;
+      // One pending run: per-pixel (solid < 0) or solid, over [r0, r1).
+      let r0 = 0;
+      let r1 = 0;
+      let solid = -1;
       let x = c0;
       while (x < W) {
         const wi = x >> 5;
-        const wend = Math.min(W, (wi + 1) << 5);
-        if (bits[wbase + wi] === 0) {
-          // No cell changes the sum in the rest of this word: constant coverage.
-          if (px0 >= 0) {
-            span(y, px0, x, cov, -1);
-            px0 = -1;
-          }
-          if (sx0 >= 0 && c !== sc) {
-            span(y, sx0, x, cov, sc);
-            sx0 = -1;
-          }
-          if (c > 0 && sx0 < 0) {
-            sx0 = x;
-            sc = c;
-          }
-          x = wend;
-          if (x > c1 && c === 0) break;
-          continue;
+        const wstart = wi << 5;
+        const wend = wstart + 32 < W ? wstart + 32 : W;
+        const b = bits[wbase + wi]!;
+        // Constant coverage up to the first touched cell of the word (or its end).
+        let next = wend;
+        if (b !== 0) {
+          bits[wbase + wi] = 0;
+          next = wstart + 31 - Math.clz32(b & -b);
         }
-        bits[wbase + wi] = 0;
-        if (sx0 >= 0) {
-          span(y, sx0, x, cov, sc);
-          sx0 = -1;
+        if (next > x) {
+          if (c === 0) {
+            if (r1 > r0) span(y, r0, r1, cov, solid);
+            r0 = r1 = next;
+          } else if (r1 === x && (solid === c || (solid < 0 && next - x < 8))) {
+            if (solid < 0) cov.fill(c, x, next); // a short gap inside a per-pixel run
+            r1 = next;
+          } else {
+            if (r1 > r0) span(y, r0, r1, cov, solid);
+            r0 = x;
+            r1 = next;
+            solid = c;
+          }
+          x = next;
+          if (b === 0) {
+            if (x > c1 && c === 0) break;
+            continue;
+          }
         }
-        if (px0 < 0) px0 = x;
+        // Per pixel from the first to the last touched cell of the word.
+        let last = wstart + 31 - Math.clz32(b);
+        if (last > W - 1) last = W - 1;
+        if (r1 !== x || solid >= 0) {
+          if (r1 > r0) span(y, r0, r1, cov, solid);
+          r0 = x;
+          solid = -1;
+        }
         if (antialias) {
-          for (; x < wend; x++) {
+          for (; x <= last; x++) {
             const v = acc[base + x]!;
             if (v !== 0) {
               s += v;
@@ -158,7 +169,7 @@ export class Rasterizer {
             cov[x] = c;
           }
         } else {
-          for (; x < wend; x++) {
+          for (; x <= last; x++) {
             const v = acc[base + x]!;
             if (v !== 0) {
               s += v;
@@ -168,9 +179,9 @@ export class Rasterizer {
             cov[x] = c;
           }
         }
+        r1 = x;
       }
-      if (px0 >= 0) span(y, px0, x, cov, -1);
-      if (sx0 >= 0) span(y, sx0, x, cov, sc);
+      if (r1 > r0) span(y, r0, r1, cov, solid);
       if (c1 >= W) {
         // Spill cells right of the canvas.
         acc[base + W] = 0;

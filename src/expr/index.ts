@@ -68,7 +68,8 @@ export function compileExpr(value: unknown, type: ExprType, rootKey: string): Co
     evaluate(zoom, feature, heatmapDensity) {
       let v: unknown;
       try {
-        v = ex.evaluate({ zoom, heatmapDensity } as never, (feature ?? { type: 1, properties: {} }) as never);
+        // Without the library's error handling: it would console.warn on every failing feature.
+        v = ex.evaluateWithoutErrorHandling({ zoom, heatmapDensity } as never, (feature ?? { type: 1, properties: {} }) as never);
       } catch {
         return null;
       }

@@ -39,8 +39,7 @@ interface DawnModule {
 function keepAlive(dawn: DawnModule, gpu: GPU): void {
   (dawn.create.tilegraphInstances ??= []).push(gpu);
 }
-let shared: Promise<GpuBackend | undefined> | undefined;
-let sharedBackend: GpuBackend | undefined;
+let shared: Promise<{ backend: GpuBackend; fallback: boolean } | undefined> | undefined;
 let lastAdapter: AdapterSummary | undefined;
 
 /** Parses `auto | gpu | cpu` (CLI --backend, TILEGRAPH_BACKEND); undefined or '' means auto. */
@@ -112,36 +111,44 @@ export function gpuAdapterSummary(): AdapterSummary | undefined {
 }
 
 /**
- * The process's shared GPU backend, or undefined when no usable adapter exists. With
- * `allowFallback` false a software adapter counts as none. Concurrent renders share it.
+ * A new Dawn device on its own adapter (undefined when there is none; with `allowFallback` false
+ * a software adapter counts as none), and a function that makes its replacement after a loss.
+ */
+export async function createGpuDevice(options: { allowFallback?: boolean } = {}): Promise<{ device: GPUDevice; adapter: AdapterSummary; recreate: () => Promise<GPUDevice> } | undefined> {
+  const allowFallback = options.allowFallback ?? true;
+  const adapter = await requestAdapter(allowFallback);
+  if (!adapter) return undefined;
+  const summary = summarize(adapter);
+  if (summary.fallback && !allowFallback) return undefined;
+  const recreate = async () => {
+    const next = await requestAdapter(allowFallback);
+    if (!next) throw new TilegraphError('render', 'the GPU device was lost and no adapter is left');
+    return requestDevice(next);
+  };
+  return { device: await requestDevice(adapter), adapter: summary, recreate };
+}
+
+/**
+ * The process's shared GPU backend, or undefined when no usable adapter exists (`allowFallback`
+ * false: SwiftShader does not count). Concurrent renders share it; closeGpu() releases it.
  */
 export async function createGpuBackend(options: { allowFallback?: boolean } = {}): Promise<GpuBackend | undefined> {
   const allowFallback = options.allowFallback ?? true;
-  if (sharedBackend && !allowFallback && lastAdapter?.fallback) return undefined;
   if (!shared) {
-    shared = (async () => {
-      const adapter = await requestAdapter(allowFallback);
-      if (!adapter) return undefined;
-      if (!allowFallback && summarize(adapter).fallback) return undefined;
-      const device = await requestDevice(adapter);
-      sharedBackend = new GpuBackend({
-        device,
-        recreate: async () => {
-          const next = await requestAdapter(allowFallback);
-          if (!next) throw new TilegraphError('render', 'the GPU device was lost and no adapter is left');
-          return requestDevice(next);
-        },
-      });
-      return sharedBackend;
+    // Without the fallback allowed, a software adapter is only looked at, no device is made.
+    const attempt = (async () => {
+      const made = await createGpuDevice({ allowFallback });
+      return made && { backend: new GpuBackend({ device: made.device, recreate: made.recreate }), fallback: made.adapter.fallback };
     })();
-    const result = await shared;
-    // Nothing found: let a later call (perhaps allowing the fallback) try again.
-    if (!result) shared = undefined;
-    return result;
+    shared = attempt;
+    if (!(await attempt)) {
+      // Nothing usable: a later call may try again (perhaps allowing the fallback).
+      if (shared === attempt) shared = undefined;
+      return undefined;
+    }
   }
-  const b = await shared;
-  if (b && !allowFallback && lastAdapter?.fallback) return undefined;
-  return b;
+  const s = await shared;
+  return !s || (s.fallback && !allowFallback) ? undefined : s.backend;
 }
 
 /**
@@ -165,8 +172,8 @@ export async function createBackend(choice: BackendChoice | string | undefined =
 }
 
 /** Destroys the shared GPU device so the process can exit; a later createBackend makes a new one. */
-export function closeGpu(): void {
-  sharedBackend?.destroy();
-  sharedBackend = undefined;
+export async function closeGpu(): Promise<void> {
+  const s = await shared;
   shared = undefined;
+  s?.backend.destroy();
 }

@@ -3,6 +3,8 @@ import { nodeRef, numParam, numRef } from '../style/fields.js';
 import type { FeatureGroup, Features } from '../types.js';
 import type { OpContext, OpDef } from './types.js';
 
+const FIELD_PAD = 1;
+
 /** Isolines of a scalar field by marching squares. */
 export const contour: OpDef = {
   name: 'contour',
@@ -18,6 +20,9 @@ export const contour: OpDef = {
     max: numRef(),
   },
   required: ['field'],
+  // One extra pixel of field: isolines end at the outermost sample centres, so this makes them
+  // reach half a pixel past this node's canvas, and a consumer's stroke padding fully covers a tile.
+  pad: () => FIELD_PAD,
   check: (node) => (node.interval === undefined && node.levels === undefined ? [{ field: 'interval', message: "'interval' is required unless 'levels' is given" }] : []),
   cpu(ctx): Features {
     const field = ctx.input<'scalar-field'>('field');
@@ -26,7 +31,7 @@ export const contour: OpDef = {
     const lo = Math.max(fmin, ctx.has('min') ? ctx.num('min') : -Infinity);
     const hi = Math.min(fmax, ctx.has('max') ? ctx.num('max') : Infinity);
     const levels = levelsOf(ctx, lo, hi);
-    const contourer = new Contourer(field.data, field.width, field.height, canvas.x0, canvas.y0);
+    const contourer = new Contourer(field.data, field.width, field.height, canvas.x0 - FIELD_PAD, canvas.y0 - FIELD_PAD);
     const groups: FeatureGroup[] = [];
     for (const level of levels) {
       const iso = contourer.isolines(level);

@@ -166,8 +166,11 @@ test("docs/browser.md's embedding snippet works from a page on another origin", 
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
   try {
-    await page.route('http://embed.example/', (route) => route.fulfill({ contentType: 'text/html', body: snippet }));
-    await page.goto('http://embed.example/');
+    // Another origin on the loopback interface (localhost vs 127.0.0.1): Chrome keeps public
+    // pages from reaching loopback servers, which is not what this test is about.
+    const embed = `http://localhost:${new URL(s.base).port}/embed.html`;
+    await page.route(embed, (route) => route.fulfill({ contentType: 'text/html', body: snippet }));
+    await page.goto(embed);
     const canvasState = () =>
       page.evaluate(() => {
         const c = document.getElementById('tile') as HTMLCanvasElement;

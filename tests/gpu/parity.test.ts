@@ -1,18 +1,20 @@
 // CPU/GPU parity per raster op on seeded random inputs and params. The CPU backend is the
 // reference. Stated tolerances (premultiplied float values in [0, 1]):
-//  - geometry ops (fill-solid, stroke-solid, circles) and solid: |cpu - gpu| <= 1e-3 per channel;
-//    the GPU keeps rasters in rgba16float (relative step 2^-11, so <= 4.9e-4 at 1.0), and its
-//    coverage sums run in f32 where the CPU uses f64.
-//  - blend, blur, color-ramp: <= 2e-3 (several f16 roundings of inputs and intermediates).
-//  - density (r32float field): |cpu - gpu| <= 1e-5 x max(field, 1).
-// and on 8-bit output every channel within 2/255 (the golden tolerance), which is far looser.
+//  - geometry ops (fill-solid, stroke-solid, circles) and solid: |cpu - gpu| <= 5e-4 per channel.
+//    The GPU keeps rasters in rgba16float (rounding error <= 2^-12 = 2.4e-4 below 1.0), and its
+//    coverage sums run in f32 where the CPU uses f64; measured: <= 2.44e-4.
+//  - blend, blur, color-ramp: <= 1.5e-3 (f16 inputs and intermediates; un-premultiplying for the
+//    blend modes and the luminance of a raster amplifies their rounding); measured: <= 8.3e-4.
+//  - density (r32float field): |cpu - gpu| <= 1e-5 x max(field, 1); measured ~2e-7.
+// and on 8-bit output every channel within 2/255 (the golden tolerance). PARITY_LOG=1 prints
+// the measured differences.
 import { CpuBackend, type Raster } from '../../src/index.js';
 import { BLEND_MODES } from '../../src/cpu/blend.js';
 import { diffRasters, gpu, randomColor, randomFeatures, renderBoth, renderOn, rng, tap, testWindow } from './harness.js';
 
 const W = testWindow(72);
-const GEOMETRY_TOL = 1e-3;
-const RASTER_TOL = 2e-3;
+const GEOMETRY_TOL = 5e-4;
+const RASTER_TOL = 1.5e-3;
 
 const source = (seed: number, counts: { polygons?: number; lines?: number; points?: number }) => ({
   pts: { type: 'geojson', data: randomFeatures(seed, W, counts, 24) },
@@ -20,7 +22,7 @@ const source = (seed: number, counts: { polygons?: number; lines?: number; point
 
 function check(name: string, cpu: Raster, gpuR: Raster, tol: number): void {
   const d = diffRasters(cpu, gpuR);
-  if (d.maxFloat > tol || d.max8 > 2) console.error(`${name}: max float diff ${d.maxFloat.toExponential(2)}, max 8-bit diff ${d.max8.toFixed(2)}`);
+  if (process.env.PARITY_LOG || d.maxFloat > tol || d.max8 > 2) console.error(`${name}: max float diff ${d.maxFloat.toExponential(2)}, max 8-bit diff ${d.max8.toFixed(2)}`);
   expect({ name, withinFloat: d.maxFloat <= tol, within8bit: d.max8 <= 2 }).toEqual({ name, withinFloat: true, within8bit: true });
 }
 

@@ -12,8 +12,14 @@ function fieldOf(canvas: Canvas, f: (x: number, y: number) => number): ScalarFie
   return { kind: 'scalar-field', width: canvas.width, height: canvas.height, data };
 }
 
-function ctxFor(node: Record<string, unknown>, field: ScalarField, canvas: Canvas, params: Record<string, number> = {}): OpContext {
+/**
+ * A minimal OpContext. `fieldCanvas` is where the field's samples sit; as in a render, the node's
+ * own canvas is that grown by minus the op's pad (the input reaches `pad` px beyond it).
+ */
+function ctxFor(node: Record<string, unknown>, field: ScalarField, fieldCanvas: Canvas, params: Record<string, number> = {}): OpContext {
   const spec: Record<string, unknown> = { op: 'contour', field: '@f', ...node };
+  const pad = contour.pad!(() => undefined, 'field', spec as OpContext['node']);
+  const canvas = { ...fieldCanvas, x0: fieldCanvas.x0 + pad, y0: fieldCanvas.y0 + pad, width: fieldCanvas.width - 2 * pad, height: fieldCanvas.height - 2 * pad };
   const resolve = (v: unknown): ScalarValue => (typeof v === 'string' && v.startsWith('$') ? params[v.slice(1)]! : (v as number));
   return {
     id: 'c',
@@ -280,5 +286,15 @@ describe('levels', () => {
     expect(contour.check!({ op: 'contour', field: '@f' })).toEqual([{ field: 'interval', message: "'interval' is required unless 'levels' is given" }]);
     expect(contour.check!({ op: 'contour', field: '@f', levels: [1] })).toEqual([]);
     expect(contour.planned).toBeUndefined();
+  });
+
+  test('the field input reaches one pixel beyond the canvas, so lines pass half a pixel beyond it', () => {
+    expect(contour.pad!(() => undefined, 'field', { op: 'contour' })).toBe(1);
+    // The plane's line spans the field's outermost sample rows: canvas top - 0.5 to bottom + 0.5.
+    const v = vertices(run({ levels: [10] }, fieldOf(C, (x) => x - C.x0), C).groups[0]!.lines[0]!);
+    const canvasTop = C.y0 + 1;
+    const canvasBottom = C.y0 + C.height - 1;
+    expect(v[v.length - 1]![1]).toBe(canvasTop - 0.5);
+    expect(v[0]![1]).toBe(canvasBottom + 0.5);
   });
 });

@@ -3,6 +3,7 @@
 // independent computation).
 import { Rasterizer } from '../../src/cpu/rasterize.js';
 import { clipRing, ringArea } from '../../src/geometry/clip.js';
+import { Stroker } from '../../src/geometry/stroke.js';
 
 const rect = (x0: number, y0: number, x1: number, y1: number) => new Float64Array([x0, y0, x1, y0, x1, y1, x0, y1]);
 const reverse = (r: Float64Array) => {
@@ -171,6 +172,60 @@ describe('exact-area rasterizer', () => {
         const rr = Math.hypot(x + 0.5 - 10, y + 0.5 - 10);
         if (Math.abs(rr - 6.5) > 0.01) expect(d[y * 20 + x]).toBe(rr < 6.5 ? 1 : 0);
       }
+    }
+  });
+
+  test('random star polygons across the canvas edges, per pixel (canvas wider than one 32-cell word)', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const W = 77;
+    const H = 23;
+    for (let trial = 0; trial < 12; trial++) {
+      const n = 5 + Math.floor(rnd() * 30);
+      const cx = rnd() * W;
+      const cy = rnd() * H;
+      const ring = new Float64Array(n * 2);
+      for (let i = 0; i < n; i++) {
+        const a = (2 * Math.PI * i) / n;
+        const r = 3 + rnd() * 45;
+        ring[i * 2] = cx + r * Math.cos(a);
+        ring[i * 2 + 1] = cy + r * Math.sin(a) * 0.5;
+      }
+      const m = mask(W, H, [[ring]]);
+      let worst = 0;
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) worst = Math.max(worst, Math.abs(m[y * W + x]! - exactPixel(ring, x, y)));
+      expect(worst).toBeLessThan(1e-6);
+    }
+  });
+
+  test('the same strokes on canvases of other widths and offsets give the same pixels', () => {
+    let seed = 3;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let trial = 0; trial < 40; trial++) {
+      const pts: number[] = [];
+      for (let i = 0; i < 6; i++) pts.push(rnd() * 120 - 10, rnd() * 40);
+      const s = new Stroker();
+      s.setStyle({ width: 1 + rnd() * 6, join: 'round', cap: 'round', miterLimit: 2, offset: 0 });
+      s.line(new Float64Array(pts));
+      const masks = ([[100, 0], [64, 0], [70, -30], [33, -67]] as const).map(([w, dx]) => {
+        const r = new Rasterizer(w, 40);
+        r.addRings(s.out, dx, 0);
+        return { w, dx, m: r.sweepMask() };
+      });
+      const ref = masks[0]!;
+      let worst = 0;
+      let ink = 0;
+      for (const o of masks.slice(1)) {
+        for (let y = 0; y < 40; y++) {
+          for (let x = 0; x < o.w; x++) {
+            const gx = x - o.dx;
+            if (gx < 100) worst = Math.max(worst, Math.abs(o.m[y * o.w + x]! - ref.m[y * 100 + gx]!));
+            ink += o.m[y * o.w + x]!;
+          }
+        }
+      }
+      expect(ink).toBeGreaterThan(10);
+      expect(worst).toBeLessThan(1e-6);
     }
   });
 });

@@ -10,8 +10,12 @@ import { NodeLoader } from '../../src/node/loader.js';
 import { compareRGBA, type Tolerance } from '../helpers/compare.js';
 import { FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES } from './helpers.js';
 
-/** Stated tolerance: at most 1/255 per channel on at most 0.05 % of the pixels (float summation order may differ). */
-const TOLERANCE: Tolerance = { channel: 1, fraction: 0.0005 };
+/**
+ * Stated tolerance: at most 1/255 per channel, except on at most 0.01 % of the pixels (26 of a
+ * 512x512 mosaic). Fields, fills, blurs and densities come out exact or within 1/255; the only
+ * larger differences seen are a few isolated pixels on contour strokes away from the seams.
+ */
+const TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
 
 interface SeamResult {
   ok: boolean;
@@ -126,11 +130,17 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
   });
 
   test('density of points sitting on and near the tile edges (generated), radius 24', async () => {
-    // Points every 3 degrees along the z4 tile edges at lng 0 and lat ~41 (tile row 6/7 edge), jittered by < 1 px.
-    const pts = [];
-    for (let i = -20; i <= 20; i++) {
-      pts.push([0 + i * 1e-3, 30 + i * 0.6], [-10 + i * 0.7, 40.9798 + (i % 3) * 1e-3], [i * 0.5, 55.7765]);
-    }
+    // The block's inner edges are lng 0 and lat 40.9799 (z4 rows 5/6); a z4 pixel is 0.088 degrees of
+    // longitude. Points on the edges and at 1 to 20 px on either side: those past a tile's 4 px buffer
+    // reach the neighbouring tile only if the source loads it.
+    const pts: [number, number][] = [];
+    const offsets = [0, 0.09, -0.09, 0.5, -0.5, 1, -1, 1.8, -1.8];
+    offsets.forEach((o, k) => {
+      for (let i = 0; i < 6; i++) {
+        pts.push([o, 25 + i * 5 + k * 0.3]);
+        pts.push([-20 + i * 7 + k * 0.4, 40.9799 + o * 0.7]);
+      }
+    });
     const src = { type: 'geojson', data: { type: 'FeatureCollection', features: pts.map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })) } };
     const r = await seam(densityOf(src, 'pts', 24), new MemoryLoader(), 4, 7, 5);
     expectSeamless(r, 0.05);

@@ -1,0 +1,44 @@
+// The WGSL shaders: the generated module matches src/shaders/*.wgsl, every core raster op has a
+// GPU module and a shader that compiles, and the op modules name existing shader files.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { OPS } from '../../src/index.js';
+import { GPU_OPS } from '../../src/gpu/ops/index.js';
+import { SHADERS } from '../../src/shaders/index.js';
+import { GpuBackend } from '../../src/gpu/backend.js';
+import { gpu } from './harness.js';
+// @ts-expect-error: a plain .mjs build script without types
+import { generate } from '../../scripts/gen-shaders.mjs';
+
+const CORE_RASTER_OPS = ['solid', 'blend', 'blur', 'color-ramp', 'fill-solid', 'stroke-solid', 'circles', 'density'];
+
+describe('shaders', () => {
+  test('src/shaders/index.ts is up to date (run node scripts/gen-shaders.mjs)', () => {
+    expect(readFileSync(path.resolve('src/shaders/index.ts'), 'utf8')).toBe((generate as () => string)());
+  });
+
+  test('every core raster op has a GPU module and its shader file', () => {
+    const wgsl = new Set(readdirSync(path.resolve('src/shaders')).filter((f) => f.endsWith('.wgsl')));
+    for (const name of CORE_RASTER_OPS) {
+      expect({ name, gpu: GPU_OPS.has(name) }).toEqual({ name, gpu: true });
+      const op = OPS.get(name)!;
+      expect({ name, planned: !!op.planned }).toEqual({ name, planned: false });
+      expect({ name, shader: op.shader && wgsl.has(op.shader) }).toEqual({ name, shader: true });
+    }
+    // A GPU module for an op that does not exist would never run.
+    for (const name of GPU_OPS.keys()) expect({ name, op: OPS.has(name) }).toEqual({ name, op: true });
+  });
+
+  test('every shader compiles on the device', async () => {
+    const g = await gpu();
+    if (!g) return;
+    const device = (g as GpuBackend).device;
+    const problems: string[] = [];
+    for (const [name, code] of Object.entries(SHADERS)) {
+      if (name === 'common') continue;
+      const info = await device.createShaderModule({ label: name, code: SHADERS.common + '\n' + code }).getCompilationInfo();
+      for (const m of info.messages) if (m.type === 'error') problems.push(`${name}.wgsl:${m.lineNum}: ${m.message}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+// The Node host loader (files relative to the style, refusal outside its directory, npm:, http
+// ranges) and the tile math the sources share.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { NodeLoader } from '../../src/node/loader.js';
+import { boundsTileRange, coveringTiles, expandTemplate, tileInBounds } from '../../src/sources/tiles.js';
+
+describe('NodeLoader', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tilegraph-loader-'));
+  mkdirSync(path.join(dir, 'style'));
+  writeFileSync(path.join(dir, 'style', 'data.bin'), Uint8Array.from({ length: 100 }, (_, i) => i));
+  writeFileSync(path.join(dir, 'secret.txt'), 'outside');
+
+  test('reads files relative to the style directory, whole or by range (short at the end)', async () => {
+    const l = new NodeLoader({ baseDir: path.join(dir, 'style') });
+    expect((await l.load('data.bin')).length).toBe(100);
+    expect(Array.from(await l.load('data.bin', { offset: 10, length: 3 }))).toEqual([10, 11, 12]);
+    expect(Array.from(await l.load('data.bin', { offset: 98, length: 16384 }))).toEqual([98, 99]);
+    expect(l.key('data.bin')).toBe(path.join(dir, 'style', 'data.bin'));
+  });
+
+  test('refuses paths outside the style directory unless allowed', async () => {
+    const strict = new NodeLoader({ baseDir: path.join(dir, 'style') });
+    await expect(strict.load('../secret.txt')).rejects.toThrow(/outside the style's directory/);
+    await expect(strict.load(path.join(dir, 'secret.txt'))).rejects.toThrow(/outside the style's directory/);
+    await expect(strict.load(`file://${path.join(dir, 'secret.txt')}`)).rejects.toThrow(/outside/);
+    const open = new NodeLoader({ baseDir: path.join(dir, 'style'), allowOutside: true });
+    expect(new TextDecoder().decode(await open.load('../secret.txt'))).toBe('outside');
+  });
+
+  test('npm: refs read files shipped in installed packages', async () => {
+    const l = new NodeLoader({ baseDir: process.cwd() });
+    const b = await l.load('npm:world-atlas/countries-110m.json');
+    expect(JSON.parse(new TextDecoder().decode(b)).type).toBe('Topology');
+  });
+
+  test('http(s): byte ranges from servers that honour Range, ignore it, or answer 416', async () => {
+    const body = Uint8Array.from({ length: 50 }, (_, i) => i);
+    const server = http.createServer((req, res) => {
+      const m = /bytes=(\d+)-(\d+)/.exec(String(req.headers.range ?? ''));
+      if (req.url === '/ranged' && m) {
+        const a = Number(m[1]);
+        if (a >= body.length) {
+          res.writeHead(416);
+          return res.end();
+        }
+        res.writeHead(206);
+        return res.end(body.subarray(a, Math.min(body.length, Number(m[2]) + 1)));
+      }
+      res.writeHead(200);
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const l = new NodeLoader({ baseDir: '.' });
+      expect(Array.from(await l.load(`${base}/ranged`, { offset: 5, length: 3 }))).toEqual([5, 6, 7]);
+      expect(Array.from(await l.load(`${base}/plain`, { offset: 5, length: 3 }))).toEqual([5, 6, 7]);
+      expect((await l.load(`${base}/ranged`, { offset: 60, length: 10 })).length).toBe(0);
+      expect(l.key(`${base}/x`)).toBe(`${base}/x`);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('tile math', () => {
+  test('templates: {z}/{x}/{y}, TMS rows and quadkeys', () => {
+    expect(expandTemplate('t/{z}/{x}/{y}.pbf', 3, 5, 2)).toBe('t/3/5/2.pbf');
+    expect(expandTemplate('t/{z}/{x}/{-y}.pbf', 3, 5, 2)).toBe('t/3/5/5.pbf');
+    expect(expandTemplate('t/{z}/{x}/{y}.pbf', 3, 5, 2, 'tms')).toBe('t/3/5/5.pbf');
+    // Bing's documented example: tile (3, 5) at level 3 is quadkey 213.
+    expect(expandTemplate('q/{quadkey}', 3, 3, 5)).toBe('q/213');
+  });
+
+  test('bounds as tile ranges, including across the antimeridian', () => {
+    expect(boundsTileRange([-180, -85, 180, 85], 2)).toEqual({ x0: 0, y0: 0, x1: 3, y1: 3 });
+    expect(tileInBounds([10, 40, 12, 42], 6, 33, 23)).toBe(true);
+    expect(tileInBounds([10, 40, 12, 42], 6, 34, 23)).toBe(true); // lng 11.25..16.875 overlaps
+    expect(tileInBounds([10, 40, 12, 42], 6, 35, 23)).toBe(false);
+    expect(tileInBounds([10, 40, 12, 42], 6, 33, 25)).toBe(false);
+    // West > east: the range wraps.
+    expect(tileInBounds([170, -10, -170, 10], 3, 7, 3)).toBe(true);
+    expect(tileInBounds([170, -10, -170, 10], 3, 0, 3)).toBe(true);
+    expect(tileInBounds([170, -10, -170, 10], 3, 4, 3)).toBe(false);
+  });
+
+  test('covering tiles wrap x, clamp y and over-zoom', () => {
+    const c = coveringTiles({ z: 2, x0: -10, y0: -10, width: 20, height: 20, tileSize: 256 }, 2);
+    expect(c.map((t) => [t.x, t.wx, t.y])).toEqual([[-1, 3, 0], [0, 0, 0]]);
+    const o = coveringTiles({ z: 5, x0: 8 * 256, y0: 8 * 256, width: 256, height: 256, tileSize: 256 }, 3);
+    expect(o.map((t) => [t.z, t.x, t.y, t.size])).toEqual([[3, 2, 2, 1024]]);
+  });
+});
