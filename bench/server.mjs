@@ -2,6 +2,8 @@
 // bundled example and a heatmap style; then pyramid export tiles/s. Runs the compiled dist/.
 // Usage: npm run build && node bench/server.mjs   (BENCH_RUNS=3, BENCH_CONCURRENCY=16, BENCH_BACKEND=cpu)
 // Bounded: each uncached run renders the 256 distinct tiles of zoom 4 once; about a minute in all.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { median } from './lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { serve } = await import(path.join(root, 'dist/server/serve.js'));
 const { tilesCommand } = await import(path.join(root, 'dist/cli/tiles.js'));
 
 const RUNS = Number(process.env.BENCH_RUNS || 3);
@@ -61,6 +62,27 @@ const tilesOf = (z) => {
   return out;
 };
 
+/** `tilegraph serve` in a child process, so the client's work does not share the server's thread. */
+async function startServer(style, extra = []) {
+  const child = spawn(process.execPath, [path.join(root, 'dist/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  for await (const chunk of child.stdout) {
+    text += chunk;
+    const m = /version (\w+)\) at (http:\/\/\S+)/.exec(text);
+    if (m) {
+      return {
+        url: m[2],
+        version: m[1],
+        async close() {
+          child.kill('SIGTERM');
+          await once(child, 'exit');
+        },
+      };
+    }
+  }
+  throw new Error(`the server did not start: ${text}`);
+}
+
 function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -100,7 +122,7 @@ for (const s of styles) {
   const cached = [];
   for (let run = 0; run < RUNS; run++) {
     // A fresh server per run with no tile cache: each of the 256 zoom-4 tiles renders once.
-    const srv = await serve({ style: s.file, port: 0, backend: BACKEND, cacheBytes: 0, log: () => undefined });
+    const srv = await startServer(s.file, ['--cache-mb', '0']);
     try {
       await load(tilesOf(3).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`), 64); // warm the workers
       uncached.push(await load(tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`), 256));
@@ -108,9 +130,9 @@ for (const s of styles) {
       await srv.close();
     }
   }
-  const srv = await serve({ style: s.file, port: 0, backend: BACKEND, log: () => undefined });
+  const srv = await startServer(s.file);
   try {
-    const urls = tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png?v=${srv.service.version}`);
+    const urls = tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png?v=${srv.version}`);
     await load(urls, 256); // fill the cache
     for (let run = 0; run < RUNS; run++) cached.push(await load(urls, 2000));
   } finally {

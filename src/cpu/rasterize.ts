@@ -33,7 +33,8 @@ const NONE = 0x7fffffff;
 export class Rasterizer {
   readonly width: number;
   readonly height: number;
-  readonly antialias: boolean;
+  /** Area coverage (true) or pixel-centre sampling (false); change it only while empty. */
+  antialias: boolean;
   /** Coverage of the row being emitted, indexed by canvas column. */
   readonly cov: Float64Array;
   private readonly stride: number;
@@ -351,6 +352,32 @@ export class Rasterizer {
       this.touch(r, c, c);
     }
   }
+}
+
+// Canvas-sized cell buffers cost page faults and GC pressure on every kernel call; kernels borrow
+// a cleared one here and give it back. Safe with concurrent renders: a kernel borrows and returns
+// within one synchronous call, and only a rasterizer swept clean (empty) is taken back.
+const POOL_SIZE = 4;
+const pool: Rasterizer[] = [];
+
+/** A cleared rasterizer of this size: a pooled one, or a new one. Give it back with releaseRasterizer. */
+export function acquireRasterizer(width: number, height: number, antialias = true): Rasterizer {
+  for (let i = pool.length - 1; i >= 0; i--) {
+    const r = pool[i]!;
+    if (r.width === width && r.height === height) {
+      pool.splice(i, 1);
+      r.antialias = antialias;
+      return r;
+    }
+  }
+  return new Rasterizer(width, height, antialias);
+}
+
+/** Return a rasterizer to the pool (dropped unless it was swept clean). */
+export function releaseRasterizer(r: Rasterizer): void {
+  if (!r.empty || pool.includes(r)) return;
+  pool.push(r);
+  if (pool.length > POOL_SIZE) pool.shift();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { boolRef, color, expr, nodeRef, numRef } from '../style/fields.js';
-import { Compositor, Rasterizer } from '../cpu/rasterize.js';
+import { Compositor, acquireRasterizer, releaseRasterizer } from '../cpu/rasterize.js';
 import { newRaster } from '../cpu/raster.js';
 import { ringArea } from '../geometry/clip.js';
 import type { Features } from '../types.js';
@@ -30,7 +30,7 @@ export const fillSolid: OpDef = {
     const features = ctx.input<'features'>('features') as Features;
     const fill = groupColor(ctx, 'fill-expr', ctx.color('fill', BLACK));
     const alpha = groupNumber(ctx, 'fill-alpha-expr', ctx.num('fill-alpha', 1));
-    const rast = new Rasterizer(W, H, ctx.bool('antialias', true));
+    const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
     const comp = new Compositor(out.data, W);
     for (const g of features.groups) {
       if (!g.polygons.length) continue;
@@ -47,6 +47,7 @@ export const fillSolid: OpDef = {
       }
       rast.sweep(comp.span);
     }
+    releaseRasterizer(rast);
     return out;
   },
 };

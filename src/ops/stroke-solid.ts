@@ -1,5 +1,5 @@
 import { color, expr, nodeRef, numRef, oneOfEnum, num } from '../style/fields.js';
-import { Compositor, Rasterizer } from '../cpu/rasterize.js';
+import { Compositor, acquireRasterizer, releaseRasterizer } from '../cpu/rasterize.js';
 import { newRaster } from '../cpu/raster.js';
 import { Stroker, strokeReach, type Cap, type Join } from '../geometry/stroke.js';
 import type { Features } from '../types.js';
@@ -52,7 +52,7 @@ export const strokeSolid: OpDef = {
     const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
     const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
     const offset = ctx.num('offset', 0);
-    const rast = new Rasterizer(W, H, true);
+    const rast = acquireRasterizer(W, H, true);
     const comp = new Compositor(out.data, W);
     const stroker = new Stroker();
     const rings = stroker.out;
@@ -77,6 +77,7 @@ export const strokeSolid: OpDef = {
       rast.addRings(rings, -x0, -y0);
       rast.sweep(comp.span);
     }
+    releaseRasterizer(rast);
     return out;
   },
 };

@@ -132,16 +132,20 @@ export class VectorTileSource implements FeatureSource {
 
   async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {
     const info = await this.info(signal);
-    if (info.layers && !info.layers.includes(layer)) {
-      throw new SourceError(this.name, undefined, `unknown layer '${layer}'; the source has: ${info.layers.join(', ')}`);
-    }
+    // Layer lists (archive metadata, a declared `layers`) can be incomplete in real data (the
+    // Florence archive omits 'landuse'): a layer they lack is unknown only if no tile here holds it.
+    const listed = !info.layers || info.layers.includes(layer);
+    const unknown = () => new SourceError(this.name, undefined, `unknown layer '${layer}'; the source has: ${info.layers!.join(', ')}`);
     // Below the source's minzoom there are no tiles; above its maxzoom, ancestors are over-zoomed.
-    if (canvas.z < info.minzoom) return [];
+    if (canvas.z < info.minzoom) {
+      if (!listed) throw unknown();
+      return [];
+    }
     const sz = Math.min(canvas.z, info.maxzoom);
     // Neighbours only where the canvas reaches past a tile's own buffer.
     const tiles = coveringTiles(canvas, sz, this.buffer);
-    if (!tiles.length) return [];
     const decoded = await Promise.all(tiles.map((t) => this.layer(t.z, t.wx, t.y, layer, signal)));
+    if (!listed && decoded.every((d) => d === null)) throw unknown();
     const rects = contributionRects(tiles, canvas);
     const out = new GroupCollector();
     tiles.forEach((t, i) => {

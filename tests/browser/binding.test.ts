@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareRGBA } from '../helpers/compare.js';
-import { decodePng, encodePng, openSession, ROOT, saveArtifact, type Session } from './harness.js';
+import { decodePng, encodePng, httpGet, openSession, ROOT, saveArtifact, type Session } from './harness.js';
 
 let s: Session;
 
@@ -47,13 +47,13 @@ async function browserTile(config: { backend: string; workers?: number }, tile: 
 }
 
 async function serverTile(tile: { z: number; x: number; y: number }, params: Record<string, string>) {
-  const res = await fetch(`${s.base}tiles/${tile.z}/${tile.x}/${tile.y}.png?${new URLSearchParams(params)}`);
+  const res = await httpGet(`${s.base}tiles/${tile.z}/${tile.x}/${tile.y}.png?${new URLSearchParams(params)}`);
   expect(res.status).toBe(200);
-  return decodePng(new Uint8Array(await res.arrayBuffer()));
+  return decodePng(res.body);
 }
 
 test('paramsSchema is the document the server serves at /style/params', async () => {
-  const served = await (await fetch(s.base + 'style/params')).json();
+  const served = (await httpGet(s.base + 'style/params')).json();
   const schema = await s.page.evaluate(async () => {
     const bundle = '/preview/tilegraph.js';
     const { Renderer } = await import(bundle);
@@ -67,9 +67,9 @@ test('paramsSchema is the document the server serves at /style/params', async ()
 test('params set by name from strings fail exactly as the server answers', async () => {
   const bad: Record<string, string>[] = [{ 'border-width': '9' }, { 'border-width': 'wide' }, { land: 'red' }, { land: '#12345' }, { nope: '1' }];
   for (const params of bad) {
-    const res = await fetch(`${s.base}tiles/0/0/0.png?${new URLSearchParams(params)}`);
+    const res = await httpGet(`${s.base}tiles/0/0/0.png?${new URLSearchParams(params)}`);
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { details: { param?: string; message: string }[] };
+    const body = res.json<{ details: { param?: string; message: string }[] }>();
     const [name, value] = Object.entries(params)[0]!;
     const thrown = await s.page.evaluate(
       async ({ name, value }) => {
@@ -160,17 +160,20 @@ test('an aborted render rejects with AbortError and the renderer keeps working',
 
 test("docs/browser.md's embedding snippet works from a page on another origin", async () => {
   const doc = readFileSync(path.join(ROOT, 'docs/browser.md'), 'utf8');
-  const snippet = /```html\n([\s\S]*?)```/.exec(doc)![1]!.replace('http://127.0.0.1:8080/', s.base);
+  const snippet = /```html\n([\s\S]*?)```/.exec(doc)![1]!.replace('http://127.0.0.1:8080/', 'http://tiles.example/');
   const page = await s.context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
+  // Two made-up origins: the page's, and the tile server's (proxied to the real one, CORS headers
+  // and all). Real loopback origins would meet Chrome's local-network permission prompt instead.
+  await s.context.route('http://embed.example/', (route) => route.fulfill({ contentType: 'text/html', body: snippet }));
+  await s.context.route('http://tiles.example/**', async (route) => {
+    const response = await route.fetch({ url: route.request().url().replace('http://tiles.example/', s.base) });
+    await route.fulfill({ response });
+  });
   try {
-    // Another origin on the loopback interface (localhost vs 127.0.0.1): Chrome keeps public
-    // pages from reaching loopback servers, which is not what this test is about.
-    const embed = `http://localhost:${new URL(s.base).port}/embed.html`;
-    await page.route(embed, (route) => route.fulfill({ contentType: 'text/html', body: snippet }));
-    await page.goto(embed);
+    await page.goto('http://embed.example/');
     const canvasState = () =>
       page.evaluate(() => {
         const c = document.getElementById('tile') as HTMLCanvasElement;

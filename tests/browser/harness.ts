@@ -1,6 +1,7 @@
 // Browser tests: the tile server on an ephemeral port, the browser bundle freshly built, and the
 // system's chromium (never a downloaded one) driven headless by playwright-core.
 import { execFileSync } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,4 +86,29 @@ export function encodePng(width: number, height: number, data: Uint8Array | Uint
   const png = new PNG({ width, height });
   Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(png.data);
   return PNG.sync.write(png);
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  json<T = unknown>(): T;
+}
+
+/**
+ * GET on a fresh connection. The server renders in this process, so a busy event loop can miss
+ * a keep-alive socket's close and a pooled fetch() would then fail with ECONNRESET.
+ */
+export function httpGet(url: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body.toString('utf8')) as T });
+      });
+      res.on('error', reject);
+    }).on('error', reject);
+  });
 }

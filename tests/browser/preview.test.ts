@@ -2,7 +2,7 @@
 // in the browser when a control moves, keeps params in the URL, and compares with server tiles.
 import type { Page } from 'playwright-core';
 import { compareRGBA } from '../helpers/compare.js';
-import { decodePng, openSession, saveArtifact, type Session } from './harness.js';
+import { decodePng, httpGet, openSession, saveArtifact, type Session } from './harness.js';
 
 let s: Session;
 const tileRequests: string[] = [];
@@ -67,7 +67,7 @@ test('the page loads with no console errors and renders the example map in the b
 });
 
 test('the panel has one control per param, with the right type, range, default, label and help', async () => {
-  const schema = (await (await fetch(s.base + 'style/params')).json()) as { properties: Record<string, { type: string; minimum?: number; maximum?: number; default: unknown; description?: string }> };
+  const schema = (await httpGet(s.base + 'style/params')).json<{ properties: Record<string, { type: string; minimum?: number; maximum?: number; default: unknown; description?: string }> }>();
   const names = Object.keys(schema.properties);
   await expect(s.page.locator('#params [data-param]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.param))).resolves.toEqual(names);
   for (const [name, p] of Object.entries(schema.properties)) {
@@ -140,8 +140,7 @@ test('a colour keeps its alpha through the picker, and a bad hex shows the serve
 
   await box.locator('input.hex').fill('sand');
   await box.locator('input.hex').press('Enter');
-  const res = await fetch(`${s.base}tiles/0/0/0.png?land=sand`);
-  const served = ((await res.json()) as { details: { message: string }[] }).details[0]!.message;
+  const served = (await httpGet(`${s.base}tiles/0/0/0.png?land=sand`)).json<{ details: { message: string }[] }>().details[0]!.message;
   await expect(box.locator('.error').textContent()).resolves.toBe(served);
   await expect(box.locator('input.hex').getAttribute('aria-invalid')).resolves.toBe('true');
   expect(new URL(s.page.url()).searchParams.get('land')).toBe('#00ff0080'); // the refused value changed nothing
