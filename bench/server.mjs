@@ -99,8 +99,9 @@ async function load(urls, count) {
         const url = urls[next++ % urls.length];
         const s = performance.now();
         const r = await fetch(url);
+        const body = r.clone();
         await r.arrayBuffer();
-        if (r.status !== 200) failed++;
+        if (r.status !== 200 && failed++ === 0) console.error(`  ${url}: ${r.status} ${Buffer.from(await body.arrayBuffer()).toString().slice(0, 300)}`);
         lat.push(performance.now() - s);
       }
     }),

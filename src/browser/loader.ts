@@ -1,6 +1,7 @@
 // Browser host loader: the core's Loader over fetch. Byte ranges become HTTP Range requests
 // (pmtiles archives); refs a browser cannot fetch itself (npm:, file paths) go to a host route.
-import type { Loader } from '../sources/types.js';
+import { browserDecodeImage, canDecodeImagesInBrowser } from '../sources/image-browser.js';
+import type { ImageDecoder, Loader } from '../sources/types.js';
 
 export interface FetchLoaderOptions {
   /** Relative refs (paths in the style's `sources`) resolve against this URL, like a style file's URL. */
@@ -13,6 +14,8 @@ export interface FetchLoaderOptions {
   dataUrl?: string | URL;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
+  /** Decodes DEM tiles (default: createImageBitmap + OffscreenCanvas where they exist). */
+  decodeImage?: ImageDecoder;
 }
 
 const FETCHABLE = /^(https?|blob|data):/i;
@@ -21,6 +24,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 export class FetchLoader implements Loader {
   readonly baseUrl: string;
   readonly dataUrl?: string;
+  readonly decodeImage?: ImageDecoder;
   private readonly fetchFn: typeof fetch;
 
   constructor(o: FetchLoaderOptions) {
@@ -28,6 +32,7 @@ export class FetchLoader implements Loader {
     this.dataUrl = o.dataUrl === undefined ? undefined : String(o.dataUrl);
     // Bound so a bare `fetch` reference is never called with the loader as `this`.
     this.fetchFn = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.decodeImage = o.decodeImage ?? (canDecodeImagesInBrowser() ? browserDecodeImage : undefined);
   }
 
   /** The URL a ref is fetched from. Throws when the ref cannot be reached from a browser. */

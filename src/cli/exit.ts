@@ -13,6 +13,8 @@ export const EXIT = {
   render: 4,
   /** The output could not be written, or anything else went wrong. */
   output: 5,
+  /** Stopped by SIGINT/SIGTERM (`tiles` keeps what it wrote for --resume). */
+  interrupted: 130,
 } as const;
 
 /** A mistake in the command line (exit code 1). */
@@ -25,6 +27,11 @@ export class StyleFileError extends Error {
   override name = 'StyleFileError';
 }
 
+/** Stopped by a signal (exit code 130). */
+export class InterruptedError extends Error {
+  override name = 'InterruptedError';
+}
+
 /** Writing the output failed (exit code 5). */
 export class OutputError extends Error {
   override name = 'OutputError';
@@ -33,6 +40,7 @@ export class OutputError extends Error {
 export function exitCodeOf(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
   if (e instanceof StyleFileError) return EXIT.style;
+  if (e instanceof InterruptedError) return EXIT.interrupted;
   if (e instanceof TilegraphError || (e instanceof Error && 'code' in e && 'problems' in e)) {
     const code = (e as TilegraphError).code;
     if (code === 'style-invalid' || code === 'build') return EXIT.style;
@@ -49,6 +57,7 @@ const LABEL: Record<number, string> = {
   [EXIT.param]: 'param error',
   [EXIT.render]: 'render error',
   [EXIT.output]: 'error',
+  [EXIT.interrupted]: 'interrupted',
 };
 
 /** One line: the kind of failure and every problem, joined (a style often has several at once). */

@@ -4,13 +4,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { tileWindow, type TileAddress } from '../index.js';
+import { tileWindow, type ParamValues, type TileAddress } from '../index.js';
+import { valueKey } from '../params/index.js';
 import { PmtilesWriter } from '../node/pmtiles-writer.js';
 import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { bboxTileRange, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
-import { OutputError, UsageError } from './exit.js';
+import { InterruptedError, OutputError, UsageError } from './exit.js';
 import { Progress } from './progress.js';
+import type { LoadedStyle } from '../node/style-file.js';
 import { loadStyleForCli, type CommonArgs } from './render.js';
 
 export interface TilesArgs extends CommonArgs {
@@ -140,6 +142,40 @@ async function makeRenderer(choice: BackendChoice, concurrency: number, tiles: n
   return { renderer: pool, close: () => pool.close() };
 }
 
+/** The archive's header and metadata: zooms and bounds of the request, style name, attribution, params. */
+async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params: ParamValues): Promise<TileSink> {
+  const bbox = parseBbox(a.bbox);
+  const [minZoom, maxZoom] = [parseZoom(a.minZoom), parseZoom(a.maxZoom)];
+  const shard = parseShard(a.shard);
+  const doc = style.renderer.doc;
+  const writer = await PmtilesWriter.open(out, { resume: a.resume }).catch((e) => {
+    throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
+  });
+  return new PmtilesSink(writer, {
+    minZoom,
+    maxZoom,
+    bounds: bbox,
+    center: [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2, minZoom],
+    metadata: {
+      name: doc.name ?? path.basename(style.file),
+      format: 'png',
+      type: 'baselayer',
+      attribution: (await style.renderer.attribution()).join(' | '),
+      tileSize: a.tileSize,
+      minzoom: minZoom,
+      maxzoom: maxZoom,
+      bounds: bbox,
+      tilegraph: {
+        style: path.basename(style.file),
+        version: style.renderer.version,
+        // The overrides given, in canonical form.
+        params: Object.fromEntries(Object.keys(parseParams(a.param)).map((k) => [k, valueKey(params.get(k)!)])),
+        shard: shard.count > 1 ? `${shard.index}/${shard.count}` : undefined,
+      },
+    },
+  });
+}
+
 export async function tilesCommand(a: TilesArgs): Promise<string> {
   const bbox = parseBbox(a.bbox);
   const minZoom = parseZoom(a.minZoom, 'min-zoom');
@@ -155,37 +191,17 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   const list = new TileList(bbox, minZoom, maxZoom);
   const { start, end } = list.shard(shard.index, shard.count);
 
-  let sink: TileSink;
-  if (out.endsWith('.pmtiles')) {
-    const doc = style.renderer.doc;
-    const writer = await PmtilesWriter.open(out, { resume: a.resume }).catch((e) => {
-      throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
-    });
-    sink = new PmtilesSink(writer, {
-      minZoom,
-      maxZoom,
-      bounds: bbox,
-      center: [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2, minZoom],
-      metadata: {
-        name: doc.name ?? path.basename(style.file),
-        format: 'png',
-        type: 'baselayer',
-        attribution: (await style.renderer.attribution()).join(' | '),
-        tileSize: a.tileSize,
-        minzoom: minZoom,
-        maxzoom: maxZoom,
-        bounds: bbox,
-        tilegraph: { style: path.basename(style.file), version: style.renderer.version, params: parseParams(a.param), shard: shard.count > 1 ? `${shard.index}/${shard.count}` : undefined },
-      },
-    });
-  } else {
-    sink = new DirSink(out);
-  }
-
   const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
   const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl);
+  let sink: TileSink;
+  try {
+    sink = out.endsWith('.pmtiles') ? await openPmtiles(out, a, style, params) : new DirSink(out);
+  } catch (e) {
+    await close();
+    throw e;
+  }
   let failure: unknown;
-  const stop = (sig: string) => (failure ??= new OutputError(`interrupted by ${sig}; run the same command with --resume to continue`));
+  const stop = (sig: string) => (failure ??= new InterruptedError(`${sig}: stopped after the tiles in flight; run the same command with --resume to continue`));
   const onInt = () => stop('SIGINT');
   const onTerm = () => stop('SIGTERM');
   process.once('SIGINT', onInt);

@@ -230,7 +230,8 @@ export class Rasterizer {
 
   /** Exact-area accumulation of one edge. */
   private edgeArea(x0: number, y0: number, x1: number, y1: number, sign: number): void {
-    if (y0 === y1 || !(y0 === y0 && y1 === y1 && x0 === x0 && x1 === x1)) return; // horizontal or NaN
+    const sum = x0 + y0 + x1 + y1;
+    if (y0 === y1 || sum - sum !== 0) return; // horizontal, or NaN / infinite
     let d = sign;
     if (y0 > y1) {
       let t = x0;
@@ -325,7 +326,8 @@ export class Rasterizer {
 
   /** Centre-sampled winding of one edge: +-1 at the first pixel whose centre is right of it. */
   private edgeSample(x0: number, y0: number, x1: number, y1: number, sign: number): void {
-    if (y0 === y1 || !(y0 === y0 && y1 === y1 && x0 === x0 && x1 === x1)) return;
+    const sum = x0 + y0 + x1 + y1;
+    if (y0 === y1 || sum - sum !== 0) return;
     let d = sign;
     if (y0 > y1) {
       let t = x0;

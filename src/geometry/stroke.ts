@@ -122,13 +122,10 @@ export class Stroker {
     const n = this.dedupe(coords, 0, coords.length, true);
     if (n < 2) return;
     const p = this.pts;
-    const src = this.src;
-    // Deduped edge k starts at original vertex src[k] (the last of a run of repeats).
-    const cut = (k: number) => !!cuts && cuts[src[k]!] === 1;
     let firstCut = -1;
     if (cuts) {
       for (let k = 0; k < n; k++) {
-        if (cut(k)) {
+        if (this.isCut(cuts, k)) {
           firstCut = k;
           break;
         }
@@ -149,7 +146,7 @@ export class Stroker {
     for (let k = 0; k < n; k++) {
       const i = (start + k) % n;
       const j = (i + 1) % n;
-      if (cut(i)) {
+      if (this.isCut(cuts!, i)) {
         if (m >= 4) this.strokeOpen(run, m >> 1, false, false);
         m = 0;
       }
@@ -159,6 +156,11 @@ export class Stroker {
   }
 
   // --- internals -------------------------------------------------------------------------
+
+  /** Deduped edge k starts at original vertex src[k] (the last of a run of repeats). */
+  private isCut(cuts: ArrayLike<number>, k: number): boolean {
+    return cuts[this.src[k]!] === 1;
+  }
 
   /** Copy points into `pts` without repeats (and without the closing point of a ring). */
   private dedupe(c: ArrayLike<number>, from: number, to: number, closed: boolean): number {
@@ -194,9 +196,10 @@ export class Stroker {
   }
 
   /**
-   * The offset curve of n points: every vertex moves by offset along the miter of its two
-   * normals, or to two points (offset along each normal) when the miter would exceed the miter
-   * limit. Writes into `off`; returns its point count.
+   * The offset curve of n points. Each vertex moves by offset along the miter of its two normals
+   * (where the offset lines meet). On the outer side of a turn, a miter longer than the miter
+   * limit becomes two points (offset along each normal); on the inner side the meeting point is
+   * kept while it lies within both segments. Writes into `off`; returns its point count.
    */
   private offsetCurve(p: Float64Array, n: number, closed: boolean): number {
     const o = this.style.offset;
@@ -215,19 +218,21 @@ export class Stroker {
       let n1y = 0;
       let n2x = 0;
       let n2y = 0;
+      let l1 = Infinity;
+      let l2 = Infinity;
       if (hasPrev) {
         const dx = x - p[ip * 2]!;
         const dy = y - p[ip * 2 + 1]!;
-        const l = Math.hypot(dx, dy);
-        n1x = -dy / l;
-        n1y = dx / l;
+        l1 = Math.hypot(dx, dy);
+        n1x = -dy / l1;
+        n1y = dx / l1;
       }
       if (hasNext) {
         const dx = p[inx * 2]! - x;
         const dy = p[inx * 2 + 1]! - y;
-        const l = Math.hypot(dx, dy);
-        n2x = -dy / l;
-        n2y = dx / l;
+        l2 = Math.hypot(dx, dy);
+        n2x = -dy / l2;
+        n2y = dx / l2;
       }
       if (!hasPrev) {
         n1x = n2x;
@@ -238,8 +243,14 @@ export class Stroker {
         n2y = n1y;
       }
       const dot = n1x * n2x + n1y * n2y;
-      // |miter|^2 = 2 / (1 + cos(turn)).
-      if (1 + dot > 1e-12 && 2 / (1 + dot) <= limit2) {
+      const cross = n1x * n2y - n1y * n2x; // > 0: a right turn
+      let miter: boolean;
+      if (!(1 + dot > 1e-12)) miter = false;
+      else if (cross * o > 0) {
+        // Inner side: the offset lines meet |o| tan(turn / 2) from the vertex along each segment.
+        miter = Math.abs(o * cross) / (1 + dot) <= Math.min(l1, l2);
+      } else miter = 2 / (1 + dot) <= limit2; // |miter|^2 = 2 / (1 + cos(turn))
+      if (miter) {
         const k = o / (1 + dot);
         q[m++] = x + (n1x + n2x) * k;
         q[m++] = y + (n1y + n2y) * k;

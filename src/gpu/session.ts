@@ -28,6 +28,8 @@ export class GpuSession implements Backend, GpuEncoder {
   private encoder?: GPUCommandEncoder;
   private textures: PooledTexture[] = [];
   private buffers: PooledBuffer[] = [];
+  /** CPU copies of textures this render uploaded or downloaded (a texture is written once), so no texture crosses twice. */
+  private cpuCopies = new Map<PooledTexture, Float32Array>();
 
   constructor(
     private readonly source: DeviceSource,
@@ -84,6 +86,7 @@ export class GpuSession implements Backend, GpuEncoder {
     for (const b of this.buffers) dc.releaseBuffer(b);
     this.textures = [];
     this.buffers = [];
+    this.cpuCopies.clear();
   }
 
   // --- GpuEncoder: what op modules use -------------------------------------------------------
@@ -170,6 +173,7 @@ export class GpuSession implements Backend, GpuEncoder {
   /** A CPU raster or field as a GPU image (fields by a texture write, rasters through a pass that converts to f16). */
   private upload(v: Raster | ScalarField): GpuImage {
     const img = this.output(v.kind, v.width, v.height);
+    this.cpuCopies.set(img.tex, v.data);
     if (v.width === 0 || v.height === 0) return img;
     if (v.kind === 'scalar-field') {
       this.device.queue.writeTexture({ texture: img.tex.texture }, plain(v.data), { bytesPerRow: v.width * 4 }, [v.width, v.height]);
@@ -241,13 +245,13 @@ export class GpuSession implements Backend, GpuEncoder {
     for (const field of Object.keys(op.inputs)) {
       if (typeof ctx.node[field] !== 'string') continue;
       const v = ctx.input(field) as Value;
-      if (isGpuImage(v) && !views.some((w) => w.tex === v.tex)) views.push(fullView(v));
+      if (isGpuImage(v) && !this.cpuCopies.has(v.tex) && !views.some((w) => w.tex === v.tex)) views.push(fullView(v));
     }
-    const texData = new Map<PooledTexture, Float32Array>();
     if (views.length > 0) {
       const data = await this.download(views);
-      views.forEach((v, i) => texData.set(v.tex, data[i]!));
+      views.forEach((v, i) => this.cpuCopies.set(v.tex, data[i]!));
     }
+    const texData = this.cpuCopies;
     const cpuCtx: OpContext = {
       ...ctx,
       input<K extends Kind>(field: string, grow?: number): ValueOf<K> {

@@ -6,20 +6,19 @@ import type { RingSet } from '../cpu/rasterize.js';
 /**
  * Shapes in paint order, each a run of edges with one premultiplied colour. Mirrors
  * Rasterizer.addRing: a ring's closing edge is implied, `sign` -1 is stored by reversing the
- * edge (the same signed area), horizontal and non-finite edges are dropped.
+ * edge (the same signed area), horizontal and non-finite edges and edges above or below the
+ * canvas are dropped.
  */
 export class ShapeList {
   /** x0, y0, x1, y1 per edge, in canvas pixels. */
   edges = new Float32Array(4096);
+  /** The shape of each edge. */
+  edgeShape = new Uint32Array(1024);
   edgeCount = 0;
   /** Per shape: premultiplied r, g, b, a. */
   colors = new Float32Array(256);
-  /** Per shape: first edge, end edge, first row, last row (rows clamped to the canvas). */
-  ranges = new Uint32Array(256);
   count = 0;
   private shapeStart = 0;
-  private yMin = Infinity;
-  private yMax = -Infinity;
 
   constructor(readonly height: number) {}
 
@@ -43,38 +42,57 @@ export class ShapeList {
 
   private edge(x0: number, y0: number, x1: number, y1: number): void {
     if (y0 === y1 || !(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(x1) && Number.isFinite(y1))) return;
-    const lo = Math.min(y0, y1);
-    const hi = Math.max(y0, y1);
-    if (hi <= 0 || lo >= this.height) return; // the rasterizer skips these too
+    if (Math.max(y0, y1) <= 0 || Math.min(y0, y1) >= this.height) return; // the rasterizer skips these too
     if (this.edgeCount * 4 + 4 > this.edges.length) this.edges = grow(this.edges);
-    const e = this.edgeCount++ * 4;
+    if (this.edgeCount + 1 > this.edgeShape.length) this.edgeShape = grow(this.edgeShape);
+    const e = this.edgeCount * 4;
     this.edges[e] = x0;
     this.edges[e + 1] = y0;
     this.edges[e + 2] = x1;
     this.edges[e + 3] = y1;
-    if (lo < this.yMin) this.yMin = lo;
-    if (hi > this.yMax) this.yMax = hi;
+    this.edgeShape[this.edgeCount++] = this.count;
   }
 
   /** Close the shape made of the edges added since the last call; it paints `rgba` (premultiplied). */
   endShape(r: number, g: number, b: number, a: number): void {
     if (this.edgeCount > this.shapeStart && a > 0) {
-      if (this.count * 4 + 4 > this.colors.length) {
-        this.colors = grow(this.colors);
-        this.ranges = grow(this.ranges);
-      }
-      const s = this.count++ * 4;
-      this.colors.set([r, g, b, a], s);
-      this.ranges[s] = this.shapeStart;
-      this.ranges[s + 1] = this.edgeCount;
-      this.ranges[s + 2] = Math.max(0, Math.floor(this.yMin));
-      this.ranges[s + 3] = Math.min(this.height - 1, Math.ceil(this.yMax) - 1);
+      if (this.count * 4 + 4 > this.colors.length) this.colors = grow(this.colors);
+      this.colors.set([r, g, b, a], this.count++ * 4);
     } else {
       this.edgeCount = this.shapeStart;
     }
     this.shapeStart = this.edgeCount;
-    this.yMin = Infinity;
-    this.yMax = -Infinity;
+  }
+
+  /**
+   * The edges reaching each row, in paint order (so a row meets its shapes one after the
+   * other): row r's edges are rowEdges[rowStart[r] .. rowStart[r + 1]). Rows come from the
+   * stored f32 coordinates, the ones the GPU computes with.
+   */
+  rowIndex(): { rowStart: Uint32Array; rowEdges: Uint32Array } {
+    const H = this.height;
+    const n = this.edgeCount;
+    const e = this.edges;
+    // First and last row of each edge, then a counting sort by row (stable: paint order kept).
+    const rows = new Int32Array(n * 2);
+    const rowStart = new Uint32Array(H + 1);
+    for (let i = 0; i < n; i++) {
+      const ya = e[i * 4 + 1]!;
+      const yb = e[i * 4 + 3]!;
+      const r0 = Math.max(0, Math.floor(ya < yb ? ya : yb));
+      const r1 = Math.min(H, Math.ceil(ya < yb ? yb : ya)) - 1;
+      rows[i * 2] = r0;
+      rows[i * 2 + 1] = r1;
+      for (let r = r0; r <= r1; r++) rowStart[r + 1]!++;
+    }
+    for (let r = 0; r < H; r++) rowStart[r + 1]! += rowStart[r]!;
+    const rowEdges = new Uint32Array(rowStart[H]!);
+    const fill = rowStart.slice(0, H);
+    for (let i = 0; i < n; i++) {
+      const r1 = rows[i * 2 + 1]!;
+      for (let r = rows[i * 2]!; r <= r1; r++) rowEdges[fill[r]!++] = i;
+    }
+    return { rowStart, rowEdges };
   }
 }
 

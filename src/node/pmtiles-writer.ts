@@ -8,7 +8,7 @@
 //   header (127 bytes) | root directory | JSON metadata | leaf directories | tile data
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Compression, PMTiles, TileType, tileIdToZxy, zxyToTileId, type Entry, type Header, type RangeResponse, type Source } from 'pmtiles';
@@ -396,12 +396,4 @@ export async function mergeArchives(inputs: string[], out: string): Promise<Head
     await rm(out + '.journal', { force: true });
     throw e;
   }
-}
-
-/** Size of a file, or undefined when it does not exist. */
-export async function fileSize(file: string): Promise<number | undefined> {
-  return stat(file).then(
-    (s) => s.size,
-    () => undefined,
-  );
 }

@@ -67,7 +67,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  loaded: Set<string>;
+  /** Style versions the worker holds, oldest first (it keeps the last two, as this list does). */
+  loaded: string[];
   busy: number;
   jobs: Set<number>;
   answered?: boolean;
@@ -109,7 +110,7 @@ export class WorkerPool implements PngRenderer {
 
   private spawn(): Slot {
     const worker = new Worker(this.workerUrl);
-    const slot: Slot = { worker, loaded: new Set(), busy: 0, jobs: new Set() };
+    const slot: Slot = { worker, loaded: [], busy: 0, jobs: new Set() };
     worker.on('message', (m: WorkerReply) => this.settle(slot, m));
     const fail = (why: string) => {
       for (const id of slot.jobs) {
@@ -169,9 +170,10 @@ export class WorkerPool implements PngRenderer {
     const slot = await this.freeSlot();
     signal?.throwIfAborted();
     const version = style.renderer.version;
-    if (!slot.loaded.has(version)) {
+    if (!slot.loaded.includes(version)) {
       slot.worker.postMessage({ type: 'load', version, text: style.text, baseDir: style.baseDir, allowOutside: style.allowOutside } satisfies WorkerRequest);
-      slot.loaded.add(version);
+      slot.loaded.push(version);
+      if (slot.loaded.length > 2) slot.loaded.shift();
     }
     const id = this.nextId++;
     slot.busy++;

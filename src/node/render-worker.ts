@@ -22,6 +22,7 @@ function serializeError(e: unknown): WorkerReply & { ok: false } {
 port.on('message', async (m: WorkerRequest) => {
   if (m.type === 'load') {
     try {
+      styles.delete(m.version);
       styles.set(m.version, rendererFromText(m.text, m.baseDir, m.allowOutside));
       while (styles.size > 2) styles.delete(styles.keys().next().value!);
     } catch {

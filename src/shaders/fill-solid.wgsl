@@ -1,12 +1,12 @@
 // fill-solid (and stroke-solid, whose outline rings are built on the CPU): the exact-area
-// scanline rasterizer of src/cpu/rasterize.ts, one invocation per canvas row. For each shape
-// in paint order the row's edges add signed area/cover into the row's cells, a running sum
+// scanline rasterizer of src/cpu/rasterize.ts, one invocation per canvas row. The CPU lists the
+// edges reaching each row (grouped by shape, in paint order). For each shape the row's edges
+// add signed area/cover into the row's cells, a running sum
 // gives coverage min(1, |sum|) (nonzero rule; centre-sampled winding when antialias is off),
 // and the shape's premultiplied colour is composited source-over. Rows are independent, so the
 // CPU's sums are reproduced in the same order (in f32 instead of f64).
 struct U {
   size: vec2u,
-  shapes: u32,
   antialias: u32,
 }
 
@@ -14,14 +14,16 @@ struct U {
 @group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
 // x0, y0, x1, y1 in canvas pixels, sign already applied as the edge's direction.
 @group(0) @binding(2) var<storage, read> edges: array<vec4f>;
-// Premultiplied colour per shape.
+// Premultiplied colour per shape, and the shape of every edge.
 @group(0) @binding(3) var<storage, read> colors: array<vec4f>;
-// First edge, end edge, first row, last row per shape.
-@group(0) @binding(4) var<storage, read> ranges: array<vec4u>;
+@group(0) @binding(4) var<storage, read> edge_shape: array<u32>;
+// The edges reaching each row, in paint order: row_edges[row_start[r] .. row_start[r + 1]).
+@group(0) @binding(5) var<storage, read> row_start: array<u32>;
+@group(0) @binding(6) var<storage, read> row_edges: array<u32>;
 // Area/cover cells: H rows of W + 2 (two spill cells), zero on entry and left zero.
-@group(0) @binding(5) var<storage, read_write> acc: array<f32>;
+@group(0) @binding(7) var<storage, read_write> acc: array<f32>;
 // The row's composited colour.
-@group(0) @binding(6) var<storage, read_write> col: array<vec4f>;
+@group(0) @binding(8) var<storage, read_write> col: array<vec4f>;
 
 var<private> base: u32;
 var<private> c0: i32;
@@ -106,6 +108,33 @@ fn over(i: u32, cov: f32, c: vec4f) {
   col[i] = c * cov + col[i] * (1.0 - c.a * cov);
 }
 
+// Sum the row's cells into coverage and composite the shape's colour, clearing the cells.
+fn sweep(row: u32, paint: vec4f) {
+  if (c1 < c0) {
+    return;
+  }
+  let W = i32(u.size.x);
+  let pix = row * u.size.x;
+  let last = min(c1, W - 1);
+  var sum = 0.0;
+  var x = c0;
+  for (; x <= last; x++) {
+    sum += acc[base + u32(x)];
+    acc[base + u32(x)] = 0.0;
+    over(pix + u32(x), coverage(sum), paint);
+  }
+  for (var k = x; k <= c1; k++) {
+    acc[base + u32(k)] = 0.0;
+  }
+  // Right of the last touched cell the sum is constant: a shape running off the right edge.
+  let tail = coverage(sum);
+  if (tail > 0.0) {
+    for (; x < W; x++) {
+      over(pix + u32(x), tail, paint);
+    }
+  }
+}
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) g: vec3u) {
   let row = g.x;
@@ -116,70 +145,57 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let H = f32(u.size.y);
   let y = f32(row);
   base = row * (u.size.x + 2u);
-  let pix = row * u.size.x;
-  for (var s = 0u; s < u.shapes; s++) {
-    let r = ranges[s];
-    if (row < r.z || row > r.w) {
-      continue;
-    }
-    c0 = 0x7fffffff;
-    c1 = -1;
-    for (var e = r.x; e < r.y; e++) {
-      var p = edges[e];
-      var d = 1.0;
-      if (p.y > p.w) {
-        p = p.zwxy;
-        d = -1.0;
+  var shape = 0xffffffffu;
+  c0 = 0x7fffffff;
+  c1 = -1;
+  for (var k = row_start[row]; k < row_start[row + 1u]; k++) {
+    let e = row_edges[k];
+    let s = edge_shape[e];
+    if (s != shape) {
+      // Edges come grouped by shape in paint order: the previous shape is complete.
+      if (shape != 0xffffffffu) {
+        sweep(row, colors[shape]);
       }
-      if (u.antialias != 0u) {
-        let ya = max(max(p.y, 0.0), y);
-        let yb = min(y + 1.0, min(p.w, H));
-        if (yb <= ya) {
-          continue;
-        }
-        // x from the edge's own start, as the CPU does, so long edges do not drift.
-        let dxdy = (p.z - p.x) / (p.w - p.y);
-        let xa = select(p.x + (ya - p.y) * dxdy, p.x, ya == p.y);
-        let xb = select(p.x + (yb - p.y) * dxdy, p.z, yb == p.w);
-        cells(xa, xb, (yb - ya) * d);
-      } else {
-        let yc = y + 0.5;
-        if (yc < p.y || yc >= p.w) {
-          continue;
-        }
-        let dxdy = (p.z - p.x) / (p.w - p.y);
-        var c = i32(ceil(p.x + (yc - p.y) * dxdy - 0.5));
-        if (c >= W) {
-          continue;
-        }
-        c = max(c, 0);
-        add(c, d);
-        touch(c, c);
+      shape = s;
+      c0 = 0x7fffffff;
+      c1 = -1;
+    }
+    var p = edges[e];
+    var d = 1.0;
+    if (p.y > p.w) {
+      p = p.zwxy;
+      d = -1.0;
+    }
+    if (u.antialias != 0u) {
+      let ya = max(max(p.y, 0.0), y);
+      let yb = min(y + 1.0, min(p.w, H));
+      if (yb <= ya) {
+        continue;
       }
-    }
-    if (c1 < c0) {
-      continue;
-    }
-    let paint = colors[s];
-    let last = min(c1, W - 1);
-    var sum = 0.0;
-    var x = c0;
-    for (; x <= last; x++) {
-      sum += acc[base + u32(x)];
-      acc[base + u32(x)] = 0.0;
-      over(pix + u32(x), coverage(sum), paint);
-    }
-    for (var k = x; k <= c1; k++) {
-      acc[base + u32(k)] = 0.0;
-    }
-    // Right of the last touched cell the sum is constant: a shape running off the right edge.
-    let tail = coverage(sum);
-    if (tail > 0.0) {
-      for (; x < W; x++) {
-        over(pix + u32(x), tail, paint);
+      // x from the edge's own start, as the CPU does, so long edges do not drift.
+      let dxdy = (p.z - p.x) / (p.w - p.y);
+      let xa = select(p.x + (ya - p.y) * dxdy, p.x, ya == p.y);
+      let xb = select(p.x + (yb - p.y) * dxdy, p.z, yb == p.w);
+      cells(xa, xb, (yb - ya) * d);
+    } else {
+      let yc = y + 0.5;
+      if (yc < p.y || yc >= p.w) {
+        continue;
       }
+      let dxdy = (p.z - p.x) / (p.w - p.y);
+      var c = i32(ceil(p.x + (yc - p.y) * dxdy - 0.5));
+      if (c >= W) {
+        continue;
+      }
+      c = max(c, 0);
+      add(c, d);
+      touch(c, c);
     }
   }
+  if (shape != 0xffffffffu) {
+    sweep(row, colors[shape]);
+  }
+  let pix = row * u.size.x;
   for (var x = 0u; x < u.size.x; x++) {
     textureStore(dst, vec2u(x, row), col[pix + x]);
   }

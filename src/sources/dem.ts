@@ -112,12 +112,12 @@ export class DemTileSource implements DemSource {
     const out = new Float32Array(width * height);
     const S = this.tileSize;
     // The source zoom whose pixels are at least as fine as the canvas's (k = 1 for matching sizes).
-    const ideal = Math.ceil(canvas.z + Math.log2(canvas.tileSize / S) - 1e-9);
+    const ideal = Math.max(0, Math.ceil(canvas.z + Math.log2(canvas.tileSize / S) - 1e-9));
     if (ideal < info.minzoom) {
       out.fill(NaN); // below the source's zoom range: no data, and nothing is loaded
       return { kind: 'scalar-field', width, height, data: out };
     }
-    const sz = Math.max(0, Math.min(ideal, info.maxzoom));
+    const sz = Math.min(ideal, info.maxzoom);
     // Source pixels per canvas pixel; > 1 only at the minzoom clamp, < 1 when over-zoomed.
     const k = (S * Math.pow(2, sz)) / (canvas.tileSize * Math.pow(2, canvas.z));
     const rows = S * (1 << sz);

@@ -1,7 +1,7 @@
 // From decoded source tiles to feature groups for one canvas: each source tile contributes its own
 // square, so pieces from neighbouring tiles abut exactly; sides of the covered block that lie
 // outside the canvas are pushed out by CLIP_BUFFER so their clip edges and cut line ends stay out
-// of sight; pieces of one feature id from several tiles merge into one group.
+// of sight; pieces of one feature (same id and properties) from several tiles merge into one group.
 import { clipLine, clipRing, ringArea, reverseRing, type Rect } from '../geometry/clip.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import type { SourceTileRef } from './tiles.js';
@@ -31,10 +31,10 @@ export interface DecodedLayer {
   features: TileFeature[];
 }
 
-/** Estimated memory of a decoded layer (for the byte-bounded cache). */
+/** Estimated memory of a decoded layer (for the byte-bounded cache): typed arrays plus a flat 256 bytes per feature for its objects and properties. */
 export function layerBytes(l: DecodedLayer): number {
   let b = 64;
-  for (const f of l.features) b += 96 + f.coords.byteLength + f.parts.byteLength + (f.exterior?.byteLength ?? 0) + 48 * Object.keys(f.properties).length;
+  for (const f of l.features) b += 256 + f.coords.byteLength + f.parts.byteLength + (f.exterior?.byteLength ?? 0);
   return b;
 }
 

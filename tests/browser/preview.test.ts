@@ -48,6 +48,7 @@ function share(img: { data: Uint8Array }, hex: string, tol = 6): number {
 }
 
 let borderWide: { width: number; height: number; data: Uint8Array };
+let defaultMap: { width: number; height: number; data: Uint8Array };
 
 test('the page loads with no console errors and renders the example map in the browser', async () => {
   await s.page.goto(s.base);
@@ -56,7 +57,7 @@ test('the page loads with no console errors and renders the example map in the b
   expect(s.consoleErrors).toEqual([]);
   await expect(s.page.locator('#status').textContent()).resolves.toMatch(/^Rendering in this browser \(CPU, in a worker\)$/);
   expect(tileRequests).toEqual([]); // every tile so far came from the in-browser renderer
-  const map = await mapShot('preview-map.png');
+  const map = (defaultMap = await mapShot('preview-map.png'));
   // The world at zoom 1: mostly sea, a good deal of land, in the style's default colours.
   expect(share(map, '#a9cfe6')).toBeGreaterThan(0.25);
   expect(share(map, '#f3efe2')).toBeGreaterThan(0.1);
@@ -169,4 +170,19 @@ test('reset to defaults restores every control and clears the URL', async () => 
   await expect(s.page.locator('#params [data-param="land"] input.hex').inputValue()).resolves.toBe('#f3efe2');
   await expect(s.page.locator('#params [data-param="shadow"] input').inputValue()).resolves.toBe('4');
   expect(new URL(s.page.url()).search).toBe('');
+});
+
+test('#backend=gpu renders the page with WebGPU, the same map as the CPU worker', async () => {
+  await s.page.goto('about:blank'); // a hash-only change would not reload the page
+  await s.page.goto(`${s.base}#backend=gpu`);
+  await settled(s.page);
+  await expect(s.page.locator('#status').textContent()).resolves.toMatch(/^Rendering in this browser \(WebGPU, google swiftshader\)$/);
+  const gpu = await mapShot('preview-webgpu.png');
+  const cmp = compareRGBA(gpu.data, defaultMap.data, gpu.width, gpu.height);
+  expect({ ok: cmp.ok, badFraction: cmp.badFraction }).toEqual({ ok: true, badFraction: expect.any(Number) });
+  // MapLibre keeps its view in the same hash without dropping the page's own key.
+  await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { map: { jumpTo(o: object): void } } }).tilegraphPreview.map.jumpTo({ center: [10, 50], zoom: 2 }));
+  await s.page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('map') === '2/50/10', undefined, { timeout: 10_000 });
+  expect(new URLSearchParams(new URL(s.page.url()).hash.slice(1)).get('backend')).toBe('gpu');
+  expect(s.consoleErrors).toEqual([]);
 });

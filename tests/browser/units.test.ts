@@ -11,7 +11,7 @@ import { ParamError, SourceError, StyleError } from '../../src/errors.js';
 import { styleDeclaresRef } from '../../src/server/preview.js';
 import { serve, type RunningServer } from '../../src/server/index.js';
 import type { StyleDoc } from '../../src/style/types.js';
-import { EXAMPLE_STYLE, ROOT } from './harness.js';
+import { EXAMPLE_STYLE, httpGet, ROOT } from './harness.js';
 
 describe('FetchLoader', () => {
   const BYTES = Uint8Array.from({ length: 100 }, (_, i) => i);
@@ -93,22 +93,22 @@ describe("the preview's /data route", () => {
 
     test("answers the example style's data whole, and byte ranges with 206", async () => {
       const url = `${srv.url}data/${encodeURIComponent('npm:world-atlas/countries-110m.json')}`;
-      const whole = await fetch(url);
+      const whole = await httpGet(url);
       expect(whole.status).toBe(200);
-      expect(Buffer.from(await whole.arrayBuffer()).equals(file)).toBe(true);
-      const part = await fetch(url, { headers: { range: 'bytes=100-119' } });
+      expect(whole.body.equals(file)).toBe(true);
+      const part = await httpGet(url, { range: 'bytes=100-119' });
       expect(part.status).toBe(206);
-      expect(part.headers.get('content-range')).toBe('bytes 100-119/*');
-      expect(Buffer.from(await part.arrayBuffer()).equals(file.subarray(100, 120))).toBe(true);
-      const tail = await fetch(url, { headers: { range: `bytes=${file.length - 5}-` } });
-      expect(Buffer.from(await tail.arrayBuffer()).equals(file.subarray(file.length - 5))).toBe(true);
+      expect(part.headers['content-range']).toBe('bytes 100-119/*');
+      expect(part.body.equals(file.subarray(100, 120))).toBe(true);
+      const tail = await httpGet(url, { range: `bytes=${file.length - 5}-` });
+      expect(tail.body.equals(file.subarray(file.length - 5))).toBe(true);
     });
 
     test('refuses anything else with a JSON 404', async () => {
       for (const ref of ['package.json', '../../package.json', 'npm:world-atlas/land-110m.json', 'https://example.com/x.json']) {
-        const res = await fetch(`${srv.url}data/${encodeURIComponent(ref)}`);
+        const res = await httpGet(`${srv.url}data/${encodeURIComponent(ref)}`);
         expect(res.status).toBe(404);
-        expect(((await res.json()) as { error: string }).error).toBe('not found');
+        expect(res.json<{ error: string }>().error).toBe('not found');
       }
     });
   });

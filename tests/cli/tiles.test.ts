@@ -93,7 +93,7 @@ test('tiles (85 tiles, worker threads) into .pmtiles reads back with the pmtiles
     expect(h.minLon).toBeCloseTo(-180, 6);
     expect(h.maxLat).toBeCloseTo(85.0511287, 6);
     const meta = (await a.pmtiles.getMetadata()) as Record<string, unknown>;
-    expect(meta).toMatchObject({ name: 'Test shapes', format: 'png', attribution: 'test data | shapes by tests', tilegraph: { params: { fill: '#3366cc' } } });
+    expect(meta).toMatchObject({ name: 'Test shapes', format: 'png', attribution: 'test data | shapes by tests', tilegraph: { params: { fill: '#3366ccff' } } });
     for (const [z, x, y] of list) {
       const r = await a.pmtiles.getZxy(z, x, y);
       expect(r).toBeDefined();

@@ -106,6 +106,23 @@ describe('dem source', () => {
     expect(loader.loads).toBe(1);
   });
 
+  test('a 512 px world tile at a 256 px z0 render: two source pixels per canvas pixel, sampled between them', async () => {
+    const f0 = (i: number, j: number) => 1000 + 0.5 * i - 0.25 * j;
+    const src = createDemSource('w', { type: 'dem', tiles: ['w/{z}/{x}/{y}.png'], encoding: 'terrarium', maxzoom: 4 }, ctxOf(new MemoryLoader({ 'w/0/0/0.png': await rampTile(0, 0, 512, f0) })));
+    const f = await src.field(tileWindow({ z: 0, x: 0, y: 0 }, 256));
+    // Canvas pixel i centres on source position 2i + 0.5: halfway between source pixels 2i and 2i + 1.
+    for (const [i, j] of [[0, 0], [100, 37], [255, 255]] as const) expect(f.data[j * 256 + i]).toBeCloseTo(f0(2 * i + 0.5, 2 * j + 0.5), 3);
+  });
+
+  test('x wraps at the antimeridian; rows beyond the poles repeat the edge row', async () => {
+    const f1 = (i: number, j: number) => i + j / 4;
+    const files = { 'w/1/0/0.png': await rampTile(0, 0, 256, f1), 'w/1/1/0.png': await rampTile(1, 0, 256, f1) };
+    const src = createDemSource('w', { type: 'dem', tiles: ['w/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 1 }, ctxOf(new MemoryLoader(files)));
+    const f = await src.field({ z: 1, x0: -4, y0: -2, width: 8, height: 3, tileSize: 256 });
+    // Row 0 and 1 lie above the world: both repeat source row 0; row 2 is source row 0 too.
+    for (const row of [0, 1, 2]) expect(Array.from(f.data.slice(row * 8, row * 8 + 8))).toEqual([508, 509, 510, 511, 0, 1, 2, 3]);
+  });
+
   test('below minzoom: NaN, nothing loaded', async () => {
     const loader = await rampLoader();
     const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 5, maxzoom: 5 }, ctxOf(loader));

@@ -11,7 +11,7 @@ import { GeojsonSource } from '../../src/sources/geojson.js';
 import { TileCache } from '../../src/sources/cache.js';
 import { NodeLoader } from '../../src/node/loader.js';
 import { tileWindow } from '../../src/types.js';
-import { ctxOf, FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES, readBytes } from './helpers.js';
+import { ctxOf, FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
 
 const T = tileWindow({ z: 13, x: 2101, y: 3044 }, 256);
@@ -86,14 +86,14 @@ describe('bad data', () => {
   });
 
   test('corrupt PNG, wrong image size, no decoder', async () => {
-    const png = readBytes(path.resolve('golden/solid-param/expected.png'));
+    const png = await solidPng(256, [10, 20, 30, 255]);
     const bad = png.slice();
     for (let i = 60; i < bad.length; i += 7) bad[i] ^= 0xff;
     const dem = (bytes: Uint8Array, decl: object = {}) =>
       createDemSource('relief', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, ...decl }, ctxOf(new MemoryLoader({ 'd/3/2/2.png': bytes })));
     const e = await sourceError(dem(bad).field(tileWindow({ z: 4, x: 4, y: 4 }, 256)));
     expect(e.message).toMatch(/source 'relief' tile 3\/2\/2: the tile is not a readable PNG or WebP image/);
-    // The golden PNG is 256 px; the source declares the default 512.
+    // The PNG is 256 px; the source declares the default 512.
     const size = await sourceError(dem(png).field(tileWindow({ z: 4, x: 4, y: 4 }, 256)));
     expect(size.message).toMatch(/256x256 px but the source's tileSize is 512; set "tileSize": 256/);
     const noDecoder = createDemSource('relief', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, tileSize: 256 }, { ...ctxOf(new MemoryLoader({ 'd/3/2/2.png': png })), decodeImage: undefined });
@@ -109,7 +109,7 @@ describe('bad data', () => {
   });
 
   test('a PMTiles archive of the wrong tile type, and a file that is no archive', async () => {
-    const raster = writePmtiles([{ z: 0, x: 0, y: 0, data: readBytes(path.resolve('golden/solid-param/expected.png')) }], { tileType: 2 });
+    const raster = writePmtiles([{ z: 0, x: 0, y: 0, data: await solidPng(256, [1, 2, 3, 255]) }], { tileType: 2 });
     const vector = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], { tileType: 1 });
     const loader = new MemoryLoader({ 'r.pmtiles': raster, 'v.pmtiles': vector, 'x.pmtiles': chicagoTile() });
     const asVector = createPmtilesSource('basemap', { type: 'pmtiles', url: 'r.pmtiles' }, ctxOf(loader));

@@ -8,6 +8,7 @@ import type { Loader, SourceContext } from '../../src/sources/types.js';
 import { ringArea } from '../../src/geometry/clip.js';
 import type { FeatureGroup } from '../../src/types.js';
 import { decodeImage } from '../../src/node/image.js';
+import sharp from 'sharp';
 
 export const FIXTURES = path.resolve('../shared/fixtures');
 export const fixturesPresent = existsSync(FIXTURES);
@@ -61,4 +62,11 @@ export function lineLength(groups: FeatureGroup[]): number {
 
 export function pointCount(groups: FeatureGroup[]): number {
   return groups.reduce((n, g) => n + g.points.length / 2, 0);
+}
+
+/** A PNG of one colour (straight RGBA 0..255). */
+export async function solidPng(size: number, rgba: [number, number, number, number]): Promise<Uint8Array> {
+  const raw = new Uint8Array(size * size * 4);
+  for (let i = 0; i < raw.length; i += 4) raw.set(rgba, i);
+  return new Uint8Array(await sharp(raw, { raw: { width: size, height: size, channels: 4 } }).png().toBuffer());
 }

@@ -68,7 +68,8 @@ function renderLegend(renderer: Renderer): void {
 
 async function main(state: PreviewState): Promise<void> {
   setStatus('Loading the style…');
-  const backend = (hashOption('backend') ?? 'auto') as BackendChoice;
+  const asked = hashOption('backend');
+  const backend: BackendChoice = asked === 'gpu' || asked === 'cpu' ? asked : 'auto';
   const renderer = await Renderer.create({ style: new URL('style', root), dataUrl: new URL('data/', root), backend });
   state.renderer = renderer;
   const defaults = paramStrings(renderer.core.params());
@@ -102,7 +103,8 @@ async function main(state: PreviewState): Promise<void> {
   let pending: ReturnType<typeof setTimeout> | undefined;
   /** Re-request the visible tiles; slider drags coalesce into one refresh per ~frame or two. */
   const refresh = () => {
-    history.replaceState(history.state, '', `${location.pathname}${query() ? '?' + query() : ''}${location.hash}`);
+    const q = query();
+    history.replaceState(history.state, '', `${location.pathname}${q ? '?' + q : ''}${location.hash}`);
     if (pending !== undefined) return;
     pending = setTimeout(() => {
       pending = undefined;

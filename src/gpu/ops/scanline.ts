@@ -7,13 +7,16 @@ import type { GpuEncoder } from './types.js';
 
 export function drawShapes(g: GpuEncoder, shapes: ShapeList, width: number, height: number, antialias: boolean, shader = 'fill-solid'): GpuImage {
   const out = g.output('raster', width, height);
-  const u = new Uniforms().vec2u(width, height).u32s(shapes.count, antialias ? 1 : 0);
+  const { rowStart, rowEdges } = shapes.rowIndex();
+  const u = new Uniforms().vec2u(width, height).u32s(antialias ? 1 : 0);
   g.dispatch(shader, [
     g.uniform(u),
     g.view(out),
     g.storage(shapes.edges.subarray(0, Math.max(4, shapes.edgeCount * 4))),
     g.storage(shapes.colors.subarray(0, Math.max(4, shapes.count * 4))),
-    g.storage(shapes.ranges.subarray(0, Math.max(4, shapes.count * 4))),
+    g.storage(shapes.edgeShape.subarray(0, Math.max(1, shapes.edgeCount))),
+    g.storage(rowStart),
+    g.storage(rowEdges),
     g.scratch(height * (width + 2) * 4),
     g.scratch(width * height * 16),
   ], [Math.ceil(height / 64)]);

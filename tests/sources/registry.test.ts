@@ -1,0 +1,78 @@
+// The registry of a style's sources: attribution merged and de-duplicated, the dem op through a
+// Renderer (decoder carried by the loader), source selection errors, a cache shared by renderers.
+import path from 'node:path';
+import { Renderer, TileCache, RenderError } from '../../src/index.js';
+import { NodeLoader } from '../../src/node/loader.js';
+import { MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
+import { writePmtiles } from './pmtiles-writer.js';
+
+const chicago = () => readBytes(path.join(MVT_FIXTURES, 'chicago/13-2101-3044.mvt'));
+
+describe('source registry', () => {
+  test('attribution: the style, each source and archive metadata, de-duplicated', async () => {
+    const archive = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicago() }], { tileType: 1, metadata: { attribution: '© OpenStreetMap contributors' } });
+    const r = Renderer.create(
+      {
+        attribution: 'Style © Example',
+        output: 'bg',
+        sources: {
+          a: { type: 'mvt', tiles: ['t/{z}/{x}/{y}'], attribution: '© Mapbox' },
+          b: { type: 'pmtiles', url: 'a.pmtiles', attribution: '© Mapbox' },
+          c: { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, attribution: ' © OpenStreetMap contributors ' },
+        },
+        nodes: { bg: { op: 'solid', color: '#ffffff' } },
+      },
+      { loader: new MemoryLoader({ 'a.pmtiles': archive }) },
+    );
+    expect(await r.attribution()).toEqual(['Style © Example', '© Mapbox', '© OpenStreetMap contributors']);
+  });
+
+  test('the dem op renders through a Renderer whose loader carries the image decoder', async () => {
+    const png = await solidPng(256, [0x80, 0x10, 0x40, 255]); // Terrarium: 0x80 * 256 + 0x10 + 0x40 / 256 - 32768 = 16.25 m
+    const r = Renderer.create(
+      {
+        output: 'out',
+        sources: { relief: { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], tileSize: 256, encoding: 'terrarium', maxzoom: 3 } },
+        nodes: { e: { op: 'dem' }, out: { op: 'color-ramp', field: '@e', stops: [{ value: -100, color: '#000000' }, { value: 100, color: '#ffffff' }] } },
+      },
+      { loader: new MemoryLoader({ 'd/3/2/2.png': png }) },
+    );
+    const raster = await r.renderTile({ z: 3, x: 2, y: 2 });
+    // 16.25 m on a ramp from black at -100 m to white at 100 m: grey (16.25 + 100) / 200.
+    expect(raster.data[0]).toBeCloseTo(116.25 / 200, 4);
+    expect(raster.data[3]).toBe(1);
+  });
+
+  test('choosing a source: none of the kind, several without a name', () => {
+    const two = Renderer.create({
+      output: 'bg',
+      sources: { a: { type: 'dem', tiles: ['a/{z}/{x}/{y}'] }, b: { type: 'dem', tiles: ['b/{z}/{x}/{y}'] } },
+      nodes: { bg: { op: 'solid', color: '#ffffff' } },
+    });
+    expect(() => two.sources.demSource(undefined)).toThrow(/2 dem sources \(a, b\); name one/);
+    expect(() => two.sources.featureSource(undefined)).toThrow(RenderError);
+    expect(() => two.sources.featureSource('a')).toThrow(/'a' is a dem source, not a feature source/);
+    expect(two.sources.demSource('b').name).toBe('b');
+  });
+
+  test('one tile cache shared by two renderers of the same files loads each tile once', async () => {
+    let reads = 0;
+    const counting = (baseDir: string) => {
+      const l = new NodeLoader({ baseDir });
+      const load = l.load.bind(l);
+      l.load = async (ref, range, signal) => (reads++, load(ref, range, signal));
+      return l;
+    };
+    const style = (tiles: string) => ({
+      output: 'out',
+      sources: { s: { type: 'mvt', tiles: [tiles], minzoom: 13, maxzoom: 13 } },
+      nodes: { f: { op: 'features', layer: 'water' }, out: { op: 'fill-solid', features: '@f', fill: '#0000ff' } },
+    });
+    const cache = new TileCache();
+    // Two styles in different directories naming the same files by different relative paths.
+    const a = Renderer.create(style('chicago/{z}-{x}-{y}.mvt'), { loader: counting(MVT_FIXTURES), tileCache: cache });
+    const b = Renderer.create(style('{z}-{x}-{y}.mvt'), { loader: counting(path.join(MVT_FIXTURES, 'chicago')), tileCache: cache });
+    await Promise.all([a.renderTile({ z: 13, x: 2101, y: 3044 }), b.renderTile({ z: 13, x: 2101, y: 3044 }), a.renderTile({ z: 13, x: 2101, y: 3044 })]);
+    expect(reads).toBe(1);
+  });
+});
