@@ -4,6 +4,7 @@ import type { OpContext, OpDef } from '../ops/types.js';
 import { RenderError } from '../errors.js';
 import type { Canvas, Raster, Value } from '../types.js';
 import { cropValue } from './raster.js';
+import { release } from './pool.js';
 
 export class CpuBackend implements Backend {
   readonly name = 'cpu' as const;
@@ -25,6 +26,10 @@ export class CpuBackend implements Backend {
 
   crop(value: Value, from: Canvas, to: Canvas): Value {
     return cropValue(value, from, to);
+  }
+
+  release(value: Value): void {
+    if (value.kind === 'raster' || value.kind === 'scalar-field') release(value.data);
   }
 
   async read(value: Value): Promise<Raster> {

@@ -5,6 +5,8 @@
 // dest-out    co = (1 - as) cb,  ao = (1 - as) ab           (`erase`; the mode is not used)
 // where as is the source alpha times opacity times the mask's alpha.
 
+import { acquire } from './pool.js';
+
 export const BLEND_MODES = [
   'normal', 'multiply', 'screen', 'overlay', 'darken', 'lighten', 'color-dodge', 'color-burn',
   'hard-light', 'soft-light', 'difference', 'exclusion', 'hue', 'saturation', 'color', 'luminosity',
@@ -129,7 +131,7 @@ export interface BlendOptions {
 
 /** Composite `over` onto `base` (same-size premultiplied RGBA); returns a new buffer. */
 export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions): Float32Array {
-  const out = new Float32Array(base.length);
+  const out = acquire(base.length);
   const mode = BLEND_MODES.indexOf(o.mode);
   const mask = o.mask;
   const opacity = clamp01(o.opacity);

@@ -2,6 +2,8 @@
 // blur op uses (box-decimate, exact blur at sigma/k, bilinear upsample with variance compensation).
 // Both read a source that extends `ox`/`oy` pixels beyond the output on each side (the op's pad).
 
+import { acquire, release } from './pool.js';
+
 /** Radius of the truncated kernel: ceil(3 sigma). */
 export function kernelRadius(sigma: number): number {
   return sigma > 0 ? Math.ceil(3 * sigma) : 0;
@@ -24,7 +26,7 @@ export function gaussianKernel(sigma: number): Float64Array {
 function rowPass(src: Float32Array, sw: number, rowY0: number, rows: number, ox: number, w: number, k: Float64Array, clamp: boolean): Float32Array {
   if (!clamp) return rowPassZero(src, sw, rowY0, rows, ox, w, k);
   const r = (k.length - 1) >> 1;
-  const out = new Float32Array(w * rows * 4);
+  const out = acquire(w * rows * 4);
   for (let y = 0; y < rows; y++) {
     const srow = (rowY0 + y) * sw;
     let o = y * w * 4;
@@ -53,7 +55,7 @@ function rowPass(src: Float32Array, sw: number, rowY0: number, rows: number, ox:
 function rowPassZero(src: Float32Array, sw: number, rowY0: number, rows: number, ox: number, w: number, k: Float64Array): Float32Array {
   const r = (k.length - 1) >> 1;
   const n = w * 4;
-  const out = new Float32Array(n * rows);
+  const out = acquire(n * rows);
   const acc = new Float64Array(n);
   for (let y = 0; y < rows; y++) {
     acc.fill(0);
@@ -84,7 +86,7 @@ function rowPassZero(src: Float32Array, sw: number, rowY0: number, rows: number,
 function colPass(src: Float32Array, rowLen: number, sh: number, oy: number, h: number, k: Float64Array, clamp: boolean): Float32Array {
   const r = (k.length - 1) >> 1;
   const n = rowLen * 4;
-  const out = new Float32Array(n * h);
+  const out = acquire(n * h);
   const acc = new Float64Array(n);
   for (let y = 0; y < h; y++) {
     acc.fill(0);
@@ -118,11 +120,13 @@ export function blurExact(src: Float32Array, sw: number, sh: number, ox: number,
   const y0 = Math.max(0, oy - r);
   const y1 = Math.min(sh, oy + h + r);
   const tmp = rowPass(src, sw, y0, y1 - y0, ox, w, k, false);
-  return colPass(tmp, w, y1 - y0, oy - y0, h, k, false);
+  const out = colPass(tmp, w, y1 - y0, oy - y0, h, k, false);
+  release(tmp);
+  return out;
 }
 
 function cropRGBA(src: Float32Array, sw: number, ox: number, oy: number, w: number, h: number): Float32Array {
-  const out = new Float32Array(w * h * 4);
+  const out = acquire(w * h * 4);
   for (let y = 0; y < h; y++) out.set(src.subarray(((oy + y) * sw + ox) * 4, ((oy + y) * sw + ox + w) * 4), y * w * 4);
   return out;
 }
@@ -236,7 +240,7 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
 
   // 1a. Vertical tent first, reading each source row once: a row feeds at most two block rows.
   const srcRow = sw * 4;
-  const vdec = new Float32Array(bh * srcRow);
+  const vdec = acquire(bh * srcRow);
   const feed = new Int32Array(sh * 2).fill(-1);
   const feedW = new Float64Array(sh * 2);
   for (let b = 0; b < bh; b++) {
@@ -304,7 +308,7 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
   const sx = splinePlan(k, startX, ox, w);
   const sy = splinePlan(k, startY, oy, h);
   const outRow = w * 4;
-  const hup = new Float32Array(bh * outRow);
+  const hup = acquire(bh * outRow);
   for (let x = 0; x < w; x++) {
     const c = sx.center[x]!;
     const p0 = Math.min(Math.max(c - 1, 0), bw - 1) * 4;
@@ -317,7 +321,7 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
       for (let ch = 0; ch < 4; ch++) hup[o + ch] = w0 * grid[g + p0 + ch]! + w1 * grid[g + p1 + ch]! + w2 * grid[g + p2 + ch]!;
     }
   }
-  const out = new Float32Array(h * outRow);
+  const out = acquire(h * outRow);
   for (let y = 0; y < h; y++) {
     const c = sy.center[y]!;
     const r0 = Math.min(Math.max(c - 1, 0), bh - 1) * outRow;
@@ -332,5 +336,7 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
       out[o + j + 3] = w0 * hup[r0 + j + 3]! + w1 * hup[r1 + j + 3]! + w2 * hup[r2 + j + 3]!;
     }
   }
+  release(vdec);
+  release(hup);
   return out;
 }

@@ -1,18 +1,21 @@
 // CPU raster helpers: allocation and cropping of canvas-sized buffers.
 import type { Canvas, Raster, ScalarField, Sprite, Value } from '../types.js';
+import { acquire } from './pool.js';
 
+/** A transparent canvas-sized raster (pooled buffer, zeroed). */
 export function newRaster(width: number, height: number): Raster {
-  return { kind: 'raster', width, height, data: new Float32Array(width * height * 4) };
+  return { kind: 'raster', width, height, data: acquire(width * height * 4) };
 }
 
+/** An all-zero scalar field (pooled buffer). */
 export function newField(width: number, height: number): ScalarField {
-  return { kind: 'scalar-field', width, height, data: new Float32Array(width * height) };
+  return { kind: 'scalar-field', width, height, data: acquire(width * height) };
 }
 
 /** Copy the part of a canvas-sized buffer (`channels` per pixel) covered by `to`; outside `from` reads 0. */
 export function cropData(data: Float32Array, channels: number, from: Canvas, to: Canvas): Float32Array {
   if (from.x0 === to.x0 && from.y0 === to.y0 && from.width === to.width && from.height === to.height) return data;
-  const out = new Float32Array(to.width * to.height * channels);
+  const out = acquire(to.width * to.height * channels);
   const dx = to.x0 - from.x0;
   const dy = to.y0 - from.y0;
   const xs = Math.max(0, -dx);

@@ -99,6 +99,10 @@ export class GpuSession implements Backend, GpuEncoder {
   }
 
   output(kind: ImageKind, width: number, height: number): GpuImage {
+    const max = this.device.limits.maxTextureDimension2D;
+    if (width > max || height > max) {
+      throw new RenderError(`a ${width} x ${height} px canvas exceeds this GPU's ${max} px texture limit; render a smaller window or use the CPU backend`);
+    }
     const tex = this.dc!.acquireTexture(formatOf(kind), Math.max(1, width), Math.max(1, height));
     this.textures.push(tex);
     return new GpuImage(kind, tex, width, height);

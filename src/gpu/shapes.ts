@@ -41,8 +41,9 @@ export class ShapeList {
   }
 
   private edge(x0: number, y0: number, x1: number, y1: number): void {
-    if (y0 === y1 || !(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(x1) && Number.isFinite(y1))) return;
-    if (Math.max(y0, y1) <= 0 || Math.min(y0, y1) >= this.height) return; // the rasterizer skips these too
+    // (x - x === 0) is false for NaN and infinities; no Math.* here: see rowIndex.
+    if (y0 === y1 || x0 - x0 !== 0 || y0 - y0 !== 0 || x1 - x1 !== 0 || y1 - y1 !== 0) return;
+    if ((y0 > y1 ? y0 : y1) <= 0 || (y0 < y1 ? y0 : y1) >= this.height) return; // the rasterizer skips these too
     if (this.edgeCount * 4 + 4 > this.edges.length) this.edges = grow(this.edges);
     if (this.edgeCount + 1 > this.edgeShape.length) this.edgeShape = grow(this.edgeShape);
     const e = this.edgeCount * 4;
@@ -76,11 +77,18 @@ export class ShapeList {
     // First and last row of each edge, then a counting sort by row (stable: paint order kept).
     const rows = new Int32Array(n * 2);
     const rowStart = new Uint32Array(H + 1);
+    // Integer arithmetic instead of Math.floor / Math.ceil: under jest (a vm context) Math.* calls
+    // are not inlined and cost ~100x. Rows are clamped to [-1, H + 1] first, so | 0 is exact.
     for (let i = 0; i < n; i++) {
       const ya = e[i * 4 + 1]!;
       const yb = e[i * 4 + 3]!;
-      const r0 = Math.max(0, Math.floor(ya < yb ? ya : yb));
-      const r1 = Math.min(H, Math.ceil(ya < yb ? yb : ya)) - 1;
+      let lo = ya < yb ? ya : yb;
+      let hi = ya < yb ? yb : ya;
+      lo = lo < 0 ? 0 : lo;
+      hi = hi > H ? H : hi;
+      const r0 = lo | 0; // floor, lo >= 0
+      const hf = hi | 0;
+      const r1 = (hf < hi ? hf + 1 : hf) - 1; // ceil(hi) - 1, hi >= 0
       rows[i * 2] = r0;
       rows[i * 2 + 1] = r1;
       for (let r = r0; r <= r1; r++) rowStart[r + 1]!++;
@@ -122,11 +130,16 @@ export function binBoxes(width: number, height: number, boxes: Float64Array | Fl
   const cols = Math.max(1, Math.ceil(width / BIN));
   const rows = Math.max(1, Math.ceil(height / BIN));
   const starts = new Uint32Array(cols * rows + 1);
+  // Bin of a pixel index clamped to [0, last] (integer arithmetic: see ShapeList.rowIndex).
+  const bin = (v: number, last: number) => {
+    const b = v <= 0 ? 0 : (v / BIN) | 0;
+    return b > last ? last : b;
+  };
   const range = (i: number, out: Int32Array) => {
-    out[0] = Math.max(0, Math.floor(boxes[i * 4]! / BIN));
-    out[1] = Math.max(0, Math.floor(boxes[i * 4 + 1]! / BIN));
-    out[2] = Math.min(cols - 1, Math.floor(boxes[i * 4 + 2]! / BIN));
-    out[3] = Math.min(rows - 1, Math.floor(boxes[i * 4 + 3]! / BIN));
+    out[0] = bin(boxes[i * 4]!, cols - 1);
+    out[1] = bin(boxes[i * 4 + 1]!, rows - 1);
+    out[2] = bin(boxes[i * 4 + 2]!, cols - 1);
+    out[3] = bin(boxes[i * 4 + 3]!, rows - 1);
   };
   const r = new Int32Array(4);
   for (let i = 0; i < count; i++) {

@@ -26,6 +26,8 @@ export interface Backend {
    */
   begin?(stats: RenderStats): Backend | void;
   end?(): void;
+  /** A value no consumer will read again in this render: its storage may be reused. */
+  release?(value: Value): void;
   /** After a failed render: resolve true to have it retried once (a lost GPU device was replaced). */
   recover?(error: unknown): Promise<boolean>;
 }

@@ -58,13 +58,17 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
   const results = new Map<string, Value>();
   const canvases = new Map<string, Canvas>();
   const backend = shared.begin?.(stats) ?? shared;
+  // How many consumers still have to read each node: at zero its storage goes back to the backend.
+  const pending = new Map<string, number>();
+  for (const id of plan.order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) pending.set(from, (pending.get(from) ?? 0) + 1);
   try {
     for (const id of plan.order) {
       options.signal?.throwIfAborted();
       const n = plan.nodes.get(id)!;
       const canvas = growWindow(window, n.margin);
       canvases.set(id, canvas);
-      const ctx = makeContext(plan, n, canvas, window, values, results, canvases, backend, sources, options.signal);
+      const temps: Value[] = [];
+      const ctx = makeContext(plan, n, canvas, window, values, results, canvases, backend, sources, options.signal, temps);
       let value: Value;
       try {
         value = await backend.run(n.op, ctx);
@@ -76,6 +80,7 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       if (value.kind !== n.kind) throw new RenderError(`node '${id}' produced ${value.kind}, expected ${n.kind}`);
       results.set(id, value);
       stats.nodes++;
+      if (backend.release) releaseDone(plan, n.edges, value, temps, pending, results, backend);
     }
     const out = results.get(plan.output)!;
     const cropped = backend.crop(out, canvases.get(plan.output)!, window);
@@ -83,6 +88,24 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
     return { raster, stats };
   } finally {
     backend.end?.();
+  }
+}
+
+/** Storage of a CPU value (the GPU backend manages its own textures and has no release()). */
+const storage = (v: Value): unknown => (v as { data?: unknown }).data;
+
+/** Give back the crops made for this node and every input whose last consumer has now run. */
+function releaseDone(plan: Plan, edges: PlanNode['edges'], value: Value, temps: Value[], pending: Map<string, number>, results: Map<string, Value>, backend: Backend): void {
+  const live = new Set<unknown>([storage(value)]);
+  for (const t of temps) if (!live.has(storage(t)) && ![...results.values()].some((r) => storage(r) === storage(t))) backend.release!(t);
+  for (const from of new Set(edges.map((e) => e.from))) {
+    const left = (pending.get(from) ?? 1) - 1;
+    pending.set(from, left);
+    if (left > 0 || from === plan.output) continue;
+    const v = results.get(from)!;
+    results.delete(from);
+    const s = storage(v);
+    if (s !== undefined && !live.has(s) && ![...results.values()].some((r) => storage(r) === s)) backend.release!(v);
   }
 }
 
@@ -97,6 +120,7 @@ function makeContext(
   backend: Backend,
   sources: SourceRegistry,
   signal: AbortSignal | undefined,
+  temps: Value[],
 ): OpContext {
   const spec = n.spec;
   const edge = (field: string) => n.edges.find((e) => e.field === field);
@@ -128,7 +152,9 @@ function makeContext(
       const v = results.get(e.from)!;
       if (v.kind === 'features' || v.kind === 'scalar' || v.kind === 'sprite' || v.kind === 'brush') return v as never;
       const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], field, spec)) : 0);
-      return backend.crop(v, canvases.get(e.from)!, growWindow(canvas, g)) as never;
+      const c = backend.crop(v, canvases.get(e.from)!, growWindow(canvas, g));
+      if (c !== v) temps.push(c);
+      return c as never;
     },
     has(field) {
       return !!edge(field) || spec[field] !== undefined;

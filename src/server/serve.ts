@@ -55,13 +55,20 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });
   const server = createServer(app);
   const host = o.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 8080, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port ?? 8080, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (e) {
+    // Worker threads would keep the process alive after a failed start.
+    await service.close();
+    await release();
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${port}/`;

@@ -29,6 +29,8 @@ async function settled(page: Page, generation = 0): Promise<void> {
     generation,
     { timeout: 90_000 },
   );
+  // Tiles that failed to render (the page shows them in its status line).
+  expect(await page.evaluate(() => (window as unknown as { tilegraphPreview: { errors: string[] } }).tilegraphPreview.errors)).toEqual([]);
 }
 
 const generation = (page: Page) => page.evaluate(() => (window as unknown as { tilegraphPreview: { generation: number } }).tilegraphPreview.generation);

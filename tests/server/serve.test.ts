@@ -128,3 +128,17 @@ test('graceful shutdown: a request in flight completes, then the port closes', a
   await closing;
   await expect(fetch(`${s.url}health`)).rejects.toThrow();
 });
+
+test('a source failing inside a worker thread still answers 502 naming the source', async () => {
+  const s = await serve({ style: fx.missingSource, port: 0, workers: 1, workerUrl: WORKER, backend: 'cpu', log: () => undefined });
+  try {
+    const r = await fetch(`${s.url}tiles/0/0/0.png`);
+    expect(r.status).toBe(502);
+    const body = (await r.json()) as { error: string; source: string; details: { field: string; message: string }[] };
+    expect(body.error).toBe("source 'shapes' failed");
+    expect(body.source).toBe('shapes');
+    expect(body.details[0]!.message).toContain('no-such-file.geojson');
+  } finally {
+    await s.close();
+  }
+});

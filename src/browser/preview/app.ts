@@ -171,7 +171,9 @@ async function main(state: PreviewState): Promise<void> {
     setStatus(`A tile failed: ${msg}`, true);
   });
   await new Promise<void>((resolve) => map!.once('load', () => resolve()));
-  setStatus(bad.length ? `Ignored from the URL: ${bad.join('; ')}` : describe(), bad.length > 0);
+  // A tile that already failed keeps its message in the status line.
+  if (bad.length) setStatus(`Ignored from the URL: ${bad.join('; ')}`, true);
+  else if (state.errors.length === 0) setStatus(describe());
 }
 
 const state: PreviewState = { generation: 0, idleGeneration: -1, errors: [], ready: Promise.resolve() };
