@@ -3,14 +3,15 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { mergeArchives } from '../node/pmtiles-writer.js';
-import { BACKEND_CHOICES, defaultBackendChoice, type BackendChoice } from '../node/select-backend.js';
-import { serve } from '../server/serve.js';
+import type { BackendChoice } from '../node/select-backend.js';
 import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
-import { bboxCommand, tileCommand } from './render.js';
-import { tilesCommand } from './tiles.js';
-import { TilegraphError } from '../index.js';
 import { parseZoom } from './args.js';
+
+// Commands import their modules when they run: `--help` and usage errors answer at once, and
+// `serve` does not load the pyramid writer (nor `tile` express).
+const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
+const envBackend = (process.env.TILEGRAPH_BACKEND ?? '').trim().toLowerCase() as BackendChoice;
+const defaultBackend: BackendChoice = BACKEND_CHOICES.includes(envBackend) ? envBackend : 'auto';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -29,7 +30,7 @@ const common = <T>(y: Argv<T>) =>
   y
     .option('style', { type: 'string', demandOption: true, describe: 'style document (JSON)' })
     .option('param', { type: 'string', array: true, describe: 'override a param: name=value (repeatable)' })
-    .option('backend', { choices: BACKEND_CHOICES, default: defaultBackendChoice(), describe: 'render backend (env TILEGRAPH_BACKEND)' })
+    .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
     .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" });
 
 const tileSize = { choices: [256, 512], default: 256, describe: 'tile size in pixels (the world is tile-size x 2^zoom pixels wide)' } as const;
@@ -42,7 +43,7 @@ const cli = yargs(hideBin(process.argv))
     'tile',
     'render one tile to a PNG',
     (y) => common(y).option('tile', { type: 'string', demandOption: true, describe: 'tile address z/x/y' }).option('out', { type: 'string', demandOption: true, describe: 'output PNG' }).option('tile-size', tileSize),
-    (a) => run(() => tileCommand({ ...a, backend: a.backend as BackendChoice, tileSize: a.tileSize })),
+    (a) => run(async () => (await import('./render.js')).tileCommand({ ...a, backend: a.backend as BackendChoice, tileSize: a.tileSize })),
   )
   .command(
     'bbox',
@@ -54,7 +55,7 @@ const cli = yargs(hideBin(process.argv))
         .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
         .option('tile-size', tileSize)
         .option('max-pixels', { type: 'number', default: 64 * 1024 * 1024, describe: 'refuse a window larger than this many pixels' }),
-    (a) => run(() => bboxCommand({ ...a, backend: a.backend as BackendChoice })),
+    (a) => run(async () => (await import('./render.js')).bboxCommand({ ...a, backend: a.backend as BackendChoice })),
   )
   .command(
     'tiles',
@@ -70,7 +71,7 @@ const cli = yargs(hideBin(process.argv))
         .option('shard', { type: 'string', describe: 'render share i of n (0 <= i < n) of the tile list' })
         .option('concurrency', { type: 'number', describe: 'worker threads (default: one per core)' })
         .option('progress', { choices: ['auto', 'bar', 'plain', 'none'] as const, default: 'auto' as const, describe: 'progress on stderr: a bar on a TTY, plain lines otherwise' }),
-    (a) => run(() => tilesCommand({ ...a, backend: a.backend as BackendChoice })),
+    (a) => run(async () => (await import('./tiles.js')).tilesCommand({ ...a, backend: a.backend as BackendChoice })),
   )
   .command(
     'merge <inputs..>',
@@ -78,6 +79,7 @@ const cli = yargs(hideBin(process.argv))
     (y) => y.positional('inputs', { type: 'string', array: true, describe: 'input archives' }).option('out', { type: 'string', demandOption: true, describe: 'output .pmtiles' }),
     (a) =>
       run(async () => {
+        const { mergeArchives } = await import('../node/pmtiles-writer.js');
         const h = await mergeArchives(a.inputs as string[], a.out);
         return `${a.out} (${h.numAddressedTiles} tiles, zoom ${h.minZoom}..${h.maxZoom})`;
       }),
@@ -92,7 +94,7 @@ const cli = yargs(hideBin(process.argv))
         .option('host', { type: 'string', default: process.env.HOST ?? '127.0.0.1', describe: 'interface to listen on (env HOST); 0.0.0.0 for every interface' })
         .option('watch', { type: 'boolean', default: false, describe: 'reload the style when its file changes' })
         .option('workers', { type: 'number', describe: 'render worker threads (default: one per core; 0 renders on the main thread)' })
-        .option('backend', { choices: BACKEND_CHOICES, default: defaultBackendChoice(), describe: 'render backend (env TILEGRAPH_BACKEND)' })
+        .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
         .option('cache-mb', { type: 'number', default: 128, describe: 'memory for cached tiles, in MiB' })
         .option('queue', { type: 'number', default: 256, describe: 'renders that may wait before requests get 503' })
         .option('timeout', { type: 'number', default: 30, describe: 'seconds before a render answers 503' })
@@ -105,6 +107,8 @@ const cli = yargs(hideBin(process.argv))
         const minZoom = parseZoom(a.minZoom, 'min-zoom');
         const maxZoom = parseZoom(a.maxZoom, 'max-zoom');
         if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
+        const { serve } = await import('../server/serve.js');
+        const { TilegraphError } = await import('../index.js');
         const s = await serve({
           style: a.style,
           port: a.port,

@@ -8,6 +8,7 @@ import { release } from './pool.js';
 
 export class CpuBackend implements Backend {
   readonly name = 'cpu' as const;
+  readonly paintTargets = true;
   private stats?: RenderStats;
 
   static isSupported(): boolean {

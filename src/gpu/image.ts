@@ -2,7 +2,6 @@
 // GPU values: a raster (rgba16float, premultiplied sRGB) or scalar field (r32float) held in a
 // pooled texture, seen through a view. Cropping makes a new view of the same texture (no copy):
 // view pixel p reads texture pixel p + offset, and 0 outside the valid rect, as the CPU crop does.
-import { RenderError } from '../errors.js';
 import type { Raster, ScalarField, Value } from '../types.js';
 
 export type ImageKind = 'raster' | 'scalar-field';
@@ -18,6 +17,8 @@ export interface PooledTexture {
   width: number;
   height: number;
   bytes: number;
+  /** An empty array standing for this texture's storage (what `GpuImage.data` returns). */
+  token: Float32Array;
 }
 
 export class GpuImage {
@@ -43,9 +44,13 @@ export class GpuImage {
     this.valid = [Math.max(vx0, ox), Math.max(vy0, oy), Math.min(vx1, ox + width), Math.min(vy1, oy + height)];
   }
 
-  /** The pixels live on the GPU; a CPU kernel must receive a downloaded copy instead. */
+  /**
+   * The pixels live on the GPU: this is an empty array that stands for the texture (views of one
+   * texture share it, so the render loop can tell which values share storage). CPU kernels get
+   * downloaded copies instead (GpuSession.runOnCpu).
+   */
   get data(): Float32Array {
-    throw new RenderError(`a GPU ${this.kind} was read as CPU data without a download (a GPU backend bug)`);
+    return this.tex.token;
   }
 
   /** A view `dx, dy` pixels further right/down, of another size; it reads 0 wherever this view had no pixel. */

@@ -74,8 +74,10 @@ export class GpuSession implements Backend, GpuEncoder {
       if (value.kind !== 'raster' && value.kind !== 'scalar-field') throw new RenderError(`a ${value.kind} is not an image`);
       return value;
     }
-    const [data] = await this.download([value]);
-    return { kind: value.kind, width: value.width, height: value.height, data: data! } as Raster | ScalarField;
+    // An image made on the CPU (an op without a GPU module) is still there: no readback.
+    const copy = this.cpuCopies.get(value.tex);
+    const data = copy ? viewToCpu(value, copy, value.kind === 'raster' ? 4 : 1) : (await this.download([value]))[0]!;
+    return { kind: value.kind, width: value.width, height: value.height, data } as Raster | ScalarField;
   }
 
   end(): void {
@@ -169,6 +171,8 @@ export class GpuSession implements Backend, GpuEncoder {
   // --- internals ---------------------------------------------------------------------------
 
   private buffer(size: number, usage: number): PooledBuffer {
+    const max = this.device.limits.maxStorageBufferBindingSize;
+    if (size > max) throw new RenderError(`a pass needs a ${size}-byte buffer, over this GPU's ${max}-byte limit; render a smaller window or use the CPU backend`);
     const b = this.dc!.acquireBuffer(size, usage);
     this.buffers.push(b);
     return b;

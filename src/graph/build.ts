@@ -48,6 +48,8 @@ export interface Plan {
   paramsSchema: Record<string, unknown>;
   /** Legend entries with `from` resolved to plan ids. */
   legend: StyleDoc['legend'];
+  /** Plain `normal` blends whose `over` is a paint op read by nothing else: blend id -> paint id. */
+  fusions: Map<string, string>;
 }
 
 interface Raw {
@@ -309,6 +311,7 @@ export function buildPlan(doc: StyleDoc): Plan {
   }
 
   return {
+    fusions: findFusions(nodes, order),
     doc,
     version: styleVersion(doc),
     nodes,
@@ -425,5 +428,32 @@ function topoOrder(nodes: Map<string, PlanNode>, output: string): string[] {
     out.push(id);
   };
   visit(output);
+  return out;
+}
+
+/**
+ * Blends that can run as "paint `over` directly onto a copy of `base`": mode normal, composite
+ * over, no mask, no clip, opacity 1 (a layer opacity would not distribute over its features),
+ * and the paint node has no other consumer.
+ */
+function findFusions(nodes: Map<string, PlanNode>, order: string[]): Map<string, string> {
+  const readers = new Map<string, number>();
+  for (const id of order) for (const e of nodes.get(id)!.edges) readers.set(e.from, (readers.get(e.from) ?? 0) + 1);
+  const out = new Map<string, string>();
+  for (const id of order) {
+    const n = nodes.get(id)!;
+    if (n.op.name !== 'blend') continue;
+    const s = n.spec;
+    const plain =
+      (s.mode ?? 'normal') === 'normal' &&
+      ['over', 'source-over'].includes(String(s.composite ?? 'over')) &&
+      s.mask === undefined &&
+      (s.opacity === undefined || s.opacity === 1) &&
+      (s.clip === undefined || s.clip === false);
+    const over = n.edges.find((e) => e.field === 'over')?.from;
+    const base = n.edges.find((e) => e.field === 'base')?.from;
+    if (!plain || !over || over === base || readers.get(over) !== 1 || !nodes.get(over)!.op.paintsOnto) continue;
+    out.set(id, over);
+  }
   return out;
 }

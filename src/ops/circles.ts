@@ -32,10 +32,11 @@ export const circles: OpDef = {
   required: ['features'],
   // Points this far outside the canvas still reach into it (+0.5: the anti-aliased rim).
   pad: (bound, _field, node) => Math.ceil(sizeBound(bound, node, 'radius') + sizeBound(bound, node, 'stroke-width') + 0.5),
+  paintsOnto: true,
   shader: 'circles.wgsl',
   cpu(ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
-    const out = newRaster(W, H);
+    const out = ctx.target ?? newRaster(W, H);
     const d = out.data;
     const features = ctx.input<'features'>('features') as Features;
     const rmax = explicitMax(ctx.node, 'radius');

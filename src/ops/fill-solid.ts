@@ -23,10 +23,11 @@ export const fillSolid: OpDef = {
   required: ['features'],
   // A fill draws nothing outside its polygons; one pixel keeps edge pixels' neighbours sampled.
   pad: () => 1,
+  paintsOnto: true,
   shader: 'fill-solid.wgsl',
   cpu(ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
-    const out = newRaster(W, H);
+    const out = ctx.target ?? newRaster(W, H);
     const features = ctx.input<'features'>('features') as Features;
     const fill = groupColor(ctx, 'fill-expr', ctx.color('fill', BLACK));
     const alpha = groupNumber(ctx, 'fill-alpha-expr', ctx.num('fill-alpha', 1));

@@ -41,10 +41,11 @@ export const strokeSolid: OpDef = {
     const offset = node.offset === undefined ? 0 : (bound('offset') ?? DEFAULT_SIZE_BOUND);
     return Math.ceil(strokeReach(width, join, cap, miterLimit, offset));
   },
+  paintsOnto: true,
   shader: 'stroke-solid.wgsl',
   cpu(ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
-    const out = newRaster(W, H);
+    const out = ctx.target ?? newRaster(W, H);
     const features = ctx.input<'features'>('features') as Features;
     const { join, cap, miterLimit } = styleOf(ctx.node);
     const wmax = explicitMax(ctx.node, 'width');

@@ -33,6 +33,12 @@ export interface OpDef {
   cpu?(ctx: OpContext): Value | Promise<Value>;
   /** Name of the WGSL file under src/shaders/ for raster ops with a GPU pass. */
   shader?: string;
+  /**
+   * A paint op (features drawn source-over onto a transparent canvas) that can paint onto
+   * `ctx.target` instead: a `normal` blend of it over a base then needs no layer canvas and no
+   * blend pass (source-over is associative, so the result is the same).
+   */
+  paintsOnto?: boolean;
   /** Not yet implemented: the schema validates, building a graph that uses it fails clearly. */
   planned?: boolean;
 }
@@ -63,6 +69,8 @@ export interface OpContext {
   expr(field: string): CompiledExpr | undefined;
   sources: SourceRegistry;
   signal?: AbortSignal;
+  /** For ops with `paintsOnto`: paint onto this canvas-sized raster (owned by the op) instead of a new transparent one. */
+  target?: Raster;
 }
 
 export type { Features, Raster, ScalarField, CompiledExpr, ExprType };

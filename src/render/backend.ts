@@ -26,6 +26,8 @@ export interface Backend {
    */
   begin?(stats: RenderStats): Backend | void;
   end?(): void;
+  /** Paint ops may draw onto `ctx.target` (see OpDef.paintsOnto): fused normal blends run as one paint. */
+  readonly paintTargets?: boolean;
   /** A value no consumer will read again in this render: its storage may be reused. */
   release?(value: Value): void;
   /** After a failed render: resolve true to have it retried once (a lost GPU device was replaced). */

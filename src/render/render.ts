@@ -1,5 +1,6 @@
 // render: execute a plan for one window with one set of param values on a backend.
 import { CpuBackend } from '../cpu/backend.js';
+import { newRaster } from '../cpu/raster.js';
 import { RenderError, TilegraphError } from '../errors.js';
 import type { PlanNode, Plan } from '../graph/build.js';
 import type { OpContext } from '../ops/types.js';
@@ -61,17 +62,33 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
   // How many consumers still have to read each node: at zero its storage goes back to the backend.
   const pending = new Map<string, number>();
   for (const id of plan.order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) pending.set(from, (pending.get(from) ?? 0) + 1);
+  const fused = backend.paintTargets ? plan.fusions : new Map<string, string>();
+  const paintedLater = new Set(fused.values());
   try {
     for (const id of plan.order) {
       options.signal?.throwIfAborted();
+      if (paintedLater.has(id)) continue; // drawn straight onto its blend's base, below
       const n = plan.nodes.get(id)!;
       const canvas = growWindow(window, n.margin);
       canvases.set(id, canvas);
       const temps: Value[] = [];
       const ctx = makeContext(plan, n, canvas, window, values, results, canvases, backend, sources, options.signal, temps);
       let value: Value;
+      let edges = n.edges;
       try {
-        value = await backend.run(n.op, ctx);
+        const paintId = fused.get(id);
+        if (paintId) {
+          // A plain normal blend of a paint layer: paint the layer's features onto (a copy of) the base.
+          const p = plan.nodes.get(paintId)!;
+          canvases.set(paintId, canvas);
+          const pctx = makeContext(plan, p, canvas, window, values, results, canvases, backend, sources, options.signal, temps);
+          pctx.target = ownedBase(ctx, n, plan, pending, results, temps);
+          value = await backend.run(p.op, pctx);
+          edges = [...n.edges.filter((e) => e.field !== 'over'), ...p.edges];
+          pending.delete(paintId);
+        } else {
+          value = await backend.run(n.op, ctx);
+        }
       } catch (e) {
         if (e instanceof TilegraphError) throw e;
         if ((e as Error)?.name === 'AbortError') throw e;
@@ -80,7 +97,7 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       if (value.kind !== n.kind) throw new RenderError(`node '${id}' produced ${value.kind}, expected ${n.kind}`);
       results.set(id, value);
       stats.nodes++;
-      if (backend.release) releaseDone(plan, n.edges, value, temps, pending, results, backend);
+      if (backend.release) releaseDone(plan, edges, value, temps, pending, results, backend);
     }
     const out = results.get(plan.output)!;
     const cropped = backend.crop(out, canvases.get(plan.output)!, window);
@@ -102,11 +119,35 @@ function releaseDone(plan: Plan, edges: PlanNode['edges'], value: Value, temps: 
     const left = (pending.get(from) ?? 1) - 1;
     pending.set(from, left);
     if (left > 0 || from === plan.output) continue;
-    const v = results.get(from)!;
+    const v = results.get(from);
+    if (!v) continue;
     results.delete(from);
     const s = storage(v);
     if (s !== undefined && !live.has(s) && ![...results.values()].some((r) => storage(r) === s)) backend.release!(v);
   }
+}
+
+/**
+ * The base of a fused blend as a raster the paint op may draw on: the base itself when this blend
+ * is its last reader (and nothing else holds its storage), the crop made for this node, or a copy.
+ */
+function ownedBase(ctx: OpContext, n: PlanNode, plan: Plan, pending: Map<string, number>, results: Map<string, Value>, temps: Value[]): Raster {
+  const baseId = n.edges.find((e) => e.field === 'base')!.from;
+  const source = results.get(baseId) as Raster;
+  const base = ctx.input<'raster'>('base');
+  const t = temps.indexOf(base);
+  if (t >= 0) {
+    temps.splice(t, 1); // a fresh crop: ours to draw on
+    return base;
+  }
+  const shared = [...results.entries()].some(([k, r]) => k !== baseId && storage(r) === storage(source));
+  if (pending.get(baseId) === 1 && baseId !== plan.output && !shared && base.data === source.data) {
+    results.delete(baseId); // handed over: never released separately
+    return base;
+  }
+  const copy = newRaster(base.width, base.height);
+  copy.data.set(base.data);
+  return copy;
 }
 
 function makeContext(
@@ -153,7 +194,7 @@ function makeContext(
       if (v.kind === 'features' || v.kind === 'scalar' || v.kind === 'sprite' || v.kind === 'brush') return v as never;
       const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], field, spec)) : 0);
       const c = backend.crop(v, canvases.get(e.from)!, growWindow(canvas, g));
-      if (c !== v) temps.push(c);
+      if (c !== v && storage(c) !== storage(v)) temps.push(c); // a fresh copy, released after this node
       return c as never;
     },
     has(field) {
