@@ -118,3 +118,43 @@ describe('features op on a geojson source', () => {
     expect(await groups({ 'max-zoom': 0 }, 1)).toEqual([]);
   });
 });
+
+describe('fused paint blends', () => {
+  const poly = (x0: number, y0: number, x1: number, y1: number, c: string) => ({
+    type: 'Feature', properties: { c }, geometry: { type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] },
+  });
+  const style = {
+    output: 'out',
+    sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [poly(-60, -40, 40, 50, '#ff0000aa'), poly(-20, -60, 80, 20, '#0000ff88')] } } },
+    nodes: {
+      f: { op: 'features', source: 's' },
+      bg: { op: 'solid', color: '#20804080' },
+      fill: { op: 'fill-solid', features: '@f', 'fill-expr': ['get', 'c'] },
+      line: { op: 'stroke-solid', features: '@f', width: 3, color: '#ffff00c0' },
+      a: { op: 'blend', base: '@bg', over: '@fill' },
+      b: { op: 'blend', base: '@a', over: '@line' },
+      // bg is read twice: the fused paint must not draw on it in place.
+      out: { op: 'blend', base: '@b', over: '@bg', mode: 'multiply' },
+    },
+  };
+
+  test('the plan fuses plain normal blends of single-use paint layers', () => {
+    const r = Renderer.create(style);
+    expect([...r.plan.fusions]).toEqual([['a', 'fill'], ['b', 'line']]);
+    const withOpacity = Renderer.create({ ...style, nodes: { ...style.nodes, a: { ...style.nodes.a, opacity: 0.5 } } });
+    expect([...withOpacity.plan.fusions]).toEqual([['b', 'line']]);
+  });
+
+  test('fused and unfused renders agree', async () => {
+    const r = Renderer.create(style);
+    const cpu = new CpuBackend();
+    const plain: Backend = { name: 'cpu', run: (op, ctx) => cpu.run(op, ctx), crop: (v, f, t) => cpu.crop(v, f, t), read: (v) => cpu.read(v) };
+    const win = { z: 1, x0: 200, y0: 180, width: 96, height: 64, tileSize: 256 };
+    const fused = (await r.renderWindow(win, undefined, { backend: new CpuBackend() })).raster.data;
+    const unfused = (await r.renderWindow(win, undefined, { backend: plain })).raster.data;
+    let max = 0;
+    for (let i = 0; i < fused.length; i++) max = Math.max(max, Math.abs(fused[i]! - unfused[i]!));
+    expect(max).toBeLessThan(1e-5);
+    expect(fused.some((v) => v > 0.1)).toBe(true);
+  });
+});
