@@ -27,6 +27,12 @@ export class GpuSession implements Backend, GpuEncoder {
   private dc?: DeviceContext;
   private encoder?: GPUCommandEncoder;
   private textures: PooledTexture[] = [];
+  /**
+   * Textures released mid-render (their last reader is encoded), reused by later nodes of this
+   * render only: passes run in encoding order, so a later pass may overwrite them. They must not
+   * go to the shared pool before the submit (another render could write them first).
+   */
+  private spare: PooledTexture[] = [];
   private buffers: PooledBuffer[] = [];
   /** CPU copies of textures this render uploaded or downloaded (a texture is written once), so no texture crosses twice. */
   private cpuCopies = new Map<PooledTexture, Float32Array>();
@@ -87,6 +93,7 @@ export class GpuSession implements Backend, GpuEncoder {
     for (const t of this.textures) dc.releaseTexture(t);
     for (const b of this.buffers) dc.releaseBuffer(b);
     this.textures = [];
+    this.spare = [];
     this.buffers = [];
     this.cpuCopies.clear();
   }
@@ -105,9 +112,20 @@ export class GpuSession implements Backend, GpuEncoder {
     if (width > max || height > max) {
       throw new RenderError(`a ${width} x ${height} px canvas exceeds this GPU's ${max} px texture limit; render a smaller window or use the CPU backend`);
     }
-    const tex = this.dc!.acquireTexture(formatOf(kind), Math.max(1, width), Math.max(1, height));
-    this.textures.push(tex);
+    const format = formatOf(kind);
+    const w = Math.max(1, width);
+    const h = Math.max(1, height);
+    const i = this.spare.findIndex((t) => t.format === format && t.width === w && t.height === h);
+    const tex = i >= 0 ? this.spare.splice(i, 1)[0]! : this.dc!.acquireTexture(format, w, h);
+    if (i < 0) this.textures.push(tex);
     return new GpuImage(kind, tex, width, height);
+  }
+
+  /** A value no later node reads: its texture serves later outputs of this render. */
+  release(value: Value): void {
+    if (!isGpuImage(value) || !this.textures.includes(value.tex) || this.spare.includes(value.tex)) return;
+    this.cpuCopies.delete(value.tex);
+    this.spare.push(value.tex);
   }
 
   uniform(u: Uniforms): GPUBufferBinding {
@@ -183,12 +201,10 @@ export class GpuSession implements Backend, GpuEncoder {
     const img = this.output(v.kind, v.width, v.height);
     this.cpuCopies.set(img.tex, v.data);
     if (v.width === 0 || v.height === 0) return img;
-    if (v.kind === 'scalar-field') {
-      this.device.queue.writeTexture({ texture: img.tex.texture }, plain(v.data), { bytesPerRow: v.width * 4 }, [v.width, v.height]);
-    } else {
-      const u = new Uniforms().vec2u(v.width, v.height);
-      this.dispatch2d('upload', [this.uniform(u), this.storage(v.data), this.view(img)], v.width, v.height);
-    }
+    // Through a pass (not queue.writeTexture, which would land before earlier passes that read
+    // a reused texture): the data goes into a fresh buffer, the pass writes the texture in order.
+    const u = new Uniforms().vec2u(v.width, v.height);
+    this.dispatch2d(v.kind === 'raster' ? 'upload' : 'upload-field', [this.uniform(u), this.storage(v.data), this.view(img)], v.width, v.height);
     return img;
   }
 

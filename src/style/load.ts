@@ -87,9 +87,15 @@ function translate(errors: ErrorObject[]): Problem[] {
       case 'required':
         message = `missing required field '${(e.params as { missingProperty: string }).missingProperty}'`;
         break;
+      case 'unevaluatedProperties':
       case 'additionalProperties': {
-        const prop = (e.params as { additionalProperty: string }).additionalProperty;
-        const known = Object.keys((parent.properties as Record<string, unknown>) ?? {});
+        // A failing `then` leaves its fields "unevaluated": report the real failure, not those.
+        const hidden = e.keyword === 'unevaluatedProperties' && errors.some((o) => !['unevaluatedProperties', 'if'].includes(o.keyword) && (o.instancePath === pointer || o.instancePath.startsWith(pointer + '/')));
+        if (hidden) continue;
+        const prop = (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (e.params as { unevaluatedProperty: string }).unevaluatedProperty;
+        const known = [parent, ...((parent.allOf as Record<string, Record<string, unknown>>[] | undefined) ?? []).map((a) => a.then ?? {})].flatMap((x) =>
+          Object.keys((x.properties as Record<string, unknown>) ?? {}),
+        );
         const guess = nearest(prop, known);
         pointer = `${pointer}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`;
         message = `unknown field '${prop}'${guess && levenshtein(prop, guess) <= 3 ? `; did you mean '${guess}'?` : ''}`;

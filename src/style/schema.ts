@@ -30,6 +30,18 @@ function opSchema(name: string): Schema {
   };
 }
 
+const tileTemplates = { type: 'array', minItems: 1, items: { type: 'string' }, 'x-expect': 'an array of tile URL / path templates with {z}, {x}, {y}' };
+const bounds = {
+  type: 'array',
+  items: { type: 'number' },
+  minItems: 4,
+  maxItems: 4,
+  'x-expect': 'four numbers [west, south, east, north] in degrees',
+};
+const buffer = { type: 'integer', minimum: 0, maximum: 4096, default: 64, description: 'how far tile data reaches past its square, in 4096ths of a tile' };
+const scheme = { type: 'string', enum: ['xyz', 'tms'], default: 'xyz' };
+
+// Fields per source type (DESIGN.md section 4, docs/sources.md); unknown fields are errors.
 const sourceSchema: Schema = {
   type: 'object',
   required: ['type'],
@@ -39,14 +51,15 @@ const sourceSchema: Schema = {
     minzoom: { type: 'integer', minimum: 0, maximum: 24 },
     maxzoom: { type: 'integer', minimum: 0, maximum: 24 },
   },
+  unevaluatedProperties: false,
   allOf: [
     {
       if: { properties: { type: { const: 'geojson' } } },
       then: {
         required: ['data'],
         properties: {
-          data: { anyOf: [{ type: 'string' }, { type: 'object' }], 'x-expect': 'a path, a URL or an inline GeoJSON object' },
-          buffer: { type: 'integer', minimum: 0, maximum: 4096, default: 64 },
+          data: { anyOf: [{ type: 'string' }, { type: 'object' }], 'x-expect': 'a path, a URL, an npm: reference or an inline GeoJSON object' },
+          buffer,
           tolerance: { type: 'number', minimum: 0, default: 3 },
           promoteId: { type: 'string' },
         },
@@ -54,11 +67,11 @@ const sourceSchema: Schema = {
     },
     {
       if: { properties: { type: { const: 'mvt' } } },
-      then: { required: ['tiles'], properties: { tiles: { type: 'array', minItems: 1, items: { type: 'string' } } } },
+      then: { required: ['tiles'], properties: { tiles: tileTemplates, scheme, bounds, buffer, layers: { type: 'array', items: { type: 'string' } } } },
     },
     {
       if: { properties: { type: { const: 'pmtiles' } } },
-      then: { required: ['url'], properties: { url: { type: 'string' } } },
+      then: { required: ['url'], properties: { url: { type: 'string' }, buffer } },
     },
     {
       if: { properties: { type: { const: 'dem' } } },
@@ -66,10 +79,12 @@ const sourceSchema: Schema = {
         anyOf: [{ required: ['tiles'] }, { required: ['url'] }],
         'x-expect': "a 'tiles' template list or a PMTiles 'url'",
         properties: {
-          tiles: { type: 'array', minItems: 1, items: { type: 'string' } },
+          tiles: tileTemplates,
           url: { type: 'string' },
           encoding: { type: 'string', enum: ['terrarium', 'mapbox'], default: 'mapbox' },
           tileSize: { type: 'integer', enum: [256, 512], default: 512 },
+          scheme,
+          bounds,
         },
       },
     },

@@ -100,3 +100,17 @@ describe('docs/ops.md', () => {
     expect(readFileSync('docs/ops.md', 'utf8')).toBe(opsMarkdown());
   });
 });
+
+describe('source declarations', () => {
+  const doc = (src: object) => ({ output: 'o', sources: { s: src }, nodes: { o: { op: 'solid', color: '#000000' } } });
+  test('each type takes its own fields and rejects unknown ones', () => {
+    expect(problems(doc({ type: 'mvt', tiles: ['t/{z}/{x}/{y}.pbf'], bounds: [0, 0, 1, 1], scheme: 'tms', buffer: 64 }))).toEqual([]);
+    expect(problems(doc({ type: 'geojson', data: 'x.geojson', tolerance: 1, promoteId: 'id' }))).toEqual([]);
+    expect(problems(doc({ type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256 }))).toEqual([]);
+    expect(problems(doc({ type: 'pmtiles', url: 'a.pmtiles' }))).toEqual([]);
+    expect(problems(doc({ type: 'mvt', tiles: ['t'], tile: 1 }))).toEqual([{ pointer: '/sources/s/tile', message: "unknown field 'tile'; did you mean 'tiles'?" }]);
+    expect(problems(doc({ type: 'mvt', tiles: ['t'], bounds: [0, 0, 1] })).map((p) => p.pointer)).toEqual(['/sources/s/bounds']);
+    expect(problems(doc({ type: 'dem', encoding: 'terrarium' })).length).toBeGreaterThan(0);
+    expect(problems(doc({ type: 'geojson' }))).toEqual([{ pointer: '/sources/s', message: "missing required field 'data'" }]);
+  });
+});

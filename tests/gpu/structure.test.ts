@@ -3,7 +3,7 @@
 // recovered by one retry; concurrent renders on one device.
 import { GpuBackend } from '../../src/gpu/backend.js';
 import { createGpuDevice } from '../../src/node/gpu.js';
-import { Renderer, type Backend, type Raster, type RenderStats, type Value } from '../../src/index.js';
+import { CpuBackend, Renderer, type Backend, type Raster, type RenderStats, type Value } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import { gpu, randomFeatures, renderOn, testWindow } from './harness.js';
 
@@ -81,6 +81,25 @@ describe('GPU render structure', () => {
     expect(stats.submits).toBe(1);
     expect(counts).toEqual({ createTexture: 0, createBuffer: 0, createComputePipeline: 0, createShaderModule: 0 });
     expect(backend.pooledBytes).toBeGreaterThan(0);
+  });
+
+  test('within a render, a texture whose last reader is encoded serves a later node', async () => {
+    if (!backend) return;
+    // A chain of 8 raster nodes, each read only by the next: two textures take turns.
+    const nodes: Record<string, object> = { n0: { op: 'solid', color: '#336699' } };
+    for (let i = 1; i < 8; i++) nodes[`n${i}`] = { op: 'blend', base: `@n${i - 1}`, over: `@n${i - 1}`, mode: 'multiply', opacity: 0.5 };
+    const chain = { output: 'n7', nodes };
+    const fresh = await ownBackend();
+    try {
+      const counts = countCreates(fresh!.device);
+      const { stats, raster } = await renderOn(fresh!, chain, W);
+      expect(stats.passes).toBe(8);
+      expect(counts.createTexture).toBeLessThanOrEqual(3);
+      const cpu = await renderOn(new CpuBackend(), chain, W);
+      expect(Math.abs(raster.data[0]! - cpu.raster.data[0]!)).toBeLessThan(1e-3);
+    } finally {
+      fresh?.destroy();
+    }
   });
 
   test('a device lost between renders is replaced before the next render', async () => {
