@@ -3,6 +3,7 @@ import geojsonvt, { type RawFeature, type RawTile } from 'geojson-vt';
 import { feature as topoFeature } from 'topojson-client';
 import type { GeoJSON, Feature, FeatureCollection } from 'geojson';
 import type { Topology } from 'topojson-specification';
+import { unwrapAntimeridian } from './antimeridian.js';
 import { SourceError } from '../errors.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import { exteriorFlags } from './mvt-decode.js';
@@ -136,7 +137,7 @@ export class GeojsonSource implements FeatureSource {
         const gj = toGeoJSON(doc);
         if (!gj || typeof gj !== 'object' || !('type' in gj)) throw new SourceError(this.name, undefined, 'the data is not GeoJSON');
         try {
-          return new geojsonvt(gj, {
+          return new geojsonvt(unwrapAntimeridian(gj), {
             maxZoom: this.maxzoom,
             extent: EXTENT,
             buffer: ((typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer) * EXTENT) / 4096,

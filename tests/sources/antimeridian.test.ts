@@ -1,0 +1,36 @@
+// Rings written across the antimeridian (179 -> -179) must not draw as bands across the world.
+import { unwrapAntimeridian } from '../../src/sources/antimeridian.js';
+import { Renderer } from '../../src/index.js';
+import type { FeatureCollection, Polygon } from 'geojson';
+
+const square = (coords: number[][]): FeatureCollection => ({
+  type: 'FeatureCollection',
+  features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [coords] } }],
+});
+
+describe('antimeridian', () => {
+  test('consecutive longitudes are unwrapped to differ by at most 180 degrees', () => {
+    const fc = unwrapAntimeridian(square([[170, 10], [-170, 10], [-170, -10], [170, -10], [170, 10]])) as FeatureCollection;
+    expect((fc.features[0]!.geometry as Polygon).coordinates[0]).toEqual([[170, 10], [190, 10], [190, -10], [170, -10], [170, 10]]);
+  });
+
+  test('a ring around a pole is closed through that pole', () => {
+    const ring = [[-180, -80], [-90, -75], [0, -70], [90, -75], [180, -80], [-180, -80]];
+    const out = (unwrapAntimeridian(square(ring)) as FeatureCollection).features[0]!.geometry as Polygon;
+    expect(out.coordinates[0]!.slice(-3)).toEqual([[180, -90], [-180, -90], [-180, -80]]);
+  });
+
+  test('a crossing polygon renders at both edges of the world and nowhere between', async () => {
+    const r = Renderer.create({
+      output: 'o',
+      sources: { s: { type: 'geojson', data: square([[170, 10], [-170, 10], [-170, -10], [170, -10], [170, 10]]) } },
+      nodes: { f: { op: 'features' }, o: { op: 'fill-solid', features: '@f', fill: '#ff0000' } },
+    });
+    const { data, width } = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 256 });
+    const alphaAt = (x: number, y: number) => data[(y * width + x) * 4 + 3]!;
+    expect(alphaAt(2, 128)).toBeCloseTo(1, 5); // lon -179: inside
+    expect(alphaAt(253, 128)).toBeCloseTo(1, 5); // lon 178: inside
+    expect(alphaAt(128, 128)).toBe(0); // lon 0: the band a naive renderer draws
+    expect(alphaAt(30, 128)).toBe(0); // lon -138: outside
+  });
+});
