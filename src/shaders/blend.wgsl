@@ -136,12 +136,12 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     textureStore(dst, g.xy, base * (1.0 - as_));
     return;
   }
-  // Straight source colour (before opacity and mask, which only scale coverage).
-  var inv = 0.0;
+  // Straight source colour (before opacity and mask, which only scale coverage). Division, not a
+  // reciprocal: c / a is exactly 1 when c == a, where color-burn and color-dodge branch.
+  var s = vec3f(0.0);
   if (src_a > 0.0) {
-    inv = 1.0 / src_a;
+    s = clamp(over.rgb / src_a, vec3f(0.0), vec3f(1.0));
   }
-  let s = clamp(over.rgb * inv, vec3f(0.0), vec3f(1.0));
   var mixed = s;
   if (u.mode != NORMAL && ab > 0.0) {
     let b = clamp(base.rgb / ab, vec3f(0.0), vec3f(1.0));
