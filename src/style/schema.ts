@@ -19,7 +19,7 @@ function nodeSchema(): Schema {
   };
 }
 
-function opSchema(name: string): Schema {
+export function opSchema(name: string): Schema {
   const op = OPS.get(name)!;
   return {
     type: 'object',
