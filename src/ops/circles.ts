@@ -2,7 +2,7 @@ import { color, expr, nodeRef, num, numRef } from '../style/fields.js';
 import { newRaster } from '../cpu/raster.js';
 import type { Features } from '../types.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from './paint.js';
-import type { OpDef } from './types.js';
+import type { OpContext, OpDef } from './types.js';
 
 /**
  * Filled disks at every feature point with per-feature paint. Coverage is analytic:
@@ -38,32 +38,9 @@ export const circles: OpDef = {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
     const out = ctx.target ?? newRaster(W, H);
     const d = out.data;
-    const features = ctx.input<'features'>('features') as Features;
-    const rmax = explicitMax(ctx.node, 'radius');
-    const swmax = explicitMax(ctx.node, 'stroke-width');
-    const radius = groupNumber(ctx, 'radius-expr', ctx.num('radius', 5));
-    const strokeWidth = groupNumber(ctx, 'stroke-width-expr', ctx.num('stroke-width', 0));
-    const fillColor = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
-    const strokeColor = groupColor(ctx, 'stroke-color-expr', ctx.color('stroke-color', BLACK));
-    const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
-    for (const g of features.groups) {
-      const pts = g.points;
-      if (!pts.length) continue;
-      const r = Math.max(0, Math.min(radius(g), rmax)) || 0;
-      const sw = Math.max(0, Math.min(strokeWidth(g), swmax)) || 0;
-      const op = clamp01(opacity(g));
-      const fc = fillColor(g);
-      const sc = strokeColor(g);
-      // Premultiplied fill and stroke paint.
-      const fa = clamp01(fc[3] * op);
-      const fr = fc[0] * fa;
-      const fg = fc[1] * fa;
-      const fb = fc[2] * fa;
-      const sa = sw > 0 ? clamp01(sc[3] * op) : 0;
-      const sr = sc[0] * sa;
-      const sg = sc[1] * sa;
-      const sb = sc[2] * sa;
-      if (fa <= 0 && sa <= 0) continue;
+    for (const { points: pts, r, sw, fill, stroke } of circlePaints(ctx)) {
+      const [fr, fg, fb, fa] = fill;
+      const [sr, sg, sb, sa] = stroke;
       const R = r + sw; // outer radius
       const reach = R + 0.5;
       for (let i = 0; i + 1 < pts.length; i += 2) {
@@ -99,3 +76,39 @@ export const circles: OpDef = {
     return out;
   },
 };
+
+export interface CirclePaint {
+  points: Float64Array;
+  /** Fill radius and stroke width, clamped to their bounds. */
+  r: number;
+  sw: number;
+  /** Premultiplied fill and stroke paint (opacity applied). */
+  fill: [number, number, number, number];
+  stroke: [number, number, number, number];
+}
+
+/** Per-group paint of a circles node, for both backends; groups that draw nothing are left out. */
+export function circlePaints(ctx: OpContext): CirclePaint[] {
+  const features = ctx.input<'features'>('features') as Features;
+  const rmax = explicitMax(ctx.node, 'radius');
+  const swmax = explicitMax(ctx.node, 'stroke-width');
+  const radius = groupNumber(ctx, 'radius-expr', ctx.num('radius', 5));
+  const strokeWidth = groupNumber(ctx, 'stroke-width-expr', ctx.num('stroke-width', 0));
+  const fillColor = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
+  const strokeColor = groupColor(ctx, 'stroke-color-expr', ctx.color('stroke-color', BLACK));
+  const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
+  const out: CirclePaint[] = [];
+  for (const g of features.groups) {
+    if (!g.points.length) continue;
+    const r = Math.max(0, Math.min(radius(g), rmax)) || 0;
+    const sw = Math.max(0, Math.min(strokeWidth(g), swmax)) || 0;
+    const op = clamp01(opacity(g));
+    const fc = fillColor(g);
+    const sc = strokeColor(g);
+    const fa = clamp01(fc[3] * op);
+    const sa = sw > 0 ? clamp01(sc[3] * op) : 0;
+    if (fa <= 0 && sa <= 0) continue;
+    out.push({ points: g.points, r, sw, fill: [fc[0] * fa, fc[1] * fa, fc[2] * fa, fa], stroke: [sc[0] * sa, sc[1] * sa, sc[2] * sa, sa] });
+  }
+  return out;
+}

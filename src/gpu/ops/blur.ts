@@ -1,7 +1,7 @@
 // blur on the GPU: the CPU kernel's stages (src/cpu/blur.ts: blurExact for small sigma, blurFast's
 // tent decimation / block-grid Gaussian / B-spline upsampling otherwise) as 1-D tap passes
-// (src/shaders/blur.wgsl). The tap tables are built here with the CPU's own formulas.
-import { decimationFactor, gaussianKernel, kernelRadius } from '../../cpu/blur.js';
+// (src/shaders/blur.wgsl). The tap tables come from the CPU's own plans.
+import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan } from '../../cpu/blur.js';
 import type { GpuImage } from '../image.js';
 import { Uniforms } from '../uniforms.js';
 import type { GpuEncoder, GpuOp } from './types.js';
@@ -51,57 +51,29 @@ function kernelTaps(outputs: number, offset: number, len: number, k: ArrayLike<n
   return t;
 }
 
-/** The tent decimation of one axis (src/cpu/blur.ts tentPlan): block b averages source pixels with weight k - |x - c_b|, renormalised. */
+/** The tent decimation of one axis as taps: the CPU's own plan (src/cpu/blur.ts tentPlan). */
 function tentTaps(k: number, start: number, srcLen: number): { taps: Taps; blocks: number; variance: number } {
-  const blocks = Math.ceil((srcLen - start) / k);
-  const taps = new Taps(blocks);
-  const w = new Float64Array(2 * k + 1);
-  for (let b = 0; b < blocks; b++) {
-    const c = start + b * k + (k - 1) / 2;
-    const x0 = Math.max(0, Math.floor(c - k) + 1);
-    const x1 = Math.min(srcLen - 1, Math.ceil(c + k) - 1);
-    let sum = 0;
-    for (let x = x0; x <= x1; x++) sum += w[x - x0] = k - Math.abs(x - c);
+  const plan = tentPlan(k, start, srcLen);
+  const taps = new Taps(plan.blocks);
+  for (let b = 0; b < plan.blocks; b++) {
     taps.begin(b);
-    for (let x = x0; x <= x1; x++) taps.add(x, w[x - x0]! / sum);
+    for (let i = 0; i < plan.count[b]!; i++) taps.add(plan.first[b]! + i, plan.weights[b * 2 * k + i]!);
     taps.end(b);
   }
-  let v = 0;
-  let s = 0;
-  for (let d = -(k - 1) / 2 - k; d <= k; d++) {
-    const wt = Math.max(0, k - Math.abs(d));
-    v += wt * d * d;
-    s += wt;
-  }
-  return { taps, blocks, variance: v / s };
+  return { taps, blocks: plan.blocks, variance: plan.variance };
 }
 
-/** The block grid's Gaussian (src/cpu/blur.ts gridKernel), truncated where the full kernel is. */
-function gridKernel(sd: number, r: number, k: number): Float64Array {
-  const rc = (r + 0.5) / k;
-  const rho = Math.ceil(rc - 0.5);
-  const w = new Float64Array(2 * rho + 1);
-  let sum = 0;
-  for (let j = -rho; j <= rho; j++) {
-    const m = Math.min(1, Math.max(0, rc - (Math.abs(j) - 0.5)));
-    sum += w[j + rho] = m * (sd > 0 ? Math.exp(-(j * j) / (2 * sd * sd)) : j === 0 ? 1 : 0);
-  }
-  for (let i = 0; i < w.length; i++) w[i]! /= sum;
-  return w;
-}
-
-/** Quadratic B-spline upsampling taps (src/cpu/blur.ts splinePlan), block indices clamped to the grid. */
+/** Quadratic B-spline upsampling as taps (src/cpu/blur.ts splinePlan), block indices clamped to the grid. */
 function splineTaps(k: number, start: number, o: number, len: number, blocks: number): Taps {
+  const plan = splinePlan(k, start, o, len);
   const taps = new Taps(len);
   const clamp = (i: number) => Math.min(Math.max(i, 0), blocks - 1);
   for (let x = 0; x < len; x++) {
-    const u = (o + x - start - (k - 1) / 2) / k;
-    const i = Math.round(u);
-    const d = u - i;
+    const i = plan.center[x]!;
     taps.begin(x);
-    taps.add(clamp(i - 1), Math.fround(0.5 * (0.5 - d) * (0.5 - d)));
-    taps.add(clamp(i), Math.fround(0.75 - d * d));
-    taps.add(clamp(i + 1), Math.fround(0.5 * (0.5 + d) * (0.5 + d)));
+    taps.add(clamp(i - 1), plan.weights[x * 3]!);
+    taps.add(clamp(i), plan.weights[x * 3 + 1]!);
+    taps.add(clamp(i + 1), plan.weights[x * 3 + 2]!);
     taps.end(x);
   }
   return taps;

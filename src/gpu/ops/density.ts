@@ -1,7 +1,7 @@
-// density on the GPU: per-group scale and radius resolved on the CPU exactly as src/ops/density.ts
-// does, splats gathered per pixel from screen bins into an r32float field (src/shaders/density.wgsl).
+// density on the GPU: per-group scale and radius come from src/ops/density.ts (densityGroups);
+// splats are gathered per pixel from screen bins into an r32float field (src/shaders/density.wgsl).
 import { GAUSS_COEF } from '../../cpu/density.js';
-import { exprFeature } from '../../ops/features.js';
+import { densityGroups } from '../../ops/density.js';
 import { binBoxes } from '../shapes.js';
 import { Uniforms } from '../uniforms.js';
 import type { GpuOp } from './types.js';
@@ -10,30 +10,16 @@ export const density: GpuOp = {
   name: 'density',
   encode(g, ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
-    const input = ctx.input<'features'>('features');
-    const bound = ctx.bound('radius');
-    const radius = Math.max(0, ctx.num('radius'));
-    const intensity = Math.max(0, ctx.num('intensity'));
-    const radiusExpr = ctx.expr('radius-expr');
-    const weightExpr = ctx.expr('weight-expr');
-    const intensityExpr = ctx.expr('intensity-expr');
+    // Per-group scale and radius: the CPU op's own rules (one source of truth for both backends).
+    const splats = densityGroups(ctx);
     let n = 0;
-    for (const grp of input.groups) n += grp.points.length >> 1;
+    for (const sp of splats) n += sp.points.length >> 1;
     const data = new Float32Array(n * 4);
     const boxes = new Float64Array(n * 4);
     let m = 0;
-    for (const grp of input.groups) {
-      if (grp.points.length < 2) continue;
-      const f = radiusExpr || weightExpr || intensityExpr ? exprFeature(grp) : undefined;
-      const w = weightExpr?.evaluate(ctx.zoom, f);
-      const k = intensityExpr?.evaluate(ctx.zoom, f);
-      const rv = radiusExpr?.evaluate(ctx.zoom, f);
-      const weight = typeof w === 'number' ? w : 1;
-      const scale = intensity * (typeof k === 'number' ? Math.max(0, k) : 1) * weight;
-      const r = typeof rv === 'number' ? Math.min(Math.max(0, rv), bound) : radius;
+    for (const { points: pts, scale, radius: r } of splats) {
       if (!(r > 0) || scale === 0 || !Number.isFinite(scale)) continue;
       const s = scale * GAUSS_COEF;
-      const pts = grp.points;
       for (let i = 0; i + 1 < pts.length; i += 2) {
         const px = pts[i]! - x0;
         const py = pts[i + 1]! - y0;
