@@ -230,6 +230,19 @@ export function gridKernel(sd: number, r: number, k: number): Float64Array {
 export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, oy: number, w: number, h: number, sigma: number, wx = 0, wy = 0): Float32Array {
   const k = decimationFactor(sigma);
   if (k === 1) return blurExact(src, sw, sh, ox, oy, w, h, sigma);
+  // The padding is sized for the sigma bound; a smaller sigma reads only r + a few blocks around
+  // the output. Work on that window alone (same world alignment, so the same result).
+  const need = kernelRadius(sigma) + 4 * k + 2;
+  const xa = Math.max(0, ox - need), xb = Math.min(sw, ox + w + need);
+  const ya = Math.max(0, oy - need), yb = Math.min(sh, oy + h + need);
+  if ((xb - xa) * (yb - ya) < 0.9 * sw * sh) {
+    const cw = xb - xa;
+    const sub = acquire(cw * (yb - ya) * 4);
+    for (let y = ya; y < yb; y++) sub.set(src.subarray((y * sw + xa) * 4, (y * sw + xb) * 4), (y - ya) * cw * 4);
+    const out = blurFast(sub, cw, yb - ya, ox - xa, oy - ya, w, h, sigma, wx + xa, wy + ya);
+    release(sub);
+    return out;
+  }
   const startX = -(((wx % k) + k) % k);
   const startY = -(((wy % k) + k) % k);
   const tx = tentPlan(k, startX, sw);
@@ -309,16 +322,24 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
   const sy = splinePlan(k, startY, oy, h);
   const outRow = w * 4;
   const hup = acquire(bh * outRow);
+  const cols = new Int32Array(w * 3);
   for (let x = 0; x < w; x++) {
     const c = sx.center[x]!;
-    const p0 = Math.min(Math.max(c - 1, 0), bw - 1) * 4;
-    const p1 = Math.min(Math.max(c, 0), bw - 1) * 4;
-    const p2 = Math.min(Math.max(c + 1, 0), bw - 1) * 4;
-    const w0 = sx.weights[x * 3]!, w1 = sx.weights[x * 3 + 1]!, w2 = sx.weights[x * 3 + 2]!;
-    for (let y = 0; y < bh; y++) {
-      const g = y * rowLen;
-      const o = y * outRow + x * 4;
-      for (let ch = 0; ch < 4; ch++) hup[o + ch] = w0 * grid[g + p0 + ch]! + w1 * grid[g + p1 + ch]! + w2 * grid[g + p2 + ch]!;
+    cols[x * 3] = Math.min(Math.max(c - 1, 0), bw - 1) * 4;
+    cols[x * 3 + 1] = Math.min(Math.max(c, 0), bw - 1) * 4;
+    cols[x * 3 + 2] = Math.min(Math.max(c + 1, 0), bw - 1) * 4;
+  }
+  const sxw = sx.weights;
+  for (let y = 0; y < bh; y++) {
+    const g = y * rowLen;
+    let o = y * outRow;
+    for (let x = 0; x < w; x++, o += 4) {
+      const p0 = g + cols[x * 3]!, p1 = g + cols[x * 3 + 1]!, p2 = g + cols[x * 3 + 2]!;
+      const w0 = sxw[x * 3]!, w1 = sxw[x * 3 + 1]!, w2 = sxw[x * 3 + 2]!;
+      hup[o] = w0 * grid[p0]! + w1 * grid[p1]! + w2 * grid[p2]!;
+      hup[o + 1] = w0 * grid[p0 + 1]! + w1 * grid[p1 + 1]! + w2 * grid[p2 + 1]!;
+      hup[o + 2] = w0 * grid[p0 + 2]! + w1 * grid[p1 + 2]! + w2 * grid[p2 + 2]!;
+      hup[o + 3] = w0 * grid[p0 + 3]! + w1 * grid[p1 + 3]! + w2 * grid[p2 + 3]!;
     }
   }
   const out = acquire(h * outRow);

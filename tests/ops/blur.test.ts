@@ -173,3 +173,23 @@ describe('blur op', () => {
     }
   });
 });
+
+describe('blurFast reads only what sigma needs', () => {
+  test('a wide padding (sized for a larger sigma bound) gives the same pixels as a tight one', async () => {
+    const { blurFast } = await import('../../src/cpu/blur.js');
+    const w = 40, h = 30, sigma = 6, wide = 60, tight = 3 * sigma + 30;
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const sw = w + 2 * wide, sh = h + 2 * wide;
+    const src = new Float32Array(sw * sh * 4).map(() => rnd());
+    const a = blurFast(src, sw, sh, wide, wide, w, h, sigma, 1000, 2000);
+    // The same world pixels through a source that extends only `tight` around the output.
+    const tw = w + 2 * tight, th = h + 2 * tight, off = wide - tight;
+    const sub = new Float32Array(tw * th * 4);
+    for (let y = 0; y < th; y++) sub.set(src.subarray(((y + off) * sw + off) * 4, ((y + off) * sw + off + tw) * 4), y * tw * 4);
+    const b = blurFast(sub, tw, th, tight, tight, w, h, sigma, 1000 + off, 2000 + off);
+    let max = 0;
+    for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
+    expect(max).toBeLessThan(1e-6);
+  });
+});
