@@ -1,6 +1,7 @@
 // npm run bench: our rows, and, where ../shared/peers is set up, the peers (Mapnik, libvips, GDAL)
 // in the same invocation, so the ratio column compares runs made under the same machine load.
-// Options: --no-peers (ours only), --gpu (also time the WebGPU backend), BENCH_ONLY=<regex>.
+// Options: --no-peers (ours only), --gpu (both backends side by side with their per-render
+// counters, bench/backends.mjs), BENCH_ONLY=<regex>.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,7 @@ const peersReady = !args.has('--no-peers') && existsSync(path.join(PEERS, 'run.s
   spawnSync('/usr/bin/python3', ['-c', 'import mapnik, numpy; from osgeo import gdal'], { stdio: 'ignore' }).status === 0;
 
 const ours = [`node ${path.join(HERE, 'ours.mjs')}`];
-if (args.has('--gpu')) ours.push(`BENCH_BACKEND=gpu node ${path.join(HERE, 'ours.mjs')}`);
+if (args.has('--gpu')) ours.push(`node ${path.join(HERE, 'backends.mjs')}`);
 for (const extra of ['server.mjs', 'sources.mjs']) if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
 
 let results;
