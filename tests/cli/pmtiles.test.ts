@@ -5,19 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { zxyToTileId, tileIdToZxy } from 'pmtiles';
 import { archiveTiles, mergeArchives, openArchive, PmtilesWriter } from '../../src/node/pmtiles-writer.js';
+import { rng } from '../helpers/random.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-pmtiles-'));
 const WORLD = { minZoom: 0, maxZoom: 12, bounds: [-180, -85, 180, 85] as [number, number, number, number] };
 
-/** Seeded PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Distinct bytes per tile ID, of varying length. */
 function content(id: number): Uint8Array {

@@ -5,18 +5,10 @@ import type { OpContext, OpDef } from '../../src/ops/types.js';
 import type { GpuBackend } from '../../src/gpu/backend.js';
 import type { GpuSession } from '../../src/gpu/session.js';
 import { gpuBackendForTests } from '../helpers/gpu.js';
+import { rng } from '../helpers/random.js';
 
-/** mulberry32: a small seeded generator, so failures reproduce. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
+
 
 /** The test window: tile 3/4/2 at a small tile size (SwiftShader is slow). */
 export function testWindow(tileSize = 64): Window {

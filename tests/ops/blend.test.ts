@@ -2,6 +2,7 @@
 // written out here from the spec text on straight colours, independently of src/cpu/blend.ts.
 import { BLEND_MODES, blendRasters, type BlendMode, type Composite } from '../../src/cpu/blend.js';
 import { Renderer, tileWindow } from '../../src/index.js';
+import { rng } from '../helpers/random.js';
 
 type V3 = [number, number, number];
 
@@ -78,16 +79,6 @@ function reference(mode: BlendMode, Cb: V3, ab: number, Cs: V3, asRaw: number, c
 }
 
 // --- Samples -----------------------------------------------------------------------------------
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SPECIAL = [0, 0.25, 0.5, 1];
 
 /** n pixels of random straight colours and alphas, some on the formulas' branch points. */

@@ -8,17 +8,8 @@ import { compileExpr } from '../../src/expr/index.js';
 import { colorRamp, makeSampler, resolveStops, stopTables, SEGMENT_SIZE } from '../../src/ops/color-ramp.js';
 import type { OpContext } from '../../src/ops/types.js';
 import type { RGBA, Raster, ScalarField, ScalarValue } from '../../src/types.js';
+import { rng } from '../helpers/random.js';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const hex = (c: number[]) => '#' + c.map((v) => Math.round(v * 255).toString(16).padStart(2, '0')).join('');
 const rgbaOf = (h: string): RGBA => {
