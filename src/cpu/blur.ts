@@ -23,55 +23,16 @@ export function gaussianKernel(sigma: number): Float64Array {
 export type Channels = 1 | 4;
 
 /**
- * One separable pass along rows, reading the nearest edge pixel outside the source (the block
- * grid's pass): out[y][x] = sum_i w[i] src[y][clamp(x + i - r)]. src and out are w pixels wide.
+ * One separable pass along rows: out[y][x] = sum_i w[i] src[rowY0 + y][ox + x + i - r], reading 0
+ * outside the source (or the nearest edge pixel when `clamp`). src is sw pixels wide; out is w x rows.
+ * Each source row is copied into a bordered line first, so the tap loop has no bounds tests, and
+ * the symmetric kernel is folded (w[r - i] = w[r + i]): one multiply per pair of taps.
  */
-function rowPassClamp(src: Float32Array, w: number, rows: number, k: Float64Array, nc: Channels): Float32Array {
-  const r = (k.length - 1) >> 1;
-  const out = acquire(w * rows * nc);
-  for (let y = 0; y < rows; y++) {
-    const srow = y * w;
-    let o = y * w * nc;
-    for (let x = 0; x < w; x++, o += nc) {
-      const c = x - r;
-      if (nc === 1) {
-        let a = 0;
-        for (let i = 0; i < k.length; i++) {
-          const sx = c + i < 0 ? 0 : c + i >= w ? w - 1 : c + i;
-          a += k[i]! * src[srow + sx]!;
-        }
-        out[o] = a;
-        continue;
-      }
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-      for (let i = 0; i < k.length; i++) {
-        const sx = c + i < 0 ? 0 : c + i >= w ? w - 1 : c + i;
-        const p = (srow + sx) * 4;
-        const wi = k[i]!;
-        a0 += wi * src[p]!;
-        a1 += wi * src[p + 1]!;
-        a2 += wi * src[p + 2]!;
-        a3 += wi * src[p + 3]!;
-      }
-      out[o] = a0;
-      out[o + 1] = a1;
-      out[o + 2] = a2;
-      out[o + 3] = a3;
-    }
-  }
-  return out;
-}
-
-/**
- * The exact row pass, reading 0 outside the source: out[y][x] = sum_i w[i] src[rowY0 + y][ox + x + i - r].
- * Each source row is copied into a zero-bordered line first, so the tap loop has no bounds tests,
- * and the symmetric kernel is folded (w[r - i] = w[r + i]): one multiply per pair of taps.
- */
-function rowPassZero(src: Float32Array, sw: number, rowY0: number, rows: number, ox: number, w: number, k: Float64Array, nc: Channels): Float32Array {
+function rowPass(src: Float32Array, sw: number, rowY0: number, rows: number, ox: number, w: number, k: Float64Array, nc: Channels, clamp: boolean): Float32Array {
   const r = (k.length - 1) >> 1;
   const n = w * nc;
   const out = acquire(n * rows);
-  // line[q] = source value of column (ox - r) + q / nc, 0 where that column does not exist.
+  // line[q] = source value of column (ox - r) + q / nc, 0 (or the edge) where that column does not exist.
   const lineLen = (w + 2 * r) * nc;
   const line = new Float32Array(lineLen);
   const c0 = ox - r;
@@ -82,6 +43,11 @@ function rowPassZero(src: Float32Array, sw: number, rowY0: number, rows: number,
   for (let y = 0; y < rows; y++) {
     const srow = (rowY0 + y) * sw;
     if (x1 > x0) line.set(src.subarray((srow + x0) * nc, (srow + x1) * nc), (x0 - c0) * nc);
+    if (clamp) {
+      // Columns left of the source repeat its first pixel, right of it its last.
+      for (let q = 0; q < (x0 - c0) * nc; q++) line[q] = src[srow * nc + (q % nc)]!;
+      for (let q = (x1 - c0) * nc; q < lineLen; q++) line[q] = src[(srow + sw - 1) * nc + (q % nc)]!;
+    }
     let o = y * n;
     if (nc === 1) {
       for (let x = 0; x < w; x++) {
@@ -167,7 +133,7 @@ export function blurExact(src: Float32Array, sw: number, sh: number, ox: number,
   // Horizontal pass only over the rows the vertical pass reads.
   const y0 = Math.max(0, oy - r);
   const y1 = Math.min(sh, oy + h + r);
-  const tmp = rowPassZero(src, sw, y0, y1 - y0, ox, w, k, channels);
+  const tmp = rowPass(src, sw, y0, y1 - y0, ox, w, k, channels, false);
   const out = colPass(tmp, w * channels, y1 - y0, oy - y0, h, k, false);
   release(tmp);
   return out;
@@ -381,7 +347,7 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
   // 2. Gaussian on the block grid; edge blocks repeat outward (the support reaches ~2k past r).
   const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
   const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
-  const rowed = rowPassClamp(dec, bw, bh, kd, nc);
+  const rowed = rowPass(dec, bw, 0, bh, 0, bw, kd, nc, true);
   const grid = colPass(rowed, rowLen, bh, 0, bh, kd, true);
   release(rowed);
 

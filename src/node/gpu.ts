@@ -5,7 +5,7 @@
 // Dawn notes (webgpu 0.6.2): the object `create()` returns must stay referenced for the whole
 // process (collecting it while a device lives crashes the process), so it is kept here; an
 // adapter gives one device, so a replacement device comes from a new adapter.
-import { mkdtempSync, existsSync } from 'node:fs';
+import { mkdtempSync, existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CpuBackend } from '../cpu/backend.js';
@@ -160,6 +160,9 @@ export async function createGpuBackend(options: { allowFallback?: boolean } = {}
 export async function createBackend(choice: BackendChoice | string | undefined = process.env.TILEGRAPH_BACKEND): Promise<Backend> {
   const c = parseBackendChoice(choice);
   if (c === 'cpu') return new CpuBackend();
+  // `auto` on a Linux machine with no GPU device node has no hardware adapter to find: skip the
+  // probe (it loads Dawn, and software Vulkan drivers print warnings while being rejected).
+  if (c === 'auto' && !mayHaveHardwareGpu()) return new CpuBackend();
   const gpu = await createGpuBackend({ allowFallback: c === 'gpu' });
   if (gpu) return gpu;
   if (c === 'gpu') {
@@ -169,6 +172,24 @@ export async function createBackend(choice: BackendChoice | string | undefined =
     );
   }
   return new CpuBackend();
+}
+
+/**
+ * Whether a hardware GPU may be present. On Linux every GPU driver exposes a device node (DRM
+ * render nodes /dev/dri/renderD*, or NVIDIA's /dev/nvidia*); other systems are always probed.
+ */
+export function mayHaveHardwareGpu(): boolean {
+  if (process.platform !== 'linux') return true;
+  try {
+    if (readdirSync('/dev/dri').some((f) => f.startsWith('renderD'))) return true;
+  } catch {
+    // no /dev/dri
+  }
+  try {
+    return readdirSync('/dev').some((f) => /^nvidia\d+$/.test(f));
+  } catch {
+    return false;
+  }
 }
 
 /** Destroys the shared GPU device so the process can exit; a later createBackend makes a new one. */

@@ -25,28 +25,56 @@ export interface MonoRaster {
  */
 export function monoPlane(data: Float32Array): MonoRaster | undefined {
   const n = data.length >> 2;
-  const alpha = acquire(n);
-  let r = 0, g = 0, b = 0;
-  let seen = false;
-  let a0 = data[3]!;
-  let constant = true;
-  for (let i = 0, p = 0; i < n; i++, p += 4) {
+  // Leading transparent pixels must be exactly (0, 0, 0, 0); the first other one gives c.
+  let i = 0;
+  for (; i < n; i++) {
+    const p = i * 4;
+    if (data[p + 3]! > 0) break;
+    if (data[p] !== 0 || data[p + 1] !== 0 || data[p + 2] !== 0 || data[p + 3] !== 0) return undefined;
+  }
+  const alpha = acquire(n); // zero-filled: the leading pixels are done
+  if (i === n) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
+  const a0 = data[i * 4 + 3]!;
+  const r = data[i * 4]! / a0, g = data[i * 4 + 1]! / a0, b = data[i * 4 + 2]! / a0;
+  let constant = i === 0;
+  let lo = a0, hi = a0;
+  for (let p = i * 4; i < n; i++, p += 4) {
     const a = data[p + 3]!;
     alpha[i] = a;
-    if (a !== a0) constant = false;
-    if (!seen && a > 0) {
-      seen = true;
-      r = data[p]! / a;
-      g = data[p + 1]! / a;
-      b = data[p + 2]! / a;
-    }
-    const tol = MONO_TOLERANCE * Math.abs(a);
-    if (Math.abs(data[p]! - r * a) > tol || Math.abs(data[p + 1]! - g * a) > tol || Math.abs(data[p + 2]! - b * a) > tol) {
+    if (a < lo) lo = a;
+    else if (a > hi) hi = a;
+    // A negative alpha makes tol < 0 and fails the test: such a raster takes the RGBA path.
+    const tol = MONO_TOLERANCE * a;
+    const d0 = data[p]! - r * a, d1 = data[p + 1]! - g * a, d2 = data[p + 2]! - b * a;
+    if (d0 > tol || d0 < -tol || d1 > tol || d1 < -tol || d2 > tol || d2 < -tol) {
       release(alpha);
       return undefined;
     }
   }
+  constant = constant && lo === hi;
   return { r, g, b, alpha, constant: constant ? a0 : NaN };
+}
+
+/** out (RGBA) = (c A, A) for each A of the plane. Its own function: V8 optimises it as a unit. */
+function tint(plane: Float32Array, r: number, g: number, b: number, out: Float32Array): void {
+  for (let i = 0, p = 0; i < plane.length; i++, p += 4) {
+    const a = plane[i]!;
+    out[p] = r * a;
+    out[p + 1] = g * a;
+    out[p + 2] = b * a;
+    out[p + 3] = a;
+  }
+}
+
+function fillColour(out: Float32Array, r: number, g: number, b: number, a: number): void {
+  if (a === 0) return; // acquire() zero-fills
+  const pr = r * a, pg = g * a, pb = b * a;
+  for (let p = 0; p < out.length; p += 4) {
+    out[p] = pr;
+    out[p + 1] = pg;
+    out[p + 2] = pb;
+    out[p + 3] = a;
+  }
 }
 
 /** Gaussian blur in premultiplied space; padding 3 sigma. */
@@ -70,7 +98,8 @@ export const blur: OpDef = {
     const pad = Math.ceil(3 * ctx.bound('sigma'));
     const src = ctx.input<'raster'>('input');
     const { width, height, x0, y0 } = ctx.canvas;
-    const mono = monoPlane(src.data);
+    // sigma 0 is an exact crop: keep it bit-identical to the input.
+    const mono = sigma > 0 ? monoPlane(src.data) : undefined;
     if (!mono) {
       const data = blurFast(src.data, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad);
       return { kind: 'raster', width, height, data } satisfies Raster;
@@ -79,19 +108,10 @@ export const blur: OpDef = {
     // Blurring the alpha plane alone does a quarter of the work. A constant plane (all sea, all
     // land) blurs to itself: the kernel is normalised and reads only the pad (ceil(3 sigma) <= pad).
     const data = acquire(width * height * 4);
-    const { r, g, b } = mono;
-    if (mono.constant === mono.constant) {
-      const a = mono.constant;
-      if (a !== 0) for (let p = 0; p < data.length; p += 4) data.set([r * a, g * a, b * a, a], p);
-    } else {
+    if (mono.constant === mono.constant) fillColour(data, mono.r, mono.g, mono.b, mono.constant);
+    else {
       const blurred = blurFast(mono.alpha, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad, 1);
-      for (let i = 0, p = 0; i < blurred.length; i++, p += 4) {
-        const a = blurred[i]!;
-        data[p] = r * a;
-        data[p + 1] = g * a;
-        data[p + 2] = b * a;
-        data[p + 3] = a;
-      }
+      tint(blurred, mono.r, mono.g, mono.b, data);
       release(blurred);
     }
     release(mono.alpha);

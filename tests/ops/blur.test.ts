@@ -1,6 +1,7 @@
 // blur: the fast path against the exact truncated Gaussian, the exact one against a direct 2-D sum,
 // and the op's padding, clamping and tile seams through the render loop.
 import { blurExact, blurFast, gaussianKernel, kernelRadius } from '../../src/cpu/blur.js';
+import { monoPlane } from '../../src/ops/blur.js';
 import { Renderer, tileWindow, type Window } from '../../src/index.js';
 
 function rng(seed: number): () => number {
@@ -192,4 +193,93 @@ describe('blurFast reads only what sigma needs', () => {
     for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
     expect(max).toBeLessThan(1e-6);
   });
+});
+
+describe('one-colour rasters blur their alpha plane alone', () => {
+  const plane = (src: Float32Array) => src.filter((_, i) => i % 4 === 3);
+
+  test('1-channel kernels equal the alpha channel of the RGBA kernels (exact and fast paths)', () => {
+    for (const sigma of [0.8, 2, 3.5, 4, 9, 16]) {
+      const r = kernelRadius(sigma);
+      const w = 37, h = 29, sw = w + 2 * r, sh = h + 2 * r;
+      const src = image('noise', sw, sh, sigma, 21);
+      const a = plane(src);
+      for (const [wx, wy] of [[0, 0], [-1001, 77]] as const) {
+        const four = blurFast(src, sw, sh, r, r, w, h, sigma, wx, wy);
+        const one = blurFast(a, sw, sh, r, r, w, h, sigma, wx, wy, 1);
+        expect(one.length).toBe(w * h);
+        expect(maxDiff(one, plane(four))).toBeLessThanOrEqual(1e-6);
+      }
+      // The reference too, with a source smaller than the window reads (zeros outside).
+      const exact4 = blurExact(src, sw, sh, 1, 2, w, h, sigma);
+      expect(maxDiff(blurExact(a, sw, sh, 1, 2, w, h, sigma, 1), plane(exact4))).toBeLessThanOrEqual(1e-6);
+    }
+  });
+
+  test('monoPlane finds the colour of a one-colour raster and rejects two colours', () => {
+    const c = [0.0627, 0.188, 0.29]; // #10304a
+    const rnd = rng(9);
+    const n = 500;
+    const one = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const a = i % 5 === 0 ? 0 : i % 7 === 0 ? 1 : rnd();
+      one.set([c[0]! * a, c[1]! * a, c[2]! * a, a], i * 4);
+    }
+    const m = monoPlane(one)!;
+    expect(m).toBeDefined();
+    expect(Math.abs(m.r - c[0]!)).toBeLessThan(1e-6);
+    expect(Math.abs(m.g - c[1]!)).toBeLessThan(1e-6);
+    expect(Math.abs(m.b - c[2]!)).toBeLessThan(1e-6);
+    expect(Array.from(m.alpha)).toEqual(Array.from(plane(one)));
+    expect(Number.isNaN(m.constant)).toBe(true);
+    // A second colour in one pixel, even a close one (1e-4 off in green), is not taken for one colour.
+    const two = one.slice();
+    two[301 * 4 + 1] = (c[1]! + 1e-4) * two[301 * 4 + 3]!;
+    expect(monoPlane(two)).toBeUndefined();
+    // Light where alpha is 0 (additive premultiplied) is not c * 0.
+    const glow = one.slice();
+    glow[5 * 4] = 0.01;
+    expect(monoPlane(glow)).toBeUndefined();
+    // A constant plane is reported as such.
+    const flat = new Float32Array(64 * 4);
+    for (let i = 0; i < 64; i++) flat.set([0.5 * 0.25, 0.2 * 0.25, 0, 0.25], i * 4);
+    expect(monoPlane(flat)!.constant).toBeCloseTo(0.25, 7);
+  });
+
+  // The op's result against the 4-channel kernel on the same input: the fill rendered on the blur's
+  // canvas (the window grown by the pad) and blurred whole.
+  const poly = (i: number) => ({
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-60 + 25 * i, 10], [-20 + 25 * i, 5], [-30 + 25 * i, 45], [-60 + 25 * i, 10]]] } }],
+  });
+  // Two overlapping triangles filled with colours[0] and colours[1], composited.
+  const graph = (output: string, colours: string[], sigma: number) =>
+    Renderer.create({
+      output,
+      sources: { a: { type: 'geojson', data: poly(0) }, b: { type: 'geojson', data: poly(1) } },
+      nodes: {
+        fa: { op: 'features', source: 'a' },
+        fb: { op: 'features', source: 'b' },
+        pa: { op: 'fill-solid', features: '@fa', fill: colours[0] },
+        pb: { op: 'fill-solid', features: '@fb', fill: colours[1] },
+        fill: { op: 'blend', base: '@pa', over: '@pb' },
+        out: { op: 'blur', input: '@fill', sigma },
+      },
+    });
+  for (const [label, colours] of [['one colour', ['#10304a', '#10304a']], ['two colours', ['#10304a', '#e0a020']]] as const) {
+    for (const sigma of [2.5, 4, 11]) {
+      test(`${label}, sigma ${sigma}: the op equals the RGBA kernel within 1e-6`, async () => {
+        const pad = kernelRadius(sigma);
+        const win: Window = { z: 2, x0: 360, y0: 380, width: 90, height: 70, tileSize: 256 };
+        const grown: Window = { ...win, x0: win.x0 - pad, y0: win.y0 - pad, width: win.width + 2 * pad, height: win.height + 2 * pad };
+        const input = (await graph('fill', [...colours], sigma).renderWindow(grown)).raster.data;
+        expect(monoPlane(input) !== undefined).toBe(label === 'one colour');
+        const want = blurFast(input, grown.width, grown.height, pad, pad, win.width, win.height, sigma, grown.x0, grown.y0);
+        const got = (await graph('out', [...colours], sigma).renderWindow(win)).raster.data;
+        expect(maxDiff(got, want)).toBeLessThanOrEqual(1e-6);
+        // Not a blank comparison: the shapes cross the window with partly covered pixels.
+        expect(got.some((v, i) => i % 4 === 3 && v > 0.05 && v < 0.95)).toBe(true);
+      });
+    }
+  }
 });
