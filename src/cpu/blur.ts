@@ -89,7 +89,13 @@ function colPass(src: Float32Array, n: number, sh: number, oy: number, h: number
   const acc = new Float64Array(n);
   const n4 = n & ~3;
   const rowOf = (sy: number) => (clamp ? (sy < 0 ? 0 : sy >= sh ? sh - 1 : sy) : sy < 0 || sy >= sh ? -1 : sy);
+  const half = new Float64Array(r + 1);
+  for (let i = 0; i <= r; i++) half[i] = k[r + i]!;
   for (let y = 0; y < h; y++) {
+    if (oy + y - r >= 0 && oy + y + r < sh) {
+      colInterior(src, n, (oy + y) * n, half, out, y * n);
+      continue;
+    }
     const cy = rowOf(oy + y);
     const wc = k[r]!;
     if (cy < 0) acc.fill(0);
@@ -120,6 +126,38 @@ function colPass(src: Float32Array, n: number, sh: number, oy: number, h: number
     out.set(acc, y * n);
   }
   return out;
+}
+
+/**
+ * One output row of the column pass whose taps all fall inside the source: each value summed in
+ * registers over its column (rows c - i n and c + i n folded), no accumulator row in memory.
+ */
+function colInterior(src: Float32Array, n: number, c: number, half: Float64Array, out: Float32Array, o: number): void {
+  const r = half.length - 1;
+  const wc = half[0]!;
+  const n4 = n & ~3;
+  let j = 0;
+  for (; j < n4; j += 4) {
+    const p = c + j;
+    let a0 = wc * src[p]!, a1 = wc * src[p + 1]!, a2 = wc * src[p + 2]!, a3 = wc * src[p + 3]!;
+    for (let i = 1, d = n; i <= r; i++, d += n) {
+      const wi = half[i]!;
+      a0 += wi * (src[p - d]! + src[p + d]!);
+      a1 += wi * (src[p - d + 1]! + src[p + d + 1]!);
+      a2 += wi * (src[p - d + 2]! + src[p + d + 2]!);
+      a3 += wi * (src[p - d + 3]! + src[p + d + 3]!);
+    }
+    out[o + j] = a0;
+    out[o + j + 1] = a1;
+    out[o + j + 2] = a2;
+    out[o + j + 3] = a3;
+  }
+  for (; j < n; j++) {
+    const p = c + j;
+    let a = wc * src[p]!;
+    for (let i = 1, d = n; i <= r; i++, d += n) a += half[i]! * (src[p - d]! + src[p + d]!);
+    out[o + j] = a;
+  }
 }
 
 /**
@@ -265,9 +303,33 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
   const ty = tentPlan(k, startY, sh);
   const bw = tx.blocks;
   const bh = ty.blocks;
-  const k2 = 2 * k;
 
-  // 1a. Vertical tent first, reading each source row once: a row feeds at most two block rows.
+  // 1. Tent decimation, vertical then horizontal. Each stage is its own function: V8 optimises
+  // small loop functions far better than one long body.
+  const vdec = tentVertical(src, sw, sh, nc, ty, bh, k);
+  const dec = tentHorizontal(vdec, sw, bh, nc, tx, k);
+  release(vdec);
+
+  // 2. Gaussian on the block grid; edge blocks repeat outward (the support reaches ~2k past r).
+  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
+  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
+  const rowed = rowPass(dec, bw, 0, bh, 0, bw, kd, nc, true);
+  release(dec);
+  const grid = colPass(rowed, bw * nc, bh, 0, bh, kd, true);
+  release(rowed);
+
+  // 3. Quadratic B-spline upsample: horizontal on the bh grid rows, then vertical on whole output
+  // rows (block indices clamp to the grid).
+  const hup = splineHorizontal(grid, bw, bh, nc, splinePlan(k, startX, ox, w), w);
+  release(grid);
+  const out = splineVertical(hup, bh, w * nc, splinePlan(k, startY, oy, h), h);
+  release(hup);
+  return out;
+}
+
+/** Stage 1a: vertical tent, reading each source row once (a row feeds at most two block rows). */
+function tentVertical(src: Float32Array, sw: number, sh: number, nc: Channels, ty: TentPlan, bh: number, k: number): Float32Array {
+  const k2 = 2 * k;
   const srcRow = sw * nc;
   const srcRow4 = srcRow & ~3;
   const vdec = acquire(bh * srcRow);
@@ -310,9 +372,15 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
       vdec[o1 + j]! += w1 * v;
     }
   }
-  // 1b. Horizontal tent on the bh rows left.
+  return vdec;
+}
+
+/** Stage 1b: horizontal tent on the bh block rows; out is bw x bh. */
+function tentHorizontal(vdec: Float32Array, sw: number, bh: number, nc: Channels, tx: TentPlan, k: number): Float32Array {
+  const k2 = 2 * k;
+  const bw = tx.blocks;
   const rowLen = bw * nc;
-  const dec = new Float32Array(bh * rowLen);
+  const dec = acquire(bh * rowLen);
   for (let y = 0; y < bh; y++) {
     const row = y * sw;
     let o = y * rowLen;
@@ -343,20 +411,13 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
       dec[o + 3] = a3;
     }
   }
+  return dec;
+}
 
-  // 2. Gaussian on the block grid; edge blocks repeat outward (the support reaches ~2k past r).
-  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
-  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
-  const rowed = rowPass(dec, bw, 0, bh, 0, bw, kd, nc, true);
-  const grid = colPass(rowed, rowLen, bh, 0, bh, kd, true);
-  release(rowed);
-
-  // 3. Quadratic B-spline upsample: horizontal on the bh grid rows, then vertical on whole output
-  // rows (block indices clamp to the grid).
-  const sx = splinePlan(k, startX, ox, w);
-  const sy = splinePlan(k, startY, oy, h);
+/** Stage 3a: horizontal B-spline on the bh grid rows (bw blocks wide) to w output columns. */
+function splineHorizontal(grid: Float32Array, bw: number, bh: number, nc: Channels, sx: SplinePlan, w: number): Float32Array {
+  const rowLen = bw * nc;
   const outRow = w * nc;
-  const outRow4 = outRow & ~3;
   const hup = acquire(bh * outRow);
   const cols = new Int32Array(w * 3);
   for (let x = 0; x < w; x++) {
@@ -384,7 +445,12 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
       hup[o + 3] = w0 * grid[p0 + 3]! + w1 * grid[p1 + 3]! + w2 * grid[p2 + 3]!;
     }
   }
-  release(grid);
+  return hup;
+}
+
+/** Stage 3b: vertical B-spline on whole rows (outRow values each) to h output rows. */
+function splineVertical(hup: Float32Array, bh: number, outRow: number, sy: SplinePlan, h: number): Float32Array {
+  const outRow4 = outRow & ~3;
   const out = acquire(h * outRow);
   for (let y = 0; y < h; y++) {
     const c = sy.center[y]!;
@@ -402,7 +468,5 @@ export function blurFast(src: Float32Array, sw: number, sh: number, ox: number, 
     }
     for (; j < outRow; j++) out[o + j] = w0 * hup[r0 + j]! + w1 * hup[r1 + j]! + w2 * hup[r2 + j]!;
   }
-  release(vdec);
-  release(hup);
   return out;
 }
