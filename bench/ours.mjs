@@ -62,7 +62,7 @@ if (want('5a')) {
 }
 
 // 4: Gaussian blur of the Terrain-RGB tile decoded to premultiplied float, kernel only (as sharp's raw -> raw).
-if (want('^4') && haveFixtures) {
+if (want('4 blur') && haveFixtures) {
   const png = readFileSync(path.join(FIXTURES, 'dem/terrain-rgb/maplibre-terrain-shading-512/10-544-357.png'));
   const img = await decodePngRGBA(png);
   for (const sigma of [4, 16]) {
@@ -103,7 +103,7 @@ if (want('blur.*graph')) {
 }
 
 // 6: heatmap of populated places (density radius 30 + colour ramp), all 16 z2 tiles. No peer.
-if (want('^6') && haveFixtures) {
+if (want('6 heatmap') && haveFixtures) {
   const r = renderer({
     output: 'heat',
     sources: { places: { type: 'geojson', data: path.join(FIXTURES, 'geojson/ne_110m_populated_places_simple.geojson') } },

@@ -131,7 +131,7 @@ export interface BlendOptions {
 
 /** Composite `over` onto `base` (same-size premultiplied RGBA); returns a new buffer. */
 export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions): Float32Array {
-  const out = acquire(base.length);
+  const out = acquire(base.length, false); // every pixel is written below
   const mode = BLEND_MODES.indexOf(o.mode);
   const mask = o.mask;
   const opacity = clamp01(o.opacity);

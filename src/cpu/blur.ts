@@ -418,7 +418,7 @@ function tentHorizontal(vdec: Float32Array, sw: number, bh: number, nc: Channels
 function splineHorizontal(grid: Float32Array, bw: number, bh: number, nc: Channels, sx: SplinePlan, w: number): Float32Array {
   const rowLen = bw * nc;
   const outRow = w * nc;
-  const hup = acquire(bh * outRow);
+  const hup = acquire(bh * outRow, false); // written whole below
   const cols = new Int32Array(w * 3);
   for (let x = 0; x < w; x++) {
     const c = sx.center[x]!;
@@ -451,7 +451,7 @@ function splineHorizontal(grid: Float32Array, bw: number, bh: number, nc: Channe
 /** Stage 3b: vertical B-spline on whole rows (outRow values each) to h output rows. */
 function splineVertical(hup: Float32Array, bh: number, outRow: number, sy: SplinePlan, h: number): Float32Array {
   const outRow4 = outRow & ~3;
-  const out = acquire(h * outRow);
+  const out = acquire(h * outRow, false); // written whole below
   for (let y = 0; y < h; y++) {
     const c = sy.center[y]!;
     const r0 = Math.min(Math.max(c - 1, 0), bh - 1) * outRow;

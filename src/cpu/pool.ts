@@ -8,13 +8,16 @@ const MAX_BYTES = 96 * 1024 * 1024;
 const free = new Map<number, Float32Array[]>();
 let pooledBytes = 0;
 
-/** A zero-filled Float32Array of `length`, from the pool when one is free. */
-export function acquire(length: number): Float32Array {
+/**
+ * A zero-filled Float32Array of `length`, from the pool when one is free. `zero: false` skips the
+ * fill for callers that write every element before reading any.
+ */
+export function acquire(length: number, zero = true): Float32Array {
   const list = free.get(length);
   const buf = list?.pop();
   if (buf) {
     pooledBytes -= buf.byteLength;
-    buf.fill(0);
+    if (zero) buf.fill(0);
     return buf;
   }
   return new Float32Array(length);

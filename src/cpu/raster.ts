@@ -7,6 +7,11 @@ export function newRaster(width: number, height: number): Raster {
   return { kind: 'raster', width, height, data: acquire(width * height * 4) };
 }
 
+/** A canvas-sized raster whose every pixel the caller writes (not zeroed). */
+export function newRasterUninit(width: number, height: number): Raster {
+  return { kind: 'raster', width, height, data: acquire(width * height * 4, false) };
+}
+
 /** An all-zero scalar field (pooled buffer). */
 export function newField(width: number, height: number): ScalarField {
   return { kind: 'scalar-field', width, height, data: acquire(width * height) };

@@ -1,5 +1,5 @@
 import { color } from '../style/fields.js';
-import { newRaster } from '../cpu/raster.js';
+import { newRasterUninit } from '../cpu/raster.js';
 import type { OpDef } from './types.js';
 
 /** A canvas filled with one colour. */
@@ -13,7 +13,7 @@ export const solid: OpDef = {
   shader: 'solid.wgsl',
   cpu(ctx) {
     const [r, g, b, a] = ctx.color('color');
-    const out = newRaster(ctx.canvas.width, ctx.canvas.height);
+    const out = newRasterUninit(ctx.canvas.width, ctx.canvas.height);
     const d = out.data;
     for (let i = 0; i < d.length; i += 4) {
       d[i] = r * a;
