@@ -8,11 +8,19 @@ export function toRGBA8(r: Raster): Uint8ClampedArray {
   for (let i = 0; i < n * 4; i += 4) {
     const a = d[i + 3]!;
     if (a <= 0) continue;
-    const inv = a >= 1 ? 255 : 255 / a;
-    out[i] = d[i]! * inv + 0.5;
-    out[i + 1] = d[i + 1]! * inv + 0.5;
-    out[i + 2] = d[i + 2]! * inv + 0.5;
-    out[i + 3] = a * 255 + 0.5;
+    if (a >= 1) {
+      // Opaque (most map pixels): no division. The clamped store rounds.
+      out[i] = d[i]! * 255;
+      out[i + 1] = d[i + 1]! * 255;
+      out[i + 2] = d[i + 2]! * 255;
+      out[i + 3] = 255;
+      continue;
+    }
+    const inv = 255 / a;
+    out[i] = d[i]! * inv;
+    out[i + 1] = d[i + 1]! * inv;
+    out[i + 2] = d[i + 2]! * inv;
+    out[i + 3] = a * 255;
   }
   return out;
 }

@@ -158,3 +158,13 @@ describe('fused paint blends', () => {
     expect(fused.some((v) => v > 0.1)).toBe(true);
   });
 });
+
+describe('8-bit output', () => {
+  test('premultiplied floats convert to the nearest straight-alpha 8-bit value', async () => {
+    const { toRGBA8 } = await import('../../src/render/encode.js');
+    const px = (r: number, g: number, b: number, a: number) => ({ kind: 'raster' as const, width: 1, height: 1, data: new Float32Array([r * a, g * a, b * a, a]) });
+    expect(Array.from(toRGBA8(px(10.3 / 255, 10.7 / 255, 1, 1)))).toEqual([10, 11, 255, 255]);
+    expect(Array.from(toRGBA8(px(100 / 255, 0, 0.5, 0.5)))).toEqual([100, 0, 128, 128]);
+    expect(Array.from(toRGBA8(px(1, 1, 1, 0)))).toEqual([0, 0, 0, 0]);
+  });
+});
