@@ -4,7 +4,8 @@ import type { OpDef } from './types.js';
 export const func: OpDef = {
   name: 'func',
   description: 'calls a function of the style: its body is inlined with the given inputs',
-  output: 'raster', // replaced by the function's output-kind when inlined
+  // The call's kind is its function's output-kind; the builder inlines the body, so this never runs.
+  output: () => 'raster',
   inputs: {},
   fields: {
     function: { type: 'string', description: 'name of the function in the style\'s functions block' },
