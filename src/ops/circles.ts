@@ -1,7 +1,7 @@
 import { color, expr, nodeRef, num, numRef } from '../style/fields.js';
 import { newRaster } from '../cpu/raster.js';
 import type { Features } from '../types.js';
-import { BLACK, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from './paint.js';
+import { BLACK, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from '../expr/paint.js';
 import type { OpContext, OpDef } from './types.js';
 
 /**

@@ -3,7 +3,7 @@ import { Compositor, acquireRasterizer, releaseRasterizer } from '../cpu/rasteri
 import { newRaster } from '../cpu/raster.js';
 import { ringArea } from '../geometry/clip.js';
 import type { Features } from '../types.js';
-import { BLACK, clamp01, groupColor, groupNumber } from './paint.js';
+import { BLACK, clamp01, groupColor, groupNumber } from '../expr/paint.js';
 import type { OpDef } from './types.js';
 
 /** Polygons filled with one colour (or a per-feature colour), anti-aliased. */

@@ -3,7 +3,7 @@ import { Compositor, acquireRasterizer, releaseRasterizer } from '../cpu/rasteri
 import { newRaster } from '../cpu/raster.js';
 import { Stroker, strokeReach, type Cap, type Join } from '../geometry/stroke.js';
 import type { Features } from '../types.js';
-import { BLACK, DEFAULT_SIZE_BOUND, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from './paint.js';
+import { BLACK, DEFAULT_SIZE_BOUND, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from '../expr/paint.js';
 import type { NodeSpec, OpDef } from './types.js';
 
 function styleOf(node: NodeSpec): { join: Join; cap: Cap; miterLimit: number } {

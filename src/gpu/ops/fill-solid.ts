@@ -1,7 +1,7 @@
 // fill-solid on the GPU: the same rings, windings and paint as the CPU kernel (src/ops/fill-solid.ts),
 // rasterized by the scanline kernel.
 import { ringArea } from '../../geometry/clip.js';
-import { BLACK, clamp01, groupColor, groupNumber } from '../../ops/paint.js';
+import { BLACK, clamp01, groupColor, groupNumber } from '../../expr/paint.js';
 import type { Features } from '../../types.js';
 import { ShapeList } from '../shapes.js';
 import { drawShapes } from './scanline.js';

@@ -1,7 +1,7 @@
 // stroke-solid on the GPU: outline rings from the CPU Stroker (as src/ops/stroke-solid.ts builds
 // them), filled by the scanline kernel.
 import { Stroker, type Cap, type Join } from '../../geometry/stroke.js';
-import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../ops/paint.js';
+import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import type { Features } from '../../types.js';
 import { ShapeList } from '../shapes.js';
 import { drawShapes } from './scanline.js';
