@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Renderer, CpuBackend } from '../dist/index.js';
 import { NodeLoader, openStyle } from '../dist/node/index.js';
-import { bench, record } from './lib.mjs';
+import { bench, countriesStyle, record } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = process.env.FIXTURES || path.resolve(HERE, '../../shared/fixtures');
@@ -27,16 +27,7 @@ const adapter = gpuAdapterSummary();
 const loader = new NodeLoader({ baseDir: HERE, allowOutside: true });
 const countries = existsSync(FIXTURES) ? path.join(FIXTURES, 'geojson/ne_110m_admin_0_countries.geojson') : 'npm:world-atlas/countries-110m.json';
 const styles = {
-  'countries fill+stroke': Renderer.create({
-    output: 'map',
-    sources: { c: { type: 'geojson', data: countries } },
-    nodes: {
-      f: { op: 'features', source: 'c' },
-      fill: { op: 'fill-solid', features: '@f', fill: '#f2efe9' },
-      line: { op: 'stroke-solid', features: '@f', color: '#555555', width: 1.5 },
-      map: { op: 'blend', base: '@fill', over: '@line' },
-    },
-  }, { loader }),
+  'countries fill+stroke': Renderer.create(countriesStyle(countries), { loader }),
   'blur sigma 16 of a render': Renderer.create({
     output: 'b',
     sources: { c: { type: 'geojson', data: countries } },

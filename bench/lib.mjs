@@ -36,3 +36,17 @@ export function record(job, tool, size, times, note = '') {
   console.log(`  ${job.padEnd(30)} ${tool.padEnd(36)} ${String(size).padEnd(5)} median ${rec.median_ms.toFixed(3).padStart(9)} ms  min ${rec.min_ms.toFixed(3).padStart(9)} ms  runs ${String(times.length).padStart(4)}  ${note}`);
   return rec;
 }
+
+/** The peers' job 5a style: countries filled #f2efe9 with a 1.5 px #555555 stroke. */
+export function countriesStyle(data) {
+  return {
+    output: 'map',
+    sources: { countries: { type: 'geojson', data } },
+    nodes: {
+      c: { op: 'features', source: 'countries' },
+      fill: { op: 'fill-solid', features: '@c', fill: '#f2efe9' },
+      line: { op: 'stroke-solid', features: '@c', color: '#555555', width: 1.5 },
+      map: { op: 'blend', base: '@fill', over: '@line' },
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Renderer } from '../dist/index.js';
 import { NodeLoader, decodePngRGBA } from '../dist/node/index.js';
 import { blurFast } from '../dist/cpu/blur.js';
-import { bench, record } from './lib.mjs';
+import { bench, countriesStyle, record } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = process.env.FIXTURES || path.resolve(HERE, '../../shared/fixtures');
@@ -46,16 +46,7 @@ async function perTile(r, tiles, size, params) {
 
 // 5a: Natural Earth countries, fill #f2efe9 + 1.5 px #555555 stroke, all 16 z2 tiles.
 if (want('5a')) {
-  const r = renderer({
-    output: 'map',
-    sources: { countries: { type: 'geojson', data: countriesData } },
-    nodes: {
-      c: { op: 'features', source: 'countries' },
-      fill: { op: 'fill-solid', features: '@c', fill: '#f2efe9' },
-      line: { op: 'stroke-solid', features: '@c', color: '#555555', width: 1.5 },
-      map: { op: 'blend', base: '@fill', over: '@line' },
-    },
-  });
+  const r = renderer(countriesStyle(countriesData));
   for (const size of [256, 512]) {
     record('5a countries z2 fill+stroke', tool('(geojson-vt)'), size, await perTile(r, z2, size), `all 16 tiles; ${haveFixtures ? 'NE 110m fixture' : 'world-atlas 110m'}`);
   }

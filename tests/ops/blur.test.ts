@@ -3,17 +3,8 @@
 import { blurExact, blurFast, gaussianKernel, kernelRadius } from '../../src/cpu/blur.js';
 import { monoPlane } from '../../src/ops/blur.js';
 import { Renderer, tileWindow, type Window } from '../../src/index.js';
+import { rng } from '../helpers/random.js';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Pattern = 'noise' | 'step' | 'square' | 'dot' | 'lines';
 
