@@ -95,3 +95,20 @@ export function tileBbox(z: number, x: number, y: number): Bbox {
   const lat = (t: number) => (180 / Math.PI) * Math.atan(Math.sinh(Math.PI * (1 - (2 * t) / n)));
   return [lng(x), lat(y + 1), lng(x + 1), lat(y)];
 }
+
+/**
+ * Join `--bbox -10,35,30,60` into `--bbox=-10,35,30,60`: a value starting with a minus sign
+ * (western or southern coordinates) would otherwise be read as short flags.
+ */
+export function joinNegativeValues(argv: readonly string[], options: readonly string[] = ['--bbox']): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    if (options.includes(a) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}

@@ -5,7 +5,7 @@ import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { BackendChoice } from '../node/select-backend.js';
 import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
-import { parseZoom } from './args.js';
+import { joinNegativeValues, parseZoom } from './args.js';
 
 // Commands import their modules when they run: `--help` and usage errors answer at once, and
 // `serve` does not load the pyramid writer (nor `tile` express).
@@ -35,7 +35,7 @@ const common = <T>(y: Argv<T>) =>
 
 const tileSize = { choices: [256, 512], default: 256, describe: 'tile size in pixels (the world is tile-size x 2^zoom pixels wide)' } as const;
 
-const cli = yargs(hideBin(process.argv))
+const cli = yargs(joinNegativeValues(hideBin(process.argv)))
   .scriptName('tilegraph')
   .version(pkg.version)
   .usage('$0 <command> [options]')

@@ -1,6 +1,6 @@
 // Address parsing, bbox windows and tile lists, shards, exit codes and the progress display.
 import { ParamError, StyleError } from '../../src/index.js';
-import { bboxTileRange, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox } from '../../src/cli/args.js';
+import { bboxTileRange, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox, joinNegativeValues } from '../../src/cli/args.js';
 import { EXIT, exitCodeOf, oneLine, UsageError } from '../../src/cli/exit.js';
 import { formatDuration, Progress } from '../../src/cli/progress.js';
 import { TileList } from '../../src/cli/tiles.js';
@@ -102,4 +102,10 @@ test('progress: plain periodic lines when stderr is not a TTY; resumed tiles do 
   expect(writes.length).toBeLessThanOrEqual(3);
   expect(p.line()).toBe('600/1000 tiles 60% 10.0 tiles/s ETA 0:40');
   expect(formatDuration(3725)).toBe('1:02:05');
+});
+
+test('a --bbox value with a western or southern first coordinate is not read as flags', () => {
+  expect(joinNegativeValues(['bbox', '--bbox', '-10,35,30,60', '--zoom', '4'])).toEqual(['bbox', '--bbox=-10,35,30,60', '--zoom', '4']);
+  expect(joinNegativeValues(['bbox', '--bbox', '10,35,30,60'])).toEqual(['bbox', '--bbox', '10,35,30,60']);
+  expect(joinNegativeValues(['tile', '--tile', '1/0/0', '-h'])).toEqual(['tile', '--tile', '1/0/0', '-h']);
 });
