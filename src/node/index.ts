@@ -18,3 +18,4 @@ export async function openStyle(file: string, options: OpenStyleOptions = {}): P
 export { NodeLoader } from './loader.js';
 export { encodePng, decodePng, decodePngRGBA } from './png.js';
 export { decodeImage } from './image.js';
+export { createBackend, closeGpu, type BackendChoice } from './gpu.js';
