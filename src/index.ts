@@ -3,6 +3,7 @@
 import { buildPlan, type Plan } from './graph/build.js';
 import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
+import { renderLegendSwatch } from './render/legend.js';
 import type { Backend } from './render/backend.js';
 import { createSourceRegistry } from './sources/registry.js';
 import type { ImageDecoder, Loader, SourceRegistry } from './sources/types.js';
@@ -70,6 +71,11 @@ export class Renderer {
 
   async renderTile(tile: TileAddress, params?: ParamValues, options: { tileSize?: number; backend?: Backend; signal?: AbortSignal } = {}): Promise<Raster> {
     return (await this.renderWindow(tileWindow(tile, options.tileSize ?? 256), params, options)).raster;
+  }
+
+  /** Legend entry `index` drawn over stand-in features (size x size, default 32), with these params. */
+  renderLegendSwatch(index: number, params?: ParamValues, options: { size?: number; backend?: Backend } = {}): Promise<Raster> {
+    return renderLegendSwatch(this.plan, index, params, { ...options, backend: options.backend ?? this.backend });
   }
 
   /** Attribution of the style and every source, de-duplicated. */

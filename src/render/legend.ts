@@ -1,0 +1,78 @@
+// Legend swatches: a legend entry's `from` node rendered over stand-in features (spec §2.4),
+// so a host can draw each entry's symbol beside the map with the current param values.
+import { RenderError } from '../errors.js';
+import type { Plan } from '../graph/build.js';
+import { ringArea, reverseRing } from '../geometry/clip.js';
+import type { ParamValues } from '../params/index.js';
+import type { FeatureSource, SourceRegistry } from '../sources/types.js';
+import type { LegendEntry } from '../style/types.js';
+import type { FeatureGroup, Raster } from '../types.js';
+import type { Backend } from './backend.js';
+import { render } from './render.js';
+
+/** Stand-in features of an entry in a size x size window at the world's origin. */
+export function standInFeatures(entry: LegendEntry, size: number): FeatureGroup[] {
+  const m = Math.max(1, Math.round(size * 0.15));
+  const s = size;
+  const properties = { ...(entry.properties ?? {}) };
+  const kinds = entry.geometry && entry.geometry !== 'all' ? [entry.geometry] : ['polygon', 'line', 'point'];
+  const groups: FeatureGroup[] = [];
+  for (const kind of kinds) {
+    const g: FeatureGroup = { properties, polygons: [], lines: [], points: new Float64Array(0) };
+    if (kind === 'polygon') {
+      let ring: Float64Array = Float64Array.from([m, m, s - m, m, s - m, s - m, m, s - m]);
+      if (ringArea(ring) < 0) ring = reverseRing(ring);
+      g.polygons.push([ring]);
+    } else if (kind === 'line') {
+      g.lines.push(Float64Array.from([m, s * 0.7, s * 0.4, s * 0.3, s * 0.6, s * 0.7, s - m, s * 0.3]));
+      g.cutEnds = Uint8Array.of(0);
+    } else {
+      g.points = Float64Array.of(s / 2, s / 2);
+    }
+    groups.push(g);
+  }
+  return groups;
+}
+
+function standInSources(groups: FeatureGroup[]): SourceRegistry {
+  const source: FeatureSource = {
+    name: 'legend',
+    type: 'geojson',
+    minzoom: 0,
+    maxzoom: 24,
+    features: async () => groups,
+    attribution: async () => [],
+  };
+  return {
+    featureSource: () => source,
+    demSource: () => {
+      throw new RenderError('a legend swatch cannot draw an entry that reads a dem source');
+    },
+    attribution: async () => [],
+  };
+}
+
+/**
+ * Render legend entry `index` as a size x size swatch: the plan's subgraph ending at the entry's
+ * `from` node, every `features` node reading the stand-in features (the entry's `properties`
+ * select its case through filters and expressions), at the entry's `min-zoom` (default 0).
+ */
+export async function renderLegendSwatch(plan: Plan, index: number, params?: ParamValues, options: { size?: number; backend?: Backend } = {}): Promise<Raster> {
+  const entry = plan.legend?.entries?.[index];
+  if (!entry) throw new RenderError(`the legend has no entry ${index}`);
+  const size = options.size ?? 32;
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const e of plan.nodes.get(id)!.edges) visit(e.from);
+    order.push(id);
+  };
+  visit(entry.from);
+  const fusions = new Map([...plan.fusions].filter(([b, p]) => seen.has(b) && seen.has(p)));
+  const sub: Plan = { ...plan, output: entry.from, order, fusions };
+  const z = entry['min-zoom'] ?? 0;
+  const window = { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 };
+  return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size)) })).raster;
+}
