@@ -66,6 +66,19 @@ test('the page loads with no console errors and renders the example map in the b
   await expect(s.page.locator('#legend-title').textContent()).resolves.toBe('World');
   await expect(s.page.locator('#legend-entries .legend-label').allTextContents()).resolves.toEqual(['Land', 'Country border']);
   await expect(s.page.locator('#legend-note').textContent()).resolves.toBe('Natural Earth 1:110m countries.');
+  // Each entry's swatch: its node drawn over a stand-in feature (land fill; a border line).
+  const swatches = await s.page.locator('#legend-entries canvas.legend-swatch').evaluateAll((els) =>
+    els.map((c) => {
+      const d = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 20, 20).data;
+      let opaque = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 40) opaque++;
+      return { opaque, centre: Array.from(d.slice((10 * 20 + 10) * 4, (10 * 20 + 10) * 4 + 4)) };
+    }),
+  );
+  expect(swatches).toHaveLength(2);
+  expect(swatches[0]!.centre).toEqual([0xf3, 0xef, 0xe2, 255]);
+  expect(swatches[1]!.opaque).toBeGreaterThan(10);
+  expect(swatches[1]!.opaque).toBeLessThan(200);
   await expect(s.page.locator('.maplibregl-ctrl-attrib-inner').textContent()).resolves.toContain('Made with Natural Earth (public domain), via world-atlas');
 });
 

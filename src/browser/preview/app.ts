@@ -3,6 +3,7 @@
 import { addProtocol, Map as MapLibreMap, NavigationControl, type RasterTileSource } from 'maplibre-gl';
 import { paramStrings, Renderer, TilegraphError, type BackendChoice } from '../index.js';
 import { buildPanel, shortColor } from './panel.js';
+import { toRGBA8 } from '../../render/encode.js';
 
 /** The server's root: this script is served from <root>/preview/preview.js. */
 const root = new URL('../', import.meta.url);
@@ -48,6 +49,11 @@ function renderLegend(renderer: Renderer): void {
   list.replaceChildren(
     ...(legend.entries ?? []).map((e) => {
       const li = document.createElement('li');
+      const swatch = document.createElement('canvas');
+      swatch.className = 'legend-swatch';
+      swatch.width = swatch.height = SWATCH;
+      swatch.setAttribute('aria-hidden', 'true');
+      li.append(swatch);
       const label = document.createElement('span');
       label.className = 'legend-label';
       label.textContent = e.label;
@@ -64,6 +70,25 @@ function renderLegend(renderer: Renderer): void {
   const note = $('legend-note');
   note.textContent = legend.note ?? '';
   note.hidden = !legend.note;
+  drawSwatches(renderer);
+}
+
+const SWATCH = 20;
+
+/** Each entry's symbol: its node drawn over stand-in features with the current params (CPU, small). */
+function drawSwatches(renderer: Renderer): void {
+  const canvases = document.querySelectorAll<HTMLCanvasElement>('#legend-entries canvas.legend-swatch');
+  canvases.forEach((canvas, i) => {
+    renderer.core
+      .renderLegendSwatch(i, renderer.params, { size: SWATCH })
+      .then((raster) => {
+        const rgba = toRGBA8(raster);
+        canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), raster.width, raster.height), 0, 0);
+      })
+      .catch(() => {
+        canvas.hidden = true; // an entry whose node cannot be drawn over stand-ins (e.g. a DEM) shows its label only
+      });
+  });
 }
 
 async function main(state: PreviewState): Promise<void> {
@@ -123,6 +148,7 @@ async function main(state: PreviewState): Promise<void> {
         return errorText(e);
       }
       refresh();
+      drawSwatches(renderer);
       return undefined;
     },
   });
@@ -130,6 +156,7 @@ async function main(state: PreviewState): Promise<void> {
     renderer.resetParams();
     panel.setValues(paramStrings(renderer.params));
     refresh();
+    drawSwatches(renderer);
   });
   compare.addEventListener('change', () => {
     setStatus(describe());
