@@ -1,10 +1,10 @@
 import { color, expr, nodeRef, numRef, oneOfEnum, num } from '../style/fields.js';
-import { Compositor, acquireRasterizer, releaseRasterizer } from '../cpu/rasterize.js';
+import { Compositor, acquireRasterizer, releaseRasterizer, type RingSet } from '../cpu/rasterize.js';
 import { newRaster } from '../cpu/raster.js';
 import { Stroker, strokeReach, type Cap, type Join } from '../geometry/stroke.js';
-import type { Features } from '../types.js';
+import type { Features, RGBA } from '../types.js';
 import { BLACK, DEFAULT_SIZE_BOUND, clamp01, explicitMax, groupColor, groupNumber, sizeBound } from '../expr/paint.js';
-import type { NodeSpec, OpDef } from './types.js';
+import type { NodeSpec, OpContext, OpDef } from './types.js';
 
 function styleOf(node: NodeSpec): { join: Join; cap: Cap; miterLimit: number } {
   return {
@@ -46,39 +46,51 @@ export const strokeSolid: OpDef = {
   cpu(ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
     const out = ctx.target ?? newRaster(W, H);
-    const features = ctx.input<'features'>('features') as Features;
-    const { join, cap, miterLimit } = styleOf(ctx.node);
-    const wmax = explicitMax(ctx.node, 'width');
-    const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
-    const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
-    const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
-    const offset = ctx.num('offset', 0);
     const rast = acquireRasterizer(W, H, true);
     const comp = new Compositor(out.data, W);
-    const stroker = new Stroker();
-    const rings = stroker.out;
-    for (const g of features.groups) {
-      if (!g.lines.length && !g.polygons.length) continue;
-      const w = Math.min(width(g), wmax);
-      if (!(w > 0)) continue;
-      comp.setColor(paint(g), clamp01(opacity(g)));
-      if (!(comp.alpha > 0)) continue;
-      rings.clear();
-      stroker.setStyle({ width: w, join, cap, miterLimit, offset });
-      for (let i = 0; i < g.lines.length; i++) {
-        const cut = g.cutEnds?.[i] ?? 0;
-        stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
-      }
-      // Ring edges made by clipping (polygonCuts) are not stroked.
-      for (let i = 0; i < g.polygons.length; i++) {
-        const poly = g.polygons[i]!;
-        const cuts = g.polygonCuts?.[i];
-        for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
-      }
+    strokeOutlines(ctx, (rings, paint) => {
+      comp.setColor(paint);
       rast.addRings(rings, -x0, -y0);
       rast.sweep(comp.span);
-    }
+    });
     releaseRasterizer(rast);
     return out;
   },
 };
+
+/**
+ * The outline rings of every group that draws, with its premultiplied paint (opacity applied):
+ * one source of truth for both backends. Ring edges made by clipping (polygonCuts) and line ends
+ * made by clipping (cutEnds) are not stroked or capped.
+ */
+export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA) => void): void {
+  const features = ctx.input<'features'>('features') as Features;
+  const { join, cap, miterLimit } = styleOf(ctx.node);
+  const wmax = explicitMax(ctx.node, 'width');
+  const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
+  const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
+  const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
+  const offset = ctx.num('offset', 0);
+  const stroker = new Stroker();
+  const rings = stroker.out;
+  for (const g of features.groups) {
+    if (!g.lines.length && !g.polygons.length) continue;
+    const w = Math.min(width(g), wmax);
+    if (!(w > 0)) continue;
+    const c = paint(g);
+    const a = clamp01(c[3] * clamp01(opacity(g)));
+    if (!(a > 0)) continue;
+    rings.clear();
+    stroker.setStyle({ width: w, join, cap, miterLimit, offset });
+    for (let i = 0; i < g.lines.length; i++) {
+      const cut = g.cutEnds?.[i] ?? 0;
+      stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
+    }
+    for (let i = 0; i < g.polygons.length; i++) {
+      const poly = g.polygons[i]!;
+      const cuts = g.polygonCuts?.[i];
+      for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
+    }
+    visit(rings, [c[0], c[1], c[2], a]);
+  }
+}
