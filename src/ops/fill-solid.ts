@@ -2,9 +2,9 @@ import { boolRef, color, expr, nodeRef, numRef } from '../style/fields.js';
 import { Compositor, acquireRasterizer, releaseRasterizer } from '../cpu/rasterize.js';
 import { newRaster } from '../cpu/raster.js';
 import { ringArea } from '../geometry/clip.js';
-import type { Features } from '../types.js';
+import type { FeatureGroup, Features, RGBA } from '../types.js';
 import { BLACK, clamp01, groupColor, groupNumber } from '../expr/paint.js';
-import type { OpDef } from './types.js';
+import type { OpContext, OpDef } from './types.js';
 
 /** Polygons filled with one colour (or a per-feature colour), anti-aliased. */
 export const fillSolid: OpDef = {
@@ -28,27 +28,39 @@ export const fillSolid: OpDef = {
   cpu(ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
     const out = ctx.target ?? newRaster(W, H);
-    const features = ctx.input<'features'>('features') as Features;
-    const fill = groupColor(ctx, 'fill-expr', ctx.color('fill', BLACK));
-    const alpha = groupNumber(ctx, 'fill-alpha-expr', ctx.num('fill-alpha', 1));
     const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
     const comp = new Compositor(out.data, W);
-    for (const g of features.groups) {
-      if (!g.polygons.length) continue;
-      comp.setColor(fill(g), clamp01(alpha(g)));
-      if (!(comp.alpha > 0)) continue;
-      for (const poly of g.polygons) {
-        for (let k = 0; k < poly.length; k++) {
-          const ring = poly[k]!;
-          // Exteriors wind +1 and holes -1 whatever the ring order, so holes always cancel.
-          const a = ringArea(ring);
-          if (a === 0 || !Number.isFinite(a)) continue;
-          rast.addRing(ring, -x0, -y0, (k === 0) === a > 0 ? 1 : -1);
-        }
-      }
+    fillGroups(ctx, (g, paint) => {
+      comp.setColor(paint);
+      addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
       rast.sweep(comp.span);
-    }
+    });
     releaseRasterizer(rast);
     return out;
   },
 };
+
+/** Every group with polygons that draws, with its straight colour and effective alpha: both backends. */
+export function fillGroups(ctx: OpContext, visit: (g: FeatureGroup, paint: RGBA) => void): void {
+  const features = ctx.input<'features'>('features') as Features;
+  const fill = groupColor(ctx, 'fill-expr', ctx.color('fill', BLACK));
+  const alpha = groupNumber(ctx, 'fill-alpha-expr', ctx.num('fill-alpha', 1));
+  for (const g of features.groups) {
+    if (!g.polygons.length) continue;
+    const c = fill(g);
+    const a = clamp01(c[3] * clamp01(alpha(g)));
+    if (a > 0) visit(g, [c[0], c[1], c[2], a]);
+  }
+}
+
+/** A group's rings with their winding: exteriors +1 and holes -1 whatever the ring order, so holes always cancel. */
+export function addPolygonRings(g: FeatureGroup, add: (ring: Float64Array, winding: number) => void): void {
+  for (const poly of g.polygons) {
+    for (let k = 0; k < poly.length; k++) {
+      const ring = poly[k]!;
+      const a = ringArea(ring);
+      if (a === 0 || !Number.isFinite(a)) continue;
+      add(ring, (k === 0) === a > 0 ? 1 : -1);
+    }
+  }
+}
