@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Renderer, CpuBackend } from '../dist/index.js';
-import { NodeLoader, openStyle } from '../dist/node/index.js';
+import { NodeLoader, openStyle } from '../dist/hosts/node/index.js';
 import { bench, countriesStyle, record } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -15,7 +15,7 @@ if (!process.env.VK_ICD_FILENAMES && existsSync('/usr/lib/chromium/vk_swiftshade
   process.env.VK_ICD_FILENAMES = '/usr/lib/chromium/vk_swiftshader_icd.json';
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
 }
-const { createBackend, closeGpu, gpuAdapterSummary } = await import('../dist/node/gpu.js');
+const { createBackend, closeGpu, gpuAdapterSummary } = await import('../dist/hosts/node/gpu.js');
 
 let gpu;
 try {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Renderer } from '../dist/index.js';
-import { NodeLoader, decodePngRGBA } from '../dist/node/index.js';
+import { NodeLoader, decodePngRGBA } from '../dist/hosts/node/index.js';
 import { blurFast } from '../dist/cpu/blur.js';
 import { bench, countriesStyle, record } from './lib.mjs';
 
@@ -17,7 +17,7 @@ const want = (job) => !only || only.test(job);
 
 let backend;
 if (backendChoice !== 'cpu') {
-  const { createBackend } = await import('../dist/node/gpu.js');
+  const { createBackend } = await import('../dist/hosts/node/gpu.js');
   backend = await createBackend(backendChoice);
 }
 const tool = (what) => `tilegraph ${backend?.name ?? 'cpu'}${what ? ' ' + what : ''}`;
@@ -113,6 +113,6 @@ if (want('6 heatmap') && haveFixtures) {
 }
 
 if (backend?.name === 'gpu') {
-  const { closeGpu } = await import('../dist/node/gpu.js');
+  const { closeGpu } = await import('../dist/hosts/node/gpu.js');
   closeGpu();
 }

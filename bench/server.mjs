@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { median } from './lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { tilesCommand } = await import(path.join(root, 'dist/cli/tiles.js'));
+const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js'));
 
 const RUNS = Number(process.env.BENCH_RUNS || 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
@@ -64,7 +64,7 @@ const tilesOf = (z) => {
 
 /** `tilegraph serve` in a child process, so the client's work does not share the server's thread. */
 async function startServer(style, extra = []) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
   for await (const chunk of child.stdout) {
     text += chunk;

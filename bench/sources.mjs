@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Renderer, TileCache } from '../dist/index.js';
-import { decodeImage } from '../dist/node/index.js';
+import { decodeImage } from '../dist/hosts/node/index.js';
 import { parseTile, decodeLayer } from '../dist/sources/mvt-decode.js';
 import { createMvtSource } from '../dist/sources/mvt.js';
 import { createPmtilesSource } from '../dist/sources/pmtiles.js';

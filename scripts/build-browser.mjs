@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SRC = path.join(ROOT, 'src/browser');
+const SRC = path.join(ROOT, 'src/hosts/browser');
 const MAPLIBRE = path.join(ROOT, 'node_modules/maplibre-gl/dist');
 
 /** MapLibre stays its own module (vendor/), so it finds its worker script beside itself. */

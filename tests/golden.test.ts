@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { openStyle, encodePng, decodePngRGBA } from '../src/node/index.js';
+import { openStyle, encodePng, decodePngRGBA } from '../src/hosts/node/index.js';
 import { toRGBA8, type Window } from '../src/index.js';
 import { availableBackends } from './helpers/backends.js';
 import { compareRGBA, type Tolerance } from './helpers/compare.js';

@@ -1,7 +1,7 @@
 // Per-group paint values of the drawing ops: a `*-expr` field evaluated for each feature group,
 // falling back to the node's constant when the expression is absent or yields no value.
 import type { FeatureGroup, RGBA } from '../types.js';
-import { exprFeature } from '../ops/features.js';
+import { exprFeature } from '../ops/features/index.js';
 import type { OpContext } from '../ops/types.js';
 
 export type GroupValue<T> = (g: FeatureGroup) => T;

@@ -8,7 +8,7 @@
 // to the canvas); the output rings use the same units. Directions follow the screen: x east,
 // y south, "right of the direction of travel" is (-dy, dx).
 
-import type { RingSet } from '../cpu/rasterize.js';
+import type { RingSet } from '../backends/cpu/rasterize.js';
 
 export type Join = 'miter' | 'round' | 'bevel';
 export type Cap = 'butt' | 'round' | 'square';

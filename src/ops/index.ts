@@ -1,21 +1,21 @@
 // The op registry: every op module, by name.
 import type { OpDef } from './types.js';
-import { blend } from './blend.js';
-import { blur } from './blur.js';
-import { circles } from './circles.js';
-import { colorRamp } from './color-ramp.js';
-import { contour } from './contour.js';
-import { density } from './density.js';
-import { dem } from './dem.js';
-import { expr } from './expr.js';
-import { features } from './features.js';
-import { fillSolid } from './fill-solid.js';
-import { func } from './func.js';
-import { math } from './math.js';
+import { blend } from './blend/index.js';
+import { blur } from './blur/index.js';
+import { circles } from './circles/index.js';
+import { colorRamp } from './color-ramp/index.js';
+import { contour } from './contour/index.js';
+import { density } from './density/index.js';
+import { dem } from './dem/index.js';
+import { expr } from './expr/index.js';
+import { features } from './features/index.js';
+import { fillSolid } from './fill-solid/index.js';
+import { func } from './func/index.js';
+import { math } from './math/index.js';
 import { PLANNED } from './planned.js';
-import { solid } from './solid.js';
-import { strokeSolid } from './stroke-solid.js';
-import { zoom } from './zoom.js';
+import { solid } from './solid/index.js';
+import { strokeSolid } from './stroke-solid/index.js';
+import { zoom } from './zoom/index.js';
 
 const IMPLEMENTED: OpDef[] = [blend, blur, circles, colorRamp, contour, dem, density, expr, features, fillSolid, func, math, solid, strokeSolid, zoom];
 

@@ -3,6 +3,7 @@ import type { Schema } from '../style/fields.js';
 import type { Canvas, Features, Kind, RGBA, Raster, ScalarField, ScalarValue, Value, ValueOf, Window } from '../types.js';
 import type { CompiledExpr, ExprType } from '../expr/index.js';
 import type { SourceRegistry } from '../sources/types.js';
+import type { GpuOp } from '../backends/gpu/encoder.js';
 
 /** A node as written in the style (after function inlining: refs point at plan node ids). */
 export type NodeSpec = { op: string } & Record<string, unknown>;
@@ -31,8 +32,8 @@ export interface OpDef {
   check?(node: NodeSpec): { field: string; message: string }[];
   /** The CPU kernel (the reference implementation). */
   cpu?(ctx: OpContext): Value | Promise<Value>;
-  /** Name of the WGSL file under src/shaders/ for raster ops with a GPU pass. */
-  shader?: string;
+  /** The GPU pass(es) of a raster op (`gpu.ts` beside it; its WGSL is `<op>.wgsl` in the op's folder). Without it a GPU render runs `cpu` and uploads the result. */
+  gpu?: GpuOp;
   /**
    * A paint op (features drawn source-over onto a transparent canvas) that can paint onto
    * `ctx.target` instead: a `normal` blend of it over a base then needs no layer canvas and no

@@ -7,7 +7,7 @@ import type { ParamValues } from '../params/index.js';
 import type { FeatureSource, SourceRegistry } from '../sources/types.js';
 import type { LegendEntry } from '../style/types.js';
 import type { FeatureGroup, Raster } from '../types.js';
-import type { Backend } from './backend.js';
+import type { Backend } from '../backends/backend.js';
 import { render } from './render.js';
 
 /** Stand-in features of an entry in a size x size window at the world's origin. */

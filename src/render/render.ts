@@ -1,13 +1,13 @@
 // render: execute a plan for one window with one set of param values on a backend.
-import { CpuBackend } from '../cpu/backend.js';
-import { newRaster } from '../cpu/raster.js';
+import { CpuBackend } from '../backends/cpu/backend.js';
+import { newRaster } from '../backends/cpu/raster.js';
 import { RenderError, TilegraphError } from '../errors.js';
 import type { PlanNode, Plan } from '../graph/build.js';
 import type { OpContext } from '../ops/types.js';
 import { ParamValues, parseHexColor } from '../params/index.js';
 import type { SourceRegistry } from '../sources/types.js';
 import { growWindow, type Canvas, type Kind, type RGBA, type Raster, type ScalarValue, type Value, type Window } from '../types.js';
-import type { Backend, RenderStats } from './backend.js';
+import type { Backend, RenderStats } from '../backends/backend.js';
 
 export interface RenderOptions {
   backend?: Backend;

@@ -22,7 +22,7 @@ export function opsMarkdown(): string {
   for (const n of names) {
     const op = OPS.get(n)!;
     const out = typeof op.output === 'function' ? 'depends on fields' : op.output;
-    lines.push(`| [\`${n}\`](#${n}) | ${out} | ${op.planned ? 'validated, not rendered yet' : 'implemented' + (op.shader ? ' (CPU + WGSL)' : '')} |`);
+    lines.push(`| [\`${n}\`](#${n}) | ${out} | ${op.planned ? 'validated, not rendered yet' : 'implemented' + (op.gpu ? ' (CPU + WGSL)' : '')} |`);
   }
   for (const n of names) {
     const op = OPS.get(n)!;

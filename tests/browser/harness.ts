@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { serve, type RunningServer } from '../../src/server/index.js';
+import { serve, type RunningServer } from '../../src/hosts/server/index.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const EXAMPLE_STYLE = path.join(ROOT, 'examples/world/style.json');

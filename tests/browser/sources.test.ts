@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, type RunningServer } from '../../src/server/index.js';
+import { serve, type RunningServer } from '../../src/hosts/server/index.js';
 import { compareRGBA } from '../helpers/compare.js';
 import { FIXTURES, fixturesPresent, haveFixtures } from '../sources/helpers.js';
 import { decodePng, encodePng, httpGet, openSession, saveArtifact, type Session } from './harness.js';

@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { FetchLoader } from '../../src/browser/loader.js';
-import { rangeStep, shortColor } from '../../src/browser/preview/panel.js';
-import { fromWire, toWire } from '../../src/browser/protocol.js';
+import { FetchLoader } from '../../src/hosts/browser/loader.js';
+import { rangeStep, shortColor } from '../../src/hosts/browser/preview/panel.js';
+import { fromWire, toWire } from '../../src/hosts/browser/protocol.js';
 import { ParamError, SourceError, StyleError } from '../../src/errors.js';
-import { styleDeclaresRef } from '../../src/server/preview.js';
-import { serve, type RunningServer } from '../../src/server/index.js';
+import { styleDeclaresRef } from '../../src/hosts/server/preview.js';
+import { serve, type RunningServer } from '../../src/hosts/server/index.js';
 import type { StyleDoc } from '../../src/style/types.js';
 import { EXAMPLE_STYLE, httpGet, ROOT } from './harness.js';
 

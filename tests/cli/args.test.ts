@@ -1,9 +1,9 @@
 // Address parsing, bbox windows and tile lists, shards, exit codes and the progress display.
 import { ParamError, StyleError } from '../../src/index.js';
-import { bboxTileRange, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox, joinNegativeValues } from '../../src/cli/args.js';
-import { EXIT, exitCodeOf, oneLine, UsageError } from '../../src/cli/exit.js';
-import { formatDuration, Progress } from '../../src/cli/progress.js';
-import { TileList } from '../../src/cli/tiles.js';
+import { bboxTileRange, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox, joinNegativeValues } from '../../src/hosts/cli/args.js';
+import { EXIT, exitCodeOf, oneLine, UsageError } from '../../src/hosts/cli/exit.js';
+import { formatDuration, Progress } from '../../src/hosts/cli/progress.js';
+import { TileList } from '../../src/hosts/cli/tiles.js';
 
 test('a bbox given by tile edges yields exactly those tiles, in pixels and in tiles', () => {
   for (const [z, x, y] of [

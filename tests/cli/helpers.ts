@@ -1,6 +1,6 @@
 // Running the compiled CLI as a child process, and reading its PNG output.
 import { execFile } from 'node:child_process';
-import { decodePngRGBA } from '../../src/node/png.js';
+import { decodePngRGBA } from '../../src/hosts/node/png.js';
 import { CLI, ROOT } from '../server/fixtures.js';
 
 export interface CliResult {

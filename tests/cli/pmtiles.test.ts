@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { zxyToTileId, tileIdToZxy } from 'pmtiles';
-import { archiveTiles, mergeArchives, openArchive, PmtilesWriter } from '../../src/node/pmtiles-writer.js';
+import { archiveTiles, mergeArchives, openArchive, PmtilesWriter } from '../../src/hosts/node/pmtiles-writer.js';
 import { rng } from '../helpers/random.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-pmtiles-'));

@@ -1,6 +1,6 @@
 // Legend swatches: an entry's `from` node over stand-in features, with the current params.
 import { Renderer } from '../../src/index.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { readFileSync } from 'node:fs';
 import { standInFeatures } from '../../src/render/legend.js';
 

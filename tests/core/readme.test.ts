@@ -1,7 +1,7 @@
 // The README's small style is a real, complete style: it loads, builds and renders.
 import { readFileSync } from 'node:fs';
 import { Renderer } from '../../src/index.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 
 test("the README's complete small style renders a tile", async () => {
   const readme = readFileSync('README.md', 'utf8');

@@ -1,6 +1,6 @@
 // The render core: canvases and margins, once-per-render evaluation, features sampling rules.
 import { Renderer, type Backend, type Window } from '../../src/index.js';
-import { CpuBackend } from '../../src/cpu/backend.js';
+import { CpuBackend } from '../../src/backends/cpu/backend.js';
 import type { Loader } from '../../src/sources/types.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import type { Features } from '../../src/types.js';

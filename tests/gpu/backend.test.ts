@@ -1,7 +1,7 @@
 // Backend choice for hosts (src/node/gpu.ts): auto | gpu | cpu, TILEGRAPH_BACKEND, the shared device.
 import { CpuBackend, TilegraphError } from '../../src/index.js';
-import { GpuBackend } from '../../src/gpu/backend.js';
-import { createBackend, gpuAdapterSummary, parseBackendChoice } from '../../src/node/gpu.js';
+import { GpuBackend } from '../../src/backends/gpu/backend.js';
+import { createBackend, gpuAdapterSummary, parseBackendChoice } from '../../src/hosts/node/gpu.js';
 import { gpu } from './harness.js';
 
 describe('backend choice', () => {

@@ -10,7 +10,7 @@ const ROOT = path.resolve('.');
 const OUT = path.join(ROOT, 'node_modules', '.cache', 'tilegraph-tests');
 
 const SCRIPT = `
-import { createBackend, closeGpu } from ${JSON.stringify(path.join(ROOT, 'src/node/gpu.ts'))};
+import { createBackend, closeGpu } from ${JSON.stringify(path.join(ROOT, 'src/hosts/node/gpu.ts'))};
 import { Renderer } from ${JSON.stringify(path.join(ROOT, 'src/index.ts'))};
 const backend = await createBackend('gpu');
 const r = Renderer.create({ output: 'out', nodes: { out: { op: 'solid', color: '#ff8800' } } });

@@ -2,8 +2,8 @@
 // tap that captures an intermediate node's value (scalar fields cannot be a style's output).
 import { Renderer, CpuBackend, toRGBA8, type Backend, type RenderStats, type Raster, type ScalarField, type Value, type Window } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
-import type { GpuBackend } from '../../src/gpu/backend.js';
-import type { GpuSession } from '../../src/gpu/session.js';
+import type { GpuBackend } from '../../src/backends/gpu/backend.js';
+import type { GpuSession } from '../../src/backends/gpu/session.js';
 import { gpuBackendForTests } from '../helpers/gpu.js';
 import { rng } from '../helpers/random.js';
 

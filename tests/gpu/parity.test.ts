@@ -9,7 +9,7 @@
 // and on 8-bit output every channel within 2/255 (the golden tolerance). PARITY_LOG=1 prints
 // the measured differences.
 import { CpuBackend, type Raster } from '../../src/index.js';
-import { BLEND_MODES } from '../../src/cpu/blend.js';
+import { BLEND_MODES } from '../../src/ops/blend/cpu.js';
 import { diffRasters, gpu, randomColor, randomFeatures, renderBoth, renderOn, rng, tap, testWindow } from './harness.js';
 
 const W = testWindow(72);

@@ -1,8 +1,8 @@
 // The GPU backend's structure: one command buffer, one submit and one readback per tile; pooled
 // textures and buffers and cached pipelines (nothing is created in the steady state); device loss
 // recovered by one retry; concurrent renders on one device.
-import { GpuBackend } from '../../src/gpu/backend.js';
-import { createGpuDevice } from '../../src/node/gpu.js';
+import { GpuBackend } from '../../src/backends/gpu/backend.js';
+import { createGpuDevice } from '../../src/hosts/node/gpu.js';
 import { CpuBackend, Renderer, type Backend, type Raster, type RenderStats, type Value } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import { gpu, randomFeatures, renderOn, testWindow } from './harness.js';

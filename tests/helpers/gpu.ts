@@ -1,7 +1,7 @@
 // The GPU backend for tests: Dawn on any adapter (SwiftShader included). With no adapter the
 // GPU half of every test is skipped LOUDLY, unless TILEGRAPH_REQUIRE_GPU=1 (CI), which fails.
 import type { Backend } from '../../src/index.js';
-import { createGpuBackend } from '../../src/node/gpu.js';
+import { createGpuBackend } from '../../src/hosts/node/gpu.js';
 
 let warned = false;
 

@@ -3,9 +3,9 @@
 import { compileExpr, type ExprType } from '../../src/expr/index.js';
 import { buildPlan } from '../../src/graph/build.js';
 import { Renderer } from '../../src/index.js';
-import { circles } from '../../src/ops/circles.js';
-import { fillSolid } from '../../src/ops/fill-solid.js';
-import { strokeSolid } from '../../src/ops/stroke-solid.js';
+import { circles } from '../../src/ops/circles/index.js';
+import { fillSolid } from '../../src/ops/fill-solid/index.js';
+import { strokeSolid } from '../../src/ops/stroke-solid/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import { parseHexColor } from '../../src/params/index.js';
 import { loadStyle } from '../../src/style/load.js';

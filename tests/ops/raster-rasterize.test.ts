@@ -1,7 +1,7 @@
 // The exact-area rasterizer against closed forms: polygon areas, and per pixel the area of the
 // polygon clipped to the pixel square (Sutherland–Hodgman from src/geometry/clip.ts, an
 // independent computation).
-import { Rasterizer } from '../../src/cpu/rasterize.js';
+import { Rasterizer } from '../../src/backends/cpu/rasterize.js';
 import { clipRing, ringArea } from '../../src/geometry/clip.js';
 import { Stroker } from '../../src/geometry/stroke.js';
 

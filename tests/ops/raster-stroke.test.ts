@@ -1,6 +1,6 @@
 // Stroke geometry (src/geometry/stroke.ts) rasterized exactly, against closed-form areas of
 // strokes, joins and caps.
-import { Rasterizer } from '../../src/cpu/rasterize.js';
+import { Rasterizer } from '../../src/backends/cpu/rasterize.js';
 import { ringArea } from '../../src/geometry/clip.js';
 import { RingBuffer, Stroker, strokeReach, type StrokeStyle } from '../../src/geometry/stroke.js';
 

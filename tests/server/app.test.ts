@@ -1,11 +1,11 @@
 // Every endpoint, status code and header of the tile server, through supertest on the express app.
 import request from 'supertest';
 import { CpuBackend, RenderError, SourceError, type ParamValues, type Window } from '../../src/index.js';
-import { decodePngRGBA, encodePng } from '../../src/node/png.js';
-import { InProcessRenderer, type PngRenderer } from '../../src/node/render-pool.js';
-import { loadStyleFile, type LoadedStyle } from '../../src/node/style-file.js';
-import { createApp } from '../../src/server/app.js';
-import { TileService, type TileServiceOptions } from '../../src/server/service.js';
+import { decodePngRGBA, encodePng } from '../../src/hosts/node/png.js';
+import { InProcessRenderer, type PngRenderer } from '../../src/hosts/node/render-pool.js';
+import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
+import { createApp } from '../../src/hosts/server/app.js';
+import { TileService, type TileServiceOptions } from '../../src/hosts/server/service.js';
 import { writeFixtures, type Fixture } from './fixtures.js';
 
 let fx: Fixture;

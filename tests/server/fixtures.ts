@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(ROOT, 'dist/cli/main.js');
-export const WORKER = path.join(ROOT, 'dist/node/render-worker.js');
+export const CLI = path.join(ROOT, 'dist/hosts/cli/main.js');
+export const WORKER = path.join(ROOT, 'dist/hosts/node/render-worker.js');
 
 /** The CLI and the worker threads run compiled code: `npm test` builds first. */
 export function requireBuild(): void {

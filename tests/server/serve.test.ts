@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CpuBackend, type ParamValues, type Window } from '../../src/index.js';
-import { encodePng } from '../../src/node/png.js';
-import type { PngRenderer } from '../../src/node/render-pool.js';
-import { loadStyleFile, type LoadedStyle } from '../../src/node/style-file.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
+import { encodePng } from '../../src/hosts/node/png.js';
+import type { PngRenderer } from '../../src/hosts/node/render-pool.js';
+import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
+import { serve, type RunningServer } from '../../src/hosts/server/serve.js';
 import { requireBuild, shapesStyle, WORKER, writeFixtures, type Fixture } from './fixtures.js';
 
 let fx: Fixture;

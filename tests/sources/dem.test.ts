@@ -4,7 +4,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { createDemSource, decodeElevation } from '../../src/sources/dem.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
 import { TileCache } from '../../src/sources/cache.js';
 import { ctxOf, FIXTURES, haveFixtures, MemoryLoader } from './helpers.js';

@@ -9,7 +9,7 @@ import { createPmtilesSource } from '../../src/sources/pmtiles.js';
 import { createDemSource } from '../../src/sources/dem.js';
 import { GeojsonSource } from '../../src/sources/geojson.js';
 import { TileCache } from '../../src/sources/cache.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow } from '../../src/types.js';
 import { ctxOf, FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';

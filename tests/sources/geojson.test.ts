@@ -2,7 +2,7 @@
 // from ../shared/fixtures.
 import path from 'node:path';
 import { GeojsonSource } from '../../src/sources/geojson.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { lngLatToPixel } from '../../src/sources/tiles.js';
 import { ringArea } from '../../src/geometry/clip.js';
 import { tileWindow, type Canvas } from '../../src/types.js';

@@ -7,7 +7,7 @@ import { TileCache } from '../../src/sources/cache.js';
 import type { Loader, SourceContext } from '../../src/sources/types.js';
 import { ringArea } from '../../src/geometry/clip.js';
 import type { FeatureGroup } from '../../src/types.js';
-import { decodeImage } from '../../src/node/image.js';
+import { decodeImage } from '../../src/hosts/node/image.js';
 import sharp from 'sharp';
 
 export const FIXTURES = path.resolve('../shared/fixtures');

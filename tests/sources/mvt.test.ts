@@ -4,7 +4,7 @@ import path from 'node:path';
 import { VectorTile } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import { createMvtSource } from '../../src/sources/mvt.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { clipLine, clipRing, ringArea, type Rect } from '../../src/geometry/clip.js';
 import { pixelToLngLat } from '../../src/sources/tiles.js';
 import { tileWindow, type Canvas, type FeatureGroup } from '../../src/types.js';

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { createPmtilesSource } from '../../src/sources/pmtiles.js';
 import { createMvtSource } from '../../src/sources/mvt.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
 import { ctxOf, FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES, polygonArea, lineLength, readBytes } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';

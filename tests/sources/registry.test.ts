@@ -2,7 +2,7 @@
 // Renderer (decoder carried by the loader), source selection errors, a cache shared by renderers.
 import path from 'node:path';
 import { Renderer, TileCache, RenderError } from '../../src/index.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
-import { NodeLoader } from '../../src/node/loader.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { compareRGBA, type Tolerance } from '../helpers/compare.js';
 import { FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES } from './helpers.js';
 

@@ -1,0 +1,103 @@
+/// <reference types="@webgpu/types" />
+// The WebGPU backend. The host hands it a GPUDevice (Dawn in Node, navigator.gpu in a browser)
+// and, optionally, a way to make a new one after a device loss. Each render gets its own
+// GpuSession (begin); pipelines and pools live with the device and are shared by all renders.
+import { cropValue } from '../cpu/raster.js';
+import { RenderError } from '../../errors.js';
+import type { Backend, RenderStats } from '../backend.js';
+import type { OpContext, OpDef } from '../../ops/types.js';
+import type { Canvas, Raster, Value } from '../../types.js';
+import { DeviceContext } from './context.js';
+import { isGpuImage } from './image.js';
+import { GpuSession } from './session.js';
+
+export interface GpuBackendOptions {
+  device: GPUDevice;
+  /** Makes a replacement device after a loss (a host requests a new adapter). Without it a lost device fails renders. */
+  recreate?: () => Promise<GPUDevice>;
+  /** Bytes of textures and buffers kept pooled between renders (default 256 MiB). */
+  poolBytes?: number;
+}
+
+export class GpuBackend implements Backend {
+  readonly name = 'gpu' as const;
+  private current: DeviceContext;
+  private replacing?: Promise<DeviceContext>;
+  private readonly recreate?: () => Promise<GPUDevice>;
+  private readonly poolBytes: number;
+  private closed = false;
+  /** Devices made by this backend: 1 + recreations after a loss. */
+  devicesCreated = 1;
+
+  constructor(options: GpuBackendOptions) {
+    this.poolBytes = options.poolBytes ?? 256 * 2 ** 20;
+    this.current = new DeviceContext(options.device, this.poolBytes);
+    this.recreate = options.recreate;
+  }
+
+  /** The device renders currently start on. */
+  get device(): GPUDevice {
+    return this.current.device;
+  }
+
+  /** Bytes held in the texture and buffer pools between renders. */
+  get pooledBytes(): number {
+    return this.current.pooledBytes;
+  }
+
+  begin(stats: RenderStats): Backend {
+    return new GpuSession(this, stats);
+  }
+
+  /** A healthy device: the current one, or a replacement once it is lost. */
+  async context(): Promise<DeviceContext> {
+    if (this.closed) throw new RenderError('the GPU backend was closed');
+    if (!this.current.lost) return this.current;
+    if (!this.recreate) throw new RenderError(`the GPU device was lost (${this.current.lost.message}) and this host cannot make a new one`);
+    if (!this.replacing) {
+      this.replacing = this.recreate()
+        .then((device) => {
+          this.current = new DeviceContext(device, this.poolBytes);
+          this.devicesCreated++;
+          return this.current;
+        })
+        .finally(() => {
+          this.replacing = undefined;
+        });
+    }
+    return this.replacing;
+  }
+
+  /** After a failed render: if the device was lost and can be replaced, replace it and ask for one retry. */
+  async recover(_error: unknown): Promise<boolean> {
+    if (this.closed || !this.current.lost || !this.recreate) return false;
+    try {
+      await this.context();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // Renders go through begin(); these serve callers that crop values outside a render.
+  async run(op: OpDef, _ctx: OpContext): Promise<Value> {
+    throw new RenderError(`the GPU backend runs op '${op.name}' only inside a render (begin())`);
+  }
+
+  crop(value: Value, from: Canvas, to: Canvas): Value {
+    if (isGpuImage(value)) return value.crop(to.x0 - from.x0, to.y0 - from.y0, to.width, to.height).asValue();
+    return cropValue(value, from, to);
+  }
+
+  async read(value: Value): Promise<Raster> {
+    if (value.kind === 'raster' && !isGpuImage(value)) return value;
+    throw new RenderError('the GPU backend reads back only inside a render (begin())');
+  }
+
+  /** Destroys the device and its pools; later renders fail. */
+  destroy(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.current.destroy();
+  }
+}

@@ -1,0 +1,335 @@
+/// <reference types="@webgpu/types" />
+// One render on the GPU: every pass goes into one command encoder, submitted once when the
+// output is read back. State lives here (not in the backend) so concurrent renders can share a
+// device. Ops without a GPU module run their CPU kernel here, after downloading their inputs
+// (an extra submit and readback, counted in the stats).
+import { cropValue } from '../cpu/raster.js';
+import { RenderError } from '../../errors.js';
+import type { Backend, RenderStats } from '../backend.js';
+import type { OpContext, OpDef } from '../../ops/types.js';
+import type { Canvas, Kind, Raster, ScalarField, Value, ValueOf } from '../../types.js';
+import { WG } from './constants.js';
+import { READBACK_USAGE, STORAGE_USAGE, UNIFORM_USAGE, type DeviceContext, type PooledBuffer } from './context.js';
+import { formatOf, GpuImage, isGpuImage, viewToCpu, type ImageKind, type PooledTexture } from './image.js';
+import type { GpuEncoder } from './encoder.js';
+import { Uniforms } from './uniforms.js';
+
+/** What the session needs from its backend: the current healthy device. */
+export interface DeviceSource {
+  context(): Promise<DeviceContext>;
+}
+
+const COPY_ROW_ALIGN = 256;
+
+export class GpuSession implements Backend, GpuEncoder {
+  readonly name = 'gpu' as const;
+  private dc?: DeviceContext;
+  private encoder?: GPUCommandEncoder;
+  private textures: PooledTexture[] = [];
+  /**
+   * Textures released mid-render (their last reader is encoded), reused by later nodes of this
+   * render only: passes run in encoding order, so a later pass may overwrite them. They must not
+   * go to the shared pool before the submit (another render could write them first).
+   */
+  private spare: PooledTexture[] = [];
+  private buffers: PooledBuffer[] = [];
+  /** CPU copies of textures this render uploaded or downloaded (a texture is written once), so no texture crosses twice. */
+  private cpuCopies = new Map<PooledTexture, Float32Array>();
+
+  constructor(
+    private readonly source: DeviceSource,
+    private readonly stats: RenderStats,
+  ) {}
+
+  get device(): GPUDevice {
+    if (!this.dc) throw new RenderError('the GPU session has no device yet');
+    return this.dc.device;
+  }
+
+  private get enc(): GPUCommandEncoder {
+    if (!this.encoder) this.encoder = this.device.createCommandEncoder();
+    return this.encoder;
+  }
+
+  async run(op: OpDef, ctx: OpContext): Promise<Value> {
+    // The device is pinned at the first op: a render never mixes devices.
+    if (!this.dc) this.dc = await this.source.context();
+    if (op.gpu) {
+      const out = await op.gpu.encode(this, ctx);
+      if (out) return out.asValue();
+    }
+    return this.runOnCpu(op, ctx);
+  }
+
+  crop(value: Value, from: Canvas, to: Canvas): Value {
+    if (isGpuImage(value)) return value.crop(to.x0 - from.x0, to.y0 - from.y0, to.width, to.height).asValue();
+    return cropValue(value, from, to);
+  }
+
+  /** The render's single readback: submit everything encoded, copy the output view, map it. */
+  async read(value: Value): Promise<Raster> {
+    if (value.kind !== 'raster') throw new RenderError(`the output produced ${value.kind}, not a raster`);
+    return (await this.readImage(value)) as Raster;
+  }
+
+  /** Any image (raster or scalar field) brought to the CPU: one submit and one readback. */
+  async readImage(value: Value): Promise<Raster | ScalarField> {
+    if (!isGpuImage(value)) {
+      if (value.kind !== 'raster' && value.kind !== 'scalar-field') throw new RenderError(`a ${value.kind} is not an image`);
+      return value;
+    }
+    // An image made on the CPU (an op without a GPU module) is still there: no readback.
+    const copy = this.cpuCopies.get(value.tex);
+    const data = copy ? viewToCpu(value, copy, value.kind === 'raster' ? 4 : 1) : (await this.download([value]))[0]!;
+    return { kind: value.kind, width: value.width, height: value.height, data } as Raster | ScalarField;
+  }
+
+  end(): void {
+    const dc = this.dc;
+    this.encoder = undefined;
+    if (!dc) return;
+    for (const t of this.textures) dc.releaseTexture(t);
+    for (const b of this.buffers) dc.releaseBuffer(b);
+    this.textures = [];
+    this.spare = [];
+    this.buffers = [];
+    this.cpuCopies.clear();
+  }
+
+  // --- GpuEncoder: what op modules use -------------------------------------------------------
+
+  input(ctx: OpContext, field: string, grow?: number): GpuImage {
+    const v = ctx.input(field, grow) as Value;
+    if (isGpuImage(v)) return v;
+    if (v.kind === 'raster' || v.kind === 'scalar-field') return this.upload(v);
+    throw new RenderError(`node '${ctx.id}' input '${field}' is ${v.kind}, not an image`);
+  }
+
+  output(kind: ImageKind, width: number, height: number): GpuImage {
+    const max = this.device.limits.maxTextureDimension2D;
+    if (width > max || height > max) {
+      throw new RenderError(`a ${width} x ${height} px canvas exceeds this GPU's ${max} px texture limit; render a smaller window or use the CPU backend`);
+    }
+    const format = formatOf(kind);
+    const w = Math.max(1, width);
+    const h = Math.max(1, height);
+    const i = this.spare.findIndex((t) => t.format === format && t.width === w && t.height === h);
+    const tex = i >= 0 ? this.spare.splice(i, 1)[0]! : this.dc!.acquireTexture(format, w, h);
+    if (i < 0) this.textures.push(tex);
+    return new GpuImage(kind, tex, width, height);
+  }
+
+  /** A value no later node reads: its texture serves later outputs of this render. */
+  release(value: Value): void {
+    if (!isGpuImage(value) || !this.textures.includes(value.tex) || this.spare.includes(value.tex)) return;
+    this.cpuCopies.delete(value.tex);
+    this.spare.push(value.tex);
+  }
+
+  uniform(u: Uniforms): GPUBufferBinding {
+    const bytes = u.bytes();
+    const b = this.buffer(bytes.byteLength, UNIFORM_USAGE);
+    this.device.queue.writeBuffer(b.buffer, 0, plain(bytes));
+    return { buffer: b.buffer, offset: 0, size: bytes.byteLength };
+  }
+
+  storage(data: ArrayBufferView): GPUBufferBinding {
+    const size = Math.max(4, Math.ceil(data.byteLength / 4) * 4);
+    const b = this.buffer(size, STORAGE_USAGE);
+    if (data.byteLength > 0) {
+      const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      // writeBuffer wants a multiple of 4 bytes.
+      const padded = data.byteLength % 4 === 0 ? src : (() => { const p = new Uint8Array(size); p.set(src); return p; })();
+      this.device.queue.writeBuffer(b.buffer, 0, plain(padded));
+    }
+    return { buffer: b.buffer, offset: 0, size };
+  }
+
+  scratch(bytes: number): GPUBufferBinding {
+    const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+    const b = this.buffer(size, STORAGE_USAGE);
+    this.enc.clearBuffer(b.buffer, 0, size);
+    return { buffer: b.buffer, offset: 0, size };
+  }
+
+  table(data: Float32Array, width = data.length / 4): GPUTextureView {
+    const rows = Math.max(1, Math.ceil(data.length / 4 / width));
+    const tex = this.dc!.acquireTexture('rgba32float', width, rows);
+    this.textures.push(tex);
+    this.device.queue.writeTexture({ texture: tex.texture }, plain(data), { bytesPerRow: width * 16 }, [width, rows]);
+    return tex.view;
+  }
+
+  view(img: GpuImage): GPUTextureView {
+    return img.tex.view;
+  }
+
+  dispatch(shader: string, resources: GPUBindingResource[], groups: readonly [number, number?, number?], entry = 'main', constants?: Record<string, number>): void {
+    const [x, y = 1, z = 1] = groups;
+    if (x <= 0 || y <= 0 || z <= 0) return;
+    const pipeline = this.dc!.pipeline(shader, entry, constants);
+    const bind = this.device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: resources.map((resource, binding) => ({ binding, resource })),
+    });
+    const pass = this.enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bind);
+    pass.dispatchWorkgroups(x, y, z);
+    pass.end();
+    this.stats.passes++;
+  }
+
+  dispatch2d(shader: string, resources: GPUBindingResource[], width: number, height: number, entry?: string, constants?: Record<string, number>): void {
+    this.dispatch(shader, resources, [Math.ceil(width / WG), Math.ceil(height / WG)], entry, constants);
+  }
+
+  // --- internals ---------------------------------------------------------------------------
+
+  private buffer(size: number, usage: number): PooledBuffer {
+    const max = this.device.limits.maxStorageBufferBindingSize;
+    if (size > max) throw new RenderError(`a pass needs a ${size}-byte buffer, over this GPU's ${max}-byte limit; render a smaller window or use the CPU backend`);
+    const b = this.dc!.acquireBuffer(size, usage);
+    this.buffers.push(b);
+    return b;
+  }
+
+  /** A CPU raster or field as a GPU image (fields by a texture write, rasters through a pass that converts to f16). */
+  private upload(v: Raster | ScalarField): GpuImage {
+    const img = this.output(v.kind, v.width, v.height);
+    this.cpuCopies.set(img.tex, v.data);
+    if (v.width === 0 || v.height === 0) return img;
+    // Through a pass (not queue.writeTexture, which would land before earlier passes that read
+    // a reused texture): the data goes into a fresh buffer, the pass writes the texture in order.
+    const u = new Uniforms().vec2u(v.width, v.height);
+    this.dispatch2d(v.kind === 'raster' ? 'upload' : 'upload-field', [this.uniform(u), this.storage(v.data), this.view(img)], v.width, v.height);
+    return img;
+  }
+
+  /** Submit what is encoded, copy each view to a mappable buffer, map them all: one readback per view. */
+  private async download(views: GpuImage[]): Promise<Float32Array[]> {
+    const enc = this.enc;
+    const jobs = views.map((v) => {
+      // A view that is not one rectangle of real data (it reaches past the valid rect) is first
+      // materialised by a copy pass, so the texture copy below sees exactly the view.
+      const src = v.isPlainRegion ? v : this.materialise(v);
+      const texel = src.kind === 'raster' ? 8 : 4;
+      const bytesPerRow = Math.ceil((Math.max(1, src.width) * texel) / COPY_ROW_ALIGN) * COPY_ROW_ALIGN;
+      const size = bytesPerRow * Math.max(1, src.height);
+      const b = this.dc!.acquireBuffer(size, READBACK_USAGE);
+      if (src.width > 0 && src.height > 0) {
+        enc.copyTextureToBuffer({ texture: src.tex.texture, origin: [src.ox, src.oy] }, { buffer: b.buffer, bytesPerRow }, [src.width, src.height]);
+      }
+      return { v: src, b, bytesPerRow, texel, size };
+    });
+    this.submit();
+    this.stats.readbacks += jobs.length;
+    for (const j of jobs) this.stats.bytesReadBack += j.size;
+    const dc = this.dc!;
+    try {
+      await Promise.all(jobs.map((j) => j.b.buffer.mapAsync(1 /* MapMode.READ */, 0, j.size)));
+    } catch (e) {
+      for (const j of jobs) j.b.buffer.destroy();
+      // A failed map means the device is gone: mark it so the backend recreates it and retries.
+      dc.lost ??= { reason: 'unknown', message: (e as Error)?.message ?? String(e) };
+      throw new RenderError(`the GPU device was lost during the render (${dc.lost.message})`, { cause: e });
+    }
+    const out = jobs.map((j) => {
+      const mapped = j.b.buffer.getMappedRange(0, j.size);
+      const data = j.texel === 8 ? decodeHalfRows(new Uint16Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 2) : copyRows(new Float32Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 4);
+      j.b.buffer.unmap();
+      this.buffers.push(j.b);
+      return data;
+    });
+    dc.checkErrors();
+    return out;
+  }
+
+  /** The view copied into a texture of its own size (zeros where the view reads outside real data). */
+  private materialise(v: GpuImage): GpuImage {
+    const out = this.output(v.kind, v.width, v.height);
+    const u = new Uniforms().vec2u(v.width, v.height).view(v);
+    this.dispatch2d(v.kind === 'raster' ? 'copy' : 'copy-field', [this.uniform(u), this.view(v), this.view(out)], v.width, v.height);
+    return out;
+  }
+
+  private submit(): void {
+    if (!this.encoder) this.encoder = this.device.createCommandEncoder();
+    this.device.queue.submit([this.encoder.finish()]);
+    this.encoder = undefined;
+    this.stats.submits++;
+  }
+
+  /** An op without a GPU module: download its image inputs, run the CPU kernel, upload an image result. */
+  private async runOnCpu(op: OpDef, ctx: OpContext): Promise<Value> {
+    if (!op.cpu) throw new RenderError(`op '${op.name}' has neither a GPU module nor a CPU kernel`);
+    const views: GpuImage[] = [];
+    for (const field of Object.keys(op.inputs)) {
+      if (typeof ctx.node[field] !== 'string') continue;
+      const v = ctx.input(field) as Value;
+      if (isGpuImage(v) && !this.cpuCopies.has(v.tex) && !views.some((w) => w.tex === v.tex)) views.push(fullView(v));
+    }
+    if (views.length > 0) {
+      const data = await this.download(views);
+      views.forEach((v, i) => this.cpuCopies.set(v.tex, data[i]!));
+    }
+    const texData = this.cpuCopies;
+    const cpuCtx: OpContext = {
+      ...ctx,
+      input<K extends Kind>(field: string, grow?: number): ValueOf<K> {
+        const v = ctx.input(field, grow) as Value;
+        if (!isGpuImage(v)) return v as ValueOf<K>;
+        const d = texData.get(v.tex);
+        if (!d) throw new RenderError(`node '${ctx.id}' read input '${field}' that was not downloaded`);
+        return { kind: v.kind, width: v.width, height: v.height, data: viewToCpu(v, d, v.kind === 'raster' ? 4 : 1) } as ValueOf<K>;
+      },
+    };
+    const out = await op.cpu(cpuCtx);
+    if (out.kind === 'raster' || out.kind === 'scalar-field') return this.upload(out).asValue();
+    return out;
+  }
+}
+
+/** Typed arrays here never sit on a SharedArrayBuffer; @webgpu/types wants that said. */
+function plain(v: ArrayBufferView): ArrayBufferView<ArrayBuffer> {
+  return v as ArrayBufferView<ArrayBuffer>;
+}
+
+/** The whole texture behind a view (downloads fetch textures, then crop on the CPU). */
+function fullView(v: GpuImage): GpuImage {
+  return new GpuImage(v.kind, v.tex, v.tex.width, v.tex.height, 0, 0);
+}
+
+function copyRows(src: Float32Array, width: number, height: number, stride: number): Float32Array {
+  if (stride === width) return src.slice(0, width * height);
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) out.set(src.subarray(y * stride, y * stride + width), y * width);
+  return out;
+}
+
+let HALF: Float32Array | undefined;
+
+/** IEEE half -> float for all 65536 bit patterns (built once; a constant table). */
+function halfTable(): Float32Array {
+  if (HALF) return HALF;
+  const t = new Float32Array(65536);
+  for (let h = 0; h < 65536; h++) {
+    const s = h & 0x8000 ? -1 : 1;
+    const e = (h >> 10) & 31;
+    const m = h & 1023;
+    t[h] = e === 0 ? s * m * 2 ** -24 : e === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
+  }
+  return (HALF = t);
+}
+
+function decodeHalfRows(src: Uint16Array, width: number, height: number, stride: number): Float32Array {
+  const t = halfTable();
+  const out = new Float32Array(width * height * 4);
+  const rowLen = width * 4;
+  for (let y = 0; y < height; y++) {
+    const s = y * stride;
+    const o = y * rowLen;
+    for (let i = 0; i < rowLen; i++) out[o + i] = t[src[s + i]!]!;
+  }
+  return out;
+}

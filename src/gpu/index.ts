@@ -1,5 +1,0 @@
-// The WebGPU backend's public surface. Hosts create the GPUDevice and pass it in.
-export { GpuBackend, type GpuBackendOptions } from './backend.js';
-export { GpuImage, isGpuImage } from './image.js';
-export { GPU_OPS } from './ops/index.js';
-export type { GpuOp, GpuEncoder } from './ops/types.js';

@@ -1,0 +1,48 @@
+// The rendering half of the browser binding: a core Renderer over a fetch loader, on WebGPU or the
+// CPU backend. It runs inside the render worker (or on the page when workers are off).
+import { CpuBackend } from '../../backends/cpu/backend.js';
+import { TilegraphError } from '../../errors.js';
+import { Renderer as CoreRenderer } from '../../index.js';
+import { toRGBA8 } from '../../render/encode.js';
+import type { Backend } from '../../backends/backend.js';
+import { requestBrowserGpu } from './gpu.js';
+import { FetchLoader } from './loader.js';
+import type { EngineOptions, RenderRequest } from './protocol.js';
+
+export interface RenderedPixels {
+  width: number;
+  height: number;
+  /** Straight-alpha 8-bit RGBA, what ImageData holds. */
+  data: Uint8ClampedArray;
+}
+
+export class TileEngine {
+  readonly core: CoreRenderer;
+  readonly backendName: 'cpu' | 'gpu';
+  readonly adapter?: string;
+  private readonly backend: Backend;
+
+  private constructor(core: CoreRenderer, backend: Backend, adapter?: string) {
+    this.core = core;
+    this.backend = backend;
+    this.backendName = backend.name;
+    this.adapter = adapter;
+  }
+
+  /** `auto`: a hardware WebGPU adapter when there is one, else the CPU backend; `gpu` accepts a software adapter and fails without one. */
+  static async create(o: EngineOptions): Promise<TileEngine> {
+    const loader = new FetchLoader({ baseUrl: o.baseUrl, dataUrl: o.dataUrl });
+    const core = CoreRenderer.create(o.style, { loader });
+    if (o.backend === 'cpu') return new TileEngine(core, new CpuBackend());
+    const gpu = await requestBrowserGpu(o.backend === 'gpu');
+    if (gpu) return new TileEngine(core, gpu.backend, gpu.adapter);
+    if (o.backend === 'gpu') throw new TilegraphError('render', "backend 'gpu': this browser offers no WebGPU adapter (navigator.gpu)");
+    return new TileEngine(core, new CpuBackend());
+  }
+
+  async render(req: RenderRequest, signal?: AbortSignal): Promise<RenderedPixels> {
+    const params = this.core.params(req.params);
+    const raster = await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal });
+    return { width: raster.width, height: raster.height, data: toRGBA8(raster) };
+  }
+}

@@ -1,0 +1,67 @@
+// Browser host loader: the core's Loader over fetch. Byte ranges become HTTP Range requests
+// (pmtiles archives); refs a browser cannot fetch itself (npm:, file paths) go to a host route.
+import { browserDecodeImage, canDecodeImagesInBrowser } from '../../sources/image-browser.js';
+import type { ImageDecoder, Loader } from '../../sources/types.js';
+
+export interface FetchLoaderOptions {
+  /** Relative refs (paths in the style's `sources`) resolve against this URL, like a style file's URL. */
+  baseUrl: string | URL;
+  /**
+   * A host route serving the style's data by ref: every ref that is not an http(s), blob or data
+   * URL is fetched from `dataUrl + encodeURIComponent(ref)` (the tilegraph server's `/data/`).
+   * Without it, relative refs resolve against `baseUrl` and other schemes (`npm:`) fail.
+   */
+  dataUrl?: string | URL;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** Decodes DEM tiles (default: createImageBitmap + OffscreenCanvas where they exist). */
+  decodeImage?: ImageDecoder;
+}
+
+const FETCHABLE = /^(https?|blob|data):/i;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+export class FetchLoader implements Loader {
+  readonly baseUrl: string;
+  readonly dataUrl?: string;
+  readonly decodeImage?: ImageDecoder;
+  private readonly fetchFn: typeof fetch;
+
+  constructor(o: FetchLoaderOptions) {
+    this.baseUrl = String(o.baseUrl);
+    this.dataUrl = o.dataUrl === undefined ? undefined : String(o.dataUrl);
+    // Bound so a bare `fetch` reference is never called with the loader as `this`.
+    this.fetchFn = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.decodeImage = o.decodeImage ?? (canDecodeImagesInBrowser() ? browserDecodeImage : undefined);
+  }
+
+  /** The URL a ref is fetched from. Throws when the ref cannot be reached from a browser. */
+  resolve(ref: string): string {
+    if (FETCHABLE.test(ref)) return ref;
+    if (this.dataUrl !== undefined) return this.dataUrl + encodeURIComponent(ref);
+    if (SCHEME.test(ref)) throw new Error(`'${ref}' cannot be fetched by a browser; serve it from a host route and pass dataUrl`);
+    return new URL(ref, this.baseUrl).href;
+  }
+
+  /** The identity of a ref in the core's tile cache: the URL it is fetched from. */
+  key(ref: string): string {
+    return this.resolve(ref);
+  }
+
+  async load(ref: string, range?: { offset: number; length: number }, signal?: AbortSignal): Promise<Uint8Array> {
+    const url = this.resolve(ref);
+    const headers: Record<string, string> = {};
+    if (range) {
+      if (range.length <= 0) return new Uint8Array(0);
+      headers.range = `bytes=${range.offset}-${range.offset + range.length - 1}`;
+    }
+    const res = await this.fetchFn(url, { headers, signal });
+    // A range starting at or past the end: no bytes, as the Loader contract allows.
+    if (range && res.status === 416) return new Uint8Array(0);
+    if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${url}`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // A server that ignores Range answers 200 with the whole body.
+    if (range && res.status !== 206) return bytes.subarray(range.offset, range.offset + range.length);
+    return bytes;
+  }
+}

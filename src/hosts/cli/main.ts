@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// The `tilegraph` command: tile, bbox, tiles, merge, serve (docs/cli.md).
+import { readFileSync } from 'node:fs';
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import type { BackendChoice } from '../node/select-backend.js';
+import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
+import { joinNegativeValues, parseZoom } from './args.js';
+
+// Commands import their modules when they run: `--help` and usage errors answer at once, and
+// `serve` does not load the pyramid writer (nor `tile` express).
+const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
+const envBackend = (process.env.TILEGRAPH_BACKEND ?? '').trim().toLowerCase() as BackendChoice;
+const defaultBackend: BackendChoice = BACKEND_CHOICES.includes(envBackend) ? envBackend : 'auto';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** Run a command; any failure becomes one line on stderr and its exit code. */
+async function run(fn: () => Promise<string | void>): Promise<void> {
+  try {
+    const out = await fn();
+    if (out) process.stdout.write(out + '\n');
+  } catch (e) {
+    process.stderr.write(oneLine(e) + '\n');
+    process.exitCode = exitCodeOf(e);
+  }
+}
+
+const common = <T>(y: Argv<T>) =>
+  y
+    .option('style', { type: 'string', demandOption: true, describe: 'style document (JSON)' })
+    .option('param', { type: 'string', array: true, describe: 'override a param: name=value (repeatable)' })
+    .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
+    .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" });
+
+const tileSize = { choices: [256, 512], default: 256, describe: 'tile size in pixels (the world is tile-size x 2^zoom pixels wide)' } as const;
+
+const cli = yargs(joinNegativeValues(hideBin(process.argv)))
+  .scriptName('tilegraph')
+  .version(pkg.version)
+  .usage('$0 <command> [options]')
+  .command(
+    'tile',
+    'render one tile to a PNG',
+    (y) => common(y).option('tile', { type: 'string', demandOption: true, describe: 'tile address z/x/y' }).option('out', { type: 'string', demandOption: true, describe: 'output PNG' }).option('tile-size', tileSize),
+    (a) => run(async () => (await import('./render.js')).tileCommand({ ...a, backend: a.backend as BackendChoice, tileSize: a.tileSize })),
+  )
+  .command(
+    'bbox',
+    'render a bounding box at one zoom to one PNG',
+    (y) =>
+      common(y)
+        .option('bbox', { type: 'string', demandOption: true, describe: 'west,south,east,north in degrees' })
+        .option('zoom', { type: 'string', demandOption: true, describe: 'zoom level' })
+        .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
+        .option('tile-size', tileSize)
+        .option('max-pixels', { type: 'number', default: 64 * 1024 * 1024, describe: 'refuse a window larger than this many pixels' }),
+    (a) => run(async () => (await import('./render.js')).bboxCommand({ ...a, backend: a.backend as BackendChoice })),
+  )
+  .command(
+    'tiles',
+    'render a tile pyramid into a directory (z/x/y.png) or a .pmtiles archive',
+    (y) =>
+      common(y)
+        .option('bbox', { type: 'string', default: '-180,-85.0511287798066,180,85.0511287798066', describe: 'west,south,east,north in degrees' })
+        .option('min-zoom', { type: 'string', default: '0', describe: 'lowest zoom' })
+        .option('max-zoom', { type: 'string', demandOption: true, describe: 'highest zoom' })
+        .option('out', { type: 'string', demandOption: true, describe: 'output directory, or a file ending in .pmtiles; {shard} is replaced by the shard index' })
+        .option('tile-size', tileSize)
+        .option('resume', { type: 'boolean', default: false, describe: 'skip tiles already written by an earlier run' })
+        .option('shard', { type: 'string', describe: 'render share i of n (0 <= i < n) of the tile list' })
+        .option('concurrency', { type: 'number', describe: 'worker threads (default: one per core)' })
+        .option('progress', { choices: ['auto', 'bar', 'plain', 'none'] as const, default: 'auto' as const, describe: 'progress on stderr: a bar on a TTY, plain lines otherwise' }),
+    (a) => run(async () => (await import('./tiles.js')).tilesCommand({ ...a, backend: a.backend as BackendChoice })),
+  )
+  .command(
+    'merge <inputs..>',
+    'join .pmtiles archives (e.g. the shards of one export) into one',
+    (y) => y.positional('inputs', { type: 'string', array: true, describe: 'input archives' }).option('out', { type: 'string', demandOption: true, describe: 'output .pmtiles' }),
+    (a) =>
+      run(async () => {
+        const { mergeArchives } = await import('../node/pmtiles-writer.js');
+        const h = await mergeArchives(a.inputs as string[], a.out);
+        return `${a.out} (${h.numAddressedTiles} tiles, zoom ${h.minZoom}..${h.maxZoom})`;
+      }),
+  )
+  .command(
+    'serve',
+    'serve PNG tiles over HTTP',
+    (y) =>
+      y
+        .option('style', { type: 'string', demandOption: true, describe: 'style document (JSON)' })
+        .option('port', { type: 'number', default: Number(process.env.PORT ?? 8080), describe: 'port (env PORT); 0 picks a free one' })
+        .option('host', { type: 'string', default: process.env.HOST ?? '127.0.0.1', describe: 'interface to listen on (env HOST); 0.0.0.0 for every interface' })
+        .option('watch', { type: 'boolean', default: false, describe: 'reload the style when its file changes' })
+        .option('workers', { type: 'number', describe: 'render worker threads (default: one per core; 0 renders on the main thread)' })
+        .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
+        .option('cache-mb', { type: 'number', default: 128, describe: 'memory for cached tiles, in MiB' })
+        .option('queue', { type: 'number', default: 256, describe: 'renders that may wait before requests get 503' })
+        .option('timeout', { type: 'number', default: 30, describe: 'seconds before a render answers 503' })
+        .option('min-zoom', { type: 'string', default: '0', describe: 'lowest zoom served' })
+        .option('max-zoom', { type: 'string', default: '22', describe: 'highest zoom served' })
+        .option('public-url', { type: 'string', describe: 'base URL written into the TileJSON (default: from the request)' })
+        .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" }),
+    (a) =>
+      run(async () => {
+        const minZoom = parseZoom(a.minZoom, 'min-zoom');
+        const maxZoom = parseZoom(a.maxZoom, 'max-zoom');
+        if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
+        const { serve } = await import('../server/serve.js');
+        const { TilegraphError } = await import('../../index.js');
+        const s = await serve({
+          style: a.style,
+          port: a.port,
+          host: a.host,
+          watch: a.watch,
+          workers: a.workers,
+          backend: a.backend as BackendChoice,
+          cacheBytes: a.cacheMb * 1024 * 1024,
+          maxQueue: a.queue,
+          timeoutMs: a.timeout * 1000,
+          minZoom,
+          maxZoom,
+          publicUrl: a.publicUrl,
+          allowOutside: a.allowOutside,
+        }).catch((e) => {
+          if (e instanceof TilegraphError || e instanceof UsageError) throw e;
+          if ((e as NodeJS.ErrnoException).syscall === 'listen') throw new UsageError(`cannot listen on ${a.host}:${a.port}: ${(e as Error).message}`);
+          throw new StyleFileError(`cannot read style '${a.style}': ${(e as Error).message}`);
+        });
+        const name = s.service.style.renderer.doc.name;
+        process.stdout.write(`tilegraph: serving ${name ? `'${name}' ` : ''}(version ${s.service.version}) at ${s.url}\n`);
+        const stop = (sig: string) => {
+          process.stderr.write(`tilegraph: ${sig}: finishing requests in flight, then stopping\n`);
+          void s.close().then(() => process.exit(EXIT.ok));
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      }),
+  )
+  .demandCommand(1, 'name a command: tile, bbox, tiles, merge or serve')
+  .strict()
+  .help()
+  .fail((msg, err) => {
+    process.stderr.write(oneLine(err ?? new UsageError(`${msg ?? 'bad usage'} (see tilegraph --help)`)) + '\n');
+    process.exit(err ? exitCodeOf(err) : EXIT.usage);
+  });
+
+await cli.parseAsync();

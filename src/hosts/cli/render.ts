@@ -1,0 +1,81 @@
+// CLI `tile` and `bbox`: one window rendered in this process and written as one PNG.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tileWindow, TilegraphError, type Window } from '../../index.js';
+import { encodePng } from '../node/png.js';
+import { selectBackend, type BackendChoice } from '../node/select-backend.js';
+import { loadStyleFile, type LoadedStyle } from '../node/style-file.js';
+import { bboxWindow, parseBbox, parseParams, parseTile, parseZoom } from './args.js';
+import { OutputError, StyleFileError, UsageError } from './exit.js';
+
+export interface CommonArgs {
+  style: string;
+  param?: string[];
+  backend: BackendChoice;
+  allowOutside?: boolean;
+}
+
+/** Load the style, turning an unreadable file into a style failure (exit 2). */
+export async function loadStyleForCli(file: string, allowOutside?: boolean): Promise<LoadedStyle> {
+  try {
+    return await loadStyleFile(file, { allowOutside });
+  } catch (e) {
+    if (e instanceof TilegraphError) throw e;
+    throw new StyleFileError(`cannot read style '${file}': ${(e as Error).message}`);
+  }
+}
+
+export async function writeOutput(file: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    await writeFile(file, bytes);
+  } catch (e) {
+    throw new OutputError(`cannot write '${file}': ${(e as Error).message}`);
+  }
+}
+
+/** Render one window to a PNG file with the chosen backend. Returns the window rendered. */
+async function renderToFile(args: CommonArgs, out: string, windowOf: (style: LoadedStyle) => Window): Promise<Window> {
+  const style = await loadStyleForCli(args.style, args.allowOutside);
+  const params = style.renderer.params(parseParams(args.param));
+  const window = windowOf(style);
+  const selected = await selectBackend(args.backend);
+  try {
+    const { raster } = await style.renderer.renderWindow(window, params, { backend: selected.backend });
+    await writeOutput(out, await encodePng(raster));
+  } finally {
+    await selected.close();
+  }
+  return window;
+}
+
+export interface TileArgs extends CommonArgs {
+  tile: string;
+  out: string;
+  tileSize: number;
+}
+
+export async function tileCommand(a: TileArgs): Promise<string> {
+  const t = parseTile(a.tile);
+  await renderToFile(a, a.out, () => tileWindow(t, a.tileSize));
+  return `${a.out} (tile ${t.z}/${t.x}/${t.y}, ${a.tileSize}x${a.tileSize})`;
+}
+
+export interface BboxArgs extends CommonArgs {
+  bbox: string;
+  zoom: number | string;
+  out: string;
+  tileSize: number;
+  maxPixels: number;
+}
+
+export async function bboxCommand(a: BboxArgs): Promise<string> {
+  const b = parseBbox(a.bbox);
+  const z = parseZoom(a.zoom);
+  const w = bboxWindow(b, z, a.tileSize);
+  if (w.width * w.height > a.maxPixels) {
+    throw new UsageError(`--bbox at zoom ${z} is ${w.width}x${w.height} pixels, above --max-pixels ${a.maxPixels}; lower the zoom, use 'tiles', or raise --max-pixels`);
+  }
+  await renderToFile(a, a.out, () => w);
+  return `${a.out} (${w.width}x${w.height} px at zoom ${z}, world pixels x ${w.x0}..${w.x0 + w.width}, y ${w.y0}..${w.y0 + w.height})`;
+}

@@ -1,0 +1,241 @@
+// CLI `tiles`: a tile pyramid for a bbox and zoom range into a directory (z/x/y.png) or a
+// .pmtiles archive, on every core (worker threads), resumable and shardable across machines.
+import { existsSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
+import { valueKey } from '../../params/index.js';
+import { PmtilesWriter } from '../node/pmtiles-writer.js';
+import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
+import { selectBackend, type BackendChoice } from '../node/select-backend.js';
+import { bboxTileRange, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
+import { InterruptedError, OutputError, UsageError } from './exit.js';
+import { Progress } from './progress.js';
+import type { LoadedStyle } from '../node/style-file.js';
+import { loadStyleForCli, type CommonArgs } from './render.js';
+
+export interface TilesArgs extends CommonArgs {
+  bbox: string;
+  minZoom: number | string;
+  maxZoom: number | string;
+  out: string;
+  tileSize: number;
+  resume?: boolean;
+  shard?: string;
+  concurrency?: number;
+  progress?: 'auto' | 'bar' | 'plain' | 'none';
+  /** Override where the pool's worker script lives (tests of an uncompiled tree). */
+  workerUrl?: URL | string;
+}
+
+interface Range {
+  z: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  count: number;
+}
+
+/** The tile list: zoom by zoom, rows north to south, columns west to east. Counted, never materialised. */
+export class TileList {
+  readonly ranges: Range[] = [];
+  readonly total: number;
+
+  constructor(bbox: Bbox, minZoom: number, maxZoom: number) {
+    let total = 0;
+    for (let z = minZoom; z <= maxZoom; z++) {
+      const r = bboxTileRange(bbox, z);
+      const count = (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+      this.ranges.push({ z, ...r, count });
+      total += count;
+    }
+    this.total = total;
+  }
+
+  /** Tiles with list index in [start, end). */
+  *slice(start: number, end: number): Generator<TileAddress> {
+    let base = 0;
+    for (const r of this.ranges) {
+      const from = Math.max(start - base, 0);
+      const to = Math.min(end - base, r.count);
+      const w = r.x1 - r.x0 + 1;
+      for (let i = from; i < to; i++) yield { z: r.z, x: r.x0 + (i % w), y: r.y0 + Math.floor(i / w) };
+      base += r.count;
+      if (base >= end) return;
+    }
+  }
+
+  /** Shard i of n: a contiguous block of the list, the same on every machine. */
+  shard(index: number, count: number): { start: number; end: number } {
+    return { start: Math.floor((index * this.total) / count), end: Math.floor(((index + 1) * this.total) / count) };
+  }
+}
+
+interface TileSink {
+  has(t: TileAddress): boolean;
+  write(t: TileAddress, png: Uint8Array): Promise<void>;
+  finish(): Promise<void>;
+  /** Stop, keeping what was written for --resume. */
+  close(): Promise<void>;
+}
+
+class DirSink implements TileSink {
+  constructor(private readonly dir: string) {}
+  private file(t: TileAddress): string {
+    return path.join(this.dir, String(t.z), String(t.x), `${t.y}.png`);
+  }
+  has(t: TileAddress): boolean {
+    return existsSync(this.file(t));
+  }
+  async write(t: TileAddress, png: Uint8Array): Promise<void> {
+    const f = this.file(t);
+    try {
+      await mkdir(path.dirname(f), { recursive: true });
+      // Write then rename: a tile file that exists is complete, which is what --resume trusts.
+      await writeFile(f + '.tmp', png);
+      await rename(f + '.tmp', f);
+    } catch (e) {
+      throw new OutputError(`cannot write '${f}': ${(e as Error).message}`);
+    }
+  }
+  async finish(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+class PmtilesSink implements TileSink {
+  constructor(
+    private readonly w: PmtilesWriter,
+    private readonly info: Parameters<PmtilesWriter['finish']>[0],
+  ) {}
+  has(t: TileAddress): boolean {
+    return this.w.has(t.z, t.x, t.y);
+  }
+  write(t: TileAddress, png: Uint8Array): Promise<void> {
+    return this.w.write(t.z, t.x, t.y, png).catch((e) => {
+      throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
+    });
+  }
+  async finish(): Promise<void> {
+    await this.w.finish(this.info);
+  }
+  close(): Promise<void> {
+    return this.w.close();
+  }
+}
+
+/** Below this many tiles, worker start-up (each builds the style) costs more than it saves. */
+const MIN_TILES_FOR_WORKERS = 64;
+
+/**
+ * Pick the renderer: the GPU backend renders in this thread (one device); the CPU backend spreads
+ * over `concurrency` worker threads, unless the job is small or single-threaded anyway.
+ */
+async function makeRenderer(choice: BackendChoice, concurrency: number, tiles: number, workerUrl?: URL | string): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
+  const sel = await selectBackend(choice);
+  if (sel.backend.name === 'gpu' || concurrency === 1 || tiles < MIN_TILES_FOR_WORKERS) {
+    return { renderer: new InProcessRenderer(sel.backend, 2), close: () => sel.close() };
+  }
+  await sel.close();
+  const pool = new WorkerPool({ size: concurrency, workerUrl });
+  return { renderer: pool, close: () => pool.close() };
+}
+
+/** The archive's header and metadata: zooms and bounds of the request, style name, attribution, params. */
+async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params: ParamValues): Promise<TileSink> {
+  const bbox = parseBbox(a.bbox);
+  const [minZoom, maxZoom] = [parseZoom(a.minZoom), parseZoom(a.maxZoom)];
+  const shard = parseShard(a.shard);
+  const doc = style.renderer.doc;
+  const writer = await PmtilesWriter.open(out, { resume: a.resume }).catch((e) => {
+    throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
+  });
+  return new PmtilesSink(writer, {
+    minZoom,
+    maxZoom,
+    bounds: bbox,
+    center: [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2, minZoom],
+    metadata: {
+      name: doc.name ?? path.basename(style.file),
+      format: 'png',
+      type: 'baselayer',
+      attribution: (await style.renderer.attribution()).join(' | '),
+      tileSize: a.tileSize,
+      minzoom: minZoom,
+      maxzoom: maxZoom,
+      bounds: bbox,
+      tilegraph: {
+        style: path.basename(style.file),
+        version: style.renderer.version,
+        // The overrides given, in canonical form.
+        params: Object.fromEntries(Object.keys(parseParams(a.param)).map((k) => [k, valueKey(params.get(k)!)])),
+        shard: shard.count > 1 ? `${shard.index}/${shard.count}` : undefined,
+      },
+    },
+  });
+}
+
+export async function tilesCommand(a: TilesArgs): Promise<string> {
+  const bbox = parseBbox(a.bbox);
+  const minZoom = parseZoom(a.minZoom, 'min-zoom');
+  const maxZoom = parseZoom(a.maxZoom, 'max-zoom');
+  if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
+  const shard = parseShard(a.shard);
+  const concurrency = a.concurrency ?? availableParallelism();
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency '${a.concurrency}' is not a positive integer`);
+  const out = a.out.replaceAll('{shard}', String(shard.index));
+
+  const style = await loadStyleForCli(a.style, a.allowOutside);
+  const params = style.renderer.params(parseParams(a.param));
+  const list = new TileList(bbox, minZoom, maxZoom);
+  const { start, end } = list.shard(shard.index, shard.count);
+
+  const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
+  const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl);
+  let sink: TileSink;
+  try {
+    sink = out.endsWith('.pmtiles') ? await openPmtiles(out, a, style, params) : new DirSink(out);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  let failure: unknown;
+  const stop = (sig: string) => (failure ??= new InterruptedError(`${sig}: stopped after the tiles in flight; run the same command with --resume to continue`));
+  const onInt = () => stop('SIGINT');
+  const onTerm = () => stop('SIGTERM');
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  try {
+    const inflight = new Set<Promise<void>>();
+    for (const t of list.slice(start, end)) {
+      if (failure) break;
+      if (a.resume && sink.has(t)) {
+        progress.skip(1);
+        continue;
+      }
+      const job = renderer
+        .render(style, tileWindow(t, a.tileSize), params)
+        .then((png) => sink.write(t, png))
+        .then(
+          () => progress.tick(),
+          (e) => void (failure ??= e),
+        )
+        .finally(() => inflight.delete(job));
+      inflight.add(job);
+      if (inflight.size >= renderer.capacity) await Promise.race(inflight);
+    }
+    await Promise.all(inflight);
+    if (failure) throw failure;
+    await sink.finish();
+  } catch (e) {
+    await sink.close();
+    throw e;
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    await close();
+  }
+  progress.finish();
+  return out;
+}

@@ -1,0 +1,181 @@
+// The express app: tile, style, TileJSON, legend, health and metrics endpoints (docs/server.md).
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ParamValues } from '../../index.js';
+import { valueKey } from '../../params/index.js';
+import { HttpError, toHttpError } from './http-errors.js';
+import { previewRouter } from './preview.js';
+import type { TileService } from './service.js';
+
+export interface AppOptions {
+  /** Base URL written into the TileJSON (default: from the request's protocol and Host). */
+  publicUrl?: string;
+  /** Cache-Control max-age (s) of tiles requested without the current `v` (default 60; 0 means no-cache). */
+  shortMaxAge?: number;
+}
+
+/** Query keys the server reserves: `v` carries the style version and is never a param. */
+export const RESERVED_QUERY_KEYS = ['v'] as const;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const INT = /^-?\d+$/;
+
+type Query = Record<string, string | string[] | undefined>;
+
+function send(res: Response, e: HttpError): void {
+  for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(e.status).json(e.body);
+}
+
+/** If-None-Match against an ETag: a list of tags, weak or strong, or `*`. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** Parse /tiles/{z}/{x}/{y}[@2x].png: 400 for a malformed address, 404 outside the zoom range or the world. */
+function parseTileAddress(service: TileService, zs: string, xs: string, file: string): { z: number; x: number; y: number; scale: number } {
+  const m = /^(.*?)(@2x)?\.png$/.exec(file);
+  const details: { field: string; message: string }[] = [];
+  if (!m) details.push({ field: 'format', message: `'${file}' is not {y}.png or {y}@2x.png` });
+  const ys = m?.[1] ?? '';
+  if (!INT.test(zs)) details.push({ field: 'z', message: `'${zs}' is not an integer` });
+  if (!INT.test(xs)) details.push({ field: 'x', message: `'${xs}' is not an integer` });
+  if (m && !INT.test(ys)) details.push({ field: 'y', message: `'${ys}' is not an integer` });
+  if (details.length) throw new HttpError(400, { error: 'invalid tile address', details });
+  const z = Number(zs);
+  const x = Number(xs);
+  const y = Number(ys);
+  if (z < service.minZoom || z > service.maxZoom) {
+    throw new HttpError(404, { error: 'tile outside the zoom range', details: [{ field: 'z', message: `zoom ${z} is outside ${service.minZoom}..${service.maxZoom}` }] });
+  }
+  const n = 2 ** z;
+  const out: { field: string; message: string }[] = [];
+  if (x < 0 || x >= n) out.push({ field: 'x', message: `x ${x} is outside 0..${n - 1} at zoom ${z}` });
+  if (y < 0 || y >= n) out.push({ field: 'y', message: `y ${y} is outside 0..${n - 1} at zoom ${z}` });
+  if (out.length) throw new HttpError(404, { error: 'tile outside the world', details: out });
+  return { z, x, y, scale: m![2] ? 2 : 1 };
+}
+
+/** The params of a request: the query string minus reserved keys, validated (ParamError -> 400). */
+function requestParams(service: TileService, query: Query): ParamValues {
+  return service.style.renderer.params(query, RESERVED_QUERY_KEYS);
+}
+
+export function createApp(service: TileService, options: AppOptions = {}): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // ETags are ours: tiles from the params they read, documents from the version
+  const shortCache = options.shortMaxAge === 0 ? 'no-cache' : `public, max-age=${options.shortMaxAge ?? 60}`;
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.on('finish', () => service.metrics.request((req.route?.path as string | undefined) ?? 'unmatched', res.statusCode));
+    if (service.draining) res.setHeader('Connection', 'close');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, Cache-Control, X-Tilegraph-Cache, X-Tilegraph-Version');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', req.get('Access-Control-Request-Headers') ?? 'If-None-Match');
+      res.setHeader('Access-Control-Max-Age', '86400');
+      res.status(204).end();
+      return;
+    }
+    next();
+  });
+
+  app.get('/tiles/:z/:x/:file', async (req: Request, res: Response) => {
+    const p = req.params as Record<string, string>;
+    const t = parseTileAddress(service, p.z!, p.x!, p.file!);
+    const query = req.query as Query;
+    const params = requestParams(service, query);
+    const key = service.tileKey(t, t.scale, params);
+    const etag = service.etagOf(key);
+    const v = query.v;
+    res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
+    res.setHeader('ETag', etag);
+    res.setHeader('X-Tilegraph-Version', service.version);
+    if (etagMatches(req.get('If-None-Match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+    const r = await service.tile(t, t.scale, params);
+    res.setHeader('ETag', r.etag);
+    res.setHeader('X-Tilegraph-Cache', r.cache);
+    res.type('image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
+  });
+
+  /** JSON documents that change only with the style version. */
+  const versioned = (type: string, body: (req: Request) => unknown | Promise<unknown>) => async (req: Request, res: Response) => {
+    const data = await body(req);
+    const etag = `"${service.version}"`;
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (etagMatches(req.get('If-None-Match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type(type).send(JSON.stringify(data));
+  };
+
+  app.get('/style', versioned('application/json', () => service.style.renderer.doc));
+  app.get('/style/params', versioned('application/schema+json', () => service.style.renderer.paramsSchema));
+  app.get('/style/legend', versioned('application/json', () => service.style.renderer.legend ?? { entries: [] }));
+
+  app.get('/tilejson.json', async (req: Request, res: Response) => {
+    const query = req.query as Query;
+    const params = requestParams(service, query);
+    const base = (options.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/$/, '');
+    const search = new URLSearchParams({ v: service.version });
+    // Params given to the TileJSON carry into its tiles URL, in canonical form.
+    for (const name of Object.keys(query)) if (!RESERVED_QUERY_KEYS.includes(name as 'v')) search.set(name, valueKey(params.get(name)!));
+    const r = service.style.renderer;
+    const [w, s, e, n] = service.bounds;
+    const tilejson: Record<string, unknown> = {
+      tilejson: '3.0.0',
+      name: r.doc.name ?? 'tilegraph',
+      scheme: 'xyz',
+      tiles: [`${base}/tiles/{z}/{x}/{y}.png?${search.toString().replace(/%7B/g, '{').replace(/%7D/g, '}')}`],
+      minzoom: service.minZoom,
+      maxzoom: service.maxZoom,
+      bounds: service.bounds,
+      center: [(w + e) / 2, (s + n) / 2, service.minZoom],
+      attribution: (await r.attribution()).join(' | '),
+    };
+    if (r.doc.version) tilejson.version = r.doc.version;
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(tilejson);
+  });
+
+  app.get('/health', (_req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(service.draining ? 503 : 200).json({
+      status: service.draining ? 'shutting-down' : 'ok',
+      version: service.version,
+      style: service.style.renderer.doc.name ?? null,
+      uptimeSeconds: Math.round((Date.now() - service.startedAt) / 1000),
+      queue: { waiting: service.queue.waiting, running: service.queue.running },
+      cache: { entries: service.cache.size, bytes: service.cache.bytes },
+    });
+  });
+
+  app.get('/metrics', (_req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('text/plain; version=0.0.4; charset=utf-8').send(service.metrics.text());
+  });
+
+  app.use(previewRouter(service)); // GET /, /preview/*, /data/:ref (src/server/preview.ts)
+
+  app.use((req: Request, res: Response) => {
+    send(res, new HttpError(404, { error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}` }] }));
+  });
+
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const e = toHttpError(err);
+    res.removeHeader('ETag');
+    res.removeHeader('X-Tilegraph-Cache');
+    send(res, e);
+  });
+
+  return app;
+}

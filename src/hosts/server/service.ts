@@ -1,0 +1,147 @@
+// The tile service behind the HTTP routes: the current style, the render queue, the tile cache,
+// in-flight coalescing, metrics and style reloads. Independent of express so it can be tested alone.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
+import type { PngRenderer } from '../node/render-pool.js';
+import { rendererFromText, type LoadedStyle } from '../node/style-file.js';
+import { ByteLru } from './lru.js';
+import { Metrics } from './metrics.js';
+import { RenderQueue } from './queue.js';
+
+export interface TileServiceOptions {
+  style: LoadedStyle;
+  renderer: PngRenderer;
+  /** Bytes of encoded tiles kept in memory (default 128 MiB). */
+  cacheBytes?: number;
+  /** Renders allowed to wait for a slot before requests get 503 (default 256). */
+  maxQueue?: number;
+  /** A render not done this long after it was queued answers 503 (default 30 s). */
+  timeoutMs?: number;
+  /** Renders at once (default: what the renderer can use). */
+  concurrency?: number;
+  minZoom?: number;
+  maxZoom?: number;
+  /** [west, south, east, north] advertised in the TileJSON (default: the Mercator world). */
+  bounds?: [number, number, number, number];
+  /** Where reload messages go (default stderr). */
+  log?: (line: string) => void;
+}
+
+export interface TileResult {
+  png: Uint8Array;
+  etag: string;
+  cache: 'hit' | 'miss';
+}
+
+export const WORLD_BOUNDS: [number, number, number, number] = [-180, -85.0511287798066, 180, 85.0511287798066];
+
+export class TileService {
+  style: LoadedStyle;
+  readonly renderer: PngRenderer;
+  readonly cache: ByteLru<Uint8Array>;
+  readonly queue: RenderQueue;
+  readonly metrics: Metrics;
+  readonly minZoom: number;
+  readonly maxZoom: number;
+  readonly bounds: [number, number, number, number];
+  readonly startedAt = Date.now();
+  draining = false;
+  private readonly inflight = new Map<string, Promise<Uint8Array>>();
+  private readonly log: (line: string) => void;
+
+  constructor(o: TileServiceOptions) {
+    this.style = o.style;
+    this.renderer = o.renderer;
+    this.cache = new ByteLru(o.cacheBytes ?? 128 * 1024 * 1024);
+    this.queue = new RenderQueue({ concurrency: o.concurrency ?? o.renderer.capacity, maxWaiting: o.maxQueue ?? 256, timeoutMs: o.timeoutMs ?? 30_000 });
+    this.minZoom = o.minZoom ?? 0;
+    this.maxZoom = o.maxZoom ?? 22;
+    this.bounds = o.bounds ?? WORLD_BOUNDS;
+    this.log = o.log ?? ((l) => process.stderr.write(l + '\n'));
+    this.metrics = new Metrics({
+      queueWaiting: () => this.queue.waiting,
+      rendersRunning: () => this.queue.running,
+      cacheBytes: () => this.cache.bytes,
+      cacheEntries: () => this.cache.size,
+      styleVersion: () => this.version,
+    });
+  }
+
+  get version(): string {
+    return this.style.renderer.version;
+  }
+
+  /**
+   * What a tile's bytes depend on: the style version, the tile, its scale, and the values of the
+   * params the output actually reads (so a param it ignores never splits the cache).
+   */
+  tileKey(t: TileAddress, scale: number, params: ParamValues, style = this.style): string {
+    const plan = style.renderer.plan;
+    const read = plan.nodes.get(plan.output)!.params;
+    return `${style.renderer.version}|${t.z}/${t.x}/${t.y}@${scale}x|${params.key(read)}`;
+  }
+
+  etagOf(key: string): string {
+    return `"${createHash('sha1').update(key).digest('base64url').slice(0, 22)}"`;
+  }
+
+  /** The tile's PNG, from the cache, from a render of the same key in flight, or rendered now. */
+  async tile(t: TileAddress, scale: number, params: ParamValues): Promise<TileResult> {
+    const style = this.style;
+    const key = this.tileKey(t, scale, params, style);
+    const etag = this.etagOf(key);
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.metrics.cacheHits++;
+      return { png: cached, etag, cache: 'hit' };
+    }
+    this.metrics.cacheMisses++;
+    let job = this.inflight.get(key);
+    if (!job) {
+      job = this.queue.run(async (signal) => {
+        const t0 = performance.now();
+        try {
+          const png = await this.renderer.render(style, tileWindow(t, 256 * scale), params, signal);
+          this.metrics.render((performance.now() - t0) / 1000);
+          // Only the current version's tiles are worth keeping after a reload.
+          if (style === this.style) this.cache.set(key, png);
+          return png;
+        } catch (e) {
+          this.metrics.renderErrors++;
+          throw e;
+        }
+      });
+      this.inflight.set(key, job);
+      job.then(
+        () => this.inflight.delete(key),
+        () => this.inflight.delete(key),
+      );
+    }
+    return { png: await job, etag, cache: 'miss' };
+  }
+
+  /** Re-read the style file. An invalid new version keeps the old one serving and logs why. */
+  async reload(): Promise<{ ok: boolean; version: string; error?: unknown }> {
+    const old = this.style;
+    try {
+      const text = await readFile(old.file, 'utf8');
+      if (text === old.text) return { ok: true, version: this.version };
+      const renderer = rendererFromText(text, old.baseDir, old.allowOutside);
+      this.style = { ...old, text, renderer };
+      if (renderer.version !== old.renderer.version) this.cache.clear();
+      this.metrics.reloadsOk++;
+      this.log(`tilegraph: style reloaded: version ${renderer.version}`);
+      return { ok: true, version: renderer.version };
+    } catch (e) {
+      this.metrics.reloadsFailed++;
+      const msg = e instanceof Error ? e.message.replace(/\s*\n\s*/g, '; ') : String(e);
+      this.log(`tilegraph: style reload failed, still serving version ${old.renderer.version}: ${msg}`);
+      return { ok: false, version: old.renderer.version, error: e };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.renderer.close();
+  }
+}

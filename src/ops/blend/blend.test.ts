@@ -1,0 +1,225 @@
+// blend: every mode and composite against the W3C Compositing and Blending Level 1 formulas,
+// written out here from the spec text on straight colours, independently of src/cpu/blend.ts.
+import { BLEND_MODES, blendRasters, type BlendMode, type Composite } from './cpu.js';
+import { Renderer, tileWindow } from '../../index.js';
+import { rng } from '../../../tests/helpers/random.js';
+
+type V3 = [number, number, number];
+
+// --- Reference: https://www.w3.org/TR/compositing-1/ -------------------------------------------
+const Lum = (c: V3) => 0.3 * c[0] + 0.59 * c[1] + 0.11 * c[2];
+function ClipColor(c: V3): V3 {
+  const l = Lum(c);
+  const n = Math.min(...c);
+  const x = Math.max(...c);
+  if (n < 0) c = c.map((v) => l + ((v - l) * l) / (l - n)) as V3;
+  if (x > 1) c = c.map((v) => l + ((v - l) * (1 - l)) / (x - l)) as V3;
+  return c;
+}
+function SetLum(c: V3, l: number): V3 {
+  const d = l - Lum(c);
+  return ClipColor([c[0] + d, c[1] + d, c[2] + d]);
+}
+const Sat = (c: V3) => Math.max(...c) - Math.min(...c);
+function SetSat(c: V3, s: number): V3 {
+  // Index the channels as Cmax, Cmid, Cmin and rewrite them as the spec's pseudo-code does.
+  const idx = [0, 1, 2].sort((a, b) => c[b]! - c[a]!);
+  const [iMax, iMid, iMin] = idx as V3;
+  const r: V3 = [0, 0, 0];
+  if (c[iMax] > c[iMin]) {
+    r[iMid] = ((c[iMid] - c[iMin]) * s) / (c[iMax] - c[iMin]);
+    r[iMax] = s;
+  } else {
+    r[iMid] = r[iMax] = 0;
+  }
+  r[iMin] = 0;
+  return r;
+}
+function sep(mode: BlendMode, Cb: number, Cs: number): number {
+  const multiply = (b: number, s: number) => b * s;
+  const screen = (b: number, s: number) => b + s - b * s;
+  const hardLight = (b: number, s: number) => (s <= 0.5 ? multiply(b, 2 * s) : screen(b, 2 * s - 1));
+  switch (mode) {
+    case 'normal': return Cs;
+    case 'multiply': return multiply(Cb, Cs);
+    case 'screen': return screen(Cb, Cs);
+    case 'overlay': return hardLight(Cs, Cb);
+    case 'darken': return Math.min(Cb, Cs);
+    case 'lighten': return Math.max(Cb, Cs);
+    case 'color-dodge': return Cb === 0 ? 0 : Cs === 1 ? 1 : Math.min(1, Cb / (1 - Cs));
+    case 'color-burn': return Cb === 1 ? 1 : Cs === 0 ? 0 : 1 - Math.min(1, (1 - Cb) / Cs);
+    case 'hard-light': return hardLight(Cb, Cs);
+    case 'soft-light': {
+      if (Cs <= 0.5) return Cb - (1 - 2 * Cs) * Cb * (1 - Cb);
+      const D = Cb <= 0.25 ? ((16 * Cb - 12) * Cb + 4) * Cb : Math.sqrt(Cb);
+      return Cb + (2 * Cs - 1) * (D - Cb);
+    }
+    case 'difference': return Math.abs(Cb - Cs);
+    case 'exclusion': return Cb + Cs - 2 * Cb * Cs;
+    default: throw new Error(mode);
+  }
+}
+function B(mode: BlendMode, Cb: V3, Cs: V3): V3 {
+  switch (mode) {
+    case 'hue': return SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb));
+    case 'saturation': return SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb));
+    case 'color': return SetLum(Cs, Lum(Cb));
+    case 'luminosity': return SetLum(Cb, Lum(Cs));
+    default: return [0, 1, 2].map((i) => sep(mode, Cb[i]!, Cs[i]!)) as V3;
+  }
+}
+/** Porter-Duff with blending (the spec's general formula); returns premultiplied [r, g, b, a]. */
+function reference(mode: BlendMode, Cb: V3, ab: number, Cs: V3, asRaw: number, comp: Composite, opacity = 1, maskA = 1): number[] {
+  const as = asRaw * opacity * maskA;
+  const [Fa, Fb] = comp === 'erase' ? [0, 1 - as] : comp === 'atop' ? [ab, 1 - as] : [1, 1 - as];
+  const Bv = B(mode, Cb, Cs);
+  const Cs2 = [0, 1, 2].map((i) => (1 - ab) * Cs[i]! + ab * Bv[i]!);
+  const co = [0, 1, 2].map((i) => as * Fa * Cs2[i]! + ab * Fb * Cb[i]!);
+  return [...co, as * Fa + ab * Fb];
+}
+
+// --- Samples -----------------------------------------------------------------------------------
+const SPECIAL = [0, 0.25, 0.5, 1];
+
+/** n pixels of random straight colours and alphas, some on the formulas' branch points. */
+function samples(n: number, seed: number) {
+  const r = rng(seed);
+  const comp = () => (r() < 0.25 ? SPECIAL[Math.floor(r() * 4)]! : r());
+  const alpha = () => (r() < 0.2 ? [0, 1][Math.floor(r() * 2)]! : r());
+  const base = new Float32Array(n * 4);
+  const over = new Float32Array(n * 4);
+  const mask = new Float32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const ab = alpha(), as = alpha();
+    for (let c = 0; c < 3; c++) {
+      base[i * 4 + c] = comp() * ab;
+      over[i * 4 + c] = comp() * as;
+    }
+    base[i * 4 + 3] = ab;
+    over[i * 4 + 3] = as;
+    mask[i * 4 + 3] = r();
+  }
+  return { base, over, mask };
+}
+/** The straight colour a premultiplied float32 pixel stands for (what the reference receives). */
+function straight(d: Float32Array, i: number): { C: V3; a: number } {
+  const a = d[i * 4 + 3]!;
+  return { C: a > 0 ? [d[i * 4]! / a, d[i * 4 + 1]! / a, d[i * 4 + 2]! / a] : [0, 0, 0], a };
+}
+
+const N = 3000;
+const COMPOSITES: Composite[] = ['over', 'atop', 'erase'];
+
+describe('blend kernel against the W3C formulas', () => {
+  const { base, over, mask } = samples(N, 42);
+  for (const mode of BLEND_MODES) {
+    for (const composite of COMPOSITES) {
+      test(`${mode} / ${composite}`, () => {
+        const opacity = 0.8;
+        const out = blendRasters(base, over, { mode, composite, opacity, mask });
+        let worst = 0;
+        for (let i = 0; i < N; i++) {
+          const b = straight(base, i);
+          const s = straight(over, i);
+          const ref = reference(mode, b.C, b.a, s.C, s.a, composite, opacity, mask[i * 4 + 3]!);
+          for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(out[i * 4 + c]! - ref[c]!));
+        }
+        expect(worst).toBeLessThan(2e-6);
+      });
+    }
+  }
+
+  test('no mask and opacity 1 equal the plain formula', () => {
+    const out = blendRasters(base, over, { mode: 'soft-light', composite: 'over', opacity: 1 });
+    for (let i = 0; i < 200; i++) {
+      const b = straight(base, i);
+      const s = straight(over, i);
+      const ref = reference('soft-light', b.C, b.a, s.C, s.a, 'over');
+      for (let c = 0; c < 4; c++) expect(out[i * 4 + c]).toBeCloseTo(ref[c]!, 6);
+    }
+  });
+});
+
+/** One opaque-or-not pixel through the kernel. */
+function px(baseRGBA: number[], overRGBA: number[], mode: BlendMode, composite: Composite = 'over', opacity = 1): number[] {
+  const pre = (c: number[]) => Float32Array.of(c[0]! * c[3]!, c[1]! * c[3]!, c[2]! * c[3]!, c[3]!);
+  return Array.from(blendRasters(pre(baseRGBA), pre(overRGBA), { mode, composite, opacity }));
+}
+
+describe('blend hand-checked values', () => {
+  const grey = 128 / 255;
+  test('multiply of 50% grey on white is that grey', () => {
+    expect(px([1, 1, 1, 1], [grey, grey, grey, 1], 'multiply')).toEqual([grey, grey, grey, 1].map((v) => Math.fround(v)));
+  });
+  test('screen of 50% grey on 50% grey is 75%', () => {
+    const out = px([0.5, 0.5, 0.5, 1], [0.5, 0.5, 0.5, 1], 'screen');
+    expect(out.map((v) => +v.toFixed(6))).toEqual([0.75, 0.75, 0.75, 1]);
+  });
+  test('difference of white over red is cyan', () => {
+    expect(px([1, 0, 0, 1], [1, 1, 1, 1], 'difference')).toEqual([0, 1, 1, 1]);
+  });
+  test('normal red over blue at opacity 0.5 is purple', () => {
+    expect(px([0, 0, 1, 1], [1, 0, 0, 1], 'normal', 'over', 0.5)).toEqual([0.5, 0, 0.5, 1]);
+  });
+  test('blending onto a transparent base shows the source colour unblended', () => {
+    // ab = 0: Cs' = Cs whatever the mode.
+    expect(px([0, 0, 0, 0], [0.2, 0.4, 0.6, 0.5], 'multiply').map((v) => +v.toFixed(6))).toEqual([0.1, 0.2, 0.3, 0.5]);
+  });
+  test('erase removes base in proportion to source alpha', () => {
+    expect(px([1, 0, 0, 1], [0, 1, 0, 0.25], 'multiply', 'erase')).toEqual([0.75, 0, 0, 0.75]);
+  });
+  test('clip (source-atop) keeps the base alpha', () => {
+    expect(px([1, 0, 0, 0.5], [0, 0, 1, 1], 'normal', 'atop')).toEqual([0, 0, 0.5, 0.5]);
+    expect(px([1, 0, 0, 0], [0, 0, 1, 1], 'normal', 'atop')).toEqual([0, 0, 0, 0]);
+  });
+  test('luminosity of mid grey onto red keeps red hue at grey luminance', () => {
+    const [r, g, b] = px([1, 0, 0, 1], [0.5, 0.5, 0.5, 1], 'luminosity');
+    expect(0.3 * r! + 0.59 * g! + 0.11 * b!).toBeCloseTo(0.5, 5);
+    expect(r).toBeGreaterThan(g!);
+    expect(g).toBeCloseTo(b!, 6);
+  });
+});
+
+describe('blend op in a style', () => {
+  const style = {
+    output: 'out',
+    params: {
+      clip: { type: 'bool', default: false },
+      op: { type: 'number', default: 1, min: 0, max: 1 },
+    },
+    nodes: {
+      base: { op: 'solid', color: '#ff000080' },
+      over: { op: 'solid', color: '#0000ff' },
+      half: { op: 'solid', color: '#00000080' },
+      out: { op: 'blend', base: '@base', over: '@over', mode: 'screen', opacity: '$op', clip: '$clip', mask: '@half' },
+    },
+  };
+  const r = Renderer.create(style);
+  const at = async (p: Record<string, string>) => Array.from((await r.renderWindow(tileWindow({ z: 0, x: 0, y: 0 }, 4), r.params(p))).raster.data.slice(0, 4));
+
+  test('opacity param, mask alpha and clip param reach the kernel', async () => {
+    const ab = 128 / 255;
+    const expected = (clip: boolean, opacity: number) => {
+      const pre = (c: number[]) => Float32Array.of(c[0]! * c[3]!, c[1]! * c[3]!, c[2]! * c[3]!, c[3]!);
+      return Array.from(blendRasters(pre([1, 0, 0, ab]), pre([0, 0, 1, 1]), { mode: 'screen', composite: clip ? 'atop' : 'over', opacity: opacity * ab }));
+    };
+    expect(await at({})).toEqual(expected(false, 1));
+    expect(await at({ op: '0.5', clip: 'true' })).toEqual(expected(true, 0.5));
+    const clipped = await at({ clip: 'true' });
+    expect(clipped[3]).toBeCloseTo(ab, 6);
+  });
+
+  test('erase composites ignore the mode', async () => {
+    const er = Renderer.create({
+      output: 'out',
+      nodes: {
+        base: { op: 'solid', color: '#ff0000' },
+        over: { op: 'solid', color: '#00ff0040' },
+        out: { op: 'blend', base: '@base', over: '@over', mode: 'difference', composite: 'dest-out' },
+      },
+    });
+    const d = (await er.renderWindow(tileWindow({ z: 0, x: 0, y: 0 }, 2))).raster.data;
+    const k = 1 - 64 / 255;
+    expect(Array.from(d.slice(0, 4)).map((v) => +v.toFixed(6))).toEqual([k, 0, 0, k].map((v) => +Math.fround(v).toFixed(6)));
+  });
+});

@@ -1,0 +1,204 @@
+// W3C Compositing and Blending Level 1 on premultiplied sRGB rasters, as browsers apply it:
+// blending   Cs' = (1 - ab) Cs + ab B(Cb, Cs)            (straight colours, clamped to [0, 1])
+// source-over co = as Cs' + (1 - as) cb,  ao = as + ab (1 - as)   (cb = ab Cb premultiplied)
+// source-atop co = as ab Cs' + (1 - as) cb, ao = ab        (`clip`)
+// dest-out    co = (1 - as) cb,  ao = (1 - as) ab           (`erase`; the mode is not used)
+// where as is the source alpha times opacity times the mask's alpha.
+
+import { acquire } from '../../backends/cpu/pool.js';
+
+export const BLEND_MODES = [
+  'normal', 'multiply', 'screen', 'overlay', 'darken', 'lighten', 'color-dodge', 'color-burn',
+  'hard-light', 'soft-light', 'difference', 'exclusion', 'hue', 'saturation', 'color', 'luminosity',
+] as const;
+export type BlendMode = (typeof BLEND_MODES)[number];
+
+export type Composite = 'over' | 'erase' | 'atop';
+
+// Mode indices, in BLEND_MODES order.
+const NORMAL = 0, MULTIPLY = 1, SCREEN = 2, OVERLAY = 3, DARKEN = 4, LIGHTEN = 5, DODGE = 6, BURN = 7;
+const HARD = 8, SOFT = 9, DIFFERENCE = 10, EXCLUSION = 11, HUE = 12, SATURATION = 13, COLOR = 14;
+
+/** B(Cb, Cs) of a separable mode, for one channel. */
+function separable(mode: number, cb: number, cs: number): number {
+  switch (mode) {
+    case MULTIPLY:
+      return cb * cs;
+    case SCREEN:
+      return cb + cs - cb * cs;
+    case OVERLAY:
+      return hardLight(cs, cb);
+    case DARKEN:
+      return Math.min(cb, cs);
+    case LIGHTEN:
+      return Math.max(cb, cs);
+    case DODGE:
+      return cb === 0 ? 0 : cs >= 1 ? 1 : Math.min(1, cb / (1 - cs));
+    case BURN:
+      return cb >= 1 ? 1 : cs === 0 ? 0 : 1 - Math.min(1, (1 - cb) / cs);
+    case HARD:
+      return hardLight(cb, cs);
+    case SOFT: {
+      if (cs <= 0.5) return cb - (1 - 2 * cs) * cb * (1 - cb);
+      const d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : Math.sqrt(cb);
+      return cb + (2 * cs - 1) * (d - cb);
+    }
+    case DIFFERENCE:
+      return Math.abs(cb - cs);
+    case EXCLUSION:
+      return cb + cs - 2 * cb * cs;
+    default:
+      return cs;
+  }
+}
+
+function hardLight(cb: number, cs: number): number {
+  return cs <= 0.5 ? cb * 2 * cs : cb + (2 * cs - 1) - cb * (2 * cs - 1); // multiply / screen
+}
+
+function lum(r: number, g: number, b: number): number {
+  return 0.3 * r + 0.59 * g + 0.11 * b;
+}
+
+/** SetLum(C, l) with ClipColor, into out[0..2]. */
+function setLum(r: number, g: number, b: number, l: number, out: Float64Array): void {
+  const d = l - lum(r, g, b);
+  r += d;
+  g += d;
+  b += d;
+  const L = lum(r, g, b);
+  const n = Math.min(r, g, b);
+  const x = Math.max(r, g, b);
+  if (n < 0) {
+    const s = L / (L - n);
+    r = L + (r - L) * s;
+    g = L + (g - L) * s;
+    b = L + (b - L) * s;
+  }
+  if (x > 1) {
+    const s = (1 - L) / (x - L);
+    r = L + (r - L) * s;
+    g = L + (g - L) * s;
+    b = L + (b - L) * s;
+  }
+  out[0] = r;
+  out[1] = g;
+  out[2] = b;
+}
+
+/** SetSat(C, s) into out[0..2]: the max channel becomes s, the min 0, the mid scales between. */
+function setSat(r: number, g: number, b: number, s: number, out: Float64Array): void {
+  const mx = Math.max(r, g, b);
+  const mn = Math.min(r, g, b);
+  const range = mx - mn;
+  const f = (c: number) => (range > 0 ? ((c - mn) * s) / range : 0);
+  out[0] = f(r);
+  out[1] = f(g);
+  out[2] = f(b);
+}
+
+/** B(Cb, Cs) of a non-separable mode, into out[0..2]. */
+function nonSeparable(mode: number, br: number, bg: number, bb: number, sr: number, sg: number, sb: number, out: Float64Array): void {
+  switch (mode) {
+    case HUE:
+      setSat(sr, sg, sb, Math.max(br, bg, bb) - Math.min(br, bg, bb), out);
+      setLum(out[0]!, out[1]!, out[2]!, lum(br, bg, bb), out);
+      return;
+    case SATURATION:
+      setSat(br, bg, bb, Math.max(sr, sg, sb) - Math.min(sr, sg, sb), out);
+      setLum(out[0]!, out[1]!, out[2]!, lum(br, bg, bb), out);
+      return;
+    case COLOR:
+      setLum(sr, sg, sb, lum(br, bg, bb), out);
+      return;
+    default: // luminosity
+      setLum(br, bg, bb, lum(sr, sg, sb), out);
+  }
+}
+
+function clamp01(x: number): number {
+  return x > 0 ? (x < 1 ? x : 1) : 0;
+}
+
+export interface BlendOptions {
+  mode: BlendMode;
+  composite: Composite;
+  /** Multiplies the source alpha (0..1). */
+  opacity: number;
+  /** Raster (same size) whose alpha multiplies the source alpha. */
+  mask?: Float32Array;
+}
+
+/** Composite `over` onto `base` (same-size premultiplied RGBA); returns a new buffer. */
+export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions): Float32Array {
+  const out = acquire(base.length, false); // every pixel is written below
+  const mode = BLEND_MODES.indexOf(o.mode);
+  const mask = o.mask;
+  const opacity = clamp01(o.opacity);
+  const nonSep = mode >= HUE;
+  if (mode === NORMAL && o.composite === 'over') return normalOver(base, over, opacity, mask, out);
+  const B = new Float64Array(3);
+  for (let i = 0; i < base.length; i += 4) {
+    const ab = clamp01(base[i + 3]!);
+    const cbR = base[i]!, cbG = base[i + 1]!, cbB = base[i + 2]!;
+    const srcA = clamp01(over[i + 3]!);
+    const as = srcA * opacity * (mask ? clamp01(mask[i + 3]!) : 1);
+    if (o.composite === 'erase') {
+      const k = 1 - as;
+      out[i] = cbR * k;
+      out[i + 1] = cbG * k;
+      out[i + 2] = cbB * k;
+      out[i + 3] = ab * k;
+      continue;
+    }
+    // Straight source colour (taken before opacity and mask, which only scale coverage).
+    // Division, not a reciprocal: c / a is exactly 1 when c == a (color-burn and -dodge branch there).
+    const d = srcA > 0 ? srcA : 1;
+    const sr = clamp01(over[i]! / d), sg = clamp01(over[i + 1]! / d), sb = clamp01(over[i + 2]! / d);
+    let mr = sr, mg = sg, mb = sb;
+    if (mode !== NORMAL && ab > 0) {
+      const br = clamp01(cbR / ab), bg = clamp01(cbG / ab), bb = clamp01(cbB / ab);
+      if (nonSep) nonSeparable(mode, br, bg, bb, sr, sg, sb, B);
+      else {
+        B[0] = separable(mode, br, sr);
+        B[1] = separable(mode, bg, sg);
+        B[2] = separable(mode, bb, sb);
+      }
+      mr = (1 - ab) * sr + ab * B[0]!;
+      mg = (1 - ab) * sg + ab * B[1]!;
+      mb = (1 - ab) * sb + ab * B[2]!;
+    }
+    const fa = o.composite === 'atop' ? as * ab : as;
+    const k = 1 - as;
+    out[i] = fa * mr + k * cbR;
+    out[i + 1] = fa * mg + k * cbG;
+    out[i + 2] = fa * mb + k * cbB;
+    out[i + 3] = o.composite === 'atop' ? ab : as + ab * k;
+  }
+  return out;
+}
+
+/**
+ * `normal` + `over`, the common case, without unpremultiplying: as * Cs = opacity * mask * cs, so
+ * co = f cs + (1 - f as) cb with f = opacity * mask. Equal to the general path up to rounding.
+ */
+function normalOver(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array | undefined, out: Float32Array): Float32Array {
+  for (let i = 0; i < base.length; i += 4) {
+    const srcA = over[i + 3]!;
+    if (srcA <= 0) {
+      out[i] = base[i]!;
+      out[i + 1] = base[i + 1]!;
+      out[i + 2] = base[i + 2]!;
+      out[i + 3] = base[i + 3]!;
+      continue;
+    }
+    const f = mask ? opacity * clamp01(mask[i + 3]!) : opacity;
+    const as = (srcA < 1 ? srcA : 1) * f;
+    const k = 1 - as;
+    out[i] = f * over[i]! + k * base[i]!;
+    out[i + 1] = f * over[i + 1]! + k * base[i + 1]!;
+    out[i + 2] = f * over[i + 2]! + k * base[i + 2]!;
+    out[i + 3] = as + k * base[i + 3]!;
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import { boolRef, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
+import { BLEND_MODES, blendRasters, type BlendMode } from './cpu.js';
+import type { Raster } from '../../types.js';
+import type { OpDef } from '../types.js';
+import { gpu } from './gpu.js';
+
+export { BLEND_MODES };
+export const COMPOSITES = ['over', 'source-over', 'destination-out', 'dest-out', 'erase'] as const;
+const ERASE = new Set<string>(['destination-out', 'dest-out', 'erase']);
+
+/** Composites `over` onto `base` with a W3C blend mode. */
+export const blend: OpDef = {
+  name: 'blend',
+  description: 'composites over onto base (W3C Compositing and Blending)',
+  output: 'raster',
+  inputs: { base: ['raster'], over: ['raster'], mask: ['raster'] },
+  fields: {
+    base: nodeRef(),
+    over: nodeRef(),
+    mode: oneOfEnum(BLEND_MODES, 'normal'),
+    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    clip: boolRef(false),
+    composite: oneOfEnum(COMPOSITES, 'over'),
+    mask: nodeRef('raster whose alpha modulates the source coverage'),
+  },
+  required: ['base', 'over'],
+  gpu,
+  cpu(ctx) {
+    const base = ctx.input<'raster'>('base');
+    const over = ctx.input<'raster'>('over');
+    const mask = ctx.has('mask') ? ctx.input<'raster'>('mask').data : undefined;
+    // Erasing can only lower the base's alpha, so `clip` changes nothing there.
+    const composite = ERASE.has(String(ctx.node.composite ?? 'over')) ? 'erase' : ctx.bool('clip') ? 'atop' : 'over';
+    const data = blendRasters(base.data, over.data, {
+      mode: (ctx.node.mode as BlendMode | undefined) ?? 'normal',
+      composite,
+      opacity: ctx.num('opacity'),
+      mask,
+    });
+    return { kind: 'raster', width: base.width, height: base.height, data } satisfies Raster;
+  },
+};

@@ -1,0 +1,53 @@
+import { expr, int, str } from '../../style/fields.js';
+import type { OpDef } from '../types.js';
+import { RenderError } from '../../errors.js';
+import type { ExprFeature } from '../../expr/index.js';
+import type { FeatureGroup } from '../../types.js';
+
+/** Samples a host-bound feature layer for the node's canvas. */
+export const features: OpDef = {
+  name: 'features',
+  description: 'samples a feature layer of an mvt, pmtiles or geojson source',
+  output: 'features',
+  inputs: {},
+  fields: {
+    source: str('source name; optional when exactly one feature source exists'),
+    layer: str('layer name; for geojson sources the layer is the source name'),
+    'filter-expr': expr('filter', 'map-style filter; a feature passes only if it is truthy'),
+    'min-zoom': int({ min: 0, max: 24, description: 'below this zoom the node emits an empty layer and loads nothing' }),
+    'max-zoom': int({ min: 0, max: 24, description: 'above this zoom the node emits an empty layer' }),
+    'min-zoom-field': str('property holding a per-feature minimum zoom'),
+  },
+  cpu: async (ctx) => {
+    const n = ctx.node;
+    const z = ctx.zoom;
+    // Outside the zoom range: an empty layer, and nothing is loaded.
+    if ((typeof n['min-zoom'] === 'number' && z < n['min-zoom']) || (typeof n['max-zoom'] === 'number' && z > n['max-zoom'])) {
+      return { kind: 'features', groups: [] };
+    }
+    const source = ctx.sources.featureSource(n.source as string | undefined);
+    const layer = (n.layer as string | undefined) ?? (source.type === 'geojson' ? source.name : undefined);
+    if (layer === undefined) {
+      const known = source.layers?.();
+      throw new RenderError(`node '${ctx.id}': source '${source.name}' needs a 'layer'${known ? ` (${known.join(', ')})` : ''}`);
+    }
+    let groups = await source.features(layer, ctx.canvas, ctx.signal);
+    const filter = ctx.expr('filter-expr');
+    const mzField = n['min-zoom-field'] as string | undefined;
+    if (filter || mzField) {
+      groups = groups.filter((g) => {
+        if (mzField) {
+          const v = Number(g.properties[mzField]);
+          if (Number.isFinite(v) && v > z) return false;
+        }
+        return !filter || filter.evaluate(z, exprFeature(g)) === true;
+      });
+    }
+    return { kind: 'features', groups };
+  },
+};
+
+/** The expression view of a group: geometry type from what it holds (polygon > line > point). */
+export function exprFeature(g: FeatureGroup): ExprFeature {
+  return { type: g.polygons.length ? 3 : g.lines.length ? 2 : 1, id: g.id, properties: g.properties };
+}
