@@ -1,4 +1,4 @@
-// The op registry: every op module, by name.
+// THE list of ops. Adding an op is one folder (src/ops/<op>/) and one entry here (CONTRIBUTING.md).
 import type { OpDef } from './types.js';
 import { blend } from './blend/index.js';
 import { blur } from './blur/index.js';
@@ -17,8 +17,25 @@ import { solid } from './solid/index.js';
 import { strokeSolid } from './stroke-solid/index.js';
 import { zoom } from './zoom/index.js';
 
-const IMPLEMENTED: OpDef[] = [blend, blur, circles, colorRamp, contour, dem, density, expr, features, fillSolid, func, math, solid, strokeSolid, zoom];
+/** Every implemented op, one per line. */
+export const OP_LIST: readonly OpDef[] = [
+  blend,
+  blur,
+  circles,
+  colorRamp,
+  contour,
+  dem,
+  density,
+  expr,
+  features,
+  fillSolid,
+  func,
+  math,
+  solid,
+  strokeSolid,
+  zoom,
+];
 
 export const OPS: ReadonlyMap<string, OpDef> = new Map(
-  [...IMPLEMENTED, ...PLANNED.filter((p) => !IMPLEMENTED.some((o) => o.name === p.name))].map((op) => [op.name, op]),
+  [...OP_LIST, ...PLANNED.filter((p) => !OP_LIST.some((o) => o.name === p.name))].map((op) => [op.name, op]),
 );

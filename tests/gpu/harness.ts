@@ -158,3 +158,28 @@ export function tap(inner: Backend, id: string): { backend: Backend; value: () =
 }
 
 export type { GpuBackend };
+
+// --- Honest skips and parity checks shared by the op folders' tests -------------------------
+
+/** The GPU backend resolved once at module load: undefined (loudly) without an adapter, a failure under TILEGRAPH_REQUIRE_GPU=1. */
+export const GPU: Backend | undefined = await gpu();
+
+/** `test` when a GPU adapter exists, else `test.skip` (reported as skipped, never as passed). */
+export const gpuTest: typeof test = GPU ? test : (test.skip as typeof test);
+/** `describe` when a GPU adapter exists, else `describe.skip`. */
+export const gpuDescribe: typeof describe = GPU ? describe : (describe.skip as typeof describe);
+
+/** Stated parity tolerances (premultiplied float values in [0, 1]); see tests/gpu/parity.test.ts. */
+export const GEOMETRY_TOL = 5e-4;
+export const RASTER_TOL = 1.5e-3;
+
+/** Renders a style on both backends (inside gpuTest/gpuDescribe) and checks float and 8-bit parity. */
+export async function checkParity(name: string, style: object, w: Window, tol = RASTER_TOL, params: Record<string, string> = {}): Promise<Both> {
+  if (!GPU) throw new Error('checkParity runs only inside gpuTest / gpuDescribe');
+  const cpu = await renderOn(new CpuBackend(), style, w, params);
+  const gr = await renderOn(GPU, style, w, params);
+  const d = diffRasters(cpu.raster, gr.raster);
+  if (process.env.PARITY_LOG || d.maxFloat > tol || d.max8 > 2) console.error(`${name}: max float diff ${d.maxFloat.toExponential(2)}, max 8-bit diff ${d.max8.toFixed(2)}`);
+  expect({ name, withinFloat: d.maxFloat <= tol, within8bit: d.max8 <= 2 }).toEqual({ name, withinFloat: true, within8bit: true });
+  return { cpu: cpu.raster, gpu: gr.raster, stats: gr.stats };
+}
