@@ -191,6 +191,8 @@ export function buildPlan(doc: StyleDoc): Plan {
       const schema = op.fields[field];
       const at = n.pointer + ptr(field);
       if (op.inputs[field]) {
+        // Asset fields (x-asset) take an `@node` or a literal asset path; only the former is an edge.
+        if (schema?.['x-asset'] && typeof value === 'string' && !value.startsWith('@')) continue;
         const target = resolveId(strip(String(value)));
         if (!target) {
           problems.push({ pointer: at, message: `'${String(value)}' names no node${suggestNode(String(value), nodes, n)}` });

@@ -2,6 +2,7 @@
 import { RenderError } from '../errors.js';
 import type { SourceDecl, StyleDoc } from '../style/types.js';
 import { TileCache } from './cache.js';
+import { createSpriteLoader } from './assets.js';
 import { createDemSource } from './dem.js';
 import { GeojsonSource } from './geojson.js';
 import { createMvtSource } from './mvt.js';
@@ -61,6 +62,7 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
   return {
     featureSource: (name) => pick(name, (s): s is FeatureSource => s.type !== 'dem', 'feature'),
     demSource: (name) => pick(name, (s): s is DemSource => s.type === 'dem', 'dem'),
+    sprite: createSpriteLoader(ctx.loader, ctx.decodeImage),
     async attribution() {
       const out: string[] = [];
       if (doc.attribution) out.push(doc.attribution);

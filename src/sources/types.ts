@@ -1,5 +1,5 @@
 // The host-supplied loader and image decoder, and the source registry the ops sample through.
-import type { Canvas, FeatureGroup, ScalarField } from '../types.js';
+import type { Canvas, FeatureGroup, ScalarField, Sprite } from '../types.js';
 import type { TileCache } from './cache.js';
 
 /**
@@ -77,6 +77,8 @@ export type AnySource = FeatureSource | DemSource;
 
 export interface SourceRegistry {
   featureSource(name: string | undefined): FeatureSource;
+  /** An image asset (brush tip, sprite, pattern) by its style-relative path or URL, loaded once per style (src/sources/assets.ts). */
+  sprite?(ref: string, signal?: AbortSignal): Promise<Sprite>;
   demSource(name: string | undefined): DemSource;
   /** Merged, de-duplicated attribution of the style and its sources. */
   attribution(): Promise<string[]>;
