@@ -7,6 +7,8 @@ import { colorRamp } from './color-ramp/index.js';
 import { contour } from './contour/index.js';
 import { density } from './density/index.js';
 import { dem } from './dem/index.js';
+import { dilate } from './dilate/index.js';
+import { erode } from './erode/index.js';
 import { expr } from './expr/index.js';
 import { features } from './features/index.js';
 import { fillSolid } from './fill-solid/index.js';
@@ -26,6 +28,8 @@ export const OP_LIST: readonly OpDef[] = [
   contour,
   dem,
   density,
+  dilate,
+  erode,
   expr,
   features,
   fillSolid,

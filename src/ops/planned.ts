@@ -49,10 +49,6 @@ export const PLANNED: OpDef[] = [
   planned('color-to-alpha', 'makes a colour transparent', 'raster', { input: R }, {
     input: nodeRef(), color: color(), threshold: num({ min: 0, max: 1, default: 0 }), softness: num({ min: 0, max: 1, default: 0.1 }),
   }, ['input', 'color']),
-  ...(['dilate', 'erode'] as const).map((name) =>
-    planned(name, name === 'dilate' ? 'per-channel max over a square kernel' : 'per-channel min over a square kernel', 'raster', { input: R }, {
-      input: nodeRef(), 'radius-px': numRef({ min: 0, max: 256 }, true), 'radius-px-max': int({ min: 0, max: 256 }),
-    }, ['input', 'radius-px'], { paddingFields: ['radius-px'], pad: (b) => b('radius-px') ?? 0 })),
   planned('displace', 'reads input at an offset from a displacement raster', 'raster', { input: R, displacement: R }, {
     input: nodeRef(), displacement: nodeRef(),
     'amp-px': numRef({ min: 0 }), 'amp-x-px': numRef({ min: 0 }), 'amp-y-px': numRef({ min: 0 }),
