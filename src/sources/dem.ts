@@ -3,6 +3,8 @@
 // pixel centres. Neighbouring tiles are loaded only where a sample's 2x2 footprint reaches them.
 import { TileType } from 'pmtiles';
 import { SourceError } from '../errors.js';
+import { formatInt, LIMITS } from '../limits.js';
+import { imageSize } from './image-size.js';
 import type { SourceDecl } from '../style/types.js';
 import type { Canvas, ScalarField } from '../types.js';
 import { archiveAttribution, checkedHeader, PmtilesArchive } from './pmtiles.js';
@@ -82,20 +84,30 @@ export class DemTileSource implements DemSource {
         if (!bytes || !bytes.length) return { value: null, bytes: 64 };
         const decode = this.ctx.decodeImage;
         if (!decode) throw new SourceError(this.name, t, 'no image decoder is bound to this renderer (pass decodeImage to Renderer.create)');
+        // Sizes from the header first: a wrong or huge image is refused before its pixels are allocated.
+        const head = imageSize(bytes);
+        if (head) this.checkSize(t, head.width, head.height);
         let img: DecodedImage;
         try {
           img = await decode(bytes);
         } catch (e) {
           throw tileError(this.name, t, 'the tile is not a readable PNG or WebP image', e);
         }
-        if (img.width !== this.tileSize || img.height !== this.tileSize) {
-          throw new SourceError(this.name, t, `the tile image is ${img.width}x${img.height} px but the source's tileSize is ${this.tileSize}; set "tileSize": ${img.width}`);
-        }
+        this.checkSize(t, img.width, img.height);
+        if (img.data.length < img.width * img.height * 4) throw new SourceError(this.name, t, 'the decoder returned fewer pixels than the image has');
         const elev = decodeElevation(img, this.encoding);
         return { value: elev, bytes: elev.byteLength + 64 };
       },
       signal,
     );
+  }
+
+  private checkSize(t: string, width: number, height: number): void {
+    if (width === this.tileSize && height === this.tileSize) return;
+    if (width * height > LIMITS.maxImagePixels) {
+      throw new SourceError(this.name, t, `the tile image is ${width}x${height} px, above the limit of ${formatInt(LIMITS.maxImagePixels)} pixels`);
+    }
+    throw new SourceError(this.name, t, `the tile image is ${width}x${height} px but the source's tileSize is ${this.tileSize}; set "tileSize": ${width}`);
   }
 
   async field(canvas: Canvas, signal?: AbortSignal): Promise<ScalarField> {

@@ -5,7 +5,57 @@ import type { DecodedLayer, TileFeature } from './sample.js';
 
 /** Parse the tile's layer index (cheap: features and geometry are decoded per layer, on demand). */
 export function parseTile(bytes: Uint8Array): VectorTile {
+  checkTileStructure(bytes);
   return new VectorTile(new Pbf(bytes));
+}
+
+// Sub-messages of the MVT schema, by field number: Tile.layers (3) -> Layer; Layer.features (2) ->
+// Feature and Layer.values (4) -> Value. Everything else is a scalar, a string or a packed array.
+const MESSAGES: Record<string, Record<number, string>> = { tile: { 3: 'layer' }, layer: { 2: 'feature', 4: 'value' }, feature: {}, value: {} };
+
+/**
+ * Walk the protobuf framing of a whole tile: every field's wire type is valid and every length
+ * ends inside its message. pbf reads past the end of a truncated buffer without complaint (a tile
+ * cut at 15 of 73 KB decodes 6 of its 13 layers), so a cut tile is caught here instead.
+ */
+export function checkTileStructure(bytes: Uint8Array): void {
+  walk(bytes, 0, bytes.length, 'tile', 0);
+}
+
+function walk(b: Uint8Array, pos: number, end: number, type: string, depth: number): void {
+  const subs = MESSAGES[type]!;
+  while (pos < end) {
+    const [tag, p1] = varint(b, pos, end);
+    pos = p1;
+    const field = Math.floor(tag / 8);
+    const wire = tag & 7;
+    if (field === 0) throw new Error(`${type} message holds field number 0 (corrupt protobuf)`);
+    if (wire === 0) pos = varint(b, pos, end)[1];
+    else if (wire === 1) pos += 8;
+    else if (wire === 5) pos += 4;
+    else if (wire === 2) {
+      const [len, p2] = varint(b, pos, end);
+      pos = p2;
+      if (pos + len > end) throw new Error(`a field of a ${type} message runs ${pos + len - end} bytes past its end (truncated data)`);
+      const sub = subs[field];
+      if (sub && depth < 3) walk(b, pos, pos + len, sub, depth + 1);
+      pos += len;
+    } else throw new Error(`wire type ${wire} in a ${type} message (corrupt protobuf)`);
+    if (pos > end) throw new Error(`a ${type} message runs past its end (truncated data)`);
+  }
+}
+
+function varint(b: Uint8Array, pos: number, end: number): [number, number] {
+  let v = 0;
+  let mul = 1;
+  for (let i = 0; i < 10; i++) {
+    if (pos >= end) throw new Error('a varint runs past the end of its message (truncated data)');
+    const byte = b[pos++]!;
+    v += (byte & 0x7f) * mul;
+    if (byte < 0x80) return [v, pos];
+    mul *= 128;
+  }
+  throw new Error('a varint is longer than 10 bytes (corrupt protobuf)');
 }
 
 /** Internals of VectorTileFeature read here to decode geometry straight into typed arrays. */

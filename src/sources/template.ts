@@ -33,6 +33,7 @@ export class TemplateFetcher {
       return await this.o.loader.load(ref, undefined, signal);
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
+      if (String((e as Error)?.message).includes(ref)) throw e; // the loader named the ref already
       throw new Error(`cannot read '${ref}': ${(e as Error)?.message ?? e}`, { cause: e });
     }
   }

@@ -1,6 +1,7 @@
 // The host-supplied loader and image decoder, and the source registry the ops sample through.
 import type { Canvas, FeatureGroup, ScalarField, Sprite } from '../types.js';
 import type { TileCache } from './cache.js';
+import type { HostDecompress } from './gzip.js';
 
 /**
  * Bytes by reference, supplied by the host (in the spirit of the pmtiles `Source`): a path
@@ -19,6 +20,8 @@ export interface Loader {
   key?(ref: string): string;
   /** The host's image decoder, when the loader carries one (the Node loader does); see ImageDecoder. */
   decodeImage?: ImageDecoder;
+  /** The host's brotli decompressor (PMTiles archives may use it); rejects past maxBytes. */
+  decompress?: HostDecompress;
 }
 
 /** 8-bit RGBA pixels, straight alpha, row-major. */

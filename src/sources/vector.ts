@@ -2,6 +2,7 @@
 // decode the requested layer once per tile (cached), and merge the pieces into feature groups.
 import { SourceError, TilegraphError } from '../errors.js';
 import type { Canvas, FeatureGroup } from '../types.js';
+import { formatBytes, LIMITS } from '../limits.js';
 import { maybeGunzip } from './gzip.js';
 import { decodeLayer, parseTile } from './mvt-decode.js';
 import { GroupCollector, contributionRects, layerBytes, type DecodedLayer } from './sample.js';
@@ -99,7 +100,8 @@ export class VectorTileSource implements FeatureSource {
         }
         if (!bytes || bytes.length === 0) return { value: null, bytes: 64 };
         try {
-          const raw = await maybeGunzip(bytes);
+          if (bytes.length > LIMITS.maxTileBytes) throw new Error(`the tile is ${formatBytes(bytes.length)}, above the limit of ${formatBytes(LIMITS.maxTileBytes)}`);
+          const raw = await maybeGunzip(bytes, LIMITS.maxTileBytes);
           // The parsed index keeps the bytes; the layers decoded from it are cached separately.
           return { value: parseTile(raw), bytes: raw.byteLength * 1.25 + 256 };
         } catch (e) {

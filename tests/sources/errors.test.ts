@@ -55,7 +55,8 @@ describe('bad data', () => {
     const e = await sourceError(mvt(new NodeLoader({ baseDir: MVT_FIXTURES }), ['chicago/{z}-{x}-{y}.pbf']).features('road', T));
     expect(e.source).toBe('streets');
     expect(e.tile).toBe('13/2101/3044');
-    expect(e.message).toMatch(/source 'streets' tile 13\/2101\/3044: cannot load the tile: cannot read 'chicago\/13-2101-3044.pbf'.*ENOENT/);
+    expect(e.message).toMatch(/source 'streets' tile 13\/2101\/3044: cannot load the tile: cannot read 'chicago\/13-2101-3044.pbf': no such file$/);
+    expect(e.message).not.toContain(MVT_FIXTURES);
     expect(e.problems[0]!.pointer).toBe('/sources/streets');
   });
 
@@ -91,7 +92,7 @@ describe('bad data', () => {
     for (let i = 60; i < bad.length; i += 7) bad[i] ^= 0xff;
     const dem = (bytes: Uint8Array, decl: object = {}) =>
       createDemSource('relief', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, ...decl }, ctxOf(new MemoryLoader({ 'd/3/2/2.png': bytes })));
-    const e = await sourceError(dem(bad).field(tileWindow({ z: 4, x: 4, y: 4 }, 256)));
+    const e = await sourceError(dem(bad, { tileSize: 256 }).field(tileWindow({ z: 3, x: 2, y: 2 }, 256)));
     expect(e.message).toMatch(/source 'relief' tile 3\/2\/2: the tile is not a readable PNG or WebP image/);
     // The PNG is 256 px; the source declares the default 512.
     const size = await sourceError(dem(png).field(tileWindow({ z: 4, x: 4, y: 4 }, 256)));

@@ -15,6 +15,11 @@ export interface ArchiveOptions {
   tileType: number;
   /** Gzip the tile data (tile compression 2) or not (1). */
   gzipTiles?: boolean;
+  /**
+   * Compress tiles, directory and metadata with this PMTiles code (2 gzip, 3 brotli, 4 zstd) and
+   * compressor; overrides gzipTiles.
+   */
+  compression?: { code: number; compress(b: Uint8Array): Uint8Array };
   metadata?: Record<string, unknown>;
   bounds?: [number, number, number, number];
 }
@@ -29,7 +34,7 @@ function varint(out: number[], v: number): void {
 
 export function writePmtiles(tiles: ArchiveTile[], o: ArchiveOptions): Uint8Array {
   const entries = tiles
-    .map((t) => ({ id: zxyToTileId(t.z, t.x, t.y), data: o.gzipTiles ? new Uint8Array(gzipSync(t.data)) : t.data }))
+    .map((t) => ({ id: zxyToTileId(t.z, t.x, t.y), data: o.compression ? o.compression.compress(t.data) : o.gzipTiles ? new Uint8Array(gzipSync(t.data)) : t.data }))
     .sort((a, b) => a.id - b.id);
   let offset = 0;
   const placed = entries.map((e) => {
@@ -37,7 +42,7 @@ export function writePmtiles(tiles: ArchiveTile[], o: ArchiveOptions): Uint8Arra
     offset += e.data.length;
     return p;
   });
-  const dir: number[] = [];
+  let dir: number[] = [];
   varint(dir, placed.length);
   let last = 0;
   for (const e of placed) {
@@ -47,7 +52,11 @@ export function writePmtiles(tiles: ArchiveTile[], o: ArchiveOptions): Uint8Arra
   for (const _ of placed) varint(dir, 1); // run length
   for (const e of placed) varint(dir, e.length);
   placed.forEach((e, i) => varint(dir, i > 0 && e.offset === placed[i - 1]!.offset + placed[i - 1]!.length ? 0 : e.offset + 1));
-  const meta = new TextEncoder().encode(JSON.stringify(o.metadata ?? {}));
+  let meta = new TextEncoder().encode(JSON.stringify(o.metadata ?? {}));
+  if (o.compression) {
+    dir = Array.from(o.compression.compress(Uint8Array.from(dir)));
+    meta = o.compression.compress(meta);
+  }
   const HEADER = 127;
   const rootOffset = HEADER;
   const metaOffset = rootOffset + dir.length;
@@ -73,8 +82,8 @@ export function writePmtiles(tiles: ArchiveTile[], o: ArchiveOptions): Uint8Arra
   u64(80, placed.length);
   u64(88, placed.length);
   buf[96] = 1; // clustered
-  buf[97] = 1; // internal compression: none
-  buf[98] = o.gzipTiles ? 2 : 1;
+  buf[97] = o.compression?.code ?? 1; // internal compression: none unless asked
+  buf[98] = o.compression?.code ?? (o.gzipTiles ? 2 : 1);
   buf[99] = o.tileType;
   const zs = tiles.map((t) => t.z);
   buf[100] = Math.min(...zs);

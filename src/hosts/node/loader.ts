@@ -1,27 +1,70 @@
 // Node host loader: files relative to the style's directory, http(s) URLs, and `npm:` package
-// files; it also carries the host's image decoder (sharp) for DEM tiles.
+// files; it also carries the host's image decoder (sharp) and brotli (zlib) for the sources.
+// Error messages name the ref as the style wrote it, never an absolute path (they reach HTTP
+// error bodies); the underlying error stays in `cause` for the server log.
 import { readFile, open } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompress } from 'node:zlib';
 import type { ImageDecoder, Loader } from '../../sources/types.js';
+import { formatBytes } from '../../limits.js';
 import { decodeImage } from './image.js';
+
+/** Seconds a network request may take (connect to last byte) before it fails as timed out. */
+export const DEFAULT_FETCH_TIMEOUT_S = 30;
 
 export interface NodeLoaderOptions {
   /** Directory that relative paths resolve against (the style file's directory). */
   baseDir: string;
   /** Allow paths that escape baseDir (default false). */
   allowOutside?: boolean;
+  /** Milliseconds an http(s) request may take (default 30 s). */
+  fetchTimeoutMs?: number;
+}
+
+const FS_CAUSES: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a part of the path is not a directory',
+  EMFILE: 'too many open files',
+};
+
+/** Why a network request failed, in words: refused, timed out, unknown host, reset... */
+function networkCause(e: unknown, timeoutMs: number): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError') return `timed out after ${timeoutMs / 1000} s`;
+  const code = err?.cause?.code ?? (err as { code?: string })?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return 'timed out';
+  }
+  return err?.cause?.message ?? err?.message ?? String(e);
 }
 
 export class NodeLoader implements Loader {
   readonly baseDir: string;
   readonly allowOutside: boolean;
+  readonly fetchTimeoutMs: number;
   readonly decodeImage: ImageDecoder = decodeImage;
 
   constructor(o: NodeLoaderOptions) {
     this.baseDir = path.resolve(o.baseDir);
     this.allowOutside = o.allowOutside ?? false;
+    this.fetchTimeoutMs = o.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_S * 1000;
   }
 
   /** Resolve a style-relative path, refusing escapes from the style's directory unless allowed. */
@@ -30,7 +73,7 @@ export class NodeLoader implements Loader {
     if (!this.allowOutside) {
       const rel = path.relative(this.baseDir, p);
       if (rel.startsWith('..') || path.isAbsolute(rel)) {
-        throw new Error(`'${ref}' is outside the style's directory (${this.baseDir}); allow it with --allow-outside`);
+        throw new Error(`'${ref}' is outside the style's directory; allow it with --allow-outside`);
       }
     }
     return p;
@@ -43,23 +86,50 @@ export class NodeLoader implements Loader {
   }
 
   async load(ref: string, range?: { offset: number; length: number }, signal?: AbortSignal): Promise<Uint8Array> {
-    // `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas).
-    if (ref.startsWith('npm:')) return this.readFile(createRequire(path.join(this.baseDir, 'noop.js')).resolve(ref.slice(4)), range, signal);
     if (/^https?:\/\//.test(ref)) return this.fetchUrl(ref, range, signal);
-    return this.readFile(this.resolvePath(ref), range, signal);
+    try {
+      // `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas).
+      const file = ref.startsWith('npm:') ? createRequire(path.join(this.baseDir, 'noop.js')).resolve(ref.slice(4)) : this.resolvePath(ref);
+      return await this.readFile(file, range, signal);
+    } catch (e) {
+      if ((e as Error)?.name === 'AbortError') throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      const cause = (code && FS_CAUSES[code]) ?? (code === 'MODULE_NOT_FOUND' ? 'no such package file' : undefined);
+      // Messages without a code are ours (outside the directory) and name no absolute path.
+      throw new Error(cause ? `cannot read '${ref}': ${cause}` : (e as Error).message, { cause: e });
+    }
+  }
+
+  /** Brotli for PMTiles archives, bounded: zlib stops at maxOutputLength. */
+  decompress(bytes: Uint8Array, _codec: 'br', maxBytes: number): Promise<Uint8Array> {
+    return new Promise((resolve, reject) =>
+      brotliDecompress(bytes, { maxOutputLength: maxBytes }, (err, out) => {
+        if (!err) resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+        else if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') reject(new Error(`brotli data inflates to more than ${formatBytes(maxBytes)} (the limit)`));
+        else reject(new Error(`corrupt brotli data: ${err.message}`));
+      }),
+    );
   }
 
   private async fetchUrl(ref: string, range: { offset: number; length: number } | undefined, signal?: AbortSignal): Promise<Uint8Array> {
     const headers: Record<string, string> = {};
     if (range) headers.range = `bytes=${range.offset}-${range.offset + range.length - 1}`;
-    const res = await fetch(ref, { headers, signal });
-    // 416: the range starts past the end of the resource (pmtiles asks for 16 KiB of a smaller file).
-    if (range && res.status === 416) return new Uint8Array(0);
-    if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${ref}`);
-    const buf = new Uint8Array(await res.arrayBuffer());
-    // A server that ignores Range sends the whole body.
-    if (range && res.status === 200) return buf.subarray(range.offset, range.offset + range.length);
-    return buf;
+    const timeout = AbortSignal.timeout(this.fetchTimeoutMs);
+    const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const res = await fetch(ref, { headers, signal: both });
+      // 416: the range starts past the end of the resource (pmtiles asks for 16 KiB of a smaller file).
+      if (range && res.status === 416) return new Uint8Array(0);
+      if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${ref}`), { http: true });
+      const buf = new Uint8Array(await res.arrayBuffer());
+      // A server that ignores Range sends the whole body.
+      if (range && res.status === 200) return buf.subarray(range.offset, range.offset + range.length);
+      return buf;
+    } catch (e) {
+      if (signal?.aborted) throw e; // the caller's abort, not ours
+      if ((e as { http?: boolean }).http) throw e;
+      throw new Error(`cannot fetch ${ref}: ${networkCause(e, this.fetchTimeoutMs)}`, { cause: e });
+    }
   }
 
   private async readFile(p: string, range: { offset: number; length: number } | undefined, signal?: AbortSignal): Promise<Uint8Array> {
@@ -81,3 +151,4 @@ export class NodeLoader implements Loader {
     }
   }
 }
+

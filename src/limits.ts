@@ -1,0 +1,45 @@
+// Every size a user (a style author, a caller, a source file) can ask for has a bound here; past
+// it: a TilegraphError, never a crash, a hang or unbounded memory. docs/format.md lists them.
+
+export const LIMITS = {
+  /** Largest margin of any node, in canvas pixels (a blur of sigma 341 pads 1,023 px). */
+  maxMarginPx: 1024,
+  /** Largest canvas of any node: window grown by its margin (4096 x 4096; 256 MiB as an RGBA float raster). */
+  maxCanvasPixels: 4096 * 4096,
+  /** Estimated peak bytes of one render: every raster / field canvas of the plan held at once. */
+  maxRenderBytes: 2 * 1024 ** 3,
+  /** Render tile sizes: powers of two in this range (256 and 512 are the usual ones). */
+  minTileSize: 64,
+  maxTileSize: 4096,
+  /** Highest zoom a window may have (world pixels stay exact doubles far beyond it). */
+  maxZoom: 30,
+  /** Nesting depth of a style document (objects and arrays; expressions count). */
+  maxStyleDepth: 64,
+  /** A vector tile after gzip inflation. Real street tiles stay below 2 MiB. */
+  maxTileBytes: 32 * 1024 * 1024,
+  /** Pixels of a decoded source image (DEM tile), checked from its header before decoding. */
+  maxImagePixels: 4096 * 4096,
+  /** A PMTiles directory or metadata block, compressed or not. */
+  maxPmtilesBlockBytes: 32 * 1024 * 1024,
+  /** Highest zoom of a PMTiles archive (tile ids above z26 are not exact doubles). */
+  maxArchiveZoom: 26,
+} as const;
+
+/** Bytes per pixel of a canvas of each kind on the CPU (features, scalars and sprites are not canvas-sized). */
+export const CANVAS_BYTES_PER_PIXEL: Readonly<Record<string, number>> = { raster: 16, 'scalar-field': 4 };
+
+/** Bytes in a human sentence: 1.5 GiB, 32 MiB, 812 KiB. */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) {
+    n /= 1024;
+    i++;
+  }
+  return `${i ? n.toFixed(n < 10 ? 1 : 0) : n} ${units[i]}`;
+}
+
+/** 15000 -> "15,000". */
+export function formatInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
