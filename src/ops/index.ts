@@ -8,6 +8,7 @@ import { contour } from './contour/index.js';
 import { density } from './density/index.js';
 import { dem } from './dem/index.js';
 import { dilate } from './dilate/index.js';
+import { edgeDetect } from './edge-detect/index.js';
 import { erode } from './erode/index.js';
 import { expr } from './expr/index.js';
 import { features } from './features/index.js';
@@ -29,6 +30,7 @@ export const OP_LIST: readonly OpDef[] = [
   dem,
   density,
   dilate,
+  edgeDetect,
   erode,
   expr,
   features,

@@ -65,9 +65,6 @@ export const PLANNED: OpDef[] = [
     amount: num({ min: 0, max: 1, default: 0.5 }),
     space: oneOfEnum(['lab', 'rgb'], 'lab'),
   }, ['input', 'palette']),
-  planned('edge-detect', 'Sobel gradient magnitude per channel', 'raster', { input: ['raster', 'sprite'] }, {
-    input: nodeRef(), strength: num({ min: 0, default: 1 }),
-  }, ['input'], { pad: () => 1 }),
   planned('circle', 'a centred disk', (n: NodeSpec) => (n.kind === 'sprite' ? 'sprite' : 'raster'), {}, {
     color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
