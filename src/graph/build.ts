@@ -7,7 +7,8 @@ import type { NodeSpec, OpDef } from '../ops/types.js';
 import { checkDeclarations, paramsJsonSchema } from '../params/index.js';
 import type { Schema } from '../style/fields.js';
 import type { ParamDecl, StyleDoc } from '../style/types.js';
-import type { Kind } from '../types.js';
+import { parseHexColor } from '../params/index.js';
+import type { Kind, ScalarValue } from '../types.js';
 import { styleVersion } from './hash.js';
 
 /** One input edge of a plan node. */
@@ -16,6 +17,20 @@ export interface Edge {
   from: string;
   /** 'node' for declared node inputs, 'scalar' for `@node` scalar ports. */
   role: 'node' | 'scalar';
+}
+
+/**
+ * A scalar field resolved at build time: a literal (colours parsed), a param slot, or a scalar
+ * node's output. Render reads slots; it never re-parses `$name` / `@node` strings.
+ */
+export type Slot = { kind: 'literal'; value: ScalarValue } | { kind: 'param'; name: string } | { kind: 'node'; id: string };
+
+/** A fused blend: its base field, and the paint op drawn straight onto that base. */
+export interface Fusion {
+  base: string;
+  paint: string;
+  /** Plan id of the paint node. */
+  paintId: string;
 }
 
 export interface PlanNode {
@@ -35,6 +50,8 @@ export interface PlanNode {
   /** Params this node reads, transitively through its inputs (cache keys). */
   params: Set<string>;
   exprs: Map<string, CompiledExpr>;
+  /** Scalar fields (literal, param or node port) by field name. */
+  slots: Map<string, Slot>;
 }
 
 export interface Plan {
@@ -48,8 +65,8 @@ export interface Plan {
   paramsSchema: Record<string, unknown>;
   /** Legend entries with `from` resolved to plan ids. */
   legend: StyleDoc['legend'];
-  /** Plain `normal` blends whose `over` is a paint op read by nothing else: blend id -> paint id. */
-  fusions: Map<string, string>;
+  /** Plain source-over composites whose layer is a paint op read by nothing else: composite node id -> fusion. */
+  fusions: Map<string, Fusion>;
 }
 
 interface Raw {
@@ -179,6 +196,7 @@ export function buildPlan(doc: StyleDoc): Plan {
       directParams: new Set(),
       params: new Set(),
       exprs: new Map(),
+      slots: new Map(),
     });
   }
 
@@ -234,6 +252,15 @@ export function buildPlan(doc: StyleDoc): Plan {
           n.edges.push({ field, from: target, role: 'scalar' });
         }
       });
+    }
+  }
+
+  // Scalar slots: what render reads for each scalar field.
+  for (const n of nodes.values()) {
+    for (const [field, value] of Object.entries(n.spec)) {
+      if (field === 'op' || n.op.inputs[field] || isExprField(n.op.fields[field])) continue;
+      const slot = slotOf(n, field, value);
+      if (slot) n.slots.set(field, slot);
     }
   }
 
@@ -325,6 +352,18 @@ export function buildPlan(doc: StyleDoc): Plan {
   };
 }
 
+function slotOf(n: PlanNode, field: string, value: unknown): Slot | undefined {
+  if (typeof value === 'number' || typeof value === 'boolean') return { kind: 'literal', value };
+  if (typeof value !== 'string') return undefined;
+  if (value.startsWith('$')) return { kind: 'param', name: value.slice(1) };
+  if (value.startsWith('@')) {
+    const e = n.edges.find((x) => x.field === field && x.role === 'scalar');
+    return e ? { kind: 'node', id: e.from } : undefined;
+  }
+  const c = parseHexColor(value);
+  return c ? { kind: 'literal', value: c } : undefined;
+}
+
 function suggestNode(ref: string, nodes: Map<string, PlanNode>, from: PlanNode): string {
   const scope = from.id.includes('/') ? from.id.slice(0, from.id.lastIndexOf('/') + 1) : '';
   const names = [...nodes.keys()].filter((k) => k.startsWith(scope) && !k.slice(scope.length).includes('/')).map((k) => k.slice(scope.length));
@@ -358,7 +397,8 @@ function lev(a: string, b: string): number {
 function walkRefs(value: unknown, schema: Schema | undefined, at: string, visit: (s: string, schema: Schema, at: string) => void): void {
   if (!schema) return;
   if (typeof value === 'string') {
-    if (schema['x-scalar'] && /^[$@][A-Za-z_][A-Za-z0-9_-]*$/.test(value)) visit(value, schema, at);
+    // `@call/body` ids appear after function inlining.
+    if (schema['x-scalar'] && /^(\$[A-Za-z_][A-Za-z0-9_-]*|@[A-Za-z_][A-Za-z0-9_/-]*)$/.test(value)) visit(value, schema, at);
     return;
   }
   if (Array.isArray(value)) {
@@ -434,28 +474,22 @@ function topoOrder(nodes: Map<string, PlanNode>, output: string): string[] {
 }
 
 /**
- * Blends that can run as "paint `over` directly onto a copy of `base`": mode normal, composite
- * over, no mask, no clip, opacity 1 (a layer opacity would not distribute over its features),
- * and the paint node has no other consumer.
+ * Composites that can run as "paint the layer directly onto (a copy of) the base": the op says
+ * when a node is a plain source-over (OpDef.fusesPaint), and the layer is a paint op
+ * (OpDef.paintsOnto) with no other consumer.
  */
-function findFusions(nodes: Map<string, PlanNode>, order: string[]): Map<string, string> {
+function findFusions(nodes: Map<string, PlanNode>, order: string[]): Map<string, Fusion> {
   const readers = new Map<string, number>();
   for (const id of order) for (const e of nodes.get(id)!.edges) readers.set(e.from, (readers.get(e.from) ?? 0) + 1);
-  const out = new Map<string, string>();
+  const out = new Map<string, Fusion>();
   for (const id of order) {
     const n = nodes.get(id)!;
-    if (n.op.name !== 'blend') continue;
-    const s = n.spec;
-    const plain =
-      (s.mode ?? 'normal') === 'normal' &&
-      ['over', 'source-over'].includes(String(s.composite ?? 'over')) &&
-      s.mask === undefined &&
-      (s.opacity === undefined || s.opacity === 1) &&
-      (s.clip === undefined || s.clip === false);
-    const over = n.edges.find((e) => e.field === 'over')?.from;
-    const base = n.edges.find((e) => e.field === 'base')?.from;
-    if (!plain || !over || over === base || readers.get(over) !== 1 || !nodes.get(over)!.op.paintsOnto) continue;
-    out.set(id, over);
+    const f = n.op.fusesPaint?.(n.spec);
+    if (!f) continue;
+    const paintId = n.edges.find((e) => e.field === f.paint)?.from;
+    const baseId = n.edges.find((e) => e.field === f.base)?.from;
+    if (!paintId || !baseId || paintId === baseId || readers.get(paintId) !== 1 || !nodes.get(paintId)!.op.paintsOnto) continue;
+    out.set(id, { ...f, paintId });
   }
   return out;
 }

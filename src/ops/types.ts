@@ -4,6 +4,7 @@ import type { Canvas, Features, Kind, RGBA, Raster, ScalarField, ScalarValue, Va
 import type { CompiledExpr, ExprType } from '../expr/index.js';
 import type { SourceRegistry } from '../sources/types.js';
 import type { GpuOp } from '../backends/gpu/encoder.js';
+import type { Handle } from '../backends/backend.js';
 
 /** A node as written in the style (after function inlining: refs point at plan node ids). */
 export type NodeSpec = { op: string } & Record<string, unknown>;
@@ -40,6 +41,13 @@ export interface OpDef {
    * blend pass (source-over is associative, so the result is the same).
    */
   paintsOnto?: boolean;
+  /**
+   * For a compositing op: when this node is a plain source-over of one input onto another (blend
+   * `normal`, composite `over`, opacity 1, no mask, no clip), the fields holding the base and the
+   * layer painted onto it. The plan then fuses a `paintsOnto` layer read by nothing else into
+   * painting straight onto the base.
+   */
+  fusesPaint?(node: NodeSpec): { base: string; paint: string } | undefined;
   /** Not yet implemented: the schema validates, building a graph that uses it fails clearly. */
   planned?: boolean;
 }
@@ -56,6 +64,8 @@ export interface OpContext {
   zoom: number;
   /** The value of a node input, cropped to this node's canvas grown by `grow` pixels (default: this op's pad for that field). */
   input<K extends Kind>(field: string, grow?: number): ValueOf<K>;
+  /** The session's handle of a node input (a CPU value or a device value), cropped like input(). For GPU passes (GpuEncoder.input). */
+  handle(field: string, grow?: number): Handle;
   /** Whether a node input is wired. */
   has(field: string): boolean;
   /** A scalar field as a number: literal, `$param` or `@node`, clamped to its padding bound. */

@@ -70,7 +70,7 @@ export async function renderLegendSwatch(plan: Plan, index: number, params?: Par
     order.push(id);
   };
   visit(entry.from);
-  const fusions = new Map([...plan.fusions].filter(([b, p]) => seen.has(b) && seen.has(p)));
+  const fusions = new Map([...plan.fusions].filter(([b, f]) => seen.has(b) && seen.has(f.paintId)));
   const sub: Plan = { ...plan, output: entry.from, order, fusions };
   const z = entry['min-zoom'] ?? 0;
   const window = { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 };

@@ -1,6 +1,6 @@
 // Every row of the spec's section 7, and every build error of the graph builder.
 import { BuildError, ParamError, StyleError, TilegraphError } from '../../src/errors.js';
-import { Renderer } from '../../src/index.js';
+import { CpuBackend, Renderer, type Backend } from '../../src/index.js';
 import { loadStyle } from '../../src/style/load.js';
 import { buildPlan } from '../../src/graph/build.js';
 
@@ -69,7 +69,7 @@ describe('section 7: param overrides are validated before rendering', () => {
 
   test('a failing override aborts before any rendering', async () => {
     let rendered = false;
-    const spy = { name: 'cpu' as const, run: async () => ((rendered = true), { kind: 'scalar', value: 0 } as never), crop: (v: never) => v, read: async (v: never) => v };
+    const spy: Backend = { name: 'cpu', isSupported: () => true, recover: async () => false, begin: () => ((rendered = true), new CpuBackend().begin()) };
     await expect(async () => r.renderWindow({ z: 0, x0: 0, y0: 0, width: 4, height: 4, tileSize: 4 }, r.params({ width: '100' }), { backend: spy })).rejects.toThrow(ParamError);
     expect(rendered).toBe(false);
   });

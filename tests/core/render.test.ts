@@ -1,16 +1,31 @@
 // The render core: canvases and margins, once-per-render evaluation, features sampling rules.
 import { Renderer, type Backend, type Window } from '../../src/index.js';
-import { CpuBackend } from '../../src/backends/cpu/backend.js';
+import { CpuBackend, CpuSession } from '../../src/backends/cpu/backend.js';
 import type { Loader } from '../../src/sources/types.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import type { Features } from '../../src/types.js';
+import { hookedBackend } from '../helpers/backends.js';
 
 /** A CPU backend that records which node ran on which canvas. */
 class Recording extends CpuBackend {
   runs: { id: string; op: string; canvas: Window }[] = [];
-  override async run(op: OpDef, ctx: OpContext) {
-    this.runs.push({ id: ctx.id, op: op.name, canvas: ctx.canvas });
-    return super.run(op, ctx);
+  override begin(): CpuSession {
+    const runs = this.runs;
+    return new (class extends CpuSession {
+      override async run(op: OpDef, ctx: OpContext) {
+        runs.push({ id: ctx.id, op: op.name, canvas: ctx.canvas });
+        return super.run(op, ctx);
+      }
+    })();
+  }
+}
+
+/** A CPU backend whose sessions do not fuse paint layers into their blends. */
+class Unfused extends CpuBackend {
+  override begin(): CpuSession {
+    return new (class extends CpuSession {
+      override readonly paintTargets = false;
+    })();
   }
 }
 
@@ -59,7 +74,7 @@ describe('render core', () => {
     const r = Renderer.create({ output: 'o', nodes: { o: { op: 'solid', color: '#000000' } } });
     let used = false;
     const cpu = new CpuBackend();
-    const b: Backend = { name: 'cpu', run: (op, ctx) => ((used = true), cpu.run(op, ctx)), crop: (v, f, t) => cpu.crop(v, f, t), read: (v) => cpu.read(v) };
+    const b: Backend = { name: 'cpu', isSupported: () => true, recover: async () => false, begin: () => ((used = true), cpu.begin()) };
     await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 4, backend: b });
     expect(used).toBe(true);
   });
@@ -81,14 +96,12 @@ describe('features op on a geojson source', () => {
 
   async function groups(node: Record<string, unknown>, z: number): Promise<Features['groups']> {
     const r = Renderer.create(style(node), { loader });
-    const b = new Recording();
     let captured: Features | undefined;
-    const orig = b.run.bind(b);
-    b.run = async (op, ctx) => {
-      const v = await orig(op, ctx);
-      if (op.name === 'features') captured = v as Features;
-      return v;
-    };
+    const b = hookedBackend(new CpuBackend(), {
+      after(op, _ctx, v) {
+        if (op.name === 'features') captured = v as Features;
+      },
+    });
     // Render the features node directly by making it reachable: wrap as the plan's only consumer.
     const plan = r.plan;
     const size = 256 * 2 ** z;
@@ -140,15 +153,15 @@ describe('fused paint blends', () => {
 
   test('the plan fuses plain normal blends of single-use paint layers', () => {
     const r = Renderer.create(style);
-    expect([...r.plan.fusions]).toEqual([['a', 'fill'], ['b', 'line']]);
+    const pairs = (rr: Renderer) => [...rr.plan.fusions].map(([id, f]) => [id, f.paintId]);
+    expect(pairs(r)).toEqual([['a', 'fill'], ['b', 'line']]);
     const withOpacity = Renderer.create({ ...style, nodes: { ...style.nodes, a: { ...style.nodes.a, opacity: 0.5 } } });
-    expect([...withOpacity.plan.fusions]).toEqual([['b', 'line']]);
+    expect(pairs(withOpacity)).toEqual([['b', 'line']]);
   });
 
   test('fused and unfused renders agree', async () => {
     const r = Renderer.create(style);
-    const cpu = new CpuBackend();
-    const plain: Backend = { name: 'cpu', run: (op, ctx) => cpu.run(op, ctx), crop: (v, f, t) => cpu.crop(v, f, t), read: (v) => cpu.read(v) };
+    const plain: Backend = new Unfused();
     const win = { z: 1, x0: 200, y0: 180, width: 96, height: 64, tileSize: 256 };
     const fused = (await r.renderWindow(win, undefined, { backend: new CpuBackend() })).raster.data;
     const unfused = (await r.renderWindow(win, undefined, { backend: plain })).raster.data;

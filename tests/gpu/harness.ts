@@ -2,6 +2,7 @@
 // tap that captures an intermediate node's value (scalar fields cannot be a style's output).
 import { Renderer, CpuBackend, toRGBA8, type Backend, type RenderStats, type Raster, type ScalarField, type Value, type Window } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
+import { storageOf, type Handle, type Session } from '../../src/backends/backend.js';
 import type { GpuBackend } from '../../src/backends/gpu/backend.js';
 import type { GpuSession } from '../../src/backends/gpu/session.js';
 import { gpuBackendForTests } from '../helpers/gpu.js';
@@ -125,28 +126,34 @@ export function tap(inner: Backend, id: string): { backend: Backend; value: () =
   let captured: Raster | ScalarField | undefined;
   const backend: Backend = {
     name: inner.name,
-    begin(stats: RenderStats) {
-      const s = (inner.begin?.(stats) ?? inner) as Backend & Partial<Pick<GpuSession, 'readImage'>>;
-      let value: Value | undefined;
+    isSupported: () => inner.isSupported(),
+    recover: (e) => inner.recover(e),
+    begin(): Session {
+      const s = inner.begin() as Session & Partial<Pick<GpuSession, 'readImage'>>;
+      let value: Handle | undefined;
       return {
-        name: s.name,
+        get stats() {
+          return s.stats;
+        },
+        paintTargets: s.paintTargets,
         async run(op: OpDef, ctx: OpContext) {
           const v = await s.run(op, ctx);
           if (ctx.id === id) value = v;
           return v;
         },
-        crop: (v: Value, from, to) => s.crop(v, from, to),
-        async read(v: Value) {
+        crop: (v, from, to) => s.crop(v, from, to),
+        release: (v) => {
+          // The tapped value's storage must survive until read() captures it.
+          if (!value || storageOf(v) !== storageOf(value)) s.release(v);
+        },
+        async read(v) {
           const out = await s.read(v);
           if (value) captured = s.readImage ? await s.readImage(value) : (value as Raster | ScalarField);
           return out;
         },
-        end: () => s.end?.(),
+        end: () => s.end(),
       };
     },
-    run: (op, ctx) => inner.run(op, ctx),
-    crop: (v, from, to) => inner.crop(v, from, to),
-    read: (v) => inner.read(v),
   };
   return {
     backend,

@@ -6,6 +6,7 @@ import { createGpuDevice } from '../../src/hosts/node/gpu.js';
 import { CpuBackend, Renderer, type Backend, type Raster, type RenderStats, type Value } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import { gpu, randomFeatures, renderOn, testWindow } from './harness.js';
+import { hookedBackend } from '../helpers/backends.js';
 
 const TS = 64;
 const W = testWindow(TS);
@@ -120,26 +121,11 @@ describe('GPU render structure', () => {
     const inner = backend;
     let killed = 0;
     // Destroys the device once, in the middle of encoding (at node 'st').
-    const killer: Backend = {
-      name: 'gpu',
-      begin(stats: RenderStats) {
-        const s = inner.begin(stats);
-        return {
-          name: 'gpu',
-          async run(op: OpDef, ctx: OpContext): Promise<Value> {
-            if (ctx.id === 'st' && killed++ === 0) inner.device.destroy();
-            return s.run(op, ctx);
-          },
-          crop: (v, from, to) => s.crop(v, from, to),
-          read: (v) => s.read(v),
-          end: () => s.end?.(),
-        };
+    const killer = hookedBackend(inner, {
+      before(_op, ctx) {
+        if (ctx.id === 'st' && killed++ === 0) inner.device.destroy();
       },
-      run: (op, ctx) => inner.run(op, ctx),
-      crop: (v, from, to) => inner.crop(v, from, to),
-      read: (v) => inner.read(v),
-      recover: (e) => inner.recover(e),
-    };
+    });
     const { raster, stats } = await renderOn(killer, STYLE, W);
     expect(killed).toBe(2); // 'st' ran in the failed render and in the retry
     expect(backend.devicesCreated).toBe(made + 1);

@@ -33,6 +33,7 @@ function ctxFor(op: OpDef, node: Record<string, unknown>, groups: FeatureGroup[]
     window: canvas,
     zoom: canvas.z,
     input: (() => ({ kind: 'features', groups })) as OpContext['input'],
+    handle: () => ({ kind: 'features', groups }),
     has: (f) => spec[f] !== undefined,
     num: (f, fb) => (value(f) ?? fb ?? dflt(f)) as number,
     color: (f, fb) => (value(f) ?? fb) as RGBA,

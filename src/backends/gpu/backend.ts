@@ -2,13 +2,9 @@
 // The WebGPU backend. The host hands it a GPUDevice (Dawn in Node, navigator.gpu in a browser)
 // and, optionally, a way to make a new one after a device loss. Each render gets its own
 // GpuSession (begin); pipelines and pools live with the device and are shared by all renders.
-import { cropValue } from '../cpu/raster.js';
 import { RenderError } from '../../errors.js';
-import type { Backend, RenderStats } from '../backend.js';
-import type { OpContext, OpDef } from '../../ops/types.js';
-import type { Canvas, Raster, Value } from '../../types.js';
+import type { Backend } from '../backend.js';
 import { DeviceContext } from './context.js';
-import { isGpuImage } from './image.js';
 import { GpuSession } from './session.js';
 
 export interface GpuBackendOptions {
@@ -45,8 +41,13 @@ export class GpuBackend implements Backend {
     return this.current.pooledBytes;
   }
 
-  begin(stats: RenderStats): Backend {
-    return new GpuSession(this, stats);
+  /** Whether renders can run: the backend is open and its device alive or replaceable. */
+  isSupported(): boolean {
+    return !this.closed && (!this.current.lost || !!this.recreate);
+  }
+
+  begin(): GpuSession {
+    return new GpuSession(this);
   }
 
   /** A healthy device: the current one, or a replacement once it is lost. */
@@ -77,21 +78,6 @@ export class GpuBackend implements Backend {
     } catch {
       return false;
     }
-  }
-
-  // Renders go through begin(); these serve callers that crop values outside a render.
-  async run(op: OpDef, _ctx: OpContext): Promise<Value> {
-    throw new RenderError(`the GPU backend runs op '${op.name}' only inside a render (begin())`);
-  }
-
-  crop(value: Value, from: Canvas, to: Canvas): Value {
-    if (isGpuImage(value)) return value.crop(to.x0 - from.x0, to.y0 - from.y0, to.width, to.height).asValue();
-    return cropValue(value, from, to);
-  }
-
-  async read(value: Value): Promise<Raster> {
-    if (value.kind === 'raster' && !isGpuImage(value)) return value;
-    throw new RenderError('the GPU backend reads back only inside a render (begin())');
   }
 
   /** Destroys the device and its pools; later renders fail. */

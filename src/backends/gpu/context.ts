@@ -69,7 +69,7 @@ export class DeviceContext {
       return hit;
     }
     const texture = this.device.createTexture({ size: [width, height], format, usage: TEXTURE_USAGE });
-    return { texture, view: texture.createView(), format, width, height, bytes: width * height * (BYTES_PER_TEXEL[format] ?? 16), token: new Float32Array(0) };
+    return { texture, view: texture.createView(), format, width, height, bytes: width * height * (BYTES_PER_TEXEL[format] ?? 16) };
   }
 
   releaseTexture(t: PooledTexture): void {

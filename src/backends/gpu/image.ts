@@ -2,7 +2,7 @@
 // GPU values: a raster (rgba16float, premultiplied sRGB) or scalar field (r32float) held in a
 // pooled texture, seen through a view. Cropping makes a new view of the same texture (no copy):
 // view pixel p reads texture pixel p + offset, and 0 outside the valid rect, as the CPU crop does.
-import type { Raster, ScalarField, Value } from '../../types.js';
+import type { DeviceValue } from '../backend.js';
 
 export type ImageKind = 'raster' | 'scalar-field';
 export type ImageFormat = 'rgba16float' | 'r32float';
@@ -17,11 +17,10 @@ export interface PooledTexture {
   width: number;
   height: number;
   bytes: number;
-  /** An empty array standing for this texture's storage (what `GpuImage.data` returns). */
-  token: Float32Array;
 }
 
-export class GpuImage {
+export class GpuImage implements DeviceValue {
+  readonly onDevice = true as const;
   readonly kind: ImageKind;
   readonly width: number;
   readonly height: number;
@@ -44,13 +43,9 @@ export class GpuImage {
     this.valid = [Math.max(vx0, ox), Math.max(vy0, oy), Math.min(vx1, ox + width), Math.min(vy1, oy + height)];
   }
 
-  /**
-   * The pixels live on the GPU: this is an empty array that stands for the texture (views of one
-   * texture share it, so the render loop can tell which values share storage). CPU kernels get
-   * downloaded copies instead (GpuSession.runOnCpu).
-   */
-  get data(): Float32Array {
-    return this.tex.token;
+  /** Views of one texture share it: the render loop tells shared storage by it. */
+  get storage(): object {
+    return this.tex;
   }
 
   /** A view `dx, dy` pixels further right/down, of another size; it reads 0 wherever this view had no pixel. */
@@ -62,10 +57,6 @@ export class GpuImage {
   get isPlainRegion(): boolean {
     const [vx0, vy0, vx1, vy1] = this.valid;
     return vx0 === this.ox && vy0 === this.oy && vx1 === this.ox + this.width && vy1 === this.oy + this.height;
-  }
-
-  asValue(): Value {
-    return this as unknown as Raster | ScalarField;
   }
 }
 

@@ -5,7 +5,7 @@
 // (an extra submit and readback, counted in the stats).
 import { cropValue } from '../cpu/raster.js';
 import { RenderError } from '../../errors.js';
-import type { Backend, RenderStats } from '../backend.js';
+import { emptyStats, isDeviceValue, type Handle, type RenderStats, type Session } from '../backend.js';
 import type { OpContext, OpDef } from '../../ops/types.js';
 import type { Canvas, Kind, Raster, ScalarField, Value, ValueOf } from '../../types.js';
 import { WG } from './constants.js';
@@ -21,8 +21,9 @@ export interface DeviceSource {
 
 const COPY_ROW_ALIGN = 256;
 
-export class GpuSession implements Backend, GpuEncoder {
-  readonly name = 'gpu' as const;
+export class GpuSession implements Session, GpuEncoder {
+  readonly paintTargets = false;
+  readonly stats: RenderStats = emptyStats();
   private dc?: DeviceContext;
   private encoder?: GPUCommandEncoder;
   private textures: PooledTexture[] = [];
@@ -36,10 +37,7 @@ export class GpuSession implements Backend, GpuEncoder {
   /** CPU copies of textures this render uploaded or downloaded (a texture is written once), so no texture crosses twice. */
   private cpuCopies = new Map<PooledTexture, Float32Array>();
 
-  constructor(
-    private readonly source: DeviceSource,
-    private readonly stats: RenderStats,
-  ) {}
+  constructor(private readonly source: DeviceSource) {}
 
   get device(): GPUDevice {
     if (!this.dc) throw new RenderError('the GPU session has no device yet');
@@ -51,31 +49,32 @@ export class GpuSession implements Backend, GpuEncoder {
     return this.encoder;
   }
 
-  async run(op: OpDef, ctx: OpContext): Promise<Value> {
+  async run(op: OpDef, ctx: OpContext): Promise<Handle> {
     // The device is pinned at the first op: a render never mixes devices.
     if (!this.dc) this.dc = await this.source.context();
     if (op.gpu) {
       const out = await op.gpu.encode(this, ctx);
-      if (out) return out.asValue();
+      if (out) return out;
     }
     return this.runOnCpu(op, ctx);
   }
 
-  crop(value: Value, from: Canvas, to: Canvas): Value {
-    if (isGpuImage(value)) return value.crop(to.x0 - from.x0, to.y0 - from.y0, to.width, to.height).asValue();
+  crop(value: Handle, from: Canvas, to: Canvas): Handle {
+    if (isGpuImage(value)) return value.crop(to.x0 - from.x0, to.y0 - from.y0, to.width, to.height);
+    if (isDeviceValue(value)) throw new RenderError('a device value of another backend reached the GPU session');
     return cropValue(value, from, to);
   }
 
   /** The render's single readback: submit everything encoded, copy the output view, map it. */
-  async read(value: Value): Promise<Raster> {
+  async read(value: Handle): Promise<Raster> {
     if (value.kind !== 'raster') throw new RenderError(`the output produced ${value.kind}, not a raster`);
     return (await this.readImage(value)) as Raster;
   }
 
   /** Any image (raster or scalar field) brought to the CPU: one submit and one readback. */
-  async readImage(value: Value): Promise<Raster | ScalarField> {
+  async readImage(value: Handle): Promise<Raster | ScalarField> {
     if (!isGpuImage(value)) {
-      if (value.kind !== 'raster' && value.kind !== 'scalar-field') throw new RenderError(`a ${value.kind} is not an image`);
+      if (isDeviceValue(value) || (value.kind !== 'raster' && value.kind !== 'scalar-field')) throw new RenderError(`a ${value.kind} is not an image of this session`);
       return value;
     }
     // An image made on the CPU (an op without a GPU module) is still there: no readback.
@@ -99,9 +98,9 @@ export class GpuSession implements Backend, GpuEncoder {
   // --- GpuEncoder: what op modules use -------------------------------------------------------
 
   input(ctx: OpContext, field: string, grow?: number): GpuImage {
-    const v = ctx.input(field, grow) as Value;
+    const v = ctx.handle(field, grow);
     if (isGpuImage(v)) return v;
-    if (v.kind === 'raster' || v.kind === 'scalar-field') return this.upload(v);
+    if (!isDeviceValue(v) && (v.kind === 'raster' || v.kind === 'scalar-field')) return this.upload(v);
     throw new RenderError(`node '${ctx.id}' input '${field}' is ${v.kind}, not an image`);
   }
 
@@ -120,7 +119,7 @@ export class GpuSession implements Backend, GpuEncoder {
   }
 
   /** A value no later node reads: its texture serves later outputs of this render. */
-  release(value: Value): void {
+  release(value: Handle): void {
     if (!isGpuImage(value) || !this.textures.includes(value.tex) || this.spare.includes(value.tex)) return;
     this.cpuCopies.delete(value.tex);
     this.spare.push(value.tex);
@@ -261,12 +260,12 @@ export class GpuSession implements Backend, GpuEncoder {
   }
 
   /** An op without a GPU module: download its image inputs, run the CPU kernel, upload an image result. */
-  private async runOnCpu(op: OpDef, ctx: OpContext): Promise<Value> {
+  private async runOnCpu(op: OpDef, ctx: OpContext): Promise<Handle> {
     if (!op.cpu) throw new RenderError(`op '${op.name}' has neither a GPU module nor a CPU kernel`);
     const views: GpuImage[] = [];
     for (const field of Object.keys(op.inputs)) {
       if (typeof ctx.node[field] !== 'string') continue;
-      const v = ctx.input(field) as Value;
+      const v = ctx.handle(field);
       if (isGpuImage(v) && !this.cpuCopies.has(v.tex) && !views.some((w) => w.tex === v.tex)) views.push(fullView(v));
     }
     if (views.length > 0) {
@@ -277,15 +276,16 @@ export class GpuSession implements Backend, GpuEncoder {
     const cpuCtx: OpContext = {
       ...ctx,
       input<K extends Kind>(field: string, grow?: number): ValueOf<K> {
-        const v = ctx.input(field, grow) as Value;
-        if (!isGpuImage(v)) return v as ValueOf<K>;
+        const v = ctx.handle(field, grow);
+        if (!isDeviceValue(v)) return v as ValueOf<K>;
+        if (!isGpuImage(v)) throw new RenderError(`node '${ctx.id}' input '${field}' is a device value of another backend`);
         const d = texData.get(v.tex);
         if (!d) throw new RenderError(`node '${ctx.id}' read input '${field}' that was not downloaded`);
         return { kind: v.kind, width: v.width, height: v.height, data: viewToCpu(v, d, v.kind === 'raster' ? 4 : 1) } as ValueOf<K>;
       },
     };
     const out = await op.cpu(cpuCtx);
-    if (out.kind === 'raster' || out.kind === 'scalar-field') return this.upload(out).asValue();
+    if (out.kind === 'raster' || out.kind === 'scalar-field') return this.upload(out);
     return out;
   }
 }

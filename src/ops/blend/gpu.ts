@@ -1,9 +1,10 @@
-// blend on the GPU: one pass (src/shaders/blend.wgsl) with the CPU kernel's formulas (src/cpu/blend.ts).
+// blend on the GPU: one pass (blend.wgsl) with the CPU kernel's formulas (cpu.ts).
 import { BLEND_MODES, type BlendMode } from './cpu.js';
 import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
+import { compositeOf } from './plan.js';
 
-const ERASE = new Set<string>(['destination-out', 'dest-out', 'erase']);
+const COMPOSITE_INDEX = { over: 0, erase: 1, atop: 2 } as const;
 
 export const gpu: GpuOp = {
   encode(g, ctx) {
@@ -11,7 +12,7 @@ export const gpu: GpuOp = {
     const base = g.input(ctx, 'base');
     const over = g.input(ctx, 'over');
     const mask = ctx.has('mask') ? g.input(ctx, 'mask') : undefined;
-    const composite = ERASE.has(String(ctx.node.composite ?? 'over')) ? 1 : ctx.bool('clip') ? 2 : 0;
+    const composite = COMPOSITE_INDEX[compositeOf(ctx)];
     const mode = BLEND_MODES.indexOf(((ctx.node.mode as BlendMode | undefined) ?? 'normal') as BlendMode);
     const out = g.output('raster', width, height);
     const u = new Uniforms()

@@ -3,10 +3,10 @@ import { BLEND_MODES, blendRasters, type BlendMode } from './cpu.js';
 import type { Raster } from '../../types.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
+import { COMPOSITES, compositeOf } from './plan.js';
 
 export { BLEND_MODES };
-export const COMPOSITES = ['over', 'source-over', 'destination-out', 'dest-out', 'erase'] as const;
-const ERASE = new Set<string>(['destination-out', 'dest-out', 'erase']);
+export { COMPOSITES };
 
 /** Composites `over` onto `base` with a W3C blend mode. */
 export const blend: OpDef = {
@@ -24,13 +24,21 @@ export const blend: OpDef = {
     mask: nodeRef('raster whose alpha modulates the source coverage'),
   },
   required: ['base', 'over'],
+  fusesPaint(s) {
+    const plain =
+      (s.mode ?? 'normal') === 'normal' &&
+      ['over', 'source-over'].includes(String(s.composite ?? 'over')) &&
+      s.mask === undefined &&
+      (s.opacity === undefined || s.opacity === 1) &&
+      (s.clip === undefined || s.clip === false);
+    return plain ? { base: 'base', paint: 'over' } : undefined;
+  },
   gpu,
   cpu(ctx) {
     const base = ctx.input<'raster'>('base');
     const over = ctx.input<'raster'>('over');
     const mask = ctx.has('mask') ? ctx.input<'raster'>('mask').data : undefined;
-    // Erasing can only lower the base's alpha, so `clip` changes nothing there.
-    const composite = ERASE.has(String(ctx.node.composite ?? 'over')) ? 'erase' : ctx.bool('clip') ? 'atop' : 'over';
+    const composite = compositeOf(ctx);
     const data = blendRasters(base.data, over.data, {
       mode: (ctx.node.mode as BlendMode | undefined) ?? 'normal',
       composite,

@@ -28,6 +28,7 @@ function ctxFor(node: Record<string, unknown>, field: ScalarField, fieldCanvas: 
     window: canvas,
     zoom: canvas.z,
     input: (() => field) as OpContext['input'],
+    handle: () => field,
     has: (f) => spec[f] !== undefined,
     num(f) {
       const v = spec[f];

@@ -32,6 +32,7 @@ function ctxFor(node: Record<string, unknown>, groups: FeatureGroup[], params: R
     window: canvas,
     zoom: canvas.z,
     input: (() => ({ kind: 'features', groups })) as OpContext['input'],
+    handle: () => ({ kind: 'features', groups }),
     has: (f) => spec[f as keyof typeof spec] !== undefined,
     num(f) {
       const v = spec[f as keyof typeof spec];
