@@ -264,7 +264,8 @@ export class GpuSession implements Session, GpuEncoder {
     if (!op.cpu) throw new RenderError(`op '${op.name}' has neither a GPU module nor a CPU kernel`);
     const views: GpuImage[] = [];
     for (const field of Object.keys(op.inputs)) {
-      if (typeof ctx.node[field] !== 'string') continue;
+      // Not wired: unset, or a literal asset path in an asset field (x-asset).
+      if (typeof ctx.node[field] !== 'string' || (op.fields[field]?.['x-asset'] && !String(ctx.node[field]).startsWith('@'))) continue;
       const v = ctx.handle(field);
       if (isGpuImage(v) && !this.cpuCopies.has(v.tex) && !views.some((w) => w.tex === v.tex)) views.push(fullView(v));
     }
