@@ -4,6 +4,8 @@ import type { ParamDecl } from '../style/types.js';
 import type { RGBA, ScalarValue } from '../types.js';
 
 const COLOR_RE = /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+// Decimal numbers only: no hex (0x5), binary (0b1), blanks (' 0.5'), 'Infinity' or a bare sign.
+const NUMBER_RE = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 export function parseHexColor(s: string): RGBA | undefined {
   if (!COLOR_RE.test(s)) return undefined;
@@ -34,8 +36,7 @@ export function checkDeclarations(params: Record<string, ParamDecl> | undefined)
 export function parseParamValue(name: string, decl: ParamDecl, raw: string): { value: ScalarValue } | { error: string } {
   switch (decl.type) {
     case 'number': {
-      const t = raw.trim();
-      const n = t === '' ? NaN : Number(t);
+      const n = NUMBER_RE.test(raw) ? Number(raw) : NaN;
       if (!Number.isFinite(n)) return { error: `param '${name}': '${raw}' is not a number` };
       if (decl.min !== undefined && n < decl.min) return { error: `param '${name}': ${n} is below its min ${decl.min}` };
       if (decl.max !== undefined && n > decl.max) return { error: `param '${name}': ${n} is above its max ${decl.max}` };
@@ -79,7 +80,8 @@ export class ParamValues {
 
   /** Parse and set one override. Throws ParamError naming the param, the value and the rule. */
   set(name: string, raw: string): this {
-    const decl = this.decls[name];
+    // Names come from users (query strings, --param): 'constructor' or '__proto__' are not declared params.
+    const decl = Object.hasOwn(this.decls, name) ? this.decls[name] : undefined;
     if (!decl) {
       const known = Object.keys(this.decls);
       throw new ParamError([
@@ -97,7 +99,11 @@ export class ParamValues {
     const problems: Problem[] = [];
     for (const [name, raw] of Object.entries(overrides)) {
       if (ignore.includes(name) || raw === undefined) continue;
-      const one = Array.isArray(raw) ? raw[raw.length - 1]! : raw;
+      if (typeof raw !== 'string' && !Array.isArray(raw)) {
+        problems.push({ pointer: '', param: name, message: `param '${name}': expected one value, got a nested query` });
+        continue;
+      }
+      const one = Array.isArray(raw) ? String(raw[raw.length - 1]) : raw;
       try {
         this.set(name, one);
       } catch (e) {
@@ -127,6 +133,50 @@ export class ParamValues {
 
   entries(): IterableIterator<[string, ScalarValue]> {
     return this.values.entries();
+  }
+
+  /** Every value as its canonical string (what `set` parses back into the same value). */
+  strings(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of this.values) out[k] = valueKey(v);
+    return out;
+  }
+
+  /** Every value as plain data, for postMessage: `ParamValues.fromValues` checks it on the other side. */
+  toValues(): Record<string, ScalarValue> {
+    return Object.fromEntries(this.values);
+  }
+
+  /**
+   * Values that crossed a worker boundary (already parsed once): each is checked against its
+   * declaration (type, range) but never parsed from a string again. Throws ParamError.
+   */
+  static fromValues(decls: Record<string, ParamDecl> | undefined, values: Record<string, unknown>): ParamValues {
+    const out = new ParamValues(decls ?? {});
+    const problems: Problem[] = [];
+    for (const [name, v] of Object.entries(values)) {
+      const decl = Object.hasOwn(out.decls, name) ? out.decls[name] : undefined;
+      const error = !decl ? `unknown param '${name}'` : checkValue(name, decl, v);
+      if (error) problems.push({ pointer: '', param: name, message: error });
+      else out.values.set(name, v as ScalarValue);
+    }
+    if (problems.length) throw new ParamError(problems);
+    return out;
+  }
+}
+
+/** Why `v` is not a value of the declaration, or undefined when it is. */
+function checkValue(name: string, decl: ParamDecl, v: unknown): string | undefined {
+  switch (decl.type) {
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return `param '${name}': ${String(v)} is not a number`;
+      if (decl.min !== undefined && v < decl.min) return `param '${name}': ${v} is below its min ${decl.min}`;
+      if (decl.max !== undefined && v > decl.max) return `param '${name}': ${v} is above its max ${decl.max}`;
+      return undefined;
+    case 'color':
+      return Array.isArray(v) && v.length === 4 && v.every((c) => typeof c === 'number' && c >= 0 && c <= 1) ? undefined : `param '${name}': not an RGBA colour`;
+    case 'bool':
+      return typeof v === 'boolean' ? undefined : `param '${name}': ${String(v)} is not a bool`;
   }
 }
 

@@ -109,3 +109,11 @@ test('a --bbox value with a western or southern first coordinate is not read as 
   expect(joinNegativeValues(['bbox', '--bbox', '10,35,30,60'])).toEqual(['bbox', '--bbox', '10,35,30,60']);
   expect(joinNegativeValues(['tile', '--tile', '1/0/0', '-h'])).toEqual(['tile', '--tile', '1/0/0', '-h']);
 });
+
+describe('--param names that are Object.prototype names (issue 13 defect 4)', () => {
+  test('__proto__ and constructor are ordinary (undeclared) names, not silently dropped', () => {
+    const p = parseParams(['__proto__=1', 'constructor=2']);
+    expect(Object.keys(p)).toEqual(['__proto__', 'constructor']);
+    expect(p['__proto__']).toBe('1');
+  });
+});

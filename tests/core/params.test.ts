@@ -1,6 +1,6 @@
 // The params' JSON Schema (what /style/params and the browser's paramsSchema serve), and cache keys.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Renderer } from '../../src/index.js';
+import { ParamError, ParamValues, Renderer } from '../../src/index.js';
 
 const doc = {
   name: 'Demo',
@@ -56,5 +56,30 @@ describe('params each node reads (cache keys)', () => {
     expect(r.params({ tint: '#ff0000', width: '5' }).key(reads)).toBe(a);
     expect(r.params({ tint: '#ff0001' }).key(reads)).not.toBe(a);
     expect(a).toBe('tint=#ff0000ff');
+  });
+});
+
+describe('override parsing is strict (issue 13 defect 4)', () => {
+  const r = Renderer.create(doc);
+  test.each(['0x5', '0b1', '0o7', ' 0.5', '0.5 ', '1e400', '-1e400', 'Infinity', 'NaN', '', '+', '1.2.3', '5px'])('%j is not a number', (v) => {
+    expect(() => r.params({ k: v })).toThrow(/is not a number/);
+  });
+  test.each([['3', 3], ['-2.5', -2.5], ['.5', 0.5], ['5.', 5], ['1e3', 1000], ['2E-2', 0.02]])('%j is %d', (v, n) => {
+    expect(r.params({ k: v }).get('k')).toBe(n);
+  });
+  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s is an unknown param, not a crash', (name) => {
+    const overrides = Object.create(null) as Record<string, string>;
+    overrides[name] = '1';
+    expect(() => r.params(overrides)).toThrow(new RegExp(`unknown param '${name}'`));
+  });
+  test('values cross a worker boundary as values, checked against the declarations', () => {
+    const p = r.params({ width: '4', tint: '#ff0000' });
+    const back = ParamValues.fromValues(r.plan.params, structuredClone(p.toValues()));
+    expect(back.key(['width', 'tint', 'on', 'k'])).toBe(p.key(['width', 'tint', 'on', 'k']));
+    expect(() => ParamValues.fromValues(r.plan.params, { width: 9 })).toThrow(ParamError);
+    expect(() => ParamValues.fromValues(r.plan.params, { width: '4' })).toThrow(/not a number/);
+    expect(() => ParamValues.fromValues(r.plan.params, { tint: '#ff0000' })).toThrow(/not an RGBA colour/);
+    expect(() => ParamValues.fromValues(r.plan.params, { constructor: 1 })).toThrow(/unknown param/);
+    expect(p.strings()).toEqual({ width: '4', tint: '#ff0000ff', on: 'true', k: '3' });
   });
 });

@@ -43,7 +43,8 @@ export function parseBbox(s: string): Bbox {
 
 /** `--param name=value` (repeatable) into overrides; the last of a repeated name wins. */
 export function parseParams(list: readonly string[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: '--param __proto__=1' is a name like any other (and not a declared param).
+  const out = Object.create(null) as Record<string, string>;
   for (const item of list ?? []) {
     const i = item.indexOf('=');
     if (i <= 0) throw new ParamError([{ pointer: '', param: item, message: `--param '${item}' is not name=value` }]);

@@ -62,6 +62,13 @@ function requestParams(service: TileService, query: Query): ParamValues {
   return service.style.renderer.params(query, RESERVED_QUERY_KEYS);
 }
 
+/** An error with its causes, for the log. */
+function fullText(e: unknown): string {
+  const parts: string[] = [];
+  for (let c = e, i = 0; c && i < 5; c = (c as { cause?: unknown }).cause, i++) parts.push(c instanceof Error ? c.message : String(c));
+  return parts.join(' <- ').replace(/\s*\n\s*/g, '; ');
+}
+
 export function createApp(service: TileService, options: AppOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -169,9 +176,11 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     send(res, new HttpError(404, { error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}` }] }));
   });
 
-  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    const e = toHttpError(err);
+    const e = toHttpError(err, [service.style.baseDir, process.cwd()]);
+    // The full error (absolute paths, causes) goes to the server log; the client gets the scrubbed one.
+    if (e.status >= 500 && e.status !== 503) service.log(`tilegraph: ${req.method} ${req.originalUrl} -> ${e.status}: ${fullText(err)}`);
     res.removeHeader('ETag');
     res.removeHeader('X-Tilegraph-Cache');
     send(res, e);

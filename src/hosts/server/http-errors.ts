@@ -30,8 +30,34 @@ function isTilegraphError(e: unknown): e is TilegraphError {
   return e instanceof Error && typeof (e as TilegraphError).code === 'string' && Array.isArray((e as TilegraphError).problems);
 }
 
-/** Map any error to its HTTP answer. Never a blank 200. */
-export function toHttpError(e: unknown): HttpError {
+/** JSON pointers into a style start with these: never mistaken for a file path. */
+const POINTER_ROOTS = /^\/(nodes|sources|params|functions|legend|output)(\/|$)/;
+
+/**
+ * Error text for a client: absolute paths under `dirs` become relative to them, any other quoted
+ * absolute path becomes its file name. The full text goes to the server log only.
+ */
+export function scrubPaths(text: string, dirs: readonly string[]): string {
+  let out = text;
+  for (const d of dirs) if (d && d !== '/') out = out.split(d.endsWith('/') ? d : d + '/').join('');
+  return out.replace(/(['"`(])(\/[^'"`()\s]+)/g, (m, q: string, p: string) => (POINTER_ROOTS.test(p) ? m : q + (p.split('/').pop() || p)));
+}
+
+function scrubbed(e: HttpError, dirs: readonly string[]): HttpError {
+  const body: ErrorBody = {
+    ...e.body,
+    error: scrubPaths(e.body.error, dirs),
+    details: e.body.details.map((d) => ({ ...d, message: scrubPaths(d.message, dirs) })),
+  };
+  return new HttpError(e.status, body, e.headers);
+}
+
+/** Map any error to its HTTP answer, with no absolute path of this machine in it. Never a blank 200. */
+export function toHttpError(e: unknown, dirs: readonly string[] = []): HttpError {
+  return scrubbed(classify(e), dirs);
+}
+
+function classify(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
   if (e instanceof QueueFullError) {
     return new HttpError(503, { error: 'render queue is full', details: [{ field: 'queue', message: e.message }] }, { 'Retry-After': '1' });
@@ -58,6 +84,12 @@ export function toHttpError(e: unknown): HttpError {
         return new HttpError(500, { error: `${e.code === 'render' ? 'render' : e.code} failed`, details: e.problems.map((p) => ({ field: p.pointer, message: p.message })) });
     }
   }
-  const err = e as Error;
+  const err = e as Error & { status?: unknown; statusCode?: unknown };
+  // express and its router mark client mistakes (a path with bad percent-encoding...) with a 4xx status.
+  const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 0;
+  if (status >= 400 && status < 500) {
+    const message = err instanceof URIError ? `the path is not valid percent-encoding: ${err.message}` : (err?.message ?? String(e));
+    return new HttpError(status, { error: status === 400 ? 'bad request' : 'request refused', details: [{ field: 'path', message }] });
+  }
   return new HttpError(500, { error: 'internal error', details: [{ field: '', message: err?.message ?? String(e) }] });
 }

@@ -48,7 +48,8 @@ export class TileService {
   readonly startedAt = Date.now();
   draining = false;
   private readonly inflight = new Map<string, Promise<Uint8Array>>();
-  private readonly log: (line: string) => void;
+  /** Where reload messages and server-side error details go. */
+  readonly log: (line: string) => void;
 
   constructor(o: TileServiceOptions) {
     this.style = o.style;
