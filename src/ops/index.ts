@@ -2,6 +2,9 @@
 import type { OpDef } from './types.js';
 import { blend } from './blend/index.js';
 import { blur } from './blur/index.js';
+import { brushFile } from './brush-file/index.js';
+import { brushSolid } from './brush-solid/index.js';
+import { stroke } from './stroke/index.js';
 import { circles } from './circles/index.js';
 import { colorRamp } from './color-ramp/index.js';
 import { contour } from './contour/index.js';
@@ -24,6 +27,9 @@ import { zoom } from './zoom/index.js';
 export const OP_LIST: readonly OpDef[] = [
   blend,
   blur,
+  brushFile,
+  brushSolid,
+  stroke,
   circles,
   colorRamp,
   contour,

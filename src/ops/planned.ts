@@ -69,17 +69,6 @@ export const PLANNED: OpDef[] = [
     color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
   }, ['color', 'radius-frac']),
-  planned('brush-solid', 'constant-width brush', 'brush', {}, {
-    'width-px': num({ min: 0.4 }), color: color(), hardness: num({ min: 0, max: 1 }), aa: num({ min: 0, max: 1 }),
-    'dabs-per-radius': num({ min: 0.5, default: 4 }),
-  }, ['width-px', 'color']),
-  planned('brush-file', 'brush from an asset', 'brush', {}, { src: str() }, ['src']),
-  planned('stroke', 'stamps brush dabs along lines', 'raster', { features: F, brush: ['brush'] }, {
-    features: nodeRef(), brush: nodeRef(), color: color(), 'width-scale': numRef({ min: 0, default: 1 }),
-    'spacing-scale': numRef({ exclusiveMin: 0, default: 1 }),
-    'pressure-curve': { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 } },
-    seed: int({ min: 0 }),
-  }, ['features', 'brush']),
   planned('stamp', 'a sprite at each point', 'raster', { features: F, sprite: ['sprite'] }, {
     features: nodeRef(), sprite: nodeRef(), scale: numRef({ min: 0, default: 1 }), rotation: numRef({ default: 0 }),
     opacity: numRef({ min: 0, max: 1, default: 1 }), 'scale-expr': expr('number'), 'rotation-expr': expr('number'), 'opacity-expr': expr('number'),

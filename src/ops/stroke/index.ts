@@ -1,0 +1,51 @@
+import { color, int, nodeRef, num, numRef } from '../../style/fields.js';
+import type { Brush } from '../../types.js';
+import type { OpDef } from '../types.js';
+import { drawDabs } from './cpu.js';
+import { gpu } from './gpu.js';
+import { DEFAULT_WIDTH_MAX, dabReach, strokeDabs } from './plan.js';
+
+/**
+ * Dabs of a brush stamped along lines and polygon rings (a hand-drawn line). Dab positions come
+ * from a world-anchored arc-length lattice, jitter from a hash of the feature and the dab's world
+ * position (src/ops/stroke/plan.ts), so a line looks the same in every tile. Within one feature
+ * the dabs combine by maximum alpha (a stroke does not darken where its dabs overlap); features
+ * composite source-over in order.
+ */
+export const stroke: OpDef = {
+  name: 'stroke',
+  description: 'stamps brush dabs along lines and polygon rings',
+  output: 'raster',
+  inputs: { features: ['features'], brush: ['brush'] },
+  fields: {
+    features: nodeRef(),
+    brush: nodeRef('a brush-solid or brush-file node'),
+    color: color('paints the dabs (an image tip keeps only its alpha); default: the brush colours'),
+    'width-scale': numRef({ min: 0, default: 1, description: "multiplies the brush's width" }),
+    'spacing-scale': numRef({ exclusiveMin: 0, default: 1, description: "multiplies the brush's dab spacing" }),
+    'pressure-curve': {
+      type: 'array',
+      items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+      description: '[[t, w], ...]: width multiplier w at fraction t of each line (piecewise linear)',
+      'x-expect': 'an array of [t, w] pairs',
+    },
+    seed: int({ min: 0, default: 0, description: 'reshuffles the jitter' }),
+    'scatter-px': num({ min: 0, max: 64, default: 0, description: 'dabs move up to this far across the line (hashed per dab)' }),
+    'size-jitter': num({ min: 0, max: 1, default: 0, description: 'dab widths vary by up to this fraction' }),
+    'opacity-jitter': num({ min: 0, max: 1, default: 0, description: 'dab strengths drop by up to this fraction' }),
+    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    'width-max': num({ min: 0, max: 512, default: DEFAULT_WIDTH_MAX, description: 'bound of a dab width in pixels (sets the padding); wider dabs clamp to it' }),
+  },
+  required: ['features', 'brush'],
+  pad(_bound, _field, node) {
+    const wmax = typeof node['width-max'] === 'number' ? node['width-max'] : DEFAULT_WIDTH_MAX;
+    const scatter = typeof node['scatter-px'] === 'number' ? node['scatter-px'] : 0;
+    return Math.ceil(dabReach(wmax / 2, false, 1) + scatter);
+  },
+  paintsOnto: true,
+  gpu,
+  cpu(ctx) {
+    const brush = ctx.input<'brush'>('brush') as Brush;
+    return drawDabs(strokeDabs(ctx, brush), ctx.canvas.width, ctx.canvas.height, ctx.target);
+  },
+};

@@ -1,0 +1,225 @@
+// What both backends of `stroke` share: the dabs (position, radius, strength, paint) laid along
+// every line and ring, and the round dab profile.
+//
+// World-stable placement: on a segment with unit direction u, dabs sit where dot(P, u) (P in world
+// pixels) is a multiple of the spacing. That lattice depends only on the segment's supporting
+// line, not on where the segment was clipped, so a line cut by a canvas or a source-tile edge
+// gets the same dabs on both sides; a line drawn reversed gets the same set. Real line ends and
+// vertices not made by clipping get a dab of their own (round ends, no gaps at joins). Jitter is
+// hashed from the seed, the feature and the dab's world position. What stays canvas-dependent:
+// `pressure-curve` runs over the line as delivered, so it is seam-stable only for lines that lie
+// whole within a canvas's reach (a line cut by clipping has an unknown total length).
+import { RenderError } from '../../errors.js';
+import { BLACK, clamp01 } from '../../expr/paint.js';
+import type { Brush, FeatureGroup, Features, RGBA } from '../../types.js';
+import type { OpContext } from '../types.js';
+
+/** Most dabs one stroke node lays in one render (a bound, past which the render fails clearly). */
+export const MAX_DABS = 4_000_000;
+/** Smallest dab spacing in pixels (denser dabs change nothing visible). */
+export const MIN_SPACING_PX = 0.05;
+/** Default bound of a dab's width (brush width x width-scale x pressure x size jitter), pixels. */
+export const DEFAULT_WIDTH_MAX = 32;
+
+export interface Dabs {
+  count: number;
+  /** Per dab: cx, cy (canvas pixels), radius, strength (alpha multiplier). */
+  geom: Float32Array;
+  /** Per dab: the index of its group's paint in `paints`. */
+  group: Uint32Array;
+  /** Per group: premultiplied paint. */
+  paints: Float32Array;
+  groups: number;
+  /** Round dabs (a 1 x 1 tip) or the tip image over the dab's square. */
+  round: boolean;
+  /** Image tips: use only the tip's alpha, painted with the group's paint. */
+  tinted: boolean;
+  hardness: number;
+  aa: number;
+  tip: Brush['tip'];
+}
+
+/**
+ * Round dab alpha at distance d from the centre, radius r: a linear fade from hardness x r to r,
+ * and an anti-aliasing ramp `aa` pixels wide centred on the rim (a step when aa = 0). With
+ * hardness 1 and aa 1 it is the circles op's coverage clamp(r - d + 0.5, 0, 1).
+ */
+export function roundProfile(d: number, r: number, hardness: number, aa: number): number {
+  const edge = aa > 0 ? clamp01((r - d) / aa + 0.5) : d <= r ? 1 : 0;
+  if (hardness >= 1) return edge;
+  const soft = clamp01((r - d) / ((1 - hardness) * r));
+  return edge < soft ? edge : soft;
+}
+
+/** How far a dab of radius r reaches (pixels), for padding and bins. */
+export function dabReach(r: number, round: boolean, aa: number): number {
+  return round ? r + aa / 2 + 0.5 : r * Math.SQRT2 + 1;
+}
+
+/** 32-bit hash of integers (a murmur3-style mix), as a number in [0, 1). */
+function hash01(a: number, b: number, c: number, d: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ b, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16) ^ c, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 15) ^ d, 0x165667b1);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296;
+}
+
+/** A stable integer for a feature: its id, else a hash of its properties. */
+function featureKey(g: FeatureGroup): number {
+  const s = g.id !== undefined ? String(g.id) : JSON.stringify(g.properties);
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h | 0;
+}
+
+/** Piecewise-linear width multiplier over t in [0, 1], from [[t, w], ...] (sorted here); 1 without a curve. */
+export function pressureOf(curve: unknown): (t: number) => number {
+  if (!Array.isArray(curve) || curve.length === 0) return () => 1;
+  const pts = (curve as number[][]).map(([t, w]) => [Number(t), Math.max(0, Number(w))] as [number, number]).sort((a, b) => a[0] - b[0]);
+  return (t) => {
+    if (t <= pts[0]![0]) return pts[0]![1];
+    for (let i = 1; i < pts.length; i++) {
+      const [t1, w1] = pts[i]!;
+      if (t <= t1) {
+        const [t0, w0] = pts[i - 1]!;
+        return t1 > t0 ? w0 + ((w1 - w0) * (t - t0)) / (t1 - t0) : w1;
+      }
+    }
+    return pts[pts.length - 1]![1];
+  };
+}
+
+/** Every dab of a stroke node for its canvas, in paint order (group by group). */
+export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
+  const features = ctx.input<'features'>('features') as Features;
+  const { x0, y0, width: W, height: H } = ctx.canvas;
+  const round = brush.tip.width === 1 && brush.tip.height === 1;
+  const tinted = ctx.node.color !== undefined;
+  const tint: RGBA = tinted ? ctx.color('color', BLACK) : [0, 0, 0, 1];
+  const widthScale = Math.max(0, ctx.num('width-scale', 1));
+  const spacingScale = Math.max(1e-6, ctx.num('spacing-scale', 1));
+  const widthMax = typeof ctx.node['width-max'] === 'number' ? (ctx.node['width-max'] as number) : DEFAULT_WIDTH_MAX;
+  const scatter = Math.max(0, ctx.num('scatter-px', 0));
+  const sizeJitter = clamp01(ctx.num('size-jitter', 0));
+  const opacityJitter = clamp01(ctx.num('opacity-jitter', 0));
+  const opacity = clamp01(ctx.num('opacity', 1));
+  const seed = ctx.num('seed', 0) | 0;
+  const pressure = pressureOf(ctx.node['pressure-curve']);
+  const hasPressure = Array.isArray(ctx.node['pressure-curve']) && (ctx.node['pressure-curve'] as unknown[]).length > 0;
+  const baseW = brush.widthPx * widthScale;
+  const sp = Math.max(MIN_SPACING_PX, brush.spacing * baseW * spacingScale);
+  // Round dabs: the tip's own colour, or the stroke colour. Image tips: tinted by the stroke colour, or their own texels.
+  const tc = brush.tip.data;
+  const paint: RGBA = tinted
+    ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]]
+    : round
+      ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!]
+      : [1, 1, 1, 1];
+  const reachMax = dabReach(widthMax / 2, round, brush.aa) + scatter;
+
+  let geom = new Float32Array(4096 * 4);
+  let grp = new Uint32Array(4096);
+  let n = 0;
+  const paints: number[] = [];
+  let fkey = 0;
+  let gi = 0;
+  const push = (wx: number, wy: number, t: number, dx: number, dy: number): void => {
+    // Jitter from the dab's world position (1/8 px cells) and the feature.
+    const qx = Math.round(wx * 8) | 0;
+    const qy = Math.round(wy * 8) | 0;
+    let w = baseW * (hasPressure ? pressure(t) : 1);
+    let m = opacity;
+    if (sizeJitter > 0) w *= 1 + sizeJitter * (2 * hash01(seed, fkey, qx, qy ^ 0x51ed27) - 1);
+    if (opacityJitter > 0) m *= 1 - opacityJitter * hash01(seed ^ 0x2545f491, fkey, qx, qy);
+    if (scatter > 0) {
+      const o = scatter * (2 * hash01(seed ^ 0x68e31da4, fkey, qx, qy) - 1);
+      wx -= dy * o; // perpendicular to the segment
+      wy += dx * o;
+    }
+    if (!(w > 0) || !(m > 0)) return;
+    if (w > widthMax) w = widthMax;
+    const cx = wx - x0;
+    const cy = wy - y0;
+    if (cx < -reachMax || cy < -reachMax || cx > W + reachMax || cy > H + reachMax) return;
+    if (n >= MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
+    if (n * 4 + 4 > geom.length) {
+      const g2 = new Float32Array(geom.length * 2);
+      g2.set(geom);
+      geom = g2;
+      const p2 = new Uint32Array(grp.length * 2);
+      p2.set(grp);
+      grp = p2;
+    }
+    geom[n * 4] = cx;
+    geom[n * 4 + 1] = cy;
+    geom[n * 4 + 2] = w / 2;
+    geom[n * 4 + 3] = m;
+    grp[n++] = gi;
+  };
+  const vertexDabs = sp < baseW; // dense enough that a dab at each vertex reads as part of the line
+
+  /** Dabs along the polyline of `count` vertices starting at flat index 0 of `c`; ring: closed. */
+  const walk = (c: Float64Array, closed: boolean, cutStart: boolean, cutEnd: boolean, edgeCut?: Uint8Array): void => {
+    const nv = c.length >> 1;
+    if (nv < 2) return;
+    const ns = closed ? nv : nv - 1;
+    let total = 0;
+    if (hasPressure) for (let i = 0; i < ns; i++) total += Math.hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
+    let along = 0;
+    for (let i = 0; i < ns; i++) {
+      const j = (i + 1) % nv;
+      const ax = c[i * 2]!, ay = c[i * 2 + 1]!;
+      const bx = c[j * 2]!, by = c[j * 2 + 1]!;
+      const len = Math.hypot(bx - ax, by - ay);
+      if (!(len > 0)) continue;
+      const ux = (bx - ax) / len;
+      const uy = (by - ay) / len;
+      const cut = edgeCut?.[i] === 1;
+      if (!cut) {
+        // Vertex dabs: line ends not made by clipping, and vertices between two real edges.
+        const startReal = closed ? edgeCut?.[(i + ns - 1) % ns] !== 1 : i === 0 ? !cutStart : true;
+        if (vertexDabs && startReal) push(ax, ay, total > 0 ? along / total : 0, ux, uy);
+        const sA = ax * ux + ay * uy;
+        let k = Math.ceil(sA / sp);
+        for (let s = k * sp; s < sA + len; s = ++k * sp) {
+          const d = s - sA;
+          push(ax + ux * d, ay + uy * d, total > 0 ? (along + d) / total : 0, ux, uy);
+        }
+        if (vertexDabs && !closed && i === ns - 1 && !cutEnd) push(bx, by, 1, ux, uy);
+      }
+      along += len;
+    }
+  };
+
+  for (const g of features.groups) {
+    if (!g.lines.length && !g.polygons.length) continue;
+    fkey = featureKey(g);
+    const start = n;
+    for (let i = 0; i < g.lines.length; i++) {
+      const cut = g.cutEnds?.[i] ?? 0;
+      walk(g.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
+    }
+    for (let i = 0; i < g.polygons.length; i++) {
+      const poly = g.polygons[i]!;
+      for (let k = 0; k < poly.length; k++) walk(poly[k]!, true, false, false, g.polygonCuts?.[i]?.[k]);
+    }
+    if (n > start) {
+      paints.push(...paint);
+      gi++;
+    }
+  }
+  return {
+    count: n,
+    geom: geom.subarray(0, n * 4),
+    group: grp.subarray(0, n),
+    paints: Float32Array.from(paints),
+    groups: gi,
+    round,
+    tinted,
+    hardness: brush.hardness,
+    aa: brush.aa,
+    tip: brush.tip,
+  };
+}

@@ -1,0 +1,197 @@
+// stroke: the dab lattice and profile against closed forms, tile seams, errors, CPU/GPU parity.
+import sharp from 'sharp';
+import { CpuBackend, Renderer, type Raster, type Window } from '../../index.js';
+import { decodeImage } from '../../hosts/node/image.js';
+import type { Loader } from '../../sources/types.js';
+import { checkParity, diffRasters, gpuDescribe, GPU, randomFeatures, renderOn, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
+import { roundProfile, pressureOf } from './plan.js';
+
+/** World pixel -> [lon, lat] at zoom z and tile size ts. */
+function lonLat(z: number, ts: number, x: number, y: number): [number, number] {
+  const size = ts * 2 ** z;
+  return [(x / size) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI];
+}
+
+const Z = 8;
+const TS = 64;
+const WIN: Window = { z: Z, x0: 100 * TS, y0: 90 * TS, width: 2 * TS, height: 2 * TS, tileSize: TS };
+
+function lines(ls: number[][], props: Record<string, unknown>[] = []): object {
+  return {
+    type: 'FeatureCollection',
+    features: ls.map((l, i) => {
+      const coords: [number, number][] = [];
+      for (let k = 0; k < l.length; k += 2) coords.push(lonLat(Z, TS, WIN.x0 + l[k]!, WIN.y0 + l[k + 1]!));
+      return { type: 'Feature', id: i + 1, properties: props[i] ?? { i }, geometry: { type: 'LineString', coordinates: coords } };
+    }),
+  };
+}
+
+function style(data: object, strokeNode: Record<string, unknown>, brush: Record<string, unknown> = { op: 'brush-solid', 'width-px': 6, color: '#204080' }): object {
+  return {
+    output: 'out',
+    sources: { l: { type: 'geojson', data, buffer: 128, tolerance: 0 } },
+    nodes: { f: { op: 'features' }, brush, out: { op: 'stroke', features: '@f', brush: '@brush', ...strokeNode } },
+  };
+}
+
+async function cpu(s: object, w: Window = WIN, loader?: Loader): Promise<Raster> {
+  const r = Renderer.create(s, loader ? { loader } : {});
+  return (await r.renderWindow(w, r.params(), { backend: new CpuBackend() })).raster;
+}
+
+/** Max absolute difference of two rasters' float values. */
+function maxDiff(a: Raster, b: Raster): number {
+  let m = 0;
+  for (let i = 0; i < a.data.length; i++) m = Math.max(m, Math.abs(a.data[i]! - b.data[i]!));
+  return m;
+}
+
+describe('stroke: dab profile and lattice', () => {
+  test('the round profile: hard + aa 1 is the circles coverage; hardness fades linearly; aa 0 is a step', () => {
+    for (const d of [0, 2, 4.6, 5, 5.3, 6]) expect(roundProfile(d, 5, 1, 1)).toBeCloseTo(Math.min(1, Math.max(0, 5 - d + 0.5)), 12);
+    expect(roundProfile(3, 4, 0.5, 0)).toBeCloseTo(0.5, 12); // fade from 2 to 4
+    expect(roundProfile(4.01, 4, 1, 0)).toBe(0);
+    expect(roundProfile(3.99, 4, 1, 0)).toBe(1);
+  });
+
+  test('pressure curve: piecewise linear, sorted, clamped at the ends', () => {
+    const p = pressureOf([[1, 0.2], [0, 0], [0.5, 1]]);
+    [p(-1), p(0), p(0.25), p(0.5), p(0.75), p(1), p(2)].forEach((v, i) => expect(v).toBeCloseTo([0, 0, 0.5, 1, 0.6, 0.2, 0.2][i]!, 12));
+  });
+
+  test('a hard brush with dense dabs along a straight line converges to stroke-solid of the same width (round caps)', async () => {
+    const data = lines([[20.3, 40.7, 110.2, 70.1], [30, 100, 100, 100]]);
+    const dense = await cpu(style(data, {}, { op: 'brush-solid', 'width-px': 7, color: '#204080', 'dabs-per-radius': 16 }));
+    const solid = await cpu({
+      output: 'out',
+      sources: { l: { type: 'geojson', data, buffer: 128, tolerance: 0 } },
+      nodes: { f: { op: 'features' }, out: { op: 'stroke-solid', features: '@f', width: 7, color: '#204080', cap: 'round', join: 'round' } },
+    });
+    // Dab coverage is a distance ramp at the pixel centre, stroke-solid's the exact pixel area:
+    // they agree to a few percent on slanted edges and exactly on straight ones.
+    expect(maxDiff(dense, solid)).toBeLessThan(0.09);
+    let sum = 0;
+    for (let i = 0; i < dense.data.length; i += 4) sum += Math.abs(dense.data[i + 3]! - solid.data[i + 3]!);
+    expect(sum / (dense.width * dense.height)).toBeLessThan(0.002);
+    // Horizontal line y = 100, width 7 (96.5 to 103.5): rows 97..102 covered, rows 96 and 103 half, as the area rule says.
+    const a = (x: number, y: number) => dense.data[(y * dense.width + x) * 4 + 3]!;
+    for (const [y, v] of [[95, 0], [96, 0.5], [97, 1], [100, 1], [102, 1], [103, 0.5], [104, 0]]) expect(a(60, y!)).toBeCloseTo(v!, 2);
+  });
+
+  test('dabs of one feature combine by maximum: overlapping dabs do not darken a translucent stroke', async () => {
+    const r = await cpu(style(lines([[10, 64, 118, 64]]), { color: '#ff000080' }, { op: 'brush-solid', 'width-px': 8, color: '#000000', 'dabs-per-radius': 8 }));
+    const a = r.data[(64 * r.width + 60) * 4 + 3]!;
+    expect(a).toBeCloseTo(128 / 255, 5);
+  });
+
+  test('the lattice is anchored to the world: reversing a line or cutting it at a vertex draws the same dabs', async () => {
+    const brush = { op: 'brush-solid', 'width-px': 3, color: '#000000', 'dabs-per-radius': 0.5 }; // sparse: dabs 3 px apart
+    const a = await cpu(style(lines([[5.5, 30.25, 120.75, 90.5]]), {}, brush));
+    const b = await cpu(style(lines([[120.75, 90.5, 5.5, 30.25]]), {}, brush));
+    expect(maxDiff(a, b)).toBeLessThan(1e-5);
+    // Sparse dabs are visible as beads: coverage varies along the line.
+    let lo = 1, hi = 0;
+    for (let x = 20; x < 100; x++) {
+      const y = Math.round(30.25 + ((x + 0.5 - 5.5) * (90.5 - 30.25)) / (120.75 - 5.5) - 0.5);
+      const v = a.data[(y * a.width + x) * 4 + 3]!;
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+    expect(hi - lo).toBeGreaterThan(0.2);
+  });
+
+  test('seams: 2 x 2 tiles equal the window render, with scatter, size and opacity jitter', async () => {
+    const r = (() => { let s = 7; return () => ((s = (s * 16807) % 2147483647) / 2147483647); })();
+    const ls: number[][] = [];
+    for (let i = 0; i < 12; i++) {
+      const l: number[] = [];
+      let x = r() * 128, y = r() * 128;
+      for (let k = 0; k < 5; k++) {
+        l.push(x, y);
+        x += (r() - 0.5) * 90;
+        y += (r() - 0.5) * 90;
+      }
+      ls.push(l);
+    }
+    const s = style(lines(ls), { 'scatter-px': 2, 'size-jitter': 0.5, 'opacity-jitter': 0.6, seed: 3 }, { op: 'brush-solid', 'width-px': 4, color: '#103050', 'dabs-per-radius': 1, hardness: 0.5 });
+    const whole = await cpu(s);
+    for (const [tx, ty] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+      const tile = await cpu(s, { ...WIN, x0: WIN.x0 + tx! * TS, y0: WIN.y0 + ty! * TS, width: TS, height: TS });
+      let m = 0;
+      for (let y = 0; y < TS; y++) {
+        for (let x = 0; x < TS; x++) {
+          const p = (y * TS + x) * 4;
+          const q = ((y + ty! * TS) * whole.width + x + tx! * TS) * 4;
+          for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(tile.data[p + c]! - whole.data[q + c]!));
+        }
+      }
+      expect({ tile: [tx, ty], max: m < 1e-4 ? 'ok' : m }).toEqual({ tile: [tx, ty], max: 'ok' });
+    }
+  });
+
+  test('a missing brush asset is an error naming the node and the path', async () => {
+    const loader: Loader = { load: async (ref) => { throw new Error(`ENOENT: no such file '${ref}'`); }, decodeImage };
+    await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/pencil.png' }), WIN, loader)).rejects.toThrow(/brush.*tips\/pencil\.png.*ENOENT/);
+    const corrupt: Loader = { load: async () => new Uint8Array([1, 2, 3, 4]), decodeImage };
+    await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/bad.png' }), WIN, corrupt)).rejects.toThrow(/brush.*tips\/bad\.png.*not a readable image/);
+  });
+
+  test('an image tip from an asset is loaded once per style and drawn over the dab square', async () => {
+    let loads = 0;
+    const png = await tipPng();
+    const loader: Loader = { load: async () => (loads++, png), decodeImage };
+    const s = style(lines([[10, 64, 118, 64]]), { color: '#000000' }, { op: 'brush-file', src: 'tip.png', 'width-px': 8 });
+    const r = Renderer.create(s, { loader });
+    const a = await r.renderWindow(WIN, r.params(), { backend: new CpuBackend() });
+    await r.renderWindow(WIN, r.params(), { backend: new CpuBackend() });
+    expect(loads).toBe(1);
+    // The tip is a 4 x 4 square (opaque left half, transparent right): along a horizontal line the union is opaque over the band.
+    const al = (x: number, y: number) => a.raster.data[(y * a.raster.width + x) * 4 + 3]!;
+    expect(al(60, 64)).toBeCloseTo(1, 4);
+    expect(al(60, 58)).toBe(0);
+  });
+});
+
+/** A 4 x 4 PNG: left half opaque white, right half transparent. */
+async function tipPng(): Promise<Uint8Array> {
+  const px = new Uint8Array(4 * 4 * 4);
+  for (let y = 0; y < 4; y++) for (let x = 0; x < 2; x++) px.set([255, 255, 255, 255], (y * 4 + x) * 4);
+  return new Uint8Array(await sharp(Buffer.from(px), { raw: { width: 4, height: 4, channels: 4 } }).png().toBuffer());
+}
+
+gpuDescribe('stroke: CPU/GPU parity', () => {
+  const w = testWindow(64);
+  const brushes: Record<string, Record<string, unknown>> = {
+    hard: { op: 'brush-solid', 'width-px': 3, color: '#3060a0' },
+    soft: { op: 'brush-solid', 'width-px': 7, color: '#a03060c0', hardness: 0.3, aa: 0.5, 'dabs-per-radius': 2 },
+  };
+  for (const [name, brush] of Object.entries(brushes)) {
+    test(`${name} brush on random lines and rings, jittered`, async () => {
+      const s = {
+        output: 'out',
+        sources: { p: { type: 'geojson', data: randomFeatures(11, w, { polygons: 3, lines: 6 }, 12) } },
+        nodes: { f: { op: 'features' }, brush, out: { op: 'stroke', features: '@f', brush: '@brush', 'scatter-px': 1, 'size-jitter': 0.3, 'opacity-jitter': 0.3, 'pressure-curve': [[0, 0.3], [0.5, 1.2], [1, 0.5]] } },
+      };
+      await checkParity(`stroke ${name}`, s, w, GEOMETRY_TOL * 4);
+    });
+  }
+
+  test('image tip (asset), tinted and untinted', async () => {
+    const png = await tipPng();
+    const loader: Loader = { load: async () => png, decodeImage };
+    for (const color of [undefined, '#208040']) {
+      const s = {
+        output: 'out',
+        sources: { p: { type: 'geojson', data: randomFeatures(5, w, { lines: 5 }, 12) } },
+        nodes: { f: { op: 'features' }, brush: { op: 'brush-file', src: 'tip.png', 'width-px': 6 }, out: { op: 'stroke', features: '@f', brush: '@brush', ...(color ? { color } : {}) } },
+      };
+      const r = Renderer.create(s, { loader });
+      const c = await r.renderWindow(w, r.params(), { backend: new CpuBackend() });
+      const g = await r.renderWindow(w, r.params(), { backend: GPU! });
+      const d = diffRasters(c.raster, g.raster);
+      expect({ color, ok: d.maxFloat <= GEOMETRY_TOL * 4 && d.max8 <= 2 }).toEqual({ color, ok: true });
+    }
+  });
+  void renderOn;
+});

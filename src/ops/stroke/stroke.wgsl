@@ -1,0 +1,86 @@
+// stroke: per pixel, the dabs of its 16 px bin in paint order (src/ops/stroke/gpu.ts). Within a
+// feature the strongest dab wins (maximum alpha); each feature's winner composites source-over
+// when the next feature starts, as drawDabs (src/ops/stroke/cpu.ts). Round dabs follow
+// roundProfile (plan.ts); image tips are sampled bilinearly over the dab's square.
+struct U {
+  size: vec2u,
+  bins: u32,
+  round: u32,
+  tinted: u32,
+  tipW: i32,
+  tipH: i32,
+  hardness: f32,
+  aa: f32,
+  tipSide: f32,
+}
+
+struct Dab {
+  // cx, cy (canvas pixels), radius, strength
+  geom: vec4f,
+  paint: vec4f,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
+@group(0) @binding(2) var<storage, read> dabs: array<Dab>;
+@group(0) @binding(3) var<storage, read> groups: array<u32>;
+@group(0) @binding(4) var<storage, read> starts: array<u32>;
+@group(0) @binding(5) var<storage, read> items: array<u32>;
+@group(0) @binding(6) var<storage, read> sprite: array<vec4f>;
+
+//!include sprite-sample
+
+fn roundProfile(d: f32, r: f32) -> f32 {
+  var edge: f32;
+  if (u.aa > 0.0) {
+    edge = clamp((r - d) / u.aa + 0.5, 0.0, 1.0);
+  } else {
+    edge = select(0.0, 1.0, d <= r);
+  }
+  if (u.hardness >= 1.0) {
+    return edge;
+  }
+  return min(edge, clamp((r - d) / ((1.0 - u.hardness) * r), 0.0, 1.0));
+}
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  if (any(gid.xy >= u.size)) {
+    return;
+  }
+  let b = (gid.y / 16u) * u.bins + gid.x / 16u;
+  let px = f32(gid.x) + 0.5;
+  let py = f32(gid.y) + 0.5;
+  var acc = vec4f(0.0);
+  var best = vec4f(0.0);
+  var cur = 0xffffffffu;
+  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+    let i = items[k];
+    let g = groups[i];
+    if (g != cur) {
+      acc = best + acc * (1.0 - best.a);
+      best = vec4f(0.0);
+      cur = g;
+    }
+    let d = dabs[i];
+    let dx = px - d.geom.x;
+    let dy = py - d.geom.y;
+    var v: vec4f;
+    if (u.round == 1u) {
+      v = d.paint * (roundProfile(sqrt(dx * dx + dy * dy), d.geom.z) * d.geom.w);
+    } else {
+      let kk = 2.0 * d.geom.z / u.tipSide;
+      let t = sampleSprite(u.tipW, u.tipH, dx / kk + f32(u.tipW) * 0.5, dy / kk + f32(u.tipH) * 0.5, false);
+      if (u.tinted == 1u) {
+        v = d.paint * (t.a * d.geom.w);
+      } else {
+        v = t * d.geom.w;
+      }
+    }
+    if (v.a > best.a) {
+      best = v;
+    }
+  }
+  acc = best + acc * (1.0 - best.a);
+  textureStore(dst, gid.xy, acc);
+}
