@@ -52,7 +52,7 @@ export function writePmtiles(tiles: ArchiveTile[], o: ArchiveOptions): Uint8Arra
   for (const _ of placed) varint(dir, 1); // run length
   for (const e of placed) varint(dir, e.length);
   placed.forEach((e, i) => varint(dir, i > 0 && e.offset === placed[i - 1]!.offset + placed[i - 1]!.length ? 0 : e.offset + 1));
-  let meta = new TextEncoder().encode(JSON.stringify(o.metadata ?? {}));
+  let meta: Uint8Array = new TextEncoder().encode(JSON.stringify(o.metadata ?? {}));
   if (o.compression) {
     dir = Array.from(o.compression.compress(Uint8Array.from(dir)));
     meta = o.compression.compress(meta);
