@@ -4,6 +4,7 @@ import { blend } from './blend/index.js';
 import { blur } from './blur/index.js';
 import { brushFile } from './brush-file/index.js';
 import { brushSolid } from './brush-solid/index.js';
+import { hillshade } from './hillshade/index.js';
 import { stroke } from './stroke/index.js';
 import { circles } from './circles/index.js';
 import { colorRamp } from './color-ramp/index.js';
@@ -29,6 +30,7 @@ export const OP_LIST: readonly OpDef[] = [
   blur,
   brushFile,
   brushSolid,
+  hillshade,
   stroke,
   circles,
   colorRamp,

@@ -77,10 +77,6 @@ export const PLANNED: OpDef[] = [
     features: nodeRef(), pattern: nodeRef(), scale: numRef({ exclusiveMin: 0, default: 1 }),
     offset: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
   }, ['features', 'pattern']),
-  planned('hillshade', 'shaded relief from an elevation field', 'raster', { field: ['scalar-field'] }, {
-    field: nodeRef(), azimuth: numRef({ default: 315 }), altitude: numRef({ min: 0, max: 90, default: 45 }),
-    'z-factor': numRef({ default: 1 }), 'shadow-color': color(), 'highlight-color': color(), 'accent-color': color(),
-  }, ['field'], { pad: () => 1 }),
   planned('noise', 'world-anchored value or simplex noise', (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'), {}, {
     'scale-px': numRef({ exclusiveMin: 0, default: 64 }), octaves: int({ min: 1, max: 12, default: 1 }), seed: int({ min: 0 }),
     kind: oneOfEnum(['value', 'simplex'], 'value'), output: oneOfEnum(['field', 'raster'], 'field'),

@@ -1,0 +1,47 @@
+// hillshade on the CPU (the reference): Horn's 3x3 gradient of the elevation field, GDAL's shade
+// value v in 1..255 (plan.ts), then colour = shadow + (highlight - shadow) v / 255 (premultiplied),
+// then the accent colour laid over with coverage sin(slope). The defaults (shadow black, highlight
+// white, no accent) give opaque grey v / 255: the `gdaldem hillshade` image.
+import { acquire } from '../../backends/cpu/pool.js';
+import { gdalShade, type ShadeColours, type ShadeTerms } from './plan.js';
+
+/** field: (w + 2) x (h + 2) elevations (pad 1); invRes: per output row. Any NaN in a window: transparent. */
+export function hillshade(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
+  const out = acquire(w * h * 4, false);
+  const sw = w + 2;
+  const [sr, sg, sb, sa] = col.shadow;
+  const dr = col.highlight[0] - sr, dg = col.highlight[1] - sg, db = col.highlight[2] - sb, da = col.highlight[3] - sa;
+  const [ar, ag, ab, aa] = col.accent;
+  for (let j = 0; j < h; j++) {
+    const ew = invRes[j]!;
+    for (let i = 0; i < w; i++) {
+      const c = (j + 1) * sw + i + 1;
+      const a0 = field[c - sw - 1]!, a1 = field[c - sw]!, a2 = field[c - sw + 1]!;
+      const a3 = field[c - 1]!, a4 = field[c]!, a5 = field[c + 1]!;
+      const a6 = field[c + sw - 1]!, a7 = field[c + sw]!, a8 = field[c + sw + 1]!;
+      const x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) * ew;
+      const y = (a6 + a7 + a7 + a8 - (a0 + a1 + a1 + a2)) * -ew;
+      const o = (j * w + i) * 4;
+      if (x !== x || y !== y || a4 !== a4) {
+        out[o] = out[o + 1] = out[o + 2] = out[o + 3] = 0;
+        continue;
+      }
+      const g = gdalShade(t, x, y) / 255;
+      let r = sr + dr * g, gr = sg + dg * g, b = sb + db * g, a = sa + da * g;
+      if (aa > 0) {
+        const q = t.squareZ * (x * x + y * y);
+        const k = Math.sqrt(q / (1 + q));
+        const keep = 1 - aa * k;
+        r = ar * k + r * keep;
+        gr = ag * k + gr * keep;
+        b = ab * k + b * keep;
+        a = aa * k + a * keep;
+      }
+      out[o] = r;
+      out[o + 1] = gr;
+      out[o + 2] = b;
+      out[o + 3] = a;
+    }
+  }
+  return out;
+}
