@@ -6,6 +6,8 @@ import { brushFile } from './brush-file/index.js';
 import { brushSolid } from './brush-solid/index.js';
 import { hillshade } from './hillshade/index.js';
 import { stroke } from './stroke/index.js';
+import { stamp } from './stamp/index.js';
+import { fillPattern } from './fill-pattern/index.js';
 import { circles } from './circles/index.js';
 import { colorRamp } from './color-ramp/index.js';
 import { contour } from './contour/index.js';
@@ -32,6 +34,8 @@ export const OP_LIST: readonly OpDef[] = [
   brushSolid,
   hillshade,
   stroke,
+  stamp,
+  fillPattern,
   circles,
   colorRamp,
   contour,

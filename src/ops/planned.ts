@@ -69,14 +69,6 @@ export const PLANNED: OpDef[] = [
     color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
   }, ['color', 'radius-frac']),
-  planned('stamp', 'a sprite at each point', 'raster', { features: F, sprite: ['sprite'] }, {
-    features: nodeRef(), sprite: nodeRef(), scale: numRef({ min: 0, default: 1 }), rotation: numRef({ default: 0 }),
-    opacity: numRef({ min: 0, max: 1, default: 1 }), 'scale-expr': expr('number'), 'rotation-expr': expr('number'), 'opacity-expr': expr('number'),
-  }, ['features', 'sprite']),
-  planned('fill-pattern', 'polygons filled with a world-anchored pattern', 'raster', { features: F, pattern: ['sprite', 'raster'] }, {
-    features: nodeRef(), pattern: nodeRef(), scale: numRef({ exclusiveMin: 0, default: 1 }),
-    offset: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
-  }, ['features', 'pattern']),
   planned('noise', 'world-anchored value or simplex noise', (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'), {}, {
     'scale-px': numRef({ exclusiveMin: 0, default: 64 }), octaves: int({ min: 1, max: 12, default: 1 }), seed: int({ min: 0 }),
     kind: oneOfEnum(['value', 'simplex'], 'value'), output: oneOfEnum(['field', 'raster'], 'field'),

@@ -1,0 +1,32 @@
+// fill-pattern (sprite): coverage alpha (the fill-solid scanline pass, src/ops/fill-pattern/gpu.ts)
+// times the sprite sampled with wrapping at (u0 + x inv, v0 + y inv) (patternPhase), times opacity.
+struct U {
+  size: vec2u,
+  cov: View,
+  phase: vec2f,
+  inv: f32,
+  opacity: f32,
+  sw: i32,
+  sh: i32,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var cov_tex: texture_2d<f32>;
+@group(0) @binding(2) var<storage, read> sprite: array<vec4f>;
+@group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
+
+//!include sprite-sample
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  if (any(gid.xy >= u.size)) {
+    return;
+  }
+  let p = vec2i(gid.xy);
+  let c = loadRGBA(cov_tex, u.cov, p).a * u.opacity;
+  var v = vec4f(0.0);
+  if (c > 0.0) {
+    v = sampleSprite(u.sw, u.sh, u.phase.x + f32(p.x) * u.inv, u.phase.y + f32(p.y) * u.inv, true) * c;
+  }
+  textureStore(dst, gid.xy, v);
+}

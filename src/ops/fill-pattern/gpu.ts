@@ -1,0 +1,38 @@
+// fill-pattern on the GPU: the union coverage drawn by the fill-solid scanline kernel (every group
+// opaque white, so alpha = the CPU's coverage union), then one pass multiplying the pattern:
+// a sprite sampled at the world-anchored phase of patternPhase (fill-pattern.wgsl) or a raster
+// (fill-pattern-raster.wgsl).
+import { ShapeList } from '../../backends/gpu/shapes.js';
+import { drawShapes } from '../../backends/gpu/scanline.js';
+import { Uniforms } from '../../backends/gpu/uniforms.js';
+import type { GpuOp } from '../../backends/gpu/encoder.js';
+import { clamp01 } from '../../expr/paint.js';
+import { isNodeRef, spriteInput } from '../stamp/sprite.js';
+import { addPolygonRings, patternPhase, polygonGroups } from './index.js';
+
+export const gpu: GpuOp = {
+  async encode(g, ctx) {
+    const { width: W, height: H, x0, y0 } = ctx.canvas;
+    const shapes = new ShapeList(H);
+    for (const grp of polygonGroups(ctx)) {
+      addPolygonRings(grp, (ring, winding) => shapes.addRing(ring, -x0, -y0, winding));
+      shapes.endShape(1, 1, 1, 1);
+    }
+    const cov = drawShapes(g, shapes, W, H, ctx.bool('antialias', true));
+    const out = g.output('raster', W, H);
+    const op = clamp01(ctx.num('opacity', 1));
+    const raster = isNodeRef(ctx.node.pattern) && ctx.handle('pattern').kind === 'raster';
+    if (raster) {
+      const pat = g.input(ctx, 'pattern');
+      const u = new Uniforms().vec2u(W, H).view(cov).view(pat).f32s(op);
+      g.dispatch2d('fill-pattern-raster', [g.uniform(u), g.view(cov), g.view(pat), g.view(out)], W, H);
+      return out;
+    }
+    const s = await spriteInput(ctx, 'pattern');
+    if (s.kind !== 'sprite') return undefined;
+    const ph = patternPhase(ctx, s);
+    const u = new Uniforms().vec2u(W, H).view(cov).vec2f(ph.u0, ph.v0).f32s(ph.inv, op).i32s(s.width, s.height);
+    g.dispatch2d('fill-pattern', [g.uniform(u), g.view(cov), g.storage(s.data), g.view(out)], W, H);
+    return out;
+  },
+};

@@ -1,0 +1,115 @@
+import { boolRef, nodeRef, numRef } from '../../style/fields.js';
+import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
+import { newRaster } from '../../backends/cpu/raster.js';
+import { clamp01 } from '../../expr/paint.js';
+import type { FeatureGroup, Features, Raster, Sprite } from '../../types.js';
+import { ringArea } from '../../geometry/clip.js';
+import { assetField, sampleSprite, spriteInput } from '../stamp/sprite.js';
+import type { OpContext, OpDef } from '../types.js';
+import { gpu } from './gpu.js';
+
+/**
+ * Polygons filled with a pattern: a sprite repeated over the world plane from world pixel
+ * `offset`, each texel `scale` pixels wide, so the pattern continues across tiles; or a raster
+ * (already canvas-sized and, when its source is, world-anchored) shown through the polygons as it
+ * is (`scale` and `offset` apply to sprites only). The polygons of all features form one coverage
+ * (their union), which multiplies the pattern.
+ */
+export const fillPattern: OpDef = {
+  name: 'fill-pattern',
+  description: 'fills polygons with a world-anchored repeating sprite (or a raster)',
+  output: 'raster',
+  inputs: { features: ['features'], pattern: ['sprite', 'raster'] },
+  fields: {
+    features: nodeRef(),
+    pattern: assetField('the pattern tile (a sprite) or a raster'),
+    scale: numRef({ exclusiveMin: 0, default: 1, description: 'pixels per pattern texel' }),
+    offset: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, default: [0, 0], description: 'world pixels [x, y] where a pattern tile starts', 'x-expect': 'two numbers [x, y]' },
+    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    antialias: boolRef(true),
+  },
+  required: ['features', 'pattern'],
+  pad: (_b, field) => (field === 'features' ? 1 : 0),
+  paintsOnto: true,
+  gpu,
+  async cpu(ctx) {
+    const { width: W, height: H } = ctx.canvas;
+    const pattern = await spriteInput(ctx, 'pattern');
+    const cov = coverage(ctx);
+    const out = ctx.target ?? newRaster(W, H);
+    const o = out.data;
+    const op = clamp01(ctx.num('opacity', 1));
+    const t = new Float64Array(4);
+    const ph = pattern.kind === 'sprite' ? patternPhase(ctx, pattern) : undefined;
+    for (let y = 0; y < H; y++) {
+      for (let x = 0; x < W; x++) {
+        const c = cov[y * W + x]! * op;
+        if (c <= 0) continue;
+        const p = (y * W + x) * 4;
+        if (ph) sampleSprite(pattern as Sprite, ph.u0 + x * ph.inv, ph.v0 + y * ph.inv, true, t);
+        else for (let k = 0; k < 4; k++) t[k] = (pattern as Raster).data[p + k]!;
+        const a = t[3]! * c;
+        if (a <= 0) continue;
+        const q = 1 - a;
+        o[p] = t[0]! * c + o[p]! * q;
+        o[p + 1] = t[1]! * c + o[p + 1]! * q;
+        o[p + 2] = t[2]! * c + o[p + 2]! * q;
+        o[p + 3] = a + o[p + 3]! * q;
+      }
+    }
+    return out;
+  },
+};
+
+/**
+ * Where canvas pixel (0, 0) samples the pattern, reduced modulo the tile (in float64, so the GPU's
+ * float32 only ever sees small numbers); pixel (x, y) samples (u0 + x inv, v0 + y inv).
+ */
+export function patternPhase(ctx: OpContext, s: Sprite): { u0: number; v0: number; inv: number } {
+  const scale = Math.max(1e-6, ctx.num('scale', 1));
+  const off = Array.isArray(ctx.node.offset) ? (ctx.node.offset as number[]) : [0, 0];
+  const mod = (v: number, m: number) => ((v % m) + m) % m;
+  return {
+    u0: mod((ctx.canvas.x0 + 0.5 - (off[0] ?? 0)) / scale, s.width),
+    v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height),
+    inv: 1 / scale,
+  };
+}
+
+/** The union coverage of every group's polygons (each group source-over the previous), canvas-sized. */
+function coverage(ctx: OpContext): Float32Array {
+  const { width: W, height: H, x0, y0 } = ctx.canvas;
+  const cv = new Float32Array(W * H);
+  const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
+  const features = ctx.input<'features'>('features') as Features;
+  for (const g of features.groups) {
+    if (!g.polygons.length) continue;
+    addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
+    rast.sweep((y, xa, xb, cov, solid) => {
+      let p = y * W + xa;
+      for (let x = xa; x < xb; x++, p++) {
+        const c = solid >= 0 ? solid : cov[x]!;
+        if (c > 0) cv[p] = c + cv[p]! * (1 - c);
+      }
+    });
+  }
+  releaseRasterizer(rast);
+  return cv;
+}
+
+/** Groups with polygons, for the GPU coverage pass. */
+export function polygonGroups(ctx: OpContext): Features['groups'] {
+  return (ctx.input<'features'>('features') as Features).groups.filter((g) => g.polygons.length > 0);
+}
+
+/** A group's rings with their winding: exteriors +1, holes -1 whatever their order (as fill-solid does). */
+export function addPolygonRings(g: FeatureGroup, add: (ring: Float64Array, winding: number) => void): void {
+  for (const poly of g.polygons) {
+    for (let k = 0; k < poly.length; k++) {
+      const ring = poly[k]!;
+      const a = ringArea(ring);
+      if (a === 0 || !Number.isFinite(a)) continue;
+      add(ring, (k === 0) === a > 0 ? 1 : -1);
+    }
+  }
+}

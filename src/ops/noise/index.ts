@@ -1,0 +1,30 @@
+import { int, numRef, oneOfEnum } from '../../style/fields.js';
+import type { Raster, ScalarField } from '../../types.js';
+import type { NodeSpec, OpDef } from '../types.js';
+import { noise as run } from './cpu.js';
+import { MAX_OCTAVES, noiseInputs } from './plan.js';
+import { gpu } from './gpu.js';
+
+/** World-anchored fBm noise: a field in [0, 1], or an opaque raster whose R, G, B are independent noises. */
+export const noise: OpDef = {
+  name: 'noise',
+  description:
+    'world-anchored fractal noise (value or simplex) in [0, 1]: a scalar field, or an opaque raster whose R, G and B are three independent noises (a displacement source for displace); continues across tiles',
+  output: (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'),
+  inputs: {},
+  fields: {
+    'scale-px': numRef({ exclusiveMin: 0, default: 64, description: 'lattice spacing of the first octave, in pixels at the tile zoom' }),
+    octaves: int({ min: 1, max: MAX_OCTAVES, default: 1, description: 'octaves of fBm, each twice the frequency and half the weight of the last' }),
+    seed: int({ min: 0, default: 0, description: 'reshuffles the lattice' }),
+    kind: oneOfEnum(['value', 'simplex'], 'value'),
+    output: oneOfEnum(['field', 'raster'], 'field'),
+  },
+  required: [],
+  gpu,
+  cpu(ctx) {
+    const { width, height } = ctx.canvas;
+    const { octs, kind, seed, raster } = noiseInputs(ctx);
+    const data = run(width, height, octs, kind, seed, raster);
+    return raster ? ({ kind: 'raster', width, height, data } satisfies Raster) : ({ kind: 'scalar-field', width, height, data } satisfies ScalarField);
+  },
+};

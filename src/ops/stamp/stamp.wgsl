@@ -1,0 +1,46 @@
+// stamp: per pixel, the stamps of its 16 px bin in order (src/ops/stamp/gpu.ts): the pixel centre
+// mapped into the sprite (inverse rotation, then 1 / scale), sampled bilinearly, times the
+// opacity, composited source-over, as drawStamps (src/ops/stamp/index.ts).
+struct U {
+  size: vec2u,
+  bins: u32,
+  sw: i32,
+  sh: i32,
+}
+
+struct Stamp {
+  // cx, cy (canvas pixels), 1 / scale, opacity
+  geom: vec4f,
+  // cos, sin of the rotation
+  rot: vec4f,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
+@group(0) @binding(2) var<storage, read> stamps: array<Stamp>;
+@group(0) @binding(3) var<storage, read> starts: array<u32>;
+@group(0) @binding(4) var<storage, read> items: array<u32>;
+@group(0) @binding(5) var<storage, read> sprite: array<vec4f>;
+
+//!include sprite-sample
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  if (any(gid.xy >= u.size)) {
+    return;
+  }
+  let b = (gid.y / 16u) * u.bins + gid.x / 16u;
+  let px = f32(gid.x) + 0.5;
+  let py = f32(gid.y) + 0.5;
+  var d = vec4f(0.0);
+  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+    let s = stamps[items[k]];
+    let dx = px - s.geom.x;
+    let dy = py - s.geom.y;
+    let uu = (s.rot.x * dx + s.rot.y * dy) * s.geom.z + f32(u.sw) * 0.5;
+    let vv = (-s.rot.y * dx + s.rot.x * dy) * s.geom.z + f32(u.sh) * 0.5;
+    let t = sampleSprite(u.sw, u.sh, uu, vv, false) * s.geom.w;
+    d = t + d * (1.0 - t.a);
+  }
+  textureStore(dst, gid.xy, d);
+}
