@@ -5,6 +5,7 @@ import { blur } from './blur/index.js';
 import { brushFile } from './brush-file/index.js';
 import { brushSolid } from './brush-solid/index.js';
 import { hillshade } from './hillshade/index.js';
+import { noise } from './noise/index.js';
 import { stroke } from './stroke/index.js';
 import { stamp } from './stamp/index.js';
 import { fillPattern } from './fill-pattern/index.js';
@@ -33,6 +34,7 @@ export const OP_LIST: readonly OpDef[] = [
   brushFile,
   brushSolid,
   hillshade,
+  noise,
   stroke,
   stamp,
   fillPattern,

@@ -69,10 +69,6 @@ export const PLANNED: OpDef[] = [
     color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
   }, ['color', 'radius-frac']),
-  planned('noise', 'world-anchored value or simplex noise', (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'), {}, {
-    'scale-px': numRef({ exclusiveMin: 0, default: 64 }), octaves: int({ min: 1, max: 12, default: 1 }), seed: int({ min: 0 }),
-    kind: oneOfEnum(['value', 'simplex'], 'value'), output: oneOfEnum(['field', 'raster'], 'field'),
-  }, []),
   planned('threshold', 'a hard or soft threshold on alpha or luma', 'raster', { input: R }, {
     input: nodeRef(), level: numRef({ min: 0, max: 1, default: 0.5 }), softness: numRef({ min: 0, max: 1, default: 0 }),
     channel: oneOfEnum(['a', 'luma'], 'a'),
