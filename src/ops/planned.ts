@@ -10,45 +10,8 @@ function planned(name: string, description: string, output: OpDef['output'], inp
 
 const F = ['features'] as const;
 const R = ['raster'] as const;
-const chan = oneOfEnum(['r', 'g', 'b', 'a', '0', '1']);
 
 export const PLANNED: OpDef[] = [
-  planned('bbox', 'one rectangle: the box of every input vertex', 'features', { features: F }, { features: nodeRef() }, ['features']),
-  planned('boundary', 'polygon rings as polylines', 'features', { features: F }, { features: nodeRef() }, ['features']),
-  planned('buffer', 'disk offset of geometry', 'features', { features: F }, {
-    features: nodeRef(),
-    distance: numRef({ description: 'tile pixels; negative erodes polygons' }),
-    join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
-  }, ['features', 'distance']),
-  planned('centroid', 'one point per polygon / polyline', 'features', { features: F }, {
-    features: nodeRef(), 'include-lines': bool(true), 'include-polygons': bool(true),
-  }, ['features']),
-  planned('convex-hull', 'the hull of every input vertex', 'features', { features: F }, { features: nodeRef() }, ['features']),
-  planned('dash', 'cuts polylines into dashes', 'features', { features: F }, {
-    features: nodeRef(), 'dash-px': num({ min: 0 }), 'gap-px': num({ min: 0 }), 'phase-px': numRef(),
-  }, ['features', 'dash-px', 'gap-px']),
-  planned('densify', 'inserts vertices so no segment exceeds target-px', 'features', { features: F }, {
-    features: nodeRef(), 'target-px': num({ min: 0 }),
-  }, ['features', 'target-px']),
-  planned('feature-boolean', 'polygon boolean of two feature inputs', 'features', { a: F, b: F }, { a: nodeRef(), b: nodeRef() }, ['a', 'b']),
-  planned('dot-density', 'dots scattered inside polygons at an areal density', 'features', { features: F }, {
-    features: nodeRef(),
-    density: numRef({ min: 0, default: 0 }),
-    'density-expr': expr('number'),
-    'dot-value': numRef({ exclusiveMin: 0, default: 1 }),
-    jitter: num({ min: 0, max: 1, default: 1 }),
-    seed: int({ min: 0 }),
-    'spacing-px': numRef({ exclusiveMin: 0, default: 3 }),
-  }, ['features']),
-  planned('brightness-contrast', 'brightness shift and contrast slope', 'raster', { input: R }, {
-    input: nodeRef(), brightness: num({ min: -1, max: 1, default: 0 }), contrast: num({ min: -1, max: 1, default: 0 }),
-  }, ['input']),
-  planned('channel-shuffle', 'feeds each channel from a named channel or constant', 'raster', { input: R }, {
-    input: nodeRef(), r: chan, g: chan, b: chan, a: chan,
-  }, ['input']),
-  planned('color-to-alpha', 'makes a colour transparent', 'raster', { input: R }, {
-    input: nodeRef(), color: color(), threshold: num({ min: 0, max: 1, default: 0 }), softness: num({ min: 0, max: 1, default: 0.1 }),
-  }, ['input', 'color']),
   planned('displace', 'reads input at an offset from a displacement raster', 'raster', { input: R, displacement: R }, {
     input: nodeRef(), displacement: nodeRef(),
     'amp-px': numRef({ min: 0 }), 'amp-x-px': numRef({ min: 0 }), 'amp-y-px': numRef({ min: 0 }),
@@ -65,13 +28,5 @@ export const PLANNED: OpDef[] = [
     amount: num({ min: 0, max: 1, default: 0.5 }),
     space: oneOfEnum(['lab', 'rgb'], 'lab'),
   }, ['input', 'palette']),
-  planned('circle', 'a centred disk', (n: NodeSpec) => (n.kind === 'sprite' ? 'sprite' : 'raster'), {}, {
-    color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
-    kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
-  }, ['color', 'radius-frac']),
-  planned('threshold', 'a hard or soft threshold on alpha or luma', 'raster', { input: R }, {
-    input: nodeRef(), level: numRef({ min: 0, max: 1, default: 0.5 }), softness: numRef({ min: 0, max: 1, default: 0 }),
-    channel: oneOfEnum(['a', 'luma'], 'a'),
-  }, ['input']),
 ];
 

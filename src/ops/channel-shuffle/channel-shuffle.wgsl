@@ -1,0 +1,30 @@
+// channel-shuffle (cpu.ts): on straight sRGB, output channel k takes input channel sources[k]
+// (0..3: r, g, b, a) or a constant (4: 0, 5: 1), premultiplied by the new alpha.
+struct U {
+  size: vec2u,
+  src: View,
+  sr: u32,
+  sg: u32,
+  sb: u32,
+  sa: u32,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var src: texture_2d<f32>;
+@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g.xy >= u.size)) {
+    return;
+  }
+  let c = loadRGBA(src, u.src, vec2i(g.xy));
+  var s = array<f32, 6>(0.0, 0.0, 0.0, c.a, 0.0, 1.0);
+  if (c.a > 0.0) {
+    s[0] = c.r / c.a;
+    s[1] = c.g / c.a;
+    s[2] = c.b / c.a;
+  }
+  let a = s[u.sa];
+  textureStore(dst, g.xy, vec4f(s[u.sr] * a, s[u.sg] * a, s[u.sb] * a, a));
+}

@@ -1,0 +1,21 @@
+// circle, kind raster (cpu.ts): pixel colour = color x clamp((radius - d) * inv_soft, 0, 1), d the
+// distance of the pixel's centre from `centre` (canvas pixels).
+struct U {
+  size: vec2u,
+  centre: vec2f,
+  color: vec4f,
+  radius: f32,
+  inv_soft: f32,
+}
+
+@group(0) @binding(0) var<uniform> u: U;
+@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
+
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g.xy >= u.size)) {
+    return;
+  }
+  let d = length(vec2f(g.xy) + 0.5 - u.centre);
+  textureStore(dst, g.xy, u.color * clamp((u.radius - d) * u.inv_soft, 0.0, 1.0));
+}

@@ -1,0 +1,28 @@
+import { color, nodeRef, numRef } from '../../style/fields.js';
+import { newRasterUninit } from '../../backends/cpu/raster.js';
+import type { OpDef } from '../types.js';
+import { colorToAlpha as kernel, settings } from './cpu.js';
+import { gpu } from './gpu.js';
+
+/** Makes one colour transparent by Chebyshev distance in straight sRGB (docs/format.md). */
+export const colorToAlpha: OpDef = {
+  name: 'color-to-alpha',
+  description: 'alpha 0 within threshold of a colour (Chebyshev distance, straight sRGB), unchanged beyond threshold + softness, linear between',
+  output: 'raster',
+  inputs: { input: ['raster'] },
+  fields: {
+    input: nodeRef(),
+    color: color('the colour to remove (its alpha is ignored)'),
+    threshold: numRef({ min: 0, max: 1, default: 0, description: 'distances up to this become transparent' }),
+    softness: numRef({ min: 0, max: 1, default: 0.1, description: 'width of the linear ramp back to the original alpha' }),
+  },
+  required: ['input', 'color'],
+  gpu,
+  cpu(ctx) {
+    const src = ctx.input<'raster'>('input');
+    const out = newRasterUninit(src.width, src.height);
+    const s = settings(ctx);
+    kernel(src.data, out.data, s.key, s.threshold, s.softness);
+    return out;
+  },
+};

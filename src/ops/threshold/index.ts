@@ -1,0 +1,28 @@
+import { nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
+import { newRasterUninit } from '../../backends/cpu/raster.js';
+import type { OpDef } from '../types.js';
+import { settings, threshold as kernel } from './cpu.js';
+import { gpu } from './gpu.js';
+
+/** A hard or soft threshold on alpha (the colour is kept) or on luma (black / white) (docs/format.md). */
+export const threshold: OpDef = {
+  name: 'threshold',
+  description: "a hard or soft threshold: on alpha ('a', colour kept) or on Rec. 709 luma (black below, white above, alpha kept)",
+  output: 'raster',
+  inputs: { input: ['raster'] },
+  fields: {
+    input: nodeRef(),
+    level: numRef({ min: 0, max: 1, default: 0.5, description: 'values above it pass' }),
+    softness: numRef({ min: 0, max: 1, default: 0, description: 'width of the linear ramp centred on level; 0 is a hard step' }),
+    channel: oneOfEnum(['a', 'luma'], 'a'),
+  },
+  required: ['input'],
+  gpu,
+  cpu(ctx) {
+    const src = ctx.input<'raster'>('input');
+    const out = newRasterUninit(src.width, src.height);
+    const s = settings(ctx);
+    kernel(src.data, out.data, s.level, s.softness, s.luma);
+    return out;
+  },
+};
