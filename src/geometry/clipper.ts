@@ -1,0 +1,187 @@
+// Polygon offsetting and booleans through Clipper2 (clipper2-wasm: Angus Johnson's C++ Clipper2
+// compiled to WebAssembly; why this port: docs/format.md, "Geometry ops"). Rings go in and come
+// out as flat world-pixel arrays; results are polygons [exterior, ...holes] with the project's
+// winding (exteriors clockwise on screen), read from Clipper's PolyTree so holes sit under the
+// exterior that contains them.
+import { ringArea, reverseRing } from './clip.js';
+
+// The part of clipper2-wasm's API used here (its own .d.ts needs @types/emscripten and is not
+// reachable through the package's `types` entry).
+interface Enum {
+  value: number;
+}
+interface PathD {
+  view(): Float64Array;
+  delete(): void;
+}
+interface PathsD {
+  push_back(p: PathD): void;
+  size(): number;
+  get(i: number): PathD;
+  delete(): void;
+}
+interface PolyPathD {
+  polygon(): PathD;
+  count(): number;
+  child(i: number): PolyPathD;
+  delete(): void;
+}
+interface Clipper {
+  PathsD: new () => PathsD;
+  PolyPathD: new () => PolyPathD;
+  MakePathD(xy: number[]): PathD;
+  JoinType: { Square: Enum; Round: Enum; Miter: Enum };
+  EndType: { Polygon: Enum; Round: Enum; Square: Enum };
+  ClipType: { Intersection: Enum; Union: Enum; Difference: Enum; Xor: Enum };
+  FillRule: { NonZero: Enum };
+  InflatePathsD(paths: PathsD, delta: number, join: Enum, end: Enum, miterLimit: number, precision: number, arcTolerance: number): PathsD;
+  UnionSelfD(paths: PathsD, fill: Enum, precision: number): PathsD;
+  BooleanOpOutD(ct: Enum, fill: Enum, subjects: PathsD, clips: PathsD, tree: PolyPathD, precision: number): void;
+}
+export type { Clipper };
+
+let loading: Promise<Clipper> | undefined;
+
+/** The Clipper2 module, instantiated once per process (it holds no per-render state). */
+export function loadClipper(): Promise<Clipper> {
+  loading ??= (async () => {
+    const { default: factory } = await import('clipper2-wasm/dist/es/clipper2z.js');
+    return (await factory()) as Clipper;
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/** Coordinates are rounded to 1/100 px inside Clipper (its integer core). */
+const PRECISION = 2;
+/** Largest gap between a round join's arc and its polygon, pixels. */
+export const ARC_TOLERANCE = 0.01;
+/** SVG's default miter limit (miter length / width). */
+const MITER_LIMIT = 4;
+
+export type Join = 'miter' | 'round' | 'bevel';
+export type BooleanOp = 'intersection' | 'union' | 'difference' | 'xor';
+
+/** Owns the wasm objects made while it runs; `free()` deletes them all. */
+class Scope {
+  private readonly owned: { delete(): void }[] = [];
+  constructor(readonly m: Clipper) {}
+  keep<T extends { delete(): void }>(o: T): T {
+    this.owned.push(o);
+    return o;
+  }
+  paths(rings: Iterable<ArrayLike<number>>): PathsD {
+    const ps = this.keep(new this.m.PathsD());
+    for (const r of rings) {
+      if (r.length < 2) continue;
+      const p = this.m.MakePathD(Array.from(r));
+      ps.push_back(p);
+      p.delete();
+    }
+    return ps;
+  }
+  free(): void {
+    for (const o of this.owned.reverse()) o.delete();
+    this.owned.length = 0;
+  }
+}
+
+/**
+ * Clipper2's join for ours, with its arc tolerance. This port exposes no bevel join (its Square
+ * join cuts the corner at distance d, outside the bevel), so a bevel is a round join whose arc
+ * tolerance is the distance itself: one chord per corner, which is the bevel.
+ */
+function joinType(m: Clipper, join: Join, d: number): [Enum, number] {
+  if (join === 'round') return [m.JoinType.Round, ARC_TOLERANCE];
+  if (join === 'bevel') return [m.JoinType.Round, Math.max(ARC_TOLERANCE, Math.abs(d))];
+  return [m.JoinType.Miter, ARC_TOLERANCE];
+}
+
+/** Flat [x, y, ...] of a Clipper path (its view is x, y, z triples). */
+function flat(view: Float64Array): Float64Array {
+  const n = view.length / 3;
+  const out = new Float64Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    out[i * 2] = view[i * 3]!;
+    out[i * 2 + 1] = view[i * 3 + 1]!;
+  }
+  return out;
+}
+
+/** Polygons of a PolyTree: each outer with its holes; islands inside holes become polygons of their own. */
+function treePolygons(tree: PolyPathD): Float64Array[][] {
+  const out: Float64Array[][] = [];
+  const visitOuter = (node: PolyPathD) => {
+    let ring = flat(node.polygon().view());
+    if (ringArea(ring) < 0) ring = reverseRing(ring);
+    const poly = [ring];
+    for (let i = 0; i < node.count(); i++) {
+      const hole = node.child(i);
+      let h = flat(hole.polygon().view());
+      if (ringArea(h) > 0) h = reverseRing(h);
+      if (h.length >= 6) poly.push(h);
+      for (let k = 0; k < hole.count(); k++) visitOuter(hole.child(k));
+    }
+    if (ring.length >= 6) out.push(poly);
+  };
+  for (let i = 0; i < tree.count(); i++) visitOuter(tree.child(i));
+  return out;
+}
+
+export interface OffsetInput {
+  /** Polygon rings (any grouping; winding as the project's convention). */
+  rings: ArrayLike<number>[];
+  /** Open polylines. */
+  lines: ArrayLike<number>[];
+  /** Flat points. */
+  points: ArrayLike<number>;
+}
+
+/**
+ * Disk offset of one feature: polygons grow by `distance` (shrink when negative), lines and points
+ * grow by |distance| (round ends: a Minkowski sum with a disk), all united with the non-zero rule.
+ */
+export function offset(m: Clipper, input: OffsetInput, distance: number, join: Join): Float64Array[][] {
+  const s = new Scope(m);
+  try {
+    const [jt, tol] = joinType(m, join, distance);
+    const pieces = s.keep(new m.PathsD());
+    const add = (ps: PathsD) => {
+      for (let i = 0; i < ps.size(); i++) {
+        const p = ps.get(i);
+        pieces.push_back(p);
+        p.delete();
+      }
+      ps.delete();
+    };
+    if (input.rings.length && distance !== 0) add(m.InflatePathsD(s.paths(input.rings), distance, jt, m.EndType.Polygon, MITER_LIMIT, PRECISION, tol));
+    else if (input.rings.length) add(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
+    const d = Math.abs(distance);
+    // Line ends are round (a disk offset), square under bevel joins (whose coarse arcs would flatten a round end).
+    if (d > 0 && input.lines.length) add(m.InflatePathsD(s.paths(input.lines), d, jt, join === 'bevel' ? m.EndType.Square : m.EndType.Round, MITER_LIMIT, PRECISION, tol));
+    if (d > 0 && input.points.length) {
+      const pts: Float64Array[] = [];
+      for (let i = 0; i + 1 < input.points.length; i += 2) pts.push(Float64Array.of(input.points[i]!, input.points[i + 1]!));
+      add(m.InflatePathsD(s.paths(pts), d, m.JoinType.Round, m.EndType.Round, MITER_LIMIT, PRECISION, ARC_TOLERANCE));
+    }
+    if (!pieces.size()) return [];
+    const tree = s.keep(new m.PolyPathD());
+    m.BooleanOpOutD(m.ClipType.Union, m.FillRule.NonZero, pieces, s.keep(new m.PathsD()), tree, PRECISION);
+    return treePolygons(tree);
+  } finally {
+    s.free();
+  }
+}
+
+/** A polygon boolean of two ring sets (non-zero fill on each side). */
+export function boolean(m: Clipper, op: BooleanOp, a: ArrayLike<number>[], b: ArrayLike<number>[]): Float64Array[][] {
+  const s = new Scope(m);
+  try {
+    const ct = { intersection: m.ClipType.Intersection, union: m.ClipType.Union, difference: m.ClipType.Difference, xor: m.ClipType.Xor }[op];
+    const tree = s.keep(new m.PolyPathD());
+    m.BooleanOpOutD(ct, m.FillRule.NonZero, s.paths(a), s.paths(b), tree, PRECISION);
+    return treePolygons(tree);
+  } finally {
+    s.free();
+  }
+}

@@ -1,0 +1,90 @@
+// buffer: closed-form areas (square, segment, point), erosion undoing inflation, joins, winding,
+// holes, lines and points under a negative distance, and the padding bound.
+import { buffer } from './index.js';
+import { group, polygonsArea, ringArea, runOp, sq } from '../../../tests/helpers/geometry.js';
+import { ARC_TOLERANCE } from '../../geometry/clipper.js';
+
+const run = (node: Record<string, unknown>, groups: ReturnType<typeof group>[]) => runOp(buffer, node, { features: groups });
+
+describe('buffer', () => {
+  test.each([
+    [40, 5],
+    [100, 12.5],
+    [10, 30],
+  ])('square of side %d buffered by %d with round joins has area s² + 4sd + πd²', async (s, d) => {
+    const out = await run({ distance: d, join: 'round' }, [group({ polygons: [[sq(50, 60, s)]] })]);
+    const a = polygonsArea(out.groups[0]!.polygons);
+    const exact = s * s + 4 * s * d + Math.PI * d * d;
+    // Arcs are inscribed polygons within ARC_TOLERANCE of the circle: the area is short by at most
+    // the tolerance times the arc length (2πd), plus Clipper's 1/100 px rounding along the outline.
+    expect(a).toBeLessThanOrEqual(exact + 1e-6 * exact);
+    expect(exact - a).toBeLessThan(ARC_TOLERANCE * 2 * Math.PI * d + 0.01 * (4 * s + 2 * Math.PI * d));
+  });
+
+  test('miter joins give the square grown by d on every side; bevel joins cut 4 corners of d²/2', async () => {
+    const [s, d] = [40, 6];
+    const miter = await run({ distance: d, join: 'miter' }, [group({ polygons: [[sq(0, 0, s)]] })]);
+    expect(polygonsArea(miter.groups[0]!.polygons)).toBeCloseTo((s + 2 * d) ** 2, 1);
+    const bevel = await run({ distance: d, join: 'bevel' }, [group({ polygons: [[sq(0, 0, s)]] })]);
+    expect(polygonsArea(bevel.groups[0]!.polygons)).toBeCloseTo((s + 2 * d) ** 2 - 4 * (d * d) / 2, 1);
+  });
+
+  test('a buffer then its negative returns the square (miter joins: exactly, to Clipper rounding)', async () => {
+    const src = group({ polygons: [[sq(10, 20, 50)]], properties: { name: 'a' }, id: 7 });
+    const grown = await run({ distance: 8, join: 'miter' }, [src]);
+    const back = await run({ distance: -8, join: 'miter' }, grown.groups);
+    const ring = back.groups[0]!.polygons[0]![0]!;
+    const xs = [], ys = [];
+    for (let i = 0; i < ring.length; i += 2) {
+      xs.push(ring[i]!);
+      ys.push(ring[i + 1]!);
+    }
+    expect([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map((v) => Math.round(v * 100) / 100)).toEqual([10, 20, 60, 70]);
+    expect(polygonsArea(back.groups[0]!.polygons)).toBeCloseTo(2500, 1);
+    expect(back.groups[0]!.properties).toEqual({ name: 'a' });
+    expect(back.groups[0]!.id).toBe(7);
+    // Round joins: the rounded corners come back to the square's corners within the arc tolerance.
+    const r = await run({ distance: -8, join: 'round' }, (await run({ distance: 8, join: 'round' }, [src])).groups);
+    expect(Math.abs(polygonsArea(r.groups[0]!.polygons) - 2500)).toBeLessThan(1);
+  });
+
+  test('exteriors come out clockwise on screen, holes counter-clockwise; a hole shrinks by 2d per side', async () => {
+    const hole = Float64Array.of(30, 30, 30, 70, 70, 70, 70, 30); // counter-clockwise on screen
+    const out = await run({ distance: 5, join: 'miter' }, [group({ polygons: [[sq(0, 0, 100), hole]] })]);
+    const [ext, h] = out.groups[0]!.polygons[0]!;
+    expect(ringArea(ext!)).toBeGreaterThan(0);
+    expect(ringArea(h!)).toBeLessThan(0);
+    expect(Math.abs(ringArea(h!))).toBeCloseTo(30 * 30, 1);
+    expect(polygonsArea(out.groups[0]!.polygons)).toBeCloseTo(110 * 110 - 900, 1);
+  });
+
+  test('eroding past half the width removes a polygon; the feature then gives no group', async () => {
+    const out = await run({ distance: -11 }, [group({ polygons: [[sq(0, 0, 20)]] })]);
+    expect(out.groups).toEqual([]);
+  });
+
+  test('lines and points inflate by |distance| even when it is negative: a capsule and a disk', async () => {
+    const [L, d] = [60, 4];
+    const g = group({ lines: [Float64Array.of(10, 10, 10 + L, 10)], points: Float64Array.of(200, 200) });
+    for (const distance of [d, -d]) {
+      const out = await run({ distance, join: 'round' }, [g]);
+      const polys = out.groups[0]!.polygons;
+      expect(polys).toHaveLength(2);
+      const exact = 2 * d * L + 2 * Math.PI * d * d;
+      expect(Math.abs(polygonsArea(polys) - exact)).toBeLessThan(0.01 * exact);
+    }
+  });
+
+  test('overlapping pieces of one feature unite; features stay apart', async () => {
+    const a = group({ polygons: [[sq(0, 0, 10)], [sq(5, 0, 10)]], properties: { k: 1 } });
+    const b = group({ polygons: [[sq(5, 0, 10)]], properties: { k: 2 } });
+    const out = await run({ distance: 0 }, [a, b]);
+    expect(out.groups.map((g) => g.polygons.length)).toEqual([1, 1]);
+    expect(polygonsArea(out.groups[0]!.polygons)).toBeCloseTo(150, 6);
+  });
+
+  test('pads the canvas by |distance| (its bound)', () => {
+    expect(buffer.pad!((f) => (f === 'distance' ? -12 : undefined), 'features', { op: 'buffer' })).toBe(12);
+    expect(buffer.paddingFields).toEqual(['distance']);
+  });
+});

@@ -1,0 +1,41 @@
+import { loadClipper, offset, type Join } from '../../geometry/clipper.js';
+import { features, groupLike } from '../../geometry/groups.js';
+import { num, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
+import type { FeatureGroup, Features } from '../../types.js';
+import type { OpDef } from '../types.js';
+
+/**
+ * Disk offset of each feature (Clipper2): positive `distance` inflates polygons, lines and points;
+ * negative erodes polygons only (lines and points inflate by |distance|). Features outside the
+ * canvas by up to |distance| reach into it, so the canvas is padded by the distance's bound.
+ */
+export const buffer: OpDef = {
+  name: 'buffer',
+  description: 'disk offset: positive inflates, negative erodes polygons (lines and points inflate by |distance|)',
+  output: 'features',
+  inputs: { features: ['features'] },
+  fields: {
+    features: nodeRef(),
+    distance: numRef({ description: 'tile pixels; negative erodes polygons' }),
+    'distance-max': num({ min: 0, description: 'bound of |distance| when it is an @node port; larger values clamp to it' }),
+    join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
+  },
+  required: ['features', 'distance'],
+  paddingFields: ['distance'],
+  pad: (bound) => Math.abs(bound('distance') ?? 0),
+  async cpu(ctx): Promise<Features> {
+    let d = ctx.num('distance');
+    const b = Math.abs(ctx.bound('distance'));
+    if (Math.abs(d) > b) d = Math.sign(d) * b; // ports and params clamp to the padding bound
+    const join = (ctx.node.join as Join | undefined) ?? 'miter';
+    const input = ctx.input<'features'>('features').groups;
+    if (!input.length) return features([]);
+    const m = await loadClipper();
+    const out: FeatureGroup[] = [];
+    for (const g of input) {
+      const polygons = offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points }, d, join);
+      if (polygons.length) out.push(groupLike(g, { polygons }));
+    }
+    return features(out);
+  },
+};
