@@ -1,4 +1,4 @@
-import { color, int, nodeRef, num, numRef } from '../../style/fields.js';
+import { color, expr, int, nodeRef, num, numRef } from '../../style/fields.js';
 import type { Brush } from '../../types.js';
 import type { OpDef } from '../types.js';
 import { drawDabs } from './cpu.js';
@@ -34,6 +34,8 @@ export const stroke: OpDef = {
     'size-jitter': num({ min: 0, max: 1, default: 0, description: 'dab widths vary by up to this fraction' }),
     'opacity-jitter': num({ min: 0, max: 1, default: 0, description: 'dab strengths drop by up to this fraction' }),
     opacity: numRef({ min: 0, max: 1, default: 1 }),
+    'width-scale-expr': expr('number', 'per-feature width-scale'),
+    'color-expr': expr('color', 'per-feature colour (as color)'),
     'width-max': num({ min: 0, max: 512, default: DEFAULT_WIDTH_MAX, description: 'bound of a dab width in pixels (sets the padding); wider dabs clamp to it' }),
   },
   required: ['features', 'brush'],

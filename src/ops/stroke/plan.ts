@@ -10,7 +10,7 @@
 // `pressure-curve` runs over the line as delivered, so it is seam-stable only for lines that lie
 // whole within a canvas's reach (a line cut by clipping has an unknown total length).
 import { RenderError } from '../../errors.js';
-import { BLACK, clamp01 } from '../../expr/paint.js';
+import { BLACK, clamp01, groupColor, groupNumber } from '../../expr/paint.js';
 import type { Brush, FeatureGroup, Features, RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
 
@@ -96,9 +96,9 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const features = ctx.input<'features'>('features') as Features;
   const { x0, y0, width: W, height: H } = ctx.canvas;
   const round = brush.tip.width === 1 && brush.tip.height === 1;
-  const tinted = ctx.node.color !== undefined;
-  const tint: RGBA = tinted ? ctx.color('color', BLACK) : [0, 0, 0, 1];
-  const widthScale = Math.max(0, ctx.num('width-scale', 1));
+  const tinted = ctx.node.color !== undefined || ctx.node['color-expr'] !== undefined;
+  const tintOf = groupColor(ctx, 'color-expr', ctx.node.color !== undefined ? ctx.color('color', BLACK) : BLACK);
+  const widthScaleOf = groupNumber(ctx, 'width-scale-expr', ctx.num('width-scale', 1));
   const spacingScale = Math.max(1e-6, ctx.num('spacing-scale', 1));
   const widthMax = typeof ctx.node['width-max'] === 'number' ? (ctx.node['width-max'] as number) : DEFAULT_WIDTH_MAX;
   const scatter = Math.max(0, ctx.num('scatter-px', 0));
@@ -108,15 +108,12 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const seed = ctx.num('seed', 0) | 0;
   const pressure = pressureOf(ctx.node['pressure-curve']);
   const hasPressure = Array.isArray(ctx.node['pressure-curve']) && (ctx.node['pressure-curve'] as unknown[]).length > 0;
-  const baseW = brush.widthPx * widthScale;
-  const sp = Math.max(MIN_SPACING_PX, brush.spacing * baseW * spacingScale);
-  // Round dabs: the tip's own colour, or the stroke colour. Image tips: tinted by the stroke colour, or their own texels.
+  // Per feature: width (so spacing) and paint. Round dabs: the tip's own colour, or the stroke
+  // colour. Image tips: tinted by the stroke colour, or their own texels.
+  let baseW = 0;
+  let sp = 1;
   const tc = brush.tip.data;
-  const paint: RGBA = tinted
-    ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]]
-    : round
-      ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!]
-      : [1, 1, 1, 1];
+  let paint: RGBA = [1, 1, 1, 1];
   const reachMax = dabReach(widthMax / 2, round, brush.aa) + scatter;
 
   let geom = new Float32Array(4096 * 4);
@@ -158,7 +155,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     geom[n * 4 + 3] = m;
     grp[n++] = gi;
   };
-  const vertexDabs = sp < baseW; // dense enough that a dab at each vertex reads as part of the line
+  let vertexDabs = false; // dense enough that a dab at each vertex reads as part of the line (set per feature)
 
   /** Dabs along the polyline of `count` vertices starting at flat index 0 of `c`; ring: closed. */
   const walk = (c: Float64Array, closed: boolean, cutStart: boolean, cutEnd: boolean, edgeCut?: Uint8Array): void => {
@@ -196,6 +193,12 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
     fkey = featureKey(g);
+    baseW = brush.widthPx * Math.max(0, widthScaleOf(g) || 0);
+    if (!(baseW > 0)) continue;
+    sp = Math.max(MIN_SPACING_PX, brush.spacing * baseW * spacingScale);
+    vertexDabs = sp < baseW;
+    const tint = tintOf(g);
+    paint = tinted ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]] : round ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!] : [1, 1, 1, 1];
     const start = n;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
