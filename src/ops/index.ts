@@ -8,6 +8,7 @@ import { buffer } from './buffer/index.js';
 import { centroid } from './centroid/index.js';
 import { brushFile } from './brush-file/index.js';
 import { brushSolid } from './brush-solid/index.js';
+import { displace } from './displace/index.js';
 import { hillshade } from './hillshade/index.js';
 import { noise } from './noise/index.js';
 import { stroke } from './stroke/index.js';
@@ -46,6 +47,7 @@ export const OP_LIST: readonly OpDef[] = [
   centroid,
   brushFile,
   brushSolid,
+  displace,
   hillshade,
   noise,
   stroke,

@@ -22,15 +22,6 @@ export const PLANNED: OpDef[] = [
   planned('color-to-alpha', 'makes a colour transparent', 'raster', { input: R }, {
     input: nodeRef(), color: color(), threshold: num({ min: 0, max: 1, default: 0 }), softness: num({ min: 0, max: 1, default: 0.1 }),
   }, ['input', 'color']),
-  planned('displace', 'reads input at an offset from a displacement raster', 'raster', { input: R, displacement: R }, {
-    input: nodeRef(), displacement: nodeRef(),
-    'amp-px': numRef({ min: 0 }), 'amp-x-px': numRef({ min: 0 }), 'amp-y-px': numRef({ min: 0 }),
-    'amp-px-max': num({ min: 0 }), 'amp-x-px-max': num({ min: 0 }), 'amp-y-px-max': num({ min: 0 }),
-    boundary: oneOfEnum(['clamp', 'transparent', 'mirror'], 'clamp'),
-  }, ['input', 'displacement', 'amp-px'], {
-    paddingFields: ['amp-px'],
-    pad: (b, field) => (field === 'input' ? Math.max(b('amp-px') ?? 0, b('amp-x-px') ?? 0, b('amp-y-px') ?? 0) : 0),
-  }),
   planned('dither', 'reduces to a palette with dithering', 'raster', { input: R }, {
     input: nodeRef(),
     palette: { type: 'array', minItems: 1, items: colorParam() },
@@ -42,10 +33,6 @@ export const PLANNED: OpDef[] = [
     color: color(), 'radius-frac': numRef({ min: 0, max: 1 }), hardness: numRef({ min: 0, max: 1 }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'), 'width-px': int({ min: 1 }), 'height-px': int({ min: 1 }),
   }, ['color', 'radius-frac']),
-  planned('noise', 'world-anchored value or simplex noise', (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'), {}, {
-    'scale-px': numRef({ exclusiveMin: 0, default: 64 }), octaves: int({ min: 1, max: 12, default: 1 }), seed: int({ min: 0 }),
-    kind: oneOfEnum(['value', 'simplex'], 'value'), output: oneOfEnum(['field', 'raster'], 'field'),
-  }, []),
   planned('threshold', 'a hard or soft threshold on alpha or luma', 'raster', { input: R }, {
     input: nodeRef(), level: numRef({ min: 0, max: 1, default: 0.5 }), softness: numRef({ min: 0, max: 1, default: 0 }),
     channel: oneOfEnum(['a', 'luma'], 'a'),

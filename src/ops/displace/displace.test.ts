@@ -1,0 +1,126 @@
+// displace: the op against bilinear reads written out here (input and displacement rendered
+// separately through the same plan), exact shifts, the boundary rule at the world's edge, the
+// padding, and CPU/GPU parity.
+import { Renderer, type Window } from '../../index.js';
+import { displace } from './index.js';
+import { checkParity, gpuDescribe, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+
+const W: Window = { z: 5, x0: 9 * 256 + 40, y0: 12 * 256 + 70, width: 48, height: 40, tileSize: 256 };
+
+const nodes = (amp: Record<string, unknown>, disp: object = { op: 'noise', 'scale-px': 7, output: 'raster', kind: 'simplex', octaves: 2 }) => ({
+  f: { op: 'features', source: 'src' },
+  shapes: { op: 'fill-solid', features: '@f', 'fill-expr': ['match', ['get', 'k'], 0, '#d04010', 1, '#2060c0c0', '#30a030'] },
+  img: { op: 'blur', input: '@shapes', sigma: 1 },
+  d: disp,
+  out: { op: 'displace', input: '@img', displacement: '@d', ...amp },
+});
+const style = (amp: Record<string, unknown>, disp?: object, seed = 3, w = W) => ({
+  output: 'out',
+  params: { a: { type: 'number', default: 4, min: 0, max: 6 } },
+  sources: { src: { type: 'geojson', data: randomFeatures(seed, w, { polygons: 12 }, 30) } },
+  nodes: nodes(amp, disp),
+});
+
+async function render(s: object, w: Window, output?: string) {
+  return (await Renderer.create(output ? { ...s, output } : s).renderWindow(w)).raster;
+}
+
+describe('displace', () => {
+  test('equals bilinear reads at (R - A/2) 2 amp-x, (G - A/2) 2 amp-y of the premultiplied displacement', async () => {
+    const s = style({ 'amp-px': 5, 'amp-y-px': 3 });
+    const out = await render(s, W);
+    const P = 6; // ceil(5) + 1
+    const big: Window = { ...W, x0: W.x0 - P, y0: W.y0 - P, width: W.width + 2 * P, height: W.height + 2 * P };
+    const img = await render(s, big, 'img');
+    const d = await render({ ...s, nodes: { ...s.nodes, out: { op: 'blend', base: '@d', over: '@d' } } }, W);
+    let worst = 0;
+    for (let j = 0; j < W.height; j++)
+      for (let i = 0; i < W.width; i++) {
+        const q = (j * W.width + i) * 4;
+        const x = i + P + (d.data[q]! - d.data[q + 3]! / 2) * 10;
+        const y = j + P + (d.data[q + 1]! - d.data[q + 3]! / 2) * 6;
+        const x0 = Math.floor(x), y0 = Math.floor(y), fx = x - x0, fy = y - y0;
+        for (let c = 0; c < 4; c++) {
+          const at = (xx: number, yy: number) => img.data[(yy * big.width + xx) * 4 + c]!;
+          const want = (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) + fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
+          worst = Math.max(worst, Math.abs(out.data[q + c]! - want));
+        }
+      }
+    expect(worst).toBeLessThan(1e-5);
+  });
+
+  test('an opaque displacement of (1, 0) shifts by exactly (+amp, -amp); a transparent one is the identity', async () => {
+    const s = style({ 'amp-px': 3 }, { op: 'solid', color: '#ff0000' });
+    const out = await render(s, W);
+    const shifted = await render(s, { ...W, x0: W.x0 + 3, y0: W.y0 - 3 }, 'img');
+    let worst = 0;
+    for (let i = 0; i < out.data.length; i++) worst = Math.max(worst, Math.abs(out.data[i]! - shifted.data[i]!));
+    expect(worst).toBeLessThan(1e-6);
+    const none = await render(style({ 'amp-px': 3 }, { op: 'solid', color: '#ff000000' }), W);
+    const img = await render(s, W, 'img');
+    expect(Array.from(none.data)).toEqual(Array.from(img.data));
+  });
+
+  test("boundary: reads above the world's north edge are repeated (clamp), empty (transparent) or reflected (mirror)", async () => {
+    // Top tile row of z2: an upward displacement of 4 px reads rows -4..-1 for the first rows.
+    const top: Window = { z: 2, x0: 256, y0: 0, width: 16, height: 12, tileSize: 256 };
+    const mk = (boundary: string) => ({
+      output: 'out',
+      nodes: {
+        g: { op: 'noise', 'scale-px': 0.5, output: 'raster' },
+        d: { op: 'solid', color: '#800000' },
+        out: { op: 'displace', input: '@g', displacement: '@d', 'amp-px': 4, boundary },
+      },
+    });
+    const shift = 4 * (2 * (0x80 / 255) - 1); // x offset of R = 0x80: 0.0157 px
+    expect(shift).toBeLessThan(0.02);
+    const t = await render(mk('transparent'), top);
+    const c = await render(mk('clamp'), top);
+    const m = await render(mk('mirror'), top);
+    const a = (r: typeof t, i: number, j: number) => r.data[(j * 16 + i) * 4 + 3]!;
+    for (let i = 0; i < 16; i++) {
+      // Row j reads world row j - 4 (between rows j - 4 and j - 3, weight ~0 on the second).
+      for (let j = 0; j < 4; j++) expect(a(t, i, j)).toBe(0);
+      expect(a(t, i, 5)).toBe(1);
+      for (let j = 0; j < 12; j++) expect(a(c, i, j)).toBe(1);
+    }
+    // Mirror: row 1 reads world row -3, i.e. row 2; clamp reads row 0.
+    const gAt = (r: typeof t, i: number, j: number) => r.data[(j * 16 + i) * 4]!;
+    const g = await render({ ...mk('clamp'), output: 'g' }, { ...top, height: 16 });
+    for (let i = 2; i < 14; i++) {
+      expect(gAt(m, i, 1)).toBeCloseTo(g.data[(2 * 16 + i) * 4]! * (1 - shift % 1) + g.data[(2 * 16 + i + 1) * 4]! * (shift % 1), 2);
+      expect(gAt(c, i, 1)).toBeCloseTo(g.data[(0 * 16 + i) * 4]! * (1 - shift % 1) + g.data[(0 * 16 + i + 1) * 4]! * (shift % 1), 2);
+    }
+  });
+
+  test('pad: amplitude bound + 1 from amp-px, amp-x-px / amp-y-px, $param max or -max', () => {
+    const b = (m: Record<string, number>) => (f: string) => m[f];
+    expect(displace.pad!(b({ 'amp-px': 4.2 }), 'input', { op: 'displace' })).toBe(6);
+    expect(displace.pad!(b({ 'amp-px': 2, 'amp-y-px': 9 }), 'input', { op: 'displace' })).toBe(10);
+    expect(displace.pad!(b({ 'amp-px': 2 }), 'displacement', { op: 'displace' })).toBe(0);
+    expect(() => Renderer.create(style({ 'amp-px': '@z' }, undefined))).toThrow();
+    const ok = { ...style({ 'amp-px': '$a' }), nodes: { ...nodes({ 'amp-px': '@z', 'amp-px-max': 3 }), z: { op: 'zoom' } } };
+    expect(Renderer.create(ok)).toBeDefined();
+  });
+
+  test('a $param amplitude above its max clamps to it', async () => {
+    const p = Renderer.create(style({ 'amp-px': '$a' }));
+    const clamped = (await p.renderWindow(W, p.params({ a: '6' }))).raster;
+    const six = await render(style({ 'amp-px': 6 }), W);
+    expect(Array.from(clamped.data)).toEqual(Array.from(six.data));
+  });
+});
+
+gpuDescribe('CPU/GPU parity', () => {
+  const T = testWindow(64);
+  /**
+   * Stated tolerance 2e-3: the GPU holds the displacement in rgba16float (rounding <= 2.4e-4 of a
+   * unit), so offsets differ by up to 2.4e-4 x 2 amp px and reads of a blurred input by that times
+   * its gradient. Measured: <= 8.5e-4.
+   */
+  test('noise-displaced blurred fills: amp 4 / clamp, amp-x 6 amp-y 2 / mirror, transparent', async () => {
+    await checkParity('displace amp 4', style({ 'amp-px': 4 }, undefined, 51, T), T, 2e-3);
+    await checkParity('displace xy mirror', style({ 'amp-px': 1, 'amp-x-px': 6, 'amp-y-px': 2, boundary: 'mirror' }, undefined, 52, T), T, 2e-3);
+    await checkParity('displace $param', style({ 'amp-px': '$a', boundary: 'transparent' }, undefined, 53, T), T, 2e-3, { a: '5' });
+  });
+});
