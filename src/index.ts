@@ -1,6 +1,7 @@
 // tilegraph's library API (spec §4.4): load a style, set params by name from strings, render windows.
 // The core imports nothing from Node; src/node/ binds files, PNG and the GPU device.
 import { buildPlan, type Plan } from './graph/build.js';
+import { checkLimits, checkWindow } from './graph/limits.js';
 import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
 import { renderLegendSwatch } from './render/legend.js';
@@ -41,6 +42,7 @@ export class Renderer {
   static create(style: string | object, options: RendererOptions = {}): Renderer {
     const doc = loadStyle(style);
     const plan = buildPlan(doc);
+    checkLimits(plan);
     const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache });
     return new Renderer(doc, plan, sources, options.backend);
   }
@@ -65,7 +67,8 @@ export class Renderer {
   }
 
   /** Render any pixel window at a zoom (a tile, a bbox, ...). */
-  renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
+  async renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
+    checkWindow(this.plan, window); // malformed windows, canvas and memory bounds: a LimitError, before anything allocates
     return render(this.plan, window, params, { backend: options.backend ?? this.backend, sources: this.sources, signal: options.signal });
   }
 
@@ -95,6 +98,8 @@ export { CpuBackend } from './backends/cpu/backend.js';
 export { ParamValues, paramsJsonSchema } from './params/index.js';
 export { toRGBA8, fromRGBA8 } from './render/encode.js';
 export * from './errors.js';
+export { LimitError } from './graph/limits.js';
+export { LIMITS } from './limits.js';
 export * from './types.js';
 export type { Loader, SourceRegistry, FeatureSource, DemSource, ImageDecoder, DecodedImage } from './sources/types.js';
 export { TileCache, type TileCacheOptions, type TileCacheStats } from './sources/cache.js';

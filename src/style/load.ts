@@ -2,6 +2,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { StyleError, type Problem } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import { OPS } from '../ops/index.js';
 import { opSchema, styleSchema } from './schema.js';
 import type { Schema } from './fields.js';
@@ -176,8 +177,33 @@ function describeSchema(e: ErrorObject): string {
   return e.message ?? 'a valid value';
 }
 
+/**
+ * The pointer of the first value nested deeper than LIMITS.maxStyleDepth, or undefined. Iterative:
+ * a document nested 100,000 deep must not overflow the stack of the check meant to refuse it.
+ */
+export function tooDeep(doc: unknown, max: number = LIMITS.maxStyleDepth): string | undefined {
+  const stack: [unknown, number, string][] = [[doc, 0, '']];
+  while (stack.length) {
+    const [v, depth, at] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= max) return at;
+    for (const [k, c] of Object.entries(v)) if (c && typeof c === 'object') stack.push([c, depth + 1, `${at}/${escapeToken(k)}`]);
+  }
+  return undefined;
+}
+
 /** Parse and validate a style document. Throws StyleError listing every problem. */
 export function loadStyle(input: string | object): StyleDoc {
+  try {
+    return loadUnchecked(input);
+  } catch (e) {
+    // Whatever a strange document makes the parser or the validator do, the caller gets a StyleError.
+    if (e instanceof StyleError) throw e;
+    throw new StyleError(`the style cannot be read: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+function loadUnchecked(input: string | object): StyleDoc {
   let doc: unknown;
   if (typeof input === 'string') {
     try {
@@ -186,9 +212,13 @@ export function loadStyle(input: string | object): StyleDoc {
       throw new StyleError(`the style is not valid JSON: ${(e as Error).message}`);
     }
   } else {
+    const deep = tooDeep(input);
+    if (deep !== undefined) throw new StyleError([{ pointer: deep, message: `nested deeper than ${LIMITS.maxStyleDepth} levels (the limit)` }]);
     doc = structuredClone(input);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new StyleError('the style must be a JSON object');
+  const deep = tooDeep(doc);
+  if (deep !== undefined) throw new StyleError([{ pointer: deep, message: `nested deeper than ${LIMITS.maxStyleDepth} levels (the limit)` }]);
   const errors = validateDoc(doc as Record<string, unknown>);
   if (errors.length) throw new StyleError(translate(errors));
   return doc as StyleDoc;

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { zxyToTileId, tileIdToZxy } from 'pmtiles';
-import { archiveTiles, mergeArchives, openArchive, PmtilesWriter } from '../../src/hosts/node/pmtiles-writer.js';
+import { archiveTiles, mergeArchives, mergedMetadata, openArchive, PmtilesWriter, ResumeMismatchError } from '../../src/hosts/node/pmtiles/index.js';
 import { rng } from '../helpers/random.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-pmtiles-'));
@@ -150,7 +150,8 @@ test('merge joins archives, unions zooms and bounds, and refuses a tile with two
   const m = await openArchive(out);
   try {
     expect(new Uint8Array((await m.pmtiles.getZxy(3, 2, 1))!.data)).toEqual(content(5));
-    expect(await m.pmtiles.getMetadata()).toEqual({ name: 'a' });
+    // The merge's own metadata: zooms and bounds of the union, not the first input's.
+    expect(await m.pmtiles.getMetadata()).toEqual({ name: 'a', minzoom: 0, maxzoom: 3, bounds: [-10, -5, 20, 30], tilegraph: { merged: 2 } });
   } finally {
     await m.close();
   }
@@ -160,4 +161,48 @@ test('merge joins archives, unions zooms and bounds, and refuses a tile with two
   await wc.finish(WORLD);
   await expect(mergeArchives([a, c], path.join(dir, 'ac.pmtiles'))).rejects.toThrow('tile 0/0/0 is in more than one input with different contents');
   expect(existsSync(path.join(dir, 'ac.pmtiles'))).toBe(false);
+});
+
+describe('the journal records the job; --resume of another job is refused (issue 13 defect 5)', () => {
+  const job = { style: 's.json', version: 'v1', params: { land: '#ff0000ff' }, tileSize: 256, minZoom: 0, maxZoom: 4, bbox: [-180, -85, 180, 85], shard: '0/1' };
+
+  test('the same job resumes; different params or zooms are refused, naming the difference', async () => {
+    const file = path.join(dir, 'job.pmtiles');
+    const w = await PmtilesWriter.open(file, { job });
+    await w.write(1, 0, 0, content(1));
+    await w.close();
+    const again = await PmtilesWriter.open(file, { resume: true, job });
+    expect(again.size).toBe(1);
+    await again.close();
+    const params = PmtilesWriter.open(file, { resume: true, job: { ...job, params: { land: '#00ff00ff' } } });
+    await expect(params).rejects.toThrow(ResumeMismatchError);
+    await expect(PmtilesWriter.open(file, { resume: true, job: { ...job, params: { land: '#00ff00ff' } } })).rejects.toThrow(
+      /cannot resume .*job\.pmtiles': the journal is of a different job \(params \{"land":"#ff0000ff"\}, now \{"land":"#00ff00ff"\}\)/,
+    );
+    await expect(PmtilesWriter.open(file, { resume: true, job: { ...job, maxZoom: 3 } })).rejects.toThrow(/maxZoom 4, now 3/);
+    // The staging is untouched by a refused resume.
+    const still = await PmtilesWriter.open(file, { resume: true, job });
+    expect(still.size).toBe(1);
+    await still.finish({ ...WORLD, maxZoom: 4, metadata: { tilegraph: { job } } });
+  });
+
+  test('a finished archive of another job is refused too; a journal without identity is refused', async () => {
+    const file = path.join(dir, 'job.pmtiles');
+    await expect(PmtilesWriter.open(file, { resume: true, job: { ...job, version: 'v2' } })).rejects.toThrow(/the finished archive is of a different job \(version "v1", now "v2"\)/);
+    const old = path.join(dir, 'old.pmtiles');
+    const w = await PmtilesWriter.open(old);
+    await w.write(1, 0, 0, content(1));
+    await w.close();
+    await expect(PmtilesWriter.open(old, { resume: true, job })).rejects.toThrow(/records no job identity/);
+  });
+
+  test('merge refuses shards of different jobs and writes its own metadata', () => {
+    const a = { name: 'x', attribution: 'A | B', tilegraph: { job: { ...job, shard: '0/2' } } };
+    const b = { name: 'x', attribution: 'B | C', tilegraph: { job: { ...job, shard: '1/2' } } };
+    const info = { minZoom: 0, maxZoom: 4, bounds: [-180, -85, 180, 85] as [number, number, number, number] };
+    const m = mergedMetadata(['a', 'b'], [a, b], info);
+    expect(m).toMatchObject({ name: 'x', attribution: 'A | B | C', minzoom: 0, maxzoom: 4, tilegraph: { merged: 2, version: 'v1', params: { land: '#ff0000ff' } } });
+    const c = { tilegraph: { job: { ...job, params: { land: '#000000ff' }, shard: '1/2' } } };
+    expect(() => mergedMetadata(['a', 'c'], [a, c], info)).toThrow(/c is of a different job than a \(params/);
+  });
 });

@@ -3,7 +3,7 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TileType } from 'pmtiles';
-import { openArchive } from '../../src/hosts/node/pmtiles-writer.js';
+import { openArchive } from '../../src/hosts/node/pmtiles/index.js';
 import { requireBuild, writeFixtures, type Fixture } from '../server/fixtures.js';
 import { cli, readPng } from './helpers.js';
 

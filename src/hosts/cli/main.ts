@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import type { BackendChoice } from '../node/select-backend.js';
 import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
 import { joinNegativeValues, parseZoom } from './args.js';
+import { LIMITS } from '../../limits.js';
 
 // Commands import their modules when they run: `--help` and usage errors answer at once, and
 // `serve` does not load the pyramid writer (nor `tile` express).
@@ -31,7 +32,8 @@ const common = <T>(y: Argv<T>) =>
     .option('style', { type: 'string', demandOption: true, describe: 'style document (JSON)' })
     .option('param', { type: 'string', array: true, describe: 'override a param: name=value (repeatable)' })
     .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
-    .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" });
+    .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" })
+    .option('timeout', { type: 'number', default: 30, describe: 'seconds one render, and each network read of a source, may take' });
 
 const tileSize = { choices: [256, 512], default: 256, describe: 'tile size in pixels (the world is tile-size x 2^zoom pixels wide)' } as const;
 
@@ -54,7 +56,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('zoom', { type: 'string', demandOption: true, describe: 'zoom level' })
         .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
         .option('tile-size', tileSize)
-        .option('max-pixels', { type: 'number', default: 64 * 1024 * 1024, describe: 'refuse a window larger than this many pixels' }),
+        .option('max-pixels', { type: 'number', default: LIMITS.maxCanvasPixels, describe: 'refuse a window larger than this many pixels' }),
     (a) => run(async () => (await import('./render.js')).bboxCommand({ ...a, backend: a.backend as BackendChoice })),
   )
   .command(
@@ -79,7 +81,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
     (y) => y.positional('inputs', { type: 'string', array: true, describe: 'input archives' }).option('out', { type: 'string', demandOption: true, describe: 'output .pmtiles' }),
     (a) =>
       run(async () => {
-        const { mergeArchives } = await import('../node/pmtiles-writer.js');
+        const { mergeArchives } = await import('../node/pmtiles/index.js');
         const h = await mergeArchives(a.inputs as string[], a.out);
         return `${a.out} (${h.numAddressedTiles} tiles, zoom ${h.minZoom}..${h.maxZoom})`;
       }),

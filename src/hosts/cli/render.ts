@@ -1,7 +1,8 @@
 // CLI `tile` and `bbox`: one window rendered in this process and written as one PNG.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tileWindow, TilegraphError, type Window } from '../../index.js';
+import { RenderError, tileWindow, TilegraphError, type Window } from '../../index.js';
+import { DEFAULT_FETCH_TIMEOUT_S } from '../node/loader.js';
 import { encodePng } from '../node/png.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile, type LoadedStyle } from '../node/style-file.js';
@@ -13,12 +14,33 @@ export interface CommonArgs {
   param?: string[];
   backend: BackendChoice;
   allowOutside?: boolean;
+  /** Seconds one render (and each network read of a source) may take; default 30. */
+  timeout?: number;
+}
+
+/** --timeout in milliseconds (a usage error unless a positive number). */
+export function timeoutMs(a: CommonArgs): number {
+  const t = a.timeout ?? DEFAULT_FETCH_TIMEOUT_S;
+  if (!Number.isFinite(t) || t <= 0) throw new UsageError(`--timeout '${a.timeout}' is not a positive number of seconds`);
+  return t * 1000;
+}
+
+/**
+ * A signal that aborts after --timeout, and what to say when it did: the render time budget of
+ * the CLI (the server has its own queue timeout).
+ */
+export function renderDeadline(ms: number): { signal: AbortSignal; explain(e: unknown): unknown } {
+  const signal = AbortSignal.timeout(ms);
+  return {
+    signal,
+    explain: (e) => (signal.aborted ? new RenderError(`the render took longer than --timeout ${ms / 1000} s and was stopped`) : e),
+  };
 }
 
 /** Load the style, turning an unreadable file into a style failure (exit 2). */
-export async function loadStyleForCli(file: string, allowOutside?: boolean): Promise<LoadedStyle> {
+export async function loadStyleForCli(file: string, allowOutside?: boolean, fetchTimeoutMs?: number): Promise<LoadedStyle> {
   try {
-    return await loadStyleFile(file, { allowOutside });
+    return await loadStyleFile(file, { allowOutside, fetchTimeoutMs });
   } catch (e) {
     if (e instanceof TilegraphError) throw e;
     throw new StyleFileError(`cannot read style '${file}': ${(e as Error).message}`);
@@ -36,12 +58,16 @@ export async function writeOutput(file: string, bytes: Uint8Array): Promise<void
 
 /** Render one window to a PNG file with the chosen backend. Returns the window rendered. */
 async function renderToFile(args: CommonArgs, out: string, windowOf: (style: LoadedStyle) => Window): Promise<Window> {
-  const style = await loadStyleForCli(args.style, args.allowOutside);
+  const ms = timeoutMs(args);
+  const style = await loadStyleForCli(args.style, args.allowOutside, ms);
   const params = style.renderer.params(parseParams(args.param));
   const window = windowOf(style);
   const selected = await selectBackend(args.backend);
   try {
-    const { raster } = await style.renderer.renderWindow(window, params, { backend: selected.backend });
+    const deadline = renderDeadline(ms);
+    const { raster } = await style.renderer.renderWindow(window, params, { backend: selected.backend, signal: deadline.signal }).catch((e: unknown) => {
+      throw deadline.explain(e);
+    });
     await writeOutput(out, await encodePng(raster));
   } finally {
     await selected.close();

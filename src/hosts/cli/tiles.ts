@@ -1,19 +1,19 @@
 // CLI `tiles`: a tile pyramid for a bbox and zoom range into a directory (z/x/y.png) or a
 // .pmtiles archive, on every core (worker threads), resumable and shardable across machines.
 import { existsSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
 import { valueKey } from '../../params/index.js';
-import { PmtilesWriter } from '../node/pmtiles-writer.js';
+import { jobDifferences, PmtilesWriter, ResumeMismatchError, type JobIdentity } from '../node/pmtiles/index.js';
 import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { bboxTileRange, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
 import { InterruptedError, OutputError, UsageError } from './exit.js';
 import { Progress } from './progress.js';
 import type { LoadedStyle } from '../node/style-file.js';
-import { loadStyleForCli, type CommonArgs } from './render.js';
+import { loadStyleForCli, renderDeadline, timeoutMs, type CommonArgs } from './render.js';
 
 export interface TilesArgs extends CommonArgs {
   bbox: string;
@@ -81,8 +81,29 @@ interface TileSink {
   close(): Promise<void>;
 }
 
+/** The job file of a directory export: what `--resume` must match. */
+const DIR_JOB_FILE = '.tilegraph-job.json';
+
 class DirSink implements TileSink {
   constructor(private readonly dir: string) {}
+
+  /** Record the job (a fresh run), or refuse to resume a directory written by another job. */
+  static async open(dir: string, job: JobIdentity, resume: boolean): Promise<DirSink> {
+    const file = path.join(dir, DIR_JOB_FILE);
+    if (resume && existsSync(file)) {
+      const before = JSON.parse(await readFile(file, 'utf8')) as JobIdentity;
+      const diff = jobDifferences(before, job);
+      if (diff.length) throw new UsageError(`cannot resume '${dir}': it holds tiles of a different job (${diff.join('; ')}); run without --resume, or with the same options`);
+    }
+    try {
+      await mkdir(dir, { recursive: true });
+      await writeFile(file, JSON.stringify(job, null, 1) + '\n');
+    } catch (e) {
+      throw new OutputError(`cannot write '${file}': ${(e as Error).message}`);
+    }
+    return new DirSink(dir);
+  }
+
   private file(t: TileAddress): string {
     return path.join(this.dir, String(t.z), String(t.x), `${t.y}.png`);
   }
@@ -143,12 +164,13 @@ async function makeRenderer(choice: BackendChoice, concurrency: number, tiles: n
 }
 
 /** The archive's header and metadata: zooms and bounds of the request, style name, attribution, params. */
-async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params: ParamValues): Promise<TileSink> {
+async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params: ParamValues, job: JobIdentity): Promise<TileSink> {
   const bbox = parseBbox(a.bbox);
   const [minZoom, maxZoom] = [parseZoom(a.minZoom), parseZoom(a.maxZoom)];
   const shard = parseShard(a.shard);
   const doc = style.renderer.doc;
-  const writer = await PmtilesWriter.open(out, { resume: a.resume }).catch((e) => {
+  const writer = await PmtilesWriter.open(out, { resume: a.resume, job }).catch((e) => {
+    if (e instanceof ResumeMismatchError) throw new UsageError(e.message);
     throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
   });
   return new PmtilesSink(writer, {
@@ -171,6 +193,7 @@ async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params
         // The overrides given, in canonical form.
         params: Object.fromEntries(Object.keys(parseParams(a.param)).map((k) => [k, valueKey(params.get(k)!)])),
         shard: shard.count > 1 ? `${shard.index}/${shard.count}` : undefined,
+        job,
       },
     },
   });
@@ -186,16 +209,28 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency '${a.concurrency}' is not a positive integer`);
   const out = a.out.replaceAll('{shard}', String(shard.index));
 
-  const style = await loadStyleForCli(a.style, a.allowOutside);
+  const ms = timeoutMs(a);
+  const style = await loadStyleForCli(a.style, a.allowOutside, ms);
   const params = style.renderer.params(parseParams(a.param));
   const list = new TileList(bbox, minZoom, maxZoom);
   const { start, end } = list.shard(shard.index, shard.count);
+  // What --resume must match: the same style version, param values, tile size, zooms, box and shard.
+  const job: JobIdentity = {
+    style: path.basename(style.file),
+    version: style.renderer.version,
+    params: params.strings(),
+    tileSize: a.tileSize,
+    minZoom,
+    maxZoom,
+    bbox,
+    shard: `${shard.index}/${shard.count}`,
+  };
 
   const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
   const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl);
   let sink: TileSink;
   try {
-    sink = out.endsWith('.pmtiles') ? await openPmtiles(out, a, style, params) : new DirSink(out);
+    sink = out.endsWith('.pmtiles') ? await openPmtiles(out, a, style, params, job) : await DirSink.open(out, job, !!a.resume);
   } catch (e) {
     await close();
     throw e;
@@ -214,8 +249,12 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
         progress.skip(1);
         continue;
       }
+      const deadline = renderDeadline(ms);
       const job = renderer
-        .render(style, tileWindow(t, a.tileSize), params)
+        .render(style, tileWindow(t, a.tileSize), params, deadline.signal)
+        .catch((e: unknown) => {
+          throw deadline.explain(e);
+        })
         .then((png) => sink.write(t, png))
         .then(
           () => progress.tick(),

@@ -10,19 +10,22 @@ export interface LoadedStyle {
   /** Directory that the style's relative source paths resolve against. */
   baseDir: string;
   allowOutside: boolean;
+  /** Milliseconds a network read of a source may take (the loader's; default 30 s). */
+  fetchTimeoutMs?: number;
   renderer: Renderer;
 }
 
 /** Build a Renderer from style text with the Node loader (what `openStyle` does for a file). */
-export function rendererFromText(text: string, baseDir: string, allowOutside = false): Renderer {
-  return Renderer.create(text, { loader: new NodeLoader({ baseDir, allowOutside }) });
+export function rendererFromText(text: string, baseDir: string, allowOutside = false, fetchTimeoutMs?: number): Renderer {
+  return Renderer.create(text, { loader: new NodeLoader({ baseDir, allowOutside, fetchTimeoutMs }) });
 }
 
 /** Read, validate and build a style file. Throws StyleError / BuildError, or the fs error when unreadable. */
-export async function loadStyleFile(file: string, options: { allowOutside?: boolean } = {}): Promise<LoadedStyle> {
+export async function loadStyleFile(file: string, options: { allowOutside?: boolean; fetchTimeoutMs?: number } = {}): Promise<LoadedStyle> {
   const abs = path.resolve(file);
   const text = await readFile(abs, 'utf8');
   const baseDir = path.dirname(abs);
   const allowOutside = options.allowOutside ?? false;
-  return { file: abs, text, baseDir, allowOutside, renderer: rendererFromText(text, baseDir, allowOutside) };
+  const fetchTimeoutMs = options.fetchTimeoutMs;
+  return { file: abs, text, baseDir, allowOutside, fetchTimeoutMs, renderer: rendererFromText(text, baseDir, allowOutside, fetchTimeoutMs) };
 }

@@ -49,7 +49,7 @@ async function makeRenderer(o: ServeOptions): Promise<{ renderer: PngRenderer; r
 }
 
 export async function serve(o: ServeOptions): Promise<RunningServer> {
-  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside });
+  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });
   const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });

@@ -1,0 +1,86 @@
+// Issue 13 through the compiled CLI: --resume refuses another job (defect 5), a source that never
+// answers fails after --timeout naming the cause (defect 6), and a bound passed is an exit code
+// with a sentence, never a crash (defects 1, 8).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { requireBuild, shapesStyle, writeFixtures, type Fixture } from '../server/fixtures.js';
+import { cli } from './helpers.js';
+
+let fx: Fixture;
+beforeAll(() => {
+  requireBuild();
+  fx = writeFixtures();
+});
+
+test('--resume with other params or another zoom range is refused (exit 1), naming the difference', async () => {
+  const dir = path.join(fx.dir, 'job-dir');
+  const file = path.join(fx.dir, 'job.pmtiles');
+  const base = ['tiles', '--style', fx.shapes, '--min-zoom', '0', '--max-zoom', '1', '--concurrency', '1', '--progress', 'none'];
+  const [d, p] = await Promise.all([cli([...base, '--out', dir, '--param', 'fill=#ff0000']), cli([...base, '--out', file, '--param', 'fill=#ff0000'])]);
+  expect([d.code, p.code]).toEqual([0, 0]);
+  const [d2, p2, z2, same] = await Promise.all([
+    cli([...base, '--out', dir, '--param', 'fill=#00ff00', '--resume']),
+    cli([...base, '--out', file, '--param', 'fill=#00ff00', '--resume']),
+    cli([...base.slice(0, 5), '--max-zoom', '0', '--concurrency', '1', '--progress', 'none', '--out', dir, '--param', 'fill=#ff0000', '--resume']),
+    cli([...base, '--out', dir, '--param', 'fill=#ff0000', '--resume']),
+  ]);
+  expect(d2.code).toBe(1);
+  expect(d2.stderr).toMatch(/^tilegraph: usage error: cannot resume .*job-dir': it holds tiles of a different job \(params .*"fill":"#ff0000ff".*now .*"fill":"#00ff00ff"/);
+  expect(p2.code).toBe(1);
+  expect(p2.stderr).toMatch(/cannot resume .*job\.pmtiles': the finished archive is of a different job \(params/);
+  expect(z2.code).toBe(1);
+  expect(z2.stderr).toMatch(/maxZoom 1, now 0/);
+  expect(same.code).toBe(0);
+  expect(same.stdout.trim()).toBe(dir);
+});
+
+test('a source that accepts and never answers fails after --timeout, saying so (exit 4)', async () => {
+  const sockets: net.Socket[] = [];
+  const server = net.createServer((s) => sockets.push(s)); // accepts, never answers
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  const closed = net.createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const closedPort = (closed.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const write = (name: string, url: string) => {
+    const p = path.join(fx.dir, name);
+    writeFileSync(p, JSON.stringify(shapesStyle({ data: url })));
+    return p;
+  };
+  try {
+    const t0 = Date.now();
+    const [hang, refused] = await Promise.all([
+      cli(['tile', '--style', write('hang.json', `http://127.0.0.1:${port}/x.geojson`), '--tile', '0/0/0', '--out', path.join(fx.dir, 'h.png'), '--timeout', '1']),
+      cli(['tile', '--style', write('refused.json', `http://127.0.0.1:${closedPort}/x.geojson`), '--tile', '0/0/0', '--out', path.join(fx.dir, 'r.png')]),
+    ]);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(hang.code).toBe(4);
+    expect(hang.stderr).toMatch(/^tilegraph: render error: .*(timed out after 1 s|took longer than --timeout 1 s)/);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/connection refused/);
+    expect(refused.stderr).not.toMatch(/fetch failed$/);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
+test('a style past the margin limit is a style error (exit 2) with the pointer; a bad --timeout a usage error', async () => {
+  const style = shapesStyle() as { params: Record<string, unknown>; nodes: Record<string, unknown> };
+  style.params.soft = { type: 'number', default: 1, min: 0, max: 5000 };
+  style.nodes.out = { op: 'blur', input: '@fill', sigma: '$soft' };
+  style.nodes.fill = { op: 'fill-solid', features: '@f', fill: '$fill' };
+  mkdirSync(path.join(fx.dir, 'm'), { recursive: true });
+  const file = path.join(fx.dir, 'm', 'huge-margin.json');
+  writeFileSync(file, JSON.stringify(style));
+  const [r, t] = await Promise.all([
+    cli(['tile', '--style', file, '--tile', '0/0/0', '--out', path.join(fx.dir, 'm.png')]),
+    cli(['tile', '--style', fx.shapes, '--tile', '0/0/0', '--out', path.join(fx.dir, 'm.png'), '--timeout', '0']),
+  ]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^tilegraph: style error: \/nodes\/out\/sigma: 'sigma' max 5000 \(param 'soft'\) needs a 15,000 px margin; the limit is 1,024 px/);
+  expect(t.code).toBe(1);
+  expect(t.stderr).toMatch(/--timeout '0' is not a positive number/);
+});

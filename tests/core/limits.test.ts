@@ -1,0 +1,114 @@
+// Issue 13, defects 1 and 8: every size a caller or a style can ask for is bounded; past a bound a
+// TilegraphError with a pointer and a sentence, before anything is allocated.
+import { BuildError, LimitError, Renderer, StyleError, TilegraphError, loadStyle } from '../../src/index.js';
+import { limitProblems, renderFootprint } from '../../src/graph/limits.js';
+import { LIMITS } from '../../src/limits.js';
+import { tooDeep } from '../../src/style/load.js';
+
+const blurStyle = (max: number, extra: Record<string, unknown> = {}) => ({
+  output: 'out',
+  params: { soft: { type: 'number', default: 1, min: 0, max } },
+  nodes: { base: { op: 'solid', color: '#336699' }, out: { op: 'blur', input: '@base', sigma: '$soft' }, ...extra },
+});
+
+function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('margins are bounded at build time (defect 1)', () => {
+  test('a blur param with max 5000 is a build error naming the field, the margin and the limit', () => {
+    const e = thrown(() => Renderer.create(blurStyle(5000)));
+    expect(e).toBeInstanceOf(BuildError);
+    expect((e as BuildError).problems).toEqual([
+      { pointer: '/nodes/out/sigma', message: "'sigma' max 5000 (param 'soft') needs a 15,000 px margin; the limit is 1,024 px (lower the bound: the margin is paid on every tile)" },
+    ]);
+  });
+
+  test('a literal sigma past the limit too; one within it builds', () => {
+    const lit = { output: 'out', nodes: { base: { op: 'solid', color: '#336699' }, out: { op: 'blur', input: '@base', sigma: 400 } } };
+    expect(() => Renderer.create(lit)).toThrow(/'sigma' 400 needs a 1,200 px margin/);
+    expect(() => Renderer.create(blurStyle(300))).not.toThrow();
+  });
+
+  test('margins that add up along a chain past the limit name the node where they pass it', () => {
+    const style = {
+      output: 'out',
+      nodes: {
+        base: { op: 'solid', color: '#336699' },
+        a: { op: 'blur', input: '@base', sigma: 200 },
+        out: { op: 'blur', input: '@a', sigma: 200 },
+      },
+    };
+    const r = thrown(() => Renderer.create(style)) as BuildError;
+    expect(r).toBeInstanceOf(BuildError);
+    expect(r.problems[0]!.pointer).toBe('/nodes/a');
+    expect(r.problems[0]!.message).toMatch(/add up to 1,200 px; the limit is 1,024 px/);
+  });
+});
+
+describe('windows and canvases are bounded at render time (defects 1 and 8)', () => {
+  const r = Renderer.create(blurStyle(300));
+
+  test.each([0, -1, 3, 100, 1e9, NaN, 8192])('renderTile with tileSize %p is a LimitError, at once', async (tileSize) => {
+    const t0 = Date.now();
+    const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize }).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(LimitError);
+    expect(e).toBeInstanceOf(TilegraphError);
+    expect((e as LimitError).code).toBe('render');
+    expect((e as Error).message).toMatch(/tileSize .* is not a power of two in 64\.\.4096/);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  test.each([
+    [{ z: 0, x0: 0, y0: 0, width: 0, height: 256, tileSize: 256 }, /width 0 is not a positive integer/],
+    [{ z: 0, x0: 0, y0: 0, width: 2.5, height: 256, tileSize: 256 }, /width 2.5/],
+    [{ z: 40, x0: 0, y0: 0, width: 256, height: 256, tileSize: 256 }, /zoom 40 is not an integer in 0\.\.30/],
+    [{ z: 1, x0: 0.5, y0: 0, width: 256, height: 256, tileSize: 256 }, /origin/],
+    [{ z: 12, x0: 0, y0: 0, width: 5000, height: 5000, tileSize: 256 }, /needs a [\d,]+-pixel canvas here .*limit is 16,777,216 pixels/],
+  ])('window %j is refused', async (w, msg) => {
+    await expect(r.renderWindow(w)).rejects.toThrow(msg);
+  });
+
+  test('the memory estimate counts every raster canvas; past the budget a LimitError', () => {
+    const nodes: Record<string, unknown> = { n0: { op: 'solid', color: '#000000' } };
+    for (let i = 1; i < 12; i++) nodes[`n${i}`] = { op: 'blend', base: `@n${i - 1}`, over: '@n0' };
+    const many = Renderer.create({ output: 'n11', nodes });
+    const w = { z: 12, x0: 0, y0: 0, width: 4096, height: 4096, tileSize: 256 };
+    const f = renderFootprint(many.plan, w);
+    expect(f.bytes).toBe(12 * 4096 * 4096 * 16);
+    expect(f.bytes).toBeGreaterThan(LIMITS.maxRenderBytes);
+    return expect(many.renderWindow(w)).rejects.toThrow(/estimated 3.0 GiB of canvases; the limit of one render is 2.0 GiB/);
+  });
+
+  test('a plan within the limits has no problems', () => {
+    expect(limitProblems(r.plan)).toEqual([]);
+  });
+});
+
+describe('deep nesting is a StyleError, not a RangeError (defect 8)', () => {
+  const deep = (n: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < n; i++) v = [v];
+    return v;
+  };
+
+  test.each([100, 100_000])('a colour nested %d deep', (n) => {
+    const doc = { output: 'o', nodes: { o: { op: 'solid', color: deep(n) } } };
+    const text = `{"output":"o","nodes":{"o":{"op":"solid","color":${'['.repeat(n)}1${']'.repeat(n)}}}}`;
+    for (const input of [doc, text]) {
+      const e = thrown(() => loadStyle(input));
+      expect(e).toBeInstanceOf(StyleError);
+      expect((e as StyleError).problems[0]!.message).toMatch(/nested deeper than 64 levels/);
+    }
+  });
+
+  test('tooDeep names where', () => {
+    expect(tooDeep({ a: { b: [[1]] } }, 3)).toBe('/a/b/0');
+    expect(tooDeep({ a: { b: [1] } }, 3)).toBeUndefined();
+  });
+});
