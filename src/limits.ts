@@ -8,9 +8,14 @@ export const LIMITS = {
   maxCanvasPixels: 4096 * 4096,
   /** Estimated peak bytes of one render: every raster / field canvas of the plan held at once. */
   maxRenderBytes: 2 * 1024 ** 3,
-  /** Render tile sizes: powers of two in this range (256 and 512 are the usual ones). */
-  minTileSize: 64,
+  /** Tile sizes a library render accepts (integers; the hosts take 256 and 512). */
+  minTileSize: 1,
   maxTileSize: 4096,
+  /**
+   * Source tiles one canvas may span (a vector tile z/x/y covers render tile z/x/y at any tile
+   * size: a 3 px tile size with a 900 px margin would load 360,000 of them).
+   */
+  maxTilesPerCanvas: 1024,
   /** Highest zoom a window may have (world pixels stay exact doubles far beyond it). */
   maxZoom: 30,
   /** Nesting depth of a style document (objects and arrays; expressions count). */

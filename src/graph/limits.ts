@@ -80,21 +80,24 @@ export function windowProblems(w: Window): string[] {
   return out;
 }
 
-/** The largest canvas and the estimated peak bytes of rendering `plan` for `window`. */
-export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; node?: string; bytes: number } {
+/** The largest canvas, the source tiles it spans, and the estimated peak bytes of rendering `plan` for `window`. */
+export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; node?: string; tiles: number; bytes: number } {
   let canvasPixels = 0;
   let node: string | undefined;
+  let tiles = 0;
   let bytes = 0;
   for (const id of plan.order) {
     const n = plan.nodes.get(id)!;
-    const px = (w.width + 2 * n.margin) * (w.height + 2 * n.margin);
+    const cw = w.width + 2 * n.margin, ch = w.height + 2 * n.margin;
+    const px = cw * ch;
     if (px > canvasPixels) {
       canvasPixels = px;
       node = id;
+      tiles = (Math.ceil(cw / w.tileSize) + 1) * (Math.ceil(ch / w.tileSize) + 1);
     }
     bytes += px * (CANVAS_BYTES_PER_PIXEL[n.kind] ?? 0);
   }
-  return { canvasPixels, node, bytes };
+  return { canvasPixels, node, tiles, bytes };
 }
 
 /** Throws a LimitError when the window is malformed or its render would pass the canvas or memory bound. */
@@ -108,6 +111,15 @@ export function checkWindow(plan: Plan, w: Window): void {
       {
         pointer: n.pointer,
         message: `a ${w.width}x${w.height} window needs a ${formatInt(f.canvasPixels)}-pixel canvas here (margin ${n.margin} px); the limit is ${formatInt(LIMITS.maxCanvasPixels)} pixels: render a smaller window (tiles)`,
+      },
+    ]);
+  }
+  if (f.tiles > LIMITS.maxTilesPerCanvas) {
+    const n = plan.nodes.get(f.node!)!;
+    throw new LimitError([
+      {
+        pointer: n.pointer,
+        message: `at tileSize ${w.tileSize} a canvas here (margin ${n.margin} px) spans ${formatInt(f.tiles)} source tiles; the limit is ${formatInt(LIMITS.maxTilesPerCanvas)}: use a larger tile size`,
       },
     ]);
   }

@@ -54,14 +54,24 @@ describe('margins are bounded at build time (defect 1)', () => {
 describe('windows and canvases are bounded at render time (defects 1 and 8)', () => {
   const r = Renderer.create(blurStyle(300));
 
-  test.each([0, -1, 3, 100, 1e9, NaN, 8192])('renderTile with tileSize %p is a LimitError, at once', async (tileSize) => {
+  test.each([0, -1, 2.5, 1e9, NaN, 8192])('renderTile with tileSize %p is a LimitError, at once', async (tileSize) => {
     const t0 = Date.now();
     const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize }).then(() => undefined, (x: unknown) => x);
     expect(e).toBeInstanceOf(LimitError);
     expect(e).toBeInstanceOf(TilegraphError);
     expect((e as LimitError).code).toBe('render');
-    expect((e as Error).message).toMatch(/tileSize .* is not a power of two in 64\.\.4096/);
+    expect((e as Error).message).toMatch(/tileSize .* is not an integer in 1\.\.4096/);
     expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  test('a tiny tile size under a large margin would load thousands of source tiles: refused', async () => {
+    // Blur bound 300: margin 900 px. At tileSize 3 the canvas spans 602 x 602 tiles.
+    const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 3 }).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(LimitError);
+    expect((e as Error).message).toMatch(/at tileSize 3 a canvas here \(margin 900 px\) spans 362,404 source tiles; the limit is 1,024/);
+    // Without a margin a small tile size is fine.
+    const flat = Renderer.create({ output: 'o', nodes: { o: { op: 'solid', color: '#ff0000' } } });
+    expect((await flat.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 3 })).width).toBe(3);
   });
 
   test.each([
