@@ -160,11 +160,6 @@ describe('build errors', () => {
     expect(p).toEqual([{ pointer: '/params/n/default', message: 'default 9 is above max 4' }]);
   });
 
-  test('an op of the format that is not implemented yet fails clearly', () => {
-    const p = build({ output: 'out', nodes: { s: { op: 'solid', color: '#000000' }, out: { op: 'dither', input: '@s', palette: ['#000000'] } } });
-    expect(p[0]!.message).toBe("op 'dither' is part of the format but not implemented in this version of tilegraph");
-  });
-
   test('an invalid expression is a build error with the style-spec message', () => {
     const p = build({ output: 'out', nodes: { e: { op: 'expr', expr: ['interpolate', ['linear'], ['zoom'], 0, 1, 'x', 2] }, out: { op: 'solid', color: '#000000' } } });
     expect(p[0]!.pointer).toBe('/nodes/e/expr');
