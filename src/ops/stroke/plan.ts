@@ -27,6 +27,15 @@ export interface Dabs {
   geom: Float32Array;
   /** Per dab: the index of its group's paint in `paints`. */
   group: Uint32Array;
+  /**
+   * Plain round strokes (no jitter, no pressure): the lattice dabs of each segment as one run,
+   * [ax, ay (canvas pixels), ux, uy, d0, spacing, count, radius, strength] per run: dab j sits at
+   * A + u (d0 + j spacing). All of a run's dabs are alike, so the strongest at a pixel is the
+   * nearest, found by projection (drawDabs); the GPU gets them one by one (singleDabs).
+   */
+  runs: Float64Array;
+  runGroup: Uint32Array;
+  runCount: number;
   /** Per group: premultiplied paint. */
   paints: Float32Array;
   groups: number;
@@ -115,6 +124,10 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const tc = brush.tip.data;
   let paint: RGBA = [1, 1, 1, 1];
   const reachMax = dabReach(widthMax / 2, round, brush.aa) + scatter;
+  const plain = round && !hasPressure && scatter === 0 && sizeJitter === 0 && opacityJitter === 0;
+  const runs: number[] = [];
+  const runGroup: number[] = [];
+  let total = 0; // dabs laid (singles and runs), against MAX_DABS
 
   let geom = new Float32Array(4096 * 4);
   let grp = new Uint32Array(4096);
@@ -140,7 +153,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     const cx = wx - x0;
     const cy = wy - y0;
     if (cx < -reachMax || cy < -reachMax || cx > W + reachMax || cy > H + reachMax) return;
-    if (n >= MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
+    if (++total > MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
     if (n * 4 + 4 > geom.length) {
       const g2 = new Float32Array(geom.length * 2);
       g2.set(geom);
@@ -154,6 +167,36 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     geom[n * 4 + 2] = w / 2;
     geom[n * 4 + 3] = m;
     grp[n++] = gi;
+  };
+  /** The lattice dabs k0, k0 + 1, ... of one segment (k sp < sA + len) that reach the canvas, as one run. */
+  const run = (ax: number, ay: number, ux: number, uy: number, sA: number, len: number, k0: number): void => {
+    const w = Math.min(baseW, widthMax);
+    const reach = dabReach(w / 2, true, brush.aa);
+    const cax = ax - x0;
+    const cay = ay - y0;
+    // Offsets d = k sp - sA along the segment, limited to [0, len) and to centres within reach of the canvas.
+    let lo = 0;
+    let hi = len;
+    for (const [a, u, size] of [[cax, ux, W], [cay, uy, H]] as const) {
+      if (Math.abs(u) < 1e-12) {
+        if (a < -reach || a > size + reach) return;
+        continue;
+      }
+      const t0 = (-reach - a) / u;
+      const t1 = (size + reach - a) / u;
+      lo = Math.max(lo, Math.min(t0, t1));
+      hi = Math.min(hi, Math.max(t0, t1));
+    }
+    if (!(hi >= lo)) return;
+    const kFirst = Math.max(k0, Math.ceil((sA + lo) / sp));
+    let kLast = Math.floor((sA + hi) / sp);
+    if (kLast * sp >= sA + len) kLast--;
+    const count = kLast - kFirst + 1;
+    if (count <= 0) return;
+    total += count;
+    if (total > MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
+    runs.push(cax, cay, ux, uy, kFirst * sp - sA, sp, count, w / 2, opacity);
+    runGroup.push(gi);
   };
   let vertexDabs = false; // dense enough that a dab at each vertex reads as part of the line (set per feature)
 
@@ -180,6 +223,10 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
         if (vertexDabs && startReal) push(ax, ay, total > 0 ? along / total : 0, ux, uy);
         const sA = ax * ux + ay * uy;
         let k = Math.ceil(sA / sp);
+        if (plain) {
+          run(ax, ay, ux, uy, sA, len, k);
+          k = Infinity;
+        }
         for (let s = k * sp; s < sA + len; s = ++k * sp) {
           const d = s - sA;
           push(ax + ux * d, ay + uy * d, total > 0 ? (along + d) / total : 0, ux, uy);
@@ -199,7 +246,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     vertexDabs = sp < baseW;
     const tint = tintOf(g);
     paint = tinted ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]] : round ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!] : [1, 1, 1, 1];
-    const start = n;
+    const start = n + runs.length;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
       walk(g.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
@@ -208,13 +255,16 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
       const poly = g.polygons[i]!;
       for (let k = 0; k < poly.length; k++) walk(poly[k]!, true, false, false, g.polygonCuts?.[i]?.[k]);
     }
-    if (n > start) {
+    if (n + runs.length > start) {
       paints.push(...paint);
       gi++;
     }
   }
   return {
     count: n,
+    runs: Float64Array.from(runs),
+    runGroup: Uint32Array.from(runGroup),
+    runCount: runGroup.length,
     geom: geom.subarray(0, n * 4),
     group: grp.subarray(0, n),
     paints: Float32Array.from(paints),
@@ -225,4 +275,35 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     aa: brush.aa,
     tip: brush.tip,
   };
+}
+
+/** Every dab one by one (runs expanded), in group order: what the GPU pass gathers. */
+export function singleDabs(d: Dabs): { count: number; geom: Float32Array; group: Uint32Array } {
+  let total = d.count;
+  for (let i = 0; i < d.runCount; i++) total += d.runs[i * 9 + 6]!;
+  const geom = new Float32Array(total * 4);
+  const group = new Uint32Array(total);
+  let n = 0;
+  let si = 0;
+  let ri = 0;
+  while (si < d.count || ri < d.runCount) {
+    // Singles and runs of the lower group first (both lists ascend by group).
+    if (ri >= d.runCount || (si < d.count && d.group[si]! <= d.runGroup[ri]!)) {
+      geom.set(d.geom.subarray(si * 4, si * 4 + 4), n * 4);
+      group[n++] = d.group[si++]!;
+      continue;
+    }
+    const o = ri * 9;
+    const [ax, ay, ux, uy, d0, sp, count, r, m] = d.runs.subarray(o, o + 9) as unknown as number[];
+    for (let j = 0; j < count!; j++) {
+      const t = d0! + j * sp!;
+      geom[n * 4] = ax! + ux! * t;
+      geom[n * 4 + 1] = ay! + uy! * t;
+      geom[n * 4 + 2] = r!;
+      geom[n * 4 + 3] = m!;
+      group[n++] = d.runGroup[ri]!;
+    }
+    ri++;
+  }
+  return { count: n, geom, group };
 }

@@ -166,6 +166,14 @@ gpuDescribe('stroke: CPU/GPU parity', () => {
     hard: { op: 'brush-solid', 'width-px': 3, color: '#3060a0' },
     soft: { op: 'brush-solid', 'width-px': 7, color: '#a03060c0', hardness: 0.3, aa: 0.5, 'dabs-per-radius': 2 },
   };
+  test('plain round strokes (the CPU draws runs by nearest dab, the GPU every dab): same image', async () => {
+    const s = {
+      output: 'out',
+      sources: { p: { type: 'geojson', data: randomFeatures(12, w, { polygons: 3, lines: 8 }, 12) } },
+      nodes: { f: { op: 'features' }, brush: { op: 'brush-solid', 'width-px': 5, color: '#802040', hardness: 0.7, 'dabs-per-radius': 3 }, out: { op: 'stroke', features: '@f', brush: '@brush', 'width-scale-expr': ['+', 0.5, ['get', 'v']] } },
+    };
+    await checkParity('stroke plain runs', s, w, GEOMETRY_TOL * 4);
+  });
   for (const [name, brush] of Object.entries(brushes)) {
     test(`${name} brush on random lines and rings, jittered`, async () => {
       const s = {
