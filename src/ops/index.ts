@@ -8,30 +8,36 @@ import { buffer } from './buffer/index.js';
 import { centroid } from './centroid/index.js';
 import { brushFile } from './brush-file/index.js';
 import { brushSolid } from './brush-solid/index.js';
-import { displace } from './displace/index.js';
-import { hillshade } from './hillshade/index.js';
-import { noise } from './noise/index.js';
 import { stroke } from './stroke/index.js';
 import { stamp } from './stamp/index.js';
 import { fillPattern } from './fill-pattern/index.js';
+import { brightnessContrast } from './brightness-contrast/index.js';
+import { channelShuffle } from './channel-shuffle/index.js';
+import { colorToAlpha } from './color-to-alpha/index.js';
+import { threshold } from './threshold/index.js';
+import { circle } from './circle/index.js';
+import { dither } from './dither/index.js';
 import { circles } from './circles/index.js';
 import { colorRamp } from './color-ramp/index.js';
 import { contour } from './contour/index.js';
 import { convexHullOp } from './convex-hull/index.js';
 import { dash } from './dash/index.js';
 import { density } from './density/index.js';
+import { dilate } from './dilate/index.js';
+import { displace } from './displace/index.js';
+import { edgeDetect } from './edge-detect/index.js';
 import { dem } from './dem/index.js';
 import { densify } from './densify/index.js';
 import { dotDensity } from './dot-density/index.js';
-import { dilate } from './dilate/index.js';
-import { edgeDetect } from './edge-detect/index.js';
 import { erode } from './erode/index.js';
 import { expr } from './expr/index.js';
 import { featureBoolean } from './feature-boolean/index.js';
 import { features } from './features/index.js';
 import { fillSolid } from './fill-solid/index.js';
 import { func } from './func/index.js';
+import { hillshade } from './hillshade/index.js';
 import { math } from './math/index.js';
+import { noise } from './noise/index.js';
 import { PLANNED } from './planned.js';
 import { solid } from './solid/index.js';
 import { strokeSolid } from './stroke-solid/index.js';
@@ -47,30 +53,36 @@ export const OP_LIST: readonly OpDef[] = [
   centroid,
   brushFile,
   brushSolid,
-  displace,
-  hillshade,
-  noise,
   stroke,
   stamp,
   fillPattern,
+  brightnessContrast,
+  channelShuffle,
+  colorToAlpha,
+  threshold,
+  circle,
+  dither,
   circles,
   colorRamp,
   contour,
   convexHullOp,
   dash,
   dem,
+  erode,
   density,
   densify,
   dotDensity,
   dilate,
+  displace,
   edgeDetect,
-  erode,
   expr,
   featureBoolean,
   features,
   fillSolid,
   func,
+  hillshade,
   math,
+  noise,
   solid,
   strokeSolid,
   zoom,
