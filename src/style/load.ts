@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { StyleError, type Problem } from '../errors.js';
 import { LIMITS } from '../limits.js';
+import { levenshtein, nearest } from '../util/levenshtein.js';
 import { OPS } from '../ops/index.js';
 import { opSchema, styleSchema } from './schema.js';
 import type { Schema } from './fields.js';
@@ -57,33 +58,6 @@ function validateDoc(doc: Record<string, unknown>): ErrorObject[] {
     if (!v(node)) for (const e of v.errors ?? []) errors.push({ ...e, instancePath: pointer + e.instancePath });
   }
   return errors;
-}
-
-export function levenshtein(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0]!;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = d[j]!;
-      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return d[b.length]!;
-}
-
-export function nearest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    const dist = levenshtein(name, c);
-    if (dist < bestD) {
-      bestD = dist;
-      best = c;
-    }
-  }
-  return best;
 }
 
 function describe(value: unknown): string {
@@ -221,5 +195,52 @@ function loadUnchecked(input: string | object): StyleDoc {
   if (deep !== undefined) throw new StyleError([{ pointer: deep, message: `nested deeper than ${LIMITS.maxStyleDepth} levels (the limit)` }]);
   const errors = validateDoc(doc as Record<string, unknown>);
   if (errors.length) throw new StyleError(translate(errors));
+  const sources = sourceProblems(doc as StyleDoc);
+  if (sources.length) throw new StyleError(sources);
   return doc as StyleDoc;
+}
+
+const FEATURE_TYPES = ['mvt', 'pmtiles', 'geojson'];
+
+/**
+ * Every `features` and `dem` node names a source that exists and has the right type (or, without
+ * `source`, the style has exactly one), and a tiled vector source gets a `layer`: mistakes a
+ * render would otherwise find on every tile.
+ */
+function sourceProblems(doc: StyleDoc): Problem[] {
+  const out: Problem[] = [];
+  const sources = doc.sources ?? {};
+  const names = Object.keys(sources);
+  for (const [pointer, node] of allNodes(doc as unknown as Record<string, unknown>)) {
+    const op = node.op;
+    if (op !== 'features' && op !== 'dem') continue;
+    const types = op === 'dem' ? ['dem'] : FEATURE_TYPES;
+    const what = op === 'dem' ? 'dem' : 'feature (mvt, pmtiles or geojson)';
+    const name = node.source;
+    let type: string | undefined;
+    if (typeof name === 'string' && /^[$@]/.test(name)) continue; // a function argument, resolved at build
+    if (typeof name === 'string') {
+      if (!Object.hasOwn(sources, name)) {
+        const guess = nearest(name, names, 3);
+        out.push({ pointer: `${pointer}/source`, message: `unknown source '${name}'${guess ? `; did you mean '${guess}'?` : names.length ? `; the style's sources: ${names.join(', ')}` : '; the style declares no sources'}` });
+        continue;
+      }
+      type = sources[name]!.type;
+      if (!types.includes(type)) out.push({ pointer: `${pointer}/source`, message: `source '${name}' is a ${type} source; a '${op}' node needs a ${what} source` });
+    } else {
+      const fit = names.filter((n) => types.includes(sources[n]!.type));
+      if (fit.length !== 1) {
+        out.push({
+          pointer,
+          message: fit.length === 0 ? `the style has no ${what} source for this '${op}' node` : `the style has ${fit.length} ${what} sources (${fit.join(', ')}); name one with 'source'`,
+        });
+        continue;
+      }
+      type = sources[fit[0]!]!.type;
+    }
+    if (op === 'features' && (type === 'mvt' || type === 'pmtiles') && node.layer === undefined) {
+      out.push({ pointer, message: `a '${type}' source holds several layers: name one with 'layer'` });
+    }
+  }
+  return out;
 }

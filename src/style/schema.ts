@@ -125,6 +125,8 @@ export function styleSchema(): Schema {
     title: 'tilegraph style document',
     type: 'object',
     required: ['nodes', 'output'],
+    // A misspelled top-level key ('legnd') must not be ignored silently.
+    additionalProperties: false,
     properties: {
       $schema: { type: 'string' },
       name: { type: 'string' },

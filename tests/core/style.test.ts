@@ -60,7 +60,8 @@ describe('loadStyle', () => {
   });
 
   test('ranges and limits of section 8 are in the schema', () => {
-    const bad = (node: object) => problems({ output: 'o', nodes: { o: node } }).length > 0;
+    const sources = { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } } };
+    const bad = (node: object) => problems({ output: 'o', sources, nodes: { o: node } }).length > 0;
     expect(bad({ op: 'features', 'min-zoom': 25 })).toBe(true);
     expect(bad({ op: 'features', 'max-zoom': 24 })).toBe(false);
     expect(bad({ op: 'dilate', input: '@x', 'radius-px': 257 })).toBe(true);
@@ -112,5 +113,50 @@ describe('source declarations', () => {
     expect(problems(doc({ type: 'mvt', tiles: ['t'], bounds: [0, 0, 1] })).map((p) => p.pointer)).toEqual(['/sources/s/bounds']);
     expect(problems(doc({ type: 'dem', encoding: 'terrarium' })).length).toBeGreaterThan(0);
     expect(problems(doc({ type: 'geojson' }))).toEqual([{ pointer: '/sources/s', message: "missing required field 'data'" }]);
+  });
+});
+
+describe('mistakes found at load, not on every tile (issue 13 defect 9)', () => {
+  const problems = (doc: object) => {
+    try {
+      loadStyle(doc);
+    } catch (e) {
+      expect(e).toBeInstanceOf(StyleError);
+      return (e as StyleError).problems;
+    }
+    throw new Error('expected a StyleError');
+  };
+  const solid = { op: 'solid', color: '#000000' };
+
+  test('a misspelled top-level key is an error with a suggestion', () => {
+    expect(problems({ output: 'o', nodes: { o: solid }, legnd: { entries: [] } })).toEqual([{ pointer: '/legnd', message: "unknown field 'legnd'; did you mean 'legend'?" }]);
+  });
+
+  const sources = {
+    roads: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
+    water: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
+    relief: { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'] },
+    tiles: { type: 'mvt', tiles: ['t/{z}/{x}/{y}.pbf'] },
+  };
+  const fill = (f: object) => ({ output: 'o', sources, nodes: { f: { op: 'features', ...f }, o: { op: 'fill-solid', features: '@f', fill: '#000000' } } });
+
+  test('unknown, wrong-type and ambiguous sources; a tiled source without a layer', () => {
+    expect(problems(fill({ source: 'road' }))).toEqual([{ pointer: '/nodes/f/source', message: "unknown source 'road'; did you mean 'roads'?" }]);
+    expect(problems(fill({ source: 'relief' }))).toEqual([{ pointer: '/nodes/f/source', message: "source 'relief' is a dem source; a 'features' node needs a feature (mvt, pmtiles or geojson) source" }]);
+    expect(problems(fill({}))[0]!.message).toBe("the style has 3 feature (mvt, pmtiles or geojson) sources (roads, water, tiles); name one with 'source'");
+    expect(problems(fill({ source: 'tiles' }))[0]).toEqual({ pointer: '/nodes/f', message: "a 'mvt' source holds several layers: name one with 'layer'" });
+    expect(() => loadStyle(fill({ source: 'tiles', layer: 'road' }))).not.toThrow();
+  });
+
+  test('a dem node without a dem source, and inside a function body', () => {
+    const noDem = { output: 'o', nodes: { d: { op: 'dem' }, o: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#000000' }, { value: 1, color: '#ffffff' }] } } };
+    expect(problems(noDem)).toEqual([{ pointer: '/nodes/d', message: "the style has no dem source for this 'dem' node" }]);
+    const fn = {
+      output: 'o',
+      sources,
+      functions: { f: { nodes: { x: { op: 'features', source: 'nope' }, y: { op: 'fill-solid', features: '@x', fill: '#000000' } }, output: 'y', 'output-kind': 'raster' } },
+      nodes: { o: { op: 'func', function: 'f' } },
+    };
+    expect(problems(fn)).toEqual([{ pointer: '/functions/f/nodes/x/source', message: "unknown source 'nope'; the style's sources: roads, water, relief, tiles" }]);
   });
 });
