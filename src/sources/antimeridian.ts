@@ -3,9 +3,22 @@
 // Unwrap each ring and line so consecutive longitudes never differ by more than 180 degrees;
 // geojson-vt then wraps the parts beyond +-180 onto the other side of the world. A ring that
 // circles a pole (Antarctica) no longer closes when unwrapped: it is closed through that pole.
+// Only rings and lines that really cross are unwrapped: one with a jump of more than 270 degrees
+// (less than 90 the short way round). RFC 7946 edges are straight in longitude, so a wide polygon
+// with an edge of 220 degrees (-120 to 100) is drawn as written, not inverted.
 import type { GeoJSON, Geometry, Position } from 'geojson';
 
+/** A jump this large between consecutive longitudes is a crossing written the short way round. */
+const CROSSING_SPAN = 270;
+
+/** Does the ring or line jump across the antimeridian somewhere? */
+export function crossesAntimeridian(coords: Position[]): boolean {
+  for (let i = 1; i < coords.length; i++) if (Math.abs(coords[i]![0]! - coords[i - 1]![0]!) > CROSSING_SPAN) return true;
+  return false;
+}
+
 function unwrap(coords: Position[]): Position[] {
+  if (!crossesAntimeridian(coords)) return coords;
   const out: Position[] = [];
   let shift = 0;
   for (let i = 0; i < coords.length; i++) {
@@ -21,6 +34,7 @@ function unwrap(coords: Position[]): Position[] {
 }
 
 function unwrapRing(ring: Position[]): Position[] {
+  if (!crossesAntimeridian(ring)) return ring;
   const u = unwrap(ring);
   if (u.length < 2) return u;
   const first = u[0]!;

@@ -34,3 +34,25 @@ describe('antimeridian', () => {
     expect(alphaAt(30, 128)).toBe(0); // lon -138: outside
   });
 });
+
+describe('wide polygons that do not cross (issue 13 defect 9)', () => {
+  const wide = square([[-120, -40], [100, -60], [30, 70], [-120, -40]]);
+
+  test('an edge of 220 degrees is drawn as written: no unwrap', () => {
+    const out = (unwrapAntimeridian(wide) as FeatureCollection).features[0]!.geometry as Polygon;
+    expect(out.coordinates[0]).toEqual([[-120, -40], [100, -60], [30, 70], [-120, -40]]);
+  });
+
+  test('the wide triangle renders filled inside, empty outside (not inverted, not empty)', async () => {
+    const r = Renderer.create({
+      output: 'o',
+      sources: { s: { type: 'geojson', data: wide } },
+      nodes: { f: { op: 'features' }, o: { op: 'fill-solid', features: '@f', fill: '#ff0000' } },
+    });
+    const { data, width } = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 256 });
+    const alphaAt = (lng: number, y: number) => data[(y * width + Math.round(((lng + 180) / 360) * 256)) * 4 + 3]!;
+    expect(alphaAt(0, 128)).toBeCloseTo(1, 5); // lon 0, lat 0: inside the triangle
+    expect(alphaAt(-170, 128)).toBe(0); // west of it
+    expect(alphaAt(170, 128)).toBe(0); // east of it
+  });
+});
