@@ -4,6 +4,7 @@ import { morph } from './morph.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 /** Brute force: op over the square of side 2r + 1 around (pad + x, pad + y). */
 function bruteForce(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, isMax: boolean): Float32Array {
@@ -127,4 +128,16 @@ gpuDescribe('CPU/GPU parity', () => {
       await checkParity(`${op} $rad`, style(op, '$rad', 13), W, undefined, { rad: '5' });
     }
   });
+});
+
+describe('seam invariant: 2x2 tile mosaic = window render', () => {
+  // Random fills and strokes reaching across the inner tile edges of z5 tiles 12..13 / 9..10 (128 px).
+  const block: Window = { z: 5, x0: 12 * 128, y0: 9 * 128, width: 256, height: 256, tileSize: 128 };
+  for (const [op, radius] of [['dilate', 5], ['erode', 3], ['dilate', '$rad']] as const) {
+    test(`${op} radius ${radius}`, async () => {
+      const s = style(op, radius, 61) as { sources: { src: { data: object } } };
+      s.sources.src.data = randomFeatures(61, block, { polygons: 14, lines: 10 }, 8);
+      expectSeamless(await seam(s, 5, 12, 9), 0.3);
+    });
+  }
 });

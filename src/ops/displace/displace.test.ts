@@ -3,7 +3,8 @@
 // padding, and CPU/GPU parity.
 import { Renderer, type Window } from '../../index.js';
 import { displace } from './index.js';
-import { checkParity, gpuDescribe, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+import { GPU, checkParity, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 const W: Window = { z: 5, x0: 9 * 256 + 40, y0: 12 * 256 + 70, width: 48, height: 40, tileSize: 256 };
 
@@ -122,5 +123,25 @@ gpuDescribe('CPU/GPU parity', () => {
     await checkParity('displace amp 4', style({ 'amp-px': 4 }, undefined, 51, T), T, 2e-3);
     await checkParity('displace xy mirror', style({ 'amp-px': 1, 'amp-x-px': 6, 'amp-y-px': 2, boundary: 'mirror' }, undefined, 52, T), T, 2e-3);
     await checkParity('displace $param', style({ 'amp-px': '$a', boundary: 'transparent' }, undefined, 53, T), T, 2e-3, { a: '5' });
+  });
+});
+
+describe('seam invariant: 2x2 tile mosaic = window render', () => {
+  const block: Window = { z: 5, x0: 12 * 128, y0: 9 * 128, width: 256, height: 256, tileSize: 128 };
+  const seamStyle = (amp: Record<string, unknown>) => {
+    const s = style(amp, undefined, 91, block) as { sources: { src: { data: object } } };
+    s.sources.src.data = randomFeatures(91, block, { polygons: 16 }, 8);
+    return s;
+  };
+  test('noise -> displace of fills, amp 6 (clamp) and amp-x 8 / amp-y 3 (mirror)', async () => {
+    expectSeamless(await seam(seamStyle({ 'amp-px': 6 }), 5, 12, 9), 0.3);
+    expectSeamless(await seam(seamStyle({ 'amp-px': 1, 'amp-x-px': 8, 'amp-y-px': 3, boundary: 'mirror' }), 5, 12, 9), 0.3);
+  });
+
+  gpuTest('noise -> displace on the GPU (64 px tiles)', async () => {
+    const small: Window = { z: 5, x0: 12 * 64, y0: 9 * 64, width: 128, height: 128, tileSize: 64 };
+    const s = style({ 'amp-px': 5 }, undefined, 92, small) as { sources: { src: { data: object } } };
+    s.sources.src.data = randomFeatures(92, small, { polygons: 12 }, 6);
+    expectSeamless(await seam(s, 5, 12, 9, 64, { backend: GPU! }), 0.3);
   });
 });

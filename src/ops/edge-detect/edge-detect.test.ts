@@ -4,6 +4,7 @@ import { sobel } from './cpu.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 const KX = [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]];
 const KY = [[-1, -2, -1], [0, 0, 0], [1, 2, 1]];
@@ -93,5 +94,14 @@ gpuDescribe('CPU/GPU parity', () => {
   test('edge-detect of blurred random fills, strength 1 and 2.5', async () => {
     await checkParity('edge-detect s1', style(31, 1), W, edgeTol(1));
     await checkParity('edge-detect s2.5', style(32, 2.5), W, edgeTol(2.5));
+  });
+});
+
+describe('seam invariant: 2x2 tile mosaic = window render', () => {
+  test('edge-detect of blurred random fills across the inner tile edges (z5, 128 px)', async () => {
+    const block: Window = { z: 5, x0: 12 * 128, y0: 9 * 128, width: 256, height: 256, tileSize: 128 };
+    const s = style(71, 2) as { sources: { src: { data: object } } };
+    s.sources.src.data = randomFeatures(71, block, { polygons: 16, lines: 4 }, 8);
+    expectSeamless(await seam(s, 5, 12, 9), 0.05);
   });
 });

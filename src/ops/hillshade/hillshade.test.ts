@@ -6,6 +6,7 @@ import { CpuBackend, Renderer, toRGBA8, type Window } from '../../index.js';
 import { NodeLoader } from '../../hosts/node/loader.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 import { GPU, checkParity, diffRasters, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 const TYROL = 'dem/terrain-rgb/maplibre-terrain-shading-512';
 /** z10 at 512 px: a 256 px window straddling the four tiles 544..545 / 357..358 (margin included). */
@@ -167,3 +168,25 @@ gpuDescribe('CPU/GPU parity', () => {
   expect({ float: d.maxFloat <= 1.5e-3, max8: d.max8 <= 2 }).toEqual({ float: true, max8: true });
 });
 
+
+describe('seam invariant: 2x2 tile mosaic = window render', () => {
+  test('hillshade of a density field of points near the inner tile edges (z5, 128 px)', async () => {
+    const block: Window = { z: 5, x0: 12 * 128, y0: 9 * 128, width: 256, height: 256, tileSize: 128 };
+    const style = {
+      output: 'out',
+      sources: { pts: { type: 'geojson', data: randomFeatures(81, block, { points: 60 }, 8) } },
+      nodes: {
+        p: { op: 'features', source: 'pts' },
+        d: { op: 'density', features: '@p', radius: 24, intensity: 30 },
+        out: { op: 'hillshade', field: '@d', 'z-factor': 4000, 'accent-color': '#80200080' },
+      },
+    };
+    expectSeamless(await seam(style, 5, 12, 9), 0.9);
+  });
+
+  fixturesTest('hillshade of the Tyrol Terrain-RGB block rendered at z11 / 256 px (over-zoomed, bilinear), multidirectional', async () => {
+    const style = demStyle({ multidirectional: true, 'shadow-color': '#203050', 'highlight-color': '#fff8e0' });
+    (style.sources.dem as { maxzoom: number }).maxzoom = 10;
+    expectSeamless(await seam(style, 11, 1088, 715, 256, { loader: new NodeLoader({ baseDir: fixture(TYROL) }) }), 0.95);
+  });
+});

@@ -3,7 +3,8 @@
 // implementation of Gustavson's 2-D simplex noise (the op splits the origin per octave; the
 // result must not change), fBm weights, world anchoring, and CPU/GPU parity.
 import { Renderer, type Window } from '../../index.js';
-import { checkParity, gpuDescribe, testWindow } from '../../../tests/gpu/harness.js';
+import { GPU, checkParity, gpuDescribe, gpuTest, testWindow } from '../../../tests/gpu/harness.js';
+import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 // --- independent reference -------------------------------------------------------------------
 function lowbias32(v: number): number {
@@ -149,5 +150,20 @@ gpuDescribe('CPU/GPU parity', () => {
     // Far from the origin (z 18): the per-octave split keeps the GPU's f32 arithmetic small.
     const far: Window = { z: 18, x0: 180000 * 64, y0: 90000 * 64, width: 64, height: 64, tileSize: 64 };
     await checkParity('noise simplex z18', { output: 'n', nodes: { n: { op: 'noise', kind: 'simplex', octaves: 3, 'scale-px': 3.3, output: 'raster' } } }, far);
+  });
+});
+
+describe('seam invariant: 2x2 tile mosaic = window render', () => {
+  for (const kind of ['value', 'simplex'] as const) {
+    test(`${kind} noise, 4 octaves, raster and field (z9, 128 px)`, async () => {
+      const n = { op: 'noise', kind, 'scale-px': 37, octaves: 4, seed: 5 };
+      expectSeamless(await seam({ output: 'n', nodes: { n: { ...n, output: 'raster' } } }, 9, 300, 170), 0.99);
+      expectSeamless(await seam({ output: 'out', nodes: { n, out: GREY } }, 9, 300, 170), 0.99);
+    });
+  }
+
+  gpuTest('on the GPU too: simplex, 6 octaves, far from the origin (z16)', async () => {
+    const style = { output: 'n', nodes: { n: { op: 'noise', kind: 'simplex', 'scale-px': 23, octaves: 6, output: 'raster' } } };
+    expectSeamless(await seam(style, 16, 34000, 22000, 64, { backend: GPU! }), 0.99);
   });
 });
