@@ -125,11 +125,13 @@ export class DemTileSource implements DemSource {
     const S = this.tileSize;
     // The source zoom whose pixels are at least as fine as the canvas's (k = 1 for matching sizes).
     const ideal = Math.max(0, Math.ceil(canvas.z + Math.log2(canvas.tileSize / S) - 1e-9));
-    if (ideal < info.minzoom) {
+    if (canvas.z < info.minzoom) {
       out.fill(NaN); // below the source's zoom range: no data, and nothing is loaded
       return { kind: 'scalar-field', width, height, data: out };
     }
-    const sz = Math.min(ideal, info.maxzoom);
+    // Clamped to the source's range: a 512 px DEM whose only zoom is 10 serves 256 px tiles of
+    // zoom 10 from itself (two source pixels per canvas pixel), not from a zoom 9 it lacks.
+    const sz = Math.max(info.minzoom, Math.min(ideal, info.maxzoom));
     // Source pixels per canvas pixel; > 1 only at the minzoom clamp, < 1 when over-zoomed.
     const k = (S * Math.pow(2, sz)) / (canvas.tileSize * Math.pow(2, canvas.z));
     const rows = S * (1 << sz);

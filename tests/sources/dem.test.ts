@@ -7,8 +7,9 @@ import { createDemSource, decodeElevation } from '../../src/sources/dem.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
 import { TileCache } from '../../src/sources/cache.js';
-import { ctxOf, FIXTURES, haveFixtures, MemoryLoader } from './helpers.js';
+import { ctxOf, FIXTURES, MemoryLoader } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
+import { fixturesTest } from '../helpers/fixtures.js';
 
 /** Encode metres as Terrarium RGB (exact for multiples of 1/256 m). */
 function terrarium(e: number): [number, number, number] {
@@ -161,8 +162,7 @@ describe('dem source', () => {
     expect(cache.stats.hits).toBeGreaterThan(0);
   });
 
-  test('real tiles: the manifest\'s pixel values (Terrain-RGB 256 and 512, Terrarium 256)', async () => {
-    if (!haveFixtures('dem fixture values test')) return;
+  fixturesTest('real tiles: the manifest\'s pixel values (Terrain-RGB 256 and 512, Terrarium 256)', async () => {
     const ctx = (dir: string) => ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'dem', dir) }));
     const dead = createDemSource('dead', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 256, maxzoom: 11 }, ctx('terrain-rgb/maplibre-deadsea-256'));
     const f = await dead.field(tileWindow({ z: 11, x: 1224, y: 838 }, 256));
@@ -178,5 +178,21 @@ describe('dem source', () => {
     const black = createDemSource('bf', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 9 }, ctx('terrarium/mapzen-z9-256'));
     const b = await black.field(tileWindow({ z: 9, x: 268, y: 177 }, 256));
     expect(b.data[128 * 256 + 128]).toBeCloseTo(671.37, 2);
+  });
+});
+
+describe('zoom clamp (issue 13 defect 9)', () => {
+  test('a 512 px DEM with minzoom = maxzoom = 5 serves 256 px tiles of zoom 5 from itself', async () => {
+    const f512 = (gi: number, gj: number) => 100 + 0.5 * (gi - 5120) + 0.25 * (gj - 6144);
+    const files = { 'd/5/10/12.png': await rampTile(10, 12, 512, f512) };
+    const src = createDemSource('d', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 512, minzoom: 5, maxzoom: 5 }, ctxOf(new MemoryLoader(files)));
+    // The same tile address: 256 px tile 5/10/12 covers the area of 512 px tile 5/10/12.
+    const f = await src.field(tileWindow({ z: 5, x: 10, y: 12 }, 256));
+    expect(f.data.some(Number.isNaN)).toBe(false);
+    // Two source pixels per canvas pixel: canvas centre i+0.5 samples source position 2i+0.5.
+    for (const [i, j] of [[0, 0], [10, 200], [255, 255]] as const) expect(f.data[j * 256 + i]!).toBeCloseTo(100 + 0.5 * (2 * i + 0.5) + 0.25 * (2 * j + 0.5), 1);
+    // Below the source's minzoom there is still no data.
+    const below = await src.field(tileWindow({ z: 4, x: 5, y: 6 }, 256));
+    expect(Array.from(below.data).every(Number.isNaN)).toBe(true);
   });
 });
