@@ -1,0 +1,50 @@
+// examples/terrain/style.json: its golden copy (golden/terrain-example) differs only in the source,
+// and the example itself renders offline with the AWS Terrarium URLs served from the fixtures.
+import { readFileSync, readdirSync } from 'node:fs';
+import { Renderer, toRGBA8 } from '../../index.js';
+import { decodeImage } from '../../hosts/node/image.js';
+import type { Loader } from '../../sources/types.js';
+import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
+
+const EXAMPLE = JSON.parse(readFileSync('examples/terrain/style.json', 'utf8')) as Record<string, unknown> & { sources: Record<string, unknown>; nodes: object; params: object };
+const GOLDEN = JSON.parse(readFileSync('golden/terrain-example/style.json', 'utf8')) as typeof EXAMPLE;
+
+describe('terrain example', () => {
+  test('the golden copy has the same nodes, params and legend', () => {
+    expect(GOLDEN.nodes).toEqual(EXAMPLE.nodes);
+    expect(GOLDEN.params).toEqual(EXAMPLE.params);
+    expect(GOLDEN.legend).toEqual(EXAMPLE.legend);
+    expect(GOLDEN.output).toEqual(EXAMPLE.output);
+  });
+
+  test('it builds: the AWS Terrain Tiles Terrarium source and every op it uses are implemented', () => {
+    const r = Renderer.create(EXAMPLE);
+    expect(r).toBeDefined();
+    expect((EXAMPLE.sources.terrain as { tiles: string[] }).tiles[0]).toBe('https://s3.amazonaws.com/elevation-tiles-prod/terrarium/{z}/{x}/{y}.png');
+  });
+
+  fixturesTest('it renders offline: the Terrarium URLs served from the z9 fixture block', async () => {
+    const dir = fixture('dem/terrarium/mapzen-z9-256');
+    const files = new Map<string, Uint8Array>();
+    for (const f of readdirSync(dir)) {
+      const [z, x, y] = f.replace('.png', '').split('-');
+      files.set(`https://s3.amazonaws.com/elevation-tiles-prod/terrarium/${z}/${x}/${y}.png`, new Uint8Array(readFileSync(`${dir}/${f}`)));
+    }
+    const loader: Loader = {
+      decodeImage,
+      async load(ref: string) {
+        const b = files.get(ref);
+        if (!b) throw new Error(`no fixture for ${ref}`);
+        return b;
+      },
+    };
+    const r = Renderer.create(EXAMPLE, { loader });
+    const px = toRGBA8((await r.renderWindow({ z: 9, x0: 269 * 256 + 64, y0: 177 * 256 + 64, width: 128, height: 128, tileSize: 256 })).raster);
+    const colours = new Set<number>();
+    for (let i = 0; i < px.length; i += 4) {
+      expect(px[i + 3]).toBe(255);
+      colours.add((px[i]! << 16) | (px[i + 1]! << 8) | px[i + 2]!);
+    }
+    expect(colours.size).toBeGreaterThan(500);
+  });
+});
