@@ -1,6 +1,6 @@
 // Address parsing, bbox windows and tile lists, shards, exit codes and the progress display.
 import { ParamError, StyleError } from '../../src/index.js';
-import { bboxTileRange, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox, joinNegativeValues } from '../../src/hosts/cli/args.js';
+import { bboxCenterLng, bboxTileRange, bboxTileRanges, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox, joinNegativeValues } from '../../src/hosts/cli/args.js';
 import { EXIT, exitCodeOf, oneLine, UsageError } from '../../src/hosts/cli/exit.js';
 import { formatDuration, Progress } from '../../src/hosts/cli/progress.js';
 import { TileList } from '../../src/hosts/cli/tiles.js';
@@ -33,7 +33,8 @@ test('parsing --tile, --bbox, --param, --shard', () => {
   expect(parseBbox(' -10, -20 , 30,40')).toEqual([-10, -20, 30, 40]);
   expect(parseBbox('-10,-89,30,89')).toEqual([-10, -85.0511287798066, 30, 85.0511287798066]);
   expect(() => parseBbox('1,2,3')).toThrow(UsageError);
-  expect(() => parseBbox('170,0,-170,10')).toThrow(/antimeridian/);
+  expect(parseBbox('170,0,-170,10')).toEqual([170, 0, -170, 10]);
+  expect(() => parseBbox('10,0,10,10')).toThrow(/no width/);
   expect(parseParams(['a=1', 'c=#ff0000', 'a=2', 'e=x=y'])).toEqual({ a: '2', c: '#ff0000', e: 'x=y' });
   expect(() => parseParams(['=1'])).toThrow(ParamError);
   expect(parseShard(undefined)).toEqual({ index: 0, count: 1 });
@@ -115,5 +116,22 @@ describe('--param names that are Object.prototype names (issue 13 defect 4)', ()
     const p = parseParams(['__proto__=1', 'constructor=2']);
     expect(Object.keys(p)).toEqual(['__proto__', 'constructor']);
     expect(p['__proto__']).toBe('1');
+  });
+});
+
+describe('a bbox across the antimeridian (issue 13 defect 9)', () => {
+  const b = parseBbox('170,-10,-170,10');
+  test('one window running past the east edge of the world', () => {
+    const w = bboxWindow(b, 2, 256);
+    // x from 170 deg (world px 995.6 -> 995) to 190 deg (1052.4 -> 1053) of a 1024 px world.
+    expect(w).toMatchObject({ z: 2, x0: 995, width: 58 });
+    expect(bboxCenterLng(b)).toBe(180);
+    expect(bboxCenterLng(parseBbox('160,-10,-170,10'))).toBe(175);
+  });
+  test('tiles: the eastern columns, then the western ones; every tile once', () => {
+    const list = new TileList(b, 2, 3);
+    const all = [...list.slice(0, list.total)].map((t) => `${t.z}/${t.x}/${t.y}`);
+    expect(all).toEqual(['2/3/1', '2/3/2', '2/0/1', '2/0/2', '3/7/3', '3/7/4', '3/0/3', '3/0/4']);
+    expect(bboxTileRanges(parseBbox('-10,-10,-20,10'), 1)).toEqual([{ x0: 0, x1: 1, y0: 0, y1: 1 }]);
   });
 });

@@ -1,11 +1,11 @@
 // Issue 13 through the compiled CLI: --resume refuses another job (defect 5), a source that never
 // answers fails after --timeout naming the cause (defect 6), and a bound passed is an exit code
 // with a sentence, never a crash (defects 1, 8).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { requireBuild, shapesStyle, writeFixtures, type Fixture } from '../server/fixtures.js';
-import { cli } from './helpers.js';
+import { cli, px, readPng } from './helpers.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -83,4 +83,17 @@ test('a style past the margin limit is a style error (exit 2) with the pointer; 
   expect(r.stderr).toMatch(/^tilegraph: style error: \/nodes\/out\/sigma: 'sigma' max 5000 \(param 'soft'\) needs a 15,000 px margin; the limit is 1,024 px/);
   expect(t.code).toBe(1);
   expect(t.stderr).toMatch(/--timeout '0' is not a positive number/);
+});
+
+test('bbox across the antimeridian renders one window across the seam (issue 13 defect 9)', async () => {
+  const square = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[165, 20], [-165, 20], [-165, -20], [165, -20], [165, 20]]] } }] };
+  const file = path.join(fx.dir, 'seam.json');
+  writeFileSync(file, JSON.stringify(shapesStyle({ data: square })));
+  const out = path.join(fx.dir, 'seam.png');
+  const r = await cli(['bbox', '--style', file, '--bbox', '170,-10,-170,10', '--zoom', '2', '--out', out]);
+  expect(r.code).toBe(0);
+  const img = await readPng(readFileSync(out));
+  expect(img.width).toBe(58);
+  // Every pixel of the box lies inside the square, on both sides of the antimeridian.
+  for (const x of [0, 20, 29, 30, 40, 57]) expect(px(img, x, Math.floor(img.height / 2))[3]).toBe(255);
 });

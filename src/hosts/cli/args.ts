@@ -36,7 +36,8 @@ export function parseBbox(s: string): Bbox {
   }
   const [w, so, e, n] = nums as Bbox;
   if (w < -180 || e > 180 || so < -90 || n > 90) throw new UsageError(`--bbox '${s}': longitudes must be in -180..180 and latitudes in -90..90`);
-  if (!(w < e)) throw new UsageError(`--bbox '${s}': west must be less than east (a box across the antimeridian is not supported)`);
+  // west > east: the box crosses the antimeridian (170,-10,-170,10 is 20 degrees wide).
+  if (w === e) throw new UsageError(`--bbox '${s}': west and east are equal (the box has no width)`);
   if (!(so < n)) throw new UsageError(`--bbox '${s}': south must be less than north`);
   return [w, Math.max(so, -MAX_LAT), e, Math.min(n, MAX_LAT)];
 }
@@ -72,13 +73,24 @@ const ceilSnap = (v: number) => Math.ceil(v - SNAP);
  */
 export function bboxWindow(b: Bbox, z: number, tileSize: number): Window {
   const [px0, py0] = lngLatToPixel(b[0], b[3], z, tileSize);
-  const [px1, py1] = lngLatToPixel(b[2], b[1], z, tileSize);
+  // Across the antimeridian the window runs past the east edge of the world; sources wrap x.
+  const [px1, py1] = lngLatToPixel(b[0] > b[2] ? b[2] + 360 : b[2], b[1], z, tileSize);
   const x0 = floorSnap(px0);
   const y0 = floorSnap(py0);
   return { z, x0, y0, width: Math.max(1, ceilSnap(px1) - x0), height: Math.max(1, ceilSnap(py1) - y0), tileSize };
 }
 
-/** The tile ranges (inclusive) covering a bbox at zoom z. */
+/** The tile ranges (inclusive) covering a bbox at zoom z: two when it crosses the antimeridian (west part first). */
+export function bboxTileRanges(b: Bbox, z: number): { x0: number; y0: number; x1: number; y1: number }[] {
+  if (b[0] <= b[2]) return [bboxTileRange(b, z)];
+  const east = bboxTileRange([b[0], b[1], 180, b[3]], z);
+  const west = bboxTileRange([-180, b[1], b[2], b[3]], z);
+  // A box so wide that its parts meet covers every column once.
+  if (west.x1 >= east.x0) return [{ ...east, x0: 0, x1: 2 ** z - 1 }];
+  return [east, west];
+}
+
+/** The tile range (inclusive) covering a bbox (west < east) at zoom z. */
 export function bboxTileRange(b: Bbox, z: number): { x0: number; y0: number; x1: number; y1: number } {
   const n = 2 ** z;
   const [fx0, fy0] = lngLatToPixel(b[0], b[3], z, 1);
@@ -87,6 +99,13 @@ export function bboxTileRange(b: Bbox, z: number): { x0: number; y0: number; x1:
   const x0 = clamp(floorSnap(fx0));
   const y0 = clamp(floorSnap(fy0));
   return { x0, y0, x1: Math.max(x0, clamp(ceilSnap(fx1) - 1)), y1: Math.max(y0, clamp(ceilSnap(fy1) - 1)) };
+}
+
+/** Longitude of a box's centre, across the antimeridian too (170..-170 -> 180). */
+export function bboxCenterLng(b: Bbox): number {
+  if (b[0] <= b[2]) return (b[0] + b[2]) / 2;
+  const c = (b[0] + b[2] + 360) / 2;
+  return c > 180 ? c - 360 : c;
 }
 
 /** Edges of tile z/x/y in degrees: [west, south, east, north]. */

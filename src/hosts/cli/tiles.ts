@@ -9,7 +9,7 @@ import { valueKey } from '../../params/index.js';
 import { jobDifferences, PmtilesWriter, ResumeMismatchError, type JobIdentity } from '../node/pmtiles/index.js';
 import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
-import { bboxTileRange, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
+import { bboxCenterLng, bboxTileRanges, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
 import { InterruptedError, OutputError, UsageError } from './exit.js';
 import { Progress } from './progress.js';
 import type { LoadedStyle } from '../node/style-file.js';
@@ -38,7 +38,10 @@ interface Range {
   count: number;
 }
 
-/** The tile list: zoom by zoom, rows north to south, columns west to east. Counted, never materialised. */
+/**
+ * The tile list: zoom by zoom, rows north to south, columns west to east (a box across the
+ * antimeridian: its western part up to 180 degrees first, then its part from -180). Counted, never materialised.
+ */
 export class TileList {
   readonly ranges: Range[] = [];
   readonly total: number;
@@ -46,10 +49,11 @@ export class TileList {
   constructor(bbox: Bbox, minZoom: number, maxZoom: number) {
     let total = 0;
     for (let z = minZoom; z <= maxZoom; z++) {
-      const r = bboxTileRange(bbox, z);
-      const count = (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
-      this.ranges.push({ z, ...r, count });
-      total += count;
+      for (const r of bboxTileRanges(bbox, z)) {
+        const count = (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
+        this.ranges.push({ z, ...r, count });
+        total += count;
+      }
     }
     this.total = total;
   }
@@ -177,7 +181,7 @@ async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params
     minZoom,
     maxZoom,
     bounds: bbox,
-    center: [(bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2, minZoom],
+    center: [bboxCenterLng(bbox), (bbox[1] + bbox[3]) / 2, minZoom],
     metadata: {
       name: doc.name ?? path.basename(style.file),
       format: 'png',
