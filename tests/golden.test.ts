@@ -6,7 +6,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { openStyle, encodePng, decodePngRGBA } from '../src/hosts/node/index.js';
 import { toRGBA8, type Window } from '../src/index.js';
-import { availableBackends } from './helpers/backends.js';
+import { CpuBackend, type Backend } from '../src/index.js';
+import { GPU, gpuTest } from './gpu/harness.js';
+import { fixturesPresent } from './helpers/fixtures.js';
 import { compareRGBA, type Tolerance } from './helpers/compare.js';
 
 const ROOT = path.resolve('golden');
@@ -36,7 +38,6 @@ function windowOf(c: CaseSpec): Window {
   return { z, x0: x * tileSize, y0: y * tileSize, width: tileSize, height: tileSize, tileSize };
 }
 
-const fixturesPresent = existsSync(path.resolve('../shared/fixtures'));
 
 describe('golden cases', () => {
   test('the golden suite is not empty', () => {
@@ -46,38 +47,40 @@ describe('golden cases', () => {
   for (const name of cases) {
     const dir = path.join(ROOT, name);
     const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseSpec;
-    test(`${name}${spec.description ? ': ' + spec.description : ''}`, async () => {
-      if (spec.needsFixtures && !fixturesPresent) {
-        console.warn(`!!! golden case ${name} SKIPPED: ../shared/fixtures is absent`);
-        return;
-      }
-      const renderer = await openStyle(path.join(dir, 'style.json'), { allowOutside: true });
-      const params = renderer.params(spec.params ?? {});
-      const win = windowOf(spec);
-      const expectedPath = path.join(dir, 'expected.png');
-      const backends = (await availableBackends()).filter((b) => !spec.backends || spec.backends.includes(b.name));
-      for (const { name: bname, backend } of backends) {
-        const { raster } = await renderer.renderWindow(win, params, { backend });
-        if (UPDATE && bname === 'cpu') {
-          writeFileSync(expectedPath, await encodePng(raster));
-          continue;
-        }
-        if (!existsSync(expectedPath)) throw new Error(`${name}: no expected.png; run with UPDATE=1 to create it`);
-        const exp = await decodePngRGBA(readFileSync(expectedPath));
-        expect([exp.width, exp.height]).toEqual([raster.width, raster.height]);
-        const actual = toRGBA8(raster);
-        const cmp = compareRGBA(actual, exp.data, raster.width, raster.height, spec.tolerance);
-        const suffix = bname === 'cpu' ? '' : `-${bname}`;
-        if (!cmp.ok) {
-          writeFileSync(path.join(dir, `actual${suffix}.png`), await encodePng(raster));
-          await sharp(Buffer.from(cmp.diff), { raw: { width: raster.width, height: raster.height, channels: 4 } }).png().toFile(path.join(dir, `diff${suffix}.png`));
-        } else {
-          for (const f of [`actual${suffix}.png`, `diff${suffix}.png`]) rmSync(path.join(dir, f), { force: true });
-        }
-        if (!cmp.ok) {
-          throw new Error(`${name} on ${bname}: ${cmp.badPixels} pixels (${(cmp.badFraction * 100).toFixed(3)}%) differ by more than ${spec.tolerance?.channel ?? 2}/255 (max ${cmp.maxDiff.toFixed(1)}); see ${dir}/diff${suffix}.png`);
-        }
-      }
-    });
+    const label = `${name}${spec.description ? ': ' + spec.description : ''}`;
+    // One test per backend; a case that cannot run here is reported as skipped, never as passed.
+    for (const bname of (['cpu', 'gpu'] as const).filter((b) => !spec.backends || spec.backends.includes(b))) {
+      const run: typeof test = spec.needsFixtures && !fixturesPresent ? (test.skip as typeof test) : bname === 'gpu' ? gpuTest : test;
+      if (UPDATE && bname === 'gpu') continue;
+      run(`${label} [${bname}]`, async () => {
+        const backend: Backend = bname === 'cpu' ? new CpuBackend() : GPU!;
+        await checkCase(name, dir, spec, bname, backend);
+      });
+    }
   }
+
 });
+
+async function checkCase(name: string, dir: string, spec: CaseSpec, bname: 'cpu' | 'gpu', backend: Backend): Promise<void> {
+  const renderer = await openStyle(path.join(dir, 'style.json'), { allowOutside: true });
+  const params = renderer.params(spec.params ?? {});
+  const win = windowOf(spec);
+  const expectedPath = path.join(dir, 'expected.png');
+  const { raster } = await renderer.renderWindow(win, params, { backend });
+  if (UPDATE && bname === 'cpu') {
+    writeFileSync(expectedPath, await encodePng(raster));
+    return;
+  }
+  if (!existsSync(expectedPath)) throw new Error(`${name}: no expected.png; run with UPDATE=1 to create it`);
+  const exp = await decodePngRGBA(readFileSync(expectedPath));
+  expect([exp.width, exp.height]).toEqual([raster.width, raster.height]);
+  const actual = toRGBA8(raster);
+  const cmp = compareRGBA(actual, exp.data, raster.width, raster.height, spec.tolerance);
+  const suffix = bname === 'cpu' ? '' : `-${bname}`;
+  if (!cmp.ok) {
+    writeFileSync(path.join(dir, `actual${suffix}.png`), await encodePng(raster));
+    await sharp(Buffer.from(cmp.diff), { raw: { width: raster.width, height: raster.height, channels: 4 } }).png().toFile(path.join(dir, `diff${suffix}.png`));
+    throw new Error(`${name} on ${bname}: ${cmp.badPixels} pixels (${(cmp.badFraction * 100).toFixed(3)}%) differ by more than ${spec.tolerance?.channel ?? 2}/255 (max ${cmp.maxDiff.toFixed(1)}); see ${dir}/diff${suffix}.png`);
+  }
+  for (const f of [`actual${suffix}.png`, `diff${suffix}.png`]) rmSync(path.join(dir, f), { force: true });
+}

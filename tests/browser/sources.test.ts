@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { serve, type RunningServer } from '../../src/hosts/server/index.js';
 import { compareRGBA } from '../helpers/compare.js';
-import { FIXTURES, fixturesPresent, haveFixtures } from '../sources/helpers.js';
+import { FIXTURES, fixturesPresent } from '../sources/helpers.js';
 import { decodePng, encodePng, httpGet, openSession, saveArtifact, type Session } from './harness.js';
+import { fixturesTest } from '../helpers/fixtures.js';
 
 const florence = {
   name: 'Florence',
@@ -97,8 +98,7 @@ async function serverTile(base: string, tile: { z: number; x: number; y: number 
   return decodePng(res.body).data;
 }
 
-test('a PMTiles archive is read over Range requests and renders as on the server', async () => {
-  if (!haveFixtures('browser PMTiles test')) return;
+fixturesTest('a PMTiles archive is read over Range requests and renders as on the server', async () => {
   await s.page.goto(s.base + 'health');
   const tile = { z: 13, x: 4352, y: 2986 }; // central Florence and the Arno
   const params = { road: '#202020', 'road-width': '2.5' };
@@ -122,8 +122,7 @@ test('a PMTiles archive is read over Range requests and renders as on the server
   expect(b.attribution.join(' ')).toContain('OpenStreetMap'); // from the archive's metadata, read in the browser
 });
 
-test('Terrarium DEM tiles are decoded in the worker and colour-ramped as on the server', async () => {
-  if (!haveFixtures('browser DEM test')) return;
+fixturesTest('Terrarium DEM tiles are decoded in the worker and colour-ramped as on the server', async () => {
   await s.page.goto(demServer.url + 'health');
   const tile = { z: 9, x: 269, y: 177 }; // Black Forest, inside the 3x2 block of fixture tiles
   const params = { low: '#003300', high: '#ffffff', top: '1200' };

@@ -181,3 +181,24 @@ describe('8-bit output', () => {
     expect(Array.from(toRGBA8(px(1, 1, 1, 0)))).toEqual([0, 0, 0, 0]);
   });
 });
+
+describe('sessions', () => {
+  /** A style of `n` solid layers blended in a chain: 2n - 1 nodes, each one kernel run on the CPU. */
+  const chain = (n: number) => {
+    const nodes: Record<string, object> = { l0: { op: 'solid', color: '#102030' } };
+    for (let i = 1; i < n; i++) {
+      nodes[`s${i}`] = { op: 'solid', color: '#405060' };
+      nodes[`l${i}`] = { op: 'blend', base: `@l${i - 1}`, over: `@s${i}`, mode: 'multiply' };
+    }
+    return { output: `l${n - 1}`, nodes };
+  };
+
+  test('concurrent renders on one backend report their own counters', async () => {
+    const backend = new CpuBackend();
+    const sizes = [1, 2, 3, 4];
+    const renderers = sizes.map((n) => Renderer.create(chain(n)));
+    const results = await Promise.all(renderers.map((r) => r.renderWindow({ z: 1, x0: 0, y0: 0, width: 32, height: 32, tileSize: 256 }, undefined, { backend })));
+    expect(results.map((r) => r.stats.passes)).toEqual(sizes.map((n) => 2 * n - 1));
+    expect(results.map((r) => r.stats.nodes)).toEqual(sizes.map((n) => 2 * n - 1));
+  });
+});

@@ -3,6 +3,7 @@ import { CpuBackend, TilegraphError } from '../../src/index.js';
 import { GpuBackend } from '../../src/backends/gpu/backend.js';
 import { createBackend, gpuAdapterSummary, parseBackendChoice } from '../../src/hosts/node/gpu.js';
 import { gpu } from './harness.js';
+import { gpuTest } from './harness.js';
 
 describe('backend choice', () => {
   test('parses auto | gpu | cpu (any case, blank means auto) and rejects anything else', () => {
@@ -31,8 +32,7 @@ describe('backend choice', () => {
     }
   });
 
-  test('gpu is one shared WebGPU backend; auto takes it only on a hardware adapter', async () => {
-    if (!(await gpu())) return;
+  gpuTest('gpu is one shared WebGPU backend; auto takes it only on a hardware adapter', async () => {
     const a = await createBackend('gpu');
     const b = await createBackend('gpu');
     expect(a).toBeInstanceOf(GpuBackend);

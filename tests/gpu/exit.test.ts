@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { gpu } from './harness.js';
+import { gpuDescribe } from './harness.js';
 
 const ROOT = path.resolve('.');
 const OUT = path.join(ROOT, 'node_modules', '.cache', 'tilegraph-tests');
@@ -19,10 +19,9 @@ console.log(JSON.stringify({ backend: backend.name, stats, first: Array.from(ras
 if (process.argv[2] === 'close') await closeGpu();
 `;
 
-describe('process exit', () => {
+gpuDescribe('process exit', () => {
   let bundle = '';
   beforeAll(async () => {
-    if (!(await gpu())) return;
     mkdirSync(OUT, { recursive: true });
     const entry = path.join(OUT, 'exit-entry.ts');
     writeFileSync(entry, SCRIPT);
@@ -32,7 +31,6 @@ describe('process exit', () => {
 
   for (const mode of ['close', 'no-close']) {
     test(`renders on the GPU and exits on its own (${mode})`, async () => {
-      if (!bundle) return;
       const run = spawnSync(process.execPath, [bundle, mode], { cwd: ROOT, env: process.env, encoding: 'utf8', timeout: 60_000 });
       expect(run.error).toBeUndefined(); // a timeout (a hung event loop) sets error
       expect(run.status).toBe(0);

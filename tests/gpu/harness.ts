@@ -190,3 +190,33 @@ export async function checkParity(name: string, style: object, w: Window, tol = 
   expect({ name, withinFloat: d.maxFloat <= tol, within8bit: d.max8 <= 2 }).toEqual({ name, withinFloat: true, within8bit: true });
   return { cpu: cpu.raster, gpu: gr.raster, stats: gr.stats };
 }
+
+// --- Random inputs for the parity tests -------------------------------------------------------
+
+/** The parity tests' window: a 72 px tile (small: SwiftShader is slow). */
+export const PARITY_WINDOW = testWindow(72);
+
+/** A geojson source `pts` of random features around PARITY_WINDOW. */
+export const randomSource = (seed: number, counts: { polygons?: number; lines?: number; points?: number }) => ({
+  pts: { type: 'geojson', data: randomFeatures(seed, PARITY_WINDOW, counts, 24) },
+});
+
+/** A busy random raster (node `prefix`): overlapping translucent polygons with per-feature colours. */
+export function randomRasterNodes(seed: number, prefix: string): Record<string, object> {
+  const r = rng(seed);
+  const colors = Array.from({ length: 5 }, () => randomColor(r, 0.15));
+  return {
+    [`${prefix}f`]: { op: 'features', source: `${prefix}src` },
+    [prefix]: {
+      op: 'fill-solid',
+      features: `@${prefix}f`,
+      'fill-expr': ['match', ['get', 'k'], 0, colors[0], 1, colors[1], 2, colors[2], 3, colors[3], colors[4]],
+      'fill-alpha-expr': ['get', 'v'],
+    },
+  };
+}
+
+/** The source of randomRasterNodes(…, prefix). */
+export function rasterSources(seed: number, prefix: string, polygons = 10): Record<string, object> {
+  return { [`${prefix}src`]: { type: 'geojson', data: randomFeatures(seed, PARITY_WINDOW, { polygons }, 24) } };
+}

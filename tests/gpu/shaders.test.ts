@@ -5,7 +5,7 @@ import path from 'node:path';
 import { OPS } from '../../src/index.js';
 import { SHADERS } from '../../src/backends/gpu/shaders/index.js';
 import { GpuBackend } from '../../src/backends/gpu/backend.js';
-import { gpu } from './harness.js';
+import { GPU, gpuTest } from './harness.js';
 // @ts-expect-error: a plain .mjs build script without types
 import { generate } from '../../scripts/gen-shaders.mjs';
 
@@ -24,10 +24,8 @@ describe('shaders', () => {
     }
   });
 
-  test('every shader compiles on the device', async () => {
-    const g = await gpu();
-    if (!g) return;
-    const device = (g as GpuBackend).device;
+  gpuTest('every shader compiles on the device', async () => {
+    const device = (GPU as GpuBackend).device;
     const problems: string[] = [];
     for (const [name, code] of Object.entries(SHADERS)) {
       if (name === 'common') continue;

@@ -5,7 +5,7 @@ import { GpuBackend } from '../../src/backends/gpu/backend.js';
 import { createGpuDevice } from '../../src/hosts/node/gpu.js';
 import { CpuBackend, Renderer, type Backend, type Raster, type RenderStats, type Value } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
-import { gpu, randomFeatures, renderOn, testWindow } from './harness.js';
+import { gpu, gpuDescribe, randomFeatures, renderOn, testWindow } from './harness.js';
 import { hookedBackend } from '../helpers/backends.js';
 
 const TS = 64;
@@ -58,15 +58,14 @@ function same(a: Raster, b: Raster): boolean {
   return a.width === b.width && a.height === b.height && a.data.every((v, i) => v === b.data[i]);
 }
 
-describe('GPU render structure', () => {
-  let backend: GpuBackend | undefined;
+gpuDescribe('GPU render structure', () => {
+  let backend: GpuBackend;
   beforeAll(async () => {
-    backend = await ownBackend();
+    backend = (await ownBackend())!;
   });
   afterAll(() => backend?.destroy());
 
   test('one submit and one readback per tile; passes and bytes counted', async () => {
-    if (!backend) return;
     const { stats, raster } = await renderOn(backend, STYLE, W);
     expect(stats).toEqual({ nodes: 12, passes: PASSES, submits: 1, readbacks: 1, bytesReadBack: Math.ceil((TS * 8) / 256) * 256 * TS });
     expect(raster.width).toBe(TS);
@@ -75,7 +74,6 @@ describe('GPU render structure', () => {
   });
 
   test('steady state: a second tile creates no texture, buffer, shader or pipeline', async () => {
-    if (!backend) return;
     await renderOn(backend, STYLE, W);
     const counts = countCreates(backend.device);
     const { stats } = await renderOn(backend, STYLE, W, { tint: '#112233' });
@@ -85,7 +83,6 @@ describe('GPU render structure', () => {
   });
 
   test('within a render, a texture whose last reader is encoded serves a later node', async () => {
-    if (!backend) return;
     // A chain of 8 raster nodes, each read only by the next: two textures take turns.
     const nodes: Record<string, object> = { n0: { op: 'solid', color: '#336699' } };
     for (let i = 1; i < 8; i++) nodes[`n${i}`] = { op: 'blend', base: `@n${i - 1}`, over: `@n${i - 1}`, mode: 'multiply', opacity: 0.5 };
@@ -104,7 +101,6 @@ describe('GPU render structure', () => {
   });
 
   test('a device lost between renders is replaced before the next render', async () => {
-    if (!backend) return;
     const before = await renderOn(backend, STYLE, W);
     const made = backend.devicesCreated;
     backend.device.destroy();
@@ -115,7 +111,6 @@ describe('GPU render structure', () => {
   });
 
   test('a device lost during a render: the device is replaced and the render retried once', async () => {
-    if (!backend) return;
     const reference = await renderOn(backend, STYLE, W);
     const made = backend.devicesCreated;
     const inner = backend;
@@ -134,7 +129,6 @@ describe('GPU render structure', () => {
   });
 
   test('concurrent renders on one device give the same tiles as sequential ones', async () => {
-    if (!backend) return;
     const tints = ['#000000', '#ff0000', '#00ff00', '#0000ff'];
     const sequential: Raster[] = [];
     for (const tint of tints) sequential.push((await renderOn(backend, STYLE, W, { tint })).raster);
@@ -148,7 +142,6 @@ describe('GPU render structure', () => {
   });
 
   test('a geometry op reading a GPU field downloads only that field (counted)', async () => {
-    if (!backend) return;
     const style = {
       output: 'out',
       sources: STYLE.sources,

@@ -11,7 +11,7 @@ import { GeojsonSource } from '../../src/sources/geojson.js';
 import { TileCache } from '../../src/sources/cache.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow } from '../../src/types.js';
-import { ctxOf, FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
+import { ctxOf, FIXTURES, fixturesPresent, MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
 
 const T = tileWindow({ z: 13, x: 2101, y: 3044 }, 256);
@@ -119,7 +119,7 @@ describe('bad data', () => {
     expect((await sourceError(asDem.field(T))).message).toMatch(/holds vector \(MVT\) tiles; a dem source needs PNG or WebP tiles/);
     const notArchive = createPmtilesSource('basemap', { type: 'pmtiles', url: 'x.pmtiles' }, ctxOf(loader));
     expect((await sourceError(notArchive.features('road', T))).message).toMatch(/cannot read the PMTiles archive 'x.pmtiles'.*magic/i);
-    if (haveFixtures('wrong-type test on the Stamen raster archive')) {
+    if (fixturesPresent) {
       const stamen = createPmtilesSource('toner', { type: 'pmtiles', url: 'stamen_toner_raster_CC-BY_ODbL_z3.pmtiles' }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })));
       expect((await sourceError(stamen.features('roads', tileWindow({ z: 2, x: 1, y: 1 }, 256)))).message).toMatch(/holds PNG tiles/);
     }

@@ -6,8 +6,9 @@ import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { lngLatToPixel } from '../../src/sources/tiles.js';
 import { ringArea } from '../../src/geometry/clip.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
-import { FIXTURES, haveFixtures, pointCount, polygonArea } from './helpers.js';
+import { FIXTURES, pointCount, polygonArea } from './helpers.js';
 import type { SourceDecl } from '../../src/style/types.js';
+import { fixturesTest } from '../helpers/fixtures.js';
 
 const inline = (data: object, extra: Partial<SourceDecl> = {}) => new GeojsonSource({ name: 'g', decl: { type: 'geojson', data, ...extra } });
 
@@ -50,8 +51,7 @@ describe('geojson source', () => {
     expect(g.length).toBeGreaterThan(150);
   });
 
-  test('Natural Earth countries and places; the null-geometry feature is skipped', async () => {
-    if (!haveFixtures('geojson Natural Earth test')) return;
+  fixturesTest('Natural Earth countries and places; the null-geometry feature is skipped', async () => {
     const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'geojson') });
     const countries = new GeojsonSource({ name: 'c', decl: { type: 'geojson', data: 'ne_110m_admin_0_countries.geojson' }, loader });
     const world = await countries.features('c', tileWindow({ z: 0, x: 0, y: 0 }, 256));

@@ -10,14 +10,8 @@ import type { FeatureGroup } from '../../src/types.js';
 import { decodeImage } from '../../src/hosts/node/image.js';
 import sharp from 'sharp';
 
-export const FIXTURES = path.resolve('../shared/fixtures');
-export const fixturesPresent = existsSync(FIXTURES);
-
-/** True when ../shared/fixtures exists; otherwise warns loudly (the test then returns early). */
-export function haveFixtures(what: string): boolean {
-  if (!fixturesPresent) console.warn(`!!! ${what} SKIPPED: ../shared/fixtures is absent (CI always has it)`);
-  return fixturesPresent;
-}
+// Tests on the fixtures are fixturesTest (skipped, loudly, without ../shared/fixtures).
+export { FIXTURES, fixturesPresent } from '../helpers/fixtures.js';
 
 /** Directory of the real-world MVT blocks shipped in @mapbox/mvt-fixtures. */
 export const MVT_FIXTURES = path.join(path.dirname(createRequire(import.meta.url).resolve('@mapbox/mvt-fixtures/package.json')), 'real-world');

@@ -9,7 +9,8 @@ import { clipLine, clipRing, ringArea, type Rect } from '../../src/geometry/clip
 import { pixelToLngLat } from '../../src/sources/tiles.js';
 import { tileWindow, type Canvas, type FeatureGroup } from '../../src/types.js';
 import { TileCache } from '../../src/sources/cache.js';
-import { ctxOf, FIXTURES, haveFixtures, MVT_FIXTURES, readBytes, pointCount } from './helpers.js';
+import { ctxOf, FIXTURES, MVT_FIXTURES, readBytes, pointCount } from './helpers.js';
+import { fixturesTest } from '../helpers/fixtures.js';
 
 const chicago = (cache = new TileCache()) =>
   createMvtSource('streets', { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES }), cache));
@@ -163,8 +164,7 @@ describe('mvt source', () => {
     expect(await chicago().features('no_such_layer', tileWindow({ z: 13, x: 2101, y: 3044 }, 256))).toEqual([]);
   });
 
-  test('the Berlin street tile: Mauerpark lands where vector-tile-js puts it', async () => {
-    if (!haveFixtures('mvt Berlin tile test')) return;
+  fixturesTest('the Berlin street tile: Mauerpark lands where vector-tile-js puts it', async () => {
     const src = createMvtSource('berlin', { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxzoom: 14 }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/vector-tile-js') })));
     const groups = await src.features('poi_label', tileWindow({ z: 14, x: 8801, y: 5371 }, 512));
     const park = groups.find((g) => g.properties.name === 'Mauerpark')!;

@@ -5,8 +5,9 @@ import { createPmtilesSource } from '../../src/sources/pmtiles.js';
 import { createMvtSource } from '../../src/sources/mvt.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
-import { ctxOf, FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES, polygonArea, lineLength, readBytes } from './helpers.js';
+import { ctxOf, FIXTURES, MemoryLoader, MVT_FIXTURES, polygonArea, lineLength, readBytes } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
+import { fixturesTest } from '../helpers/fixtures.js';
 
 const BLOCK = [[2101, 3044], [2102, 3044], [2101, 3045], [2102, 3045]] as const;
 
@@ -45,8 +46,7 @@ describe('pmtiles source', () => {
     expect(await pm.features('road', tileWindow({ z: 13, x: 2200, y: 3044 }, 256))).toEqual([]);
   });
 
-  test('Florence: zooms, layers and attribution from the real archive; roads in central Florence', async () => {
-    if (!haveFixtures('pmtiles Florence test')) return;
+  fixturesTest('Florence: zooms, layers and attribution from the real archive; roads in central Florence', async () => {
     const pm = createPmtilesSource('fi', { type: 'pmtiles', url: 'protomaps_vector_ODbL_firenze.pmtiles' }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })));
     const roads = await pm.features('roads', tileWindow({ z: 14, x: 8704, y: 5972 }, 256));
     // Manifest: 2331 road lines in this tile (pieces inside the tile; a few may fall in the buffer only).
@@ -64,8 +64,7 @@ describe('pmtiles source', () => {
     expect((await pm.features('landuse', tileWindow({ z: 14, x: 8704, y: 5972 }, 256))).length).toBeGreaterThan(100);
   });
 
-  test('test_fixture_1: one polygon at z0', async () => {
-    if (!haveFixtures('pmtiles test_fixture_1 test')) return;
+  fixturesTest('test_fixture_1: one polygon at z0', async () => {
     const pm = createPmtilesSource('t', { type: 'pmtiles', url: 'test_fixture_1.pmtiles' }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })));
     const g = await pm.features('test_fixture_1pmtiles', tileWindow({ z: 0, x: 0, y: 0 }, 256));
     expect(g.length).toBe(1);

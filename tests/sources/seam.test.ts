@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { compareRGBA, type Tolerance } from '../helpers/compare.js';
-import { FIXTURES, haveFixtures, MemoryLoader, MVT_FIXTURES } from './helpers.js';
+import { FIXTURES, MemoryLoader, MVT_FIXTURES } from './helpers.js';
+import { fixturesTest } from '../helpers/fixtures.js';
 
 /**
  * Stated tolerance: at most 1/255 per channel, except on at most 0.01 % of the pixels (26 of a
@@ -160,22 +161,19 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
     expectSeamless(await seam(demStyle(dem, 50, RELIEF), loader, 6, 31, 21), 0.95);
   });
 
-  test('real fixtures: blur of fills on the Chicago 2x2 block (over-zoomed to z14)', async () => {
-    if (!haveFixtures('seam test on the Chicago block')) return;
+  fixturesTest('real fixtures: blur of fills on the Chicago 2x2 block (over-zoomed to z14)', async () => {
     const style = blurOfFills({ type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 });
     expectSeamless(await seam(style, new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/mvt-fixtures-chicago') }), 14, 4203, 6089), 0.9);
   });
 
-  test('real fixtures: contours and colour ramp of the Terrain-RGB 512 px block (Tyrol), rendered at z11 / 256 px', async () => {
-    if (!haveFixtures('seam test on the Terrain-RGB block')) return;
+  fixturesTest('real fixtures: contours and colour ramp of the Terrain-RGB 512 px block (Tyrol), rendered at z11 / 256 px', async () => {
     const dem = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 };
     const stops: [number, string][] = [[500, '#2e9a58'], [1000, '#fbff80'], [1500, '#e06c1f'], [2000, '#c83737'], [3000, '#ffffff']];
     const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrain-rgb/maplibre-terrain-shading-512') });
     expectSeamless(await seam(demStyle(dem, 100, stops), loader, 11, 1088, 715), 0.95);
   });
 
-  test('real fixtures: colour-ramped Terrarium blocks (Black Forest z9, Grand Canyon z11), over-zoomed one level', async () => {
-    if (!haveFixtures('seam test on the Terrarium blocks')) return;
+  fixturesTest('real fixtures: colour-ramped Terrarium blocks (Black Forest z9, Grand Canyon z11), over-zoomed one level', async () => {
     const dem = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256 };
     const bf = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/mapzen-z9-256') });
     expectSeamless(await seam(demStyle({ ...dem, maxzoom: 9 }, 50, RELIEF), bf, 10, 538, 355), 0.95);
@@ -184,8 +182,7 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
     expectSeamless(await seam(demStyle({ ...dem, maxzoom: 11 }, 100, canyon), gc, 12, 759, 1607), 0.95);
   });
 
-  test('real fixtures: density of Florence POIs from the PMTiles archive (z15)', async () => {
-    if (!haveFixtures('seam test on the Florence archive')) return;
+  fixturesTest('real fixtures: density of Florence POIs from the PMTiles archive (z15)', async () => {
     const style = densityOf({ type: 'pmtiles', url: 'protomaps_vector_ODbL_firenze.pmtiles' }, 'pois', 20);
     expectSeamless(await seam(style, new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') }), 15, 17406, 11942), 0.2);
   });

@@ -1,8 +1,9 @@
 // blend: every mode and composite against the W3C Compositing and Blending Level 1 formulas,
-// written out here from the spec text on straight colours, independently of src/cpu/blend.ts.
+// written out here from the spec text on straight colours, independently of cpu.ts.
 import { BLEND_MODES, blendRasters, type BlendMode, type Composite } from './cpu.js';
 import { Renderer, tileWindow } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
+import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
 
 type V3 = [number, number, number];
 
@@ -221,5 +222,28 @@ describe('blend op in a style', () => {
     const d = (await er.renderWindow(tileWindow({ z: 0, x: 0, y: 0 }, 2))).raster.data;
     const k = 1 - 64 / 255;
     expect(Array.from(d.slice(0, 4)).map((v) => +v.toFixed(6))).toEqual([k, 0, 0, k].map((v) => +Math.fround(v).toFixed(6)));
+  });
+});
+
+describe('CPU/GPU parity', () => {
+  const W = PARITY_WINDOW;
+
+  gpuTest('blend: all 16 modes with over, clip and erase composites, opacity and mask', async () => {
+    const r = rng(51);
+    const sources = { ...rasterSources(52, 'b'), ...rasterSources(53, 'o'), ...rasterSources(54, 'm', 4) };
+    const inputs = { ...randomRasterNodes(55, 'b'), ...randomRasterNodes(56, 'o'), ...randomRasterNodes(57, 'm') };
+    const cases: { mode: string; composite?: string; clip?: boolean; mask?: boolean }[] = BLEND_MODES.map((mode, i) => ({ mode, clip: i % 4 === 3, mask: i % 5 === 2 }));
+    cases.push({ mode: 'multiply', composite: 'erase' }, { mode: 'normal', composite: 'destination-out', mask: true });
+    for (const c of cases) {
+      const style = {
+        output: 'out',
+        sources,
+        nodes: {
+          ...inputs,
+          out: { op: 'blend', base: '@b', over: '@o', mode: c.mode, opacity: 0.3 + 0.7 * r(), clip: c.clip ?? false, ...(c.composite ? { composite: c.composite } : {}), ...(c.mask ? { mask: '@m' } : {}) },
+        },
+      };
+      await checkParity(`blend ${c.mode}${c.clip ? ' clip' : ''}${c.composite ? ' ' + c.composite : ''}${c.mask ? ' mask' : ''}`, style, W, RASTER_TOL);
+    }
   });
 });

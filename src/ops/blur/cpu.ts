@@ -2,19 +2,10 @@
 // blur op uses (box-decimate, exact blur at sigma/k, bilinear upsample with variance compensation).
 // Both read a source that extends `ox`/`oy` pixels beyond the output on each side (the op's pad).
 
-import { acquire, release } from "../../backends/cpu/pool.js";
-import type { Raster } from "../../types.js";
-import type { OpContext } from "../types.js";
-import {
-	decimationFactor,
-	gaussianKernel,
-	gridKernel,
-	kernelRadius,
-	splinePlan,
-	tentPlan,
-	type SplinePlan,
-	type TentPlan,
-} from "./plan.js";
+import { acquire, release } from '../../backends/cpu/pool.js';
+import type { Raster } from '../../types.js';
+import type { OpContext } from '../types.js';
+import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
 export type Channels = 1 | 4;
@@ -26,73 +17,66 @@ export type Channels = 1 | 4;
  * the symmetric kernel is folded (w[r - i] = w[r + i]): one multiply per pair of taps.
  */
 function rowPass(
-	src: Float32Array,
-	sw: number,
-	rowY0: number,
-	rows: number,
-	ox: number,
-	w: number,
-	k: Float64Array,
-	nc: Channels,
-	clamp: boolean,
+  src: Float32Array,
+  sw: number,
+  rowY0: number,
+  rows: number,
+  ox: number,
+  w: number,
+  k: Float64Array,
+  nc: Channels,
+  clamp: boolean,
 ): Float32Array {
-	const r = (k.length - 1) >> 1;
-	const n = w * nc;
-	const out = acquire(n * rows);
-	// line[q] = source value of column (ox - r) + q / nc, 0 (or the edge) where that column does not exist.
-	const lineLen = (w + 2 * r) * nc;
-	const line = new Float32Array(lineLen);
-	const c0 = ox - r;
-	const x0 = Math.max(0, c0),
-		x1 = Math.min(sw, c0 + w + 2 * r);
-	const half = new Float64Array(r + 1);
-	for (let i = 0; i <= r; i++) half[i] = k[r + i]!;
-	const wc = half[0]!;
-	for (let y = 0; y < rows; y++) {
-		const srow = (rowY0 + y) * sw;
-		if (x1 > x0)
-			line.set(
-				src.subarray((srow + x0) * nc, (srow + x1) * nc),
-				(x0 - c0) * nc,
-			);
-		if (clamp) {
-			// Columns left of the source repeat its first pixel, right of it its last.
-			for (let q = 0; q < (x0 - c0) * nc; q++)
-				line[q] = src[srow * nc + (q % nc)]!;
-			for (let q = (x1 - c0) * nc; q < lineLen; q++)
-				line[q] = src[(srow + sw - 1) * nc + (q % nc)]!;
-		}
-		let o = y * n;
-		if (nc === 1) {
-			for (let x = 0; x < w; x++) {
-				const c = x + r;
-				let a = wc * line[c]!;
-				for (let i = 1; i <= r; i++)
-					a += half[i]! * (line[c - i]! + line[c + i]!);
-				out[o++] = a;
-			}
-		} else {
-			for (let x = 0; x < w; x++, o += 4) {
-				const c = (x + r) * 4;
-				let a0 = wc * line[c]!,
-					a1 = wc * line[c + 1]!,
-					a2 = wc * line[c + 2]!,
-					a3 = wc * line[c + 3]!;
-				for (let i = 1, d = 4; i <= r; i++, d += 4) {
-					const wi = half[i]!;
-					a0 += wi * (line[c - d]! + line[c + d]!);
-					a1 += wi * (line[c - d + 1]! + line[c + d + 1]!);
-					a2 += wi * (line[c - d + 2]! + line[c + d + 2]!);
-					a3 += wi * (line[c - d + 3]! + line[c + d + 3]!);
-				}
-				out[o] = a0;
-				out[o + 1] = a1;
-				out[o + 2] = a2;
-				out[o + 3] = a3;
-			}
-		}
-	}
-	return out;
+  const r = (k.length - 1) >> 1;
+  const n = w * nc;
+  const out = acquire(n * rows);
+  // line[q] = source value of column (ox - r) + q / nc, 0 (or the edge) where that column does not exist.
+  const lineLen = (w + 2 * r) * nc;
+  const line = new Float32Array(lineLen);
+  const c0 = ox - r;
+  const x0 = Math.max(0, c0),
+    x1 = Math.min(sw, c0 + w + 2 * r);
+  const half = new Float64Array(r + 1);
+  for (let i = 0; i <= r; i++) half[i] = k[r + i]!;
+  const wc = half[0]!;
+  for (let y = 0; y < rows; y++) {
+    const srow = (rowY0 + y) * sw;
+    if (x1 > x0) line.set(src.subarray((srow + x0) * nc, (srow + x1) * nc), (x0 - c0) * nc);
+    if (clamp) {
+      // Columns left of the source repeat its first pixel, right of it its last.
+      for (let q = 0; q < (x0 - c0) * nc; q++) line[q] = src[srow * nc + (q % nc)]!;
+      for (let q = (x1 - c0) * nc; q < lineLen; q++) line[q] = src[(srow + sw - 1) * nc + (q % nc)]!;
+    }
+    let o = y * n;
+    if (nc === 1) {
+      for (let x = 0; x < w; x++) {
+        const c = x + r;
+        let a = wc * line[c]!;
+        for (let i = 1; i <= r; i++) a += half[i]! * (line[c - i]! + line[c + i]!);
+        out[o++] = a;
+      }
+    } else {
+      for (let x = 0; x < w; x++, o += 4) {
+        const c = (x + r) * 4;
+        let a0 = wc * line[c]!,
+          a1 = wc * line[c + 1]!,
+          a2 = wc * line[c + 2]!,
+          a3 = wc * line[c + 3]!;
+        for (let i = 1, d = 4; i <= r; i++, d += 4) {
+          const wi = half[i]!;
+          a0 += wi * (line[c - d]! + line[c + d]!);
+          a1 += wi * (line[c - d + 1]! + line[c + d + 1]!);
+          a2 += wi * (line[c - d + 2]! + line[c + d + 2]!);
+          a3 += wi * (line[c - d + 3]! + line[c + d + 3]!);
+        }
+        out[o] = a0;
+        out[o + 1] = a1;
+        out[o + 2] = a2;
+        out[o + 3] = a3;
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -101,111 +85,86 @@ function rowPass(
  * (or the nearest edge row when `clamp`). The symmetric kernel is folded: rows y - i and y + i are
  * summed before their one multiply.
  */
-function colPass(
-	src: Float32Array,
-	n: number,
-	sh: number,
-	oy: number,
-	h: number,
-	k: Float64Array,
-	clamp: boolean,
-): Float32Array {
-	const r = (k.length - 1) >> 1;
-	const out = acquire(n * h);
-	const acc = new Float64Array(n);
-	const n4 = n & ~3;
-	const rowOf = (sy: number) =>
-		clamp
-			? sy < 0
-				? 0
-				: sy >= sh
-					? sh - 1
-					: sy
-			: sy < 0 || sy >= sh
-				? -1
-				: sy;
-	const half = new Float64Array(r + 1);
-	for (let i = 0; i <= r; i++) half[i] = k[r + i]!;
-	for (let y = 0; y < h; y++) {
-		if (oy + y - r >= 0 && oy + y + r < sh) {
-			colInterior(src, n, (oy + y) * n, half, out, y * n);
-			continue;
-		}
-		const cy = rowOf(oy + y);
-		const wc = k[r]!;
-		if (cy < 0) acc.fill(0);
-		else {
-			const s = cy * n;
-			for (let j = 0; j < n; j++) acc[j] = wc * src[s + j]!;
-		}
-		for (let i = 1; i <= r; i++) {
-			const ya = rowOf(oy + y - i),
-				yb = rowOf(oy + y + i);
-			const wi = k[r + i]!;
-			if (ya < 0 && yb < 0) continue;
-			if (ya < 0 || yb < 0) {
-				const s = (ya < 0 ? yb : ya) * n;
-				for (let j = 0; j < n; j++) acc[j]! += wi * src[s + j]!;
-				continue;
-			}
-			const sa = ya * n,
-				sb = yb * n;
-			// Unrolled by 4 values: ~20% faster in V8.
-			let j = 0;
-			for (; j < n4; j += 4) {
-				acc[j]! += wi * (src[sa + j]! + src[sb + j]!);
-				acc[j + 1]! += wi * (src[sa + j + 1]! + src[sb + j + 1]!);
-				acc[j + 2]! += wi * (src[sa + j + 2]! + src[sb + j + 2]!);
-				acc[j + 3]! += wi * (src[sa + j + 3]! + src[sb + j + 3]!);
-			}
-			for (; j < n; j++) acc[j]! += wi * (src[sa + j]! + src[sb + j]!);
-		}
-		out.set(acc, y * n);
-	}
-	return out;
+function colPass(src: Float32Array, n: number, sh: number, oy: number, h: number, k: Float64Array, clamp: boolean): Float32Array {
+  const r = (k.length - 1) >> 1;
+  const out = acquire(n * h);
+  const acc = new Float64Array(n);
+  const n4 = n & ~3;
+  const rowOf = (sy: number) => (clamp ? (sy < 0 ? 0 : sy >= sh ? sh - 1 : sy) : sy < 0 || sy >= sh ? -1 : sy);
+  const half = new Float64Array(r + 1);
+  for (let i = 0; i <= r; i++) half[i] = k[r + i]!;
+  for (let y = 0; y < h; y++) {
+    if (oy + y - r >= 0 && oy + y + r < sh) {
+      colInterior(src, n, (oy + y) * n, half, out, y * n);
+      continue;
+    }
+    const cy = rowOf(oy + y);
+    const wc = k[r]!;
+    if (cy < 0) acc.fill(0);
+    else {
+      const s = cy * n;
+      for (let j = 0; j < n; j++) acc[j] = wc * src[s + j]!;
+    }
+    for (let i = 1; i <= r; i++) {
+      const ya = rowOf(oy + y - i),
+        yb = rowOf(oy + y + i);
+      const wi = k[r + i]!;
+      if (ya < 0 && yb < 0) continue;
+      if (ya < 0 || yb < 0) {
+        const s = (ya < 0 ? yb : ya) * n;
+        for (let j = 0; j < n; j++) acc[j]! += wi * src[s + j]!;
+        continue;
+      }
+      const sa = ya * n,
+        sb = yb * n;
+      // Unrolled by 4 values: ~20% faster in V8.
+      let j = 0;
+      for (; j < n4; j += 4) {
+        acc[j]! += wi * (src[sa + j]! + src[sb + j]!);
+        acc[j + 1]! += wi * (src[sa + j + 1]! + src[sb + j + 1]!);
+        acc[j + 2]! += wi * (src[sa + j + 2]! + src[sb + j + 2]!);
+        acc[j + 3]! += wi * (src[sa + j + 3]! + src[sb + j + 3]!);
+      }
+      for (; j < n; j++) acc[j]! += wi * (src[sa + j]! + src[sb + j]!);
+    }
+    out.set(acc, y * n);
+  }
+  return out;
 }
 
 /**
  * One output row of the column pass whose taps all fall inside the source: each value summed in
  * registers over its column (rows c - i n and c + i n folded), no accumulator row in memory.
  */
-function colInterior(
-	src: Float32Array,
-	n: number,
-	c: number,
-	half: Float64Array,
-	out: Float32Array,
-	o: number,
-): void {
-	const r = half.length - 1;
-	const wc = half[0]!;
-	const n4 = n & ~3;
-	let j = 0;
-	for (; j < n4; j += 4) {
-		const p = c + j;
-		let a0 = wc * src[p]!,
-			a1 = wc * src[p + 1]!,
-			a2 = wc * src[p + 2]!,
-			a3 = wc * src[p + 3]!;
-		for (let i = 1, d = n; i <= r; i++, d += n) {
-			const wi = half[i]!;
-			a0 += wi * (src[p - d]! + src[p + d]!);
-			a1 += wi * (src[p - d + 1]! + src[p + d + 1]!);
-			a2 += wi * (src[p - d + 2]! + src[p + d + 2]!);
-			a3 += wi * (src[p - d + 3]! + src[p + d + 3]!);
-		}
-		out[o + j] = a0;
-		out[o + j + 1] = a1;
-		out[o + j + 2] = a2;
-		out[o + j + 3] = a3;
-	}
-	for (; j < n; j++) {
-		const p = c + j;
-		let a = wc * src[p]!;
-		for (let i = 1, d = n; i <= r; i++, d += n)
-			a += half[i]! * (src[p - d]! + src[p + d]!);
-		out[o + j] = a;
-	}
+function colInterior(src: Float32Array, n: number, c: number, half: Float64Array, out: Float32Array, o: number): void {
+  const r = half.length - 1;
+  const wc = half[0]!;
+  const n4 = n & ~3;
+  let j = 0;
+  for (; j < n4; j += 4) {
+    const p = c + j;
+    let a0 = wc * src[p]!,
+      a1 = wc * src[p + 1]!,
+      a2 = wc * src[p + 2]!,
+      a3 = wc * src[p + 3]!;
+    for (let i = 1, d = n; i <= r; i++, d += n) {
+      const wi = half[i]!;
+      a0 += wi * (src[p - d]! + src[p + d]!);
+      a1 += wi * (src[p - d + 1]! + src[p + d + 1]!);
+      a2 += wi * (src[p - d + 2]! + src[p + d + 2]!);
+      a3 += wi * (src[p - d + 3]! + src[p + d + 3]!);
+    }
+    out[o + j] = a0;
+    out[o + j + 1] = a1;
+    out[o + j + 2] = a2;
+    out[o + j + 3] = a3;
+  }
+  for (; j < n; j++) {
+    const p = c + j;
+    let a = wc * src[p]!;
+    for (let i = 1, d = n; i <= r; i++, d += n) a += half[i]! * (src[p - d]! + src[p + d]!);
+    out[o + j] = a;
+  }
 }
 
 /**
@@ -213,44 +172,32 @@ function colInterior(
  * default); the output is the w x h window at (ox, oy) inside it; pixels outside the source read as 0.
  */
 export function blurExact(
-	src: Float32Array,
-	sw: number,
-	sh: number,
-	ox: number,
-	oy: number,
-	w: number,
-	h: number,
-	sigma: number,
-	channels: Channels = 4,
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  ox: number,
+  oy: number,
+  w: number,
+  h: number,
+  sigma: number,
+  channels: Channels = 4,
 ): Float32Array {
-	if (!(sigma > 0)) return crop(src, sw, ox, oy, w, h, channels);
-	const k = gaussianKernel(sigma);
-	const r = (k.length - 1) >> 1;
-	// Horizontal pass only over the rows the vertical pass reads.
-	const y0 = Math.max(0, oy - r);
-	const y1 = Math.min(sh, oy + h + r);
-	const tmp = rowPass(src, sw, y0, y1 - y0, ox, w, k, channels, false);
-	const out = colPass(tmp, w * channels, y1 - y0, oy - y0, h, k, false);
-	release(tmp);
-	return out;
+  if (!(sigma > 0)) return crop(src, sw, ox, oy, w, h, channels);
+  const k = gaussianKernel(sigma);
+  const r = (k.length - 1) >> 1;
+  // Horizontal pass only over the rows the vertical pass reads.
+  const y0 = Math.max(0, oy - r);
+  const y1 = Math.min(sh, oy + h + r);
+  const tmp = rowPass(src, sw, y0, y1 - y0, ox, w, k, channels, false);
+  const out = colPass(tmp, w * channels, y1 - y0, oy - y0, h, k, false);
+  release(tmp);
+  return out;
 }
 
-function crop(
-	src: Float32Array,
-	sw: number,
-	ox: number,
-	oy: number,
-	w: number,
-	h: number,
-	nc: Channels,
-): Float32Array {
-	const out = acquire(w * h * nc);
-	for (let y = 0; y < h; y++)
-		out.set(
-			src.subarray(((oy + y) * sw + ox) * nc, ((oy + y) * sw + ox + w) * nc),
-			y * w * nc,
-		);
-	return out;
+function crop(src: Float32Array, sw: number, ox: number, oy: number, w: number, h: number, nc: Channels): Float32Array {
+  const out = acquire(w * h * nc);
+  for (let y = 0; y < h; y++) out.set(src.subarray(((oy + y) * sw + ox) * nc, ((oy + y) * sw + ox + w) * nc), y * w * nc);
+  return out;
 }
 
 /**
@@ -262,282 +209,223 @@ function crop(
  * is linear and per channel, so the planes of an RGBA blur equal the 1-channel blurs of each plane.
  */
 export function blurFast(
-	src: Float32Array,
-	sw: number,
-	sh: number,
-	ox: number,
-	oy: number,
-	w: number,
-	h: number,
-	sigma: number,
-	wx = 0,
-	wy = 0,
-	channels: Channels = 4,
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  ox: number,
+  oy: number,
+  w: number,
+  h: number,
+  sigma: number,
+  wx = 0,
+  wy = 0,
+  channels: Channels = 4,
 ): Float32Array {
-	const nc = channels;
-	const k = decimationFactor(sigma);
-	if (k === 1) return blurExact(src, sw, sh, ox, oy, w, h, sigma, nc);
-	// The padding is sized for the sigma bound; a smaller sigma reads only r + a few blocks around
-	// the output. Work on that window alone (same world alignment, so the same result).
-	const need = kernelRadius(sigma) + 4 * k + 2;
-	const xa = Math.max(0, ox - need),
-		xb = Math.min(sw, ox + w + need);
-	const ya = Math.max(0, oy - need),
-		yb = Math.min(sh, oy + h + need);
-	if ((xb - xa) * (yb - ya) < 0.9 * sw * sh) {
-		const cw = xb - xa;
-		const sub = acquire(cw * (yb - ya) * nc);
-		for (let y = ya; y < yb; y++)
-			sub.set(
-				src.subarray((y * sw + xa) * nc, (y * sw + xb) * nc),
-				(y - ya) * cw * nc,
-			);
-		const out = blurFast(
-			sub,
-			cw,
-			yb - ya,
-			ox - xa,
-			oy - ya,
-			w,
-			h,
-			sigma,
-			wx + xa,
-			wy + ya,
-			nc,
-		);
-		release(sub);
-		return out;
-	}
-	const startX = -(((wx % k) + k) % k);
-	const startY = -(((wy % k) + k) % k);
-	const tx = tentPlan(k, startX, sw);
-	const ty = tentPlan(k, startY, sh);
-	const bw = tx.blocks;
-	const bh = ty.blocks;
+  const nc = channels;
+  const k = decimationFactor(sigma);
+  if (k === 1) return blurExact(src, sw, sh, ox, oy, w, h, sigma, nc);
+  // The padding is sized for the sigma bound; a smaller sigma reads only r + a few blocks around
+  // the output. Work on that window alone (same world alignment, so the same result).
+  const need = kernelRadius(sigma) + 4 * k + 2;
+  const xa = Math.max(0, ox - need),
+    xb = Math.min(sw, ox + w + need);
+  const ya = Math.max(0, oy - need),
+    yb = Math.min(sh, oy + h + need);
+  if ((xb - xa) * (yb - ya) < 0.9 * sw * sh) {
+    const cw = xb - xa;
+    const sub = acquire(cw * (yb - ya) * nc);
+    for (let y = ya; y < yb; y++) sub.set(src.subarray((y * sw + xa) * nc, (y * sw + xb) * nc), (y - ya) * cw * nc);
+    const out = blurFast(sub, cw, yb - ya, ox - xa, oy - ya, w, h, sigma, wx + xa, wy + ya, nc);
+    release(sub);
+    return out;
+  }
+  const startX = -(((wx % k) + k) % k);
+  const startY = -(((wy % k) + k) % k);
+  const tx = tentPlan(k, startX, sw);
+  const ty = tentPlan(k, startY, sh);
+  const bw = tx.blocks;
+  const bh = ty.blocks;
 
-	// 1. Tent decimation, vertical then horizontal. Each stage is its own function: V8 optimises
-	// small loop functions far better than one long body.
-	const vdec = tentVertical(src, sw, sh, nc, ty, bh, k);
-	const dec = tentHorizontal(vdec, sw, bh, nc, tx, k);
-	release(vdec);
+  // 1. Tent decimation, vertical then horizontal. Each stage is its own function: V8 optimises
+  // small loop functions far better than one long body.
+  const vdec = tentVertical(src, sw, sh, nc, ty, bh, k);
+  const dec = tentHorizontal(vdec, sw, bh, nc, tx, k);
+  release(vdec);
 
-	// 2. Gaussian on the block grid; edge blocks repeat outward (the support reaches ~2k past r).
-	const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
-	const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
-	const rowed = rowPass(dec, bw, 0, bh, 0, bw, kd, nc, true);
-	release(dec);
-	const grid = colPass(rowed, bw * nc, bh, 0, bh, kd, true);
-	release(rowed);
+  // 2. Gaussian on the block grid; edge blocks repeat outward (the support reaches ~2k past r).
+  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
+  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
+  const rowed = rowPass(dec, bw, 0, bh, 0, bw, kd, nc, true);
+  release(dec);
+  const grid = colPass(rowed, bw * nc, bh, 0, bh, kd, true);
+  release(rowed);
 
-	// 3. Quadratic B-spline upsample: horizontal on the bh grid rows, then vertical on whole output
-	// rows (block indices clamp to the grid).
-	const hup = splineHorizontal(
-		grid,
-		bw,
-		bh,
-		nc,
-		splinePlan(k, startX, ox, w),
-		w,
-	);
-	release(grid);
-	const out = splineVertical(hup, bh, w * nc, splinePlan(k, startY, oy, h), h);
-	release(hup);
-	return out;
+  // 3. Quadratic B-spline upsample: horizontal on the bh grid rows, then vertical on whole output
+  // rows (block indices clamp to the grid).
+  const hup = splineHorizontal(grid, bw, bh, nc, splinePlan(k, startX, ox, w), w);
+  release(grid);
+  const out = splineVertical(hup, bh, w * nc, splinePlan(k, startY, oy, h), h);
+  release(hup);
+  return out;
 }
 
 /** Stage 1a: vertical tent, reading each source row once (a row feeds at most two block rows). */
-function tentVertical(
-	src: Float32Array,
-	sw: number,
-	sh: number,
-	nc: Channels,
-	ty: TentPlan,
-	bh: number,
-	k: number,
-): Float32Array {
-	const k2 = 2 * k;
-	const srcRow = sw * nc;
-	const srcRow4 = srcRow & ~3;
-	const vdec = acquire(bh * srcRow);
-	const feed = new Int32Array(sh * 2).fill(-1);
-	const feedW = new Float64Array(sh * 2);
-	for (let b = 0; b < bh; b++) {
-		for (let i = 0; i < ty.count[b]!; i++) {
-			const y = ty.first[b]! + i;
-			const slot = feed[y * 2]! < 0 ? y * 2 : y * 2 + 1;
-			feed[slot] = b;
-			feedW[slot] = ty.weights[b * k2 + i]!;
-		}
-	}
-	for (let y = 0; y < sh; y++) {
-		const s = y * srcRow;
-		const b0 = feed[y * 2]!,
-			b1 = feed[y * 2 + 1]!;
-		if (b0 < 0) continue;
-		const o0 = b0 * srcRow,
-			w0 = feedW[y * 2]!;
-		if (b1 < 0) {
-			for (let j = 0; j < srcRow; j++) vdec[o0 + j]! += w0 * src[s + j]!;
-			continue;
-		}
-		const o1 = b1 * srcRow,
-			w1 = feedW[y * 2 + 1]!;
-		// Unrolled by 4 values: ~20% faster in V8.
-		let j = 0;
-		for (; j < srcRow4; j += 4) {
-			const v0 = src[s + j]!,
-				v1 = src[s + j + 1]!,
-				v2 = src[s + j + 2]!,
-				v3 = src[s + j + 3]!;
-			vdec[o0 + j]! += w0 * v0;
-			vdec[o0 + j + 1]! += w0 * v1;
-			vdec[o0 + j + 2]! += w0 * v2;
-			vdec[o0 + j + 3]! += w0 * v3;
-			vdec[o1 + j]! += w1 * v0;
-			vdec[o1 + j + 1]! += w1 * v1;
-			vdec[o1 + j + 2]! += w1 * v2;
-			vdec[o1 + j + 3]! += w1 * v3;
-		}
-		for (; j < srcRow; j++) {
-			const v = src[s + j]!;
-			vdec[o0 + j]! += w0 * v;
-			vdec[o1 + j]! += w1 * v;
-		}
-	}
-	return vdec;
+function tentVertical(src: Float32Array, sw: number, sh: number, nc: Channels, ty: TentPlan, bh: number, k: number): Float32Array {
+  const k2 = 2 * k;
+  const srcRow = sw * nc;
+  const srcRow4 = srcRow & ~3;
+  const vdec = acquire(bh * srcRow);
+  const feed = new Int32Array(sh * 2).fill(-1);
+  const feedW = new Float64Array(sh * 2);
+  for (let b = 0; b < bh; b++) {
+    for (let i = 0; i < ty.count[b]!; i++) {
+      const y = ty.first[b]! + i;
+      const slot = feed[y * 2]! < 0 ? y * 2 : y * 2 + 1;
+      feed[slot] = b;
+      feedW[slot] = ty.weights[b * k2 + i]!;
+    }
+  }
+  for (let y = 0; y < sh; y++) {
+    const s = y * srcRow;
+    const b0 = feed[y * 2]!,
+      b1 = feed[y * 2 + 1]!;
+    if (b0 < 0) continue;
+    const o0 = b0 * srcRow,
+      w0 = feedW[y * 2]!;
+    if (b1 < 0) {
+      for (let j = 0; j < srcRow; j++) vdec[o0 + j]! += w0 * src[s + j]!;
+      continue;
+    }
+    const o1 = b1 * srcRow,
+      w1 = feedW[y * 2 + 1]!;
+    // Unrolled by 4 values: ~20% faster in V8.
+    let j = 0;
+    for (; j < srcRow4; j += 4) {
+      const v0 = src[s + j]!,
+        v1 = src[s + j + 1]!,
+        v2 = src[s + j + 2]!,
+        v3 = src[s + j + 3]!;
+      vdec[o0 + j]! += w0 * v0;
+      vdec[o0 + j + 1]! += w0 * v1;
+      vdec[o0 + j + 2]! += w0 * v2;
+      vdec[o0 + j + 3]! += w0 * v3;
+      vdec[o1 + j]! += w1 * v0;
+      vdec[o1 + j + 1]! += w1 * v1;
+      vdec[o1 + j + 2]! += w1 * v2;
+      vdec[o1 + j + 3]! += w1 * v3;
+    }
+    for (; j < srcRow; j++) {
+      const v = src[s + j]!;
+      vdec[o0 + j]! += w0 * v;
+      vdec[o1 + j]! += w1 * v;
+    }
+  }
+  return vdec;
 }
 
 /** Stage 1b: horizontal tent on the bh block rows; out is bw x bh. */
-function tentHorizontal(
-	vdec: Float32Array,
-	sw: number,
-	bh: number,
-	nc: Channels,
-	tx: TentPlan,
-	k: number,
-): Float32Array {
-	const k2 = 2 * k;
-	const bw = tx.blocks;
-	const rowLen = bw * nc;
-	const dec = acquire(bh * rowLen);
-	for (let y = 0; y < bh; y++) {
-		const row = y * sw;
-		let o = y * rowLen;
-		if (nc === 1) {
-			for (let b = 0; b < bw; b++, o++) {
-				const wo = b * k2;
-				const p = row + tx.first[b]!;
-				let a = 0;
-				for (let i = 0; i < tx.count[b]!; i++)
-					a += tx.weights[wo + i]! * vdec[p + i]!;
-				dec[o] = a;
-			}
-			continue;
-		}
-		for (let b = 0; b < bw; b++, o += 4) {
-			const wo = b * k2;
-			let p = (row + tx.first[b]!) * 4;
-			let a0 = 0,
-				a1 = 0,
-				a2 = 0,
-				a3 = 0;
-			for (let i = 0; i < tx.count[b]!; i++, p += 4) {
-				const wi = tx.weights[wo + i]!;
-				a0 += wi * vdec[p]!;
-				a1 += wi * vdec[p + 1]!;
-				a2 += wi * vdec[p + 2]!;
-				a3 += wi * vdec[p + 3]!;
-			}
-			dec[o] = a0;
-			dec[o + 1] = a1;
-			dec[o + 2] = a2;
-			dec[o + 3] = a3;
-		}
-	}
-	return dec;
+function tentHorizontal(vdec: Float32Array, sw: number, bh: number, nc: Channels, tx: TentPlan, k: number): Float32Array {
+  const k2 = 2 * k;
+  const bw = tx.blocks;
+  const rowLen = bw * nc;
+  const dec = acquire(bh * rowLen);
+  for (let y = 0; y < bh; y++) {
+    const row = y * sw;
+    let o = y * rowLen;
+    if (nc === 1) {
+      for (let b = 0; b < bw; b++, o++) {
+        const wo = b * k2;
+        const p = row + tx.first[b]!;
+        let a = 0;
+        for (let i = 0; i < tx.count[b]!; i++) a += tx.weights[wo + i]! * vdec[p + i]!;
+        dec[o] = a;
+      }
+      continue;
+    }
+    for (let b = 0; b < bw; b++, o += 4) {
+      const wo = b * k2;
+      let p = (row + tx.first[b]!) * 4;
+      let a0 = 0,
+        a1 = 0,
+        a2 = 0,
+        a3 = 0;
+      for (let i = 0; i < tx.count[b]!; i++, p += 4) {
+        const wi = tx.weights[wo + i]!;
+        a0 += wi * vdec[p]!;
+        a1 += wi * vdec[p + 1]!;
+        a2 += wi * vdec[p + 2]!;
+        a3 += wi * vdec[p + 3]!;
+      }
+      dec[o] = a0;
+      dec[o + 1] = a1;
+      dec[o + 2] = a2;
+      dec[o + 3] = a3;
+    }
+  }
+  return dec;
 }
 
 /** Stage 3a: horizontal B-spline on the bh grid rows (bw blocks wide) to w output columns. */
-function splineHorizontal(
-	grid: Float32Array,
-	bw: number,
-	bh: number,
-	nc: Channels,
-	sx: SplinePlan,
-	w: number,
-): Float32Array {
-	const rowLen = bw * nc;
-	const outRow = w * nc;
-	const hup = acquire(bh * outRow, false); // written whole below
-	const cols = new Int32Array(w * 3);
-	for (let x = 0; x < w; x++) {
-		const c = sx.center[x]!;
-		cols[x * 3] = Math.min(Math.max(c - 1, 0), bw - 1) * nc;
-		cols[x * 3 + 1] = Math.min(Math.max(c, 0), bw - 1) * nc;
-		cols[x * 3 + 2] = Math.min(Math.max(c + 1, 0), bw - 1) * nc;
-	}
-	const sxw = sx.weights;
-	for (let y = 0; y < bh; y++) {
-		const g = y * rowLen;
-		let o = y * outRow;
-		if (nc === 1) {
-			for (let x = 0; x < w; x++, o++) {
-				hup[o] =
-					sxw[x * 3]! * grid[g + cols[x * 3]!]! +
-					sxw[x * 3 + 1]! * grid[g + cols[x * 3 + 1]!]! +
-					sxw[x * 3 + 2]! * grid[g + cols[x * 3 + 2]!]!;
-			}
-			continue;
-		}
-		for (let x = 0; x < w; x++, o += 4) {
-			const p0 = g + cols[x * 3]!,
-				p1 = g + cols[x * 3 + 1]!,
-				p2 = g + cols[x * 3 + 2]!;
-			const w0 = sxw[x * 3]!,
-				w1 = sxw[x * 3 + 1]!,
-				w2 = sxw[x * 3 + 2]!;
-			hup[o] = w0 * grid[p0]! + w1 * grid[p1]! + w2 * grid[p2]!;
-			hup[o + 1] = w0 * grid[p0 + 1]! + w1 * grid[p1 + 1]! + w2 * grid[p2 + 1]!;
-			hup[o + 2] = w0 * grid[p0 + 2]! + w1 * grid[p1 + 2]! + w2 * grid[p2 + 2]!;
-			hup[o + 3] = w0 * grid[p0 + 3]! + w1 * grid[p1 + 3]! + w2 * grid[p2 + 3]!;
-		}
-	}
-	return hup;
+function splineHorizontal(grid: Float32Array, bw: number, bh: number, nc: Channels, sx: SplinePlan, w: number): Float32Array {
+  const rowLen = bw * nc;
+  const outRow = w * nc;
+  const hup = acquire(bh * outRow, false); // written whole below
+  const cols = new Int32Array(w * 3);
+  for (let x = 0; x < w; x++) {
+    const c = sx.center[x]!;
+    cols[x * 3] = Math.min(Math.max(c - 1, 0), bw - 1) * nc;
+    cols[x * 3 + 1] = Math.min(Math.max(c, 0), bw - 1) * nc;
+    cols[x * 3 + 2] = Math.min(Math.max(c + 1, 0), bw - 1) * nc;
+  }
+  const sxw = sx.weights;
+  for (let y = 0; y < bh; y++) {
+    const g = y * rowLen;
+    let o = y * outRow;
+    if (nc === 1) {
+      for (let x = 0; x < w; x++, o++) {
+        hup[o] = sxw[x * 3]! * grid[g + cols[x * 3]!]! + sxw[x * 3 + 1]! * grid[g + cols[x * 3 + 1]!]! + sxw[x * 3 + 2]! * grid[g + cols[x * 3 + 2]!]!;
+      }
+      continue;
+    }
+    for (let x = 0; x < w; x++, o += 4) {
+      const p0 = g + cols[x * 3]!,
+        p1 = g + cols[x * 3 + 1]!,
+        p2 = g + cols[x * 3 + 2]!;
+      const w0 = sxw[x * 3]!,
+        w1 = sxw[x * 3 + 1]!,
+        w2 = sxw[x * 3 + 2]!;
+      hup[o] = w0 * grid[p0]! + w1 * grid[p1]! + w2 * grid[p2]!;
+      hup[o + 1] = w0 * grid[p0 + 1]! + w1 * grid[p1 + 1]! + w2 * grid[p2 + 1]!;
+      hup[o + 2] = w0 * grid[p0 + 2]! + w1 * grid[p1 + 2]! + w2 * grid[p2 + 2]!;
+      hup[o + 3] = w0 * grid[p0 + 3]! + w1 * grid[p1 + 3]! + w2 * grid[p2 + 3]!;
+    }
+  }
+  return hup;
 }
 
 /** Stage 3b: vertical B-spline on whole rows (outRow values each) to h output rows. */
-function splineVertical(
-	hup: Float32Array,
-	bh: number,
-	outRow: number,
-	sy: SplinePlan,
-	h: number,
-): Float32Array {
-	const outRow4 = outRow & ~3;
-	const out = acquire(h * outRow, false); // written whole below
-	for (let y = 0; y < h; y++) {
-		const c = sy.center[y]!;
-		const r0 = Math.min(Math.max(c - 1, 0), bh - 1) * outRow;
-		const r1 = Math.min(Math.max(c, 0), bh - 1) * outRow;
-		const r2 = Math.min(Math.max(c + 1, 0), bh - 1) * outRow;
-		const w0 = sy.weights[y * 3]!,
-			w1 = sy.weights[y * 3 + 1]!,
-			w2 = sy.weights[y * 3 + 2]!;
-		const o = y * outRow;
-		let j = 0;
-		for (; j < outRow4; j += 4) {
-			out[o + j] = w0 * hup[r0 + j]! + w1 * hup[r1 + j]! + w2 * hup[r2 + j]!;
-			out[o + j + 1] =
-				w0 * hup[r0 + j + 1]! + w1 * hup[r1 + j + 1]! + w2 * hup[r2 + j + 1]!;
-			out[o + j + 2] =
-				w0 * hup[r0 + j + 2]! + w1 * hup[r1 + j + 2]! + w2 * hup[r2 + j + 2]!;
-			out[o + j + 3] =
-				w0 * hup[r0 + j + 3]! + w1 * hup[r1 + j + 3]! + w2 * hup[r2 + j + 3]!;
-		}
-		for (; j < outRow; j++)
-			out[o + j] = w0 * hup[r0 + j]! + w1 * hup[r1 + j]! + w2 * hup[r2 + j]!;
-	}
-	return out;
+function splineVertical(hup: Float32Array, bh: number, outRow: number, sy: SplinePlan, h: number): Float32Array {
+  const outRow4 = outRow & ~3;
+  const out = acquire(h * outRow, false); // written whole below
+  for (let y = 0; y < h; y++) {
+    const c = sy.center[y]!;
+    const r0 = Math.min(Math.max(c - 1, 0), bh - 1) * outRow;
+    const r1 = Math.min(Math.max(c, 0), bh - 1) * outRow;
+    const r2 = Math.min(Math.max(c + 1, 0), bh - 1) * outRow;
+    const w0 = sy.weights[y * 3]!,
+      w1 = sy.weights[y * 3 + 1]!,
+      w2 = sy.weights[y * 3 + 2]!;
+    const o = y * outRow;
+    let j = 0;
+    for (; j < outRow4; j += 4) {
+      out[o + j] = w0 * hup[r0 + j]! + w1 * hup[r1 + j]! + w2 * hup[r2 + j]!;
+      out[o + j + 1] = w0 * hup[r0 + j + 1]! + w1 * hup[r1 + j + 1]! + w2 * hup[r2 + j + 1]!;
+      out[o + j + 2] = w0 * hup[r0 + j + 2]! + w1 * hup[r1 + j + 2]! + w2 * hup[r2 + j + 2]!;
+      out[o + j + 3] = w0 * hup[r0 + j + 3]! + w1 * hup[r1 + j + 3]! + w2 * hup[r2 + j + 3]!;
+    }
+    for (; j < outRow; j++) out[o + j] = w0 * hup[r0 + j]! + w1 * hup[r1 + j]! + w2 * hup[r2 + j]!;
+  }
+  return out;
 }
 
 /** Relative tolerance of the one-colour test: |rgb - c A| <= MONO_TOLERANCE * A for every pixel. */
@@ -545,12 +433,12 @@ export const MONO_TOLERANCE = 1e-6;
 
 /** A one-colour premultiplied raster: colour c (unpremultiplied) and its alpha plane. */
 export interface MonoRaster {
-	r: number;
-	g: number;
-	b: number;
-	alpha: Float32Array;
-	/** Every alpha is this value (the plane is constant), else NaN. */
-	constant: number;
+  r: number;
+  g: number;
+  b: number;
+  alpha: Float32Array;
+  /** Every alpha is this value (the plane is constant), else NaN. */
+  constant: number;
 }
 
 /**
@@ -560,159 +448,108 @@ export interface MonoRaster {
  * Float32 c A carries a relative error ~6e-8 at any magnitude, so any such pixel gives c to ~1e-7.
  */
 export function monoPlane(data: Float32Array): MonoRaster | undefined {
-	const n = data.length >> 2;
-	// Leading transparent pixels must be exactly (0, 0, 0, 0); the first other one gives c.
-	let i = 0;
-	for (; i < n; i++) {
-		const p = i * 4;
-		if (data[p + 3]! > 0) break;
-		if (
-			data[p] !== 0 ||
-			data[p + 1] !== 0 ||
-			data[p + 2] !== 0 ||
-			data[p + 3] !== 0
-		)
-			return undefined;
-	}
-	const alpha = acquire(n); // zero-filled: the leading pixels are done
-	if (i === n) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
-	const a0 = data[i * 4 + 3]!;
-	const r = data[i * 4]! / a0,
-		g = data[i * 4 + 1]! / a0,
-		b = data[i * 4 + 2]! / a0;
-	const range = new Float64Array([a0, a0]);
-	const first = i;
-	if (scanMono(data, alpha, i, r, g, b, range) < n) {
-		release(alpha);
-		return undefined;
-	}
-	return {
-		r,
-		g,
-		b,
-		alpha,
-		constant: first === 0 && range[0] === range[1] ? a0 : NaN,
-	};
+  const n = data.length >> 2;
+  // Leading transparent pixels must be exactly (0, 0, 0, 0); the first other one gives c.
+  let i = 0;
+  for (; i < n; i++) {
+    const p = i * 4;
+    if (data[p + 3]! > 0) break;
+    if (data[p] !== 0 || data[p + 1] !== 0 || data[p + 2] !== 0 || data[p + 3] !== 0) return undefined;
+  }
+  const alpha = acquire(n); // zero-filled: the leading pixels are done
+  if (i === n) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
+  const a0 = data[i * 4 + 3]!;
+  const r = data[i * 4]! / a0,
+    g = data[i * 4 + 1]! / a0,
+    b = data[i * 4 + 2]! / a0;
+  const range = new Float64Array([a0, a0]);
+  const first = i;
+  if (scanMono(data, alpha, i, r, g, b, range) < n) {
+    release(alpha);
+    return undefined;
+  }
+  return {
+    r,
+    g,
+    b,
+    alpha,
+    constant: first === 0 && range[0] === range[1] ? a0 : NaN,
+  };
 }
 
 /**
  * monoPlane's main loop from pixel i: copies alpha, widens range [min, max], and returns the index of
  * the first pixel off colour (r, g, b), or n. Its own function: inline in monoPlane it ran 3x slower.
  */
-function scanMono(
-	data: Float32Array,
-	alpha: Float32Array,
-	i: number,
-	r: number,
-	g: number,
-	b: number,
-	range: Float64Array,
-): number {
-	const n = alpha.length;
-	const rel = MONO_TOLERANCE; // a local: an exported binding read in the loop costs 2x
-	let lo = range[0]!,
-		hi = range[1]!;
-	for (let p = i * 4; i < n; i++, p += 4) {
-		const a = data[p + 3]!;
-		alpha[i] = a;
-		lo = a < lo ? a : lo;
-		hi = a > hi ? a : hi;
-		// A negative alpha makes tol < 0 and fails the test: such a raster takes the RGBA path.
-		const tol = rel * a;
-		const d0 = data[p]! - r * a,
-			d1 = data[p + 1]! - g * a,
-			d2 = data[p + 2]! - b * a;
-		if (d0 > tol || d0 < -tol || d1 > tol || d1 < -tol || d2 > tol || d2 < -tol)
-			break;
-	}
-	range[0] = lo;
-	range[1] = hi;
-	return i;
+function scanMono(data: Float32Array, alpha: Float32Array, i: number, r: number, g: number, b: number, range: Float64Array): number {
+  const n = alpha.length;
+  const rel = MONO_TOLERANCE; // a local: an exported binding read in the loop costs 2x
+  let lo = range[0]!,
+    hi = range[1]!;
+  for (let p = i * 4; i < n; i++, p += 4) {
+    const a = data[p + 3]!;
+    alpha[i] = a;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    // A negative alpha makes tol < 0 and fails the test: such a raster takes the RGBA path.
+    const tol = rel * a;
+    const d0 = data[p]! - r * a,
+      d1 = data[p + 1]! - g * a,
+      d2 = data[p + 2]! - b * a;
+    if (d0 > tol || d0 < -tol || d1 > tol || d1 < -tol || d2 > tol || d2 < -tol) break;
+  }
+  range[0] = lo;
+  range[1] = hi;
+  return i;
 }
 
 /** out (RGBA) = (c A, A) for each A of the plane. Its own function: V8 optimises it as a unit. */
-function tint(
-	plane: Float32Array,
-	r: number,
-	g: number,
-	b: number,
-	out: Float32Array,
-): void {
-	for (let i = 0, p = 0; i < plane.length; i++, p += 4) {
-		const a = plane[i]!;
-		out[p] = r * a;
-		out[p + 1] = g * a;
-		out[p + 2] = b * a;
-		out[p + 3] = a;
-	}
+function tint(plane: Float32Array, r: number, g: number, b: number, out: Float32Array): void {
+  for (let i = 0, p = 0; i < plane.length; i++, p += 4) {
+    const a = plane[i]!;
+    out[p] = r * a;
+    out[p + 1] = g * a;
+    out[p + 2] = b * a;
+    out[p + 3] = a;
+  }
 }
 
-function fillColour(
-	out: Float32Array,
-	r: number,
-	g: number,
-	b: number,
-	a: number,
-): void {
-	if (a === 0) return; // acquire() zero-fills
-	const pr = r * a,
-		pg = g * a,
-		pb = b * a;
-	for (let p = 0; p < out.length; p += 4) {
-		out[p] = pr;
-		out[p + 1] = pg;
-		out[p + 2] = pb;
-		out[p + 3] = a;
-	}
+function fillColour(out: Float32Array, r: number, g: number, b: number, a: number): void {
+  if (a === 0) return; // acquire() zero-fills
+  const pr = r * a,
+    pg = g * a,
+    pb = b * a;
+  for (let p = 0; p < out.length; p += 4) {
+    out[p] = pr;
+    out[p + 1] = pg;
+    out[p + 2] = pb;
+    out[p + 3] = a;
+  }
 }
 
 /** The blur op's CPU kernel: Gaussian blur in premultiplied space, reading ceil(3 sigma_bound) px of pad. */
 export function blurCpu(ctx: OpContext): Raster {
-	// ctx.num clamps a $param / @node sigma to its static bound, so ceil(3 sigma) <= pad.
-	const sigma = Math.max(0, ctx.num("sigma"));
-	const pad = Math.ceil(3 * ctx.bound("sigma"));
-	const src = ctx.input<"raster">("input");
-	const { width, height, x0, y0 } = ctx.canvas;
-	// sigma 0 is an exact crop: keep it bit-identical to the input.
-	const mono = sigma > 0 ? monoPlane(src.data) : undefined;
-	if (!mono) {
-		const data = blurFast(
-			src.data,
-			src.width,
-			src.height,
-			pad,
-			pad,
-			width,
-			height,
-			sigma,
-			x0 - pad,
-			y0 - pad,
-		);
-		return { kind: "raster", width, height, data } satisfies Raster;
-	}
-	// One colour c: premultiplied RGB is c A, and the blur is linear, so blur(RGB) = c blur(A).
-	// Blurring the alpha plane alone does a quarter of the work. A constant plane (all sea, all
-	// land) blurs to itself: the kernel is normalised and reads only the pad (ceil(3 sigma) <= pad).
-	const data = acquire(width * height * 4);
-	if (mono.constant === mono.constant)
-		fillColour(data, mono.r, mono.g, mono.b, mono.constant);
-	else {
-		const blurred = blurFast(
-			mono.alpha,
-			src.width,
-			src.height,
-			pad,
-			pad,
-			width,
-			height,
-			sigma,
-			x0 - pad,
-			y0 - pad,
-			1,
-		);
-		tint(blurred, mono.r, mono.g, mono.b, data);
-		release(blurred);
-	}
-	release(mono.alpha);
-	return { kind: "raster", width, height, data } satisfies Raster;
+  // ctx.num clamps a $param / @node sigma to its static bound, so ceil(3 sigma) <= pad.
+  const sigma = Math.max(0, ctx.num('sigma'));
+  const pad = Math.ceil(3 * ctx.bound('sigma'));
+  const src = ctx.input<'raster'>('input');
+  const { width, height, x0, y0 } = ctx.canvas;
+  // sigma 0 is an exact crop: keep it bit-identical to the input.
+  const mono = sigma > 0 ? monoPlane(src.data) : undefined;
+  if (!mono) {
+    const data = blurFast(src.data, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad);
+    return { kind: 'raster', width, height, data } satisfies Raster;
+  }
+  // One colour c: premultiplied RGB is c A, and the blur is linear, so blur(RGB) = c blur(A).
+  // Blurring the alpha plane alone does a quarter of the work. A constant plane (all sea, all
+  // land) blurs to itself: the kernel is normalised and reads only the pad (ceil(3 sigma) <= pad).
+  const data = acquire(width * height * 4);
+  if (mono.constant === mono.constant) fillColour(data, mono.r, mono.g, mono.b, mono.constant);
+  else {
+    const blurred = blurFast(mono.alpha, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad, 1);
+    tint(blurred, mono.r, mono.g, mono.b, data);
+    release(blurred);
+  }
+  release(mono.alpha);
+  return { kind: 'raster', width, height, data } satisfies Raster;
 }

@@ -1,77 +1,39 @@
 // circles on the GPU: per-circle paint from src/ops/circles.ts (circlePaints),
 // analytic coverage per pixel over the circles of its screen bin (src/shaders/circles.wgsl).
-import { circlePaints } from "./plan.js";
-import { binBoxes } from "../../backends/gpu/shapes.js";
-import { Uniforms } from "../../backends/gpu/uniforms.js";
-import type { GpuOp } from "../../backends/gpu/encoder.js";
+import { circlePaints } from './plan.js';
+import { binBoxes } from '../../backends/gpu/shapes.js';
+import { Uniforms } from '../../backends/gpu/uniforms.js';
+import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
-	encode(g, ctx) {
-		const { width: W, height: H, x0, y0 } = ctx.canvas;
-		const paints = circlePaints(ctx);
-		let n = 0;
-		for (const c of paints) n += c.points.length >> 1;
-		const data = new Float32Array(n * 12);
-		const boxes = new Float64Array(n * 4);
-		let m = 0;
-		for (const { points: pts, r, sw, fill: fc, stroke: sc } of paints) {
-			const reach = r + sw + 0.5;
-			for (let i = 0; i + 1 < pts.length; i += 2) {
-				const cx = pts[i]! - x0;
-				const cy = pts[i + 1]! - y0;
-				if (
-					!(
-						cx + reach > 0 &&
-						cy + reach > 0 &&
-						cx - reach < W &&
-						cy - reach < H
-					)
-				)
-					continue;
-				data.set(
-					[
-						cx,
-						cy,
-						r,
-						sw,
-						fc[0],
-						fc[1],
-						fc[2],
-						fc[3],
-						sc[0],
-						sc[1],
-						sc[2],
-						sc[3],
-					],
-					m * 12,
-				);
-				boxes.set(
-					[
-						Math.floor(cx - reach),
-						Math.floor(cy - reach),
-						Math.ceil(cx + reach),
-						Math.ceil(cy + reach),
-					],
-					m * 4,
-				);
-				m++;
-			}
-		}
-		const bins = binBoxes(W, H, boxes, m);
-		const out = g.output("raster", W, H);
-		const u = new Uniforms().vec2u(W, H).u32s(bins.cols);
-		g.dispatch2d(
-			"circles",
-			[
-				g.uniform(u),
-				g.view(out),
-				g.storage(data.subarray(0, Math.max(12, m * 12))),
-				g.storage(bins.starts),
-				g.storage(bins.items),
-			],
-			W,
-			H,
-		);
-		return out;
-	},
+  encode(g, ctx) {
+    const { width: W, height: H, x0, y0 } = ctx.canvas;
+    const paints = circlePaints(ctx);
+    let n = 0;
+    for (const c of paints) n += c.points.length >> 1;
+    const data = new Float32Array(n * 12);
+    const boxes = new Float64Array(n * 4);
+    let m = 0;
+    for (const { points: pts, r, sw, fill: fc, stroke: sc } of paints) {
+      const reach = r + sw + 0.5;
+      for (let i = 0; i + 1 < pts.length; i += 2) {
+        const cx = pts[i]! - x0;
+        const cy = pts[i + 1]! - y0;
+        if (!(cx + reach > 0 && cy + reach > 0 && cx - reach < W && cy - reach < H)) continue;
+        data.set([cx, cy, r, sw, fc[0], fc[1], fc[2], fc[3], sc[0], sc[1], sc[2], sc[3]], m * 12);
+        boxes.set([Math.floor(cx - reach), Math.floor(cy - reach), Math.ceil(cx + reach), Math.ceil(cy + reach)], m * 4);
+        m++;
+      }
+    }
+    const bins = binBoxes(W, H, boxes, m);
+    const out = g.output('raster', W, H);
+    const u = new Uniforms().vec2u(W, H).u32s(bins.cols);
+    g.dispatch2d(
+      'circles',
+      [g.uniform(u), g.view(out), g.storage(data.subarray(0, Math.max(12, m * 12))), g.storage(bins.starts), g.storage(bins.items)],
+      W,
+      H,
+    );
+    return out;
+  },
 };

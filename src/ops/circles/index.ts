@@ -1,8 +1,8 @@
-import { color, expr, nodeRef, num, numRef } from "../../style/fields.js";
-import { sizeBound } from "../../expr/paint.js";
-import type { OpDef } from "../types.js";
-import { gpu } from "./gpu.js";
-import { circlesCpu } from "./cpu.js";
+import { color, expr, nodeRef, num, numRef } from '../../style/fields.js';
+import { sizeBound } from '../../expr/paint.js';
+import type { OpDef } from '../types.js';
+import { gpu } from './gpu.js';
+import { circlesCpu } from './cpu.js';
 
 /**
  * Filled disks at every feature point with per-feature paint. Coverage is analytic:
@@ -10,41 +10,35 @@ import { circlesCpu } from "./cpu.js";
  * (MapLibre's convention): fill from 0 to r, ring from r to r + stroke-width.
  */
 export const circles: OpDef = {
-	name: "circles",
-	description: "filled disks (and optional stroke rings) at every point",
-	output: "raster",
-	inputs: { features: ["features"] },
-	fields: {
-		features: nodeRef(),
-		color: color("fill colour (default #000000)"),
-		radius: numRef({ min: 0, default: 5 }),
-		"radius-max": num({
-			min: 0,
-			description:
-				"bound of radius (an @node port) or radius-expr; larger values clamp to it",
-		}),
-		opacity: numRef({ min: 0, max: 1, default: 1 }),
-		"stroke-color": color("stroke colour (default #000000)"),
-		"stroke-width": numRef({ min: 0, default: 0 }),
-		"stroke-width-max": num({
-			min: 0,
-			description: "bound of stroke-width (an @node port) or stroke-width-expr",
-		}),
-		"color-expr": expr("color"),
-		"radius-expr": expr("number"),
-		"opacity-expr": expr("number"),
-		"stroke-color-expr": expr("color"),
-		"stroke-width-expr": expr("number"),
-	},
-	required: ["features"],
-	// Points this far outside the canvas still reach into it (+0.5: the anti-aliased rim).
-	pad: (bound, _field, node) =>
-		Math.ceil(
-			sizeBound(bound, node, "radius") +
-				sizeBound(bound, node, "stroke-width") +
-				0.5,
-		),
-	paintsOnto: true,
-	gpu,
-	cpu: circlesCpu,
+  name: 'circles',
+  description: 'filled disks (and optional stroke rings) at every point',
+  output: 'raster',
+  inputs: { features: ['features'] },
+  fields: {
+    features: nodeRef(),
+    color: color('fill colour (default #000000)'),
+    radius: numRef({ min: 0, default: 5 }),
+    'radius-max': num({
+      min: 0,
+      description: 'bound of radius (an @node port) or radius-expr; larger values clamp to it',
+    }),
+    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    'stroke-color': color('stroke colour (default #000000)'),
+    'stroke-width': numRef({ min: 0, default: 0 }),
+    'stroke-width-max': num({
+      min: 0,
+      description: 'bound of stroke-width (an @node port) or stroke-width-expr',
+    }),
+    'color-expr': expr('color'),
+    'radius-expr': expr('number'),
+    'opacity-expr': expr('number'),
+    'stroke-color-expr': expr('color'),
+    'stroke-width-expr': expr('number'),
+  },
+  required: ['features'],
+  // Points this far outside the canvas still reach into it (+0.5: the anti-aliased rim).
+  pad: (bound, _field, node) => Math.ceil(sizeBound(bound, node, 'radius') + sizeBound(bound, node, 'stroke-width') + 0.5),
+  paintsOnto: true,
+  gpu,
+  cpu: circlesCpu,
 };

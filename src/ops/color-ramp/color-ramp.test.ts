@@ -1,371 +1,321 @@
 // color-ramp: colour spaces against d3-interpolate (HSV against a hand-written reference), the baked
 // tables against exact interpolation, and the op's stops, params, clamping, opacity, raster input
 // and ramp expression.
-import {
-	interpolateHcl,
-	interpolateHsl,
-	interpolateLab,
-	interpolateRgb,
-} from "d3-interpolate";
-import { color as d3color } from "d3-color";
-import { interpolateColor, type ColorSpace } from "../../backends/cpu/color.js";
-import { compileExpr } from "../../expr/index.js";
-import { colorRamp } from "./index.js";
-import { makeSampler, resolveStops, stopTables, SEGMENT_SIZE } from "./plan.js";
-import type { OpContext } from "../types.js";
-import type { RGBA, Raster, ScalarField, ScalarValue } from "../../types.js";
-import { rng } from "../../../tests/helpers/random.js";
+import { interpolateHcl, interpolateHsl, interpolateLab, interpolateRgb } from 'd3-interpolate';
+import { color as d3color } from 'd3-color';
+import { interpolateColor, type ColorSpace } from '../../backends/cpu/color.js';
+import { compileExpr } from '../../expr/index.js';
+import { colorRamp } from './index.js';
+import { makeSampler, resolveStops, stopTables, SEGMENT_SIZE } from './plan.js';
+import type { OpContext } from '../types.js';
+import type { RGBA, Raster, ScalarField, ScalarValue } from '../../types.js';
+import { rng } from '../../../tests/helpers/random.js';
+import { gpuTest, checkParity, PARITY_WINDOW, randomSource, randomRasterNodes, rasterSources, randomColor, RASTER_TOL } from '../../../tests/gpu/harness.js';
 
 const hex = (c: number[]) =>
-	"#" +
-	c
-		.map((v) =>
-			Math.round(v * 255)
-				.toString(16)
-				.padStart(2, "0"),
-		)
-		.join("");
+  '#' +
+  c
+    .map((v) =>
+      Math.round(v * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
 const rgbaOf = (h: string): RGBA => {
-	const n = (i: number) => parseInt(h.slice(i, i + 2), 16) / 255;
-	return [n(1), n(3), n(5), h.length > 7 ? n(7) : 1];
+  const n = (i: number) => parseInt(h.slice(i, i + 2), 16) / 255;
+  return [n(1), n(3), n(5), h.length > 7 ? n(7) : 1];
 };
 
 // Stop pairs: random colours, greys (undefined hue), black and white (undefined saturation / chroma),
 // hues across 0/360, translucent and fully transparent ends.
 const r = rng(7);
-const randomHex = () =>
-	hex([r(), r(), r()].map((v) => Math.round(v * 255) / 255));
+const randomHex = () => hex([r(), r(), r()].map((v) => Math.round(v * 255) / 255));
 const PAIRS: [string, string][] = [
-	["#ff0000", "#0000ff"],
-	["#ff0000", "#ff00ff"],
-	["#00ff00", "#ff0040"],
-	["#808080", "#ff8800"],
-	["#000000", "#3366cc"],
-	["#ffffff", "#3366cc"],
-	["#000000", "#ffffff"],
-	["#333333", "#cccccc"],
-	["#ffffff", "#000000"],
-	["#2c7bb600", "#2c7bb6"],
-	["#ff000000", "#0000ff"],
-	["#ffcc0080", "#00336699"],
-	["#7f7f7f", "#000000"],
-	["#ffff00", "#0000ff"],
-	...Array.from(
-		{ length: 16 },
-		() => [randomHex(), randomHex()] as [string, string],
-	),
+  ['#ff0000', '#0000ff'],
+  ['#ff0000', '#ff00ff'],
+  ['#00ff00', '#ff0040'],
+  ['#808080', '#ff8800'],
+  ['#000000', '#3366cc'],
+  ['#ffffff', '#3366cc'],
+  ['#000000', '#ffffff'],
+  ['#333333', '#cccccc'],
+  ['#ffffff', '#000000'],
+  ['#2c7bb600', '#2c7bb6'],
+  ['#ff000000', '#0000ff'],
+  ['#ffcc0080', '#00336699'],
+  ['#7f7f7f', '#000000'],
+  ['#ffff00', '#0000ff'],
+  ...Array.from({ length: 16 }, () => [randomHex(), randomHex()] as [string, string]),
 ];
-const TS = [
-	...Array.from({ length: 17 }, (_, i) => i / 16),
-	...Array.from({ length: 8 }, () => r()),
-];
+const TS = [...Array.from({ length: 17 }, (_, i) => i / 16), ...Array.from({ length: 8 }, () => r())];
 
-const D3: Record<
-	Exclude<ColorSpace, "hsv">,
-	(a: string, b: string) => (t: number) => string
-> = {
-	rgb: interpolateRgb,
-	hsl: interpolateHsl,
-	hcl: interpolateHcl,
-	lab: interpolateLab,
+const D3: Record<Exclude<ColorSpace, 'hsv'>, (a: string, b: string) => (t: number) => string> = {
+  rgb: interpolateRgb,
+  hsl: interpolateHsl,
+  hcl: interpolateHcl,
+  lab: interpolateLab,
 };
 
-describe("colour spaces against d3-interpolate", () => {
-	for (const space of Object.keys(D3) as (keyof typeof D3)[]) {
-		test(space, () => {
-			for (const [a, b] of PAIRS) {
-				const f = D3[space](a, b);
-				for (const t of TS) {
-					// d3 returns a CSS string with channels rounded to integers (NaN -> 0), alpha unrounded.
-					const expected = d3color(f(t))!.rgb();
-					const got = interpolateColor(space, rgbaOf(a), rgbaOf(b), t);
-					const where = `${space} ${a} -> ${b} at ${t}`;
-					for (const [k, v] of [expected.r, expected.g, expected.b].entries()) {
-						if (Math.abs(got[k]! * 255 - v) > 0.5 + 1e-6)
-							throw new Error(
-								`${where}: channel ${k} is ${got[k]! * 255}, d3 says ${v}`,
-							);
-					}
-					expect([where, got[3]]).toEqual([
-						where,
-						expect.closeTo(expected.opacity, 9),
-					]);
-				}
-			}
-		});
-	}
+describe('colour spaces against d3-interpolate', () => {
+  for (const space of Object.keys(D3) as (keyof typeof D3)[]) {
+    test(space, () => {
+      for (const [a, b] of PAIRS) {
+        const f = D3[space](a, b);
+        for (const t of TS) {
+          // d3 returns a CSS string with channels rounded to integers (NaN -> 0), alpha unrounded.
+          const expected = d3color(f(t))!.rgb();
+          const got = interpolateColor(space, rgbaOf(a), rgbaOf(b), t);
+          const where = `${space} ${a} -> ${b} at ${t}`;
+          for (const [k, v] of [expected.r, expected.g, expected.b].entries()) {
+            if (Math.abs(got[k]! * 255 - v) > 0.5 + 1e-6) throw new Error(`${where}: channel ${k} is ${got[k]! * 255}, d3 says ${v}`);
+          }
+          expect([where, got[3]]).toEqual([where, expect.closeTo(expected.opacity, 9)]);
+        }
+      }
+    });
+  }
 });
 
 // HSV, written from the textbook definition (sector by sector), with d3's undefined-hue rules.
 function toHsv([R, G, B]: number[]): number[] {
-	const max = Math.max(R!, G!, B!),
-		min = Math.min(R!, G!, B!),
-		d = max - min;
-	let h = NaN;
-	if (d > 0) {
-		if (max === R) h = 60 * (((G! - B!) / d + 6) % 6);
-		else if (max === G) h = 60 * ((B! - R!) / d + 2);
-		else h = 60 * ((R! - G!) / d + 4);
-	}
-	return [h, max === 0 ? NaN : d / max, max];
+  const max = Math.max(R!, G!, B!),
+    min = Math.min(R!, G!, B!),
+    d = max - min;
+  let h = NaN;
+  if (d > 0) {
+    if (max === R) h = 60 * (((G! - B!) / d + 6) % 6);
+    else if (max === G) h = 60 * ((B! - R!) / d + 2);
+    else h = 60 * ((R! - G!) / d + 4);
+  }
+  return [h, max === 0 ? NaN : d / max, max];
 }
 function fromHsv(h: number, s: number, v: number): number[] {
-	if (Number.isNaN(h) || Number.isNaN(s)) return [v, v, v];
-	h = ((h % 360) + 360) % 360;
-	const i = Math.floor(h / 60),
-		f = h / 60 - i;
-	const p = v * (1 - s),
-		q = v * (1 - s * f),
-		u = v * (1 - s * (1 - f));
-	return [
-		[v, u, p],
-		[q, v, p],
-		[p, v, u],
-		[p, q, v],
-		[u, p, v],
-		[v, p, q],
-	][i]!;
+  if (Number.isNaN(h) || Number.isNaN(s)) return [v, v, v];
+  h = ((h % 360) + 360) % 360;
+  const i = Math.floor(h / 60),
+    f = h / 60 - i;
+  const p = v * (1 - s),
+    q = v * (1 - s * f),
+    u = v * (1 - s * (1 - f));
+  return [
+    [v, u, p],
+    [q, v, p],
+    [p, v, u],
+    [p, q, v],
+    [u, p, v],
+    [v, p, q],
+  ][i]!;
 }
 function hsvReference(a: RGBA, b: RGBA, t: number): number[] {
-	const A = a[3] > 0 ? toHsv(a) : [NaN, NaN, NaN];
-	const B = b[3] > 0 ? toHsv(b) : [NaN, NaN, NaN];
-	const lerp = (x: number, y: number) =>
-		Number.isNaN(x) ? y : Number.isNaN(y) ? x : x + t * (y - x);
-	let dh = B[0]! - A[0]!;
-	if (dh > 180) dh -= 360;
-	if (dh < -180) dh += 360;
-	const h = Number.isNaN(A[0]!)
-		? B[0]!
-		: Number.isNaN(B[0]!)
-			? A[0]!
-			: A[0]! + t * dh;
-	const rgb = fromHsv(h, lerp(A[1]!, B[1]!), lerp(A[2]!, B[2]!)).map((x) =>
-		Number.isNaN(x) ? 0 : x,
-	);
-	return [...rgb, a[3] + t * (b[3] - a[3])];
+  const A = a[3] > 0 ? toHsv(a) : [NaN, NaN, NaN];
+  const B = b[3] > 0 ? toHsv(b) : [NaN, NaN, NaN];
+  const lerp = (x: number, y: number) => (Number.isNaN(x) ? y : Number.isNaN(y) ? x : x + t * (y - x));
+  let dh = B[0]! - A[0]!;
+  if (dh > 180) dh -= 360;
+  if (dh < -180) dh += 360;
+  const h = Number.isNaN(A[0]!) ? B[0]! : Number.isNaN(B[0]!) ? A[0]! : A[0]! + t * dh;
+  const rgb = fromHsv(h, lerp(A[1]!, B[1]!), lerp(A[2]!, B[2]!)).map((x) => (Number.isNaN(x) ? 0 : x));
+  return [...rgb, a[3] + t * (b[3] - a[3])];
 }
 
-test("hsv against a hand-written reference", () => {
-	for (const [a, b] of PAIRS) {
-		for (const t of TS) {
-			const got = interpolateColor("hsv", rgbaOf(a), rgbaOf(b), t);
-			const ref = hsvReference(rgbaOf(a), rgbaOf(b), t);
-			for (let k = 0; k < 4; k++)
-				expect([a, b, t, k, got[k]]).toEqual([
-					a,
-					b,
-					t,
-					k,
-					expect.closeTo(ref[k]!, 9),
-				]);
-		}
-	}
-	// Red to blue takes the short way, through magenta.
-	expect(
-		interpolateColor("hsv", [1, 0, 0, 1], [0, 0, 1, 1], 0.5).map(
-			(v) => +v.toFixed(9),
-		),
-	).toEqual([1, 0, 1, 1]);
+test('hsv against a hand-written reference', () => {
+  for (const [a, b] of PAIRS) {
+    for (const t of TS) {
+      const got = interpolateColor('hsv', rgbaOf(a), rgbaOf(b), t);
+      const ref = hsvReference(rgbaOf(a), rgbaOf(b), t);
+      for (let k = 0; k < 4; k++) expect([a, b, t, k, got[k]]).toEqual([a, b, t, k, expect.closeTo(ref[k]!, 9)]);
+    }
+  }
+  // Red to blue takes the short way, through magenta.
+  expect(interpolateColor('hsv', [1, 0, 0, 1], [0, 0, 1, 1], 0.5).map((v) => +v.toFixed(9))).toEqual([1, 0, 1, 1]);
 });
 
-describe("baked tables", () => {
-	test(`${SEGMENT_SIZE}-entry segment tables stay within 0.5/255 of exact interpolation`, () => {
-		for (const space of ["rgb", "hsl", "hsv", "hcl", "lab"] as ColorSpace[]) {
-			for (const [a, b] of PAIRS) {
-				const sampler = makeSampler(
-					stopTables(
-						[
-							{ value: -2, color: rgbaOf(a) },
-							{ value: 3, color: rgbaOf(b) },
-						],
-						space,
-					),
-				);
-				const out = new Float64Array(4);
-				for (let i = 0; i <= 400; i++) {
-					const t = i / 400 + (i < 400 ? r() / 400 : 0);
-					sampler(-2 + 5 * t, out);
-					const exact = interpolateColor(space, rgbaOf(a), rgbaOf(b), t);
-					for (let k = 0; k < 4; k++)
-						if (Math.abs(out[k]! - exact[k]!) > 0.5 / 255)
-							throw new Error(
-								`${space} ${a}->${b} t=${t}: ${out[k]} vs ${exact[k]}`,
-							);
-				}
-			}
-		}
-	});
+describe('baked tables', () => {
+  test(`${SEGMENT_SIZE}-entry segment tables stay within 0.5/255 of exact interpolation`, () => {
+    for (const space of ['rgb', 'hsl', 'hsv', 'hcl', 'lab'] as ColorSpace[]) {
+      for (const [a, b] of PAIRS) {
+        const sampler = makeSampler(
+          stopTables(
+            [
+              { value: -2, color: rgbaOf(a) },
+              { value: 3, color: rgbaOf(b) },
+            ],
+            space,
+          ),
+        );
+        const out = new Float64Array(4);
+        for (let i = 0; i <= 400; i++) {
+          const t = i / 400 + (i < 400 ? r() / 400 : 0);
+          sampler(-2 + 5 * t, out);
+          const exact = interpolateColor(space, rgbaOf(a), rgbaOf(b), t);
+          for (let k = 0; k < 4; k++) if (Math.abs(out[k]! - exact[k]!) > 0.5 / 255) throw new Error(`${space} ${a}->${b} t=${t}: ${out[k]} vs ${exact[k]}`);
+        }
+      }
+    }
+  });
 });
 
 // --- The op, with a minimal context ---------------------------------------------------------------
 interface Opts {
-	params?: Record<string, ScalarValue>;
-	zoom?: number;
+  params?: Record<string, ScalarValue>;
+  zoom?: number;
 }
-function run(
-	node: Record<string, unknown>,
-	input: ScalarField | Raster,
-	o: Opts = {},
-): Float32Array {
-	const spec: Record<string, unknown> = {
-		op: "color-ramp",
-		field: "@f",
-		...node,
-	};
-	const resolve = (v: unknown): ScalarValue => {
-		if (typeof v === "string" && v.startsWith("$"))
-			return o.params![v.slice(1)]!;
-		if (typeof v === "string") return rgbaOf(v);
-		return v as number;
-	};
-	const ramp =
-		spec["ramp-expr"] === undefined
-			? undefined
-			: compileExpr(spec["ramp-expr"], "ramp", "ramp-expr");
-	const ctx = {
-		id: "ramp",
-		node: spec,
-		zoom: o.zoom ?? 3,
-		input: (() => input) as OpContext["input"],
-		num: (f: string) =>
-			spec[f] === undefined ? 1 : (resolve(spec[f]) as number),
-		resolve,
-		expr: (f: string) => (f === "ramp-expr" ? ramp : undefined),
-	} as unknown as OpContext;
-	return (colorRamp.cpu!(ctx) as Raster).data;
+function run(node: Record<string, unknown>, input: ScalarField | Raster, o: Opts = {}): Float32Array {
+  const spec: Record<string, unknown> = {
+    op: 'color-ramp',
+    field: '@f',
+    ...node,
+  };
+  const resolve = (v: unknown): ScalarValue => {
+    if (typeof v === 'string' && v.startsWith('$')) return o.params![v.slice(1)]!;
+    if (typeof v === 'string') return rgbaOf(v);
+    return v as number;
+  };
+  const ramp = spec['ramp-expr'] === undefined ? undefined : compileExpr(spec['ramp-expr'], 'ramp', 'ramp-expr');
+  const ctx = {
+    id: 'ramp',
+    node: spec,
+    zoom: o.zoom ?? 3,
+    input: (() => input) as OpContext['input'],
+    num: (f: string) => (spec[f] === undefined ? 1 : (resolve(spec[f]) as number)),
+    resolve,
+    expr: (f: string) => (f === 'ramp-expr' ? ramp : undefined),
+  } as unknown as OpContext;
+  return (colorRamp.cpu!(ctx) as Raster).data;
 }
 const field = (values: number[]): ScalarField => ({
-	kind: "scalar-field",
-	width: values.length,
-	height: 1,
-	data: Float32Array.from(values),
+  kind: 'scalar-field',
+  width: values.length,
+  height: 1,
+  data: Float32Array.from(values),
 });
-const pixel = (d: Float32Array, i: number) =>
-	Array.from(d.slice(i * 4, i * 4 + 4));
+const pixel = (d: Float32Array, i: number) => Array.from(d.slice(i * 4, i * 4 + 4));
 const straightPx = (d: Float32Array, i: number) => {
-	const [r, g, b, a] = pixel(d, i) as RGBA;
-	return a > 0 ? [r / a, g / a, b / a, a] : [0, 0, 0, 0];
+  const [r, g, b, a] = pixel(d, i) as RGBA;
+  return a > 0 ? [r / a, g / a, b / a, a] : [0, 0, 0, 0];
 };
 
-describe("color-ramp op", () => {
-	test("stops are sorted per evaluation, resolve $params, and clamp outside the range", () => {
-		const stops = [
-			{ value: "$hi", color: "$top" },
-			{ value: 0, color: "#000000" },
-		];
-		const d = run({ stops }, field([-5, 0, 5, 10, 20, NaN]), {
-			params: { hi: 10, top: [1, 0, 0, 1] },
-		});
-		expect(pixel(d, 0)).toEqual([0, 0, 0, 1]);
-		expect(pixel(d, 1)).toEqual([0, 0, 0, 1]);
-		expect(pixel(d, 2).map((v) => +v.toFixed(6))).toEqual([0.5, 0, 0, 1]);
-		expect(pixel(d, 3)).toEqual([1, 0, 0, 1]);
-		expect(pixel(d, 4)).toEqual([1, 0, 0, 1]);
-		expect(pixel(d, 5)).toEqual([0, 0, 0, 0]); // NaN samples are transparent
-		// A param that moves a stop below the others re-sorts the ramp.
-		const moved = run({ stops }, field([-5, 0, 5]), {
-			params: { hi: -10, top: [1, 0, 0, 1] },
-		});
-		expect(pixel(moved, 0).map((v) => +v.toFixed(6))).toEqual([0.5, 0, 0, 1]);
-		expect(pixel(moved, 2)).toEqual([0, 0, 0, 1]);
-	});
+describe('color-ramp op', () => {
+  test('stops are sorted per evaluation, resolve $params, and clamp outside the range', () => {
+    const stops = [
+      { value: '$hi', color: '$top' },
+      { value: 0, color: '#000000' },
+    ];
+    const d = run({ stops }, field([-5, 0, 5, 10, 20, NaN]), {
+      params: { hi: 10, top: [1, 0, 0, 1] },
+    });
+    expect(pixel(d, 0)).toEqual([0, 0, 0, 1]);
+    expect(pixel(d, 1)).toEqual([0, 0, 0, 1]);
+    expect(pixel(d, 2).map((v) => +v.toFixed(6))).toEqual([0.5, 0, 0, 1]);
+    expect(pixel(d, 3)).toEqual([1, 0, 0, 1]);
+    expect(pixel(d, 4)).toEqual([1, 0, 0, 1]);
+    expect(pixel(d, 5)).toEqual([0, 0, 0, 0]); // NaN samples are transparent
+    // A param that moves a stop below the others re-sorts the ramp.
+    const moved = run({ stops }, field([-5, 0, 5]), {
+      params: { hi: -10, top: [1, 0, 0, 1] },
+    });
+    expect(pixel(moved, 0).map((v) => +v.toFixed(6))).toEqual([0.5, 0, 0, 1]);
+    expect(pixel(moved, 2)).toEqual([0, 0, 0, 1]);
+  });
 
-	test("equal stop values make a hard step (stable order)", () => {
-		const stops = [
-			{ value: 0, color: "#000000" },
-			{ value: 1, color: "#0000ff" },
-			{ value: 1, color: "#ff0000" },
-			{ value: 2, color: "#ffffff" },
-		];
-		const d = run({ stops }, field([0.999, 1, 1.0001]));
-		expect(straightPx(d, 0)[2]).toBeGreaterThan(0.99);
-		expect(straightPx(d, 1).map((v) => +v.toFixed(5))).toEqual([1, 0, 0, 1]);
-		expect(straightPx(d, 2)[0]).toBeCloseTo(1, 3);
-		expect(
-			resolveStops({
-				id: "x",
-				node: { op: "color-ramp", stops },
-				resolve: (v) => (typeof v === "string" ? rgbaOf(v) : (v as number)),
-			}).map((s) => s.color[0]),
-		).toEqual([0, 0, 1, 1]);
-	});
+  test('equal stop values make a hard step (stable order)', () => {
+    const stops = [
+      { value: 0, color: '#000000' },
+      { value: 1, color: '#0000ff' },
+      { value: 1, color: '#ff0000' },
+      { value: 2, color: '#ffffff' },
+    ];
+    const d = run({ stops }, field([0.999, 1, 1.0001]));
+    expect(straightPx(d, 0)[2]).toBeGreaterThan(0.99);
+    expect(straightPx(d, 1).map((v) => +v.toFixed(5))).toEqual([1, 0, 0, 1]);
+    expect(straightPx(d, 2)[0]).toBeCloseTo(1, 3);
+    expect(
+      resolveStops({
+        id: 'x',
+        node: { op: 'color-ramp', stops },
+        resolve: (v) => (typeof v === 'string' ? rgbaOf(v) : (v as number)),
+      }).map((s) => s.color[0]),
+    ).toEqual([0, 0, 1, 1]);
+  });
 
-	test("space, opacity and premultiplied output", () => {
-		const stops = [
-			{ value: 0, color: "#ff0000" },
-			{ value: 1, color: "#0000ff80" },
-		];
-		const d = run({ stops, space: "hsl", opacity: 0.5 }, field([0.5]));
-		const exact = interpolateColor(
-			"hsl",
-			[1, 0, 0, 1],
-			[0, 0, 1, 128 / 255],
-			0.5,
-		);
-		const a = exact[3] * 0.5;
-		expect(pixel(d, 0).map((v) => +v.toFixed(3))).toEqual(
-			[exact[0] * a, exact[1] * a, exact[2] * a, a].map((v) => +v.toFixed(3)),
-		);
-	});
+  test('space, opacity and premultiplied output', () => {
+    const stops = [
+      { value: 0, color: '#ff0000' },
+      { value: 1, color: '#0000ff80' },
+    ];
+    const d = run({ stops, space: 'hsl', opacity: 0.5 }, field([0.5]));
+    const exact = interpolateColor('hsl', [1, 0, 0, 1], [0, 0, 1, 128 / 255], 0.5);
+    const a = exact[3] * 0.5;
+    expect(pixel(d, 0).map((v) => +v.toFixed(3))).toEqual([exact[0] * a, exact[1] * a, exact[2] * a, a].map((v) => +v.toFixed(3)));
+  });
 
-	test("a raster maps by straight luminance and keeps its alpha as coverage", () => {
-		const stops = [
-			{ value: 0, color: "#000000" },
-			{ value: 1, color: "#00ff00" },
-		];
-		// Pixel 0: opaque grey 0.5; pixel 1: red at alpha 0.5 (premultiplied 0.5, 0, 0); pixel 2: transparent.
-		const raster: Raster = {
-			kind: "raster",
-			width: 3,
-			height: 1,
-			data: Float32Array.of(0.5, 0.5, 0.5, 1, 0.5, 0, 0, 0.5, 0, 0, 0, 0),
-		};
-		const d = run({ stops }, raster);
-		expect(pixel(d, 0).map((v) => +v.toFixed(4))).toEqual([0, 0.5, 0, 1]);
-		expect(pixel(d, 1).map((v) => +v.toFixed(4))).toEqual([
-			0,
-			+(0.2126 * 0.5).toFixed(4),
-			0,
-			0.5,
-		]);
-		expect(pixel(d, 2)).toEqual([0, 0, 0, 0]);
-	});
+  test('a raster maps by straight luminance and keeps its alpha as coverage', () => {
+    const stops = [
+      { value: 0, color: '#000000' },
+      { value: 1, color: '#00ff00' },
+    ];
+    // Pixel 0: opaque grey 0.5; pixel 1: red at alpha 0.5 (premultiplied 0.5, 0, 0); pixel 2: transparent.
+    const raster: Raster = {
+      kind: 'raster',
+      width: 3,
+      height: 1,
+      data: Float32Array.of(0.5, 0.5, 0.5, 1, 0.5, 0, 0, 0.5, 0, 0, 0, 0),
+    };
+    const d = run({ stops }, raster);
+    expect(pixel(d, 0).map((v) => +v.toFixed(4))).toEqual([0, 0.5, 0, 1]);
+    expect(pixel(d, 1).map((v) => +v.toFixed(4))).toEqual([0, +(0.2126 * 0.5).toFixed(4), 0, 0.5]);
+    expect(pixel(d, 2)).toEqual([0, 0, 0, 0]);
+  });
 
-	test("ramp-expr is baked into 256 entries at the tile zoom, inputs clamped to [0, 1]", () => {
-		const expr = [
-			"interpolate",
-			["linear"],
-			["heatmap-density"],
-			0,
-			"rgba(0, 0, 255, 0)",
-			0.5,
-			["interpolate", ["linear"], ["zoom"], 0, "red", 10, "lime"],
-			1,
-			"white",
-		];
-		const compiled = compileExpr(expr, "ramp", "x");
-		const at = (t: number, zoom: number) =>
-			compiled.evaluate(zoom, undefined, t) as RGBA;
-		const premul = (c: RGBA) => [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]];
-		const t = 0.3;
-		const lo = Math.floor(t * 255);
-		const f = t * 255 - lo;
-		const d = run({ "ramp-expr": expr }, field([t, -1, 2, 0.5]), { zoom: 5 });
-		// Between entries: linear in premultiplied RGBA.
-		const expected = premul(at(lo / 255, 5)).map(
-			(v, k) => v + f * (premul(at((lo + 1) / 255, 5))[k]! - v),
-		);
-		pixel(d, 0).forEach((v, k) => expect(v).toBeCloseTo(expected[k]!, 5));
-		expect(pixel(d, 1)).toEqual([0, 0, 0, 0]);
-		expect(pixel(d, 2)).toEqual([1, 1, 1, 1]);
-		// The zoom reaches the expression: at z5 the middle colour is halfway from red to lime.
-		const mid = straightPx(d, 3);
-		expect(mid[0]).toBeGreaterThan(0.3);
-		expect(mid[1]).toBeGreaterThan(0.3);
-		const z0 = run({ "ramp-expr": expr }, field([0.5]), { zoom: 0 });
-		// (entries 127 and 128 straddle the red stop at 0.5, so this is red within a table step)
-		straightPx(z0, 0).forEach((v, k) =>
-			expect(v).toBeCloseTo([1, 0, 0, 1][k]!, 2),
-		);
-	});
+  test('ramp-expr is baked into 256 entries at the tile zoom, inputs clamped to [0, 1]', () => {
+    const expr = [
+      'interpolate',
+      ['linear'],
+      ['heatmap-density'],
+      0,
+      'rgba(0, 0, 255, 0)',
+      0.5,
+      ['interpolate', ['linear'], ['zoom'], 0, 'red', 10, 'lime'],
+      1,
+      'white',
+    ];
+    const compiled = compileExpr(expr, 'ramp', 'x');
+    const at = (t: number, zoom: number) => compiled.evaluate(zoom, undefined, t) as RGBA;
+    const premul = (c: RGBA) => [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]];
+    const t = 0.3;
+    const lo = Math.floor(t * 255);
+    const f = t * 255 - lo;
+    const d = run({ 'ramp-expr': expr }, field([t, -1, 2, 0.5]), { zoom: 5 });
+    // Between entries: linear in premultiplied RGBA.
+    const expected = premul(at(lo / 255, 5)).map((v, k) => v + f * (premul(at((lo + 1) / 255, 5))[k]! - v));
+    pixel(d, 0).forEach((v, k) => expect(v).toBeCloseTo(expected[k]!, 5));
+    expect(pixel(d, 1)).toEqual([0, 0, 0, 0]);
+    expect(pixel(d, 2)).toEqual([1, 1, 1, 1]);
+    // The zoom reaches the expression: at z5 the middle colour is halfway from red to lime.
+    const mid = straightPx(d, 3);
+    expect(mid[0]).toBeGreaterThan(0.3);
+    expect(mid[1]).toBeGreaterThan(0.3);
+    const z0 = run({ 'ramp-expr': expr }, field([0.5]), { zoom: 0 });
+    // (entries 127 and 128 straddle the red stop at 0.5, so this is red within a table step)
+    straightPx(z0, 0).forEach((v, k) => expect(v).toBeCloseTo([1, 0, 0, 1][k]!, 2));
+  });
+});
+
+describe('CPU/GPU parity', () => {
+  const W = PARITY_WINDOW;
+
+  gpuTest('color-ramp: stops in every colour space, a ramp expression, a raster by luminance', async () => {
+    const r = rng(71);
+    const sources = randomSource(72, { points: 60 });
+    const field = { f: { op: 'features' }, d: { op: 'density', features: '@f', radius: 14, intensity: 2.5 } };
+    const stops = () => [0, 0.2 + 0.3 * r(), 0.6 + 0.3 * r(), 1.2].map((value) => ({ value, color: randomColor(r, 0) }));
+    for (const space of ['rgb', 'hsl', 'hsv', 'hcl', 'lab']) {
+      const style = { output: 'out', sources, nodes: { ...field, out: { op: 'color-ramp', field: '@d', space, stops: stops(), opacity: 0.5 + 0.5 * r() } } };
+      await checkParity(`color-ramp ${space}`, style, W, RASTER_TOL);
+    }
+    const ramp = ['interpolate', ['linear'], ['heatmap-density'], 0, 'rgba(0,0,255,0)', 0.3, 'royalblue', 0.6, 'cyan', 1, 'yellow'];
+    await checkParity('color-ramp ramp-expr', { output: 'out', sources, nodes: { ...field, out: { op: 'color-ramp', field: '@d', 'ramp-expr': ramp } } }, W, RASTER_TOL);
+    const lumSources = { ...sources, ...rasterSources(73, 'i') };
+    await checkParity('color-ramp raster by luminance', { output: 'out', sources: lumSources, nodes: { ...randomRasterNodes(74, 'i'), out: { op: 'color-ramp', field: '@i', space: 'lab', stops: stops() } } }, W, RASTER_TOL);
+  });
 });

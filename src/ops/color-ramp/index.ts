@@ -1,53 +1,42 @@
-import {
-	colorParam,
-	expr,
-	nodeRef,
-	numParam,
-	numRef,
-	oneOfEnum,
-} from "../../style/fields.js";
-import { COLOR_SPACES } from "../../backends/cpu/color.js";
-import type { OpDef } from "../types.js";
-import { gpu } from "./gpu.js";
-import { colorRampCpu } from "./cpu.js";
+import { colorParam, expr, nodeRef, numParam, numRef, oneOfEnum } from '../../style/fields.js';
+import { COLOR_SPACES } from '../../backends/cpu/color.js';
+import type { OpDef } from '../types.js';
+import { gpu } from './gpu.js';
+import { colorRampCpu } from './cpu.js';
 
 /** Maps a scalar field (or a raster by luminance) to colour. */
 export const colorRamp: OpDef = {
-	name: "color-ramp",
-	description:
-		"maps a scalar field to colour through stops or a ramp expression",
-	output: "raster",
-	inputs: { field: ["scalar-field", "raster"] },
-	fields: {
-		field: nodeRef(),
-		stops: {
-			type: "array",
-			minItems: 2,
-			items: {
-				type: "object",
-				required: ["value", "color"],
-				additionalProperties: false,
-				properties: { value: numParam(), color: colorParam() },
-			},
-			"x-expect": "an array of at least 2 {value, color} stops",
-		},
-		"ramp-expr": expr(
-			"ramp",
-			"expression over ['heatmap-density'], baked into a 256-entry table",
-		),
-		space: oneOfEnum(COLOR_SPACES, "rgb"),
-		opacity: numRef({ min: 0, max: 1, default: 1 }),
-	},
-	required: ["field"],
-	check: (node) =>
-		node.stops === undefined && node["ramp-expr"] === undefined
-			? [
-					{
-						field: "stops",
-						message: "'stops' is required when 'ramp-expr' is absent",
-					},
-				]
-			: [],
-	gpu,
-	cpu: colorRampCpu,
+  name: 'color-ramp',
+  description: 'maps a scalar field to colour through stops or a ramp expression',
+  output: 'raster',
+  inputs: { field: ['scalar-field', 'raster'] },
+  fields: {
+    field: nodeRef(),
+    stops: {
+      type: 'array',
+      minItems: 2,
+      items: {
+        type: 'object',
+        required: ['value', 'color'],
+        additionalProperties: false,
+        properties: { value: numParam(), color: colorParam() },
+      },
+      'x-expect': 'an array of at least 2 {value, color} stops',
+    },
+    'ramp-expr': expr('ramp', "expression over ['heatmap-density'], baked into a 256-entry table"),
+    space: oneOfEnum(COLOR_SPACES, 'rgb'),
+    opacity: numRef({ min: 0, max: 1, default: 1 }),
+  },
+  required: ['field'],
+  check: (node) =>
+    node.stops === undefined && node['ramp-expr'] === undefined
+      ? [
+          {
+            field: 'stops',
+            message: "'stops' is required when 'ramp-expr' is absent",
+          },
+        ]
+      : [],
+  gpu,
+  cpu: colorRampCpu,
 };

@@ -7,23 +7,23 @@
 // where s_p is the point's scale (intensity x weight) and r_p its radius. No clamping, no
 // normalisation. The exponent splits by axis, exp(-a(dx^2 + dy^2)) = exp(-a dx^2) exp(-a dy^2),
 // so one point costs 2(2r+1) exp() calls and (2r+1)^2 multiply-adds.
-import type { ScalarField } from "../../types.js";
-import type { OpContext } from "../types.js";
-import { densityGroups } from "./plan.js";
+import type { ScalarField } from '../../types.js';
+import type { OpContext } from '../types.js';
+import { densityGroups } from './plan.js';
 
 /** 1 / sqrt(2 pi): the Gaussian's normalising constant, kept as in the spec's falloff. */
 export const GAUSS_COEF = 1 / Math.sqrt(2 * Math.PI);
 
 /** The falloff at distance d for radius r, in closed form (0 outside the support). */
 export function densityKernel(d: number, r: number): number {
-	if (!(r > 0) || d * d > r * r) return 0;
-	return Math.exp((-4.5 * d * d) / (r * r)) * GAUSS_COEF;
+  if (!(r > 0) || d * d > r * r) return 0;
+  return Math.exp((-4.5 * d * d) / (r * r)) * GAUSS_COEF;
 }
 
 /** Whether pixel column i's centre lies in the support, with the row's dy^2 given: the one exact test. */
 function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
-	const dx = i + 0.5 - px;
-	return dx * dx + dy2 <= r2;
+  const dx = i + 0.5 - px;
+  return dx * dx + dy2 <= r2;
 }
 
 /**
@@ -31,103 +31,91 @@ function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
  * in input order so renders are deterministic.
  */
 export class DensityAccumulator {
-	readonly width: number;
-	readonly height: number;
-	readonly x0: number;
-	readonly y0: number;
-	readonly sum: Float64Array;
-	// Per-axis exp factors of one point, reused across points (sized for the largest radius).
-	private ex: Float64Array;
-	private ey: Float64Array;
+  readonly width: number;
+  readonly height: number;
+  readonly x0: number;
+  readonly y0: number;
+  readonly sum: Float64Array;
+  // Per-axis exp factors of one point, reused across points (sized for the largest radius).
+  private ex: Float64Array;
+  private ey: Float64Array;
 
-	constructor(
-		width: number,
-		height: number,
-		x0: number,
-		y0: number,
-		maxRadius: number,
-	) {
-		this.width = width;
-		this.height = height;
-		this.x0 = x0;
-		this.y0 = y0;
-		this.sum = new Float64Array(width * height);
-		const n = 2 * Math.ceil(Math.max(0, maxRadius)) + 2;
-		this.ex = new Float64Array(n);
-		this.ey = new Float64Array(n);
-	}
+  constructor(width: number, height: number, x0: number, y0: number, maxRadius: number) {
+    this.width = width;
+    this.height = height;
+    this.x0 = x0;
+    this.y0 = y0;
+    this.sum = new Float64Array(width * height);
+    const n = 2 * Math.ceil(Math.max(0, maxRadius)) + 2;
+    this.ex = new Float64Array(n);
+    this.ey = new Float64Array(n);
+  }
 
-	/** Adds `scale * K(d, radius)` around every point of a flat [x, y, ...] array. */
-	splat(points: ArrayLike<number>, scale: number, radius: number): void {
-		if (!(radius > 0) || scale === 0 || !Number.isFinite(scale)) return;
-		const { width: W, height: H, sum } = this;
-		const r2 = radius * radius;
-		const a = 4.5 / r2;
-		const need = 2 * Math.ceil(radius) + 2;
-		if (this.ex.length < need) {
-			this.ex = new Float64Array(need);
-			this.ey = new Float64Array(need);
-		}
-		const { ex, ey } = this;
-		const s = scale * GAUSS_COEF;
-		for (let k = 0; k + 1 < points.length; k += 2) {
-			// Point in canvas pixel units: pixel i's centre sits at i + 0.5.
-			const px = points[k]! - this.x0;
-			const py = points[k + 1]! - this.y0;
-			if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
-			const i0 = Math.max(0, Math.ceil(px - radius - 0.5));
-			const i1 = Math.min(W - 1, Math.floor(px + radius - 0.5));
-			const j0 = Math.max(0, Math.ceil(py - radius - 0.5));
-			const j1 = Math.min(H - 1, Math.floor(py + radius - 0.5));
-			if (i0 > i1 || j0 > j1) continue;
-			for (let i = i0; i <= i1; i++) {
-				const dx = i + 0.5 - px;
-				ex[i - i0] = Math.exp(-a * dx * dx);
-			}
-			for (let j = j0; j <= j1; j++) {
-				const dy = j + 0.5 - py;
-				ey[j - j0] = Math.exp(-a * dy * dy);
-			}
-			for (let j = j0; j <= j1; j++) {
-				const dy = j + 0.5 - py;
-				const dy2 = dy * dy;
-				if (dy2 > r2) continue;
-				// Circular support: this row's span of dx^2 + dy^2 <= r^2, settled on the exact test.
-				const half = Math.sqrt(r2 - dy2);
-				let a0 = Math.max(i0, Math.ceil(px - half - 0.5));
-				let a1 = Math.min(i1, Math.floor(px + half - 0.5));
-				while (a0 > i0 && inDisk(a0 - 1, px, dy2, r2)) a0--;
-				while (a0 <= a1 && !inDisk(a0, px, dy2, r2)) a0++;
-				while (a1 < i1 && inDisk(a1 + 1, px, dy2, r2)) a1++;
-				while (a1 >= a0 && !inDisk(a1, px, dy2, r2)) a1--;
-				const fy = s * ey[j - j0]!;
-				let o = j * W + a0;
-				for (let i = a0; i <= a1; i++, o++) sum[o] += fy * ex[i - i0]!;
-			}
-		}
-	}
+  /** Adds `scale * K(d, radius)` around every point of a flat [x, y, ...] array. */
+  splat(points: ArrayLike<number>, scale: number, radius: number): void {
+    if (!(radius > 0) || scale === 0 || !Number.isFinite(scale)) return;
+    const { width: W, height: H, sum } = this;
+    const r2 = radius * radius;
+    const a = 4.5 / r2;
+    const need = 2 * Math.ceil(radius) + 2;
+    if (this.ex.length < need) {
+      this.ex = new Float64Array(need);
+      this.ey = new Float64Array(need);
+    }
+    const { ex, ey } = this;
+    const s = scale * GAUSS_COEF;
+    for (let k = 0; k + 1 < points.length; k += 2) {
+      // Point in canvas pixel units: pixel i's centre sits at i + 0.5.
+      const px = points[k]! - this.x0;
+      const py = points[k + 1]! - this.y0;
+      if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+      const i0 = Math.max(0, Math.ceil(px - radius - 0.5));
+      const i1 = Math.min(W - 1, Math.floor(px + radius - 0.5));
+      const j0 = Math.max(0, Math.ceil(py - radius - 0.5));
+      const j1 = Math.min(H - 1, Math.floor(py + radius - 0.5));
+      if (i0 > i1 || j0 > j1) continue;
+      for (let i = i0; i <= i1; i++) {
+        const dx = i + 0.5 - px;
+        ex[i - i0] = Math.exp(-a * dx * dx);
+      }
+      for (let j = j0; j <= j1; j++) {
+        const dy = j + 0.5 - py;
+        ey[j - j0] = Math.exp(-a * dy * dy);
+      }
+      for (let j = j0; j <= j1; j++) {
+        const dy = j + 0.5 - py;
+        const dy2 = dy * dy;
+        if (dy2 > r2) continue;
+        // Circular support: this row's span of dx^2 + dy^2 <= r^2, settled on the exact test.
+        const half = Math.sqrt(r2 - dy2);
+        let a0 = Math.max(i0, Math.ceil(px - half - 0.5));
+        let a1 = Math.min(i1, Math.floor(px + half - 0.5));
+        while (a0 > i0 && inDisk(a0 - 1, px, dy2, r2)) a0--;
+        while (a0 <= a1 && !inDisk(a0, px, dy2, r2)) a0++;
+        while (a1 < i1 && inDisk(a1 + 1, px, dy2, r2)) a1++;
+        while (a1 >= a0 && !inDisk(a1, px, dy2, r2)) a1--;
+        const fy = s * ey[j - j0]!;
+        let o = j * W + a0;
+        for (let i = a0; i <= a1; i++, o++) sum[o] += fy * ex[i - i0]!;
+      }
+    }
+  }
 
-	/** The accumulated field as float32. */
-	toFloat32(): Float32Array {
-		return Float32Array.from(this.sum);
-	}
+  /** The accumulated field as float32. */
+  toFloat32(): Float32Array {
+    return Float32Array.from(this.sum);
+  }
 }
 
 /** The density op's CPU kernel. */
 export function densityCpu(ctx: OpContext): ScalarField {
-	const { canvas } = ctx;
-	const acc = new DensityAccumulator(
-		canvas.width,
-		canvas.height,
-		canvas.x0,
-		canvas.y0,
-		ctx.bound("radius"),
-	);
-	for (const g of densityGroups(ctx)) acc.splat(g.points, g.scale, g.radius);
-	return {
-		kind: "scalar-field",
-		width: canvas.width,
-		height: canvas.height,
-		data: acc.toFloat32(),
-	};
+  const { canvas } = ctx;
+  const acc = new DensityAccumulator(canvas.width, canvas.height, canvas.x0, canvas.y0, ctx.bound('radius'));
+  for (const g of densityGroups(ctx)) acc.splat(g.points, g.scale, g.radius);
+  return {
+    kind: 'scalar-field',
+    width: canvas.width,
+    height: canvas.height,
+    data: acc.toFloat32(),
+  };
 }

@@ -1,27 +1,21 @@
 // fill-solid: the CPU kernel (the reference).
-import type { Raster } from "../../types.js";
-import {
-	Compositor,
-	acquireRasterizer,
-	releaseRasterizer,
-} from "../../backends/cpu/rasterize.js";
-import { newRaster } from "../../backends/cpu/raster.js";
-import type { OpContext } from "../types.js";
-import { fillGroups, addPolygonRings } from "./plan.js";
+import type { Raster } from '../../types.js';
+import { Compositor, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
+import { newRaster } from '../../backends/cpu/raster.js';
+import type { OpContext } from '../types.js';
+import { fillGroups, addPolygonRings } from './plan.js';
 
 /** The fill-solid op's CPU kernel. */
 export function fillSolidCpu(ctx: OpContext): Raster {
-	const { width: W, height: H, x0, y0 } = ctx.canvas;
-	const out = ctx.target ?? newRaster(W, H);
-	const rast = acquireRasterizer(W, H, ctx.bool("antialias", true));
-	const comp = new Compositor(out.data, W);
-	fillGroups(ctx, (g, paint) => {
-		comp.setColor(paint);
-		addPolygonRings(g, (ring, winding) =>
-			rast.addRing(ring, -x0, -y0, winding),
-		);
-		rast.sweep(comp.span);
-	});
-	releaseRasterizer(rast);
-	return out;
+  const { width: W, height: H, x0, y0 } = ctx.canvas;
+  const out = ctx.target ?? newRaster(W, H);
+  const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
+  const comp = new Compositor(out.data, W);
+  fillGroups(ctx, (g, paint) => {
+    comp.setColor(paint);
+    addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
+    rast.sweep(comp.span);
+  });
+  releaseRasterizer(rast);
+  return out;
 }

@@ -1,16 +1,14 @@
 // solid on the GPU: one pass writing the premultiplied colour (src/shaders/solid.wgsl).
-import { Uniforms } from "../../backends/gpu/uniforms.js";
-import type { GpuOp } from "../../backends/gpu/encoder.js";
+import { Uniforms } from '../../backends/gpu/uniforms.js';
+import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
-	encode(g, ctx) {
-		const [r, gr, b, a] = ctx.color("color");
-		const { width, height } = ctx.canvas;
-		const out = g.output("raster", width, height);
-		const u = new Uniforms()
-			.vec2u(width, height)
-			.vec4f(r * a, gr * a, b * a, a);
-		g.dispatch2d("solid", [g.uniform(u), g.view(out)], width, height);
-		return out;
-	},
+  encode(g, ctx) {
+    const [r, gr, b, a] = ctx.color('color');
+    const { width, height } = ctx.canvas;
+    const out = g.output('raster', width, height);
+    const u = new Uniforms().vec2u(width, height).vec4f(r * a, gr * a, b * a, a);
+    g.dispatch2d('solid', [g.uniform(u), g.view(out)], width, height);
+    return out;
+  },
 };

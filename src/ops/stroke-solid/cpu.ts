@@ -1,25 +1,21 @@
 // stroke-solid: the CPU kernel (the reference).
-import type { Raster } from "../../types.js";
-import {
-	Compositor,
-	acquireRasterizer,
-	releaseRasterizer,
-} from "../../backends/cpu/rasterize.js";
-import { newRaster } from "../../backends/cpu/raster.js";
-import type { OpContext } from "../types.js";
-import { strokeOutlines } from "./plan.js";
+import type { Raster } from '../../types.js';
+import { Compositor, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
+import { newRaster } from '../../backends/cpu/raster.js';
+import type { OpContext } from '../types.js';
+import { strokeOutlines } from './plan.js';
 
 /** The stroke-solid op's CPU kernel. */
 export function strokeSolidCpu(ctx: OpContext): Raster {
-	const { width: W, height: H, x0, y0 } = ctx.canvas;
-	const out = ctx.target ?? newRaster(W, H);
-	const rast = acquireRasterizer(W, H, true);
-	const comp = new Compositor(out.data, W);
-	strokeOutlines(ctx, (rings, paint) => {
-		comp.setColor(paint);
-		rast.addRings(rings, -x0, -y0);
-		rast.sweep(comp.span);
-	});
-	releaseRasterizer(rast);
-	return out;
+  const { width: W, height: H, x0, y0 } = ctx.canvas;
+  const out = ctx.target ?? newRaster(W, H);
+  const rast = acquireRasterizer(W, H, true);
+  const comp = new Compositor(out.data, W);
+  strokeOutlines(ctx, (rings, paint) => {
+    comp.setColor(paint);
+    rast.addRings(rings, -x0, -y0);
+    rast.sweep(comp.span);
+  });
+  releaseRasterizer(rast);
+  return out;
 }

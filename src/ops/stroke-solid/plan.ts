@@ -1,26 +1,19 @@
-import { type RingSet } from "../../backends/cpu/rasterize.js";
-import { Stroker, type Cap, type Join } from "../../geometry/stroke.js";
-import type { Features, RGBA } from "../../types.js";
-import {
-	BLACK,
-	clamp01,
-	explicitMax,
-	groupColor,
-	groupNumber,
-} from "../../expr/paint.js";
-import type { NodeSpec, OpContext } from "../types.js";
+import { type RingSet } from '../../backends/cpu/rasterize.js';
+import { Stroker, type Cap, type Join } from '../../geometry/stroke.js';
+import type { Features, RGBA } from '../../types.js';
+import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
+import type { NodeSpec, OpContext } from '../types.js';
 
 export function styleOf(node: NodeSpec): {
-	join: Join;
-	cap: Cap;
-	miterLimit: number;
+  join: Join;
+  cap: Cap;
+  miterLimit: number;
 } {
-	return {
-		join: (node.join as Join | undefined) ?? "miter",
-		cap: (node.cap as Cap | undefined) ?? "butt",
-		miterLimit:
-			typeof node["miter-limit"] === "number" ? node["miter-limit"] : 2,
-	};
+  return {
+    join: (node.join as Join | undefined) ?? 'miter',
+    cap: (node.cap as Cap | undefined) ?? 'butt',
+    miterLimit: typeof node['miter-limit'] === 'number' ? node['miter-limit'] : 2,
+  };
 }
 
 /**
@@ -28,37 +21,34 @@ export function styleOf(node: NodeSpec): {
  * one source of truth for both backends. Ring edges made by clipping (polygonCuts) and line ends
  * made by clipping (cutEnds) are not stroked or capped.
  */
-export function strokeOutlines(
-	ctx: OpContext,
-	visit: (rings: RingSet, paint: RGBA) => void,
-): void {
-	const features = ctx.input<"features">("features") as Features;
-	const { join, cap, miterLimit } = styleOf(ctx.node);
-	const wmax = explicitMax(ctx.node, "width");
-	const width = groupNumber(ctx, "width-expr", ctx.num("width", 1));
-	const paint = groupColor(ctx, "color-expr", ctx.color("color", BLACK));
-	const opacity = groupNumber(ctx, "opacity-expr", ctx.num("opacity", 1));
-	const offset = ctx.num("offset", 0);
-	const stroker = new Stroker();
-	const rings = stroker.out;
-	for (const g of features.groups) {
-		if (!g.lines.length && !g.polygons.length) continue;
-		const w = Math.min(width(g), wmax);
-		if (!(w > 0)) continue;
-		const c = paint(g);
-		const a = clamp01(c[3] * clamp01(opacity(g)));
-		if (!(a > 0)) continue;
-		rings.clear();
-		stroker.setStyle({ width: w, join, cap, miterLimit, offset });
-		for (let i = 0; i < g.lines.length; i++) {
-			const cut = g.cutEnds?.[i] ?? 0;
-			stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
-		}
-		for (let i = 0; i < g.polygons.length; i++) {
-			const poly = g.polygons[i]!;
-			const cuts = g.polygonCuts?.[i];
-			for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
-		}
-		visit(rings, [c[0], c[1], c[2], a]);
-	}
+export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA) => void): void {
+  const features = ctx.input<'features'>('features') as Features;
+  const { join, cap, miterLimit } = styleOf(ctx.node);
+  const wmax = explicitMax(ctx.node, 'width');
+  const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
+  const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
+  const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
+  const offset = ctx.num('offset', 0);
+  const stroker = new Stroker();
+  const rings = stroker.out;
+  for (const g of features.groups) {
+    if (!g.lines.length && !g.polygons.length) continue;
+    const w = Math.min(width(g), wmax);
+    if (!(w > 0)) continue;
+    const c = paint(g);
+    const a = clamp01(c[3] * clamp01(opacity(g)));
+    if (!(a > 0)) continue;
+    rings.clear();
+    stroker.setStyle({ width: w, join, cap, miterLimit, offset });
+    for (let i = 0; i < g.lines.length; i++) {
+      const cut = g.cutEnds?.[i] ?? 0;
+      stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
+    }
+    for (let i = 0; i < g.polygons.length; i++) {
+      const poly = g.polygons[i]!;
+      const cuts = g.polygonCuts?.[i];
+      for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
+    }
+    visit(rings, [c[0], c[1], c[2], a]);
+  }
 }

@@ -1,0 +1,55 @@
+// features: samples a source layer for the node's canvas, with filter-expr, min/max zoom and
+// min-zoom-field; geometry arrives in world pixels at the render zoom.
+import { capture, win } from '../../../tests/helpers/scalars.js';
+import type { Features } from '../../types.js';
+
+const points = {
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', properties: { name: 'a', rank: 1, minz: 0 }, geometry: { type: 'Point', coordinates: [0, 0] } },
+    { type: 'Feature', properties: { name: 'b', rank: 5, minz: 3 }, geometry: { type: 'Point', coordinates: [90, 0] } },
+    { type: 'Feature', properties: { name: 'c', rank: 9, minz: 0 }, geometry: { type: 'Point', coordinates: [-90, 0] } },
+  ],
+};
+
+async function sample(node: Record<string, unknown>, z: number): Promise<Features['groups']> {
+  const style = {
+    output: 'out',
+    sources: { pts: { type: 'geojson', data: points } },
+    nodes: { f: { op: 'features', source: 'pts', ...node }, out: { op: 'circles', features: '@f', radius: 1 } },
+  };
+  const size = 256 * 2 ** z;
+  const got = await capture(style, ['f'], { ...win(z), width: size, height: size });
+  const v = got.get('f');
+  if (v?.kind !== 'features') throw new Error('no features captured');
+  return v.groups;
+}
+
+const names = (g: Features['groups']) => g.map((x) => x.properties.name).sort();
+
+describe('features', () => {
+  test('every feature of the layer, in world pixels at the render zoom', async () => {
+    const g = await sample({}, 1);
+    expect(names(g)).toEqual(['a', 'b', 'c']);
+    const a = g.find((x) => x.properties.name === 'a')!;
+    expect(Array.from(a.points)).toEqual([256, 256]); // lon 0, lat 0 at z1 (512 px world)
+    const b = g.find((x) => x.properties.name === 'b')!;
+    expect(b.points[0]).toBeCloseTo(384, 6);
+  });
+
+  test('filter-expr keeps the features for which it holds', async () => {
+    expect(names(await sample({ 'filter-expr': ['>', ['get', 'rank'], 3] }, 1))).toEqual(['b', 'c']);
+    expect(names(await sample({ 'filter-expr': ['==', ['get', 'name'], 'a'] }, 1))).toEqual(['a']);
+  });
+
+  test('min-zoom / max-zoom give an empty layer outside the range', async () => {
+    expect(await sample({ 'min-zoom': 2 }, 1)).toEqual([]);
+    expect(names(await sample({ 'min-zoom': 2 }, 2))).toEqual(['a', 'b', 'c']);
+    expect(await sample({ 'max-zoom': 1 }, 2)).toEqual([]);
+  });
+
+  test('min-zoom-field drops features whose value exceeds the zoom', async () => {
+    expect(names(await sample({ 'min-zoom-field': 'minz' }, 2))).toEqual(['a', 'c']);
+    expect(names(await sample({ 'min-zoom-field': 'minz' }, 3))).toEqual(['a', 'b', 'c']);
+  });
+});
