@@ -2,7 +2,8 @@
 // tile of seeded noise plus sharp shapes, median of 15 runs per sigma, and its largest error
 // against blurExact (the truncated Gaussian), in 1/255 units. Needs `npm run build` first.
 // Usage: node bench/blur.mjs [size]
-import { blurExact, blurFast, decimationFactor, kernelRadius } from '../dist/cpu/blur.js';
+import { blurExact, blurFast } from '../dist/ops/blur/cpu.js';
+import { decimationFactor, kernelRadius } from '../dist/ops/blur/plan.js';
 import { bench, median } from './lib.mjs';
 
 const size = Number(process.argv[2] ?? 512);

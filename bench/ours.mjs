@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Renderer } from '../dist/index.js';
 import { NodeLoader, decodePngRGBA } from '../dist/hosts/node/index.js';
-import { blurFast } from '../dist/cpu/blur.js';
+import { blurFast } from '../dist/ops/blur/cpu.js';
 import { bench, countriesStyle, record } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
