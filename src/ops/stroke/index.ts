@@ -30,18 +30,20 @@ export const stroke: OpDef = {
       'x-expect': 'an array of [t, w] pairs',
     },
     seed: int({ min: 0, default: 0, description: 'reshuffles the jitter' }),
-    'scatter-px': num({ min: 0, max: 64, default: 0, description: 'dabs move up to this far across the line (hashed per dab)' }),
-    'size-jitter': num({ min: 0, max: 1, default: 0, description: 'dab widths vary by up to this fraction' }),
-    'opacity-jitter': num({ min: 0, max: 1, default: 0, description: 'dab strengths drop by up to this fraction' }),
+    'scatter-px': numRef({ min: 0, max: 64, default: 0, description: 'dabs move up to this far across the line (hashed per dab); sets the padding, so a $param needs a max' }),
+    'scatter-px-max': num({ min: 0, max: 64, description: 'bound of scatter-px when it is an @node port' }),
+    'size-jitter': numRef({ min: 0, max: 1, default: 0, description: 'dab widths vary by up to this fraction' }),
+    'opacity-jitter': numRef({ min: 0, max: 1, default: 0, description: 'dab strengths drop by up to this fraction' }),
     opacity: numRef({ min: 0, max: 1, default: 1 }),
     'width-scale-expr': expr('number', 'per-feature width-scale'),
     'color-expr': expr('color', 'per-feature colour (as color)'),
     'width-max': num({ min: 0, max: 512, default: DEFAULT_WIDTH_MAX, description: 'bound of a dab width in pixels (sets the padding); wider dabs clamp to it' }),
   },
   required: ['features', 'brush'],
-  pad(_bound, _field, node) {
+  paddingFields: ['scatter-px'],
+  pad(bound, _field, node) {
     const wmax = typeof node['width-max'] === 'number' ? node['width-max'] : DEFAULT_WIDTH_MAX;
-    const scatter = typeof node['scatter-px'] === 'number' ? node['scatter-px'] : 0;
+    const scatter = bound('scatter-px') ?? 0;
     return Math.ceil(dabReach(wmax / 2, false, 1) + scatter);
   },
   paintsOnto: true,
