@@ -1,6 +1,5 @@
 // What both backends share for dither: the resolved palette (output colours and their coordinates
 // in the matching space), the 4x4 Bayer matrix and the 8-bit reading of the input.
-import { fromRgb } from '../../backends/cpu/color.js';
 import { RenderError } from '../../errors.js';
 import type { OpContext } from '../types.js';
 
@@ -20,16 +19,21 @@ export function amountOf(ctx: Pick<OpContext, 'num'>): number {
 export const BAYER4 = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5] as const;
 
 /**
- * The ordered method's offset at world pixel (x, y), added to each straight sRGB channel:
- * amount x ((index + 0.5) / 16 - 1/2). `& 3` wraps negative world pixels the same on both backends.
+ * The Bayer index at world pixel (x, y); the ordered offset is amount x ((index + 0.5) / 16 - 1/2).
+ * `& 3` wraps negative world pixels the same on both backends.
  */
-export function bayerOffset(x: number, y: number, amount: number): number {
-  return amount * ((BAYER4[((y & 3) << 2) | (x & 3)]! + 0.5) / 16 - 0.5);
+export function bayerIndex(x: number, y: number): number {
+  return BAYER4[((y & 3) << 2) | (x & 3)]!;
 }
 
 /** The 8-bit value of a straight channel in [0, 1] (what a PNG of the input would hold), as a float. */
 export function to8(v: number): number {
-  return Math.floor((v > 0 ? (v < 1 ? v : 1) : 0) * 255 + 0.5) / 255;
+  return byte(v) / 255;
+}
+
+/** round(255 v) of v clamped to [0, 1]: the 8-bit value. */
+export function byte(v: number): number {
+  return Math.floor((v > 0 ? (v < 1 ? v : 1) : 0) * 255 + 0.5);
 }
 
 export interface Palette {
@@ -51,14 +55,43 @@ export function resolvePalette(ctx: Pick<OpContext, 'node' | 'resolve' | 'id'>):
     const c = ctx.resolve(e);
     if (!Array.isArray(c)) throw new RenderError(`node '${ctx.id}' palette[${i}] is not a colour`);
     rgb.set(c.slice(0, 3), i * 3);
-    fromRgb(space, c[0]!, c[1]!, c[2]!, coords, i * 3);
+    coordsOf(space, c[0]!, c[1]!, c[2]!, coords.subarray(i * 3, i * 3 + 3));
   });
   return { size: n, rgb, coords, space };
 }
 
+// d3-color's CIELAB (D50), as src/backends/cpu/color.ts fromRgb('lab'), with Math.cbrt (faster
+// than pow(t, 1/3), equal to within an ulp).
+const T0 = 4 / 29;
+const T1 = 6 / 29;
+const T2 = 3 * T1 * T1;
+const T3 = T1 * T1 * T1;
+const lin = (x: number) => (x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
+const f = (t: number) => (t > T3 ? Math.cbrt(t) : t / T2 + T0);
+
+/** Writes the coordinates of straight sRGB (r, g, b) in `space` to out[0..2]. */
+export function coordsOf(space: Space, r: number, g: number, b: number, out: Float64Array): void {
+  if (space === 'rgb') {
+    out[0] = r;
+    out[1] = g;
+    out[2] = b;
+    return;
+  }
+  const lr = lin(r), lg = lin(g), lb = lin(b);
+  const y = f(0.2225045 * lr + 0.7168786 * lg + 0.0606169 * lb);
+  let x = y, z = y;
+  if (!(lr === lg && lg === lb)) {
+    x = f((0.4360747 * lr + 0.3850649 * lg + 0.1430804 * lb) / 0.96422);
+    z = f((0.0139322 * lr + 0.0971045 * lg + 0.7141733 * lb) / 0.82521);
+  }
+  out[0] = 116 * y - 16;
+  out[1] = 500 * (x - y);
+  out[2] = 200 * (y - z);
+}
+
 /** Index of the palette entry nearest to the straight sRGB colour (r, g, b); ties take the first. */
 export function nearest(p: Palette, r: number, g: number, b: number, scratch: Float64Array): number {
-  fromRgb(p.space, r, g, b, scratch, 0);
+  coordsOf(p.space, r, g, b, scratch);
   const x = scratch[0]!, y = scratch[1]!, z = scratch[2]!;
   const c = p.coords;
   let best = 0;
@@ -72,4 +105,33 @@ export function nearest(p: Palette, r: number, g: number, b: number, scratch: Fl
     }
   }
   return best;
+}
+
+const CACHE_BITS = 14;
+
+/**
+ * The ordered method's nearest entry for an 8-bit colour and a Bayer index, memoised in a small
+ * direct-mapped cache (flat map colours repeat): the same answer as `nearest`, computed once.
+ */
+export class OrderedMatcher {
+  private keys = new Int32Array(1 << CACHE_BITS).fill(-1);
+  private values = new Uint16Array(1 << CACHE_BITS);
+  private scratch = new Float64Array(3);
+  constructor(private readonly p: Palette, private readonly amount: number) {}
+
+  /** r8, g8, b8 in 0..255; m the Bayer index 0..15. */
+  match(r8: number, g8: number, b8: number, m: number): number {
+    const key = (((r8 << 16) | (g8 << 8) | b8) << 4) | m;
+    const slot = (Math.imul(key, 0x9e3779b1) >>> (32 - CACHE_BITS));
+    if (this.keys[slot] === key) return this.values[slot]!;
+    const o = this.amount * ((m + 0.5) / 16 - 0.5);
+    const c = (v: number) => {
+      const x = v / 255 + o;
+      return x > 0 ? (x < 1 ? x : 1) : 0;
+    };
+    const k = nearest(this.p, c(r8), c(g8), c(b8), this.scratch);
+    this.keys[slot] = key;
+    this.values[slot] = k;
+    return k;
+  }
 }

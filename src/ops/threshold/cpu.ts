@@ -17,6 +17,16 @@ export function step(v: number, level: number, softness: number): number {
 }
 
 export function threshold(src: Float32Array, dst: Float32Array, level: number, softness: number, luma: boolean): void {
+  if (luma && softness === 0) {
+    // The hard luma step needs no division: luma(c / a) > level  <=>  luma(c) > level x a.
+    for (let i = 0; i < src.length; i += 4) {
+      const a = src[i + 3]!;
+      const t = a > 0 && 0.2126 * src[i]! + 0.7152 * src[i + 1]! + 0.0722 * src[i + 2]! > level * a ? a : 0;
+      dst[i] = dst[i + 1] = dst[i + 2] = t;
+      dst[i + 3] = a;
+    }
+    return;
+  }
   for (let i = 0; i < src.length; i += 4) {
     const a = src[i + 3]!;
     const inv = a > 0 ? 1 / a : 0;
