@@ -94,6 +94,26 @@ describe('stamp', () => {
     expect(a(82, 80)).toBeCloseTo(0, 2);
   });
 
+  test('sprites from nodes: a circle sprite stamped, and as a brush-file tip', async () => {
+    const s = {
+      output: 'out',
+      sources: { p: { type: 'geojson', data: points([[30.5, 30.5], [90.5, 90.5]]), buffer: 128, tolerance: 0 } },
+      nodes: {
+        f: { op: 'features' },
+        dot: { op: 'circle', kind: 'sprite', 'width-px': 9, 'height-px': 9, 'radius-frac': 0.5, color: '#ff0000' },
+        out: { op: 'stamp', features: '@f', sprite: '@dot' },
+      },
+    };
+    const r = await render(s, loaderOf({}));
+    const a = (x: number, y: number) => r.data[(y * r.width + x) * 4 + 3]!;
+    expect(a(30, 30)).toBeCloseTo(1, 2); // centre of the disk
+    expect(a(30 + 6, 30)).toBeCloseTo(0, 2); // outside radius 4.5
+    const tip = { ...s, nodes: { ...s.nodes, pen: { op: 'brush-file', src: '@dot', 'width-px': 4 }, out: { op: 'stroke', features: '@f', brush: '@pen' } } };
+    // Points draw nothing in a stroke; the node graph builds and renders with a sprite-node tip.
+    const t = await render(tip, loaderOf({}));
+    expect(Math.max(...t.data)).toBe(0);
+  });
+
   test('a missing or corrupt sprite asset is an error naming the node and the path', async () => {
     await expect(render(style(points([[1, 1]]), { sprite: 'nope.png' }), loaderOf({}))).rejects.toThrow(/'out'.*nope\.png.*ENOENT/);
     await expect(render(style(points([[1, 1]]), {}), loaderOf({ 'dot.png': new Uint8Array([137, 80, 78, 71, 0, 0]) }))).rejects.toThrow(/'out'.*dot\.png.*not a readable image/);

@@ -2,6 +2,7 @@
 import sharp from 'sharp';
 import { CpuBackend, Renderer, type Raster, type Window } from '../../index.js';
 import { decodeImage } from '../../hosts/node/image.js';
+import { NodeLoader } from '../../hosts/node/loader.js';
 import type { Loader } from '../../sources/types.js';
 import { checkParity, diffRasters, gpuDescribe, GPU, randomFeatures, renderOn, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
 import { roundProfile, pressureOf } from './plan.js';
@@ -130,11 +131,49 @@ describe('stroke: dab profile and lattice', () => {
     }
   });
 
+  test('seams on real street tiles (Chicago, @mapbox/mvt-fixtures): 4 windows across source-tile edges equal one window', async () => {
+    const s = {
+      output: 'out',
+      sources: { s: { type: 'mvt', tiles: ['npm:@mapbox/mvt-fixtures/real-world/chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 } },
+      nodes: {
+        roads: { op: 'features', source: 's', layer: 'road' },
+        water: { op: 'features', source: 's', layer: 'water' },
+        pen: { op: 'brush-solid', 'width-px': 2.5, color: '#202020', hardness: 0.6, 'dabs-per-radius': 1.5 },
+        r: { op: 'stroke', features: '@roads', brush: '@pen', 'scatter-px': 1, 'size-jitter': 0.5, 'opacity-jitter': 0.5, seed: 9, 'width-max': 8, 'width-scale-expr': ['match', ['get', 'class'], 'primary', 2, 1] },
+        w: { op: 'stroke', features: '@water', brush: '@pen' },
+        out: { op: 'blend', base: '@w', over: '@r' },
+      },
+    };
+    const r = Renderer.create(s, { loader: nodeLoader() });
+    // Source tiles 13/2099..2100/3044..3045 meet at world pixel (2100 * 256, 3045 * 256).
+    const whole: Window = { z: 13, x0: 2100 * 256 - 96, y0: 3045 * 256 - 96, width: 192, height: 192, tileSize: 256 };
+    const big = (await r.renderWindow(whole, r.params(), { backend: new CpuBackend() })).raster;
+    let ink = 0;
+    for (let i = 3; i < big.data.length; i += 4) ink += big.data[i]!;
+    expect(ink).toBeGreaterThan(1000); // real streets were drawn
+    for (const [qx, qy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+      const w = { ...whole, x0: whole.x0 + qx! * 96, y0: whole.y0 + qy! * 96, width: 96, height: 96 };
+      const part = (await r.renderWindow(w, r.params(), { backend: new CpuBackend() })).raster;
+      let m = 0;
+      for (let y = 0; y < 96; y++) for (let x = 0; x < 96; x++) for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(part.data[(y * 96 + x) * 4 + c]! - big.data[((y + qy! * 96) * 192 + x + qx! * 96) * 4 + c]!));
+      expect({ quadrant: [qx, qy], ok: m < 1e-4 ? true : m }).toEqual({ quadrant: [qx, qy], ok: true });
+    }
+  });
+
   test('a missing brush asset is an error naming the node and the path', async () => {
     const loader: Loader = { load: async (ref) => { throw new Error(`ENOENT: no such file '${ref}'`); }, decodeImage };
     await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/pencil.png' }), WIN, loader)).rejects.toThrow(/brush.*tips\/pencil\.png.*ENOENT/);
     const corrupt: Loader = { load: async () => new Uint8Array([1, 2, 3, 4]), decodeImage };
     await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/bad.png' }), WIN, corrupt)).rejects.toThrow(/brush.*tips\/bad\.png.*not a readable image/);
+  });
+
+  test('assets resolve like data: relative to the style file, escapes refused', async () => {
+    const at = (src: string) => {
+      const r = Renderer.create(style(lines([[10, 64, 118, 64]]), { color: '#000000' }, { op: 'brush-file', src, 'width-px': 6 }), { loader: new NodeLoader({ baseDir: 'golden/brush-file-pencil' }) });
+      return r.renderWindow(WIN, r.params(), { backend: new CpuBackend() });
+    };
+    expect((await at('pencil.png')).raster.data.some((v) => v > 0)).toBe(true);
+    await expect(at('../stamp-sprites/arrow.png')).rejects.toThrow(/node 'brush' field 'src'.*arrow\.png.*outside the style's directory/);
   });
 
   test('an image tip from an asset is loaded once per style and drawn over the dab square', async () => {
@@ -203,3 +242,8 @@ gpuDescribe('stroke: CPU/GPU parity', () => {
   });
   void renderOn;
 });
+
+/** The Node host's loader rooted at the repository (npm: references resolve from there). */
+function nodeLoader(): Loader {
+  return new NodeLoader({ baseDir: process.cwd() });
+}
