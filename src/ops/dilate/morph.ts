@@ -23,70 +23,92 @@ export function radiusOf(ctx: OpContext): number {
  * One vHGW pass along rows: out[y][x] = op over i in [0, 2r] of src[y0 + y][x0 + x + i], for `rows`
  * rows and w columns (RGBA). Blocks of k = 2r + 1 samples start at column x0: g is the running
  * op from each block's start, h from each block's end; the window [x, x + 2r] spans at most two
- * blocks, so its value is op(h[x], g[x + 2r]).
+ * blocks, so its value is op(h[x], g[x + 2r]). Max and min are separate loops (V8 keeps each tight).
  */
 function rowPass(src: Float32Array, sw: number, y0: number, rows: number, x0: number, w: number, r: number, isMax: boolean): Float32Array {
-  const k = 2 * r + 1;
-  const len = w + 2 * r;
-  const g = new Float32Array(len * 4);
-  const h = new Float32Array(len * 4);
+  const k4 = (2 * r + 1) * 4;
+  const n = (w + 2 * r) * 4;
+  const line = new Float32Array(n);
+  const g = new Float32Array(n);
+  const h = new Float32Array(n);
   const out = acquire(rows * w * 4, false);
+  const d = 2 * r * 4;
   for (let y = 0; y < rows; y++) {
     const base = ((y0 + y) * sw + x0) * 4;
-    for (let s = 0, p = 0; s < len; s++, p += 4) {
-      const start = s % k === 0;
-      for (let c = 0; c < 4; c++) {
-        const v = src[base + p + c]!;
-        const prev = g[p - 4 + c]!;
-        g[p + c] = start ? v : isMax ? (v > prev ? v : prev) : v < prev ? v : prev;
-      }
-    }
-    for (let s = len - 1, p = s * 4; s >= 0; s--, p -= 4) {
-      const end = s === len - 1 || (s + 1) % k === 0;
-      for (let c = 0; c < 4; c++) {
-        const v = src[base + p + c]!;
-        const next = h[p + 4 + c]!;
-        h[p + c] = end ? v : isMax ? (v > next ? v : next) : v < next ? v : next;
-      }
-    }
+    line.set(src.subarray(base, base + n));
+    if (isMax) runsMax(line, g, h, n, k4, 4);
+    else runsMin(line, g, h, n, k4, 4);
     const o = y * w * 4;
-    const d = 2 * r * 4;
-    for (let q = 0; q < w * 4; q++) {
-      const a = h[q]!, b = g[q + d]!;
-      out[o + q] = isMax ? (a > b ? a : b) : a < b ? a : b;
-    }
+    if (isMax) combineMax(h, g, d, out, o, w * 4);
+    else combineMin(h, g, d, out, o, w * 4);
   }
   return out;
 }
 
-/** The vHGW pass along columns on whole rows (n values each): out row y = op of src rows y .. y + 2r. */
-function colPass(src: Float32Array, n: number, rows: number, r: number, isMax: boolean): Float32Array {
-  const k = 2 * r + 1;
-  const outRows = rows - 2 * r;
-  const g = acquire(rows * n, false);
-  const h = acquire(rows * n, false);
-  for (let s = 0; s < rows; s++) {
-    const o = s * n;
-    if (s % k === 0) g.set(src.subarray(o, o + n), o);
-    else for (let j = 0; j < n; j++) {
-      const v = src[o + j]!, prev = g[o - n + j]!;
-      g[o + j] = isMax ? (v > prev ? v : prev) : v < prev ? v : prev;
+/**
+ * Running max per block of `k` values (blocks of k / stride samples, `stride` interleaved channels):
+ * g from each block's start, h from each block's end.
+ */
+function runsMax(v: Float32Array, g: Float32Array, h: Float32Array, n: number, k: number, stride: number): void {
+  for (let b = 0; b < n; b += k) {
+    const e = b + k < n ? b + k : n;
+    for (let q = b; q < b + stride && q < e; q++) g[q] = v[q]!;
+    for (let q = b + stride; q < e; q++) {
+      const a = v[q]!, p = g[q - stride]!;
+      g[q] = a > p ? a : p;
+    }
+    for (let q = e - stride; q < e; q++) h[q] = v[q]!;
+    for (let q = e - stride - 1; q >= b; q--) {
+      const a = v[q]!, p = h[q + stride]!;
+      h[q] = a > p ? a : p;
     }
   }
-  for (let s = rows - 1; s >= 0; s--) {
-    const o = s * n;
-    if (s === rows - 1 || (s + 1) % k === 0) h.set(src.subarray(o, o + n), o);
-    else for (let j = 0; j < n; j++) {
-      const v = src[o + j]!, next = h[o + n + j]!;
-      h[o + j] = isMax ? (v > next ? v : next) : v < next ? v : next;
+}
+
+function runsMin(v: Float32Array, g: Float32Array, h: Float32Array, n: number, k: number, stride: number): void {
+  for (let b = 0; b < n; b += k) {
+    const e = b + k < n ? b + k : n;
+    for (let q = b; q < b + stride && q < e; q++) g[q] = v[q]!;
+    for (let q = b + stride; q < e; q++) {
+      const a = v[q]!, p = g[q - stride]!;
+      g[q] = a < p ? a : p;
+    }
+    for (let q = e - stride; q < e; q++) h[q] = v[q]!;
+    for (let q = e - stride - 1; q >= b; q--) {
+      const a = v[q]!, p = h[q + stride]!;
+      h[q] = a < p ? a : p;
     }
   }
-  const out = acquire(outRows * n, false);
-  const d = 2 * r * n;
-  for (let q = 0; q < outRows * n; q++) {
+}
+
+function combineMax(h: Float32Array, g: Float32Array, d: number, out: Float32Array, o: number, n: number): void {
+  for (let q = 0; q < n; q++) {
     const a = h[q]!, b = g[q + d]!;
-    out[q] = isMax ? (a > b ? a : b) : a < b ? a : b;
+    out[o + q] = a > b ? a : b;
   }
+}
+
+function combineMin(h: Float32Array, g: Float32Array, d: number, out: Float32Array, o: number, n: number): void {
+  for (let q = 0; q < n; q++) {
+    const a = h[q]!, b = g[q + d]!;
+    out[o + q] = a < b ? a : b;
+  }
+}
+
+/**
+ * The vHGW pass along columns on whole rows (n values each): out row y = op of src rows y .. y + 2r.
+ * The same running ops with a stride of one row, so every inner loop walks memory in order.
+ */
+function colPass(src: Float32Array, n: number, rows: number, r: number, isMax: boolean): Float32Array {
+  const total = rows * n;
+  const g = acquire(total, false);
+  const h = acquire(total, false);
+  if (isMax) runsMax(src, g, h, total, (2 * r + 1) * n, n);
+  else runsMin(src, g, h, total, (2 * r + 1) * n, n);
+  const outRows = rows - 2 * r;
+  const out = acquire(outRows * n, false);
+  if (isMax) combineMax(h, g, 2 * r * n, out, 0, outRows * n);
+  else combineMin(h, g, 2 * r * n, out, 0, outRows * n);
   release(g);
   release(h);
   return out;

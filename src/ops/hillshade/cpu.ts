@@ -12,6 +12,9 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
   const [sr, sg, sb, sa] = col.shadow;
   const dr = col.highlight[0] - sr, dg = col.highlight[1] - sg, db = col.highlight[2] - sb, da = col.highlight[3] - sa;
   const [ar, ag, ab, aa] = col.accent;
+  // The single-light value inlined (gdalShade's first branch): the hot loop of the default style.
+  const single = !t.multidirectional;
+  const { squareZ, sinAlt254, cosAzCosAltZ254, sinAzCosAltZ254 } = t;
   for (let j = 0; j < h; j++) {
     const ew = invRes[j]!;
     for (let i = 0; i < w; i++) {
@@ -26,7 +29,11 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
         out[o] = out[o + 1] = out[o + 2] = out[o + 3] = 0;
         continue;
       }
-      const g = gdalShade(t, x, y) / 255;
+      let g: number;
+      if (single) {
+        const c = (sinAlt254 - (y * cosAzCosAltZ254 - x * sinAzCosAltZ254)) / Math.sqrt(1 + squareZ * (x * x + y * y));
+        g = c <= 0 ? 1 / 255 : (1 + c) / 255;
+      } else g = gdalShade(t, x, y) / 255;
       let r = sr + dr * g, gr = sg + dg * g, b = sb + db * g, a = sa + da * g;
       if (aa > 0) {
         const q = t.squareZ * (x * x + y * y);
