@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Router, type Request, type Response } from 'express';
 import { NodeLoader } from '../node/loader.js';
 import type { StyleDoc } from '../../style/types.js';
+import { OPS } from '../../ops/index.js';
 import { HttpError } from './http-errors.js';
 import type { TileService } from './service.js';
 
@@ -30,7 +31,8 @@ const PLACEHOLDERS = /\\\{(z|x|y|-y|quadkey)\\\}/g;
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
- * Does the style declare this ref (a source's `data` or `url`, or a tile of a `tiles` template)?
+ * Does the style declare this ref (a source's `data` or `url`, a tile of a `tiles` template, or
+ * an image asset named by a node's asset field: a brush tip, a sprite, a pattern)?
  * The route serves nothing else: it must not become a file server or a proxy. Remote URLs are
  * fetched by the browser itself.
  */
@@ -44,6 +46,12 @@ export function styleDeclaresRef(doc: StyleDoc, ref: string): boolean {
         if (key !== 'tiles' && t === ref) return true;
         if (key === 'tiles' && new RegExp('^' + t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(PLACEHOLDERS, '\\d+') + '$').test(ref)) return true;
       }
+    }
+  }
+  for (const nodes of [doc.nodes, ...Object.values(doc.functions ?? {}).map((f) => f.nodes)]) {
+    for (const node of Object.values(nodes ?? {})) {
+      const fields = OPS.get(String(node.op))?.fields ?? {};
+      for (const [field, schema] of Object.entries(fields)) if (schema['x-asset'] && node[field] === ref && !ref.startsWith('@')) return true;
     }
   }
   return false;

@@ -4,6 +4,8 @@ import sharp from 'sharp';
 import { CpuBackend, Renderer, type Raster, type Window } from '../../index.js';
 import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
+import type { StyleDoc } from '../../style/types.js';
+import { styleDeclaresRef } from '../../hosts/server/preview.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
 
 function lonLat(z: number, ts: number, x: number, y: number): [number, number] {
@@ -117,6 +119,18 @@ describe('stamp', () => {
   test('a missing or corrupt sprite asset is an error naming the node and the path', async () => {
     await expect(render(style(points([[1, 1]]), { sprite: 'nope.png' }), loaderOf({}))).rejects.toThrow(/'out'.*nope\.png.*ENOENT/);
     await expect(render(style(points([[1, 1]]), {}), loaderOf({ 'dot.png': new Uint8Array([137, 80, 78, 71, 0, 0]) }))).rejects.toThrow(/'out'.*dot\.png.*not a readable image/);
+  });
+
+  test("the preview's /data route serves a style's literal asset paths (and nothing else)", () => {
+    const doc = {
+      output: 'out',
+      nodes: { out: { op: 'stamp', features: '@f', sprite: 'dot.png' }, pen: { op: 'brush-file', src: '@tip' } },
+      functions: { fn: { nodes: { p: { op: 'fill-pattern', features: '@f', pattern: 'tiles/hatch.png' } }, output: 'p', 'output-kind': 'raster' } },
+    } as unknown as StyleDoc;
+    expect(styleDeclaresRef(doc, 'dot.png')).toBe(true);
+    expect(styleDeclaresRef(doc, 'tiles/hatch.png')).toBe(true);
+    expect(styleDeclaresRef(doc, '@tip')).toBe(false);
+    expect(styleDeclaresRef(doc, 'other.png')).toBe(false);
   });
 
   test('seams: 2 x 2 tiles equal the window render', async () => {
