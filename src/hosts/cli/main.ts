@@ -3,14 +3,13 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import type { BackendChoice } from '../node/select-backend.js';
+import { BACKEND_CHOICES, type BackendChoice } from '../protocol.js';
 import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
 import { joinNegativeValues, parseZoom } from './args.js';
 import { LIMITS } from '../../limits.js';
 
 // Commands import their modules when they run: `--help` and usage errors answer at once, and
 // `serve` does not load the pyramid writer (nor `tile` express).
-const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
 const envBackend = (process.env.TILEGRAPH_BACKEND ?? '').trim().toLowerCase() as BackendChoice;
 const defaultBackend: BackendChoice = BACKEND_CHOICES.includes(envBackend) ? envBackend : 'auto';
 
@@ -87,6 +86,24 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
       }),
   )
   .command(
+    'check <dir>',
+    'render golden cases (style.json, case.json, expected.png) and compare them; exit 6 on a difference',
+    (y) =>
+      y
+        .positional('dir', { type: 'string', demandOption: true, describe: 'a folder of case folders, or one case folder' })
+        .option('backend', { type: 'string', default: 'cpu', describe: 'cpu, gpu or cpu,gpu' })
+        .option('update', { type: 'boolean', default: false, describe: 'write expected.png for cases that differ or lack one' })
+        .option('case', { type: 'string', array: true, describe: 'only cases whose folder name contains this (repeatable)' })
+        .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside each case's directory" }),
+    (a) =>
+      run(async () => {
+        const { runCheck, EXIT_DIFFERENCE } = await import('./check.js');
+        const report = await runCheck({ dir: a.dir as string, backend: a.backend, update: a.update, case: a.case, allowOutside: a.allowOutside }, (l) => process.stderr.write(l + '\n'));
+        if (report.failed) process.exitCode = EXIT_DIFFERENCE;
+        return report.text;
+      }),
+  )
+  .command(
     'serve',
     'serve PNG tiles over HTTP',
     (y) =>
@@ -140,7 +157,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         process.once('SIGTERM', () => stop('SIGTERM'));
       }),
   )
-  .demandCommand(1, 'name a command: tile, bbox, tiles, merge or serve')
+  .demandCommand(1, 'name a command: tile, bbox, tiles, merge, check or serve')
   .strict()
   .help()
   .fail((msg, err) => {

@@ -1,0 +1,166 @@
+// `tilegraph check <dir>`: the golden runner for style authors, through the compiled CLI. Our own
+// golden suite runs through it on both backends; an altered expected image fails with a diff.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { compareImages, parseBackends, summaryTable } from '../../src/hosts/cli/check.js';
+import { gpuTest } from '../gpu/harness.js';
+import { fixturesPresent } from '../helpers/fixtures.js';
+import { CLI, requireBuild, ROOT } from '../server/fixtures.js';
+import { cli, px, readPng, type CliResult } from './helpers.js';
+
+/** The CLI with a longer time limit than cli() (a whole suite on SwiftShader takes minutes). */
+function longCli(args: string[], timeoutMs: number): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, TILEGRAPH_BACKEND: '' }, timeout: timeoutMs, maxBuffer: 1 << 24 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const GOLDEN = path.join(ROOT, 'golden');
+const allCases = readdirSync(GOLDEN).filter((d) => existsSync(path.join(GOLDEN, d, 'case.json'))).sort();
+const needsFixtures = (c: string) => (JSON.parse(readFileSync(path.join(GOLDEN, c, 'case.json'), 'utf8')) as { needsFixtures?: boolean }).needsFixtures === true;
+/** Without ../shared/fixtures the cases on real third-party data cannot render: left out, loudly (tests/helpers/fixtures.ts). */
+const runnable = fixturesPresent ? allCases : allCases.filter((c) => !needsFixtures(c));
+const caseArgs = fixturesPresent ? [] : runnable.flatMap((c) => ['--case', c]);
+
+let tmp: string;
+beforeAll(() => {
+  requireBuild();
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-check-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A fresh copy of some golden cases in a temp folder. */
+function copyCases(name: string, cases: string[]): string {
+  const dir = path.join(tmp, name);
+  for (const c of cases) cpSync(path.join(GOLDEN, c), path.join(dir, c), { recursive: true, filter: (f) => !/(actual|diff)[^/]*\.png$/.test(f) });
+  return dir;
+}
+
+/** Rows of the summary table for one backend: case name -> result column. */
+function rows(stdout: string, backend: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const cells = line.trim().split(/\s+/);
+    if (cells[1] === backend) out.set(cells[0]!, cells[2]!);
+  }
+  return out;
+}
+
+describe('tilegraph check', () => {
+  test('our golden suite passes through it on the CPU backend', async () => {
+    const r = await longCli(['check', 'golden', '--allow-outside', '--backend', 'cpu', ...caseArgs], 280_000);
+    expect(r.stderr).not.toMatch(/^(fail|error|missing)/m);
+    expect(r.code).toBe(0);
+    const cpu = rows(r.stdout, 'cpu');
+    expect([...cpu.keys()].sort()).toEqual(runnable);
+    expect(new Set(cpu.values())).toEqual(new Set(['PASS']));
+    expect(r.stdout).toMatch(new RegExp(`${runnable.length} passed, 0 failed`));
+  }, 300_000);
+
+  gpuTest('our golden suite passes through it on the GPU backend', async () => {
+    const r = await longCli(['check', 'golden', '--allow-outside', '--backend', 'gpu', ...caseArgs], 880_000);
+    expect(r.stderr).not.toMatch(/^(fail|error|missing)/m);
+    expect(r.code).toBe(0);
+    const gpu = rows(r.stdout, 'gpu');
+    // A case may restrict its backends (case.json `backends`).
+    const gpuCases = runnable.filter((c) => {
+      const b = (JSON.parse(readFileSync(path.join(GOLDEN, c, 'case.json'), 'utf8')) as { backends?: string[] }).backends;
+      return !b || b.includes('gpu');
+    });
+    expect([...gpu.keys()].sort()).toEqual(gpuCases);
+    expect(new Set(gpu.values())).toEqual(new Set(['PASS']));
+  }, 900_000);
+
+  test('an altered expected image fails with actual.png and diff.png; --update accepts the render', async () => {
+    const dir = copyCases('altered', ['solid-param', 'blur-shapes', 'geom-buffer']);
+    const expectedFile = path.join(dir, 'blur-shapes', 'expected.png');
+    const original = readFileSync(expectedFile);
+    // Paint a 40x40 white square into the expected image.
+    const img = await readPng(original);
+    for (let y = 100; y < 140; y++) for (let x = 100; x < 140; x++) img.data.set([255, 255, 255, 255], (y * img.width + x) * 4);
+    writeFileSync(expectedFile, await sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } }).png().toBuffer());
+
+    const r = await cli(['check', dir]);
+    expect(r.code).toBe(6);
+    const cpu = rows(r.stdout, 'cpu');
+    expect(cpu.get('blur-shapes')).toBe('FAIL');
+    expect(cpu.get('solid-param')).toBe('PASS');
+    expect(cpu.get('geom-buffer')).toBe('PASS');
+    expect(r.stdout).toMatch(/2 passed, 1 failed/);
+    expect(r.stdout).toMatch(/blur-shapes \[cpu\]: \d+ pixels .* differ by more than 2\/255/);
+    // The diff image marks the altered square red, and the untouched corner is not red.
+    const diff = await readPng(readFileSync(path.join(dir, 'blur-shapes', 'diff.png')));
+    expect(px(diff, 120, 120)).toEqual([255, 0, 0, 255]);
+    expect(px(diff, 5, 5)).not.toEqual([255, 0, 0, 255]);
+    // actual.png is the real render: the same pixels as the original expected image.
+    const actual = await readPng(readFileSync(path.join(dir, 'blur-shapes', 'actual.png')));
+    const orig = await readPng(original);
+    expect(compareImages(actual.data, orig.data, actual.width, actual.height).ok).toBe(true);
+    expect(existsSync(path.join(dir, 'solid-param', 'diff.png'))).toBe(false);
+
+    const u = await cli(['check', dir, '--update']);
+    expect(u.code).toBe(0);
+    expect(rows(u.stdout, 'cpu').get('blur-shapes')).toBe('UPDATED');
+    expect(rows(u.stdout, 'cpu').get('solid-param')).toBe('PASS');
+    expect(existsSync(path.join(dir, 'blur-shapes', 'diff.png'))).toBe(false);
+    const again = await cli(['check', dir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/3 passed, 0 failed/);
+  }, 120_000);
+
+  test('one case folder; a missing expected image; a case that cannot render; usage errors', async () => {
+    const dir = copyCases('missing', ['solid-param', 'geom-buffer']);
+    rmSync(path.join(dir, 'solid-param', 'expected.png'));
+    const one = await cli(['check', path.join(dir, 'solid-param')]);
+    expect(one.code).toBe(6);
+    expect(rows(one.stdout, 'cpu').get('solid-param')).toBe('MISSING');
+    expect(existsSync(path.join(dir, 'solid-param', 'actual.png'))).toBe(true);
+    const u = await cli(['check', path.join(dir, 'solid-param'), '--update']);
+    expect(u.code).toBe(0);
+    expect(existsSync(path.join(dir, 'solid-param', 'expected.png'))).toBe(true);
+
+    writeFileSync(path.join(dir, 'geom-buffer', 'style.json'), JSON.stringify({ output: 'x', nodes: { x: { op: 'blurr' } } }));
+    const bad = await cli(['check', dir]);
+    expect(bad.code).toBe(6);
+    expect(rows(bad.stdout, 'cpu').get('geom-buffer')).toBe('ERROR');
+    expect(bad.stdout).toMatch(/geom-buffer \[cpu\]: style error: .*unknown op 'blurr'/);
+    expect(rows(bad.stdout, 'cpu').get('solid-param')).toBe('PASS');
+
+    expect((await cli(['check', path.join(dir, 'nope')])).code).toBe(1);
+    expect((await cli(['check', dir, '--backend', 'metal'])).code).toBe(1);
+  }, 120_000);
+});
+
+describe('check: comparison and summary', () => {
+  test('premultiplied comparison: colour under zero alpha does not count; tolerance and fraction', () => {
+    const a = Uint8Array.from([10, 20, 30, 0, 100, 100, 100, 255]);
+    const b = Uint8Array.from([200, 0, 0, 0, 103, 100, 100, 255]);
+    const strict = compareImages(a, b, 2, 1, { channel: 2, fraction: 0 });
+    expect(strict.badPixels).toBe(1);
+    expect(strict.maxDiff).toBeCloseTo(3, 5);
+    expect(strict.ok).toBe(false);
+    expect(compareImages(a, b, 2, 1, { channel: 3 }).ok).toBe(true);
+    expect(compareImages(a, b, 2, 1, { channel: 2, fraction: 0.5 }).ok).toBe(true);
+    expect(() => compareImages(a, b.subarray(0, 4), 2, 1)).toThrow(/differ in size/);
+  });
+
+  test('backends and the table', () => {
+    expect(parseBackends(undefined)).toEqual(['cpu']);
+    expect(parseBackends('gpu, cpu,gpu')).toEqual(['gpu', 'cpu']);
+    expect(() => parseBackends('vulkan')).toThrow(/cpu, gpu/);
+    const t = summaryTable([
+      { name: 'a', backend: 'cpu', status: 'pass', badPixels: 0, badFraction: 0, maxDiff: 0, ms: 3 },
+      { name: 'b', backend: 'gpu', status: 'fail', badPixels: 9, badFraction: 0.01, maxDiff: 40, ms: 5, message: 'see diff' },
+    ]);
+    expect(t).toMatch(/^case +backend +result/);
+    expect(t).toMatch(/b +gpu +FAIL +9 +1\.000% +40\.0/);
+    expect(t).toMatch(/b \[gpu\]: see diff/);
+    expect(t.trim().split('\n').at(-1)).toBe('1 passed, 1 failed (2 renders)');
+  });
+});
