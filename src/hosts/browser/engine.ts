@@ -7,14 +7,10 @@ import { toRGBA8 } from '../../render/encode.js';
 import type { Backend } from '../../backends/backend.js';
 import { requestBrowserGpu } from './gpu.js';
 import { FetchLoader } from './loader.js';
-import type { EngineOptions, RenderRequest } from './protocol.js';
+import { ParamValues } from '../../params/index.js';
+import type { EngineOptions, RenderedPixels, RenderRequest } from './protocol.js';
 
-export interface RenderedPixels {
-  width: number;
-  height: number;
-  /** Straight-alpha 8-bit RGBA, what ImageData holds. */
-  data: Uint8ClampedArray;
-}
+export type { RenderedPixels } from './protocol.js';
 
 export class TileEngine {
   readonly core: CoreRenderer;
@@ -41,7 +37,8 @@ export class TileEngine {
   }
 
   async render(req: RenderRequest, signal?: AbortSignal): Promise<RenderedPixels> {
-    const params = this.core.params(req.params);
+    // Values validated on the page, checked against the declarations here; never re-parsed.
+    const params = ParamValues.fromValues(this.core.plan.params, req.params);
     const raster = await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal });
     return { width: raster.width, height: raster.height, data: toRGBA8(raster) };
   }

@@ -2,7 +2,7 @@
 // name from strings, render tiles to ImageData / ImageBitmap. Rendering runs in a Web Worker
 // (WebGPU there when the browser has a hardware adapter, else the CPU backend).
 import { Renderer as CoreRenderer } from '../../index.js';
-import { ParamValues, valueKey } from '../../params/index.js';
+import { ParamValues } from '../../params/index.js';
 import type { StyleDoc } from '../../style/types.js';
 import type { TileAddress } from '../../types.js';
 import { TileEngine, type RenderedPixels } from './engine.js';
@@ -51,11 +51,9 @@ function defaultWorkers(): number {
   return Math.max(1, Math.min(4, cores - 1));
 }
 
-/** Every declared param as canonical text (numbers, #rrggbbaa, true/false): what a worker and a URL carry. */
+/** Every declared param as canonical text (numbers, #rrggbbaa, true/false): what a URL carries (ParamValues.strings). */
 export function paramStrings(values: ParamValues): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, v] of values.entries()) out[name] = valueKey(v);
-  return out;
+  return values.strings();
 }
 
 /** A style loaded for the browser. Create with `await Renderer.create({ style, baseUrl })`. */
@@ -171,7 +169,7 @@ export class Renderer {
   private renderPixels(tile: TileAddress, options: RenderTileOptions): Promise<RenderedPixels> {
     const p = options.params;
     const values = p === undefined ? this.current : p instanceof ParamValues ? p : this.core.params(p);
-    const req: RenderRequest = { tile, tileSize: options.tileSize ?? this.tileSize, params: paramStrings(values) };
+    const req: RenderRequest = { tile, tileSize: options.tileSize ?? this.tileSize, params: values.toValues() };
     return this.pool ? this.pool.render(req, options.signal) : this.local!.render(req, options.signal);
   }
 }

@@ -1,4 +1,5 @@
-// Render workers seen from the page: start them with a style, queue tile renders, cancel on abort.
+// Render workers seen from the page: start them with a style, queue tile renders, cancel on abort
+// (the hosts' one worker protocol, src/hosts/protocol.ts, as the Node pool speaks it).
 import type { RenderedPixels } from './engine.js';
 import { fromWire, type EngineOptions, type FromWorker, type RenderRequest, type ToWorker } from './protocol.js';
 
@@ -67,11 +68,11 @@ export function startWorker(url: string | URL, o: EngineOptions): Promise<Starte
       if (m.type === 'init-error') {
         worker.terminate();
         reject(fromWire(m.error));
-      } else resolve({ slot: { worker, jobs: new Map() }, backend: m.backend, adapter: m.adapter });
+      } else resolve({ slot: { worker, jobs: new Map() }, backend: m.info.backend, adapter: m.info.adapter });
     };
     worker.addEventListener('error', onError);
     worker.addEventListener('message', onMessage);
-    worker.postMessage({ type: 'init', ...o } satisfies ToWorker);
+    worker.postMessage({ type: 'init', key: '', init: o } satisfies ToWorker);
   });
 }
 
@@ -119,7 +120,7 @@ export class WorkerPool {
       const job = this.queue.shift()!;
       job.slot = best;
       best.jobs.set(job.id, job);
-      best.worker.postMessage({ type: 'render', id: job.id, ...job.req } satisfies ToWorker);
+      best.worker.postMessage({ type: 'render', id: job.id, key: '', job: job.req } satisfies ToWorker);
     }
   }
 
@@ -145,7 +146,7 @@ export class WorkerPool {
     if (!job) return;
     slot.jobs.delete(m.id);
     if (this.settle(job)) {
-      if (m.type === 'done') job.resolve({ width: m.width, height: m.height, data: m.data });
+      if (m.type === 'done') job.resolve(m.result);
       else job.reject(fromWire(m.error));
     }
     this.pump();

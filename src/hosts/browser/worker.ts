@@ -2,6 +2,8 @@
 import { TileEngine } from './engine.js';
 import { toWire, type FromWorker, type ToWorker } from './protocol.js';
 
+// The hosts' one worker protocol (src/hosts/protocol.ts), as the Node render worker speaks it.
+
 interface WorkerScope {
   postMessage(message: FromWorker, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (ev: MessageEvent<ToWorker>) => void): void;
@@ -15,10 +17,10 @@ scope.addEventListener('message', (ev) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'init':
-      engine = TileEngine.create(msg);
+      engine = TileEngine.create(msg.init);
       engine.then(
-        (e) => scope.postMessage({ type: 'ready', backend: e.backendName, adapter: e.adapter }),
-        (err) => scope.postMessage({ type: 'init-error', error: toWire(err) }),
+        (e) => scope.postMessage({ type: 'ready', key: msg.key, info: { backend: e.backendName, adapter: e.adapter } }),
+        (err) => scope.postMessage({ type: 'init-error', key: msg.key, error: toWire(err) }),
       );
       return;
     case 'render': {
@@ -26,8 +28,8 @@ scope.addEventListener('message', (ev) => {
       running.set(msg.id, ac);
       (async () => {
         if (!engine) throw new Error('the render worker got a tile before its style');
-        const px = await (await engine).render(msg, ac.signal);
-        scope.postMessage({ type: 'done', id: msg.id, width: px.width, height: px.height, data: px.data }, [px.data.buffer]);
+        const px = await (await engine).render(msg.job, ac.signal);
+        scope.postMessage({ type: 'done', id: msg.id, result: px }, [px.data.buffer]);
       })()
         .catch((err) => scope.postMessage({ type: 'error', id: msg.id, error: toWire(err) }))
         .finally(() => running.delete(msg.id));

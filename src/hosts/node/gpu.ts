@@ -13,8 +13,9 @@ import { TilegraphError } from '../../errors.js';
 import { GpuBackend } from '../../backends/gpu/backend.js';
 import type { Backend } from '../../backends/backend.js';
 
-export type BackendChoice = 'auto' | 'gpu' | 'cpu';
-export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
+import { BACKEND_CHOICES, type BackendChoice } from '../protocol.js';
+
+export { BACKEND_CHOICES, type BackendChoice };
 
 /** Debian's chromium ships SwiftShader, a CPU Vulkan driver Dawn can run on. */
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';

@@ -2,8 +2,8 @@
 // backend, e.g. the GPU) or spread over worker threads on the CPU backend (all cores).
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { RenderError, TilegraphError, type Backend, type ErrorCode, type ParamValues, type Problem, type Window } from '../../index.js';
-import { valueKey } from '../../params/index.js';
+import { RenderError, type Backend, type ParamValues, type Window } from '../../index.js';
+import { fromWire, type FromWorker, type ToWorker, type WireParams } from '../protocol.js';
 import { encodePng } from './png.js';
 import type { LoadedStyle } from './style-file.js';
 
@@ -14,34 +14,23 @@ export interface PngRenderer {
   close(): Promise<void>;
 }
 
-export type WorkerRequest =
-  | { type: 'load'; version: string; text: string; baseDir: string; allowOutside: boolean }
-  | { type: 'render'; id: number; version: string; window: Window; overrides: Record<string, string>; compressionLevel?: number }
-  | { type: 'abort'; id: number };
-
-export type WorkerReply =
-  | { id: number; ok: true; png: Uint8Array }
-  | { id: number; ok: false; error: { name: string; code?: ErrorCode; message: string; problems?: Problem[]; source?: string } };
-
-/** Every param value as its canonical string: what a worker parses back into the same values. */
-export function paramsToOverrides(params: ParamValues): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of params.entries()) out[k] = valueKey(v);
-  return out;
+/** What a Node worker builds a style from: the same text the main thread validated. */
+export interface NodeInit {
+  text: string;
+  baseDir: string;
+  allowOutside: boolean;
+  fetchTimeoutMs?: number;
 }
 
-/** Rebuild an error thrown in a worker: same code, problems and name (and `source` for source errors). */
-export function reviveError(e: (WorkerReply & { ok: false })['error']): Error {
-  if (e.code) {
-    const err = new TilegraphError(e.code, e.problems ?? e.message);
-    err.name = e.name;
-    if (e.source) Object.assign(err, { source: e.source });
-    return err;
-  }
-  const err = new Error(e.message);
-  err.name = e.name;
-  return err;
+/** One window to render and encode. */
+export interface NodeJob {
+  window: Window;
+  params: WireParams;
+  compressionLevel?: number;
 }
+
+export type WorkerRequest = ToWorker<NodeInit, NodeJob>;
+export type WorkerReply = FromWorker<Record<string, never>, Uint8Array>;
 
 /** Renders on the calling thread with one backend (the GPU backend must stay on one device). */
 export class InProcessRenderer implements PngRenderer {
@@ -82,7 +71,12 @@ export interface WorkerPoolOptions {
   /** The compiled worker script (default: render-worker.js beside this module). */
   workerUrl?: URL | string;
   compressionLevel?: number;
+  /** Heap of each worker in MiB: a render that needs more ends that worker (replaced), never the process. */
+  maxHeapMb?: number;
 }
+
+/** Default heap of a render worker: rasters live outside it (typed arrays); geometry and caches inside. */
+const WORKER_HEAP_MB = 2048;
 
 /** CPU renders spread over worker threads; each worker builds the style from the same text. */
 export class WorkerPool implements PngRenderer {
@@ -98,6 +92,7 @@ export class WorkerPool implements PngRenderer {
   private readonly perWorker: number;
   private readonly workerUrl: URL | string;
   private readonly compressionLevel?: number;
+  private readonly maxHeapMb: number;
 
   constructor(options: WorkerPoolOptions = {}) {
     const size = Math.max(1, options.size ?? availableParallelism());
@@ -105,11 +100,12 @@ export class WorkerPool implements PngRenderer {
     this.capacity = size * this.perWorker;
     this.workerUrl = options.workerUrl ?? new URL('./render-worker.js', import.meta.url);
     this.compressionLevel = options.compressionLevel;
+    this.maxHeapMb = options.maxHeapMb ?? WORKER_HEAP_MB;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl);
+    const worker = new Worker(this.workerUrl, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
     const slot: Slot = { worker, loaded: [], busy: 0, jobs: new Set() };
     worker.on('message', (m: WorkerReply) => this.settle(slot, m));
     const fail = (why: string) => {
@@ -140,14 +136,16 @@ export class WorkerPool implements PngRenderer {
 
   private settle(slot: Slot, m: WorkerReply): void {
     slot.answered = true;
+    // A failed init surfaces as the error of the renders of that version.
+    if (m.type === 'ready' || m.type === 'init-error') return;
     this.crashes = 0;
     if (slot.jobs.delete(m.id)) slot.busy--;
     const job = this.jobs.get(m.id);
     this.jobs.delete(m.id);
     this.wake();
     if (!job) return; // aborted already
-    if (m.ok) job.resolve(m.png);
-    else job.reject(reviveError(m.error));
+    if (m.type === 'done') job.resolve(m.result);
+    else job.reject(fromWire(m.error));
   }
 
   private wake(): void {
@@ -171,7 +169,8 @@ export class WorkerPool implements PngRenderer {
     signal?.throwIfAborted();
     const version = style.renderer.version;
     if (!slot.loaded.includes(version)) {
-      slot.worker.postMessage({ type: 'load', version, text: style.text, baseDir: style.baseDir, allowOutside: style.allowOutside } satisfies WorkerRequest);
+      const init: NodeInit = { text: style.text, baseDir: style.baseDir, allowOutside: style.allowOutside, fetchTimeoutMs: style.fetchTimeoutMs };
+      slot.worker.postMessage({ type: 'init', key: version, init } satisfies WorkerRequest);
       slot.loaded.push(version);
       if (slot.loaded.length > 2) slot.loaded.shift();
     }
@@ -181,7 +180,7 @@ export class WorkerPool implements PngRenderer {
     return new Promise<Uint8Array>((resolve, reject) => {
       const onAbort = () => {
         this.jobs.delete(id);
-        slot.worker.postMessage({ type: 'abort', id } satisfies WorkerRequest);
+        slot.worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
         reject(signal!.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -194,10 +193,8 @@ export class WorkerPool implements PngRenderer {
       slot.worker.postMessage({
         type: 'render',
         id,
-        version,
-        window,
-        overrides: paramsToOverrides(params),
-        compressionLevel: this.compressionLevel,
+        key: version,
+        job: { window, params: params.toValues(), compressionLevel: this.compressionLevel },
       } satisfies WorkerRequest);
     });
   }

@@ -1,51 +1,55 @@
-// Worker thread of the render pool: builds the styles it is sent and renders windows to PNG on the CPU.
+// Worker thread of the Node render pool: builds the styles it is sent and renders windows to PNG
+// on the CPU. It speaks the hosts' one worker protocol (src/hosts/protocol.ts), as the browser's
+// render worker does.
 import { parentPort } from 'node:worker_threads';
-import { CpuBackend, TilegraphError, type Renderer, type Window } from '../../index.js';
+import { CpuBackend, ParamValues, type Renderer } from '../../index.js';
+import { toWire } from '../protocol.js';
 import { encodePng } from './png.js';
-import { rendererFromText } from './style-file.js';
 import type { WorkerReply, WorkerRequest } from './render-pool.js';
+import { rendererFromText } from './style-file.js';
 
 const port = parentPort!;
 const backend = new CpuBackend();
-/** Recent style versions by version; a reload keeps the previous one for renders still queued. */
-const styles = new Map<string, Renderer>();
+/** Recent style versions (a reload keeps the previous one for renders still queued): the renderer, or why it failed to build. */
+const styles = new Map<string, Renderer | { error: unknown }>();
 const running = new Map<number, AbortController>();
 
-function serializeError(e: unknown): WorkerReply & { ok: false } {
-  if (e instanceof TilegraphError) {
-    return { id: 0, ok: false, error: { name: e.name, code: e.code, message: e.message, problems: e.problems, source: (e as { source?: string }).source } };
-  }
-  const err = e as Error;
-  return { id: 0, ok: false, error: { name: err?.name ?? 'Error', message: err?.message ?? String(e) } };
-}
+const reply = (m: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
 port.on('message', async (m: WorkerRequest) => {
-  if (m.type === 'load') {
-    try {
-      styles.delete(m.version);
-      styles.set(m.version, rendererFromText(m.text, m.baseDir, m.allowOutside));
+  switch (m.type) {
+    case 'init': {
+      styles.delete(m.key);
+      try {
+        styles.set(m.key, rendererFromText(m.init.text, m.init.baseDir, m.init.allowOutside, m.init.fetchTimeoutMs));
+        reply({ type: 'ready', key: m.key, info: {} });
+      } catch (e) {
+        styles.set(m.key, { error: e });
+        reply({ type: 'init-error', key: m.key, error: toWire(e) });
+      }
       while (styles.size > 2) styles.delete(styles.keys().next().value!);
-    } catch {
-      // The main thread built the same text successfully; a failure here surfaces on render.
+      return;
     }
-    return;
-  }
-  if (m.type === 'abort') {
-    running.get(m.id)?.abort();
-    return;
-  }
-  const ac = new AbortController();
-  running.set(m.id, ac);
-  try {
-    const renderer = styles.get(m.version);
-    if (!renderer) throw new Error(`style version ${m.version} is not loaded in this worker`);
-    const params = renderer.params(m.overrides);
-    const { raster } = await renderer.renderWindow(m.window as Window, params, { backend, signal: ac.signal });
-    const png = await encodePng(raster, { compressionLevel: m.compressionLevel });
-    port.postMessage({ id: m.id, ok: true, png } satisfies WorkerReply);
-  } catch (e) {
-    port.postMessage({ ...serializeError(e), id: m.id });
-  } finally {
-    running.delete(m.id);
+    case 'cancel':
+      running.get(m.id)?.abort();
+      return;
+    case 'render': {
+      const ac = new AbortController();
+      running.set(m.id, ac);
+      try {
+        const style = styles.get(m.key);
+        if (!style) throw new Error(`style version ${m.key} is not loaded in this worker`);
+        if ('error' in style) throw style.error;
+        // Values, validated on the caller's side, checked against the declarations here; never re-parsed.
+        const params = ParamValues.fromValues(style.plan.params, m.job.params);
+        const { raster } = await style.renderWindow(m.job.window, params, { backend, signal: ac.signal });
+        const png = await encodePng(raster, { compressionLevel: m.job.compressionLevel });
+        reply({ type: 'done', id: m.id, result: png });
+      } catch (e) {
+        reply({ type: 'error', id: m.id, error: toWire(e) });
+      } finally {
+        running.delete(m.id);
+      }
+    }
   }
 });

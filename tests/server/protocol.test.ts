@@ -1,0 +1,76 @@
+// The hosts' one worker protocol (issue 9 part 4): the Node pool's worker threads revive errors as
+// their own classes (a ParamError thrown in a worker is a ParamError here), params cross as values,
+// a cancel stops a render and the worker serves the next one.
+import { readFileSync } from 'node:fs';
+import { CpuBackend, LimitError, ParamError, RenderError, SourceError, StyleError, type ParamValues } from '../../src/index.js';
+import { fromWire, toWire } from '../../src/hosts/protocol.js';
+import { InProcessRenderer, WorkerPool } from '../../src/hosts/node/render-pool.js';
+import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
+import { tileWindow } from '../../src/types.js';
+import { requireBuild, WORKER, writeFixtures, type Fixture } from './fixtures.js';
+
+let fx: Fixture;
+let style: LoadedStyle;
+let pool: WorkerPool;
+
+beforeAll(async () => {
+  requireBuild();
+  fx = writeFixtures();
+  style = await loadStyleFile(fx.shapes);
+  pool = new WorkerPool({ size: 1, workerUrl: WORKER });
+});
+afterAll(() => pool.close());
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+}
+
+test('a ParamError thrown in a worker is a ParamError in the caller, with its problems', async () => {
+  // Values the worker checks against the declarations: alpha is declared 0..1.
+  const forged = { toValues: () => ({ alpha: 5 }) } as unknown as ParamValues;
+  const e = await rejection(pool.render(style, tileWindow({ z: 0, x: 0, y: 0 }, 256), forged));
+  expect(e).toBeInstanceOf(ParamError);
+  expect((e as ParamError).problems).toEqual([{ pointer: '', param: 'alpha', message: "param 'alpha': 5 is above its max 1" }]);
+});
+
+test('valid values render; the PNG equals an in-process render', async () => {
+  const params = style.renderer.params({ fill: '#00ff00', alpha: '0.5' });
+  const png = await pool.render(style, tileWindow({ z: 1, x: 0, y: 0 }, 256), params);
+  const here = await new InProcessRenderer(new CpuBackend()).render(style, tileWindow({ z: 1, x: 0, y: 0 }, 256), params);
+  expect(Buffer.compare(Buffer.from(png), Buffer.from(here))).toBe(0);
+});
+
+test('a SourceError keeps its class and source; a style that fails to build in the worker rejects its renders with the StyleError', async () => {
+  const missing = await loadStyleFile(fx.missingSource);
+  const e = await rejection(pool.render(missing, tileWindow({ z: 0, x: 0, y: 0 }, 256), missing.renderer.params()));
+  expect(e).toBeInstanceOf(SourceError);
+  expect((e as SourceError).source).toBe('shapes');
+  // The same version key with text the worker cannot build (the main thread never would send it).
+  const broken: LoadedStyle = { ...style, text: readFileSync(fx.brokenJson, 'utf8'), renderer: { ...style.renderer, version: 'broken-v' } as unknown as LoadedStyle['renderer'] };
+  const s = await rejection(pool.render(broken, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params()));
+  expect(s).toBeInstanceOf(StyleError);
+});
+
+test('cancel: an aborted render rejects with the abort reason, and the worker serves the next render', async () => {
+  const ac = new AbortController();
+  const p = pool.render(style, tileWindow({ z: 3, x: 1, y: 1 }, 512), style.renderer.params(), ac.signal);
+  ac.abort(new DOMException('stop', 'AbortError'));
+  expect(((await rejection(p)) as Error).name).toBe('AbortError');
+  const png = await pool.render(style, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params());
+  expect(png.length).toBeGreaterThan(100);
+});
+
+test('the wire format revives every error class of the core', () => {
+  const round = (e: unknown) => fromWire(structuredClone(toWire(e)));
+  expect(round(new LimitError('too big'))).toBeInstanceOf(LimitError);
+  expect(round(new RenderError('op failed'))).toBeInstanceOf(RenderError);
+  const s = round(new SourceError('roads', '1/2/3', 'HTTP 404')) as SourceError;
+  expect(s).toBeInstanceOf(SourceError);
+  expect([s.source, s.tile, s.message]).toEqual(['roads', '1/2/3', "/sources/roads: source 'roads' tile 1/2/3: HTTP 404"]);
+  expect(round(new DOMException('late', 'TimeoutError'))).toMatchObject({ name: 'TimeoutError' });
+});
