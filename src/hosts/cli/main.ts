@@ -3,14 +3,13 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import type { BackendChoice } from '../node/select-backend.js';
+import { BACKEND_CHOICES, type BackendChoice } from '../protocol.js';
 import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
 import { joinNegativeValues, parseZoom } from './args.js';
 import { LIMITS } from '../../limits.js';
 
 // Commands import their modules when they run: `--help` and usage errors answer at once, and
 // `serve` does not load the pyramid writer (nor `tile` express).
-const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
 const envBackend = (process.env.TILEGRAPH_BACKEND ?? '').trim().toLowerCase() as BackendChoice;
 const defaultBackend: BackendChoice = BACKEND_CHOICES.includes(envBackend) ? envBackend : 'auto';
 
