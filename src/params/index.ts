@@ -198,6 +198,8 @@ export function paramsJsonSchema(decls: Record<string, ParamDecl> | undefined, t
     }
     p.default = d.default;
     if (d.description) p.description = d.description;
+    if (d.label) p.title = d.label;
+    if (d.group) p['x-group'] = d.group;
     p['x-param-type'] = d.type;
     properties[name] = p;
   }

@@ -101,6 +101,9 @@ const paramSchema: Schema = {
     min: { type: 'number' },
     max: { type: 'number' },
     description: { type: 'string' },
+    // Presentation only (issue 15): a human label and a group heading for a params panel.
+    label: { type: 'string' },
+    group: { type: 'string' },
   },
   allOf: [
     { if: { properties: { type: { const: 'number' } } }, then: { properties: { default: { type: 'number' } } } },

@@ -8,6 +8,10 @@ export interface ParamDecl {
   min?: number;
   max?: number;
   description?: string;
+  /** A human label for a params panel (default: the name). */
+  label?: string;
+  /** A heading under which a params panel groups this param. */
+  group?: string;
 }
 
 export interface FunctionDecl {
