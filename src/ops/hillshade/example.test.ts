@@ -5,6 +5,8 @@ import { Renderer, toRGBA8 } from '../../index.js';
 import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
+import { NodeLoader } from '../../hosts/node/loader.js';
+import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 const EXAMPLE = JSON.parse(readFileSync('examples/terrain/style.json', 'utf8')) as Record<string, unknown> & { sources: Record<string, unknown>; nodes: object; params: object };
 const GOLDEN = JSON.parse(readFileSync('golden/terrain-example/style.json', 'utf8')) as typeof EXAMPLE;
@@ -46,5 +48,11 @@ describe('terrain example', () => {
       colours.add((px[i]! << 16) | (px[i + 1]! << 8) | px[i + 2]!);
     }
     expect(colours.size).toBeGreaterThan(500);
+  });
+
+  fixturesTest('seamless: the golden copy (every op of the example) as a 2x2 mosaic of z10 tiles equals the window', async () => {
+    const loader = new NodeLoader({ baseDir: 'golden/terrain-example', allowOutside: true });
+    // z10 tiles 538..539 / 355..356 lie inside the z9 fixture block (over-zoomed 2x, bilinear).
+    expectSeamless(await seam(GOLDEN, 10, 538, 355, 256, { loader }), 0.99);
   });
 });
