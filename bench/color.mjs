@@ -1,5 +1,6 @@
 // Colour-op rows (issue 11): the `threshold` and `brightness-contrast` kernels beside libvips'
-// `threshold(128)` and `linear(1.2, -12)` (peers job 9), plus `dither` (no peer). Kernel only,
+// `threshold(128)` and `linear(1.2, -12)` (peers job 9), plus `dither` (no peer; the blue-noise
+// matrix is built before timing). Kernel only,
 // premultiplied float RGBA in and out, as sharp's raw -> raw (the render's 8-bit encode is shared
 // by all ops and not timed). Input: the peers' rendered map (png-input-map-<size>.png) when
 // run through ../shared/peers, else our own render of the countries tile 2/2/1 at that size.
@@ -14,7 +15,8 @@ import { NodeLoader, decodePngRGBA } from '../dist/hosts/node/index.js';
 import { brightnessContrast } from '../dist/ops/brightness-contrast/cpu.js';
 import { threshold } from '../dist/ops/threshold/cpu.js';
 import { floydSteinberg, ordered } from '../dist/ops/dither/cpu.js';
-import { resolvePalette } from '../dist/ops/dither/plan.js';
+import { BAYER4, resolvePalette } from '../dist/ops/dither/plan.js';
+import { blueNoise64 } from '../dist/ops/dither/blue-noise.js';
 import { parseHexColor } from '../dist/params/index.js';
 import { bench, countriesStyle, record } from './lib.mjs';
 
@@ -80,7 +82,11 @@ for (const size of [256, 512]) {
   for (const space of ['lab', 'rgb']) {
     const p = palette(space);
     if (want(`D dither ordered ${space}`)) {
-      record(`D dither ordered ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5)), `${note}; 8 colours`);
+      record(`D dither ordered ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5, BAYER4)), `${note}; 8 colours`);
+    }
+    if (want(`D dither blue-noise ${space}`)) {
+      const m = blueNoise64();
+      record(`D dither blue-noise ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5, m)), `${note}; 8 colours`);
     }
     if (want(`D dither floyd-steinberg ${space}`)) {
       record(`D dither floyd-steinberg ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => floydSteinberg(src, dst, size, size, p)), `${note}; 8 colours`);

@@ -4,7 +4,8 @@
 // ordered method's seams (tile mosaic = window render); CPU/GPU parity.
 import { lab as d3lab, rgb as d3rgb } from 'd3-color';
 import { floydSteinberg, ordered } from './cpu.js';
-import { resolvePalette, type Palette, type Space } from './plan.js';
+import { BAYER4, resolvePalette, type Palette, type Space } from './plan.js';
+import { blueNoise64 } from './blue-noise.js';
 import { Renderer, tileWindow, type Raster, type Window } from '../../index.js';
 import type { OpContext } from '../types.js';
 import { parseHexColor } from '../../params/index.js';
@@ -85,7 +86,7 @@ describe('ordered dither against the Bayer definition', () => {
     for (const [amount, x0, y0] of [[0.5, 0, 0], [1, -3, 5], [0, 7, 2], [0.3, 4097, -2]] as const) {
       test(`${space}, amount ${amount}, canvas at world (${x0}, ${y0})`, () => {
         const dst = new Float32Array(img.src.length);
-        ordered(img.src, dst, W, H, x0, y0, palette(PALETTE, space), amount);
+        ordered(img.src, dst, W, H, x0, y0, palette(PALETTE, space), amount, BAYER4);
         const got = indices(dst, img.alpha, PALETTE);
         const want = img.straight.map((s, i) => {
           if (!(img.alpha[i]! > 0)) return -1;
@@ -105,10 +106,63 @@ describe('ordered dither against the Bayer definition', () => {
       const g = Math.round(((k + 0.5) / 16 - 0.5 / 16) * 255) / 255;
       const src = new Float32Array(16 * 4).map((_, i) => (i % 4 === 3 ? 1 : g));
       const dst = new Float32Array(src.length);
-      ordered(src, dst, 4, 4, 0, 0, bw, 1);
+      ordered(src, dst, 4, 4, 0, 0, bw, 1, BAYER4);
       const whites = Array.from({ length: 16 }, (_, i) => dst[i * 4]!).filter((v) => v === 1).length;
       expect({ k, whites }).toEqual({ k, whites: Math.min(16, k) });
     }
+  });
+});
+
+describe('blue-noise threshold matrix', () => {
+  const m = blueNoise64();
+
+  test('is a permutation of 0..4095 and the same on every call', () => {
+    expect(m.size).toBe(64);
+    expect([...m.ranks].sort((a, b) => a - b)).toEqual(Array.from({ length: 4096 }, (_, i) => i));
+    expect(blueNoise64()).toBe(m);
+  });
+
+  test('every threshold level is blue: little energy at low frequencies, none clumped', () => {
+    // The power spectrum of the binary pattern rank < k (DFT over the 64 x 64 torus), averaged over
+    // rings of radial frequency: a blue-noise pattern has a low-frequency ring well below the
+    // high-frequency one (white noise has them equal).
+    for (const k of [410, 1024, 2048, 3072]) {
+      const bits = Array.from(m.ranks, (r) => (r < k ? 1 : 0) - k / 4096);
+      const ring = (lo: number, hi: number) => {
+        let sum = 0, count = 0;
+        for (let v = -32; v < 32; v++) {
+          for (let u = -32; u < 32; u++) {
+            const f = Math.hypot(u, v);
+            if (f < lo || f >= hi || f === 0) continue;
+            let re = 0, im = 0;
+            for (let i = 0; i < 4096; i++) {
+              const a = (-2 * Math.PI * (u * (i % 64) + v * Math.floor(i / 64))) / 64;
+              re += bits[i]! * Math.cos(a);
+              im += bits[i]! * Math.sin(a);
+            }
+            sum += re * re + im * im;
+            count++;
+          }
+        }
+        return sum / count;
+      };
+      expect({ k, lowOverHigh: ring(1, 4) / ring(20, 24) < 0.1 }).toEqual({ k, lowOverHigh: true });
+    }
+  });
+
+  test('the blue-noise method against its definition (world-anchored 64 x 64 ranks)', () => {
+    const W = 37, H = 29;
+    const img = image(W, H, 4);
+    const dst = new Float32Array(img.src.length);
+    const [x0, y0, amount] = [-70, 130, 0.7];
+    ordered(img.src, dst, W, H, x0, y0, palette(PALETTE, 'lab'), amount, m);
+    const want = img.straight.map((s, i) => {
+      if (!(img.alpha[i]! > 0)) return -1;
+      const X = x0 + (i % W), Y = y0 + Math.floor(i / W);
+      const t = (m.ranks[(((Y % 64) + 64) % 64) * 64 + (((X % 64) + 64) % 64)]! + 0.5) / 4096;
+      return nearestRef(PALETTE, 'lab', s.map((v) => clamp(q8(v) + amount * (t - 0.5))));
+    });
+    expect(indices(dst, img.alpha, PALETTE)).toEqual(want);
   });
 });
 
@@ -186,13 +240,13 @@ describe('dither op', () => {
     expect([...seen].sort()).toEqual(['1,0,0', '1,1,1']);
   });
 
-  test('the ordered pattern is seamless: a mosaic of tiles equals the window render', async () => {
+  test.each(['ordered', 'blue-noise'])('the %s pattern is seamless: a mosaic of tiles equals the window render', async (method) => {
     const win: Window = { z: 3, x0: 4 * 64, y0: 2 * 64, width: 128, height: 128, tileSize: 64 };
     const input = rasterInput(5, win, { blur: 4 });
     const r = Renderer.create({
       output: 'out',
       sources: input.sources,
-      nodes: { ...input.nodes, out: { op: 'dither', input: '@in', palette: PALETTE, method: 'ordered', amount: 0.6 } },
+      nodes: { ...input.nodes, out: { op: 'dither', input: '@in', palette: PALETTE, method, amount: 0.6 } },
     });
     const whole = (await r.renderWindow(win)).raster;
     let differ = 0;
@@ -214,7 +268,7 @@ gpuDescribe('CPU/GPU parity', () => {
   const W = testWindow(64);
   // Flat inputs (exact 8-bit colours, alpha 0 or 1): both backends read the same 8-bit colours,
   // so every pixel takes the same entry. Floyd-Steinberg runs the CPU kernel in both.
-  for (const [seed, method, space, amount] of [[1, 'ordered', 'lab', 0.5], [2, 'ordered', 'rgb', 1], [3, 'floyd-steinberg', 'lab', 0], [4, 'floyd-steinberg', 'rgb', 0]] as const) {
+  for (const [seed, method, space, amount] of [[1, 'ordered', 'lab', 0.5], [2, 'ordered', 'rgb', 1], [5, 'blue-noise', 'lab', 0.8], [3, 'floyd-steinberg', 'lab', 0], [4, 'floyd-steinberg', 'rgb', 0]] as const) {
     test(`seed ${seed}: ${method}, ${space}, flat input`, async () => {
       const input = rasterInput(seed, W, { flat: true });
       const style = { output: 'out', sources: input.sources, nodes: { ...input.nodes, out: { op: 'dither', input: '@in', palette: PALETTE, method, space, amount } } };
@@ -233,8 +287,8 @@ gpuDescribe('CPU/GPU parity', () => {
   };
   const both = async (style: object) => [(await renderOn(new CpuBackend(), style, W)).raster.data, (await renderOn(GPU!, style, W)).raster.data] as const;
 
-  test('ordered on a gradient input: at most 0.1% of pixels take another entry', async () => {
-    const [c, g] = await both(blurred(6, 'ordered'));
+  test.each(['ordered', 'blue-noise'])('%s on a gradient input: at most 0.1%% of pixels take another entry', async (method) => {
+    const [c, g] = await both(blurred(6, method));
     let differ = 0;
     for (let i = 0; i < c.length; i += 4) if ([0, 1, 2, 3].some((k) => Math.abs(c[i + k]! - g[i + k]!) > 2 / 255)) differ++;
     expect(differ).toBeLessThanOrEqual((c.length / 4) * 0.001);

@@ -1,11 +1,13 @@
-// dither, method ordered (cpu.ts, plan.ts): the straight colour read at 8 bits per channel, plus
-// amount x ((Bayer index + 0.5) / 16 - 1/2) at the world pixel, clamped to [0, 1], takes the
+// dither, methods ordered and blue-noise (cpu.ts, plan.ts): the straight colour read at 8 bits per
+// channel, plus amount x ((rank + 0.5) / size^2 - 1/2) with the rank of the threshold matrix
+// (size x size, tiled over world pixels) at the world pixel, clamped to [0, 1], takes the
 // nearest palette entry (squared distance in sRGB or in d3-color's CIELAB, D50; ties take the
 // first); alpha is preserved. Palette: entries 0..n-1 hold matching coordinates, n..2n-1 colours.
 struct U {
   size: vec2u,
   src: View,
   phase: vec2u,
+  msize: u32,
   n: u32,
   lab: u32,
   amount: f32,
@@ -14,9 +16,8 @@ struct U {
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var src: texture_2d<f32>;
 @group(0) @binding(2) var<storage, read> palette: array<vec4f>;
-@group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
-
-var<private> BAYER: array<u32, 16> = array<u32, 16>(0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
+@group(0) @binding(3) var<storage, read> ranks: array<u32>;
+@group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
 
 // d3-color's Lab (src/backends/cpu/color.ts fromRgb).
 const T0 = 4.0 / 29.0;
@@ -61,8 +62,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     return;
   }
   let q = floor(clamp(c.rgb / c.a, vec3f(0.0), vec3f(1.0)) * 255.0 + 0.5) / 255.0;
-  let idx = BAYER[(((g.y + u.phase.y) & 3u) << 2u) | ((g.x + u.phase.x) & 3u)];
-  let v = clamp(q + u.amount * ((f32(idx) + 0.5) / 16.0 - 0.5), vec3f(0.0), vec3f(1.0));
+  let mask = u.msize - 1u;
+  let rank = ranks[((g.y + u.phase.y) & mask) * u.msize + ((g.x + u.phase.x) & mask)];
+  let v = clamp(q + u.amount * ((f32(rank) + 0.5) / f32(u.msize * u.msize) - 0.5), vec3f(0.0), vec3f(1.0));
   var m = v;
   if (u.lab != 0u) {
     m = to_lab(v);

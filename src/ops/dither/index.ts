@@ -2,13 +2,13 @@ import { colorParam, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
 import { newRasterUninit } from '../../backends/cpu/raster.js';
 import type { OpDef } from '../types.js';
 import { floydSteinberg, ordered } from './cpu.js';
-import { amountOf, MAX_PALETTE, METHODS, resolvePalette, SPACES } from './plan.js';
+import { amountOf, MAX_PALETTE, matrixOf, METHODS, resolvePalette, SPACES } from './plan.js';
 import { gpu } from './gpu.js';
 
 /** Reduces a raster to a palette with ordered (world-anchored Bayer) or Floyd-Steinberg dithering (docs/format.md). */
 export const dither: OpDef = {
   name: 'dither',
-  description: "reduces to a palette: 'ordered' (4x4 Bayer anchored to world pixels, seamless) or 'floyd-steinberg' (error diffusion over the canvas, not seamless across tiles); alpha preserved",
+  description: "reduces to a palette: 'ordered' (4x4 Bayer) or 'blue-noise' (64x64 void-and-cluster), both anchored to world pixels and seamless, or 'floyd-steinberg' (error diffusion over the canvas, not seamless across tiles); alpha preserved",
   output: 'raster',
   inputs: { input: ['raster'] },
   fields: {
@@ -22,7 +22,7 @@ export const dither: OpDef = {
       'x-expect': `an array of 1 to ${MAX_PALETTE} colours (#rrggbb, #rrggbbaa or $param)`,
     },
     method: oneOfEnum(METHODS, 'floyd-steinberg'),
-    amount: numRef({ min: 0, max: 1, default: 0.5, description: 'ordered: strength of the Bayer offset (1: +-15/32 per channel)' }),
+    amount: numRef({ min: 0, max: 1, default: 0.5, description: 'ordered and blue-noise: strength of the threshold offset (1: up to +-1/2 per channel)' }),
     space: oneOfEnum(SPACES, 'lab'),
   },
   required: ['input', 'palette'],
@@ -32,7 +32,8 @@ export const dither: OpDef = {
     const { width, height } = src;
     const out = newRasterUninit(width, height);
     const p = resolvePalette(ctx);
-    if (ctx.node.method === 'ordered') ordered(src.data, out.data, width, height, ctx.canvas.x0, ctx.canvas.y0, p, amountOf(ctx));
+    const matrix = matrixOf(ctx.node);
+    if (matrix) ordered(src.data, out.data, width, height, ctx.canvas.x0, ctx.canvas.y0, p, amountOf(ctx), matrix);
     else floydSteinberg(src.data, out.data, width, height, p);
     return out;
   },

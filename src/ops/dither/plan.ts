@@ -1,9 +1,10 @@
 // What both backends share for dither: the resolved palette (output colours and their coordinates
-// in the matching space), the 4x4 Bayer matrix and the 8-bit reading of the input.
+// in the matching space), the threshold matrices and the 8-bit reading of the input.
 import { RenderError } from '../../errors.js';
 import type { OpContext } from '../types.js';
+import { blueNoise64 } from './blue-noise.js';
 
-export const METHODS = ['floyd-steinberg', 'ordered'] as const;
+export const METHODS = ['floyd-steinberg', 'ordered', 'blue-noise'] as const;
 export type Method = (typeof METHODS)[number];
 export const SPACES = ['lab', 'rgb'] as const;
 export type Space = (typeof SPACES)[number];
@@ -15,15 +16,30 @@ export function amountOf(ctx: Pick<OpContext, 'num'>): number {
   return Math.min(1, Math.max(0, ctx.num('amount')));
 }
 
-/** The classic 4x4 Bayer index matrix, row-major; threshold = (index + 0.5) / 16. */
-export const BAYER4 = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5] as const;
-
 /**
- * The Bayer index at world pixel (x, y); the ordered offset is amount x ((index + 0.5) / 16 - 1/2).
- * `& 3` wraps negative world pixels the same on both backends.
+ * A square threshold matrix tiled over world pixels: `ranks` (row-major, size x size, a
+ * permutation of 0 .. size^2 - 1). At world pixel (x, y) the rank r = ranks[(y & (size - 1)) *
+ * size + (x & (size - 1))] gives the offset amount x ((r + 0.5) / size^2 - 1/2) added to each
+ * channel. `&` keeps the low bits of any integer, negative world pixels included, alike on both
+ * backends.
  */
-export function bayerIndex(x: number, y: number): number {
-  return BAYER4[((y & 3) << 2) | (x & 3)]!;
+export interface ThresholdMatrix {
+  size: number;
+  ranks: Uint16Array;
+}
+
+/** The classic 4x4 Bayer matrix (method `ordered`). */
+export const BAYER4: ThresholdMatrix = { size: 4, ranks: Uint16Array.of(0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5) };
+
+/** The rank of matrix `m` at world pixel (x, y). */
+export function rankAt(m: ThresholdMatrix, x: number, y: number): number {
+  const mask = m.size - 1;
+  return m.ranks[(y & mask) * m.size + (x & mask)]!;
+}
+
+/** The offset of rank r of a matrix of `levels` = size^2 entries. */
+export function offsetOf(rank: number, levels: number, amount: number): number {
+  return amount * ((rank + 0.5) / levels - 0.5);
 }
 
 /** The 8-bit value of a straight channel in [0, 1] (what a PNG of the input would hold), as a float. */
@@ -110,28 +126,35 @@ export function nearest(p: Palette, r: number, g: number, b: number, scratch: Fl
 const CACHE_BITS = 14;
 
 /**
- * The ordered method's nearest entry for an 8-bit colour and a Bayer index, memoised in a small
+ * The ordered methods' nearest entry for an 8-bit colour and a matrix rank, memoised in a small
  * direct-mapped cache (flat map colours repeat): the same answer as `nearest`, computed once.
  */
 export class OrderedMatcher {
-  private keys = new Int32Array(1 << CACHE_BITS).fill(-1);
+  private colors = new Int32Array(1 << CACHE_BITS).fill(-1);
+  private ranks = new Int32Array(1 << CACHE_BITS);
   private values = new Uint16Array(1 << CACHE_BITS);
   private scratch = new Float64Array(3);
-  constructor(private readonly p: Palette, private readonly amount: number) {}
+  constructor(private readonly p: Palette, private readonly amount: number, private readonly levels: number) {}
 
-  /** r8, g8, b8 in 0..255; m the Bayer index 0..15. */
-  match(r8: number, g8: number, b8: number, m: number): number {
-    const key = (((r8 << 16) | (g8 << 8) | b8) << 4) | m;
-    const slot = (Math.imul(key, 0x9e3779b1) >>> (32 - CACHE_BITS));
-    if (this.keys[slot] === key) return this.values[slot]!;
-    const o = this.amount * ((m + 0.5) / 16 - 0.5);
+  /** r8, g8, b8 in 0..255; rank in 0 .. levels - 1. */
+  match(r8: number, g8: number, b8: number, rank: number): number {
+    const rgb = (r8 << 16) | (g8 << 8) | b8;
+    const slot = Math.imul(rgb ^ Math.imul(rank, 0x85ebca6b), 0x9e3779b1) >>> (32 - CACHE_BITS);
+    if (this.colors[slot] === rgb && this.ranks[slot] === rank) return this.values[slot]!;
+    const o = offsetOf(rank, this.levels, this.amount);
     const c = (v: number) => {
       const x = v / 255 + o;
       return x > 0 ? (x < 1 ? x : 1) : 0;
     };
     const k = nearest(this.p, c(r8), c(g8), c(b8), this.scratch);
-    this.keys[slot] = key;
+    this.colors[slot] = rgb;
+    this.ranks[slot] = rank;
     this.values[slot] = k;
     return k;
   }
+}
+
+/** The threshold matrix of the node's method, or undefined for error diffusion. */
+export function matrixOf(node: Record<string, unknown>): ThresholdMatrix | undefined {
+  return node.method === 'ordered' ? BAYER4 : node.method === 'blue-noise' ? blueNoise64() : undefined;
 }
