@@ -70,6 +70,7 @@ interface Builder {
 export class GroupCollector {
   private readonly builders: Builder[] = [];
   private readonly byId = new Map<string, Builder>();
+  private readonly byProps = [new Map<object, Builder>(), new Map<object, Builder>(), new Map<object, Builder>()];
 
   /**
    * Add the features of one source tile. `tileIndex` tells tiles apart: pieces from different
@@ -101,6 +102,14 @@ export class GroupCollector {
         return b;
       }
     }
+    // Without an id, pieces holding the very same properties object are one feature: geojson-vt
+    // hands every tile a GeoJSON feature's own properties (geometry ops then see whole features).
+    const byProps = this.byProps[f.type - 1]!;
+    const same = key === undefined ? byProps.get(f.properties) : undefined;
+    if (same && same.tile !== tileIndex) {
+      same.tile = tileIndex;
+      return same;
+    }
     const b: Builder = {
       group: { properties: f.properties, polygons: [], lines: [], points: new Float64Array(0) },
       points: [],
@@ -112,6 +121,7 @@ export class GroupCollector {
     if (f.id !== undefined) b.group.id = f.id;
     this.builders.push(b);
     if (key !== undefined && !this.byId.has(key)) this.byId.set(key, b);
+    if (key === undefined && !byProps.has(f.properties)) byProps.set(f.properties, b);
     return b;
   }
 

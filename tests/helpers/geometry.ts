@@ -13,33 +13,34 @@ export async function runOp(op: OpDef, node: Record<string, unknown>, inputs: Re
   const spec = { op: op.name, ...Object.fromEntries(Object.keys(inputs).map((k) => [k, '@' + k])), ...node } as OpContext['node'];
   const dflt = (f: string) => (op.fields[f] as { default?: ScalarValue } | undefined)?.default;
   const exprs = new Map(Object.entries(node).filter(([k]) => k.endsWith('-expr')).map(([k, v]) => [k, compileExpr(v, (op.fields[k] as { 'x-expr': never })['x-expr'], k)]));
-  const ctx: OpContext = {
+  // Geometry ops read plain values through input(); the GPU-only handle() is left out.
+  const ctx = {
     id: 'n',
     node: spec,
     canvas,
     window: canvas,
     zoom: canvas.z,
     input: ((f: string) => ({ kind: 'features', groups: inputs[f] ?? [] })) as OpContext['input'],
-    has: (f) => spec[f] !== undefined,
-    num(f, fallback) {
+    has: (f: string) => spec[f] !== undefined,
+    num(f: string, fallback?: number) {
       const v = spec[f] ?? fallback ?? dflt(f);
       if (typeof v !== 'number') throw new Error(`field ${f} has no number`);
       return v;
     },
     color: () => [0, 0, 0, 1],
-    bool(f, fallback) {
+    bool(f: string, fallback?: boolean) {
       const v = spec[f] ?? fallback ?? dflt(f);
       return v === true;
     },
-    resolve: (v) => v as ScalarValue,
-    bound(f) {
+    resolve: (v: unknown) => v as ScalarValue,
+    bound(f: string) {
       const v = spec[f] ?? dflt(f);
       if (typeof v !== 'number') throw new Error(`field ${f} has no bound`);
       return v;
     },
-    expr: (f) => exprs.get(f),
+    expr: (f: string) => exprs.get(f),
     sources: undefined as never,
-  };
+  } as unknown as OpContext;
   return (await op.cpu!(ctx)) as Features;
 }
 

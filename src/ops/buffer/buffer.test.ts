@@ -83,6 +83,13 @@ describe('buffer', () => {
     expect(polygonsArea(out.groups[0]!.polygons)).toBeCloseTo(150, 6);
   });
 
+  test('pieces of one feature cut apart by tiles erode as one: no gap opens along the cut', async () => {
+    // [0,40]x[0,20] split at x = 20 into two abutting pieces; eroded by 3: [3,37]x[3,17], one ring.
+    const out = await run({ distance: -3 }, [group({ polygons: [[sq(0, 0, 20)], [Float64Array.of(20, 0, 40, 0, 40, 20, 20, 20)]] })]);
+    expect(out.groups[0]!.polygons).toHaveLength(1);
+    expect(polygonsArea(out.groups[0]!.polygons)).toBeCloseTo(34 * 14, 1);
+  });
+
   test('pads the canvas by |distance| (its bound)', () => {
     expect(buffer.pad!((f) => (f === 'distance' ? -12 : undefined), 'features', { op: 'buffer' })).toBe(12);
     expect(buffer.paddingFields).toEqual(['distance']);

@@ -1,0 +1,109 @@
+// Seam invariant for the geometry ops (DESIGN §3): a 2x2 mosaic of tiles equals the window render
+// of the same area, on real data (Natural Earth countries and rivers as GeoJSON, the Berlin z14
+// Mapbox Streets tile over-zoomed to z15). Each op claimed seamless in docs/format.md has a case.
+import path from 'node:path';
+import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
+import { compareRGBA, type Tolerance } from '../helpers/compare.js';
+import { fixturesTest, fixture } from '../helpers/fixtures.js';
+
+/** As in seam.test.ts: at most 1/255 per channel, except on at most 0.01 % of the pixels. */
+const TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
+
+async function seam(style: object, loader: Loader, z: number, x: number, y: number, T = 256) {
+  const r = Renderer.create(style, { loader });
+  const W = 2 * T;
+  const mosaic = new Uint8Array(W * W * 4);
+  for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+    const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T }));
+    for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
+  }
+  const win = toRGBA8((await r.renderWindow({ z, x0: x * T, y0: y * T, width: W, height: W, tileSize: T })).raster);
+  const cmp = compareRGBA(win, mosaic, W, W, TOLERANCE);
+  let covered = 0;
+  for (let i = 3; i < win.length; i += 4) if (win[i]! > 0) covered++;
+  return { ok: cmp.ok, badPixels: cmp.badPixels, maxDiff: cmp.maxDiff, covered: covered / (W * W) };
+}
+
+function expectSeamless(r: Awaited<ReturnType<typeof seam>>, minCovered: number): void {
+  if (process.env.SEAM_DEBUG) console.log(JSON.stringify(r));
+  expect(r.covered).toBeGreaterThan(minCovered);
+  expect({ ok: r.ok, badPixels: r.badPixels }).toEqual({ ok: true, badPixels: expect.any(Number) });
+}
+
+/**
+ * A style drawing one geometry node `g` (built on `@src`): polygons filled opaque, points as
+ * circles, and for ops that make lines (`lines`), everything buffered by 1.5 px (round) and filled.
+ * Lines are not drawn with stroke-solid here: its butt ends at source-tile cuts are not seamless by
+ * themselves (docs/format.md, "Seams"); a buffer's round ends overlap and unite exactly.
+ */
+function drawn(sources: object, src: object, g: object, extra: Record<string, object> = {}, lines = false) {
+  const geom = lines ? { wide: { op: 'buffer', features: '@g', distance: 1.5, join: 'round' }, polys: { op: 'fill-solid', features: '@wide', fill: '#08306b' } } : { polys: { op: 'fill-solid', features: '@g', fill: '#3182bd' } };
+  return {
+    output: 'out',
+    sources,
+    nodes: { src, ...extra, g, ...geom, dots: { op: 'circles', features: '@g', radius: 3, color: '#e6550d' }, out: { op: 'blend', base: '@polys', over: '@dots' } },
+  };
+}
+
+// `buffer: 0`: a tile render then takes everything beyond its tile from the neighbouring tiles, as
+// the window render does. With geojson-vt's default buffer, the 4 px just past a tile come from the
+// tile's own buffer, whose clip points are rounded to 1/32 px: lines drawn there differ from the
+// window render by up to 6/255 (measured), whatever the geometry op (plain fills too).
+const NE = () => new NodeLoader({ baseDir: fixture('geojson') });
+const countries = { c: { type: 'geojson', data: 'ne_110m_admin_0_countries.geojson', buffer: 0 } };
+const rivers = { r: { type: 'geojson', data: 'ne_110m_rivers_lake_centerlines.geojson', buffer: 0 } };
+const BERLIN = () => new NodeLoader({ baseDir: fixture('mvt/vector-tile-js') });
+const berlin = { b: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxzoom: 14 } };
+// The Berlin tile is alone: margins stay under its 8 px (z15) buffer so that no neighbour is read.
+// Europe at z4 (x 8..9, y 4..5: the Alps to Scandinavia); Berlin's z14 tile 8801/5371 is z15 17602..17603 / 10742..10743.
+const EU = [4, 8, 4] as const;
+const BE = [15, 17602, 10742] as const;
+
+describe('seam invariant for geometry ops: 2x2 tile mosaic = window render', () => {
+  describe('GeoJSON (Natural Earth countries and rivers, Europe z4)', () => {
+    const c = { op: 'features', source: 'c' };
+    fixturesTest('buffer (+6 round, -3 miter)', async () => {
+      expectSeamless(await seam(drawn(countries, c, { op: 'buffer', features: '@src', distance: 6, join: 'round' }), NE(), ...EU), 0.3);
+      expectSeamless(await seam(drawn(countries, c, { op: 'buffer', features: '@src', distance: -3 }), NE(), ...EU), 0.3);
+    });
+    fixturesTest('boundary', async () => {
+      expectSeamless(await seam(drawn(countries, c, { op: 'boundary', features: '@src' }, {}, true), NE(), ...EU), 0.02);
+    });
+    fixturesTest('dot-density (POP_EST / area)', async () => {
+      const g = { op: 'dot-density', features: '@src', 'density-expr': ['/', ['get', 'POP_EST'], 400000], 'spacing-px': 3, seed: 3 };
+      expectSeamless(await seam(drawn(countries, c, g), NE(), ...EU), 0.05);
+    });
+    fixturesTest('feature-boolean (countries minus a buffer of the rivers; union)', async () => {
+      const sources = { ...countries, ...rivers };
+      const extra = { riv: { op: 'features', source: 'r' }, rbuf: { op: 'buffer', features: '@riv', distance: 5, join: 'round' } };
+      expectSeamless(await seam(drawn(sources, c, { op: 'feature-boolean', a: '@src', b: '@rbuf', operation: 'difference' }, extra), NE(), ...EU), 0.3);
+      expectSeamless(await seam(drawn(sources, c, { op: 'feature-boolean', a: '@src', b: '@rbuf', operation: 'union' }, extra), NE(), ...EU), 0.3);
+    });
+    fixturesTest('densify', async () => {
+      expectSeamless(await seam(drawn(countries, c, { op: 'densify', features: '@src', 'target-px': 4 }), NE(), ...EU), 0.3);
+    });
+  });
+
+  describe('vector tiles (Berlin z14, over-zoomed to z15)', () => {
+    fixturesTest('buffer of roads and landuse', async () => {
+      const rd = { op: 'features', source: 'b', layer: 'road' };
+      expectSeamless(await seam(drawn(berlin, rd, { op: 'buffer', features: '@src', distance: 4, join: 'round' }), BERLIN(), ...BE), 0.2);
+      const lu = { op: 'features', source: 'b', layer: 'landuse' };
+      expectSeamless(await seam(drawn(berlin, lu, { op: 'buffer', features: '@src', distance: -4, join: 'bevel' }), BERLIN(), ...BE), 0.1);
+    });
+    fixturesTest('boundary of buildings', async () => {
+      const bu = { op: 'features', source: 'b', layer: 'building' };
+      expectSeamless(await seam(drawn(berlin, bu, { op: 'boundary', features: '@src' }, {}, true), BERLIN(), ...BE), 0.1);
+    });
+    fixturesTest('dot-density of landuse', async () => {
+      const lu = { op: 'features', source: 'b', layer: 'landuse' };
+      expectSeamless(await seam(drawn(berlin, lu, { op: 'dot-density', features: '@src', density: 20000, 'spacing-px': 4 }), BERLIN(), ...BE), 0.02);
+    });
+    fixturesTest('feature-boolean: landuse minus buffered roads', async () => {
+      const extra = { rd: { op: 'features', source: 'b', layer: 'road' }, rbuf: { op: 'buffer', features: '@rd', distance: 3, join: 'round' } };
+      const lu = { op: 'features', source: 'b', layer: 'landuse' };
+      expectSeamless(await seam(drawn(berlin, lu, { op: 'feature-boolean', a: '@src', b: '@rbuf', operation: 'difference' }, extra), BERLIN(), ...BE), 0.1);
+    });
+  });
+});
