@@ -1,0 +1,115 @@
+// Fuzzing (issue 13): mutated styles through load, build and render. Every outcome is a
+// TilegraphError or a tile, within the render time budget; never a crash, a RangeError, a hang.
+// Seeds: the golden styles whose data is inline (many ops, no files). Runs are seeded: a failure
+// prints its seed and path; fixed failures stay below as `examples` (regression cases).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { Renderer, TilegraphError } from '../../src/index.js';
+import { NodeLoader } from '../../src/hosts/node/loader.js';
+
+const GOLDEN = path.resolve('golden');
+
+interface Case {
+  name: string;
+  doc: Record<string, unknown>;
+  tile: { z: number; x: number; y: number };
+}
+
+const inline = (doc: Record<string, unknown>) =>
+  Object.values((doc.sources ?? {}) as Record<string, { data?: unknown }>).every((s) => s && typeof s.data === 'object');
+
+const CASES: Case[] = readdirSync(GOLDEN)
+  .filter((d) => {
+    try {
+      return inline(JSON.parse(readFileSync(path.join(GOLDEN, d, 'style.json'), 'utf8')));
+    } catch {
+      return false;
+    }
+  })
+  .sort()
+  .map((d) => {
+    const c = JSON.parse(readFileSync(path.join(GOLDEN, d, 'case.json'), 'utf8')) as { tile?: string };
+    const [z, x, y] = (c.tile ?? '0/0/0').split('/').map(Number) as [number, number, number];
+    return { name: d, doc: JSON.parse(readFileSync(path.join(GOLDEN, d, 'style.json'), 'utf8')), tile: { z, x, y } };
+  });
+
+/** Values a careless author or a hostile one writes. */
+const nasty = fc.oneof(
+  fc.constantFrom<unknown>(0, -1, 1, 0.5, 3, 255, 5000, -5000, 1e9, 1e308, -1e308, null, true, false, '', 'x', '$nope', '@nope', '@out', '$', '@', '__proto__', 'constructor', 'toString', '#ff0000', '#ff000080', '#zzzzzz', [], {}, [1, 2, 3], [[[[[]]]]], ['get', 'x'], ['zoom'], { op: 'solid', color: '#000000' }),
+  fc.double({ noNaN: true }),
+  fc.integer({ min: -100000, max: 100000 }),
+  fc.string({ maxLength: 12 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+type Mutation = { kind: 'set'; at: number; value: unknown } | { kind: 'delete'; at: number } | { kind: 'add'; at: number; key: string; value: unknown };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: nasty }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom('sigma', 'radius', 'max', 'min', 'source', 'layer', 'input', 'op', '__proto__', 'constructor', 'x'), fc.string({ maxLength: 8 })), value: nasty }),
+);
+
+/** Every container and value in the document, as a path of keys. */
+function paths(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(at);
+  if (v && typeof v === 'object') for (const [k, c] of Object.entries(v)) paths(c, [...at, Array.isArray(v) ? Number(k) : k], out);
+  return out;
+}
+
+function apply(doc: Record<string, unknown>, m: Mutation): void {
+  const all = paths(doc);
+  const p = all[m.at % all.length]!;
+  if (m.kind === 'add') {
+    let target: unknown = doc;
+    for (const k of p) target = (target as Record<string, unknown>)[k as string];
+    if (target && typeof target === 'object' && !Array.isArray(target)) Object.defineProperty(target, m.key, { value: structuredClone(m.value), enumerable: true, writable: true, configurable: true });
+    return;
+  }
+  if (p.length === 0) return;
+  let parent: unknown = doc;
+  for (const k of p.slice(0, -1)) parent = (parent as Record<string, unknown>)[k as string];
+  const key = p[p.length - 1]!;
+  if (m.kind === 'delete') {
+    if (Array.isArray(parent)) parent.splice(key as number, 1);
+    else delete (parent as Record<string, unknown>)[key as string];
+  } else (parent as Record<string, unknown>)[key as string] = structuredClone(m.value);
+}
+
+/** The render time budget of one fuzzed render (the server's default --timeout is 30 s). */
+const BUDGET_MS = 20_000;
+
+async function outcome(c: Case, mutations: Mutation[]): Promise<'tile' | 'error'> {
+  const doc = structuredClone(c.doc);
+  for (const m of mutations) apply(doc, m);
+  const t0 = Date.now();
+  try {
+    const r = Renderer.create(doc, { loader: new NodeLoader({ baseDir: path.join(GOLDEN, c.name) }) });
+    const params = r.params();
+    await r.renderTile(c.tile, params, { tileSize: 64, signal: AbortSignal.timeout(BUDGET_MS) });
+    return 'tile';
+  } catch (e) {
+    if (e instanceof TilegraphError) return 'error';
+    throw new Error(`case ${c.name}: not a TilegraphError after ${Date.now() - t0} ms: ${(e as Error)?.stack ?? e}`);
+  } finally {
+    expect(Date.now() - t0).toBeLessThan(BUDGET_MS);
+  }
+}
+
+test('the seed styles themselves render', async () => {
+  expect(CASES.length).toBeGreaterThan(10);
+  for (const c of CASES.slice(0, 8)) {
+    const r = Renderer.create(structuredClone(c.doc), { loader: new NodeLoader({ baseDir: path.join(GOLDEN, c.name) }) });
+    await r.renderTile(c.tile, r.params(), { tileSize: 64 });
+  }
+});
+
+test('mutated styles: a TilegraphError or a tile, within the time budget', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (i, ms) => {
+      await outcome(CASES[i % CASES.length]!, ms);
+    }),
+    { seed: Number(process.env.FUZZ_SEED ?? 1313), numRuns: Number(process.env.FUZZ_RUNS ?? 150), interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+  );
+});
