@@ -14,6 +14,7 @@ export const TextureUsage = {
   COPY_DST: 0x02,
   TEXTURE_BINDING: 0x04,
   STORAGE_BINDING: 0x08,
+  RENDER_ATTACHMENT: 0x10,
 } as const;
 
 export const MapMode = { READ: 0x0001 } as const;

@@ -12,7 +12,8 @@ export interface PooledBuffer {
   usage: number;
 }
 
-const TEXTURE_USAGE = TextureUsage.TEXTURE_BINDING | TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC | TextureUsage.COPY_DST;
+// RENDER_ATTACHMENT: a render pass (GpuEncoder.draw) takes its viewport from an output texture.
+const TEXTURE_USAGE = TextureUsage.TEXTURE_BINDING | TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC | TextureUsage.COPY_DST | TextureUsage.RENDER_ATTACHMENT;
 const BYTES_PER_TEXEL: Partial<Record<GPUTextureFormat, number>> = { rgba16float: 8, r32float: 4, rgba32float: 16 };
 
 export class DeviceContext {
@@ -22,6 +23,7 @@ export class DeviceContext {
   /** Validation errors not yet reported to a render (each is a backend bug, never a style error). */
   private errors: string[] = [];
   private pipelines = new Map<string, GPUComputePipeline>();
+  private renderPipelines = new Map<string, GPURenderPipeline>();
   private freeTextures = new Map<string, PooledTexture[]>();
   private freeBuffers = new Map<string, PooledBuffer[]>();
   private retainedBytes = 0;
@@ -56,6 +58,30 @@ export class DeviceContext {
       const module = this.device.createShaderModule({ label: shader, code: SHADERS.common + '\n' + code });
       p = this.device.createComputePipeline({ label: `${shader}:${entry}`, layout: 'auto', compute: { module, entryPoint: entry, constants } });
       this.pipelines.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * A render pipeline for `shader`'s `vs` / `fs` entry points (triangle list, no vertex buffers:
+   * the vertex shader pulls from storage), drawing over a `format` attachment it does not write
+   * (its fragments write storage buffers), built once per device.
+   */
+  renderPipeline(shader: string, format: GPUTextureFormat): GPURenderPipeline {
+    const key = `${shader}:${format}`;
+    let p = this.renderPipelines.get(key);
+    if (!p) {
+      const code = SHADERS[shader];
+      if (code === undefined) throw new RenderError(`no WGSL shader '${shader}'`);
+      const module = this.device.createShaderModule({ label: shader, code: SHADERS.common + '\n' + code });
+      p = this.device.createRenderPipeline({
+        label: `${shader}:render`,
+        layout: 'auto',
+        vertex: { module, entryPoint: 'vs' },
+        fragment: { module, entryPoint: 'fs', targets: [{ format, writeMask: 0 }] },
+        primitive: { topology: 'triangle-list', cullMode: 'none' },
+      });
+      this.renderPipelines.set(key, p);
     }
     return p;
   }
@@ -121,6 +147,7 @@ export class DeviceContext {
     this.freeTextures.clear();
     this.freeBuffers.clear();
     this.pipelines.clear();
+    this.renderPipelines.clear();
     this.retainedBytes = 0;
     this.device.destroy();
   }

@@ -23,6 +23,12 @@ export interface GpuEncoder {
   view(img: GpuImage): GPUTextureView;
   /** One compute pass of `shader`'s `entry` with bind group 0 = `resources` in binding order. */
   dispatch(shader: string, resources: GPUBindingResource[], groups: readonly [number, number?, number?], entry?: string, constants?: Record<string, number>): void;
+  /**
+   * One render pass: `vertexCount` vertices (from `firstVertex`) of `shader`'s `vs` / `fs` as a
+   * triangle list over `target`'s pixels, bind group 0 = `resources`. The fragments write storage
+   * buffers; the target only sets the viewport and is left unchanged.
+   */
+  draw(shader: string, resources: GPUBindingResource[], target: GpuImage, vertexCount: number, firstVertex?: number): void;
   /** One compute pass over a width x height image in 8 x 8 workgroups. */
   dispatch2d(shader: string, resources: GPUBindingResource[], width: number, height: number, entry?: string, constants?: Record<string, number>): void;
 }

@@ -179,6 +179,21 @@ export class GpuSession implements Session, GpuEncoder {
     this.stats.passes++;
   }
 
+  draw(shader: string, resources: GPUBindingResource[], target: GpuImage, vertexCount: number, firstVertex = 0): void {
+    if (vertexCount <= 0) return;
+    const pipeline = this.dc!.renderPipeline(shader, target.tex.format);
+    const bind = this.device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: resources.map((resource, binding) => ({ binding, resource })),
+    });
+    const pass = this.enc.beginRenderPass({ colorAttachments: [{ view: target.tex.view, loadOp: 'load', storeOp: 'store' }] });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bind);
+    pass.draw(vertexCount, 1, firstVertex);
+    pass.end();
+    this.stats.passes++;
+  }
+
   dispatch2d(shader: string, resources: GPUBindingResource[], width: number, height: number, entry?: string, constants?: Record<string, number>): void {
     this.dispatch(shader, resources, [Math.ceil(width / WG), Math.ceil(height / WG)], entry, constants);
   }

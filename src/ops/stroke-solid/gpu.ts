@@ -1,18 +1,19 @@
-// stroke-solid on the GPU: the op's own outline rings (src/ops/stroke-solid.ts strokeOutlines),
-// filled by the scanline kernel.
+// stroke-solid on the GPU: the op's own outline pieces (./plan.ts strokeOutlines), convex rings
+// fanned into triangles, drawn with exact-area coverage of their nonzero union
+// (src/backends/gpu/area.ts).
 import { strokeOutlines } from './plan.js';
-import { ShapeList } from '../../backends/gpu/shapes.js';
-import { drawShapes } from '../../backends/gpu/scanline.js';
+import { ShapeTriangles } from '../../backends/gpu/triangles.js';
+import { drawShapes } from '../../backends/gpu/area.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
   encode(g, ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
-    const shapes = new ShapeList(H);
+    const shapes = new ShapeTriangles(W, H);
     strokeOutlines(ctx, (rings, [r, gr, b, a]) => {
       shapes.addRings(rings, -x0, -y0);
       shapes.endShape(r * a, gr * a, b * a, a);
     });
-    return drawShapes(g, shapes, W, H, true, 'stroke-solid');
+    return drawShapes(g, shapes, true);
   },
 };
