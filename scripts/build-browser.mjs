@@ -5,13 +5,27 @@
 // Files are written to a temporary directory and renamed into place, so a server reading
 // dist/browser never sees a half-written file (tests may build while another build runs).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src/hosts/browser');
 const MAPLIBRE = path.join(ROOT, 'node_modules/maplibre-gl/dist');
+
+/**
+ * Clipper2's WebAssembly build (clipper2-wasm, used by buffer and feature-boolean) imports Node's
+ * `module` only when it runs in Node: leave that import to the runtime, which never reaches it in a
+ * browser. Its .wasm is fetched beside the chunk that holds it (`new URL(..., import.meta.url)`), so
+ * it is copied into the bundle's directory.
+ */
+const nodeOnlyExternal = {
+  name: 'node-only-external',
+  setup(b) {
+    b.onResolve({ filter: /^module$/ }, () => ({ path: 'module', external: true }));
+  },
+};
+const CLIPPER_WASM = path.join(ROOT, 'node_modules/clipper2-wasm/dist/es/clipper2z.wasm');
 
 /** MapLibre stays its own module (vendor/), so it finds its worker script beside itself. */
 const maplibreExternal = {
@@ -48,10 +62,11 @@ export async function buildBrowser({ outDir = path.join(ROOT, 'dist/browser'), m
       sourcemap: true,
       minify,
       legalComments: 'linked',
-      plugins: [maplibreExternal],
+      plugins: [maplibreExternal, nodeOnlyExternal],
       logLevel: 'warning',
     });
     mkdirSync(path.join(tmp, 'vendor'), { recursive: true });
+    if (existsSync(CLIPPER_WASM)) copyFileSync(CLIPPER_WASM, path.join(tmp, 'clipper2z.wasm'));
     copyFileSync(path.join(SRC, 'preview/index.html'), path.join(tmp, 'index.html'));
     copyFileSync(path.join(SRC, 'preview/preview.css'), path.join(tmp, 'preview.css'));
     for (const f of ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css']) copyFileSync(path.join(MAPLIBRE, f), path.join(tmp, 'vendor', f));

@@ -6,6 +6,7 @@ import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
 import { renderLegendSwatch } from './render/legend.js';
 import type { Backend } from './backends/backend.js';
+import type { NodeCache } from './render/node-cache.js';
 import { createSourceRegistry } from './sources/registry.js';
 import type { ImageDecoder, Loader, SourceRegistry } from './sources/types.js';
 import type { TileCache } from './sources/cache.js';
@@ -20,6 +21,11 @@ export interface RendererOptions {
   backend?: Backend;
   /** Decodes PNG / WebP bytes (DEM tiles) to RGBA; required when the style has a `dem` source. The Node host binds sharp. */
   decodeImage?: ImageDecoder;
+  /**
+   * Node results kept across renders (interactive hosts: the browser worker, the server), so a
+   * param change re-runs only the nodes that read it. Default: none (a one-shot render gains nothing).
+   */
+  nodeCache?: NodeCache;
   /** Decoded source tiles, shared by every render of this style; pass one cache to several renderers to share it (default: one per renderer). */
   tileCache?: TileCache;
 }
@@ -30,12 +36,14 @@ export class Renderer {
   readonly plan: Plan;
   readonly sources: SourceRegistry;
   backend?: Backend;
+  readonly nodeCache?: NodeCache;
 
-  private constructor(doc: StyleDoc, plan: Plan, sources: SourceRegistry, backend?: Backend) {
+  private constructor(doc: StyleDoc, plan: Plan, sources: SourceRegistry, backend?: Backend, nodeCache?: NodeCache) {
     this.doc = doc;
     this.plan = plan;
     this.sources = sources;
     this.backend = backend;
+    this.nodeCache = nodeCache;
   }
 
   /** Load, validate and build a style (JSON text or object). Throws StyleError / BuildError. */
@@ -44,7 +52,7 @@ export class Renderer {
     const plan = buildPlan(doc);
     checkLimits(plan);
     const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache });
-    return new Renderer(doc, plan, sources, options.backend);
+    return new Renderer(doc, plan, sources, options.backend, options.nodeCache);
   }
 
   /** The style version: a hash of the document. Caches key on it and on param values. */
@@ -69,7 +77,7 @@ export class Renderer {
   /** Render any pixel window at a zoom (a tile, a bbox, ...). */
   async renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
     checkWindow(this.plan, window); // malformed windows, canvas and memory bounds: a LimitError, before anything allocates
-    return render(this.plan, window, params, { backend: options.backend ?? this.backend, sources: this.sources, signal: options.signal });
+    return render(this.plan, window, params, { backend: options.backend ?? this.backend, sources: this.sources, signal: options.signal, nodeCache: this.nodeCache });
   }
 
   async renderTile(tile: TileAddress, params?: ParamValues, options: { tileSize?: number; backend?: Backend; signal?: AbortSignal } = {}): Promise<Raster> {
@@ -93,6 +101,7 @@ export { buildPlan } from './graph/build.js';
 export type { Plan, PlanNode } from './graph/build.js';
 export { render } from './render/render.js';
 export type { RenderResult, RenderOptions } from './render/render.js';
+export { NodeCache, type NodeCacheStats } from './render/node-cache.js';
 export type { Backend, RenderStats } from './backends/backend.js';
 export { CpuBackend } from './backends/cpu/backend.js';
 export { ParamValues, paramsJsonSchema } from './params/index.js';

@@ -9,6 +9,8 @@ import type { Canvas, Raster, Value } from '../types.js';
 export interface RenderStats {
   /** Nodes run. */
   nodes: number;
+  /** Nodes whose result came from the render's node cache instead (not counted in `nodes`). */
+  cached: number;
   /** CPU kernels run plus GPU compute passes encoded. */
   passes: number;
   submits: number;
@@ -16,7 +18,7 @@ export interface RenderStats {
   bytesReadBack: number;
 }
 
-export const emptyStats = (): RenderStats => ({ nodes: 0, passes: 0, submits: 0, readbacks: 0, bytesReadBack: 0 });
+export const emptyStats = (): RenderStats => ({ nodes: 0, cached: 0, passes: 0, submits: 0, readbacks: 0, bytesReadBack: 0 });
 
 /**
  * A raster or scalar field that lives on a device (a GPU texture view). Opaque to the render loop

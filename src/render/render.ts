@@ -7,12 +7,15 @@ import type { Fusion, Plan, PlanNode } from '../graph/build.js';
 import type { OpContext } from '../ops/types.js';
 import { ParamValues, parseHexColor } from '../params/index.js';
 import type { SourceRegistry } from '../sources/types.js';
+import type { NodeCache } from './node-cache.js';
 import { growWindow, type Canvas, type Kind, type RGBA, type Raster, type ScalarValue, type ValueOf, type Window } from '../types.js';
 
 export interface RenderOptions {
   backend?: Backend;
   sources?: SourceRegistry;
   signal?: AbortSignal;
+  /** Node results kept across renders: a node whose key (window, params it reads) is there is not re-run. */
+  nodeCache?: NodeCache;
 }
 
 export interface RenderResult {
@@ -48,6 +51,8 @@ interface RenderState {
   canvases: Map<string, Canvas>;
   /** How many consumers still have to read each node: at zero its storage goes back to the session. */
   pending: Map<string, number>;
+  /** Storage owned by the node cache: never released to the pool, never painted on. */
+  pinned: Set<object>;
 }
 
 function asNumber(v: ScalarValue, where: string): number {
@@ -80,7 +85,9 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
     results: new Map(),
     canvases: new Map(),
     pending: new Map(),
+    pinned: new Set(),
   };
+  const cache = options.nodeCache;
   for (const id of plan.order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);
   const fused = session.paintTargets ? plan.fusions : new Map<string, Fusion>();
   const paintedLater = new Set([...fused.values()].map((f) => f.paintId));
@@ -95,9 +102,17 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       const ctx = makeContext(st, n, canvas, temps);
       let value: Handle;
       let edges = n.edges;
+      const fusion = fused.get(id);
+      const key = cache?.key(plan, n, window, st.params);
+      const hit = key === undefined ? undefined : cache!.get(key);
       try {
-        const fusion = fused.get(id);
-        if (fusion) {
+        if (hit) {
+          value = hit;
+          if (fusion) {
+            edges = [...n.edges.filter((e) => e.field !== fusion.paint), ...plan.nodes.get(fusion.paintId)!.edges];
+            st.pending.delete(fusion.paintId);
+          }
+        } else if (fusion) {
           // A plain source-over of a paint layer: paint the layer's features onto (a copy of) the base.
           const p = plan.nodes.get(fusion.paintId)!;
           st.canvases.set(fusion.paintId, canvas);
@@ -116,20 +131,27 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       }
       if (value.kind !== n.kind) throw new RenderError(`node '${id}' produced ${value.kind}, expected ${n.kind}`);
       st.results.set(id, value);
-      session.stats.nodes++;
+      if (hit) session.stats.cached++;
+      else session.stats.nodes++;
+      if (key !== undefined && !hit && !isDeviceValue(value)) cache!.set(key, value);
+      const s = storageOf(value);
+      if (key !== undefined && s && !isDeviceValue(value)) st.pinned.add(s);
       releaseDone(st, edges, value, temps);
     }
     const out = st.results.get(plan.output)!;
     const cropped = session.crop(out, st.canvases.get(plan.output)!, window);
     const raster = await session.read(cropped);
+    // The caller owns the raster it gets (it may transfer it): never the cache's own array.
+    if (st.pinned.has(raster.data)) return { raster: { ...raster, data: raster.data.slice() }, stats: session.stats };
     return { raster, stats: session.stats };
   } finally {
     session.end();
   }
 }
 
-/** Whether any result other than `except` holds storage `s`. */
+/** Whether storage `s` must be kept: the node cache owns it, or a result other than `except` holds it. */
 function held(st: RenderState, s: object | undefined, except?: string): boolean {
+  if (s && st.pinned.has(s)) return true;
   for (const [k, r] of st.results) if (k !== except && storageOf(r) === s) return true;
   return false;
 }

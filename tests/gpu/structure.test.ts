@@ -67,7 +67,7 @@ gpuDescribe('GPU render structure', () => {
 
   test('one submit and one readback per tile; passes and bytes counted', async () => {
     const { stats, raster } = await renderOn(backend, STYLE, W);
-    expect(stats).toEqual({ nodes: 12, passes: PASSES, submits: 1, readbacks: 1, bytesReadBack: Math.ceil((TS * 8) / 256) * 256 * TS });
+    expect(stats).toEqual({ nodes: 12, cached: 0, passes: PASSES, submits: 1, readbacks: 1, bytesReadBack: Math.ceil((TS * 8) / 256) * 256 * TS });
     expect(raster.width).toBe(TS);
     // The output is not blank: the background alone is opaque.
     expect(raster.data[3]).toBeCloseTo(1, 3);

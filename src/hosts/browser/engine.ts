@@ -2,13 +2,16 @@
 // CPU backend. It runs inside the render worker (or on the page when workers are off).
 import { CpuBackend } from '../../backends/cpu/backend.js';
 import { TilegraphError } from '../../errors.js';
-import { Renderer as CoreRenderer } from '../../index.js';
+import { NodeCache, Renderer as CoreRenderer } from '../../index.js';
 import { toRGBA8 } from '../../render/encode.js';
 import type { Backend } from '../../backends/backend.js';
 import { requestBrowserGpu } from './gpu.js';
 import { FetchLoader } from './loader.js';
 import { ParamValues } from '../../params/index.js';
 import type { EngineOptions, RenderedPixels, RenderRequest } from './protocol.js';
+
+/** Node results a worker keeps for the visible tiles across param changes. */
+const NODE_CACHE_BYTES = 128 * 2 ** 20;
 
 export type { RenderedPixels } from './protocol.js';
 
@@ -28,7 +31,8 @@ export class TileEngine {
   /** `auto`: a hardware WebGPU adapter when there is one, else the CPU backend; `gpu` accepts a software adapter and fails without one. */
   static async create(o: EngineOptions): Promise<TileEngine> {
     const loader = new FetchLoader({ baseUrl: o.baseUrl, dataUrl: o.dataUrl });
-    const core = CoreRenderer.create(o.style, { loader });
+    // A param change in the preview re-runs only the nodes that read it (render/node-cache.ts).
+    const core = CoreRenderer.create(o.style, { loader, nodeCache: new NodeCache(NODE_CACHE_BYTES) });
     if (o.backend === 'cpu') return new TileEngine(core, new CpuBackend());
     const gpu = await requestBrowserGpu(o.backend === 'gpu');
     if (gpu) return new TileEngine(core, gpu.backend, gpu.adapter);

@@ -3,5 +3,5 @@ export { createApp, etagMatches, RESERVED_QUERY_KEYS, type AppOptions } from './
 export { TileService, WORLD_BOUNDS, type TileServiceOptions, type TileResult } from './service.js';
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { HttpError, toHttpError, type ErrorBody, type ErrorDetail } from './http-errors.js';
-export { ByteLru } from './lru.js';
+export { ByteLru } from '../../util/byte-lru.js';
 export { RenderQueue, QueueFullError, RenderTimeoutError } from './queue.js';

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
 import type { PngRenderer } from '../node/render-pool.js';
 import { rendererFromText, type LoadedStyle } from '../node/style-file.js';
-import { ByteLru } from './lru.js';
+import { ByteLru } from '../../util/byte-lru.js';
 import { Metrics } from './metrics.js';
 import { RenderQueue } from './queue.js';
 

@@ -1,4 +1,5 @@
-// An LRU of encoded tiles bounded by bytes (not entries: a 512 px ocean tile and a dense city tile differ 100x).
+// An LRU bounded by bytes (not entries: a 512 px ocean tile and a dense city tile differ 100x). Used for
+// encoded tiles (server) and node results (render/node-cache.ts).
 
 export class ByteLru<V extends { byteLength: number }> {
   private readonly map = new Map<string, V>();
