@@ -170,6 +170,24 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     res.type('text/plain; version=0.0.4; charset=utf-8').send(service.metrics.text());
   });
 
+  // Live reload (serve --watch): server-sent events; `reload` after each reload attempt of a changed file.
+  app.get('/events', (req: Request, res: Response) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+    res.write(`event: hello\ndata: ${JSON.stringify({ version: service.version })}\n\n`);
+    const push = (r: { ok: boolean; version: string; error?: string }) => res.write(`event: reload\ndata: ${JSON.stringify(r)}\n\n`);
+    service.reloadListeners.add(push);
+    let ticks = 0;
+    // A comment line every 15 s keeps proxies from closing the stream; a draining server ends it.
+    const timer = setInterval(() => {
+      if (service.draining) res.end();
+      else if (++ticks % 30 === 0) res.write(': ping\n\n');
+    }, 500);
+    res.on('close', () => {
+      clearInterval(timer);
+      service.reloadListeners.delete(push);
+    });
+  });
+
   app.use(previewRouter(service)); // GET /, /preview/*, /data/:ref (src/server/preview.ts)
 
   app.use((req: Request, res: Response) => {

@@ -50,6 +50,8 @@ export class TileService {
   private readonly inflight = new Map<string, Promise<Uint8Array>>();
   /** Where reload messages and server-side error details go. */
   readonly log: (line: string) => void;
+  /** Told of every reload attempt that read a changed file (the preview's live reload, GET /events). */
+  readonly reloadListeners = new Set<(r: { ok: boolean; version: string; error?: string }) => void>();
 
   constructor(o: TileServiceOptions) {
     this.style = o.style;
@@ -133,11 +135,13 @@ export class TileService {
       if (renderer.version !== old.renderer.version) this.cache.clear();
       this.metrics.reloadsOk++;
       this.log(`tilegraph: style reloaded: version ${renderer.version}`);
+      for (const l of this.reloadListeners) l({ ok: true, version: renderer.version });
       return { ok: true, version: renderer.version };
     } catch (e) {
       this.metrics.reloadsFailed++;
       const msg = e instanceof Error ? e.message.replace(/\s*\n\s*/g, '; ') : String(e);
       this.log(`tilegraph: style reload failed, still serving version ${old.renderer.version}: ${msg}`);
+      for (const l of this.reloadListeners) l({ ok: false, version: old.renderer.version, error: msg });
       return { ok: false, version: old.renderer.version, error: e };
     }
   }
