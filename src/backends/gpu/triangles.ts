@@ -9,6 +9,7 @@
 // rings (every stroke piece) are fanned directly: that is the triangulation earcut would make.
 import earcut, { deviation } from 'earcut';
 import type { RingSet } from '../cpu/rasterize.js';
+import type { FeatureGroup } from '../../types.js';
 import { BIN } from './shapes.js';
 
 /** Floats per triangle in `tris`: x0, y0, x1, y1, x2, y2 (canvas pixels), the shape (u32 bits), 0. */
@@ -43,6 +44,23 @@ export class ShapeTriangles {
     this.cols = Math.max(1, Math.ceil(width / BIN));
     this.rows = Math.max(1, Math.ceil(height / BIN));
     this.mark = new Int32Array(this.cols * this.rows).fill(-1);
+  }
+
+  /**
+   * A group's polygons, one at a time (earcut takes an exterior with its holes); `rings` lists a
+   * group's rings with their windings (fill-solid's addPolygonRings).
+   */
+  addGroup(g: FeatureGroup, rings: (g: FeatureGroup, add: (ring: Float64Array, winding: number) => void) => void, dx: number, dy: number): void {
+    const list: Float64Array[] = [];
+    const windings: number[] = [];
+    for (const poly of g.polygons) {
+      list.length = windings.length = 0;
+      rings({ ...g, polygons: [poly] }, (ring, winding) => {
+        list.push(ring);
+        windings.push(winding);
+      });
+      if (list.length) this.addPolygon(list, windings, dx, dy);
+    }
   }
 
   /**

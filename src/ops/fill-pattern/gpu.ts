@@ -1,9 +1,9 @@
-// fill-pattern on the GPU: the union coverage drawn by the fill-solid scanline kernel (every group
+// fill-pattern on the GPU: the union coverage drawn as fill-solid draws it (every group
 // opaque white, so alpha = the CPU's coverage union), then one pass multiplying the pattern:
 // a sprite sampled at the world-anchored phase of patternPhase (fill-pattern.wgsl) or a raster
 // (fill-pattern-raster.wgsl).
-import { ShapeList } from '../../backends/gpu/shapes.js';
-import { drawShapes } from '../../backends/gpu/scanline.js';
+import { ShapeTriangles } from '../../backends/gpu/triangles.js';
+import { drawShapes } from '../../backends/gpu/area.js';
 import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { clamp01 } from '../../expr/paint.js';
@@ -13,12 +13,12 @@ import { addPolygonRings, patternPhase, polygonGroups } from './index.js';
 export const gpu: GpuOp = {
   async encode(g, ctx) {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
-    const shapes = new ShapeList(H);
+    const shapes = new ShapeTriangles(W, H);
     for (const grp of polygonGroups(ctx)) {
-      addPolygonRings(grp, (ring, winding) => shapes.addRing(ring, -x0, -y0, winding));
+      shapes.addGroup(grp, addPolygonRings, -x0, -y0);
       shapes.endShape(1, 1, 1, 1);
     }
-    const cov = drawShapes(g, shapes, W, H, ctx.bool('antialias', true));
+    const cov = drawShapes(g, shapes, ctx.bool('antialias', true));
     const out = g.output('raster', W, H);
     const op = clamp01(ctx.num('opacity', 1));
     const raster = isNodeRef(ctx.node.pattern) && ctx.handle('pattern').kind === 'raster';
