@@ -108,7 +108,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
     'serve PNG tiles over HTTP',
     (y) =>
       y
-        .option('style', { type: 'string', demandOption: true, describe: 'style document (JSON)' })
+        .option('style', { type: 'string', array: true, demandOption: true, describe: 'style document (JSON); repeat it, or name a directory of <name>/style.json, to serve a gallery under /styles/{id}/' })
         .option('port', { type: 'number', default: Number(process.env.PORT ?? 8080), describe: 'port (env PORT); 0 picks a free one' })
         .option('host', { type: 'string', default: process.env.HOST ?? '127.0.0.1', describe: 'interface to listen on (env HOST); 0.0.0.0 for every interface' })
         .option('watch', { type: 'boolean', default: false, describe: 'reload the style when its file changes' })
@@ -129,7 +129,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         const { serve } = await import('../server/serve.js');
         const { TilegraphError } = await import('../../index.js');
         const s = await serve({
-          style: a.style,
+          style: a.style.length === 1 ? a.style[0]! : a.style,
           port: a.port,
           host: a.host,
           watch: a.watch,
@@ -148,7 +148,8 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           throw new StyleFileError(`cannot read style '${a.style}': ${(e as Error).message}`);
         });
         const name = s.service.style.renderer.doc.name;
-        process.stdout.write(`tilegraph: serving ${name ? `'${name}' ` : ''}(version ${s.service.version}) at ${s.url}\n`);
+        const many = 'services' in s ? (s.services as Map<string, unknown>) : undefined;
+        process.stdout.write(many ? `tilegraph: serving ${many.size} styles (${[...many.keys()].join(', ')}) at ${s.url}\n` : `tilegraph: serving ${name ? `'${name}' ` : ''}(version ${s.service.version}) at ${s.url}\n`);
         const stop = (sig: string) => {
           process.stderr.write(`tilegraph: ${sig}: finishing requests in flight, then stopping\n`);
           void s.close().then(() => process.exit(EXIT.ok));

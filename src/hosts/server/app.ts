@@ -131,7 +131,8 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
   app.get('/tilejson.json', async (req: Request, res: Response) => {
     const query = req.query as Query;
     const params = requestParams(service, query);
-    const base = (options.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/$/, '');
+    // baseUrl: the mount point when this app serves one style of several (/styles/{id}).
+    const base = (options.publicUrl ?? `${req.protocol}://${req.get('host')}${req.baseUrl}`).replace(/\/$/, '');
     const search = new URLSearchParams({ v: service.version });
     // Params given to the TileJSON carry into its tiles URL, in canonical form.
     for (const name of Object.keys(query)) if (!RESERVED_QUERY_KEYS.includes(name as 'v')) search.set(name, valueKey(params.get(name)!));

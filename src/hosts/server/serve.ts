@@ -1,5 +1,5 @@
 // `tilegraph serve`: start the HTTP server on a style, optionally watching the file; graceful shutdown.
-import { watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -8,10 +8,12 @@ import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp } from './app.js';
+import { resolveStyleFiles, serveMany } from './gallery.js';
 import { TileService, type TileServiceOptions } from './service.js';
 
 export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'renderer'> {
-  style: string;
+  /** A style file; several files or a directory of styles serve a gallery (src/hosts/server/gallery.ts). */
+  style: string | string[];
   port?: number;
   /** Interface to listen on (default 127.0.0.1; 0.0.0.0 in a container). */
   host?: string;
@@ -36,7 +38,7 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-async function makeRenderer(o: ServeOptions): Promise<{ renderer: PngRenderer; release(): Promise<void> }> {
+export async function makeRenderer(o: Omit<ServeOptions, 'style'>): Promise<{ renderer: PngRenderer; release(): Promise<void> }> {
   const workers = o.workers ?? availableParallelism();
   const choice = o.backend ?? 'auto';
   if (choice !== 'cpu' || workers === 0) {
@@ -49,6 +51,11 @@ async function makeRenderer(o: ServeOptions): Promise<{ renderer: PngRenderer; r
 }
 
 export async function serve(o: ServeOptions): Promise<RunningServer> {
+  if (Array.isArray(o.style) || statSync(o.style, { throwIfNoEntry: false })?.isDirectory()) {
+    const files = resolveStyleFiles(Array.isArray(o.style) ? o.style : [o.style]);
+    if (Array.isArray(o.style) && files.length === 1) return serve({ ...o, style: files[0]! });
+    return serveMany({ ...o, styles: files });
+  }
   const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });

@@ -1,0 +1,67 @@
+// Several styles from one server: /styles/{id}/... per style, / and /styles list them, and one
+// style keeps the single-style URLs.
+import { resolveStyleFiles, styleIds, type RunningGallery } from './gallery.js';
+import { serve, type RunningServer } from './serve.js';
+
+const get = (url: string, init?: RequestInit) => fetch(url, { redirect: 'manual', ...init });
+
+describe('serving a gallery of styles', () => {
+  let s: RunningGallery;
+  beforeAll(async () => {
+    s = (await serve({ style: 'examples', port: 0, workers: 0, backend: 'cpu', log: () => undefined })) as RunningGallery;
+  });
+  afterAll(() => s?.close());
+
+  test('a directory of <name>/style.json gives one id per style', () => {
+    const files = resolveStyleFiles(['examples']);
+    expect(styleIds(files)).toEqual(expect.arrayContaining(['handdrawn', 'heatmap', 'toner', 'watercolor', 'world']));
+    expect([...s.services.keys()]).toEqual(styleIds(files));
+    expect(styleIds(['a/style.json', 'b/a/style.json', 'x/My Style.json'])).toEqual(['a', 'a-2', 'my-style']);
+  });
+
+  test('/ lists every style with a thumbnail and a link to its preview; /styles as JSON', async () => {
+    const html = await (await get(s.url)).text();
+    for (const id of s.services.keys()) {
+      expect(html).toContain(`href="styles/${id}/"`);
+      expect(html).toMatch(new RegExp(`<img src="styles/${id}/tiles/\\d+/\\d+/\\d+\\.png"`));
+    }
+    const list = (await (await get(s.url + 'styles')).json()) as { styles: { id: string; name: string; tilejson: string; thumbnail: string }[] };
+    expect(list.styles.map((x) => x.id)).toEqual([...s.services.keys()]);
+    const toner = list.styles.find((x) => x.id === 'toner')!;
+    expect(toner.name).toBe('Toner (Chicago lakefront)');
+    // The thumbnail is a real tile of the style.
+    const png = await get(toner.thumbnail);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+  });
+
+  test("each style's own endpoints live under /styles/{id}/: params, TileJSON (tiles URL included), tiles, preview", async () => {
+    const params = (await (await get(s.url + 'styles/watercolor/style/params')).json()) as { properties: Record<string, { description?: string }> };
+    expect(params.properties.wobble?.description).toMatch(/coastlines/);
+    const tj = (await (await get(s.url + 'styles/handdrawn/tilejson.json')).json()) as { tiles: string[]; bounds: number[] };
+    expect(tj.tiles[0]).toMatch(/\/styles\/handdrawn\/tiles\/\{z\}\/\{x\}\/\{y\}\.png\?v=/);
+    expect(tj.bounds[0]).toBeCloseTo(-87.80269, 4); // the style's source bounds
+    const bad = await get(s.url + 'styles/watercolor/tiles/2/2/1.png?wobble=99');
+    expect(bad.status).toBe(400);
+    const moved = await get(s.url + 'styles/toner');
+    expect([moved.status, moved.headers.get('location')]).toEqual([301, '/styles/toner/']);
+    expect((await get(s.url + 'styles/toner/')).status).toBe(200);
+    const missing = await get(s.url + 'styles/nope/tilejson.json');
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { details: { message: string }[] }).details[0]!.message).toMatch(/styles: handdrawn, heatmap/);
+  });
+});
+
+describe('one style keeps the single-style URLs', () => {
+  let s: RunningServer;
+  beforeAll(async () => {
+    s = await serve({ style: ['examples/toner/style.json'], port: 0, workers: 0, backend: 'cpu', log: () => undefined });
+  });
+  afterAll(() => s?.close());
+  test('/tilejson.json and /style/params at the root', async () => {
+    const tj = (await (await get(s.url + 'tilejson.json')).json()) as { tiles: string[] };
+    expect(tj.tiles[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/tiles\/\{z\}/);
+    expect((await get(s.url + 'style/params')).status).toBe(200);
+    expect('services' in s).toBe(false);
+  });
+});

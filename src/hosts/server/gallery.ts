@@ -1,0 +1,177 @@
+// `tilegraph serve` with several styles (files, or directories holding <name>/style.json): each is
+// served under /styles/{id}/ by the single-style app (tiles, params, legend, TileJSON, preview);
+// GET / lists them with a thumbnail each, GET /styles as JSON. One render pool serves them all.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadStyleFile } from '../node/style-file.js';
+import { createApp } from './app.js';
+import { makeRenderer, type RunningServer, type ServeOptions } from './serve.js';
+import { TileService } from './service.js';
+
+/** Style files named by `--style` arguments: a file as is; a directory's `*\/style.json` and `*.json` style files, sorted. */
+export function resolveStyleFiles(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    if (!existsSync(a) || !statSync(a).isDirectory()) {
+      out.push(a);
+      continue;
+    }
+    const found: string[] = [];
+    for (const e of readdirSync(a, { withFileTypes: true })) {
+      if (e.isDirectory() && existsSync(path.join(a, e.name, 'style.json'))) found.push(path.join(a, e.name, 'style.json'));
+      else if (e.isFile() && e.name.endsWith('.json')) found.push(path.join(a, e.name));
+    }
+    if (!found.length) throw new Error(`directory '${a}' holds no style (<name>/style.json or *.json)`);
+    out.push(...found.sort());
+  }
+  return out;
+}
+
+/** A URL-safe id per style: its directory's name for `<dir>/style.json`, else the file name; made unique. */
+export function styleIds(files: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return files.map((f) => {
+    const base = path.basename(f) === 'style.json' ? path.basename(path.dirname(path.resolve(f))) : path.basename(f).replace(/\.json$/, '');
+    const id = base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'style';
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n === 1 ? id : `${id}-${n}`;
+  });
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The tile a style's thumbnail shows: the centre of its TileJSON bounds at its lowest zoom worth a look (>= 2). */
+function thumbnailTile(service: TileService): { z: number; x: number; y: number } {
+  const [w, s, e, n] = service.bounds;
+  const lon = (w + e) / 2;
+  const lat = (s + n) / 2;
+  // Zoom where the bounds span about one tile.
+  const span = Math.max(e - w, 1e-9);
+  const z = Math.min(service.maxZoom, Math.max(service.minZoom, Math.max(2, Math.floor(Math.log2(360 / span)))));
+  const k = 2 ** z;
+  const x = Math.min(k - 1, Math.max(0, Math.floor(((lon + 180) / 360) * k)));
+  const r = (lat * Math.PI) / 180;
+  const y = Math.min(k - 1, Math.max(0, Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * k)));
+  return { z, x, y };
+}
+
+export interface RunningGallery extends RunningServer {
+  /** id -> service, in listing order. */
+  services: Map<string, TileService>;
+}
+
+/** Serve several styles from one server (see the file comment). */
+export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: string[] }): Promise<RunningGallery> {
+  const files = o.styles;
+  const ids = styleIds(files);
+  const styles = await Promise.all(files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs })));
+  const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
+  const services = new Map<string, TileService>();
+  // Each style's own bounds and zooms come from its sources where it declares them (the hand-drawn
+  // example covers a few tiles of one city); else the server's.
+  styles.forEach((style, i) => {
+    const own = boundsOf(style.renderer.doc.sources as Record<string, Record<string, unknown>> | undefined);
+    services.set(ids[i]!, new TileService({ ...o, style, renderer, ...(own ? { bounds: own.bounds, minZoom: Math.max(o.minZoom ?? 0, own.minZoom) } : {}) }));
+  });
+
+  const root = express();
+  root.disable('x-powered-by');
+  root.set('etag', false);
+  const list = (req: Request) => {
+    const base = (o.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/$/, '');
+    return [...services].map(([id, s]) => {
+      const t = thumbnailTile(s);
+      return {
+        id,
+        name: s.style.renderer.doc.name ?? id,
+        version: s.version,
+        url: `${base}/styles/${id}/`,
+        tilejson: `${base}/styles/${id}/tilejson.json`,
+        params: `${base}/styles/${id}/style/params`,
+        thumbnail: `${base}/styles/${id}/tiles/${t.z}/${t.x}/${t.y}.png`,
+      };
+    });
+  };
+  root.get('/', (req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    const cards = list(req)
+      .map((s) => `<a class="card" href="styles/${esc(s.id)}/"><img src="styles/${esc(s.id)}/${esc(s.thumbnail.split(`/styles/${s.id}/`)[1]!)}" width="256" height="256" alt="${esc(s.name)}"><span>${esc(s.name)}</span></a>`)
+      .join('\n');
+    res.type('html').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>tilegraph gallery</title><link rel="icon" href="data:,">
+<style>body{font:15px system-ui,sans-serif;margin:2em;background:#f4f3ef}h1{font-weight:600}
+.grid{display:flex;flex-wrap:wrap;gap:1.2em}.card{display:flex;flex-direction:column;gap:.4em;color:#222;text-decoration:none;background:#fff;padding:.6em;border-radius:6px;box-shadow:0 1px 3px #0002}
+.card img{background:#ddd;image-rendering:auto}.card:hover{box-shadow:0 2px 8px #0004}</style></head>
+<body><h1>tilegraph: ${services.size} styles</h1><p>Pick a style to open its preview (a live map with a control per param).</p>
+<div class="grid">
+${cards}
+</div></body></html>`);
+  });
+  root.get('/styles', (req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json({ styles: list(req) });
+  });
+  root.get('/health', (_req: Request, res: Response) => {
+    const draining = [...services.values()].some((s) => s.draining);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(draining ? 503 : 200).json({ status: draining ? 'shutting-down' : 'ok', styles: Object.fromEntries([...services].map(([id, s]) => [id, s.version])) });
+  });
+  for (const [id, s] of services) {
+    // Relative URLs of the preview page need the trailing slash.
+    root.get(`/styles/${id}`, (req: Request, res: Response, next: NextFunction) => {
+      const [p, q] = req.originalUrl.split('?', 2) as [string, string | undefined];
+      if (p.endsWith('/')) return next(); // routing is not strict: /styles/{id}/ matches too
+      res.redirect(301, `${p}/${q !== undefined ? '?' + q : ''}`);
+    });
+    root.use(`/styles/${id}`, createApp(s, { publicUrl: o.publicUrl ? `${o.publicUrl.replace(/\/$/, '')}/styles/${id}` : undefined, shortMaxAge: o.shortMaxAge }));
+  }
+  root.use((req: Request, res: Response) => {
+    res.status(404).json({ error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}; styles: ${[...services.keys()].join(', ')}` }] });
+  });
+
+  const server = createServer(root);
+  const host = o.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port ?? 8080, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    for (const s of services.values()) await s.close();
+    await release();
+    throw e;
+  }
+  const { port } = server.address() as AddressInfo;
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  const close = (graceMs = 10_000) =>
+    (closing ??= (async () => {
+      for (const s of services.values()) s.draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(timer);
+      for (const s of services.values()) await s.close();
+      await release();
+    })());
+  return { url: `http://${shown}:${port}/`, server, service: services.values().next().value!, services, close };
+}
+
+/** Bounds and lowest zoom from a style's sources' `bounds` / `minzoom` (the union), when every source declares bounds. */
+function boundsOf(sources: Record<string, Record<string, unknown>> | undefined): { bounds: [number, number, number, number]; minZoom: number } | undefined {
+  const decls = Object.values(sources ?? {});
+  if (!decls.length || !decls.every((d) => Array.isArray(d.bounds) && d.bounds.length === 4)) return undefined;
+  const b = decls.map((d) => d.bounds as number[]);
+  const minZoom = Math.min(...decls.map((d) => (typeof d.minzoom === 'number' ? d.minzoom : 0)));
+  return { bounds: [Math.min(...b.map((x) => x[0]!)), Math.min(...b.map((x) => x[1]!)), Math.max(...b.map((x) => x[2]!)), Math.max(...b.map((x) => x[3]!))], minZoom };
+}
