@@ -21,9 +21,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   var s = array<f32, 6>(0.0, 0.0, 0.0, c.a, 0.0, 1.0);
   if (c.a > 0.0) {
-    s[0] = c.r / c.a;
-    s[1] = c.g / c.a;
-    s[2] = c.b / c.a;
+    s[0] = min(c.r / c.a, 1.0);
+    s[1] = min(c.g / c.a, 1.0);
+    s[2] = min(c.b / c.a, 1.0);
   }
   let a = s[u.sa];
   textureStore(dst, g.xy, vec4f(s[u.sr] * a, s[u.sg] * a, s[u.sb] * a, a));

@@ -35,10 +35,11 @@ export function threshold(src: Float32Array, dst: Float32Array, level: number, s
       dst[i] = dst[i + 1] = dst[i + 2] = t;
       dst[i + 3] = a;
     } else {
+      // The straight colour clamps to 1 so the result stays a valid premultiplied colour.
       const t = step(a, level, softness);
-      dst[i] = src[i]! * inv * t;
-      dst[i + 1] = src[i + 1]! * inv * t;
-      dst[i + 2] = src[i + 2]! * inv * t;
+      dst[i] = Math.min(1, src[i]! * inv) * t;
+      dst[i + 1] = Math.min(1, src[i + 1]! * inv) * t;
+      dst[i + 2] = Math.min(1, src[i + 2]! * inv) * t;
       dst[i + 3] = t;
     }
   }

@@ -28,7 +28,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   var straight = vec3f(0.0);
   if (c.a > 0.0) {
-    straight = c.rgb / c.a;
+    straight = min(c.rgb / c.a, vec3f(1.0));
   }
   if (u.luma != 0u) {
     let t = step_at(dot(straight, vec3f(0.2126, 0.7152, 0.0722))) * c.a;
