@@ -276,6 +276,18 @@ gpuDescribe('CPU/GPU parity', () => {
     });
   }
 
+  // Under a blur the dither's canvas is the window grown by the blur's pad: the GPU pass must read
+  // its input through the cropped view and anchor the matrix at the grown canvas's world origin.
+  test.each(['ordered', 'blue-noise'])('%s under a blur (canvas margin)', async (method) => {
+    const input = rasterInput(8, W, { flat: true });
+    const style = {
+      output: 'out',
+      sources: input.sources,
+      nodes: { ...input.nodes, d: { op: 'dither', input: '@in', palette: PALETTE, method, amount: 0.7 }, out: { op: 'blur', input: '@d', sigma: 1.5 } },
+    };
+    await checkParity(`dither ${method} under a blur`, style, W);
+  });
+
   // Gradient inputs (a blur): the GPU holds them in f16, so a pixel within f16 rounding of an
   // 8-bit half-step reads the neighbouring 8-bit value. Ordered: such a pixel may take another
   // entry (measured: 1 to 4 of 16384 pixels), within the golden tolerance of 0.1% of pixels.
