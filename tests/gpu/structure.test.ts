@@ -11,7 +11,7 @@ import { hookedBackend } from '../helpers/backends.js';
 const TS = 64;
 const W = testWindow(TS);
 
-/** Every GPU op in one style: 12 passes (blur at sigma 1.5 is 2, every other op 1). */
+/** Every GPU op in one style: 14 passes (blur at sigma 1.5 is 2; fill-solid and stroke-solid 2: a coverage render pass and a composite; every other op 1). */
 const STYLE = {
   output: 'out',
   params: { tint: { type: 'color', default: '#3366aa' } },
@@ -31,7 +31,7 @@ const STYLE = {
     out: { op: 'blend', base: '@b3', over: '@ramp', mode: 'screen' },
   },
 };
-const PASSES = 12;
+const PASSES = 14;
 
 async function ownBackend(): Promise<GpuBackend | undefined> {
   if (!(await gpu())) return undefined;
@@ -43,7 +43,7 @@ async function ownBackend(): Promise<GpuBackend | undefined> {
 /** Counts the device's create* calls (the steady state should make none). */
 function countCreates(device: GPUDevice): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const m of ['createTexture', 'createBuffer', 'createComputePipeline', 'createShaderModule'] as const) {
+  for (const m of ['createTexture', 'createBuffer', 'createComputePipeline', 'createRenderPipeline', 'createShaderModule'] as const) {
     const orig = (device[m] as (...a: unknown[]) => unknown).bind(device);
     counts[m] = 0;
     (device as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
@@ -78,7 +78,7 @@ gpuDescribe('GPU render structure', () => {
     const counts = countCreates(backend.device);
     const { stats } = await renderOn(backend, STYLE, W, { tint: '#112233' });
     expect(stats.submits).toBe(1);
-    expect(counts).toEqual({ createTexture: 0, createBuffer: 0, createComputePipeline: 0, createShaderModule: 0 });
+    expect(counts).toEqual({ createTexture: 0, createBuffer: 0, createComputePipeline: 0, createRenderPipeline: 0, createShaderModule: 0 });
     expect(backend.pooledBytes).toBeGreaterThan(0);
   });
 
