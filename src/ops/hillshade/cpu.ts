@@ -5,7 +5,7 @@
 import { acquire } from '../../backends/cpu/pool.js';
 import { gdalShade, type ShadeColours, type ShadeTerms } from './plan.js';
 
-/** field: (w + 2) x (h + 2) elevations (pad 1); invRes: per output row. Any NaN in a window: transparent. */
+/** field: (w + 2) x (h + 2) elevations (pad 1); invRes: per output row. Any NaN or infinity in a window: transparent. */
 export function hillshade(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
   const out = acquire(w * h * 4, false);
   const sw = w + 2;
@@ -25,7 +25,8 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
       const x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) * ew;
       const y = (a6 + a7 + a7 + a8 - (a0 + a1 + a1 + a2)) * -ew;
       const o = (j * w + i) * 4;
-      if (x !== x || y !== y || a4 !== a4) {
+      // No data: a NaN (or infinite) elevation anywhere in the window makes x, y or a4 non-finite.
+      if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(a4))) {
         out[o] = out[o + 1] = out[o + 2] = out[o + 3] = 0;
         continue;
       }

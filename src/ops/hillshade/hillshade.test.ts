@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import { CpuBackend, Renderer, toRGBA8, type Window } from '../../index.js';
 import { NodeLoader } from '../../hosts/node/loader.js';
+import { MemoryLoader } from '../../../tests/sources/helpers.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 import { GPU, checkParity, diffRasters, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
@@ -188,5 +189,53 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
     const style = demStyle({ multidirectional: true, 'shadow-color': '#203050', 'highlight-color': '#fff8e0' });
     (style.sources.dem as { maxzoom: number }).maxzoom = 10;
     expectSeamless(await seam(style, 11, 1088, 715, 256, { loader: new NodeLoader({ baseDir: fixture(TYROL) }) }), 0.95);
+  });
+});
+
+describe('no data', () => {
+  /** One 256 px Terrarium tile z6/30/20: smooth hills with a transparent (no-data) disk. */
+  async function holeLoader(): Promise<MemoryLoader> {
+    const S = 256;
+    const raw = new Uint8Array(S * S * 4);
+    for (let j = 0; j < S; j++)
+      for (let i = 0; i < S; i++) {
+        const h = 1500 + 900 * Math.sin(i / 9) * Math.cos(j / 11);
+        const v = Math.round((h + 32768) * 256) / 256;
+        const r = Math.floor(v / 256), g = Math.floor(v - r * 256), b = Math.round((v - r * 256 - g) * 256);
+        const hole = Math.hypot(i - 40, j - 24) < 9;
+        raw.set([r, g, b, hole ? 0 : 255], (j * S + i) * 4);
+      }
+    const png = new Uint8Array(await sharp(raw, { raw: { width: S, height: S, channels: 4 } }).png().toBuffer());
+    return new MemoryLoader({ 'dem/6/30/20.png': png });
+  }
+  const style = {
+    output: 'out',
+    sources: { dem: { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 6, maxzoom: 6 } },
+    nodes: { e: { op: 'dem' }, out: { op: 'hillshade', field: '@e', 'z-factor': 3 } },
+  };
+  // Inside the tile, away from its edges (the margin reads only this tile).
+  const win: Window = { z: 6, x0: 30 * 256 + 4, y0: 20 * 256 + 4, width: 56, height: 56, tileSize: 256 };
+
+  test('a window touching a no-data (NaN) elevation is transparent; the rest is opaque', async () => {
+    const r = Renderer.create(style, { loader: await holeLoader() });
+    const out = (await r.renderWindow(win)).raster;
+    let clear = 0;
+    for (let j = 0; j < 56; j++)
+      for (let i = 0; i < 56; i++) {
+        const a = out.data[(j * 56 + i) * 4 + 3]!;
+        const d = Math.hypot(i + 4 - 40, j + 4 - 24);
+        if (d < 7.5) expect(a).toBe(0);
+        if (d > 11) expect(a).toBe(1);
+        if (a === 0) clear++;
+      }
+    expect(clear).toBeGreaterThan(150);
+  });
+
+  gpuTest('the GPU pass makes the same pixels transparent (parity with no data)', async () => {
+    const r = Renderer.create(style, { loader: await holeLoader() });
+    const cpu = (await r.renderWindow(win, undefined, { backend: new CpuBackend() })).raster;
+    const gpu = (await r.renderWindow(win, undefined, { backend: GPU! })).raster;
+    const d = diffRasters(cpu, gpu);
+    expect({ float: d.maxFloat <= 1.5e-3, max8: d.max8 <= 2 }).toEqual({ float: true, max8: true });
   });
 });

@@ -19,6 +19,12 @@ struct U {
 @group(0) @binding(2) var<storage, read> inv_res: array<f32>;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
 
+// Not NaN or infinite, by the bits: compilers may assume no NaN and fold `v != v` away (SwiftShader
+// does), so the no-data test cannot use it.
+fn finite(v: f32) -> bool {
+  return (bitcast<u32>(v) & 0x7f800000u) != 0x7f800000u;
+}
+
 fn shade(x: f32, y: f32) -> f32 {
   let xx = x * x;
   let yy = y * y;
@@ -55,14 +61,15 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let a6 = loadR(src, u.src, c + vec2i(-1, 1));
   let a7 = loadR(src, u.src, c + vec2i(0, 1));
   let a8 = loadR(src, u.src, c + vec2i(1, 1));
-  let ew = inv_res[g.y];
-  let x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) * ew;
-  let y = (a6 + a7 + a7 + a8 - (a0 + a1 + a1 + a2)) * -ew;
-  // No data (NaN) anywhere in the window: transparent, as on the CPU.
-  if (x != x || y != y || a4 != a4) {
+  // No data (NaN, or an infinite value) anywhere in the window: transparent, as on the CPU.
+  let ok = finite(a0) && finite(a1) && finite(a2) && finite(a3) && finite(a4) && finite(a5) && finite(a6) && finite(a7) && finite(a8);
+  if (!ok) {
     textureStore(dst, g.xy, vec4f(0.0));
     return;
   }
+  let ew = inv_res[g.y];
+  let x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) * ew;
+  let y = (a6 + a7 + a7 + a8 - (a0 + a1 + a1 + a2)) * -ew;
   let v = shade(x, y) / 255.0;
   var col = u.shadow + (u.highlight - u.shadow) * v;
   if (u.accent.a > 0.0) {
