@@ -51,6 +51,8 @@ export interface FeatureGroup {
 export interface Features {
   kind: 'features';
   groups: FeatureGroup[];
+  /** GeoJSON sources only: every feature of the layer that passed the node, unclipped (src/geometry/whole.ts). */
+  whole?: import('./geometry/whole.js').WholeLayer;
 }
 
 /** Canvas-sized RGBA, premultiplied alpha, sRGB-encoded values in [0, 1], row-major from the canvas's top-left. */

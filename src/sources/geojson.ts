@@ -9,6 +9,7 @@ import type { Canvas, FeatureGroup } from '../types.js';
 import { exteriorFlags } from './mvt-decode.js';
 import { contributionRects, GroupCollector, type TileFeature } from './sample.js';
 import { coveringTiles } from './tiles.js';
+import { wholeFeatures, type WholeFeature } from '../geometry/whole.js';
 import type { FeatureSource, Loader } from './types.js';
 import type { SourceDecl } from '../style/types.js';
 
@@ -99,6 +100,8 @@ export class GeojsonSource implements FeatureSource {
   private index?: Promise<Index>;
   // geojson-vt keeps its tiles; their conversion is kept beside them for as long as they live.
   private readonly converted = new WeakMap<RawTile, TileFeature[]>();
+  private unwrapped?: GeoJSON;
+  private whole?: WholeFeature[];
 
   constructor(o: GeojsonSourceOptions) {
     this.name = o.name;
@@ -137,7 +140,8 @@ export class GeojsonSource implements FeatureSource {
         const gj = toGeoJSON(doc);
         if (!gj || typeof gj !== 'object' || !('type' in gj)) throw new SourceError(this.name, undefined, 'the data is not GeoJSON');
         try {
-          return new geojsonvt(unwrapAntimeridian(gj), {
+          this.unwrapped = unwrapAntimeridian(gj);
+          return new geojsonvt(this.unwrapped, {
             maxZoom: this.maxzoom,
             extent: EXTENT,
             buffer: ((typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer) * EXTENT) / 4096,
@@ -153,6 +157,14 @@ export class GeojsonSource implements FeatureSource {
       });
     }
     return this.index;
+  }
+
+  /** The whole features (for centroid, hull, bbox and dash phase: one answer for every tile). */
+  async wholeFeatures(layer: string, signal?: AbortSignal): Promise<readonly WholeFeature[]> {
+    if (layer !== this.name) throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
+    await this.load(signal);
+    this.whole ??= wholeFeatures(this.unwrapped!);
+    return this.whole;
   }
 
   async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {

@@ -1,6 +1,7 @@
 // The host-supplied loader and image decoder, and the source registry the ops sample through.
 import type { Canvas, FeatureGroup, ScalarField, Sprite } from '../types.js';
 import type { TileCache } from './cache.js';
+import type { WholeFeature } from '../geometry/whole.js';
 import type { HostDecompress } from './gzip.js';
 
 /**
@@ -58,6 +59,8 @@ export interface FeatureSource {
    * few pixels beyond the canvas, so clip edges and line ends made by clipping stay out of sight.
    */
   features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]>;
+  /** Every feature of the layer, unclipped, when the source holds whole features (GeoJSON). */
+  wholeFeatures?(layer: string, signal?: AbortSignal): Promise<readonly WholeFeature[]>;
   /** Attribution of the declaration and, where the data carries one, of the data (archive metadata). */
   attribution(): Promise<string[]>;
   readonly minzoom: number;

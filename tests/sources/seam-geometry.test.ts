@@ -60,6 +60,25 @@ const berlin = { b: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxz
 const EU = [4, 8, 4] as const;
 const BE = [15, 17602, 10742] as const;
 
+describe('whole features (GeoJSON): the dash pattern is anchored at the line start, not at tile edges', () => {
+  test('a line from world x 100 to 400 (z2) dashed 8/8: tile 1/1 starts in a gap (156 px from the start is 12 into the period)', async () => {
+    const W = 1024;
+    const ll = (x: number, y: number) => [(x / W) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / W))) * 180) / Math.PI];
+    const style = {
+      output: 'out',
+      sources: { l: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [ll(100, 300.5), ll(400, 300.5)] } } } },
+      nodes: { f: { op: 'features', source: 'l' }, d: { op: 'dash', features: '@f', 'dash-px': 8, 'gap-px': 8 }, out: { op: 'stroke-solid', features: '@d', width: 1, color: '#000000' } },
+    };
+    const r = Renderer.create(style);
+    const px = toRGBA8(await r.renderTile({ z: 2, x: 1, y: 1 }, undefined, { tileSize: 256 }));
+    const alphaAt = (x: number) => px[(44 * 256 + x) * 4 + 3]!;
+    // World x 256..260 is gap, 260..268 dash, 268..276 gap, 276..284 dash.
+    expect([1, 2, 3].map(alphaAt)).toEqual([0, 0, 0]);
+    expect([5, 8, 11, 21, 24, 27].every((x) => alphaAt(x) > 200)).toBe(true);
+    expect([13, 16, 19].map(alphaAt)).toEqual([0, 0, 0]);
+  });
+});
+
 describe('seam invariant for geometry ops: 2x2 tile mosaic = window render', () => {
   describe('GeoJSON (Natural Earth countries and rivers, Europe z4)', () => {
     const c = { op: 'features', source: 'c' };
@@ -79,6 +98,20 @@ describe('seam invariant for geometry ops: 2x2 tile mosaic = window render', () 
       const extra = { riv: { op: 'features', source: 'r' }, rbuf: { op: 'buffer', features: '@riv', distance: 5, join: 'round' } };
       expectSeamless(await seam(drawn(sources, c, { op: 'feature-boolean', a: '@src', b: '@rbuf', operation: 'difference' }, extra), NE(), ...EU), 0.3);
       expectSeamless(await seam(drawn(sources, c, { op: 'feature-boolean', a: '@src', b: '@rbuf', operation: 'union' }, extra), NE(), ...EU), 0.3);
+    });
+    fixturesTest('centroid of whole features (one point per country, every tile agrees; France with Guiana lies in the Atlantic)', async () => {
+      expectSeamless(await seam(drawn(countries, c, { op: 'centroid', features: '@src' }), NE(), ...EU), 0.002);
+      // z3 over the Atlantic and western Europe: France's centroid is far from any French land in view.
+      expectSeamless(await seam(drawn(countries, c, { op: 'centroid', features: '@src' }), NE(), 3, 2, 2), 0.001);
+    });
+    fixturesTest('convex-hull and bbox of whole features (Northern Europe)', async () => {
+      const north = { op: 'features', source: 'c', 'filter-expr': ['==', ['get', 'SUBREGION'], 'Northern Europe'] };
+      expectSeamless(await seam(drawn(countries, north, { op: 'convex-hull', features: '@src' }, {}, true), NE(), ...EU), 0.3);
+      expectSeamless(await seam(drawn(countries, north, { op: 'bbox', features: '@src' }, {}, true), NE(), ...EU), 0.3);
+    });
+    fixturesTest('dash of whole rivers (the pattern continues across tiles)', async () => {
+      const riv = { op: 'features', source: 'r' };
+      expectSeamless(await seam(drawn(rivers, riv, { op: 'dash', features: '@src', 'dash-px': 7, 'gap-px': 4, 'phase-px': 2 }, {}, true), NE(), ...EU), 0.003);
     });
     fixturesTest('densify', async () => {
       expectSeamless(await seam(drawn(countries, c, { op: 'densify', features: '@src', 'target-px': 4 }), NE(), ...EU), 0.3);

@@ -1,7 +1,9 @@
 import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { lineCentroid, polygonCentroid } from '../../geometry/measure.js';
 import { bool, nodeRef } from '../../style/fields.js';
-import type { Features } from '../../types.js';
+import { CLIP_BUFFER } from '../../sources/sample.js';
+import type { FeatureGroup, Features } from '../../types.js';
+import { inCanvas, wholeCentroids, wholeGroup, worldShifts, worldSize } from '../../geometry/whole.js';
 import type { OpDef } from '../types.js';
 
 /**
@@ -22,7 +24,27 @@ export const centroid: OpDef = {
   cpu(ctx): Features {
     const withLines = ctx.bool('include-lines', true);
     const withPolygons = ctx.bool('include-polygons', true);
-    const out = ctx.input<'features'>('features').groups.map((g) => {
+    const input = ctx.input<'features'>('features');
+    if (input.whole) {
+      // GeoJSON: the centroid of the whole feature, drawn by every tile whose canvas holds it.
+      const { canvas } = ctx;
+      const W = worldSize(canvas);
+      const out: FeatureGroup[] = [];
+      for (const w of input.whole.features()) {
+        const c = wholeCentroids(w);
+        const pts: number[] = [];
+        const at = (p: [number, number] | undefined) => {
+          if (!p) return;
+          for (const dx of worldShifts(p[0], p[0], canvas, CLIP_BUFFER)) if (inCanvas(canvas, CLIP_BUFFER, p[0] * W + dx, p[1] * W)) pts.push(p[0] * W + dx, p[1] * W);
+        };
+        for (let i = 0; i + 1 < w.points.length; i += 2) at([w.points[i]!, w.points[i + 1]!]);
+        if (withPolygons) at(c.polygon);
+        if (withLines) at(c.line);
+        if (pts.length) out.push(wholeGroup(w, { points: Float64Array.from(pts) }));
+      }
+      return features(out);
+    }
+    const out = input.groups.map((g) => {
       const pts: number[] = Array.from(g.points);
       const pc = withPolygons && g.polygons.length ? polygonCentroid(g.polygons) : undefined;
       if (pc) pts.push(pc[0], pc[1]);

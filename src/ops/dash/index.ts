@@ -2,7 +2,10 @@ import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { dashLine, type LinePiece } from '../../geometry/lines.js';
 import { RenderError } from '../../errors.js';
 import { nodeRef, num, numRef } from '../../style/fields.js';
-import type { Features } from '../../types.js';
+import { clipLine } from '../../geometry/clip.js';
+import { runsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
+import { CLIP_BUFFER } from '../../sources/sample.js';
+import type { Canvas, FeatureGroup, Features } from '../../types.js';
 import type { OpDef } from '../types.js';
 
 /** Dashes per node, at most (a bound: a tiny period over long lines would otherwise exhaust memory). */
@@ -26,7 +29,9 @@ export const dash: OpDef = {
     const gapPx = ctx.num('gap-px');
     const phase = ctx.num('phase-px', 0);
     let count = 0;
-    const out = ctx.input<'features'>('features').groups.map((g) => {
+    const input = ctx.input<'features'>('features');
+    if (input.whole) return features(dashWhole(input.whole.features(), input.groups, ctx.canvas, dashPx, gapPx, phase));
+    const out = input.groups.map((g) => {
       if (!g.lines.length) return g;
       const pieces: LinePiece[] = [];
       g.lines.forEach((line, i) => dashLine(line, dashPx, gapPx, phase, g.cutEnds?.[i] ?? 0, 0, pieces));
@@ -38,3 +43,36 @@ export const dash: OpDef = {
     return features(out.filter(nonEmpty));
   },
 };
+
+/**
+ * GeoJSON: dash the whole lines, the pattern anchored at each line's start, so it continues
+ * across tiles; only the runs of segments that meet the canvas (+ CLIP_BUFFER) are walked, and the
+ * dashes are clipped there. Polygons and points of the groups pass through.
+ */
+function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[], canvas: Canvas, dashPx: number, gapPx: number, phase: number): FeatureGroup[] {
+  const out: FeatureGroup[] = groups.filter((g) => g.polygons.length || g.points.length).map((g) => groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points }));
+  const W = worldSize(canvas);
+  const r = { x0: canvas.x0 - CLIP_BUFFER, y0: canvas.y0 - CLIP_BUFFER, x1: canvas.x0 + canvas.width + CLIP_BUFFER, y1: canvas.y0 + canvas.height + CLIP_BUFFER };
+  let count = 0;
+  for (const w of ws) {
+    if (!w.lines.length || w.box[3] * W < r.y0 || w.box[1] * W > r.y1) continue;
+    const lines: Float64Array[] = [];
+    const cuts: number[] = [];
+    for (const dx of worldShifts(w.box[0], w.box[2], canvas, CLIP_BUFFER)) {
+      for (const line of w.lines) {
+        for (const run of runsInRect(toWorld(line, W, dx), r)) {
+          for (const d of dashLine(run.line, dashPx, gapPx, phase, 0, run.s0)) {
+            for (const piece of clipLine(d.line, r)) {
+              lines.push(piece.line);
+              cuts.push(piece.cut | d.cut);
+            }
+          }
+        }
+      }
+    }
+    count += lines.length;
+    if (count > MAX_DASHES) throw new RenderError(`dash: more than ${MAX_DASHES} dashes in one canvas; make dash-px + gap-px larger`);
+    if (lines.length) out.push(wholeGroup(w, { lines, cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined }));
+  }
+  return out;
+}

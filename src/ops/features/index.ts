@@ -2,7 +2,8 @@ import { expr, int, str } from '../../style/fields.js';
 import type { OpDef } from '../types.js';
 import { RenderError } from '../../errors.js';
 import type { ExprFeature } from '../../expr/index.js';
-import type { FeatureGroup } from '../../types.js';
+import type { FeatureGroup, Features } from '../../types.js';
+import type { WholeFeature } from '../../geometry/whole.js';
 
 /** Samples a host-bound feature layer for the node's canvas. */
 export const features: OpDef = {
@@ -34,20 +35,26 @@ export const features: OpDef = {
     let groups = await source.features(layer, ctx.canvas, ctx.signal);
     const filter = ctx.expr('filter-expr');
     const mzField = n['min-zoom-field'] as string | undefined;
-    if (filter || mzField) {
-      groups = groups.filter((g) => {
-        if (mzField) {
-          const v = Number(g.properties[mzField]);
-          if (Number.isFinite(v) && v > z) return false;
-        }
-        return !filter || filter.evaluate(z, exprFeature(g)) === true;
-      });
+    const passes = (g: Pick<FeatureGroup, 'id' | 'properties' | 'polygons' | 'lines'>) => {
+      if (mzField) {
+        const v = Number(g.properties[mzField]);
+        if (Number.isFinite(v) && v > z) return false;
+      }
+      return !filter || filter.evaluate(z, exprFeature(g)) === true;
+    };
+    if (filter || mzField) groups = groups.filter(passes);
+    const out: Features = { kind: 'features', groups };
+    // Whole features (GeoJSON): filtered on first use, for the ops that measure whole features.
+    const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
+    if (all) {
+      let kept: readonly WholeFeature[] | undefined;
+      out.whole = { features: () => (kept ??= filter || mzField ? all.filter(passes) : all) };
     }
-    return { kind: 'features', groups };
+    return out;
   },
 };
 
 /** The expression view of a group: geometry type from what it holds (polygon > line > point). */
-export function exprFeature(g: FeatureGroup): ExprFeature {
+export function exprFeature(g: Pick<FeatureGroup, 'id' | 'properties' | 'polygons' | 'lines'>): ExprFeature {
   return { type: g.polygons.length ? 3 : g.lines.length ? 2 : 1, id: g.id, properties: g.properties };
 }

@@ -1,0 +1,187 @@
+// Whole features: the unclipped geometry of every feature of a GeoJSON layer, in Web Mercator
+// units (the world is [0, 1] x [0, 1], y down), so that ops which measure a whole feature (its
+// centroid, its hull, the distance along a line) give the same answer in every tile. A tiled
+// source (MVT, PMTiles) has no such thing: those ops see what the canvas holds (docs/format.md).
+import type { Feature, GeoJSON, Geometry, Position } from 'geojson';
+import { polygonCentroid, lineCentroid } from './measure.js';
+import type { Canvas, FeatureGroup } from '../types.js';
+
+export interface WholeFeature {
+  id?: number | string;
+  properties: Record<string, unknown>;
+  /** Polygons [exterior, ...holes], flat [x, y, ...] in Mercator units. */
+  polygons: Float64Array[][];
+  lines: Float64Array[];
+  points: Float64Array;
+  /** [x0, y0, x1, y1] of every vertex, Mercator units. */
+  box: [number, number, number, number];
+  /** Memo of the centroids (Mercator units), computed on first use. */
+  centroids?: { polygon?: [number, number]; line?: [number, number] };
+}
+
+/** The whole features of one layer that passed a features node (its filter, its min-zoom-field). */
+export interface WholeLayer {
+  features(): readonly WholeFeature[];
+}
+
+const MAX_LAT = 85.0511287798066;
+
+function project(p: Position, out: number[]): void {
+  const lat = Math.max(-MAX_LAT, Math.min(MAX_LAT, p[1]!));
+  const s = Math.sin((lat * Math.PI) / 180);
+  out.push(p[0]! / 360 + 0.5, 0.5 - (0.25 * Math.log((1 + s) / (1 - s))) / Math.PI);
+}
+
+function flat(coords: Position[], dropClosing: boolean): Float64Array {
+  const out: number[] = [];
+  const n = dropClosing && coords.length > 1 && coords[0]![0] === coords[coords.length - 1]![0] && coords[0]![1] === coords[coords.length - 1]![1] ? coords.length - 1 : coords.length;
+  for (let i = 0; i < n; i++) project(coords[i]!, out);
+  return Float64Array.from(out);
+}
+
+function addGeometry(g: Geometry | null, w: WholeFeature, pts: number[]): void {
+  if (!g) return;
+  switch (g.type) {
+    case 'Point':
+      project(g.coordinates, pts);
+      break;
+    case 'MultiPoint':
+      for (const p of g.coordinates) project(p, pts);
+      break;
+    case 'LineString':
+      w.lines.push(flat(g.coordinates, false));
+      break;
+    case 'MultiLineString':
+      for (const l of g.coordinates) w.lines.push(flat(l, false));
+      break;
+    case 'Polygon':
+      w.polygons.push(g.coordinates.map((r) => flat(r, true)));
+      break;
+    case 'MultiPolygon':
+      for (const p of g.coordinates) w.polygons.push(p.map((r) => flat(r, true)));
+      break;
+    case 'GeometryCollection':
+      for (const c of g.geometries) addGeometry(c, w, pts);
+      break;
+  }
+}
+
+/**
+ * Whole features of a GeoJSON document (as handed to geojson-vt: the properties objects are the
+ * very ones geojson-vt gives its tiles, so a feature group and its whole feature share them).
+ */
+export function wholeFeatures(doc: GeoJSON): WholeFeature[] {
+  const features: Feature[] = doc.type === 'FeatureCollection' ? doc.features : doc.type === 'Feature' ? [doc] : [{ type: 'Feature', properties: {}, geometry: doc as Geometry }];
+  const out: WholeFeature[] = [];
+  for (const f of features) {
+    const w: WholeFeature = { properties: (f.properties ?? {}) as Record<string, unknown>, polygons: [], lines: [], points: new Float64Array(0), box: [Infinity, Infinity, -Infinity, -Infinity] };
+    if (f.id !== undefined) w.id = f.id;
+    const pts: number[] = [];
+    addGeometry(f.geometry, w, pts);
+    w.points = Float64Array.from(pts);
+    const b = w.box;
+    const grow = (c: ArrayLike<number>) => {
+      for (let i = 0; i + 1 < c.length; i += 2) {
+        if (c[i]! < b[0]) b[0] = c[i]!;
+        if (c[i + 1]! < b[1]) b[1] = c[i + 1]!;
+        if (c[i]! > b[2]) b[2] = c[i]!;
+        if (c[i + 1]! > b[3]) b[3] = c[i + 1]!;
+      }
+    };
+    for (const p of w.polygons) for (const r of p) grow(r);
+    for (const l of w.lines) grow(l);
+    grow(w.points);
+    if (b[0] <= b[2]) out.push(w);
+  }
+  return out;
+}
+
+/** World pixels across the world at a canvas's zoom. */
+export const worldSize = (c: Canvas): number => c.tileSize * 2 ** c.z;
+
+/** Shifts by whole worlds (world pixels) that bring Mercator x range [x0, x1] onto the canvas grown by `grow`. */
+export function worldShifts(x0: number, x1: number, c: Canvas, grow: number): number[] {
+  const W = worldSize(c);
+  const out: number[] = [];
+  const k0 = Math.floor((c.x0 - grow) / W - x1), k1 = Math.ceil((c.x0 + c.width + grow) / W - x0);
+  for (let k = k0; k <= k1; k++) if ((x0 + k) * W <= c.x0 + c.width + grow && (x1 + k) * W >= c.x0 - grow) out.push(k * W);
+  return out;
+}
+
+/** Whether world pixel (x, y) lies in the canvas grown by `grow`. */
+export const inCanvas = (c: Canvas, grow: number, x: number, y: number): boolean => x >= c.x0 - grow && x < c.x0 + c.width + grow && y >= c.y0 - grow && y < c.y0 + c.height + grow;
+
+/** A feature's area centroid and length-weighted centroid, Mercator units (memoised on the feature). */
+export function wholeCentroids(w: WholeFeature): { polygon?: [number, number]; line?: [number, number] } {
+  if (!w.centroids) {
+    // Centroids in Mercator units: affine maps keep area and length centroids, so scaling to any zoom is exact.
+    w.centroids = {};
+    if (w.polygons.length) w.centroids.polygon = polygonCentroid(w.polygons);
+    if (w.lines.length) w.centroids.line = lineCentroid(w.lines);
+  }
+  return w.centroids;
+}
+
+/** A Mercator-unit array in world pixels: scaled by the world size, shifted by `dx` pixels. */
+export function toWorld(c: ArrayLike<number>, W: number, dx: number): Float64Array {
+  const out = new Float64Array(c.length);
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    out[i] = c[i]! * W + dx;
+    out[i + 1] = c[i + 1]! * W;
+  }
+  return out;
+}
+
+/** A feature group carrying a whole feature's id and properties. */
+export function wholeGroup(w: WholeFeature, geom: Partial<Pick<FeatureGroup, 'polygons' | 'lines' | 'points' | 'cutEnds'>>): FeatureGroup {
+  const g: FeatureGroup = { properties: w.properties, polygons: geom.polygons ?? [], lines: geom.lines ?? [], points: geom.points ?? new Float64Array(0) };
+  if (w.id !== undefined) g.id = w.id;
+  if (geom.cutEnds) g.cutEnds = geom.cutEnds;
+  return g;
+}
+
+/** Visit every vertex of whole features (Mercator units). */
+export function eachWholeVertex(ws: readonly WholeFeature[]): (visit: (x: number, y: number) => void) => void {
+  return (visit) => {
+    for (const w of ws) {
+      for (const p of w.polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i += 2) visit(r[i]!, r[i + 1]!);
+      for (const l of w.lines) for (let i = 0; i + 1 < l.length; i += 2) visit(l[i]!, l[i + 1]!);
+      for (let i = 0; i + 1 < w.points.length; i += 2) visit(w.points[i]!, w.points[i + 1]!);
+    }
+  };
+}
+
+/** One feature (no properties) holding a Mercator-unit ring in world pixels, once per world copy that meets the canvas. */
+export function wholePolygon(ring: Float64Array | undefined, box: [number, number, number, number], c: Canvas, grow: number): FeatureGroup[] {
+  if (!ring) return [];
+  const W = worldSize(c);
+  const polygons = worldShifts(box[0], box[2], c, grow).map((dx) => [toWorld(ring, W, dx)]);
+  return polygons.length ? [{ properties: {}, polygons, lines: [], points: new Float64Array(0) }] : [];
+}
+
+/**
+ * The runs of consecutive segments of a polyline whose boxes meet the rectangle, each with the
+ * distance along the line of its first vertex (a run starts at the line's start or outside the rectangle).
+ */
+export function runsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): { line: Float64Array; s0: number }[] {
+  const out: { line: Float64Array; s0: number }[] = [];
+  let s = 0;
+  let start = -1;
+  let s0 = 0;
+  const n = line.length >> 1;
+  const flush = (end: number) => {
+    if (start >= 0) out.push({ line: Float64Array.from(Array.prototype.slice.call(line, start * 2, end * 2 + 2) as number[]), s0 });
+    start = -1;
+  };
+  for (let i = 1; i < n; i++) {
+    const ax = line[i * 2 - 2]!, ay = line[i * 2 - 1]!, bx = line[i * 2]!, by = line[i * 2 + 1]!;
+    const meets = Math.max(ax, bx) >= r.x0 && Math.min(ax, bx) <= r.x1 && Math.max(ay, by) >= r.y0 && Math.min(ay, by) <= r.y1;
+    if (meets && start < 0) {
+      start = i - 1;
+      s0 = s;
+    } else if (!meets) flush(i - 1);
+    s += Math.hypot(bx - ax, by - ay);
+  }
+  flush(n - 1);
+  return out;
+}
