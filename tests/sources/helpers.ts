@@ -64,3 +64,17 @@ export async function solidPng(size: number, rgba: [number, number, number, numb
   for (let i = 0; i < raw.length; i += 4) raw.set(rgba, i);
   return new Uint8Array(await sharp(raw, { raw: { width: size, height: size, channels: 4 } }).png().toBuffer());
 }
+
+/** A zstd frame of raw blocks (RFC 8878 §3.1.1): a valid stream any decoder must read. */
+export function zstdRaw(data: Uint8Array): Uint8Array {
+  const out: number[] = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x50]; // magic; no checksum, window 1 MiB
+  const max = 128 * 1024;
+  for (let i = 0; i === 0 || i < data.length; i += max) {
+    const n = Math.min(max, data.length - i);
+    const last = i + max >= data.length ? 1 : 0;
+    const h = last | (0 << 1) | (n << 3); // raw block
+    out.push(h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff);
+    for (let k = i; k < i + n; k++) out.push(data[k]!);
+  }
+  return Uint8Array.from(out);
+}
