@@ -98,13 +98,15 @@ test('the panel has one control per param, with the right type, range, default, 
     expect(labelled.label).toBe(name);
     if (p.description) expect(labelled.help).toContain(p.description);
     if (p.type === 'number' && p.minimum !== undefined && p.maximum !== undefined) {
-      await expect(box.locator('input').count()).resolves.toBe(1);
+      // A slider and a number box beside it.
+      await expect(box.locator('input').count()).resolves.toBe(2);
+      await expect(box.locator('input.num').inputValue()).resolves.toBe(String(p.default));
       const a = await first.evaluate((i: HTMLInputElement) => ({ type: i.type, min: i.min, max: i.max, value: i.value, step: Number(i.step) }));
       expect(a).toEqual({ type: 'range', min: String(p.minimum), max: String(p.maximum), value: String(p.default), step: expect.any(Number) });
       expect(a.step).toBeGreaterThan(0);
       expect(a.step).toBeLessThanOrEqual((p.maximum - p.minimum) / 10);
     } else if (p.type === 'number') {
-      await expect(first.getAttribute('type')).resolves.toBe('number');
+      await expect(first.getAttribute('class')).resolves.toBe('num');
       await expect(first.inputValue()).resolves.toBe(String(p.default));
     } else if (p.type === 'boolean') {
       await expect(first.getAttribute('type')).resolves.toBe('checkbox');
@@ -138,8 +140,8 @@ test('moving a slider re-renders the map in the browser and puts the value in th
 test('reloading the URL restores the params and the same pixels', async () => {
   await s.page.reload();
   await settled(s.page);
-  await expect(s.page.locator('#params [data-param="border-width"] input').inputValue()).resolves.toBe('4');
-  await expect(s.page.locator('#params [data-param="border-width"] output').textContent()).resolves.toBe('4');
+  await expect(s.page.locator('#params [data-param="border-width"] input[type=range]').inputValue()).resolves.toBe('4');
+  await expect(s.page.locator('#params [data-param="border-width"] input.num').inputValue()).resolves.toBe('4');
   const again = await mapShot('preview-reloaded.png');
   expect(compareRGBA(again.data, borderWide.data, again.width, again.height).ok).toBe(true);
 });
@@ -181,9 +183,9 @@ test('the compare switch shows server-rendered tiles, which match the browser-re
 
 test('reset to defaults restores every control and clears the URL', async () => {
   await s.page.getByRole('button', { name: 'Reset to defaults' }).click();
-  await expect(s.page.locator('#params [data-param="border-width"] input').inputValue()).resolves.toBe('0.8');
+  await expect(s.page.locator('#params [data-param="border-width"] input.num').inputValue()).resolves.toBe('0.8');
   await expect(s.page.locator('#params [data-param="land"] input.hex').inputValue()).resolves.toBe('#f3efe2');
-  await expect(s.page.locator('#params [data-param="shadow"] input').inputValue()).resolves.toBe('4');
+  await expect(s.page.locator('#params [data-param="shadow"] input.num').inputValue()).resolves.toBe('4');
   expect(new URL(s.page.url()).search).toBe('');
 });
 

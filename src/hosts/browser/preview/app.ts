@@ -1,14 +1,24 @@
-// The preview page served by the tile server at `/`: MapLibre shows tiles rendered in this browser
-// (through the `tilegraph://` protocol) or by the server; the panel edits the style's params.
-import { addProtocol, Map as MapLibreMap, NavigationControl, type RasterTileSource } from 'maplibre-gl';
-import { paramStrings, Renderer, TilegraphError, type BackendChoice } from '../index.js';
-import { buildPanel, shortColor } from './panel.js';
+// The preview page served by the tile server at `/`: a style workbench. MapLibre shows tiles
+// rendered in this browser (through the `tilegraph://` protocol) or by the server; the panel
+// edits the params; the graph strip shows the style's nodes, and clicking one shows that node's
+// output as the map; a click on the map lists the features under it; exports; live reload.
+import { addProtocol, Map as MapLibreMap, NavigationControl, Popup, ScaleControl, type RasterTileSource } from 'maplibre-gl';
+import { FetchLoader, paramStrings, Renderer, TilegraphError, type BackendChoice } from '../index.js';
+import { buildPanel, el, shortColor } from './panel.js';
 import { toRGBA8 } from '../../../render/encode.js';
+import type { StyleDoc } from '../../../style/types.js';
+import type { Kind, Window } from '../../../types.js';
+import { lngLatToPixel } from '../../../sources/tiles.js';
+import { dataExtent } from './extent.js';
+import { drawGraph, graphOf, nodeViewStyle, viewable, type GraphView } from './graph.js';
+import { featuresAt, type InspectedFeature } from './inspect.js';
 
 /** The server's root: this script is served from <root>/preview/preview.js. */
 const root = new URL('../', import.meta.url);
 const SOURCE = 'tilegraph';
-const TILE = /^tilegraph:\/\/(\d+)\/(\d+)\/(\d+)(?:\?(.*))?$/;
+const TILE = /^tilegraph(-node)?:\/\/(\d+)\/(\d+)\/(\d+)(?:\?(.*))?$/;
+/** The largest export, in pixels (a bbox render on this page's thread). */
+const MAX_EXPORT_PIXELS = 4096 * 4096;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -16,11 +26,20 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 export interface PreviewState {
   map?: MapLibreMap;
   renderer?: Renderer;
-  /** Bumped every time the tiles are re-requested (params changed, compare switched). */
+  /** Bumped every time the tiles are re-requested (params changed, compare switched, node shown). */
   generation: number;
   /** The generation the map last went idle at (all its tiles loaded). */
   idleGeneration: number;
+  /** The messages of the tiles that failed and have not rendered since (one per tile). */
   errors: string[];
+  /** The node shown as the map (undefined: the style's output). */
+  node?: string;
+  /** Features listed by the last click on the map. */
+  inspected?: InspectedFeature[];
+  /** The last export: file name and size in bytes (PNG: also the window). */
+  lastExport?: { name: string; bytes: number; window?: Window };
+  /** Live reload: the server's events are connected. */
+  live: boolean;
   ready: Promise<void>;
 }
 
@@ -34,10 +53,28 @@ function hashOption(key: string): string | undefined {
   return new URLSearchParams(location.hash.slice(1)).get(key) ?? undefined;
 }
 
+function setHashOption(key: string, value: string | undefined): void {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (value === undefined) h.delete(key);
+  else h.set(key, value);
+  // URLSearchParams escapes the '/' of MapLibre's map=z/lat/lon; keep it readable.
+  history.replaceState(history.state, '', `${location.pathname}${location.search}#${h.toString().replace(/%2F/g, '/')}`);
+}
+
 function errorText(e: unknown): string {
   if (e instanceof TilegraphError) return e.problems.map((p) => p.message).join('; ');
   return (e as Error)?.message ?? String(e);
 }
+
+function download(name: string, blob: Blob): void {
+  const a = el('a', { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+const SWATCH = 20;
 
 function renderLegend(renderer: Renderer): void {
   const legend = renderer.legend;
@@ -45,25 +82,13 @@ function renderLegend(renderer: Renderer): void {
   box.hidden = !legend;
   if (!legend) return;
   $('legend-title').textContent = legend.title ?? 'Legend';
-  const list = $<HTMLUListElement>('legend-entries');
-  list.replaceChildren(
+  $<HTMLUListElement>('legend-entries').replaceChildren(
     ...(legend.entries ?? []).map((e) => {
-      const li = document.createElement('li');
-      const swatch = document.createElement('canvas');
-      swatch.className = 'legend-swatch';
+      const li = el('li');
+      const swatch = el('canvas', { class: 'legend-swatch', 'aria-hidden': 'true' });
       swatch.width = swatch.height = SWATCH;
-      swatch.setAttribute('aria-hidden', 'true');
-      li.append(swatch);
-      const label = document.createElement('span');
-      label.className = 'legend-label';
-      label.textContent = e.label;
-      li.append(label);
-      if (e.note) {
-        const note = document.createElement('span');
-        note.className = 'legend-entry-note';
-        note.textContent = e.note;
-        li.append(note);
-      }
+      li.append(swatch, el('span', { class: 'legend-label' }, e.label));
+      if (e.note) li.append(el('span', { class: 'legend-entry-note' }, e.note));
       return li;
     }),
   );
@@ -73,12 +98,9 @@ function renderLegend(renderer: Renderer): void {
   drawSwatches(renderer);
 }
 
-const SWATCH = 20;
-
 /** Each entry's symbol: its node drawn over stand-in features with the current params (CPU, small). */
 function drawSwatches(renderer: Renderer): void {
-  const canvases = document.querySelectorAll<HTMLCanvasElement>('#legend-entries canvas.legend-swatch');
-  canvases.forEach((canvas, i) => {
+  document.querySelectorAll<HTMLCanvasElement>('#legend-entries canvas.legend-swatch').forEach((canvas, i) => {
     renderer.core
       .renderLegendSwatch(i, renderer.params, { size: SWATCH })
       .then((raster) => {
@@ -91,12 +113,64 @@ function drawSwatches(renderer: Renderer): void {
   });
 }
 
+/** "1:12,300" style scale of the map's centre (96 dpi screens, MapLibre's 512 px world at zoom 0). */
+function scaleText(map: MapLibreMap): string {
+  const lat = map.getCenter().lat;
+  const metresPerPx = (40075016.686 * Math.cos((lat * Math.PI) / 180)) / (512 * 2 ** map.getZoom());
+  const n = metresPerPx / 0.0254 * 96;
+  const round = (x: number) => {
+    const p = 10 ** Math.max(0, Math.floor(Math.log10(x)) - 1);
+    return Math.round(x / p) * p;
+  };
+  return `1:${round(n).toLocaleString('en-US')}`;
+}
+
+/** The zoom of the 256 px tiles the map shows at its current zoom. */
+const tileZoom = (map: MapLibreMap) => Math.max(0, Math.min(22, Math.round(map.getZoom() + 1)));
+
+function inspectTable(list: InspectedFeature[]): HTMLElement {
+  const box = el('div', { class: 'inspect' });
+  if (list.length === 0) {
+    box.append(el('p', { class: 'help' }, 'No features here.'));
+    return box;
+  }
+  for (const f of list.slice(0, 20)) {
+    const section = el('section', { class: 'feature', 'data-node': f.node });
+    section.append(el('h3', {}, `${f.node} · ${f.geometry}`));
+    const table = el('table');
+    const entries = Object.entries(f.properties);
+    if (entries.length === 0) table.append(el('tr', {}, '(no properties)'));
+    for (const [k, v] of entries) {
+      const tr = el('tr');
+      tr.append(el('th', { scope: 'row' }, k), el('td', {}, typeof v === 'string' ? v : JSON.stringify(v)));
+      table.append(tr);
+    }
+    section.append(table);
+    box.append(section);
+  }
+  if (list.length > 20) box.append(el('p', { class: 'help' }, `and ${list.length - 20} more`));
+  return box;
+}
+
+/** Live reload: keep the params that still exist (and still validate), then reload the page. */
+async function reloadKeeping(): Promise<void> {
+  const schema = (await (await fetch(new URL('style/params', root), { cache: 'no-store' })).json()) as { properties?: Record<string, unknown> };
+  const q = new URLSearchParams(location.search);
+  for (const name of [...q.keys()]) if (!(name in (schema.properties ?? {}))) q.delete(name);
+  const s = q.toString();
+  history.replaceState(history.state, '', `${location.pathname}${s ? '?' + s : ''}${location.hash}`);
+  location.reload();
+}
+
 async function main(state: PreviewState): Promise<void> {
   setStatus('Loading the style…');
   const asked = hashOption('backend');
   const backend: BackendChoice = asked === 'gpu' || asked === 'cpu' ? asked : 'auto';
-  const renderer = await Renderer.create({ style: new URL('style', root), dataUrl: new URL('data/', root), backend });
+  const styleUrl = new URL('style', root);
+  const dataUrl = new URL('data/', root);
+  const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend });
   state.renderer = renderer;
+  const doc = renderer.core.doc as StyleDoc;
   const defaults = paramStrings(renderer.core.params());
   document.title = `${renderer.name ?? 'tilegraph'} · tilegraph preview`;
   $('style-name').textContent = renderer.name ?? 'tilegraph';
@@ -117,12 +191,37 @@ async function main(state: PreviewState): Promise<void> {
     for (const [name, v] of Object.entries(paramStrings(renderer.params))) if (v !== defaults[name]) q.set(name, shortColor(v));
     return q.toString();
   };
+
+  // The node view: a second renderer on a style whose output is the chosen node.
+  const kindOf = (id: string): Kind | undefined => {
+    const spec = doc.nodes[id];
+    if (spec?.op === 'func') return doc.functions?.[String(spec.function)]?.['output-kind'];
+    return renderer.core.plan.nodes.get(id)?.kind;
+  };
+  const graph = graphOf(doc, kindOf);
+  let nodeRenderer: { id: string; renderer: Renderer } | undefined;
+  const rangeLo = $<HTMLInputElement>('node-range-lo');
+  const rangeHi = $<HTMLInputElement>('node-range-hi');
+
   const compare = $<HTMLInputElement>('compare');
   const tileUrl = () => {
     const q = query();
-    return compare.checked ? `${new URL('tiles', root).href}/{z}/{x}/{y}.png${q ? '?' + q : ''}` : `tilegraph://{z}/{x}/{y}${q ? '?' + q : ''}`;
+    const qs = q ? '?' + q : '';
+    if (nodeRenderer) return `tilegraph-node://{z}/{x}/{y}${qs}`;
+    return compare.checked ? `${new URL('tiles', root).href}/{z}/{x}/{y}.png${qs}` : `tilegraph://{z}/{x}/{y}${qs}`;
   };
-  const describe = () => (compare.checked ? 'Showing server-rendered tiles' : `Rendering in this browser (${renderer.backend === 'gpu' ? `WebGPU, ${renderer.adapter}` : 'CPU, in a worker'})`);
+  const describe = () => {
+    if (state.node) return `Showing node '${state.node}' (${kindOf(state.node)}), rendered in this browser`;
+    return compare.checked ? 'Showing server-rendered tiles' : `Rendering in this browser (${renderer.backend === 'gpu' ? `WebGPU, ${renderer.adapter}` : 'CPU, in a worker'})`;
+  };
+
+  // Errors per tile: a tile that renders later clears its own error.
+  const tileErrors = new Map<string, string>();
+  const showErrors = () => {
+    state.errors = [...new Set(tileErrors.values())];
+    if (state.errors.length) setStatus(`${tileErrors.size} tile${tileErrors.size > 1 ? 's' : ''} failed: ${state.errors[0]}`, true);
+    else setStatus(describe());
+  };
 
   let map: MapLibreMap | undefined;
   let pending: ReturnType<typeof setTimeout> | undefined;
@@ -134,6 +233,8 @@ async function main(state: PreviewState): Promise<void> {
     pending = setTimeout(() => {
       pending = undefined;
       state.generation++;
+      tileErrors.clear();
+      showErrors();
       (map?.getSource(SOURCE) as RasterTileSource | undefined)?.setTiles([tileUrl()]);
     }, 40);
   };
@@ -164,21 +265,70 @@ async function main(state: PreviewState): Promise<void> {
   });
   renderLegend(renderer);
 
-  addProtocol('tilegraph', async (req, abort) => {
+  let graphView: GraphView | undefined;
+  /** Show node `id` as the map (undefined: the style's output). */
+  const showNode = async (id: string | undefined) => {
+    const kind = id === undefined ? undefined : kindOf(id);
+    if (id === doc.output.replace(/^@/, '')) id = undefined;
+    const rangeBox = $('node-range');
+    rangeBox.hidden = kind !== 'scalar-field' || id === undefined;
+    nodeRenderer?.renderer.destroy();
+    nodeRenderer = undefined;
+    state.node = undefined;
+    if (id !== undefined) {
+      const range: [number, number] = [Number(rangeLo.value), Number(rangeHi.value)];
+      const derived = nodeViewStyle(doc, id, kind, range);
+      if (!derived) return;
+      setStatus(`Building the view of node '${id}'…`);
+      nodeRenderer = { id, renderer: await Renderer.create({ style: derived, baseUrl: styleUrl, dataUrl, backend, workers: 1 }) };
+      state.node = id;
+    }
+    setHashOption('node', id);
+    $('show-output').hidden = id === undefined;
+    $('node-shown').textContent = id === undefined ? 'the output' : `node '${id}' (${kind})`;
+    graphView?.select(id);
+    refresh();
+  };
+  graphView = drawGraph($('graph'), graph, doc.output.replace(/^@/, ''), (id) => void showNode(id).catch((e) => setStatus(`The node view failed: ${errorText(e)}`, true)));
+  graphView.select(undefined);
+  $('show-output').addEventListener('click', () => void showNode(undefined));
+  for (const i of [rangeLo, rangeHi]) i.addEventListener('change', () => state.node && void showNode(state.node));
+
+  const render = (r: () => Renderer | undefined) => async (req: { url: string }, abort: AbortController) => {
     const m = TILE.exec(req.url);
     if (!m) throw new Error(`not a tilegraph tile URL: ${req.url}`);
-    const params = Object.fromEntries(new URLSearchParams(m[4] ?? ''));
-    const bitmap = await renderer.renderTileBitmap({ z: Number(m[1]), x: Number(m[2]), y: Number(m[3]) }, { params, signal: abort.signal });
-    return { data: bitmap };
-  });
+    const key = `${m[2]}/${m[3]}/${m[4]}`;
+    const params = Object.fromEntries(new URLSearchParams(m[5] ?? ''));
+    const which = r();
+    if (!which) throw new DOMException('the node view was closed', 'AbortError');
+    try {
+      const bitmap = await which.renderTileBitmap({ z: Number(m[2]), x: Number(m[3]), y: Number(m[4]) }, { params, signal: abort.signal });
+      if (tileErrors.delete(key)) showErrors();
+      return { data: bitmap };
+    } catch (e) {
+      if ((e as Error)?.name !== 'AbortError') {
+        tileErrors.set(key, errorText(e));
+        showErrors();
+      }
+      throw e;
+    }
+  };
+  addProtocol('tilegraph', render(() => renderer));
+  addProtocol('tilegraph-node', render(() => nodeRenderer?.renderer));
+
+  // Open where the data is, unless the URL names a view.
+  let view: { center: [number, number]; zoom: number } | { bounds: [number, number, number, number] } = { center: [0, 20], zoom: 1 };
+  const extent = await dataExtent(doc, new FetchLoader({ baseUrl: styleUrl.href, dataUrl: dataUrl.href })).catch(() => undefined);
+  if (extent && extent.bounds[2] - extent.bounds[0] < 300) {
+    view = extent.center && extent.zoom !== undefined ? { center: extent.center, zoom: Math.max(0, extent.zoom - 1) } : { bounds: extent.bounds };
+  }
 
   // Shown by MapLibre's attribution control (HTML allowed, spec §2.1).
   const attribution = (await renderer.attribution()).join(' | ');
   map = new MapLibreMap({
     container: 'map',
     hash: 'map',
-    center: [0, 20],
-    zoom: 1,
+    ...('bounds' in view ? { bounds: view.bounds, fitBoundsOptions: { padding: 20 } } : view),
     attributionControl: { compact: false },
     style: {
       version: 8,
@@ -188,22 +338,92 @@ async function main(state: PreviewState): Promise<void> {
   });
   state.map = map;
   map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
+  map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
+  const readout = $('readout');
+  const updateReadout = () => {
+    readout.textContent = `zoom ${map!.getZoom().toFixed(2)} · tiles z${tileZoom(map!)} · ${scaleText(map!)}`;
+  };
+  map.on('move', updateReadout);
+  updateReadout();
   map.on('idle', () => {
     state.idleGeneration = state.generation;
   });
   map.on('error', (ev) => {
-    const msg = errorText(ev.error);
-    if ((ev.error as Error)?.name === 'AbortError') return;
-    state.errors.push(msg);
-    setStatus(`A tile failed: ${msg}`, true);
+    // Tile failures are tracked per tile by the protocol above; anything else is shown as it is.
+    if ((ev.error as Error)?.name === 'AbortError' || (ev as { tile?: unknown }).tile || (ev as { sourceId?: string }).sourceId === SOURCE) return;
+    setStatus(`The map failed: ${errorText(ev.error)}`, true);
   });
+
+  // Click a feature: the features of every `features` node under the cursor.
+  const popup = new Popup({ maxWidth: '22rem', closeOnClick: true });
+  map.on('click', (ev) => {
+    const z = tileZoom(map!);
+    void featuresAt(renderer.core, ev.lngLat.lng, ev.lngLat.lat, z)
+      .then((list) => {
+        state.inspected = list;
+        const table = inspectTable(list);
+        $('inspect').replaceChildren(table.cloneNode(true));
+        popup.setLngLat(ev.lngLat).setDOMContent(table).addTo(map!);
+      })
+      .catch((e) => setStatus(`Inspecting failed: ${errorText(e)}`, true));
+  });
+
+  // Export the view as PNG (a bbox render of what the map shows, at the tiles' zoom) and the style.
+  $('export-png').addEventListener('click', () => {
+    void (async () => {
+      const z = tileZoom(map!);
+      const b = map!.getBounds();
+      const [x0, y0] = lngLatToPixel(b.getWest(), b.getNorth(), z, 256);
+      const [x1, y1] = lngLatToPixel(b.getEast(), b.getSouth(), z, 256);
+      const window: Window = { z, x0: Math.floor(x0), y0: Math.max(0, Math.floor(y0)), width: Math.ceil(x1) - Math.floor(x0), height: Math.min(256 * 2 ** z, Math.ceil(y1)) - Math.max(0, Math.floor(y0)), tileSize: 256 };
+      if (window.width * window.height > MAX_EXPORT_PIXELS) throw new Error(`the view is ${window.width}x${window.height} pixels at zoom ${z}; zoom in to export it`);
+      setStatus(`Exporting ${window.width}x${window.height} px…`);
+      const core = nodeRenderer?.renderer.core ?? renderer.core;
+      const { raster } = await core.renderWindow(window, core.params(paramStrings(renderer.params)));
+      const canvas = el('canvas');
+      canvas.width = raster.width;
+      canvas.height = raster.height;
+      canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(toRGBA8(raster)), raster.width, raster.height), 0, 0);
+      const blob = await new Promise<Blob>((resolve, reject) => canvas.toBlob((bl) => (bl ? resolve(bl) : reject(new Error('the canvas could not be encoded'))), 'image/png'));
+      const name = `${(renderer.name ?? 'tilegraph').replace(/[^\w-]+/g, '-')}${state.node ? '-' + state.node : ''}-z${z}.png`;
+      state.lastExport = { name, bytes: blob.size, window };
+      download(name, blob);
+      showErrors();
+    })().catch((e) => setStatus(`Export failed: ${errorText(e)}`, true));
+  });
+  $('export-style').addEventListener('click', () => {
+    // The document as loaded, with every param's current value as its default.
+    const out = structuredClone(doc) as StyleDoc;
+    const values = paramStrings(renderer.params);
+    for (const [name, decl] of Object.entries(out.params ?? {})) {
+      const v = values[name]!;
+      decl.default = decl.type === 'number' ? Number(v) : decl.type === 'bool' ? v === 'true' : shortColor(v);
+    }
+    const text = JSON.stringify(out, null, 2) + '\n';
+    const name = `${(renderer.name ?? 'style').replace(/[^\w-]+/g, '-')}.style.json`;
+    state.lastExport = { name, bytes: text.length };
+    download(name, new Blob([text], { type: 'application/json' }));
+  });
+
   await new Promise<void>((resolve) => map!.once('load', () => resolve()));
-  // A tile that already failed keeps its message in the status line.
+  const fromHash = hashOption('node');
+  if (fromHash && doc.nodes[fromHash] && viewable(kindOf(fromHash))) await showNode(fromHash);
   if (bad.length) setStatus(`Ignored from the URL: ${bad.join('; ')}`, true);
-  else if (state.errors.length === 0) setStatus(describe());
+  else showErrors();
+
+  // Live reload: the server pushes `reload` after `serve --watch` reloads the style.
+  if (typeof EventSource !== 'undefined') {
+    const events = new EventSource(new URL('events', root));
+    events.addEventListener('hello', () => (state.live = true));
+    events.addEventListener('reload', (ev) => {
+      const r = JSON.parse((ev as MessageEvent<string>).data) as { ok: boolean; version: string; error?: string };
+      if (r.ok && r.version !== renderer.version) void reloadKeeping();
+      else if (!r.ok) setStatus(`The style file changed but does not load (still showing the previous version): ${r.error}`, true);
+    });
+  }
 }
 
-const state: PreviewState = { generation: 0, idleGeneration: -1, errors: [], ready: Promise.resolve() };
+const state: PreviewState = { generation: 0, idleGeneration: -1, errors: [], live: false, ready: Promise.resolve() };
 (window as unknown as { tilegraphPreview: PreviewState }).tilegraphPreview = state;
 state.ready = main(state).catch((e) => {
   setStatus(`The preview could not start: ${errorText(e)}`, true);

@@ -1,6 +1,8 @@
 // The params panel: one native form control per param, generated from the params JSON Schema
-// (bounded number -> range, other number -> number field, colour -> colour picker + hex text,
-// bool -> checkbox). Every edit goes through `onChange`, which validates like the server.
+// (bounded number -> range + number box, other number -> number box, colour -> colour picker +
+// text field taking hex or CSS colour names, bool -> checkbox), under the declarations' optional
+// `group` headings with their `label`s. Every edit goes through `onChange`, which validates like
+// the server.
 
 export interface ParamProperty {
   type?: string;
@@ -8,6 +10,10 @@ export interface ParamProperty {
   maximum?: number;
   default?: unknown;
   description?: string;
+  /** The declaration's `label`. */
+  title?: string;
+  /** The declaration's `group`. */
+  'x-group'?: string;
   'x-param-type'?: 'number' | 'color' | 'bool';
 }
 
@@ -38,7 +44,46 @@ export function shortColor(hex: string): string {
   return /^#[0-9a-f]{6}ff$/i.test(hex) ? hex.slice(0, 7) : hex;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+/**
+ * A number as typed by a person: blanks trimmed, a lone decimal comma read as a point ('2,5' is
+ * 2.5, never 25). Anything else is passed on for the param parser to refuse with its sentence.
+ */
+export function normalizeNumber(text: string): string {
+  const t = text.trim();
+  return /^-?\d*,\d+$/.test(t) ? t.replace(',', '.') : t;
+}
+
+let probe: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * A colour as typed by a person, as the param parser takes it: #rgb, #rgba, #rrggbb, #rrggbbaa,
+ * or any CSS colour the browser knows (names like `rebeccapurple`, rgb(), hsl()), stored as
+ * #rrggbb (#rrggbbaa when not opaque). Undefined when it is no colour.
+ */
+export function normalizeColor(text: string): string | undefined {
+  const t = text.trim().toLowerCase();
+  if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(t)) return shortColor(t);
+  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])([0-9a-f])?$/.exec(t);
+  if (short) return shortColor('#' + short.slice(1).filter(Boolean).map((c) => c + c).join(''));
+  if (!t || t.startsWith('#')) return undefined;
+  probe ??= document.createElement('canvas').getContext('2d');
+  if (!probe) return undefined;
+  // The 2D context normalises any CSS colour to #rrggbb or rgba(); an invalid one leaves it unchanged.
+  for (const sentinel of ['#000001', '#000002']) {
+    probe.fillStyle = sentinel;
+    probe.fillStyle = t;
+    if (probe.fillStyle === sentinel) return undefined;
+  }
+  const v = String(probe.fillStyle);
+  if (v.startsWith('#')) return v;
+  const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(v);
+  if (!m) return undefined;
+  const hex = (n: number) => Math.round(n).toString(16).padStart(2, '0');
+  const a = m[4] === undefined ? 1 : Number(m[4]);
+  return shortColor('#' + [m[1], m[2], m[3]].map((c) => hex(Number(c))).join('') + hex(a * 255));
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
@@ -52,16 +97,30 @@ interface Control {
 }
 
 export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
-  const props = ((o.schema.properties ?? {}) as Record<string, ParamProperty>);
+  const props = (o.schema.properties ?? {}) as Record<string, ParamProperty>;
   const controls = new Map<string, Control>();
   form.replaceChildren();
   form.addEventListener('submit', (e) => e.preventDefault()); // Enter in a field must not reload the page
+  // Groups in order of first appearance; ungrouped params first, in declaration order.
+  const groups = new Map<string, HTMLElement>();
+  const containerFor = (group: string | undefined): HTMLElement => {
+    if (!group) return form;
+    let fs = groups.get(group);
+    if (!fs) {
+      fs = el('fieldset', { class: 'param-group', 'data-group': group });
+      fs.append(el('legend', {}, group));
+      groups.set(group, fs);
+    }
+    return fs;
+  };
   let n = 0;
   for (const [name, p] of Object.entries(props)) {
     const id = `param-${n++}`;
     const kind = p['x-param-type'] ?? (p.type === 'boolean' ? 'bool' : p.type === 'number' ? 'number' : 'color');
     const box = el('div', { class: `param param-${kind}`, 'data-param': name });
-    const label = el('label', { for: id }, name);
+    const title = p.title ?? name;
+    const label = el('label', { for: id }, title);
+    if (p.title) label.title = name; // the param's own name (the URL and --param key) on hover
     const describedBy: string[] = [];
     const help = p.description ? el('p', { class: 'help', id: `${id}-help` }, p.description) : undefined;
     if (help) describedBy.push(help.id);
@@ -89,41 +148,62 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
       control = { show: (v) => (input.checked = v === 'true'), error, inputs: [input] };
       row.append(input, label);
       box.append(row);
-    } else if (kind === 'number' && typeof p.minimum === 'number' && typeof p.maximum === 'number') {
-      const def = typeof p.default === 'number' ? p.default : p.minimum;
-      const input = el('input', {
-        type: 'range', id, name, min: String(p.minimum), max: String(p.maximum),
-        step: String(rangeStep(p.minimum, p.maximum, def)), 'aria-describedby': describedBy.join(' '),
+    } else if (kind === 'number') {
+      // A number box always; a slider beside it when both bounds are declared. The box takes
+      // exact values (typed, or stepped by the arrow keys on the slider's grid).
+      const bounded = typeof p.minimum === 'number' && typeof p.maximum === 'number';
+      const def = typeof p.default === 'number' ? p.default : (p.minimum ?? 0);
+      const step = bounded ? String(rangeStep(p.minimum!, p.maximum!, def)) : 'any';
+      const slider = bounded
+        ? el('input', { type: 'range', id, name, min: String(p.minimum), max: String(p.maximum), step, 'aria-describedby': describedBy.join(' ') })
+        : undefined;
+      const box2 = el('input', {
+        type: 'text', inputmode: 'decimal', class: 'num', spellcheck: 'false', autocomplete: 'off',
+        id: slider ? `${id}-num` : id, 'data-step': step, 'aria-describedby': describedBy.join(' '),
+        ...(slider ? { 'aria-label': `${title}, exact value` } : { name }),
       });
-      const out = el('output', { for: id, id: `${id}-value` });
-      input.addEventListener('input', () => {
-        out.textContent = input.value;
-        apply(input, input.value);
+      const commit = () => {
+        const v = normalizeNumber(box2.value);
+        if (apply(box2, v)) {
+          box2.value = v;
+          if (slider) slider.value = v;
+        }
+      };
+      box2.addEventListener('change', commit);
+      box2.addEventListener('keydown', (e) => {
+        if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+        const cur = Number(normalizeNumber(box2.value));
+        if (!Number.isFinite(cur)) return;
+        e.preventDefault();
+        const st = step === 'any' ? 1 : Number(step);
+        let next = Math.round((cur + (e.key === 'ArrowUp' ? st : -st)) / st) * st;
+        if (typeof p.minimum === 'number') next = Math.max(p.minimum, next);
+        if (typeof p.maximum === 'number') next = Math.min(p.maximum, next);
+        box2.value = String(Number(next.toPrecision(12)));
+        commit();
+      });
+      slider?.addEventListener('input', () => {
+        box2.value = slider.value;
+        apply(slider, slider.value);
       });
       control = {
         show: (v) => {
-          input.value = v;
-          out.textContent = v;
+          if (slider) slider.value = v;
+          box2.value = v;
         },
         error,
-        inputs: [input],
+        inputs: slider ? [slider, box2] : [box2],
       };
-      row.append(input, out);
-      box.append(label, row);
-    } else if (kind === 'number') {
-      const input = el('input', { type: 'number', id, name, step: 'any', 'aria-describedby': describedBy.join(' ') });
-      if (typeof p.minimum === 'number') input.min = String(p.minimum);
-      if (typeof p.maximum === 'number') input.max = String(p.maximum);
-      input.addEventListener('change', () => apply(input, input.value));
-      control = { show: (v) => (input.value = v), error, inputs: [input] };
-      row.append(input);
+      if (slider) row.append(slider);
+      row.append(box2);
       box.append(label, row);
     } else {
-      // <input type=color> knows only #rrggbb: the hex field beside it keeps (and edits) the alpha.
+      // <input type=color> knows only #rrggbb: the text field beside it keeps (and edits) the alpha,
+      // and takes #rgb, CSS colour names, rgb() and hsl(), stored as #rrggbb.
       const picker = el('input', { type: 'color', id, name, 'aria-describedby': describedBy.join(' ') });
       const hex = el('input', {
         type: 'text', id: `${id}-hex`, class: 'hex', spellcheck: 'false', autocomplete: 'off',
-        'aria-label': `${name} as hex, #rrggbb or #rrggbbaa`, 'aria-describedby': describedBy.join(' '),
+        'aria-label': `${title} as hex (#rrggbb, #rgb, #rrggbbaa) or a CSS colour name`, 'aria-describedby': describedBy.join(' '),
       });
       picker.addEventListener('input', () => {
         const alpha = /^#[0-9a-f]{8}$/i.test(hex.value) ? hex.value.slice(7) : '';
@@ -132,8 +212,12 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
         apply(picker, v);
       });
       hex.addEventListener('change', () => {
-        const v = hex.value.trim();
-        if (apply(hex, v)) picker.value = v.slice(0, 7).toLowerCase();
+        // Not a colour at all: the param parser refuses it with the server's sentence.
+        const v = normalizeColor(hex.value) ?? hex.value.trim();
+        if (apply(hex, v)) {
+          hex.value = v;
+          picker.value = v.slice(0, 7);
+        }
       });
       control = {
         show: (v) => {
@@ -148,11 +232,12 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
     }
     if (help) box.append(help);
     box.append(error);
-    form.append(box);
+    containerFor(p['x-group']).append(box);
     controls.set(name, control);
     const v = o.values[name];
     if (v !== undefined) control.show(v);
   }
+  for (const fs of groups.values()) form.append(fs);
   if (controls.size === 0) form.append(el('p', { class: 'help' }, 'This style declares no params.'));
 
   return {

@@ -1,0 +1,99 @@
+// Where the data is: the extent of a style's sources (declared `bounds`, a PMTiles archive's
+// header bounds and centre, a GeoJSON file's extent), so the preview opens over the data instead
+// of over an empty world.
+import type { Loader } from '../../../sources/types.js';
+import type { StyleDoc } from '../../../style/types.js';
+
+export type Bounds = [west: number, south: number, east: number, north: number];
+
+export interface DataExtent {
+  bounds: Bounds;
+  /** A centre the data itself names (a PMTiles header's), with its zoom. */
+  center?: [number, number];
+  zoom?: number;
+}
+
+/** PMTiles v3 header (127 bytes): bounds and centre as int32 * 1e-7 degrees. */
+export function pmtilesHeaderExtent(b: Uint8Array): DataExtent | undefined {
+  if (b.length < 127 || String.fromCharCode(...b.subarray(0, 7)) !== 'PMTiles' || b[7] !== 3) return undefined;
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const deg = (o: number) => v.getInt32(o, true) / 1e7;
+  const bounds: Bounds = [deg(102), deg(106), deg(110), deg(114)];
+  if (!(bounds[0] < bounds[2] && bounds[1] < bounds[3])) return undefined;
+  const minZoom = b[100]!;
+  const maxZoom = b[101]!;
+  const centerZoom = b[118]!;
+  const center: [number, number] = [deg(119), deg(123)];
+  const centerOk = center[0] >= bounds[0] && center[0] <= bounds[2] && center[1] >= bounds[1] && center[1] <= bounds[3];
+  return { bounds, center: centerOk ? center : undefined, zoom: centerOk && centerZoom >= minZoom && centerZoom <= maxZoom ? centerZoom : undefined };
+}
+
+/** The extent of every coordinate in a GeoJSON object (TopoJSON: its `bbox` when it has one). */
+export function geojsonExtent(doc: unknown): Bounds | undefined {
+  const d = doc as { type?: string; bbox?: number[] };
+  if (d?.type === 'Topology') return d.bbox && d.bbox.length >= 4 ? [d.bbox[0]!, d.bbox[1]!, d.bbox[2]!, d.bbox[3]!] : undefined;
+  const b: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
+  const walk = (c: unknown): void => {
+    if (!Array.isArray(c)) return;
+    if (typeof c[0] === 'number' && typeof c[1] === 'number') {
+      b[0] = Math.min(b[0], c[0]);
+      b[1] = Math.min(b[1], c[1]);
+      b[2] = Math.max(b[2], c[0]);
+      b[3] = Math.max(b[3], c[1]);
+      return;
+    }
+    for (const x of c) walk(x);
+  };
+  const visit = (o: unknown): void => {
+    if (!o || typeof o !== 'object') return;
+    const g = o as { type?: string; features?: unknown[]; geometry?: unknown; geometries?: unknown[]; coordinates?: unknown };
+    if (g.type === 'FeatureCollection') g.features?.forEach(visit);
+    else if (g.type === 'Feature') visit(g.geometry);
+    else if (g.type === 'GeometryCollection') g.geometries?.forEach(visit);
+    else walk(g.coordinates);
+  };
+  visit(doc);
+  return b[0] <= b[2] ? b : undefined;
+}
+
+function union(a: Bounds | undefined, b: Bounds): Bounds {
+  return a ? [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])] : b;
+}
+
+/** The extent of the style's sources; undefined when none can say (then the world is shown). */
+export async function dataExtent(doc: StyleDoc, loader: Loader): Promise<DataExtent | undefined> {
+  let bounds: Bounds | undefined;
+  let center: DataExtent['center'];
+  let zoom: number | undefined;
+  let named = 0;
+  for (const decl of Object.values(doc.sources ?? {}) as Record<string, unknown>[]) {
+    try {
+      const declared = decl.bounds as number[] | undefined;
+      if (Array.isArray(declared) && declared.length === 4) {
+        bounds = union(bounds, declared as Bounds);
+        continue;
+      }
+      const url = typeof decl.url === 'string' ? decl.url : undefined;
+      if (url && (decl.type === 'pmtiles' || decl.type === 'dem')) {
+        const e = pmtilesHeaderExtent(await loader.load(url, { offset: 0, length: 127 }));
+        if (e) {
+          bounds = union(bounds, e.bounds);
+          if (e.center) {
+            center = e.center;
+            zoom = e.zoom;
+            named++;
+          }
+        }
+      } else if (decl.type === 'geojson') {
+        const data = typeof decl.data === 'string' ? JSON.parse(new TextDecoder().decode(await loader.load(decl.data))) : decl.data;
+        const e = geojsonExtent(data);
+        if (e) bounds = union(bounds, e);
+      }
+    } catch {
+      // A source that cannot be read says nothing about the extent; its tiles will say why.
+    }
+  }
+  if (!bounds) return undefined;
+  // One archive naming its centre: start there; several sources: the middle of their union.
+  return named === 1 ? { bounds, center, zoom } : { bounds };
+}
