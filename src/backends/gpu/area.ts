@@ -10,15 +10,16 @@ import type { GpuEncoder } from './encoder.js';
 
 /** Bytes of one (bin, shape) slot: 16 x 16 i32 cells. */
 const SLOT = 1024;
-/** Slot buffer of one run, unless one canvas-covering shape needs more. */
+/** Slot buffer of one run (a shape alone may need more: up to 4 bytes per canvas pixel). */
 const SLOT_BYTES = 64 << 20;
 /** Vertices drawn per triangle: its grown hexagon as 4 triangles. */
 const VERTICES = 12;
 
-export function drawShapes(g: GpuEncoder, shapes: ShapeTriangles, antialias: boolean): GpuImage {
+/** `slotBytes`: the slot buffer of one run (tests make it small to force several runs). */
+export function drawShapes(g: GpuEncoder, shapes: ShapeTriangles, antialias: boolean, slotBytes = SLOT_BYTES): GpuImage {
   const { width: W, height: H, cols } = shapes;
   const out = g.output('raster', W, H);
-  const maxBytes = Math.min(g.device.limits.maxStorageBufferBindingSize, Math.max(SLOT_BYTES, cols * shapes.rows * SLOT));
+  const maxBytes = Math.min(g.device.limits.maxStorageBufferBindingSize, Math.max(slotBytes, SLOT));
   const runs = shapes.chunks(Math.floor(maxBytes / SLOT));
   const tris = g.storage(shapes.tris.subarray(0, Math.max(TRI_FLOATS, shapes.count * TRI_FLOATS)));
   const colors = g.storage(shapes.colors.subarray(0, Math.max(4, shapes.shapes * 4)));

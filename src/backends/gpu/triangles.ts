@@ -229,7 +229,7 @@ export class ShapeTriangles {
     // Orientation of the stored (f32) triangle, as ringArea measures it.
     const area = (t[o + 2]! - t[o]!) * (t[o + 5]! - t[o + 1]!) - (t[o + 3]! - t[o + 1]!) * (t[o + 4]! - t[o]!);
     if (area === 0) return;
-    if ((orient ? (area > 0) !== sign > 0 : sign < 0)) {
+    if (orient ? area > 0 !== sign > 0 : sign < 0) {
       t[o + 2] = cx;
       t[o + 3] = cy;
       t[o + 4] = bx;
