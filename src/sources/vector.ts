@@ -139,15 +139,19 @@ export class VectorTileSource implements FeatureSource {
     const listed = !info.layers || info.layers.includes(layer);
     const unknown = () => new SourceError(this.name, undefined, `unknown layer '${layer}'; the source has: ${info.layers!.join(', ')}`);
     // Below the source's minzoom there are no tiles; above its maxzoom, ancestors are over-zoomed.
-    if (canvas.z < info.minzoom) {
-      if (!listed) throw unknown();
-      return [];
-    }
+    // Outside the source's zooms the style draws without it (issue 15).
+    if (canvas.z < info.minzoom) return [];
     const sz = Math.min(canvas.z, info.maxzoom);
     // Neighbours only where the canvas reaches past a tile's own buffer.
     const tiles = coveringTiles(canvas, sz, this.buffer);
     const decoded = await Promise.all(tiles.map((t) => this.layer(t.z, t.wx, t.y, layer, signal)));
-    if (!listed && decoded.every((d) => d === null)) throw unknown();
+    // An unlisted layer no tile here holds is unknown only where the source has its full detail
+    // (its maxzoom) and has tiles: generalised low-zoom tiles drop layers (Protomaps' landuse), and
+    // outside the source's bounds there are no tiles at all; both render without it (issue 15).
+    if (!listed && sz === info.maxzoom && decoded.every((d) => d === null)) {
+      const present = await Promise.all(tiles.map((t) => this.tile(t.z, t.wx, t.y, signal)));
+      if (present.some((t) => t)) throw unknown();
+    }
     const rects = contributionRects(tiles, canvas);
     const out = new GroupCollector();
     tiles.forEach((t, i) => {
