@@ -90,9 +90,10 @@ async function run(label, { noNodeCache }) {
   await settle(page);
   const status = await page.locator('#status').textContent();
   if (!/CPU/.test(status ?? '')) throw new Error(`the preview is not on the CPU worker path: ${status}`);
+  // Distinct values on the sliders' grids (0.01 and 0.1), none repeated: no change is a pure cache hit.
   const sliders = [
-    ['border-width', (i) => (0.5 + 0.15 * (i % 20)).toFixed(2), 'border width (stroke + blend re-run)'],
-    ['shadow', (i) => String(1 + (i % 10)), 'shadow sigma (blur and everything after it re-run)'],
+    ['border-width', (i) => (0.3 + (3.6 * ((i * 0.618) % 1))).toFixed(2), 'border width (stroke + blend re-run)'],
+    ['shadow', (i) => (1 + (8 * ((i * 0.618) % 1))).toFixed(1), 'shadow sigma (blur and everything after it re-run)'],
   ];
   for (const [name, valueOf, what] of sliders) {
     const times = [];
