@@ -1,0 +1,68 @@
+// The gallery (`tilegraph serve --style examples`, what `npm start` serves) in chromium: the index
+// lists every style, and each style's preview renders its tiles in the browser with no error.
+import type { Page } from 'playwright-core';
+import path from 'node:path';
+import { decodePng, openSession, ROOT, saveArtifact, type Session } from './harness.js';
+
+let s: Session;
+
+beforeAll(async () => {
+  s = await openSession(path.join(ROOT, 'examples'));
+}, 120_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+async function settled(page: Page): Promise<string[]> {
+  await page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
+  await page.waitForFunction(
+    () => {
+      const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } }).tilegraphPreview;
+      return !!t.map && t.idleGeneration === t.generation && t.map.areTilesLoaded();
+    },
+    undefined,
+    { timeout: 120_000 },
+  );
+  return page.evaluate(() => (window as unknown as { tilegraphPreview: { errors: string[] } }).tilegraphPreview.errors);
+}
+
+test('the index lists every example style with a thumbnail that loads', async () => {
+  await s.page.goto(s.base);
+  const cards = await s.page.locator('a.card').evaluateAll((els) => els.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+  expect(cards).toEqual(expect.arrayContaining(['styles/handdrawn/', 'styles/heatmap/', 'styles/toner/', 'styles/watercolor/', 'styles/world/']));
+  await s.page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), undefined, { timeout: 120_000 });
+  // Styles whose data ships with the install (others, e.g. ones reading a public URL, may be offline here).
+  const sizes = await s.page.locator('a.card').evaluateAll((els) => Object.fromEntries(els.map((a) => [a.getAttribute('href'), (a.querySelector('img') as HTMLImageElement).naturalWidth])));
+  for (const id of ['handdrawn', 'heatmap', 'toner', 'watercolor', 'world']) expect([id, sizes[`styles/${id}/`]]).toEqual([id, 256]);
+  saveArtifact('gallery-index.png', await s.page.screenshot());
+}, 180_000);
+
+// A view inside each style's data (the street styles' tiles start at z13 / z15), and a colour
+// that must cover part of it when the tiles really drew: [hash, rgb, tolerance].
+const VIEWS: Record<string, [string, string]> = {
+  handdrawn: ['map=13.6/41.884/-87.622', '#2f2f38'], // pencil
+  heatmap: ['map=14.6/37.7655/-122.448', '#ffffbf'], // the ramp's middle stop
+  toner: ['map=12.6/41.884/-87.622', '#000000'], // ink
+  watercolor: ['map=2.2/48/12', '#eccb92'], // land wash (mottled: near it)
+  world: ['', '#a9cfe6'], // sea
+};
+
+for (const [id, [hash, colour]] of Object.entries(VIEWS)) {
+  test(`${id}: the preview renders its tiles in the browser with no error, its params as controls`, async () => {
+    const before = s.consoleErrors.length;
+    await s.page.goto(`${s.base}styles/${id}/${hash ? '#' + hash : ''}`);
+    expect(await settled(s.page)).toEqual([]);
+    expect(s.consoleErrors.slice(before)).toEqual([]);
+    const controls = await s.page.locator('#params input').count();
+    expect(controls).toBeGreaterThan(0);
+    const png = await s.page.locator('#map').screenshot();
+    saveArtifact(`gallery-${id}.png`, png);
+    // The style's data was drawn: part of the map is near its telltale colour.
+    const img = decodePng(png);
+    const c = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    let near = 0;
+    for (let i = 0; i < img.data.length; i += 4) if (c.every((v, k) => Math.abs(img.data[i + k]! - v) <= 40)) near++;
+    expect({ id, share: near / (img.data.length / 4) > 0.01 }).toEqual({ id, share: true });
+  }, 240_000);
+}
