@@ -11,8 +11,12 @@ export function displace(src: Float32Array, sw: number, sh: number, disp: Float3
     for (let i = 0; i < w; i++) {
       const o = (j * w + i) * 4;
       const da = disp[o + 3]!;
-      const sx = i + p.pad + (disp[o]! - 0.5 * da) * kx;
-      const sy = j + p.pad + (disp[o + 1]! - 0.5 * da) * ky;
+      // Offsets clamp to the amplitude (a displacement outside [0, A] cannot read past the pad).
+      let dx = (disp[o]! - 0.5 * da) * kx, dy = (disp[o + 1]! - 0.5 * da) * ky;
+      dx = dx < -p.ampX ? -p.ampX : dx > p.ampX ? p.ampX : dx;
+      dy = dy < -p.ampY ? -p.ampY : dy > p.ampY ? p.ampY : dy;
+      const sx = i + p.pad + dx;
+      const sy = j + p.pad + dy;
       const x0 = Math.floor(sx), y0 = Math.floor(sy);
       const fx = sx - x0, fy = sy - y0;
       const xa = x0 < 0 ? 0 : x0 >= sw ? sw - 1 : x0;

@@ -145,3 +145,17 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
     expectSeamless(await seam(s, 5, 12, 9, 64, { backend: GPU! }), 0.3);
   });
 });
+
+describe('displace bounds', () => {
+  test('offsets clamp to the amplitude: a displacement brighter than its alpha reads no further than amp', async () => {
+    // An invalid premultiplied colour fed to the kernel directly: R = 3, A = 1 would ask for 5 amp.
+    const { displace: run } = await import('./cpu.js');
+    const sw = 12, pad = 3;
+    const src = new Float32Array(sw * sw * 4);
+    for (let i = 0; i < sw * sw; i++) src.set([i / 200, 0, 0, 1], i * 4);
+    const disp = new Float32Array(6 * 6 * 4);
+    for (let i = 0; i < 36; i++) disp.set([3, 0.5, 0, 1], i * 4);
+    const out = run(src, sw, sw, disp, 6, 6, { ampX: 2, ampY: 2, pad, boundary: 'clamp', worldTop: -1000, worldBottom: 1000 });
+    for (let j = 0; j < 6; j++) for (let i = 0; i < 6; i++) expect(out[(j * 6 + i) * 4]).toBeCloseTo(((j + pad) * sw + i + pad + 2) / 200, 6);
+  });
+});

@@ -53,7 +53,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     return;
   }
   let d = loadRGBA(disp, u.disp, vec2i(g.xy));
-  let s = vec2f(g.xy) + f32(u.pad) + (d.rg - 0.5 * d.a) * u.amp2;
+  // Offsets clamp to the amplitude (a displacement outside [0, A] cannot read past the pad).
+  let amp = 0.5 * u.amp2;
+  let s = vec2f(g.xy) + f32(u.pad) + clamp((d.rg - 0.5 * d.a) * u.amp2, -amp, amp);
   let f0 = floor(s);
   let f = s - f0;
   let x0 = i32(f0.x);
