@@ -6,6 +6,7 @@ import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext, OpDef } from '../types.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
+import { monoPlane } from '../blur/cpu.js';
 
 export type MorphMode = 'max' | 'min';
 
@@ -21,26 +22,26 @@ export function radiusOf(ctx: OpContext): number {
 
 /**
  * One vHGW pass along rows: out[y][x] = op over i in [0, 2r] of src[y0 + y][x0 + x + i], for `rows`
- * rows and w columns (RGBA). Blocks of k = 2r + 1 samples start at column x0: g is the running
+ * rows and w columns of nc channels (RGBA, or one plane). Blocks of k = 2r + 1 samples start at column x0: g is the running
  * op from each block's start, h from each block's end; the window [x, x + 2r] spans at most two
  * blocks, so its value is op(h[x], g[x + 2r]). Max and min are separate loops (V8 keeps each tight).
  */
-function rowPass(src: Float32Array, sw: number, y0: number, rows: number, x0: number, w: number, r: number, isMax: boolean): Float32Array {
-  const k4 = (2 * r + 1) * 4;
-  const n = (w + 2 * r) * 4;
+function rowPass(src: Float32Array, sw: number, y0: number, rows: number, x0: number, w: number, r: number, isMax: boolean, nc: number): Float32Array {
+  const k4 = (2 * r + 1) * nc;
+  const n = (w + 2 * r) * nc;
   const line = new Float32Array(n);
   const g = new Float32Array(n);
   const h = new Float32Array(n);
-  const out = acquire(rows * w * 4, false);
-  const d = 2 * r * 4;
+  const out = acquire(rows * w * nc, false);
+  const d = 2 * r * nc;
   for (let y = 0; y < rows; y++) {
-    const base = ((y0 + y) * sw + x0) * 4;
+    const base = ((y0 + y) * sw + x0) * nc;
     line.set(src.subarray(base, base + n));
-    if (isMax) runsMax(line, g, h, n, k4, 4);
-    else runsMin(line, g, h, n, k4, 4);
-    const o = y * w * 4;
-    if (isMax) combineMax(h, g, d, out, o, w * 4);
-    else combineMin(h, g, d, out, o, w * 4);
+    if (isMax) runsMax(line, g, h, n, k4, nc);
+    else runsMin(line, g, h, n, k4, nc);
+    const o = y * w * nc;
+    if (isMax) combineMax(h, g, d, out, o, w * nc);
+    else combineMin(h, g, d, out, o, w * nc);
   }
   return out;
 }
@@ -115,19 +116,41 @@ function colPass(src: Float32Array, n: number, rows: number, r: number, isMax: b
 }
 
 /**
- * Max (min) over the (2r+1)^2 square of an RGBA source sw x sh whose output window w x h sits at
- * (pad, pad) inside it (pad >= r).
+ * Max (min) over the (2r+1)^2 square of a source sw pixels wide (nc channels: RGBA by default)
+ * whose output window w x h sits at (pad, pad) inside it (pad >= r).
  */
-export function morph(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, mode: MorphMode): Float32Array {
+export function morph(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, mode: MorphMode, nc = 4): Float32Array {
   const isMax = mode === 'max';
   if (r === 0) {
-    const out = acquire(w * h * 4, false);
-    for (let y = 0; y < h; y++) out.set(src.subarray(((pad + y) * sw + pad) * 4, ((pad + y) * sw + pad + w) * 4), y * w * 4);
+    const out = acquire(w * h * nc, false);
+    for (let y = 0; y < h; y++) out.set(src.subarray(((pad + y) * sw + pad) * nc, ((pad + y) * sw + pad + w) * nc), y * w * nc);
     return out;
   }
-  const rowsOut = rowPass(src, sw, pad - r, h + 2 * r, pad - r, w, r, isMax);
-  const out = colPass(rowsOut, w * 4, h + 2 * r, r, isMax);
+  const rowsOut = rowPass(src, sw, pad - r, h + 2 * r, pad - r, w, r, isMax, nc);
+  const out = colPass(rowsOut, w * nc, h + 2 * r, r, isMax);
   release(rowsOut);
+  return out;
+}
+
+/**
+ * The op's kernel. A one-colour input (every pixel c A, as a fill or stroke of one colour) is
+ * processed on its alpha plane alone, a quarter of the work: c >= 0, so max (min) of c A is c times
+ * max (min) of A.
+ */
+export function morphRaster(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, mode: MorphMode): Float32Array {
+  const mono = r > 0 ? monoPlane(src) : undefined;
+  if (!mono) return morph(src, sw, pad, w, h, r, mode);
+  const plane = morph(mono.alpha, sw, pad, w, h, r, mode, 1);
+  release(mono.alpha);
+  const out = acquire(w * h * 4, false);
+  for (let i = 0, p = 0; i < w * h; i++, p += 4) {
+    const a = plane[i]!;
+    out[p] = mono.r * a;
+    out[p + 1] = mono.g * a;
+    out[p + 2] = mono.b * a;
+    out[p + 3] = a;
+  }
+  release(plane);
   return out;
 }
 
@@ -151,7 +174,7 @@ export function morphOp(name: string, mode: MorphMode, description: string, gpu:
       const pad = Math.min(MAX_RADIUS, Math.round(ctx.bound('radius-px')));
       const src = ctx.input<'raster'>('input');
       const { width, height } = ctx.canvas;
-      const data = morph(src.data, src.width, pad, width, height, radiusOf(ctx), mode);
+      const data = morphRaster(src.data, src.width, pad, width, height, radiusOf(ctx), mode);
       return { kind: 'raster', width, height, data } satisfies Raster;
     },
   };
