@@ -154,12 +154,14 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
       }
       ps.delete();
     };
-    if (input.rings.length && distance < 0) {
-      // Pieces of one feature cut apart by source tiles abut along the cut: unite them first, or
-      // each piece would erode away from the cut and open a gap along every tile edge.
+    if (input.rings.length && distance !== 0) {
+      // Unite the rings first. Pieces of one feature cut apart by source tiles abut along the cut:
+      // eroded apart, each would open a gap along every tile edge. And clipping a concave ring
+      // (Sutherland-Hodgman) leaves zero-width bridges along the clip line, which an offset would
+      // inflate into bands across the water they span; the union drops them.
       const whole = s.keep(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
       add(m.InflatePathsD(whole, distance, jt, m.EndType.Polygon, MITER_LIMIT, PRECISION, tol));
-    } else if (input.rings.length && distance > 0) add(m.InflatePathsD(s.paths(input.rings), distance, jt, m.EndType.Polygon, MITER_LIMIT, PRECISION, tol));
+    }
     else if (input.rings.length) add(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
     const d = Math.abs(distance);
     // Line ends are round (a disk offset), square under bevel joins (whose coarse arcs would flatten a round end).

@@ -17,6 +17,8 @@ export interface WholeFeature {
   box: [number, number, number, number];
   /** Memo of the centroids (Mercator units), computed on first use. */
   centroids?: { polygon?: [number, number]; line?: [number, number] };
+  /** Memo of wholeBoundary(). */
+  boundary?: WholeFeature;
 }
 
 /** The whole features of one layer that passed a features node (its filter, its min-zoom-field). */
@@ -184,4 +186,20 @@ export function runsInRect(line: ArrayLike<number>, r: { x0: number; y0: number;
   }
   flush(n - 1);
   return out;
+}
+
+/** The feature with its rings as closed polylines (first vertex repeated), lines and points kept (memoised). */
+export function wholeBoundary(w: WholeFeature): WholeFeature {
+  if (!w.boundary) {
+    const rings = w.polygons.flat().map((r) => {
+      const l = new Float64Array(r.length + 2);
+      l.set(r);
+      l[r.length] = r[0]!;
+      l[r.length + 1] = r[1]!;
+      return l;
+    });
+    w.boundary = { properties: w.properties, polygons: [], lines: [...w.lines, ...rings], points: w.points, box: w.box };
+    if (w.id !== undefined) w.boundary.id = w.id;
+  }
+  return w.boundary;
 }

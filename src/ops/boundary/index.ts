@@ -2,6 +2,7 @@ import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { ringBoundary, type LinePiece } from '../../geometry/lines.js';
 import { nodeRef } from '../../style/fields.js';
 import type { Features } from '../../types.js';
+import { wholeBoundary } from '../../geometry/whole.js';
 import type { OpDef } from '../types.js';
 
 /**
@@ -17,13 +18,18 @@ export const boundary: OpDef = {
   fields: { features: nodeRef() },
   required: ['features'],
   cpu(ctx): Features {
-    const out = ctx.input<'features'>('features').groups.map((g) => {
+    const input = ctx.input<'features'>('features');
+    const out = input.groups.map((g) => {
       const pieces: LinePiece[] = [];
       g.polygons.forEach((poly, p) => poly.forEach((ring, r) => ringBoundary(ring, g.polygonCuts?.[p]?.[r], pieces)));
       const lines = [...g.lines, ...pieces.map((q) => q.line)];
       const cuts = [...g.lines.map((_, i) => g.cutEnds?.[i] ?? 0), ...pieces.map((q) => q.cut)];
       return groupLike(g, { lines, points: g.points, cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined });
     });
-    return features(out.filter(nonEmpty));
+    const result = features(out.filter(nonEmpty));
+    // GeoJSON: the whole features' rings as whole lines, so a dash downstream is anchored at each ring's start.
+    const whole = input.whole;
+    if (whole) result.whole = { features: () => whole.features().map(wholeBoundary) };
+    return result;
   },
 };

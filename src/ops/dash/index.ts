@@ -1,7 +1,7 @@
 import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { dashLine, type LinePiece } from '../../geometry/lines.js';
 import { RenderError } from '../../errors.js';
-import { nodeRef, num, numRef } from '../../style/fields.js';
+import { nodeRef, numRef } from '../../style/fields.js';
 import { clipLine } from '../../geometry/clip.js';
 import { runsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
@@ -19,8 +19,8 @@ export const dash: OpDef = {
   inputs: { features: ['features'] },
   fields: {
     features: nodeRef(),
-    'dash-px': num({ min: 0, description: 'dash length, pixels' }),
-    'gap-px': num({ min: 0, description: 'gap length, pixels' }),
+    'dash-px': numRef({ min: 0, description: 'dash length, pixels' }),
+    'gap-px': numRef({ min: 0, description: 'gap length, pixels' }),
     'phase-px': numRef({ default: 0, description: 'shifts the pattern back along each line (SVG stroke-dashoffset); may be negative' }),
   },
   required: ['features', 'dash-px', 'gap-px'],
