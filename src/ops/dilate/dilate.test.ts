@@ -1,6 +1,6 @@
 // dilate / erode: the vHGW kernel against a brute-force (2r+1)^2 max / min, the op through the
 // render loop (padding, $param radius clamped to its max), and CPU/GPU parity.
-import { morph } from './morph.js';
+import { morph, morphRaster } from './morph.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
@@ -48,6 +48,26 @@ describe('vHGW max / min equals the brute-force square', () => {
       }
     });
   }
+
+  test('a one-colour input takes the alpha-plane path and gives the RGBA result', () => {
+    const sw = 30, pad = 4, w = 22;
+    const r = rng(9);
+    const src = new Float32Array(sw * sw * 4);
+    for (let i = 0; i < sw * sw; i++) {
+      const a = r() < 0.5 ? 0 : r();
+      src.set([0.2 * a, 0.6 * a, 0.9 * a, a], i * 4);
+    }
+    for (const mode of ['max', 'min'] as const) {
+      const want = morph(src, sw, pad, w, w, 3, mode);
+      const got = morphRaster(src, sw, pad, w, w, 3, mode);
+      let worst = 0;
+      for (let i = 0; i < w * w * 4; i++) worst = Math.max(worst, Math.abs(got[i]! - want[i]!));
+      expect(worst).toBeLessThan(1e-6);
+    }
+    // Several colours: the RGBA path, bit for bit.
+    const multi = randomPremultiplied(sw * sw, 5);
+    expect(Array.from(morphRaster(multi, sw, pad, w, w, 3, 'max').subarray(0, w * w * 4))).toEqual(Array.from(morph(multi, sw, pad, w, w, 3, 'max').subarray(0, w * w * 4)));
+  });
 
   test('results stay valid premultiplied colour (rgb <= alpha)', () => {
     const sw = 40, pad = 4, w = 32;
