@@ -18,7 +18,7 @@ const peersReady = !args.has('--no-peers') && existsSync(path.join(PEERS, 'run.s
 
 const ours = [`node ${path.join(HERE, 'ours.mjs')}`];
 if (args.has('--gpu')) ours.push(`node ${path.join(HERE, 'backends.mjs')}`);
-for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 'terrain.mjs', 'preview.mjs']) if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
+for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 'terrain.mjs', 'preview.mjs', 'geometry.mjs']) if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
 
 let results;
 if (peersReady) {

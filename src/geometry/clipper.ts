@@ -4,6 +4,7 @@
 // winding (exteriors clockwise on screen), read from Clipper's PolyTree so holes sit under the
 // exterior that contains them.
 import { ringArea, reverseRing } from './clip.js';
+import { insidePolygon } from './measure.js';
 
 // The part of clipper2-wasm's API used here (its own .d.ts needs @types/emscripten and is not
 // reachable through the package's `types` entry).
@@ -146,7 +147,9 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
   try {
     const [jt, tol] = joinType(m, join, distance);
     const pieces = s.keep(new m.PathsD());
+    let kinds = 0;
     const add = (ps: PathsD) => {
+      kinds++;
       for (let i = 0; i < ps.size(); i++) {
         const p = ps.get(i);
         pieces.push_back(p);
@@ -172,6 +175,8 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
       add(m.InflatePathsD(s.paths(pts), d, m.JoinType.Round, m.EndType.Round, MITER_LIMIT, PRECISION, ARC_TOLERANCE));
     }
     if (!pieces.size()) return [];
+    // One kind of input: Clipper's offset already united its output; only the nesting is left.
+    if (kinds === 1) return nest(pieces);
     const tree = s.keep(new m.PolyPathD());
     m.BooleanOpOutD(m.ClipType.Union, m.FillRule.NonZero, pieces, s.keep(new m.PathsD()), tree, PRECISION);
     return treePolygons(tree);
@@ -191,4 +196,28 @@ export function boolean(m: Clipper, op: BooleanOp, a: ArrayLike<number>[], b: Ar
   } finally {
     s.free();
   }
+}
+
+/**
+ * Polygons from a united set of rings (Clipper's offset output): exteriors wind positive, holes
+ * negative; each hole goes under the smallest exterior that contains it.
+ */
+function nest(paths: PathsD): Float64Array[][] {
+  const outers: { ring: Float64Array; area: number; poly: Float64Array[] }[] = [];
+  const holes: Float64Array[] = [];
+  for (let i = 0; i < paths.size(); i++) {
+    const p = paths.get(i);
+    const ring = flat(p.view());
+    p.delete();
+    if (ring.length < 6) continue;
+    const a = ringArea(ring);
+    if (a > 0) outers.push({ ring, area: a, poly: [ring] });
+    else if (a < 0) holes.push(ring);
+  }
+  for (const h of holes) {
+    let best: (typeof outers)[number] | undefined;
+    for (const o of outers) if ((!best || o.area < best.area) && (outers.length === 1 || insidePolygon([o.ring], h[0]!, h[1]!))) best = o;
+    best?.poly.push(h);
+  }
+  return outers.map((o) => o.poly);
 }
