@@ -56,7 +56,13 @@ export function compileExpr(value: unknown, type: ExprType, rootKey: string): Co
       evaluate: (zoom, feature) => f.filter({ zoom } as never, (feature ?? { type: 1, properties: {} }) as never),
     };
   }
-  const r = expression.createExpression(value, rootKey, SPECS[type]);
+  let r: ReturnType<typeof expression.createExpression>;
+  try {
+    r = expression.createExpression(value, rootKey, SPECS[type]);
+  } catch (e) {
+    // The style-spec's parser looks operators up in a plain object: ["toString", ...] throws a TypeError.
+    throw new ExprError(`not a valid expression (an unknown operator?): ${(e as Error)?.message ?? e}`);
+  }
   if (r.result === 'error') {
     throw new ExprError(r.value.map((e) => `${e.key ? e.key + ': ' : ''}${e.message}`).join('; '));
   }

@@ -4,6 +4,7 @@ import { feature as topoFeature } from 'topojson-client';
 import type { GeoJSON, Feature, FeatureCollection } from 'geojson';
 import type { Topology } from 'topojson-specification';
 import { unwrapAntimeridian } from './antimeridian.js';
+import { positionProblem } from './geojson-check.js';
 import { SourceError } from '../errors.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import { exteriorFlags } from './mvt-decode.js';
@@ -139,6 +140,8 @@ export class GeojsonSource implements FeatureSource {
         }
         const gj = toGeoJSON(doc);
         if (!gj || typeof gj !== 'object' || !('type' in gj)) throw new SourceError(this.name, undefined, 'the data is not GeoJSON');
+        const bad = positionProblem(gj);
+        if (bad) throw new SourceError(this.name, undefined, `the data is not valid GeoJSON: ${bad}`);
         try {
           this.unwrapped = unwrapAntimeridian(gj);
           return new geojsonvt(this.unwrapped, {

@@ -2,7 +2,7 @@
 // TilegraphError or a tile, within the render time budget; never a crash, a RangeError, a hang.
 // Seeds: the golden styles whose data is inline (many ops, no files). Runs are seeded: a failure
 // prints its seed and path; fixed failures stay below as `examples` (regression cases).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { Renderer, TilegraphError } from '../../src/index.js';
@@ -43,10 +43,18 @@ const nasty = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
 );
 
-type Mutation = { kind: 'set'; at: number; value: unknown } | { kind: 'delete'; at: number } | { kind: 'add'; at: number; key: string; value: unknown };
+type Mutation =
+  | { kind: 'set'; at: number; value: unknown }
+  | { kind: 'number'; at: number; value: number }
+  | { kind: 'delete'; at: number }
+  | { kind: 'add'; at: number; key: string; value: unknown };
+
+/** Sizes: what a careless author writes into a sigma, a radius, a param's max. */
+const size = fc.oneof(fc.constantFrom(0, -1, 0.001, 300, 400, 1000, 5000, 1e5, 1e9, 1e308, -1e308), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: nasty }),
+  fc.record({ kind: fc.constant('number' as const), at: fc.nat(), value: size }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom('sigma', 'radius', 'max', 'min', 'source', 'layer', 'input', 'op', '__proto__', 'constructor', 'x'), fc.string({ maxLength: 8 })), value: nasty }),
 );
@@ -59,6 +67,12 @@ function paths(v: unknown, at: (string | number)[] = [], out: (string | number)[
 }
 
 function apply(doc: Record<string, unknown>, m: Mutation): void {
+  if (m.kind === 'number') {
+    // A number of the document (a field, a bound, a param's min / max / default) becomes `value`.
+    const nums = paths(doc).filter((p) => typeof get(doc, p) === 'number');
+    if (nums.length) set(doc, nums[m.at % nums.length]!, m.value);
+    return;
+  }
   const all = paths(doc);
   const p = all[m.at % all.length]!;
   if (m.kind === 'add') {
@@ -77,12 +91,24 @@ function apply(doc: Record<string, unknown>, m: Mutation): void {
   } else (parent as Record<string, unknown>)[key as string] = structuredClone(m.value);
 }
 
+function get(doc: unknown, p: (string | number)[]): unknown {
+  let v = doc;
+  for (const k of p) v = (v as Record<string, unknown>)[k as string];
+  return v;
+}
+
+function set(doc: unknown, p: (string | number)[], value: unknown): void {
+  (get(doc, p.slice(0, -1)) as Record<string, unknown>)[p[p.length - 1] as string] = value;
+}
+
 /** The render time budget of one fuzzed render (the server's default --timeout is 30 s). */
 const BUDGET_MS = 20_000;
 
 async function outcome(c: Case, mutations: Mutation[]): Promise<'tile' | 'error'> {
   const doc = structuredClone(c.doc);
   for (const m of mutations) apply(doc, m);
+  // A crash of the process (not an exception) leaves its case here: FUZZ_LOG=/tmp/fuzz.log.
+  if (process.env.FUZZ_LOG) writeFileSync(process.env.FUZZ_LOG, JSON.stringify({ case: c.name, mutations, doc }));
   const t0 = Date.now();
   try {
     const r = Renderer.create(doc, { loader: new NodeLoader({ baseDir: path.join(GOLDEN, c.name) }) });
@@ -103,6 +129,32 @@ test('the seed styles themselves render', async () => {
     const r = Renderer.create(structuredClone(c.doc), { loader: new NodeLoader({ baseDir: path.join(GOLDEN, c.name) }) });
     await r.renderTile(c.tile, r.params(), { tileSize: 64 });
   }
+});
+
+/**
+ * Failures the fuzzer found, kept as fixed regression cases: the golden case, the value set and
+ * where (seed 1313 against the tree before issue 13; the second crashed the process).
+ */
+const FOUND: { case: string; at: (string | number)[]; value: unknown; was: string }[] = [
+  { case: 'blend-modes', at: ['nodes', 'over11', 'fill-expr', 0], value: 'toString', was: "TypeError: Expr.parse is not a function (an Object.prototype name as an expression operator)" },
+  { case: 'geom-measures', at: ['sources', 's', 'data', 'features', 1, 'geometry', 'coordinates', 1, 4, 0], value: -3.825599480363602e138, was: 'V8 fatal "invalid size error" (a longitude of -3.8e138 spread a whole feature over 10^136 worlds)' },
+  { case: 'geom-measures', at: ['sources', 's', 'data', 'features', 2, 'geometry', 'coordinates', 1, 0], value: ' jp~#qO', was: 'a string as a longitude' },
+];
+
+test.each(FOUND.map((f) => [f.was, f] as const))('found by the fuzzer, fixed: %s', async (_was, f) => {
+  const c = CASES.find((x) => x.name === f.case)!;
+  const doc = structuredClone(c.doc);
+  set(doc, f.at, f.value);
+  const r = await (async () => {
+    try {
+      const rr = Renderer.create(doc, { loader: new NodeLoader({ baseDir: path.join(GOLDEN, c.name) }) });
+      await rr.renderTile(c.tile, rr.params(), { tileSize: 64, signal: AbortSignal.timeout(BUDGET_MS) });
+      return 'tile';
+    } catch (e) {
+      return e;
+    }
+  })();
+  if (r !== 'tile') expect(r).toBeInstanceOf(TilegraphError);
 });
 
 test('mutated styles: a TilegraphError or a tile, within the time budget', async () => {
