@@ -146,6 +146,11 @@ gpuDescribe('CPU/GPU parity', () => {
       await checkParity(`${op} r1`, style(op, 1, 11), W);
       await checkParity(`${op} r4`, style(op, 4, 12), W);
       await checkParity(`${op} $rad`, style(op, '$rad', 13), W, undefined, { rad: '5' });
+      // Windows longer than 16 take the doubling passes: 2r + 1 = 17 (one doubling short of 32), 23, 33.
+      for (const r of [8, 11, 16]) {
+        const big = { ...(style(op, r, 14 + r) as { nodes: object }), params: {} };
+        await checkParity(`${op} r${r} (doubling)`, big, W);
+      }
     }
   });
 });

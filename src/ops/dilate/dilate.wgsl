@@ -1,10 +1,11 @@
-// dilate / erode: one axis of the separable square max (min), as src/ops/dilate/morph.ts.
-// Output pixel p reads source pixels p + i * axis_step for i in 0 .. 2r (the CPU's vHGW pass
-// computes the same max exactly; here a plain loop: a GPU thread per pixel, r <= 256).
+// dilate / erode: one pass of the separable square max (min), as src/ops/dilate/morph.ts computes
+// it: output pixel p takes the op of source pixels p + i * stride along the axis, i in 0 .. taps - 1
+// (one pass of 2r + 1 taps, or a doubling step of 2 taps: src/ops/dilate/gpu.ts).
 struct U {
   size: vec2u,
   axis: u32,
-  r: u32,
+  taps: u32,
+  stride: u32,
   is_max: u32,
   src: View,
 }
@@ -19,10 +20,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     return;
   }
   let p = vec2i(g.xy);
-  let step = select(vec2i(0, 1), vec2i(1, 0), u.axis == 0u);
+  let step = select(vec2i(0, 1), vec2i(1, 0), u.axis == 0u) * i32(u.stride);
   var acc = loadRGBA(src, u.src, p);
-  let n = 2u * u.r;
-  for (var i = 1u; i <= n; i++) {
+  for (var i = 1u; i < u.taps; i++) {
     let v = loadRGBA(src, u.src, p + i32(i) * step);
     acc = select(min(acc, v), max(acc, v), u.is_max != 0u);
   }
