@@ -18,6 +18,8 @@ import type { OpContext } from '../types.js';
 export const MAX_DABS = 4_000_000;
 /** Smallest dab spacing in pixels (denser dabs change nothing visible). */
 export const MIN_SPACING_PX = 0.05;
+/** Narrowest dab drawn, pixels: thinner ones are drawn this wide with their strength scaled by width / this. */
+export const MIN_DAB_WIDTH = 1;
 /** Default bound of a dab's width (brush width x width-scale x pressure x size jitter), pixels. */
 export const DEFAULT_WIDTH_MAX = 32;
 
@@ -117,6 +119,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const seed = ctx.num('seed', 0) | 0;
   const pressure = pressureOf(ctx.node['pressure-curve']);
   const hasPressure = Array.isArray(ctx.node['pressure-curve']) && (ctx.node['pressure-curve'] as unknown[]).length > 0;
+  const thinnest = hasPressure ? Math.min(1, Math.max(0.25, ...(ctx.node['pressure-curve'] as number[][]).map((p) => Number(p[1])).filter((w) => w > 0))) : 1;
   // Per feature: width (so spacing) and paint. Round dabs: the tip's own colour, or the stroke
   // colour. Image tips: tinted by the stroke colour, or their own texels.
   let baseW = 0;
@@ -150,6 +153,12 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     }
     if (!(w > 0) || !(m > 0)) return;
     if (w > widthMax) w = widthMax;
+    // Narrower than a pixel: drawn a pixel wide and fainter in proportion (centre-sampled
+    // coverage of a sub-pixel dab would alias into dots).
+    if (w < MIN_DAB_WIDTH) {
+      m *= w / MIN_DAB_WIDTH;
+      w = MIN_DAB_WIDTH;
+    }
     const cx = wx - x0;
     const cy = wy - y0;
     if (cx < -reachMax || cy < -reachMax || cx > W + reachMax || cy > H + reachMax) return;
@@ -170,7 +179,8 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   };
   /** The lattice dabs k0, k0 + 1, ... of one segment (k sp < sA + len) that reach the canvas, as one run. */
   const run = (ax: number, ay: number, ux: number, uy: number, sA: number, len: number, k0: number): void => {
-    const w = Math.min(baseW, widthMax);
+    const w = Math.max(MIN_DAB_WIDTH, Math.min(baseW, widthMax));
+    const strength = opacity * Math.min(1, Math.min(baseW, widthMax) / MIN_DAB_WIDTH);
     const reach = dabReach(w / 2, true, brush.aa);
     const cax = ax - x0;
     const cay = ay - y0;
@@ -195,7 +205,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     if (count <= 0) return;
     total += count;
     if (total > MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
-    runs.push(cax, cay, ux, uy, kFirst * sp - sA, sp, count, w / 2, opacity);
+    runs.push(cax, cay, ux, uy, kFirst * sp - sA, sp, count, w / 2, strength);
     runGroup.push(gi);
   };
   let vertexDabs = false; // dense enough that a dab at each vertex reads as part of the line (set per feature)
@@ -242,7 +252,8 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     fkey = featureKey(g);
     baseW = brush.widthPx * Math.max(0, widthScaleOf(g) || 0);
     if (!(baseW > 0)) continue;
-    sp = Math.max(MIN_SPACING_PX, brush.spacing * baseW * spacingScale);
+    // Tapered dabs (a pressure curve) keep overlapping: the spacing follows the thinnest part (at least a quarter of the width).
+    sp = Math.max(MIN_SPACING_PX, brush.spacing * baseW * spacingScale * thinnest);
     vertexDabs = sp < baseW;
     const tint = tintOf(g);
     paint = tinted ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]] : round ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!] : [1, 1, 1, 1];
