@@ -1,6 +1,6 @@
 // Shared helpers of the source tests: fixture paths (skipped loudly when ../shared is absent), an
 // in-memory loader, and geometry measures.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { TileCache } from '../../src/sources/cache.js';
