@@ -88,7 +88,8 @@ export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; 
   let bytes = 0;
   for (const id of plan.order) {
     const n = plan.nodes.get(id)!;
-    const cw = w.width + 2 * n.margin, ch = w.height + 2 * n.margin;
+    const cw = w.width + 2 * n.margin,
+      ch = w.height + 2 * n.margin;
     const px = cw * ch;
     if (px > canvasPixels) {
       canvasPixels = px;
@@ -124,6 +125,8 @@ export function checkWindow(plan: Plan, w: Window): void {
     ]);
   }
   if (f.bytes > LIMITS.maxRenderBytes) {
-    throw new LimitError(`a ${w.width}x${w.height} window needs an estimated ${formatBytes(f.bytes)} of canvases; the limit of one render is ${formatBytes(LIMITS.maxRenderBytes)}: render a smaller window (tiles)`);
+    throw new LimitError(
+      `a ${w.width}x${w.height} window needs an estimated ${formatBytes(f.bytes)} of canvases; the limit of one render is ${formatBytes(LIMITS.maxRenderBytes)}: render a smaller window (tiles)`,
+    );
   }
 }

@@ -26,7 +26,9 @@ test('--resume with other params or another zoom range is refused (exit 1), nami
     cli([...base, '--out', dir, '--param', 'fill=#ff0000', '--resume']),
   ]);
   expect(d2.code).toBe(1);
-  expect(d2.stderr).toMatch(/^tilegraph: usage error: cannot resume .*job-dir': it holds tiles of a different job \(params .*"fill":"#ff0000ff".*now .*"fill":"#00ff00ff"/);
+  expect(d2.stderr).toMatch(
+    /^tilegraph: usage error: cannot resume .*job-dir': it holds tiles of a different job \(params .*"fill":"#ff0000ff".*now .*"fill":"#00ff00ff"/,
+  );
   expect(p2.code).toBe(1);
   expect(p2.stderr).toMatch(/cannot resume .*job\.pmtiles': the finished archive is of a different job \(params/);
   expect(z2.code).toBe(1);
@@ -52,7 +54,17 @@ test('a source that accepts and never answers fails after --timeout, saying so (
   try {
     const t0 = Date.now();
     const [hang, refused] = await Promise.all([
-      cli(['tile', '--style', write('hang.json', `http://127.0.0.1:${port}/x.geojson`), '--tile', '0/0/0', '--out', path.join(fx.dir, 'h.png'), '--timeout', '1']),
+      cli([
+        'tile',
+        '--style',
+        write('hang.json', `http://127.0.0.1:${port}/x.geojson`),
+        '--tile',
+        '0/0/0',
+        '--out',
+        path.join(fx.dir, 'h.png'),
+        '--timeout',
+        '1',
+      ]),
       cli(['tile', '--style', write('refused.json', `http://127.0.0.1:${closedPort}/x.geojson`), '--tile', '0/0/0', '--out', path.join(fx.dir, 'r.png')]),
     ]);
     expect(Date.now() - t0).toBeLessThan(20_000);
@@ -86,7 +98,27 @@ test('a style past the margin limit is a style error (exit 2) with the pointer; 
 });
 
 test('bbox across the antimeridian renders one window across the seam (issue 13 defect 9)', async () => {
-  const square = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[165, 20], [-165, 20], [-165, -20], [165, -20], [165, 20]]] } }] };
+  const square = {
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        properties: {},
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [165, 20],
+              [-165, 20],
+              [-165, -20],
+              [165, -20],
+              [165, 20],
+            ],
+          ],
+        },
+      },
+    ],
+  };
   const file = path.join(fx.dir, 'seam.json');
   writeFileSync(file, JSON.stringify(shapesStyle({ data: square })));
   const out = path.join(fx.dir, 'seam.png');

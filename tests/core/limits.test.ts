@@ -25,7 +25,10 @@ describe('margins are bounded at build time (defect 1)', () => {
     const e = thrown(() => Renderer.create(blurStyle(5000)));
     expect(e).toBeInstanceOf(BuildError);
     expect((e as BuildError).problems).toEqual([
-      { pointer: '/nodes/out/sigma', message: "'sigma' max 5000 (param 'soft') needs a 15,000 px margin; the limit is 1,024 px (lower the bound: the margin is paid on every tile)" },
+      {
+        pointer: '/nodes/out/sigma',
+        message: "'sigma' max 5000 (param 'soft') needs a 15,000 px margin; the limit is 1,024 px (lower the bound: the margin is paid on every tile)",
+      },
     ]);
   });
 
@@ -56,7 +59,10 @@ describe('windows and canvases are bounded at render time (defects 1 and 8)', ()
 
   test.each([0, -1, 2.5, 1e9, NaN, 8192])('renderTile with tileSize %p is a LimitError, at once', async (tileSize) => {
     const t0 = Date.now();
-    const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize }).then(() => undefined, (x: unknown) => x);
+    const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(LimitError);
     expect(e).toBeInstanceOf(TilegraphError);
     expect((e as LimitError).code).toBe('render');
@@ -66,7 +72,10 @@ describe('windows and canvases are bounded at render time (defects 1 and 8)', ()
 
   test('a tiny tile size under a large margin would load thousands of source tiles: refused', async () => {
     // Blur bound 300: margin 900 px. At tileSize 3 the canvas spans 602 x 602 tiles.
-    const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 3 }).then(() => undefined, (x: unknown) => x);
+    const e = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 3 }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(LimitError);
     expect((e as Error).message).toMatch(/at tileSize 3 a canvas here \(margin 900 px\) spans 362,404 source tiles; the limit is 1,024/);
     // Without a margin a small tile size is fine.

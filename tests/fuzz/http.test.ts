@@ -32,7 +32,12 @@ const segment = fc.oneof(
 const file = fc.tuple(segment, fc.constantFrom('.png', '@2x.png', '.jpg', '', '@3x.png', '.PNG', '.png.png')).map(([a, b]) => a + b);
 const pathArb = fc.oneof(
   fc.tuple(segment, segment, file).map(([z, x, y]) => `/tiles/${z}/${x}/${y}`),
-  fc.tuple(fc.constantFrom('/style', '/style/params', '/style/legend', '/tilejson.json', '/health', '/preview/', '/data/', '/', '/tiles/', '/metrics'), fc.oneof(fc.constant(''), segment)).map(([a, b]) => a + b),
+  fc
+    .tuple(
+      fc.constantFrom('/style', '/style/params', '/style/legend', '/tilejson.json', '/health', '/preview/', '/data/', '/', '/tiles/', '/metrics'),
+      fc.oneof(fc.constant(''), segment),
+    )
+    .map(([a, b]) => a + b),
   fc.array(segment, { maxLength: 4 }).map((s) => '/' + s.join('/')),
 );
 const key = fc.oneof(
@@ -40,7 +45,28 @@ const key = fc.oneof(
   fc.stringMatching(/^[\w[\].%-]{1,8}$/),
 );
 const value = fc.oneof(
-  fc.constantFrom('0', '1', '0.5', '-1', '2', '1e400', '0x5', '0b1', ' 0.5', 'NaN', 'Infinity', '%23ff0000', '%23ff000080', '#ff0000', '%23zzz', 'true', 'false', '', '%', '%zz'),
+  fc.constantFrom(
+    '0',
+    '1',
+    '0.5',
+    '-1',
+    '2',
+    '1e400',
+    '0x5',
+    '0b1',
+    ' 0.5',
+    'NaN',
+    'Infinity',
+    '%23ff0000',
+    '%23ff000080',
+    '#ff0000',
+    '%23zzz',
+    'true',
+    'false',
+    '',
+    '%',
+    '%zz',
+  ),
   fc.string({ maxLength: 10 }).map(encodeURIComponent),
   pct,
 );

@@ -16,7 +16,11 @@ import { writePmtiles } from '../sources/pmtiles-writer.js';
 const T = tileWindow({ z: 13, x: 2101, y: 3044 }, 256);
 const mvt = readBytes(path.join(MVT_FIXTURES, 'chicago/13-2101-3044.mvt'));
 
-type Corruption = { kind: 'flip'; at: number; mask: number }[] | { kind: 'truncate'; at: number } | { kind: 'fill'; at: number; length: number; byte: number } | { kind: 'insert'; at: number; bytes: number[] };
+type Corruption =
+  | { kind: 'flip'; at: number; mask: number }[]
+  | { kind: 'truncate'; at: number }
+  | { kind: 'fill'; at: number; length: number; byte: number }
+  | { kind: 'insert'; at: number; bytes: number[] };
 
 const corruption: fc.Arbitrary<Corruption> = fc.oneof(
   fc.array(fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), mask: fc.integer({ min: 1, max: 255 }) }), { minLength: 1, maxLength: 8 }),
@@ -46,13 +50,50 @@ interface Subject {
   read: (bytes: Uint8Array) => Promise<unknown>;
 }
 
-const feature = { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Polygon', coordinates: [[[-88, 41.8], [-87.5, 41.8], [-87.5, 42], [-88, 41.8]]] } };
+const feature = {
+  type: 'Feature',
+  properties: { n: 1 },
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [-88, 41.8],
+        [-87.5, 41.8],
+        [-87.5, 42],
+        [-88, 41.8],
+      ],
+    ],
+  },
+};
 const SUBJECTS: Subject[] = [
-  { name: 'mvt', bytes: async () => mvt, read: (b) => createMvtSource('s', { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': b }))).features('road', T) },
-  { name: 'mvt.gz', bytes: async () => new Uint8Array(gzipSync(mvt)), read: (b) => createMvtSource('s', { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': b }))).features('road', T) },
+  {
+    name: 'mvt',
+    bytes: async () => mvt,
+    read: (b) =>
+      createMvtSource(
+        's',
+        { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 },
+        ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': b })),
+      ).features('road', T),
+  },
+  {
+    name: 'mvt.gz',
+    bytes: async () => new Uint8Array(gzipSync(mvt)),
+    read: (b) =>
+      createMvtSource(
+        's',
+        { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 },
+        ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': b })),
+      ).features('road', T),
+  },
   {
     name: 'pmtiles gzip',
-    bytes: async () => writePmtiles([{ z: 13, x: 2101, y: 3044, data: mvt }], { tileType: 1, compression: { code: 2, compress: (b) => new Uint8Array(gzipSync(b)) }, metadata: { vector_layers: [{ id: 'road' }] } }),
+    bytes: async () =>
+      writePmtiles([{ z: 13, x: 2101, y: 3044, data: mvt }], {
+        tileType: 1,
+        compression: { code: 2, compress: (b) => new Uint8Array(gzipSync(b)) },
+        metadata: { vector_layers: [{ id: 'road' }] },
+      }),
     read: (b) => createPmtilesSource('s', { type: 'pmtiles', url: 'a.pmtiles' }, ctxOf(new MemoryLoader({ 'a.pmtiles': b }))).features('road', T),
   },
   {
@@ -68,7 +109,10 @@ const SUBJECTS: Subject[] = [
   {
     name: 'dem png',
     bytes: () => solidPng(256, [1, 134, 160, 255]),
-    read: (b) => createDemSource('d', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], tileSize: 256, maxzoom: 3 }, ctxOf(new MemoryLoader({ 'd/3/2/2.png': b }))).field(tileWindow({ z: 3, x: 2, y: 2 }, 256)),
+    read: (b) =>
+      createDemSource('d', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], tileSize: 256, maxzoom: 3 }, ctxOf(new MemoryLoader({ 'd/3/2/2.png': b }))).field(
+        tileWindow({ z: 3, x: 2, y: 2 }, 256),
+      ),
   },
 ];
 
@@ -87,6 +131,11 @@ test.each(SUBJECTS.map((s) => [s.name, s] as const))('corrupted %s: a SourceErro
       }
       expect(Date.now() - t0).toBeLessThan(BUDGET_MS);
     }),
-    { seed: Number(process.env.FUZZ_SEED ?? 1313), numRuns: Number(process.env.FUZZ_RUNS ?? 60), interruptAfterTimeLimit: 30_000, markInterruptAsFailure: false },
+    {
+      seed: Number(process.env.FUZZ_SEED ?? 1313),
+      numRuns: Number(process.env.FUZZ_RUNS ?? 60),
+      interruptAfterTimeLimit: 30_000,
+      markInterruptAsFailure: false,
+    },
   );
 });

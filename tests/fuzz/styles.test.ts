@@ -36,7 +36,42 @@ const CASES: Case[] = readdirSync(GOLDEN)
 
 /** Values a careless author or a hostile one writes. */
 const nasty = fc.oneof(
-  fc.constantFrom<unknown>(0, -1, 1, 0.5, 3, 255, 5000, -5000, 1e9, 1e308, -1e308, null, true, false, '', 'x', '$nope', '@nope', '@out', '$', '@', '__proto__', 'constructor', 'toString', '#ff0000', '#ff000080', '#zzzzzz', [], {}, [1, 2, 3], [[[[[]]]]], ['get', 'x'], ['zoom'], { op: 'solid', color: '#000000' }),
+  fc.constantFrom<unknown>(
+    0,
+    -1,
+    1,
+    0.5,
+    3,
+    255,
+    5000,
+    -5000,
+    1e9,
+    1e308,
+    -1e308,
+    null,
+    true,
+    false,
+    '',
+    'x',
+    '$nope',
+    '@nope',
+    '@out',
+    '$',
+    '@',
+    '__proto__',
+    'constructor',
+    'toString',
+    '#ff0000',
+    '#ff000080',
+    '#zzzzzz',
+    [],
+    {},
+    [1, 2, 3],
+    [[[[[]]]]],
+    ['get', 'x'],
+    ['zoom'],
+    { op: 'solid', color: '#000000' },
+  ),
   fc.double({ noNaN: true }),
   fc.integer({ min: -100000, max: 100000 }),
   fc.string({ maxLength: 12 }),
@@ -56,7 +91,15 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: nasty }),
   fc.record({ kind: fc.constant('number' as const), at: fc.nat(), value: size }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: fc.oneof(fc.constantFrom('sigma', 'radius', 'max', 'min', 'source', 'layer', 'input', 'op', '__proto__', 'constructor', 'x'), fc.string({ maxLength: 8 })), value: nasty }),
+  fc.record({
+    kind: fc.constant('add' as const),
+    at: fc.nat(),
+    key: fc.oneof(
+      fc.constantFrom('sigma', 'radius', 'max', 'min', 'source', 'layer', 'input', 'op', '__proto__', 'constructor', 'x'),
+      fc.string({ maxLength: 8 }),
+    ),
+    value: nasty,
+  }),
 );
 
 /** Every container and value in the document, as a path of keys. */
@@ -78,7 +121,8 @@ function apply(doc: Record<string, unknown>, m: Mutation): void {
   if (m.kind === 'add') {
     let target: unknown = doc;
     for (const k of p) target = (target as Record<string, unknown>)[k as string];
-    if (target && typeof target === 'object' && !Array.isArray(target)) Object.defineProperty(target, m.key, { value: structuredClone(m.value), enumerable: true, writable: true, configurable: true });
+    if (target && typeof target === 'object' && !Array.isArray(target))
+      Object.defineProperty(target, m.key, { value: structuredClone(m.value), enumerable: true, writable: true, configurable: true });
     return;
   }
   if (p.length === 0) return;
@@ -136,8 +180,18 @@ test('the seed styles themselves render', async () => {
  * where (seed 1313 against the tree before issue 13; the second crashed the process).
  */
 const FOUND: { case: string; at: (string | number)[]; value: unknown; was: string }[] = [
-  { case: 'blend-modes', at: ['nodes', 'over11', 'fill-expr', 0], value: 'toString', was: "TypeError: Expr.parse is not a function (an Object.prototype name as an expression operator)" },
-  { case: 'geom-measures', at: ['sources', 's', 'data', 'features', 1, 'geometry', 'coordinates', 1, 4, 0], value: -3.825599480363602e138, was: 'V8 fatal "invalid size error" (a longitude of -3.8e138 spread a whole feature over 10^136 worlds)' },
+  {
+    case: 'blend-modes',
+    at: ['nodes', 'over11', 'fill-expr', 0],
+    value: 'toString',
+    was: 'TypeError: Expr.parse is not a function (an Object.prototype name as an expression operator)',
+  },
+  {
+    case: 'geom-measures',
+    at: ['sources', 's', 'data', 'features', 1, 'geometry', 'coordinates', 1, 4, 0],
+    value: -3.825599480363602e138,
+    was: 'V8 fatal "invalid size error" (a longitude of -3.8e138 spread a whole feature over 10^136 worlds)',
+  },
   { case: 'geom-measures', at: ['sources', 's', 'data', 'features', 2, 'geometry', 'coordinates', 1, 0], value: ' jp~#qO', was: 'a string as a longitude' },
 ];
 
@@ -162,6 +216,11 @@ test('mutated styles: a TilegraphError or a tile, within the time budget', async
     fc.asyncProperty(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (i, ms) => {
       await outcome(CASES[i % CASES.length]!, ms);
     }),
-    { seed: Number(process.env.FUZZ_SEED ?? 1313), numRuns: Number(process.env.FUZZ_RUNS ?? 150), interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+    {
+      seed: Number(process.env.FUZZ_SEED ?? 1313),
+      numRuns: Number(process.env.FUZZ_RUNS ?? 150),
+      interruptAfterTimeLimit: 60_000,
+      markInterruptAsFailure: false,
+    },
   );
 });

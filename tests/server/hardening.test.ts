@@ -41,12 +41,15 @@ describe('client errors are JSON 4xx (defect 4)', () => {
     expectJsonError(await request(app).get(`/tilejson.json?${key}=1`), 400);
   });
 
-  test.each(['/tiles/%zz/0/0.png', '/tiles/0/%/0.png', '/tiles/0/0/%c0%ae.png', '/preview/%c0%ae', '/data/%e0%a4%a'])('bad percent-encoding %s: 400', async (p) => {
-    const { app } = makeApp();
-    const r = await request(app).get(p);
-    expect(r.status).toBeLessThan(500);
-    expectJsonError(r, r.status);
-  });
+  test.each(['/tiles/%zz/0/0.png', '/tiles/0/%/0.png', '/tiles/0/0/%c0%ae.png', '/preview/%c0%ae', '/data/%e0%a4%a'])(
+    'bad percent-encoding %s: 400',
+    async (p) => {
+      const { app } = makeApp();
+      const r = await request(app).get(p);
+      expect(r.status).toBeLessThan(500);
+      expectJsonError(r, r.status);
+    },
+  );
 
   test.each(['0x5', '0b1', ' 0.5', '0.5 ', '1e400', 'Infinity', '', '-', '.', '1,5', '1_0'])('alpha=%j is not a number: 400', async (v) => {
     const { app } = makeApp();

@@ -51,7 +51,11 @@ test('a SourceError keeps its class and source; a style that fails to build in t
   expect(e).toBeInstanceOf(SourceError);
   expect((e as SourceError).source).toBe('shapes');
   // The same version key with text the worker cannot build (the main thread never would send it).
-  const broken: LoadedStyle = { ...style, text: readFileSync(fx.brokenJson, 'utf8'), renderer: { ...style.renderer, version: 'broken-v' } as unknown as LoadedStyle['renderer'] };
+  const broken: LoadedStyle = {
+    ...style,
+    text: readFileSync(fx.brokenJson, 'utf8'),
+    renderer: { ...style.renderer, version: 'broken-v' } as unknown as LoadedStyle['renderer'],
+  };
   const s = await rejection(pool.render(broken, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params()));
   expect(s).toBeInstanceOf(StyleError);
 });

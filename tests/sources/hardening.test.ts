@@ -19,7 +19,8 @@ import { writePmtiles } from './pmtiles-writer.js';
 const T = tileWindow({ z: 13, x: 2101, y: 3044 }, 256);
 const chicagoTile = () => readBytes(path.join(MVT_FIXTURES, 'chicago/13-2101-3044.mvt'));
 
-const archive = () => writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], { tileType: 1, metadata: { vector_layers: [{ id: 'road' }, { id: 'water' }] } });
+const archive = () =>
+  writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], { tileType: 1, metadata: { vector_layers: [{ id: 'road' }, { id: 'water' }] } });
 const pm = (bytes: Uint8Array) => createPmtilesSource('arch', { type: 'pmtiles', url: 'a.pmtiles' }, ctxOf(new MemoryLoader({ 'a.pmtiles': bytes })));
 
 async function sourceError(p: Promise<unknown>): Promise<SourceError> {
@@ -45,7 +46,11 @@ describe('decompression bombs (defect 2)', () => {
   test('a gzip MVT inflating past the limit fails fast with a SourceError', async () => {
     const bomb = new Uint8Array(gzipSync(Buffer.alloc(LIMITS.maxTileBytes + 1024 * 1024)));
     expect(bomb.length).toBeLessThan(100_000);
-    const src = createMvtSource('streets', { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': bomb })));
+    const src = createMvtSource(
+      'streets',
+      { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 },
+      ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': bomb })),
+    );
     const t0 = Date.now();
     const e = await sourceError(src.features('road', T));
     expect(e.message).toMatch(/tile 13\/2101\/3044: .*inflates to more than 32 MiB \(the limit\)/);
@@ -71,7 +76,11 @@ describe('decompression bombs (defect 2)', () => {
     dv.setUint32(16, 16000);
     dv.setUint32(20, 16000);
     expect(imageSize(png)).toEqual({ width: 16000, height: 16000 });
-    const src = createDemSource('relief', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, tileSize: 256 }, ctxOf(new MemoryLoader({ 'd/3/2/2.png': png })));
+    const src = createDemSource(
+      'relief',
+      { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, tileSize: 256 },
+      ctxOf(new MemoryLoader({ 'd/3/2/2.png': png })),
+    );
     const e = await sourceError(src.field(tileWindow({ z: 3, x: 2, y: 2 }, 256)));
     expect(e.message).toMatch(/16000x16000 px, above the limit of 16,777,216 pixels/);
     // The host decoder has its own bound (sharp's limitInputPixels), for formats the sniffer does not read.
@@ -96,7 +105,11 @@ describe('truncated and corrupt data (defect 3)', () => {
     for (const cut of [0.2, 0.5, 0.9, 0.999]) {
       const part = full.subarray(0, Math.floor(full.length * cut));
       expect(() => checkTileStructure(part)).toThrow(/truncated/);
-      const src = createMvtSource('streets', { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': part })));
+      const src = createMvtSource(
+        'streets',
+        { type: 'mvt', tiles: ['t/{z}/{x}/{y}.mvt'], minzoom: 13, maxzoom: 13 },
+        ctxOf(new MemoryLoader({ 't/13/2101/3044.mvt': part })),
+      );
       // 'water' is an early layer: it decoded from a cut tile before.
       const e = await sourceError(src.features('water', T));
       expect(e.message).toMatch(/not a valid vector tile.*truncated/);
@@ -104,7 +117,8 @@ describe('truncated and corrupt data (defect 3)', () => {
   });
 
   test('every real MVT fixture passes the structure check', () => {
-    for (const f of ['13-2101-3044', '13-2101-3045', '13-2102-3044', '13-2102-3045']) checkTileStructure(readBytes(path.join(MVT_FIXTURES, `chicago/${f}.mvt`)));
+    for (const f of ['13-2101-3044', '13-2101-3045', '13-2102-3044', '13-2102-3045'])
+      checkTileStructure(readBytes(path.join(MVT_FIXTURES, `chicago/${f}.mvt`)));
   });
 
   test('a truncated PMTiles archive fails: cut in the tile data, cut in the root directory', async () => {
@@ -135,7 +149,11 @@ describe('PMTiles compression (defect 9)', () => {
       { code: 3, compress: (b: Uint8Array) => new Uint8Array(brotliCompressSync(b)) },
       { code: 4, compress: zstdRaw },
     ];
-    const plain = await createPmtilesSource('a', { type: 'pmtiles', url: 'a.pmtiles' }, ctxOf(new MemoryLoader({ 'a.pmtiles': writePmtiles([{ z: 13, x: 2101, y: 3044, data: tile }], { tileType: 1 }) }))).features('road', T);
+    const plain = await createPmtilesSource(
+      'a',
+      { type: 'pmtiles', url: 'a.pmtiles' },
+      ctxOf(new MemoryLoader({ 'a.pmtiles': writePmtiles([{ z: 13, x: 2101, y: 3044, data: tile }], { tileType: 1 }) })),
+    ).features('road', T);
     for (const c of codecs) {
       const bytes = writePmtiles([{ z: 13, x: 2101, y: 3044, data: tile }], { tileType: 1, compression: c, metadata: { vector_layers: [{ id: 'road' }] } });
       const loader = new NodeLoader({ baseDir: '.' });
@@ -147,7 +165,10 @@ describe('PMTiles compression (defect 9)', () => {
   });
 
   test('brotli without a host decompressor names what is missing', async () => {
-    const bytes = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], { tileType: 1, compression: { code: 3, compress: (b) => new Uint8Array(brotliCompressSync(b)) } });
+    const bytes = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], {
+      tileType: 1,
+      compression: { code: 3, compress: (b) => new Uint8Array(brotliCompressSync(b)) },
+    });
     const e = await sourceError(pm(bytes).features('road', T));
     expect(e.message).toMatch(/brotli-compressed data needs a host decompressor/);
   });

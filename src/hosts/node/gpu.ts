@@ -115,7 +115,9 @@ export function gpuAdapterSummary(): AdapterSummary | undefined {
  * A new Dawn device on its own adapter (undefined when there is none; with `allowFallback` false
  * a software adapter counts as none), and a function that makes its replacement after a loss.
  */
-export async function createGpuDevice(options: { allowFallback?: boolean } = {}): Promise<{ device: GPUDevice; adapter: AdapterSummary; recreate: () => Promise<GPUDevice> } | undefined> {
+export async function createGpuDevice(
+  options: { allowFallback?: boolean } = {},
+): Promise<{ device: GPUDevice; adapter: AdapterSummary; recreate: () => Promise<GPUDevice> } | undefined> {
   const allowFallback = options.allowFallback ?? true;
   const adapter = await requestAdapter(allowFallback);
   if (!adapter) return undefined;
@@ -169,7 +171,7 @@ export async function createBackend(choice: BackendChoice | string | undefined =
   if (c === 'gpu') {
     throw new TilegraphError(
       'render',
-      'backend gpu: no WebGPU adapter found (install a GPU driver, or Debian\'s chromium and libvulkan1 for SwiftShader; see docs/gpu.md)',
+      "backend gpu: no WebGPU adapter found (install a GPU driver, or Debian's chromium and libvulkan1 for SwiftShader; see docs/gpu.md)",
     );
   }
   return new CpuBackend();

@@ -5,7 +5,11 @@ import type { DecodedImage } from '../../sources/types.js';
 
 /** Bytes to 8-bit sRGB RGBA (alpha added when the image has none). Rejects on corrupt or unknown data. */
 export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: LIMITS.maxImagePixels }).toColourspace('srgb').ensureAlpha().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(bytes, { limitInputPixels: LIMITS.maxImagePixels })
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
   if (info.channels !== 4) throw new Error(`decoded to ${info.channels} channels, expected 4`);
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
 }

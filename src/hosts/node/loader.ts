@@ -105,7 +105,8 @@ export class NodeLoader implements Loader {
     return new Promise((resolve, reject) =>
       brotliDecompress(bytes, { maxOutputLength: maxBytes }, (err, out) => {
         if (!err) resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
-        else if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') reject(new Error(`brotli data inflates to more than ${formatBytes(maxBytes)} (the limit)`));
+        else if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+          reject(new Error(`brotli data inflates to more than ${formatBytes(maxBytes)} (the limit)`));
         else reject(new Error(`corrupt brotli data: ${err.message}`));
       }),
     );
@@ -151,4 +152,3 @@ export class NodeLoader implements Loader {
     }
   }
 }
-

@@ -26,7 +26,14 @@ export function mergedMetadata(files: string[], metas: Meta[], info: ArchiveInfo
     const diff = jobDifferences(job, jobs[i]!);
     if (diff.length) throw new Error(`${files[i]} is of a different job than ${files[0]} (${diff.join('; ')}); merge only the shards of one export`);
   }
-  const attribution = [...new Set(metas.flatMap((m) => (typeof m.attribution === 'string' ? m.attribution.split(' | ') : [])).map((s) => s.trim()).filter(Boolean))];
+  const attribution = [
+    ...new Set(
+      metas
+        .flatMap((m) => (typeof m.attribution === 'string' ? m.attribution.split(' | ') : []))
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const out: Record<string, unknown> = {};
   for (const k of ['name', 'description', 'format', 'type', 'version', 'tileSize']) if (first[k] !== undefined) out[k] = first[k];
   if (attribution.length) out.attribution = attribution.join(' | ');
@@ -55,7 +62,12 @@ export async function mergeArchives(inputs: string[], out: string): Promise<Head
               ...info,
               minZoom: Math.min(info.minZoom, h.minZoom),
               maxZoom: Math.max(info.maxZoom, h.maxZoom),
-              bounds: [Math.min(info.bounds[0], h.minLon), Math.min(info.bounds[1], h.minLat), Math.max(info.bounds[2], h.maxLon), Math.max(info.bounds[3], h.maxLat)],
+              bounds: [
+                Math.min(info.bounds[0], h.minLon),
+                Math.min(info.bounds[1], h.minLat),
+                Math.max(info.bounds[2], h.maxLon),
+                Math.max(info.bounds[3], h.maxLat),
+              ],
             }
           : { minZoom: h.minZoom, maxZoom: h.maxZoom, bounds: [h.minLon, h.minLat, h.maxLon, h.maxLat] };
         for await (const t of archiveTiles(a)) {

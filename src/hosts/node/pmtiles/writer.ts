@@ -39,16 +39,21 @@ const JOB_LINE = '#job ';
 export function jobDifferences(before: JobIdentity, now: JobIdentity): string[] {
   const out: string[] = [];
   for (const k of new Set([...Object.keys(before), ...Object.keys(now)])) {
-    const a = JSON.stringify(before[k] ?? null), b = JSON.stringify(now[k] ?? null);
+    const a = JSON.stringify(before[k] ?? null),
+      b = JSON.stringify(now[k] ?? null);
     if (a !== b) out.push(`${k} ${a}, now ${b}`);
   }
   return out;
 }
 
 function checkJob(file: string, before: JobIdentity | undefined, now: JobIdentity, where: string): void {
-  if (!before) throw new ResumeMismatchError(`cannot resume '${file}': the ${where} records no job identity (written by an older version); run without --resume`);
+  if (!before)
+    throw new ResumeMismatchError(`cannot resume '${file}': the ${where} records no job identity (written by an older version); run without --resume`);
   const diff = jobDifferences(before, now);
-  if (diff.length) throw new ResumeMismatchError(`cannot resume '${file}': the ${where} is of a different job (${diff.join('; ')}); run without --resume, or with the same options`);
+  if (diff.length)
+    throw new ResumeMismatchError(
+      `cannot resume '${file}': the ${where} is of a different job (${diff.join('; ')}); run without --resume, or with the same options`,
+    );
 }
 
 interface Staged {
