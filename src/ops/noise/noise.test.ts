@@ -56,7 +56,7 @@ const GREY = { op: 'color-ramp', field: '@n', stops: [{ value: 0, color: '#00000
 
 async function field(node: Record<string, unknown>, w: Window): Promise<Float32Array> {
   // A style cannot output a field: the raster output's R channel is the field of channel seed 0.
-  const style = { output: 'out', nodes: { n: { op: 'noise', ...node, output: 'raster' }, out: { op: 'blend', base: '@n', over: '@n' } } };
+  const style = { output: 'n', nodes: { n: { op: 'noise', ...node, output: 'raster' } } };
   const r = (await Renderer.create(style).renderWindow(w)).raster;
   const out = new Float32Array(w.width * w.height);
   for (let i = 0; i < out.length; i++) out[i] = r.data[i * 4]!;
