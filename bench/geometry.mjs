@@ -58,7 +58,11 @@ for (const size of [256, 512]) {
     ['8 densify roads 2 px', 'densify', run('densify', { 'target-px': 2 }, { features: roads })],
     ['8 convex hull landuse+roads', 'convex-hull (monotone chain)', run('convex-hull', {}, { features: [...landuse, ...roads] })],
     ['8 centroid landuse', 'centroid, per feature', run('centroid', { 'include-lines': false }, { features: landuse })],
-    ['8 boolean landuse minus water', 'feature-boolean difference (Clipper2)', run('feature-boolean', { operation: 'difference' }, { a: landuse, b: water })],
+    // As the peer: both sides dissolved (a union of all landuse), then the difference.
+    ['8 boolean landuse minus water', 'feature-boolean union, then difference', async () => {
+      const all = await run('feature-boolean', { operation: 'union' }, { a: landuse, b: [] })();
+      return run('feature-boolean', { operation: 'difference' }, { a: all.groups, b: water })();
+    }],
     ['8 dash roads 6/4 px', 'dash', run('dash', { 'dash-px': 6, 'gap-px': 4 }, { features: roads })],
     ['8 dot-density landuse 3 px', 'dot-density', run('dot-density', { density: 20000, 'spacing-px': 3 }, { features: landuse })],
   ];

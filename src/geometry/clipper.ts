@@ -136,6 +136,8 @@ export interface OffsetInput {
   lines: ArrayLike<number>[];
   /** Flat points. */
   points: ArrayLike<number>;
+  /** The rings are one polygon that no clip touched: no need to unite them before offsetting. */
+  simple?: boolean;
 }
 
 /**
@@ -162,7 +164,7 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
       // eroded apart, each would open a gap along every tile edge. And clipping a concave ring
       // (Sutherland-Hodgman) leaves zero-width bridges along the clip line, which an offset would
       // inflate into bands across the water they span; the union drops them.
-      const whole = s.keep(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
+      const whole = input.simple ? s.paths(input.rings) : s.keep(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
       add(m.InflatePathsD(whole, distance, jt, m.EndType.Polygon, MITER_LIMIT, PRECISION, tol));
     }
     else if (input.rings.length) add(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));

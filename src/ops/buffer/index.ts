@@ -33,7 +33,8 @@ export const buffer: OpDef = {
     const m = await loadClipper();
     const out: FeatureGroup[] = [];
     for (const g of input) {
-      const polygons = offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points }, d, join);
+      const simple = g.polygons.length === 1 && !g.polygonCuts?.some((p) => p.some((c) => c));
+      const polygons = offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points, simple }, d, join);
       if (polygons.length) out.push(groupLike(g, { polygons }));
     }
     return features(out);
