@@ -150,8 +150,17 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
     const k = (2 * r) / tipSide; // image tips: pixels per tip texel
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
-      let pi = y * W + xa;
-      for (let x = xa; x < xb; x++, pi++) {
+      // Round dabs: only the columns whose centres can lie inside the rim in this row.
+      let x0 = xa, x1 = xb;
+      if (round) {
+        const h2 = rim2 - dy * dy;
+        if (h2 <= 0) continue;
+        const h = Math.sqrt(h2);
+        x0 = Math.max(xa, Math.floor(cx - h - 0.5));
+        x1 = Math.min(xb, Math.ceil(cx + h + 0.5));
+      }
+      let pi = y * W + x0;
+      for (let x = x0; x < x1; x++, pi++) {
         const dx = x + 0.5 - cx;
         const fresh = owner[pi] !== tag;
         const p = pi * 4;
