@@ -27,7 +27,14 @@ const { chromium } = await import('playwright-core');
 const { serve } = await import(path.join(ROOT, 'dist/hosts/server/index.js'));
 
 const VIEW = { width: 1280, height: 800 };
-const server = await serve({ style: path.join(ROOT, 'examples/world/style.json'), port: 0, host: '127.0.0.1', workers: 0, backend: 'cpu', log: () => undefined });
+const server = await serve({
+  style: path.join(ROOT, 'examples/world/style.json'),
+  port: 0,
+  host: '127.0.0.1',
+  workers: 0,
+  backend: 'cpu',
+  log: () => undefined,
+});
 const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-chromium-'));
 const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath: CHROMIUM,
@@ -92,19 +99,25 @@ async function run(label, { noNodeCache }) {
   if (!/CPU/.test(status ?? '')) throw new Error(`the preview is not on the CPU worker path: ${status}`);
   // Distinct values on the sliders' grids (0.01 and 0.1), none repeated: no change is a pure cache hit.
   const sliders = [
-    ['border-width', (i) => (0.3 + (3.6 * ((i * 0.618) % 1))).toFixed(2), 'border width (stroke + blend re-run)'],
-    ['shadow', (i) => (1 + (8 * ((i * 0.618) % 1))).toFixed(1), 'shadow sigma (blur and everything after it re-run)'],
+    ['border-width', (i) => (0.3 + 3.6 * ((i * 0.618) % 1)).toFixed(2), 'border width (stroke + blend re-run)'],
+    ['shadow', (i) => (1 + 8 * ((i * 0.618) % 1)).toFixed(1), 'shadow sigma (blur and everything after it re-run)'],
   ];
-  for (const [name, valueOf, what] of sliders) {
+  for (const [param, valueAt, what] of sliders) {
     const times = [];
     let tiles = 0;
-    for (let i = 0; i < 2; i++) await timed(page, { name, value: valueOf(CHANGES + i) }); // warm-up
+    for (let i = 0; i < 2; i++) await timed(page, { name: param, value: valueAt(CHANGES + i) }); // warm-up
     for (let i = 0; i < CHANGES; i++) {
-      const r = await timed(page, { name, value: valueOf(i) });
+      const r = await timed(page, { name: param, value: valueAt(i) });
       times.push(r.ms);
       tiles = r.tiles;
     }
-    record('P preview slider -> all tiles', `tilegraph cpu worker ${label}`, '1280x800', times, `${what}; ${tiles} tiles of 256 px; max ${Math.max(...times).toFixed(1)} ms; ${CHANGES} changes`);
+    record(
+      'P preview slider -> all tiles',
+      `tilegraph cpu worker ${label}`,
+      '1280x800',
+      times,
+      `${what}; ${tiles} tiles of 256 px; max ${Math.max(...times).toFixed(1)} ms; ${CHANGES} changes`,
+    );
   }
   if (errors.length) console.log(`!!! page errors: ${errors.join('; ')}`);
   await page.close();
@@ -118,4 +131,3 @@ try {
   await server.close(0);
   rmSync(userDataDir, { recursive: true, force: true });
 }
-

@@ -1,6 +1,7 @@
 // blur: the fast path against the exact truncated Gaussian, the exact one against a direct 2-D sum,
 // and the op's padding, clamping and tile seams through the render loop.
-import { blurExact, blurFast, monoPlane } from './cpu.js';
+import { blurExact, blurFast, blurFastScalar, monoPlane } from './cpu.js';
+import { simdAvailable } from './simd.js';
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -277,6 +278,23 @@ describe('one-colour rasters blur their alpha plane alone', () => {
     }
   });
 
+  test('the WebAssembly SIMD stages equal the TypeScript ones (RGBA fast path)', () => {
+    expect(simdAvailable()).toBe(true); // Node 20 and current browsers have WebAssembly SIMD
+    for (const sigma of [4, 5.5, 9, 16, 24]) {
+      const r = kernelRadius(sigma);
+      for (const [w, h, wx, wy] of [
+        [37, 29, 0, 0],
+        [64, 48, -1001, 77],
+        [5, 70, 3, -9],
+      ] as const) {
+        const sw = w + 2 * r + 3,
+          sh = h + 2 * r;
+        const src = image('noise', sw, sh, sigma, 5);
+        expect(maxDiff(blurFast(src, sw, sh, r, r, w, h, sigma, wx, wy), blurFastScalar(src, sw, sh, r, r, w, h, sigma, wx, wy))).toBeLessThanOrEqual(1e-6);
+      }
+    }
+  });
+
   test('monoPlane finds the colour of a one-colour raster and rejects two colours', () => {
     const c = [0.0627, 0.188, 0.29]; // #10304a
     const rnd = rng(9);
@@ -391,7 +409,12 @@ describe('CPU/GPU parity', () => {
       await checkParity(`blur sigma ${sigma}`, style, W, RASTER_TOL);
     }
     // A $param sigma below its bound: the padding stays that of the bound.
-    const style = { output: 'out', params: { s: { type: 'number', default: 2, max: 12 } }, sources, nodes: { ...inputs, out: { op: 'blur', input: '@i', sigma: '$s' } } };
+    const style = {
+      output: 'out',
+      params: { s: { type: 'number', default: 2, max: 12 } },
+      sources,
+      nodes: { ...inputs, out: { op: 'blur', input: '@i', sigma: '$s' } },
+    };
     await checkParity('blur $param sigma', style, W, RASTER_TOL, { s: '5.5' });
   });
 });

@@ -6,6 +6,7 @@ import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
+import { blurStagesSimd } from './simd.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
 export type Channels = 1 | 4;
@@ -221,7 +222,40 @@ export function blurFast(
   wy = 0,
   channels: Channels = 4,
 ): Float32Array {
-  const nc = channels;
+  return fast(src, sw, sh, ox, oy, w, h, sigma, wx, wy, channels, true);
+}
+
+/** blurFast in plain TypeScript only (the reference the SIMD stages are tested against). */
+export function blurFastScalar(
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  ox: number,
+  oy: number,
+  w: number,
+  h: number,
+  sigma: number,
+  wx = 0,
+  wy = 0,
+  channels: Channels = 4,
+): Float32Array {
+  return fast(src, sw, sh, ox, oy, w, h, sigma, wx, wy, channels, false);
+}
+
+function fast(
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  ox: number,
+  oy: number,
+  w: number,
+  h: number,
+  sigma: number,
+  wx: number,
+  wy: number,
+  nc: Channels,
+  useSimd: boolean,
+): Float32Array {
   const k = decimationFactor(sigma);
   if (k === 1) return blurExact(src, sw, sh, ox, oy, w, h, sigma, nc);
   // The padding is sized for the sigma bound; a smaller sigma reads only r + a few blocks around
@@ -235,7 +269,7 @@ export function blurFast(
     const cw = xb - xa;
     const sub = acquire(cw * (yb - ya) * nc);
     for (let y = ya; y < yb; y++) sub.set(src.subarray((y * sw + xa) * nc, (y * sw + xb) * nc), (y - ya) * cw * nc);
-    const out = blurFast(sub, cw, yb - ya, ox - xa, oy - ya, w, h, sigma, wx + xa, wy + ya, nc);
+    const out = fast(sub, cw, yb - ya, ox - xa, oy - ya, w, h, sigma, wx + xa, wy + ya, nc, useSimd);
     release(sub);
     return out;
   }
@@ -245,6 +279,16 @@ export function blurFast(
   const ty = tentPlan(k, startY, sh);
   const bw = tx.blocks;
   const bh = ty.blocks;
+  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
+  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
+  const sx = splinePlan(k, startX, ox, w);
+  const sy = splinePlan(k, startY, oy, h);
+  if (useSimd && nc === 4) {
+    // RGBA: one f32x4 per pixel in WebAssembly SIMD (simd.ts), the same stages and plans.
+    const out = acquire(w * h * 4, false);
+    if (blurStagesSimd(src, sw, sh, tx, ty, k, kd, sx, sy, w, h, out)) return out;
+    release(out);
+  }
 
   // 1. Tent decimation, vertical then horizontal. Each stage is its own function: V8 optimises
   // small loop functions far better than one long body.
@@ -253,8 +297,6 @@ export function blurFast(
   release(vdec);
 
   // 2. Gaussian on the block grid; edge blocks repeat outward (the support reaches ~2k past r).
-  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
-  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
   const rowed = rowPass(dec, bw, 0, bh, 0, bw, kd, nc, true);
   release(dec);
   const grid = colPass(rowed, bw * nc, bh, 0, bh, kd, true);
@@ -262,9 +304,9 @@ export function blurFast(
 
   // 3. Quadratic B-spline upsample: horizontal on the bh grid rows, then vertical on whole output
   // rows (block indices clamp to the grid).
-  const hup = splineHorizontal(grid, bw, bh, nc, splinePlan(k, startX, ox, w), w);
+  const hup = splineHorizontal(grid, bw, bh, nc, sx, w);
   release(grid);
-  const out = splineVertical(hup, bh, w * nc, splinePlan(k, startY, oy, h), h);
+  const out = splineVertical(hup, bh, w * nc, sy, h);
   release(hup);
   return out;
 }

@@ -1,0 +1,326 @@
+// WebAssembly SIMD for blur's fast path on RGBA (one f32x4 per pixel): the same stages and the same
+// tap plans as blurFastScalar (cpu.ts), each stage a weighted gather of whole rows or of pixels.
+// The module is assembled here from its few instructions (no toolchain, no binary file); where
+// WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path runs.
+// Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
+
+import type { SplinePlan, TentPlan } from './plan.js';
+
+// --- a minimal WebAssembly encoder ---------------------------------------------------------------
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
+const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
+const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+
+const I32 = 0x7f;
+const V128 = 0x7b;
+const op = {
+  get: (i: number) => [0x20, ...uleb(i)],
+  set: (i: number) => [0x21, ...uleb(i)],
+  tee: (i: number) => [0x22, ...uleb(i)],
+  i32: (n: number) => [0x41, ...sleb(n)],
+  add: [0x6a],
+  mul: [0x6c],
+  ltu: [0x49],
+  block: [0x02, 0x40],
+  loop: [0x03, 0x40],
+  end: [0x0b],
+  br: (l: number) => [0x0c, ...uleb(l)],
+  brIf: (l: number) => [0x0d, ...uleb(l)],
+  i32load: [0x28, 2, 0],
+  f32load: [0x2a, 2, 0],
+  v128load: [0xfd, 0x00, 4, 0],
+  v128store: [0xfd, 0x0b, 4, 0],
+  v128zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
+  splat: [0xfd, 0x13],
+  fadd: [0xfd, ...uleb(0xe4)],
+  fmul: [0xfd, ...uleb(0xe6)],
+};
+
+/** `for (i = from; i < limit; i += step) body`, with `i` and `limit` locals (limit > from or no pass). */
+// biome-ignore format: one line per step of the instruction sequence
+function loopLt(i: number, from: number[], limit: number, step: number[], body: number[]): number[] {
+  return [
+    ...from, ...op.set(i),
+    ...op.block,
+    ...op.get(i), ...op.get(limit), ...op.ltu, 0x45 /* i32.eqz */, ...op.brIf(0),
+    ...op.loop,
+    ...body,
+    ...op.get(i), ...step, ...op.add, ...op.tee(i), ...op.get(limit), ...op.ltu, ...op.brIf(0),
+    ...op.end,
+    ...op.end,
+  ];
+}
+
+/**
+ * gatherRows(in, rowBytes, out, nOut, idx, wts, T): output row y (rowBytes bytes, a multiple of 16)
+ * = sum over t < T of wts[y T + t] * input row idx[y T + t]. The output row is the accumulator
+ * (it stays in L1); each tap streams one input row through it.
+ */
+// biome-ignore format: one line per step of the instruction sequence
+function gatherRows(): number[] {
+  // params 0 in, 1 rowBytes, 2 out, 3 nOut, 4 idx, 5 wts, 6 T; locals 7 y, 8 t, 9 j, 10 orow, 11 srow, 12 k, 13 tEnd; 14 w (v128)
+  const [IN, RB, OUT, N, IDX, WTS, T, Y, TT, J, OROW, SROW, K, TEND, W] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+  const zeroRow = loopLt(J, op.i32(0), RB, op.i32(16), [...op.get(OROW), ...op.get(J), ...op.add, ...op.v128zero, ...op.v128store]);
+  const tap = [
+    // k = (y T + t) * 4; srow = in + idx[k] * rowBytes; w = splat(wts[k])
+    ...op.get(TT), ...op.i32(4), ...op.mul, ...op.set(K),
+    ...op.get(IN), ...op.get(IDX), ...op.get(K), ...op.add, ...op.i32load, ...op.get(RB), ...op.mul, ...op.add, ...op.set(SROW),
+    ...op.get(WTS), ...op.get(K), ...op.add, ...op.f32load, ...op.splat, ...op.set(W),
+    ...loopLt(J, op.i32(0), RB, op.i32(16), [
+      ...op.get(OROW), ...op.get(J), ...op.add,
+      ...op.get(OROW), ...op.get(J), ...op.add, ...op.v128load,
+      ...op.get(SROW), ...op.get(J), ...op.add, ...op.v128load, ...op.get(W), ...op.fmul,
+      ...op.fadd, ...op.v128store,
+    ]),
+  ];
+  const row = [
+    ...op.get(OUT), ...op.get(Y), ...op.get(RB), ...op.mul, ...op.add, ...op.set(OROW),
+    ...zeroRow,
+    ...op.get(Y), ...op.get(T), ...op.mul, ...op.get(T), ...op.add, ...op.set(TEND),
+    ...loopLt(TT, [...op.get(Y), ...op.get(T), ...op.mul], TEND, op.i32(1), tap),
+  ];
+  const body = loopLt(Y, op.i32(0), N, op.i32(1), row);
+  return [...vec([[7, I32], [1, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
+}
+
+/**
+ * gatherPixels(in, inRowBytes, rows, out, nOut, idx, wts, T): in each of `rows` rows, output pixel x
+ * (16 bytes) = sum over t < T of wts[x T + t] * the input pixel at byte offset idx[x T + t] of the row.
+ */
+// biome-ignore format: one line per step of the instruction sequence
+function gatherPixels(): number[] {
+  // params 0 in, 1 inRowBytes, 2 rows, 3 out, 4 nOut, 5 idx, 6 wts, 7 T;
+  // locals 8 y, 9 x, 10 k, 11 kEnd, 12 irow, 13 o, 14 TB (T*4); 15 acc (v128)
+  const [IN, IRB, ROWS, OUT, N, IDX, WTS, T, Y, X, K, KEND, IROW, O, TB, ACC] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+  const tap = [
+    ...op.get(ACC),
+    ...op.get(IROW), ...op.get(IDX), ...op.get(K), ...op.add, ...op.i32load, ...op.add, ...op.v128load,
+    ...op.get(WTS), ...op.get(K), ...op.add, ...op.f32load, ...op.splat,
+    ...op.fmul, ...op.fadd, ...op.set(ACC),
+  ];
+  const pixel = [
+    ...op.v128zero, ...op.set(ACC),
+    ...op.get(X), ...op.get(TB), ...op.mul, ...op.tee(K), ...op.get(TB), ...op.add, ...op.set(KEND),
+    ...loopLt(K, op.get(K), KEND, op.i32(4), tap),
+    ...op.get(O), ...op.get(ACC), ...op.v128store,
+    ...op.get(O), ...op.i32(16), ...op.add, ...op.set(O),
+  ];
+  const row = [
+    ...op.get(IN), ...op.get(Y), ...op.get(IRB), ...op.mul, ...op.add, ...op.set(IROW),
+    ...loopLt(X, op.i32(0), N, op.i32(1), pixel),
+  ];
+  const body = [
+    ...op.get(T), ...op.i32(4), ...op.mul, ...op.set(TB),
+    ...op.get(OUT), ...op.set(O),
+    ...loopLt(Y, op.i32(0), ROWS, op.i32(1), row),
+  ];
+  return [...vec([[7, I32], [1, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
+}
+
+// biome-ignore format: one line per step of the instruction sequence
+function moduleBytes(): Uint8Array<ArrayBuffer> {
+  const rowsType = [0x60, ...vec(new Array(7).fill([I32])), 0];
+  const pixelsType = [0x60, ...vec(new Array(8).fill([I32])), 0];
+  const code = [gatherRows(), gatherPixels()].map((f) => [...uleb(f.length), ...f]);
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([rowsType, pixelsType])),
+    ...section(3, vec([[0], [1]])),
+    ...section(5, vec([[0x00, 1]])), // one memory, 1 page to start
+    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('mem'), 0x02, 0]])),
+    ...section(10, vec(code)),
+  ]);
+}
+
+// --- the instance ---------------------------------------------------------------------------------
+
+interface Kernels {
+  rows(inp: number, rowBytes: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
+  pixels(inp: number, inRowBytes: number, rows: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
+  mem: WebAssembly.Memory;
+}
+
+let kernels: Kernels | null | undefined;
+
+/** The compiled kernels, or null where WebAssembly SIMD is unavailable. Built once, on first use. */
+function instance(): Kernels | null {
+  if (kernels !== undefined) return kernels;
+  kernels = null;
+  try {
+    if (typeof WebAssembly === 'undefined') return null;
+    const bytes = moduleBytes() as Uint8Array<ArrayBuffer>;
+    if (!WebAssembly.validate(bytes)) return null;
+    kernels = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernels;
+  } catch {
+    kernels = null;
+  }
+  return kernels;
+}
+
+export function simdAvailable(): boolean {
+  return instance() !== null;
+}
+
+/**
+ * Scratch space in the module's memory for one call: a bump allocator over the memory, grown as
+ * needed, reset per call. Calls are synchronous, so one module memory serves every render.
+ */
+export class Arena {
+  private top = 0;
+  constructor(private readonly k: Kernels) {}
+  /** Byte offset of `bytes` (16-aligned) of scratch. */
+  alloc(bytes: number): number {
+    const at = this.top;
+    this.top += (bytes + 15) & ~15;
+    const need = this.top - this.k.mem.buffer.byteLength;
+    if (need > 0) this.k.mem.grow(Math.ceil(need / 65536));
+    return at;
+  }
+  f32(at: number, length: number): Float32Array {
+    return new Float32Array(this.k.mem.buffer, at, length);
+  }
+  i32(at: number, length: number): Int32Array {
+    return new Int32Array(this.k.mem.buffer, at, length);
+  }
+}
+
+/** A tap table in the arena: `taps` entries per output, indices (i32) and weights (f32). */
+export interface Taps {
+  idx: number;
+  wts: number;
+  taps: number;
+}
+
+export function tapTable(a: Arena, outputs: number, taps: number, index: (o: number, t: number) => number, weight: (o: number, t: number) => number): Taps {
+  const idx = a.alloc(outputs * taps * 4);
+  const wts = a.alloc(outputs * taps * 4);
+  const I = a.i32(idx, outputs * taps);
+  const W = a.f32(wts, outputs * taps);
+  for (let o = 0, q = 0; o < outputs; o++) {
+    for (let t = 0; t < taps; t++, q++) {
+      I[q] = index(o, t);
+      W[q] = weight(o, t);
+    }
+  }
+  return { idx, wts, taps };
+}
+
+/** The kernels and a fresh arena, or undefined without SIMD. */
+export function simd(): { k: Kernels; arena: Arena } | undefined {
+  const k = instance();
+  return k ? { k, arena: new Arena(k) } : undefined;
+}
+
+/**
+ * blurFast's stages 1-3 on RGBA with the SIMD kernels (see blurFastScalar in cpu.ts for what each
+ * does): tent decimation by k (vertical, horizontal), the Gaussian on the block grid (rows,
+ * columns; edge blocks repeat), the quadratic B-spline upsample (horizontal, vertical).
+ * Returns the w x h RGBA result, or undefined without SIMD.
+ */
+export function blurStagesSimd(
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  tx: TentPlan,
+  ty: TentPlan,
+  k: number,
+  kd: Float64Array,
+  sx: SplinePlan,
+  sy: SplinePlan,
+  w: number,
+  h: number,
+  out: Float32Array,
+): boolean {
+  const s = simd();
+  if (!s) return false;
+  const { k: K, arena: a } = s;
+  const bw = tx.blocks;
+  const bh = ty.blocks;
+  const k2 = 2 * k;
+  const rd = (kd.length - 1) >> 1;
+  const clamp = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
+  // Tables first (they allocate), then the planes; views are made after the last allocation.
+  const tv = tapTable(
+    a,
+    bh,
+    k2,
+    (b, t) => (t < ty.count[b]! ? ty.first[b]! + t : 0),
+    (b, t) => (t < ty.count[b]! ? ty.weights[b * k2 + t]! : 0),
+  );
+  const th = tapTable(
+    a,
+    bw,
+    k2,
+    (b, t) => (t < tx.count[b]! ? (tx.first[b]! + t) * 16 : 0),
+    (b, t) => (t < tx.count[b]! ? tx.weights[b * k2 + t]! : 0),
+  );
+  const gr = tapTable(
+    a,
+    bw,
+    kd.length,
+    (x, t) => clamp(x + t - rd, bw) * 16,
+    (_, t) => kd[t]!,
+  );
+  const gc = tapTable(
+    a,
+    bh,
+    kd.length,
+    (y, t) => clamp(y + t - rd, bh),
+    (_, t) => kd[t]!,
+  );
+  const uh = tapTable(
+    a,
+    w,
+    3,
+    (x, t) => clamp(sx.center[x]! - 1 + t, bw) * 16,
+    (x, t) => sx.weights[x * 3 + t]!,
+  );
+  const uv = tapTable(
+    a,
+    h,
+    3,
+    (y, t) => clamp(sy.center[y]! - 1 + t, bh),
+    (y, t) => sy.weights[y * 3 + t]!,
+  );
+  const pSrc = a.alloc(sw * sh * 16);
+  const pV = a.alloc(bh * sw * 16);
+  const pD = a.alloc(bh * bw * 16);
+  const pR = a.alloc(bh * bw * 16);
+  const pG = a.alloc(bh * bw * 16);
+  const pH = a.alloc(bh * w * 16);
+  const pOut = a.alloc(h * w * 16);
+  a.f32(pSrc, sw * sh * 4).set(src.subarray(0, sw * sh * 4));
+  K.rows(pSrc, sw * 16, pV, bh, tv.idx, tv.wts, tv.taps);
+  K.pixels(pV, sw * 16, bh, pD, bw, th.idx, th.wts, th.taps);
+  K.pixels(pD, bw * 16, bh, pR, bw, gr.idx, gr.wts, gr.taps);
+  K.rows(pR, bw * 16, pG, bh, gc.idx, gc.wts, gc.taps);
+  K.pixels(pG, bw * 16, bh, pH, w, uh.idx, uh.wts, uh.taps);
+  K.rows(pH, w * 16, pOut, h, uv.idx, uv.wts, uv.taps);
+  out.set(a.f32(pOut, w * h * 4));
+  return true;
+}
