@@ -320,7 +320,8 @@ async function main(state: PreviewState): Promise<void> {
   let view: { center: [number, number]; zoom: number } | { bounds: [number, number, number, number] } = { center: [0, 20], zoom: 1 };
   const extent = await dataExtent(doc, new FetchLoader({ baseUrl: styleUrl.href, dataUrl: dataUrl.href })).catch(() => undefined);
   if (extent && extent.bounds[2] - extent.bounds[0] < 300) {
-    view = extent.center && extent.zoom !== undefined ? { center: extent.center, zoom: Math.max(0, extent.zoom - 1) } : { bounds: extent.bounds };
+    // A header centre with a real zoom (archives often say 0) wins; else fit the bounds.
+    view = extent.center && extent.zoom ? { center: extent.center, zoom: Math.max(0, extent.zoom - 1) } : { bounds: extent.bounds };
   }
 
   // Shown by MapLibre's attribution control (HTML allowed, spec §2.1).

@@ -69,6 +69,8 @@ export async function featuresAt(core: CoreRenderer, lng: number, lat: number, z
     const ctx = { id: n.id, node: n.spec, canvas: window, window, zoom: z, sources: core.sources, signal, expr: (f: string) => n.exprs.get(f) } as unknown as OpContext;
     const value = (await n.op.cpu!(ctx)) as { groups: FeatureGroup[] };
     for (const g of value.groups) {
+      // A group without properties or id has nothing to show (geojson-vt yields such pieces).
+      if (g.id === undefined && Object.keys(g.properties).length === 0) continue;
       const geometry = hit(g, px, py);
       if (geometry) out.push({ node: n.id, geometry, properties: { ...g.properties } });
     }
