@@ -78,3 +78,21 @@ test('the wire format revives every error class of the core', () => {
   expect([s.source, s.tile, s.message]).toEqual(['roads', '1/2/3', "/sources/roads: source 'roads' tile 1/2/3: HTTP 404"]);
   expect(round(new DOMException('late', 'TimeoutError'))).toMatchObject({ name: 'TimeoutError' });
 });
+
+test('a worker that dies mid-render fails its render alone; the pool replaces it and serves the next render (issue 13 defect 1)', async () => {
+  const one = new WorkerPool({ size: 1, workerUrl: WORKER });
+  try {
+    await one.render(style, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params()); // warm: the worker has answered
+    const p = one.render(style, tileWindow({ z: 3, x: 1, y: 1 }, 512), style.renderer.params());
+    // What a fatal error in the worker looks like from here: its thread ends.
+    const slots = (one as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots;
+    await slots[0]!.worker.terminate();
+    const e = await rejection(p);
+    expect(e).toBeInstanceOf(RenderError);
+    expect((e as Error).message).toMatch(/a render worker stopped/);
+    const png = await one.render(style, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params());
+    expect(png.length).toBeGreaterThan(100);
+  } finally {
+    await one.close();
+  }
+});

@@ -71,7 +71,10 @@ export interface WorkerPoolOptions {
   /** The compiled worker script (default: render-worker.js beside this module). */
   workerUrl?: URL | string;
   compressionLevel?: number;
-  /** Heap of each worker in MiB: a render that needs more ends that worker (replaced), never the process. */
+  /**
+   * Heap of each worker in MiB. Node ends a worker past it (replaced by the pool), best-effort only:
+   * some allocations abort the process (nodejs/node#47224); the render limits are the real guard.
+   */
   maxHeapMb?: number;
 }
 
