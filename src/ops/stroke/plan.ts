@@ -210,13 +210,13 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   };
   let vertexDabs = false; // dense enough that a dab at each vertex reads as part of the line (set per feature)
 
-  /** Dabs along the polyline of `count` vertices starting at flat index 0 of `c`; ring: closed. */
+  /** Dabs along one line or ring `c` (flat world coordinates); clipped ends and edges get none of their own. */
   const walk = (c: Float64Array, closed: boolean, cutStart: boolean, cutEnd: boolean, edgeCut?: Uint8Array): void => {
     const nv = c.length >> 1;
     if (nv < 2) return;
     const ns = closed ? nv : nv - 1;
-    let total = 0;
-    if (hasPressure) for (let i = 0; i < ns; i++) total += Math.hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
+    let lineLength = 0; // for the pressure curve's t
+    if (hasPressure) for (let i = 0; i < ns; i++) lineLength += Math.hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
     let along = 0;
     for (let i = 0; i < ns; i++) {
       const j = (i + 1) % nv;
@@ -230,7 +230,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
       if (!cut) {
         // Vertex dabs: line ends not made by clipping, and vertices between two real edges.
         const startReal = closed ? edgeCut?.[(i + ns - 1) % ns] !== 1 : i === 0 ? !cutStart : true;
-        if (vertexDabs && startReal) push(ax, ay, total > 0 ? along / total : 0, ux, uy);
+        if (vertexDabs && startReal) push(ax, ay, lineLength > 0 ? along / lineLength : 0, ux, uy);
         const sA = ax * ux + ay * uy;
         let k = Math.ceil(sA / sp);
         if (plain) {
@@ -239,7 +239,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
         }
         for (let s = k * sp; s < sA + len; s = ++k * sp) {
           const d = s - sA;
-          push(ax + ux * d, ay + uy * d, total > 0 ? (along + d) / total : 0, ux, uy);
+          push(ax + ux * d, ay + uy * d, lineLength > 0 ? (along + d) / lineLength : 0, ux, uy);
         }
         if (vertexDabs && !closed && i === ns - 1 && !cutEnd) push(bx, by, 1, ux, uy);
       }
@@ -257,7 +257,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     vertexDabs = sp < baseW;
     const tint = tintOf(g);
     paint = tinted ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]] : round ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!] : [1, 1, 1, 1];
-    const start = n + runs.length;
+    const start = n + runGroup.length;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
       walk(g.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
@@ -266,7 +266,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
       const poly = g.polygons[i]!;
       for (let k = 0; k < poly.length; k++) walk(poly[k]!, true, false, false, g.polygonCuts?.[i]?.[k]);
     }
-    if (n + runs.length > start) {
+    if (n + runGroup.length > start) {
       paints.push(...paint);
       gi++;
     }
