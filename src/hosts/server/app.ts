@@ -34,10 +34,10 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** Parse /tiles/{z}/{x}/{y}[@2x].png: 400 for a malformed address, 404 outside the zoom range or the world. */
-function parseTileAddress(service: TileService, zs: string, xs: string, file: string): { z: number; x: number; y: number; scale: number } {
-  const m = /^(.*?)(@2x)?\.png$/.exec(file);
+function parseTileAddress(service: TileService, zs: string, xs: string, file: string): { z: number; x: number; y: number; scale: number; format: 'png' | 'webp' } {
+  const m = /^(.*?)(@2x)?\.(png|webp)$/.exec(file);
   const details: { field: string; message: string }[] = [];
-  if (!m) details.push({ field: 'format', message: `'${file}' is not {y}.png or {y}@2x.png` });
+  if (!m) details.push({ field: 'format', message: `'${file}' is not {y}.png, {y}@2x.png, {y}.webp or {y}@2x.webp` });
   const ys = m?.[1] ?? '';
   if (!INT.test(zs)) details.push({ field: 'z', message: `'${zs}' is not an integer` });
   if (!INT.test(xs)) details.push({ field: 'x', message: `'${xs}' is not an integer` });
@@ -54,7 +54,7 @@ function parseTileAddress(service: TileService, zs: string, xs: string, file: st
   if (x < 0 || x >= n) out.push({ field: 'x', message: `x ${x} is outside 0..${n - 1} at zoom ${z}` });
   if (y < 0 || y >= n) out.push({ field: 'y', message: `y ${y} is outside 0..${n - 1} at zoom ${z}` });
   if (out.length) throw new HttpError(404, { error: 'tile outside the world', details: out });
-  return { z, x, y, scale: m![2] ? 2 : 1 };
+  return { z, x, y, scale: m![2] ? 2 : 1, format: m![3] === 'webp' ? 'webp' : 'png' };
 }
 
 /** The params of a request: the query string minus reserved keys, validated (ParamError -> 400). */
@@ -95,7 +95,7 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     const t = parseTileAddress(service, p.z!, p.x!, p.file!);
     const query = req.query as Query;
     const params = requestParams(service, query);
-    const key = service.tileKey(t, t.scale, params);
+    const key = service.tileKey(t, t.scale, params) + (t.format === 'webp' ? '|webp' : '');
     const etag = service.etagOf(key);
     const v = query.v;
     res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
@@ -105,10 +105,10 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
       res.status(304).end();
       return;
     }
-    const r = await service.tile(t, t.scale, params);
+    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params) : await service.tile(t, t.scale, params);
     res.setHeader('ETag', r.etag);
     res.setHeader('X-Tilegraph-Cache', r.cache);
-    res.type('image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
+    res.type(t.format === 'webp' ? 'image/webp' : 'image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
   });
 
   /** JSON documents that change only with the style version. */

@@ -7,6 +7,7 @@ import type { PngRenderer } from '../node/render-pool.js';
 import { rendererFromText, type LoadedStyle } from '../node/style-file.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { Metrics } from './metrics.js';
+import { pngToWebp } from '../node/webp.js';
 import { RenderQueue } from './queue.js';
 
 export interface TileServiceOptions {
@@ -87,6 +88,22 @@ export class TileService {
 
   etagOf(key: string): string {
     return `"${createHash('sha1').update(key).digest('base64url').slice(0, 22)}"`;
+  }
+
+  /** The tile as WebP (`png` holds its bytes): converted from its PNG (cached too), cached under its own key. */
+  async tileWebp(t: TileAddress, scale: number, params: ParamValues): Promise<TileResult> {
+    const style = this.style;
+    const key = this.tileKey(t, scale, params, style) + '|webp';
+    const etag = this.etagOf(key);
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.metrics.cacheHits++;
+      return { png: cached, etag, cache: 'hit' };
+    }
+    const png = await this.tile(t, scale, params);
+    const webp = await pngToWebp(png.png);
+    if (style === this.style) this.cache.set(key, webp);
+    return { png: webp, etag, cache: png.cache };
   }
 
   /** The tile's PNG, from the cache, from a render of the same key in flight, or rendered now. */
