@@ -8,11 +8,14 @@ export function solidCpu(ctx: OpContext): Raster {
   const [r, g, b, a] = ctx.color('color');
   const out = newRasterUninit(ctx.canvas.width, ctx.canvas.height);
   const d = out.data;
-  for (let i = 0; i < d.length; i += 4) {
+  // One row by hand, then whole rows by memory copy.
+  const row = Math.min(d.length, ctx.canvas.width * 4);
+  for (let i = 0; i < row; i += 4) {
     d[i] = r * a;
     d[i + 1] = g * a;
     d[i + 2] = b * a;
     d[i + 3] = a;
   }
+  for (let filled = row; filled < d.length; filled *= 2) d.copyWithin(filled, 0, Math.min(filled, d.length - filled));
   return out;
 }
