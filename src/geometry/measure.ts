@@ -27,7 +27,8 @@ export function boxRing(b: [number, number, number, number] | undefined): Float6
  * Convex hull by Andrew's monotone chain: the ring clockwise on screen (positive area with y down),
  * without collinear vertices; undefined when the points span no area.
  */
-export function convexHull(xy: ArrayLike<number>): Float64Array | undefined {
+export function convexHull(all: ArrayLike<number>): Float64Array | undefined {
+  const xy = aklToussaint(all);
   const n = xy.length >> 1;
   if (n < 3) return undefined;
   const idx = new Uint32Array(n);
@@ -56,6 +57,41 @@ export function convexHull(xy: ArrayLike<number>): Float64Array | undefined {
     ring[i * 2 + 1] = xy[hull[i]! * 2 + 1]!;
   }
   return ringArea(ring) > 0 ? ring : undefined;
+}
+
+/**
+ * Akl–Toussaint: drop the points strictly inside the quadrilateral of the four extreme points
+ * (leftmost, lowest, rightmost, highest); they cannot be on the hull, and on map data that is
+ * most of them, so the sort that follows sees few points.
+ */
+function aklToussaint(xy: ArrayLike<number>): Float64Array {
+  const n = xy.length >> 1;
+  if (n < 8) return Float64Array.from(xy);
+  let l = 0, r = 0, t = 0, b = 0;
+  for (let i = 1; i < n; i++) {
+    const x = xy[i * 2]!, y = xy[i * 2 + 1]!;
+    if (x < xy[l * 2]!) l = i;
+    if (x > xy[r * 2]!) r = i;
+    if (y < xy[t * 2 + 1]!) t = i;
+    if (y > xy[b * 2 + 1]!) b = i;
+  }
+  // Quadrilateral l -> t -> r -> b (x east, y south: clockwise on screen); inside = right of every edge.
+  const q = [l, t, r, b].map((i) => [xy[i * 2]!, xy[i * 2 + 1]!] as const);
+  const out = new Float64Array(xy.length);
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    const x = xy[i * 2]!, y = xy[i * 2 + 1]!;
+    let inside = true;
+    for (let k = 0; k < 4 && inside; k++) {
+      const [ax, ay] = q[k]!, [bx, by] = q[(k + 1) & 3]!;
+      if ((bx - ax) * (y - ay) - (by - ay) * (x - ax) <= 0) inside = false;
+    }
+    if (!inside) {
+      out[w++] = x;
+      out[w++] = y;
+    }
+  }
+  return out.subarray(0, w);
 }
 
 /**
