@@ -17,6 +17,11 @@ struct U {
 
 //!include sprite-sample
 
+fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
+  let t = spriteTaps(sw, sh, u, v, wrap);
+  return sprite[t.idx.x] * t.w.x + sprite[t.idx.y] * t.w.y + sprite[t.idx.z] * t.w.z + sprite[t.idx.w] * t.w.w;
+}
+
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   if (any(gid.xy >= u.size)) {

@@ -1,20 +1,25 @@
-// Bilinear sampling of a premultiplied sprite held in a storage buffer, as src/ops/stamp/sprite.ts
-// sampleSprite: texel centres at i + 0.5; outside texels transparent, or repeating with `wrap`.
-// The including shader declares `sprite: array<vec4f>` (row-major, width sw, height sh).
+// Bilinear taps into a sprite held in a storage buffer, as src/ops/stamp/sprite.ts sampleSprite:
+// texel centres at i + 0.5; texels outside the sprite weigh 0, or repeat with `wrap`. Pure: the
+// including shader reads its own buffer, sum over k of sprite[t.idx[k]] * t.w[k] (spriteSample).
+struct SpriteTaps {
+  idx: vec4u,
+  w: vec4f,
+}
 
-fn spriteTexel(sw: i32, sh: i32, tx: i32, ty: i32, wrap: bool) -> vec4f {
+fn spriteTap(sw: i32, sh: i32, tx: i32, ty: i32, wrap: bool, w: f32, t: ptr<function, SpriteTaps>, k: i32) {
   var x = tx;
   var y = ty;
   if (wrap) {
     x = ((x % sw) + sw) % sw;
     y = ((y % sh) + sh) % sh;
   } else if (x < 0 || y < 0 || x >= sw || y >= sh) {
-    return vec4f(0.0);
+    return;
   }
-  return sprite[u32(y * sw + x)];
+  (*t).idx[k] = u32(y * sw + x);
+  (*t).w[k] = w;
 }
 
-fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
+fn spriteTaps(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> SpriteTaps {
   let x = u - 0.5;
   let y = v - 0.5;
   let x0 = floor(x);
@@ -23,7 +28,10 @@ fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
   let fy = y - y0;
   let ix = i32(x0);
   let iy = i32(y0);
-  let a = spriteTexel(sw, sh, ix, iy, wrap) * (1.0 - fx) + spriteTexel(sw, sh, ix + 1, iy, wrap) * fx;
-  let b = spriteTexel(sw, sh, ix, iy + 1, wrap) * (1.0 - fx) + spriteTexel(sw, sh, ix + 1, iy + 1, wrap) * fx;
-  return a * (1.0 - fy) + b * fy;
+  var t = SpriteTaps(vec4u(0u), vec4f(0.0));
+  spriteTap(sw, sh, ix, iy, wrap, (1.0 - fx) * (1.0 - fy), &t, 0);
+  spriteTap(sw, sh, ix + 1, iy, wrap, fx * (1.0 - fy), &t, 1);
+  spriteTap(sw, sh, ix, iy + 1, wrap, (1.0 - fx) * fy, &t, 2);
+  spriteTap(sw, sh, ix + 1, iy + 1, wrap, fx * fy, &t, 3);
+  return t;
 }

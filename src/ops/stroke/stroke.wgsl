@@ -30,6 +30,11 @@ struct Dab {
 
 //!include sprite-sample
 
+fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
+  let t = spriteTaps(sw, sh, u, v, wrap);
+  return sprite[t.idx.x] * t.w.x + sprite[t.idx.y] * t.w.y + sprite[t.idx.z] * t.w.z + sprite[t.idx.w] * t.w.w;
+}
+
 fn roundProfile(d: f32, r: f32) -> f32 {
   var edge: f32;
   if (u.aa > 0.0) {
