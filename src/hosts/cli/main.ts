@@ -71,7 +71,8 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('resume', { type: 'boolean', default: false, describe: 'skip tiles already written by an earlier run' })
         .option('shard', { type: 'string', describe: 'render share i of n (0 <= i < n) of the tile list' })
         .option('concurrency', { type: 'number', describe: 'worker threads (default: one per core)' })
-        .option('progress', { choices: ['auto', 'bar', 'plain', 'none'] as const, default: 'auto' as const, describe: 'progress on stderr: a bar on a TTY, plain lines otherwise' }),
+        .option('progress', { choices: ['auto', 'bar', 'plain', 'none'] as const, default: 'auto' as const, describe: 'progress on stderr: a bar on a TTY, plain lines otherwise' })
+        .option('format', { choices: ['png', 'webp'] as const, default: 'png' as const, describe: 'tile format: png (exact) or webp (lossy, quality 90)' }),
     (a) => run(async () => (await import('./tiles.js')).tilesCommand({ ...a, backend: a.backend as BackendChoice })),
   )
   .command(

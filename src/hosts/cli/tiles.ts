@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { TileType } from 'pmtiles';
 import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
 import { valueKey } from '../../params/index.js';
 import { jobDifferences, PmtilesWriter, ResumeMismatchError, type JobIdentity } from '../node/pmtiles/index.js';
@@ -12,6 +13,7 @@ import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { bboxCenterLng, bboxTileRanges, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
 import { InterruptedError, OutputError, UsageError } from './exit.js';
 import { Progress } from './progress.js';
+import { encodeTile, type TileFormat } from '../node/webp.js';
 import type { LoadedStyle } from '../node/style-file.js';
 import { loadStyleForCli, renderDeadline, timeoutMs, type CommonArgs } from './render.js';
 
@@ -27,6 +29,8 @@ export interface TilesArgs extends CommonArgs {
   progress?: 'auto' | 'bar' | 'plain' | 'none';
   /** Override where the pool's worker script lives (tests of an uncompiled tree). */
   workerUrl?: URL | string;
+  /** Tile format (default png); webp is encoded from the rendered PNG (src/hosts/node/webp.ts). */
+  format?: TileFormat;
 }
 
 interface Range {
@@ -89,7 +93,10 @@ interface TileSink {
 const DIR_JOB_FILE = '.tilegraph-job.json';
 
 class DirSink implements TileSink {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly ext: TileFormat = 'png',
+  ) {}
 
   /** Record the job (a fresh run), or refuse to resume a directory written by another job. */
   static async open(dir: string, job: JobIdentity, resume: boolean): Promise<DirSink> {
@@ -105,11 +112,11 @@ class DirSink implements TileSink {
     } catch (e) {
       throw new OutputError(`cannot write '${file}': ${(e as Error).message}`);
     }
-    return new DirSink(dir);
+    return new DirSink(dir, job.format === 'webp' ? 'webp' : 'png');
   }
 
   private file(t: TileAddress): string {
-    return path.join(this.dir, String(t.z), String(t.x), `${t.y}.png`);
+    return path.join(this.dir, String(t.z), String(t.x), `${t.y}.${this.ext}`);
   }
   has(t: TileAddress): boolean {
     return existsSync(this.file(t));
@@ -178,13 +185,14 @@ async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params
     throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
   });
   return new PmtilesSink(writer, {
+    tileType: a.format === 'webp' ? TileType.Webp : TileType.Png,
     minZoom,
     maxZoom,
     bounds: bbox,
     center: [bboxCenterLng(bbox), (bbox[1] + bbox[3]) / 2, minZoom],
     metadata: {
       name: doc.name ?? path.basename(style.file),
-      format: 'png',
+      format: a.format ?? 'png',
       type: 'baselayer',
       attribution: (await style.renderer.attribution()).join(' | '),
       tileSize: a.tileSize,
@@ -228,6 +236,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
     maxZoom,
     bbox,
     shard: `${shard.index}/${shard.count}`,
+    ...(a.format === 'webp' ? { format: 'webp' } : {}),
   };
 
   const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
@@ -259,7 +268,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
         .catch((e: unknown) => {
           throw deadline.explain(e);
         })
-        .then((png) => sink.write(t, png))
+        .then(async (png) => sink.write(t, await encodeTile(png, a.format ?? 'png')))
         .then(
           () => progress.tick(),
           (e) => void (failure ??= e),

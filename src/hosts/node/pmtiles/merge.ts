@@ -55,7 +55,8 @@ export async function mergeArchives(inputs: string[], out: string): Promise<Head
       const a = await openArchive(file);
       try {
         const h = a.header;
-        if (h.tileType !== TileType.Png) throw new Error(`${file} holds tile type ${h.tileType}, not PNG`);
+        if (h.tileType !== TileType.Png && h.tileType !== TileType.Webp) throw new Error(`${file} holds tile type ${h.tileType}, not PNG or WebP`);
+        if (info && h.tileType !== info.tileType) throw new Error(`${file} holds tile type ${h.tileType}, but ${inputs[0]} holds ${info.tileType}: merge archives of one format`);
         metas.push(((await a.pmtiles.getMetadata().catch(() => ({}))) ?? {}) as Meta);
         info = info
           ? {
@@ -69,7 +70,7 @@ export async function mergeArchives(inputs: string[], out: string): Promise<Head
                 Math.max(info.bounds[3], h.maxLat),
               ],
             }
-          : { minZoom: h.minZoom, maxZoom: h.maxZoom, bounds: [h.minLon, h.minLat, h.maxLon, h.maxLat] };
+          : { minZoom: h.minZoom, maxZoom: h.maxZoom, bounds: [h.minLon, h.minLat, h.maxLon, h.maxLat], tileType: h.tileType };
         for await (const t of archiveTiles(a)) {
           const digest = createHash('sha1').update(t.bytes).digest('base64');
           const before = seen.get(t.tileId);

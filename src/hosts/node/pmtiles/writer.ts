@@ -23,6 +23,8 @@ export interface ArchiveInfo {
   center?: [number, number, number];
   /** JSON metadata (name, attribution, ...). */
   metadata?: Record<string, unknown>;
+  /** The tiles' type (default PNG; WebP for `tiles --format webp`). */
+  tileType?: TileType;
 }
 
 /** What makes two runs the same export (plain JSON values); --resume continues only the same job. */
@@ -217,7 +219,7 @@ export class PmtilesWriter {
       clustered: true,
       internalCompression: Compression.Gzip,
       tileCompression: Compression.None, // PNG is already compressed
-      tileType: TileType.Png,
+      tileType: info.tileType ?? TileType.Png,
       minZoom: info.minZoom,
       maxZoom: info.maxZoom,
       minLon: w,
