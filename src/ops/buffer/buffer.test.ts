@@ -3,6 +3,7 @@
 import { buffer } from './index.js';
 import { group, polygonsArea, ringArea, runOp, sq } from '../../../tests/helpers/geometry.js';
 import { ARC_TOLERANCE } from '../../geometry/clipper.js';
+import { Renderer, toRGBA8 } from '../../index.js';
 
 const run = (node: Record<string, unknown>, groups: ReturnType<typeof group>[]) => runOp(buffer, node, { features: groups });
 
@@ -88,6 +89,22 @@ describe('buffer', () => {
     const out = await run({ distance: -3 }, [group({ polygons: [[sq(0, 0, 20)], [Float64Array.of(20, 0, 40, 0, 40, 20, 20, 20)]] })]);
     expect(out.groups[0]!.polygons).toHaveLength(1);
     expect(polygonsArea(out.groups[0]!.polygons)).toBeCloseTo(34 * 14, 1);
+  });
+
+  test('a negative distance from a param whose max is 0 still erodes (the bound caps inflation only)', async () => {
+    // A 100 px square at z2 (world 1024 px), eroded by $d = -10: 80 x 80 px filled.
+    const ll = (x: number, y: number) => [(x / 1024) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / 1024))) * 180) / Math.PI];
+    const ring = [ll(100, 100), ll(200, 100), ll(200, 200), ll(100, 200), ll(100, 100)];
+    const style = {
+      output: 'out',
+      params: { d: { type: 'number', default: -10, min: -20, max: 0 } },
+      sources: { s: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } } } },
+      nodes: { f: { op: 'features', source: 's' }, b: { op: 'buffer', features: '@f', distance: '$d' }, out: { op: 'fill-solid', features: '@b', fill: '#000000' } },
+    };
+    const px = toRGBA8(await Renderer.create(style).renderTile({ z: 2, x: 0, y: 0 }, undefined, { tileSize: 256 }));
+    let covered = 0;
+    for (let i = 3; i < px.length; i += 4) covered += px[i]! / 255;
+    expect(Math.abs(covered - 80 * 80)).toBeLessThan(80);
   });
 
   test('pads the canvas by |distance| (its bound)', () => {

@@ -24,9 +24,8 @@ export const buffer: OpDef = {
   paddingFields: ['distance'],
   pad: (bound) => Math.abs(bound('distance') ?? 0),
   async cpu(ctx): Promise<Features> {
-    let d = ctx.num('distance');
-    const b = Math.abs(ctx.bound('distance'));
-    if (Math.abs(d) > b) d = Math.sign(d) * b; // ports and params clamp to the padding bound
+    // Positive port and param values clamp to the padding bound (ctx.num); erosion needs no pad.
+    const d = ctx.num('distance');
     const join = (ctx.node.join as Join | undefined) ?? 'miter';
     const input = ctx.input<'features'>('features').groups;
     if (!input.length) return features([]);
