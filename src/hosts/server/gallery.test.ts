@@ -52,6 +52,32 @@ describe('serving a gallery of styles', () => {
   });
 });
 
+describe('--watch with several styles', () => {
+  test('each style reloads when its own file changes', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const pathm = await import('node:path');
+    const dir = mkdtempSync(pathm.join(os.tmpdir(), 'tg-gallery-'));
+    const doc = (colour: string) => JSON.stringify({ name: `solid ${colour}`, output: 'o', nodes: { o: { op: 'solid', color: colour } } });
+    for (const id of ['a', 'b']) {
+      mkdirSync(pathm.join(dir, id));
+      writeFileSync(pathm.join(dir, id, 'style.json'), doc('#112233'));
+    }
+    const g = (await serve({ style: dir, port: 0, workers: 0, backend: 'cpu', watch: true, log: () => undefined })) as RunningGallery;
+    try {
+      const before = g.services.get('b')!.version;
+      writeFileSync(pathm.join(dir, 'b', 'style.json'), doc('#445566'));
+      for (let i = 0; i < 100 && g.services.get('b')!.version === before; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(g.services.get('b')!.version).not.toBe(before);
+      expect(JSON.parse(readFileSync(pathm.join(dir, 'a', 'style.json'), 'utf8')).name).toBe('solid #112233');
+      const names = (await (await get(g.url + 'styles')).json()) as { styles: { id: string; name: string }[] };
+      expect(names.styles.map((x) => x.name)).toEqual(['solid #112233', 'solid #445566']);
+    } finally {
+      await g.close();
+    }
+  });
+});
+
 describe('one style keeps the single-style URLs', () => {
   let s: RunningServer;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 // `tilegraph serve` with several styles (files, or directories holding <name>/style.json): each is
 // served under /styles/{id}/ by the single-style app (tiles, params, legend, TileJSON, preview);
 // GET / lists them with a thumbnail each, GET /styles as JSON. One render pool serves them all.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createServer } from 'node:http';
@@ -149,11 +149,27 @@ ${cards}
     throw e;
   }
   const { port } = server.address() as AddressInfo;
+  // --watch: each style reloads when its own file changes (the directory is watched: editors save by rename).
+  const watchers: FSWatcher[] = [];
+  if (o.watch) {
+    for (const s of services.values()) {
+      const base = path.basename(s.style.file);
+      let timer: NodeJS.Timeout | undefined;
+      watchers.push(
+        watch(path.dirname(s.style.file), (_event, name) => {
+          if (name !== base) return;
+          clearTimeout(timer);
+          timer = setTimeout(() => void s.reload(), 100);
+        }),
+      );
+    }
+  }
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000) =>
     (closing ??= (async () => {
       for (const s of services.values()) s.draining = true;
+      for (const w of watchers) w.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
