@@ -46,7 +46,10 @@ export function compileExpr(value: unknown, type: ExprType, rootKey: string): Co
   if (type === 'filter') {
     let f: ReturnType<typeof featureFilter>;
     try {
-      f = featureFilter(value as Parameters<typeof featureFilter>[0], rootKey);
+      // The format keeps a feature when the filter is truthy (["get", "mz"] with 1 or 3 keeps it);
+      // the style-spec's filters take only `true`: an expression filter is read through to-boolean.
+      const truthy = expression.isExpressionFilter(value) ? ['to-boolean', value] : value;
+      f = featureFilter(truthy as Parameters<typeof featureFilter>[0], rootKey);
     } catch (e) {
       throw new ExprError((e as Error).message);
     }
