@@ -1,0 +1,36 @@
+# tilegraph: the tile server (and the CLI) in a container. Node slim, CPU backend by default.
+#   docker build -t tilegraph .
+#   docker run --rm -p 8080:8080 tilegraph                      # the bundled examples as a gallery
+#   docker run --rm -p 8080:8080 -v $PWD/styles:/styles tilegraph serve --style /styles/my.json
+# GPU hosts (NVIDIA container toolkit): build with --build-arg VULKAN=1 and run with
+#   docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=graphics,compute,utility ... serve --backend gpu
+# (docs/deploy.md).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Dependencies first (a layer that survives source edits); `prepare` builds once the sources are in.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+# VULKAN=1 adds the Vulkan loader for the GPU backend (Dawn); the driver comes from the host.
+ARG VULKAN=0
+RUN if [ "$VULKAN" = "1" ]; then apt-get update && apt-get install -y --no-install-recommends libvulkan1 && rm -rf /var/lib/apt/lists/*; fi
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    TILEGRAPH_BACKEND=cpu
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/schema ./schema
+COPY --from=build /app/examples ./examples
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "dist/hosts/cli/main.js"]
+CMD ["serve", "--style", "examples"]
