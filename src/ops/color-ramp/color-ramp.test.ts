@@ -11,6 +11,10 @@ import type { OpContext } from '../types.js';
 import type { RGBA, Raster, ScalarField, ScalarValue } from '../../types.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomSource, randomRasterNodes, rasterSources, randomColor, RASTER_TOL } from '../../../tests/gpu/harness.js';
+import sharp from 'sharp';
+import { decodeImage } from '../../hosts/node/image.js';
+import { gpuDescribe, GPU } from '../../../tests/gpu/harness.js';
+import { CpuBackend, Renderer } from '../../index.js';
 
 const hex = (c: number[]) =>
   '#' +
@@ -317,5 +321,35 @@ describe('CPU/GPU parity', () => {
     await checkParity('color-ramp ramp-expr', { output: 'out', sources, nodes: { ...field, out: { op: 'color-ramp', field: '@d', 'ramp-expr': ramp } } }, W, RASTER_TOL);
     const lumSources = { ...sources, ...rasterSources(73, 'i') };
     await checkParity('color-ramp raster by luminance', { output: 'out', sources: lumSources, nodes: { ...randomRasterNodes(74, 'i'), out: { op: 'color-ramp', field: '@i', space: 'lab', stops: stops() } } }, W, RASTER_TOL);
+  });
+});
+
+gpuDescribe('color-ramp: no-data (NaN) samples', () => {
+  test('stay transparent on both backends (a DEM tile with a transparent hole)', async () => {
+    // A Terrarium tile: 500 m everywhere but a transparent (no data) square in the middle.
+    const px = new Uint8Array(256 * 256 * 4);
+    for (let y = 0; y < 256; y++) {
+      for (let x = 0; x < 256; x++) {
+        const p = (y * 256 + x) * 4;
+        const hole = x >= 96 && x < 160 && y >= 96 && y < 160;
+        px.set(hole ? [0, 0, 0, 0] : [129, 244, 0, 255], p); // 129 * 256 + 244 - 32768 = 500
+      }
+    }
+    const png = new Uint8Array(await sharp(Buffer.from(px), { raw: { width: 256, height: 256, channels: 4 } }).png().toBuffer());
+    const style = {
+      output: 'out',
+      sources: { elev: { type: 'dem', tiles: ['t/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 2 } },
+      nodes: { d: { op: 'dem' }, out: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#0000ff' }, { value: 1000, color: '#ff0000' }] } },
+    };
+    const w = { z: 2, x0: 256 + 64, y0: 256 + 64, width: 128, height: 128, tileSize: 256 };
+    const opts = { loader: { load: async () => png }, decodeImage };
+    const cpu = await Renderer.create(style, opts).renderWindow(w, undefined, { backend: new CpuBackend() });
+    const gpu = await Renderer.create(style, opts).renderWindow(w, undefined, { backend: GPU! });
+    const centre = (64 * 128 + 64) * 4;
+    expect(Array.from(cpu.raster.data.subarray(centre, centre + 4))).toEqual([0, 0, 0, 0]);
+    expect(Array.from(gpu.raster.data.subarray(centre, centre + 4))).toEqual([0, 0, 0, 0]);
+    let max = 0;
+    for (let i = 0; i < cpu.raster.data.length; i++) max = Math.max(max, Math.abs(cpu.raster.data[i]! - gpu.raster.data[i]!));
+    expect(max).toBeLessThan(RASTER_TOL);
   });
 });

@@ -41,7 +41,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     t = loadR(src, u.src, p);
   }
   // NaN samples stay transparent, as on the CPU.
-  if (t != t) {
+  if (is_nan(t)) {
     textureStore(dst, g.xy, vec4f(0.0));
     return;
   }

@@ -27,3 +27,9 @@ fn loadR(t: texture_2d<f32>, v: View, p: vec2i) -> f32 {
   }
   return textureLoad(t, q, 0).r;
 }
+
+// NaN by the bits: compilers may assume no NaN and fold `v != v` away (SwiftShader does).
+fn is_nan(v: f32) -> bool {
+  let b = bitcast<u32>(v);
+  return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0u;
+}
