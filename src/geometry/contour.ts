@@ -15,6 +15,9 @@ export interface Isolines {
   cutEnds: number[];
 }
 
+/** Cells per run of a cell row with a precomputed sample range (Contourer.spanLo / spanHi). */
+const SPAN = 16;
+
 /** At most this many interval levels per render; more is almost surely a unit mistake in `interval`. */
 export const MAX_LEVELS = 1000;
 
@@ -91,11 +94,18 @@ export class Contourer {
   private readonly y0: number;
   /** Number of horizontal edges; vertical edge ids follow them. */
   private readonly nH: number;
-  private readonly inside: Uint8Array;
   private readonly next: Int32Array;
   private readonly incoming: Uint8Array;
   private starts: Int32Array;
   private pts: Float64Array;
+  /**
+   * Per run of SPAN cells of a cell row (row-major, so visiting runs in order keeps scan order):
+   * the highest finite sample and the lowest sample (NaN as -Infinity: never inside) over the run's
+   * corners. Only runs with lo < level <= hi can hold a crossed cell; the rest are skipped.
+   */
+  private readonly spanLo: Float64Array;
+  private readonly spanHi: Float64Array;
+  private readonly spans: number;
 
   constructor(data: ArrayLike<number>, width: number, height: number, x0: number, y0: number) {
     this.data = data;
@@ -105,39 +115,77 @@ export class Contourer {
     this.y0 = y0;
     this.nH = height * Math.max(0, width - 1);
     const edges = this.nH + Math.max(0, height - 1) * width;
-    this.inside = new Uint8Array(width * height);
     this.next = new Int32Array(edges).fill(-1);
     this.incoming = new Uint8Array(edges);
     this.starts = new Int32Array(1024);
     this.pts = new Float64Array(1024);
+    this.spans = Math.ceil(Math.max(0, width - 1) / SPAN);
+    const n = Math.max(0, height - 1) * this.spans;
+    this.spanLo = new Float64Array(n);
+    this.spanHi = new Float64Array(n);
+    // Each sample row's ranges once, then each cell row's as the union of its two sample rows.
+    const spans = this.spans;
+    let prevLo = new Float64Array(spans);
+    let prevHi = new Float64Array(spans);
+    let rowLo = new Float64Array(spans);
+    let rowHi = new Float64Array(spans);
+    for (let y = 0; y < height; y++) {
+      for (let r = 0; r < spans; r++) {
+        let lo = Infinity;
+        let hi = -Infinity;
+        const end = Math.min(width - 1, (r + 1) * SPAN);
+        for (let i = r * SPAN, o = y * width + i; i <= end; i++, o++) {
+          const v = data[o]!;
+          if (v !== v) lo = -Infinity;
+          else {
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+          }
+        }
+        rowLo[r] = lo;
+        rowHi[r] = hi;
+      }
+      if (y > 0) {
+        const base = (y - 1) * spans;
+        for (let r = 0; r < spans; r++) {
+          this.spanLo[base + r] = Math.min(prevLo[r]!, rowLo[r]!);
+          this.spanHi[base + r] = Math.max(prevHi[r]!, rowHi[r]!);
+        }
+      }
+      [prevLo, rowLo] = [rowLo, prevLo];
+      [prevHi, rowHi] = [rowHi, prevHi];
+    }
   }
 
   /** Isolines of one level, in scan order of their first segment. */
   isolines(level: number): Isolines {
-    const { data, W, H, nH, inside, next, incoming } = this;
+    const { data, W, H, next, incoming, spanLo, spanHi, spans } = this;
     const out: Isolines = { lines: [], cutEnds: [] };
     if (W < 2 || H < 2) return out;
-    for (let o = 0; o < W * H; o++) inside[o] = data[o]! >= level ? 1 : 0;
     let nStarts = 0;
     for (let j = 0; j < H - 1; j++) {
-      for (let i = 0; i < W - 1; i++) {
-        const o = j * W + i;
-        const c = inside[o]! | (inside[o + 1]! << 1) | (inside[o + W + 1]! << 2) | (inside[o + W]! << 3);
-        if (c === 0 || c === 15) continue;
-        let centre = 0;
-        if (c === 5 || c === 10) centre = (data[o]! + data[o + 1]! + data[o + W + 1]! + data[o + W]!) / 4 >= level ? 1 : 0;
-        const segs = SEGMENTS[(c << 1) | centre]!;
-        for (let s = 0; s < segs.length; s += 2) {
-          const from = this.edgeId(i, j, segs[s]!);
-          const to = this.edgeId(i, j, segs[s + 1]!);
-          next[from] = to;
-          incoming[to] = 1;
-          if (nStarts === this.starts.length) {
-            const grown = new Int32Array(nStarts * 2);
-            grown.set(this.starts);
-            this.starts = grown;
+      for (let r = 0; r < spans; r++) {
+        if (!(spanLo[j * spans + r]! < level && spanHi[j * spans + r]! >= level)) continue;
+        const iEnd = Math.min(W - 1, (r + 1) * SPAN);
+        for (let i = r * SPAN; i < iEnd; i++) {
+          const o = j * W + i;
+          const c = (data[o]! >= level ? 1 : 0) | (data[o + 1]! >= level ? 2 : 0) | (data[o + W + 1]! >= level ? 4 : 0) | (data[o + W]! >= level ? 8 : 0);
+          if (c === 0 || c === 15) continue;
+          let centre = 0;
+          if (c === 5 || c === 10) centre = (data[o]! + data[o + 1]! + data[o + W + 1]! + data[o + W]!) / 4 >= level ? 1 : 0;
+          const segs = SEGMENTS[(c << 1) | centre]!;
+          for (let s = 0; s < segs.length; s += 2) {
+            const from = this.edgeId(i, j, segs[s]!);
+            const to = this.edgeId(i, j, segs[s + 1]!);
+            next[from] = to;
+            incoming[to] = 1;
+            if (nStarts === this.starts.length) {
+              const grown = new Int32Array(nStarts * 2);
+              grown.set(this.starts);
+              this.starts = grown;
+            }
+            this.starts[nStarts++] = from;
           }
-          this.starts[nStarts++] = from;
         }
       }
     }
