@@ -16,6 +16,11 @@ export interface Window {
   width: number;
   height: number;
   tileSize: number;
+  /**
+   * Pixel density (MapLibre's @2x): an integer 1..4, default 1. Sizes in pixels (line widths,
+   * radii, blur sigma; src/render/pixel-ratio.ts) are multiplied by it; tileSize is not.
+   */
+  pixelRatio?: number;
 }
 
 /** A node's canvas: the requested window grown by the node's margin on every side. */

@@ -4,6 +4,7 @@ import { BuildError, TilegraphError, ptr, type Problem } from '../errors.js';
 import { CANVAS_BYTES_PER_PIXEL, formatBytes, formatInt, LIMITS } from '../limits.js';
 import type { Window } from '../types.js';
 import type { Plan, PlanNode } from './build.js';
+import { MAX_PIXEL_RATIO } from '../render/pixel-ratio.js';
 
 /** A render refused by a bound (window, canvas, memory). Code 'render': CLI exit 4, HTTP 500. */
 export class LimitError extends TilegraphError {
@@ -77,6 +78,8 @@ export function windowProblems(w: Window): string[] {
   if (!Number.isInteger(width) || width < 1) out.push(`width ${width} is not a positive integer`);
   if (!Number.isInteger(height) || height < 1) out.push(`height ${height} is not a positive integer`);
   if (!Number.isInteger(x0) || !Number.isInteger(y0)) out.push(`the origin ${x0},${y0} is not integer world pixels`);
+  const r = w.pixelRatio ?? 1;
+  if (!Number.isInteger(r) || r < 1 || r > MAX_PIXEL_RATIO) out.push(`pixelRatio ${r} is not an integer in 1..${MAX_PIXEL_RATIO}`);
   return out;
 }
 
@@ -88,8 +91,9 @@ export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; 
   let bytes = 0;
   for (const id of plan.order) {
     const n = plan.nodes.get(id)!;
-    const cw = w.width + 2 * n.margin,
-      ch = w.height + 2 * n.margin;
+    const m = n.margin * (w.pixelRatio ?? 1);
+    const cw = w.width + 2 * m,
+      ch = w.height + 2 * m;
     const px = cw * ch;
     if (px > canvasPixels) {
       canvasPixels = px;

@@ -58,7 +58,7 @@ export class NodeCache {
   /** The key of node `n`'s result for this window and these param values. */
   key(plan: Plan, n: PlanNode, window: Window, params: ParamValues): string {
     const w = window;
-    return `${plan.version}|${n.id}|${w.z}/${w.x0}/${w.y0}/${w.width}x${w.height}@${w.tileSize}|${n.params.size ? params.key(n.params) : ''}`;
+    return `${plan.version}|${n.id}|${w.z}/${w.x0}/${w.y0}/${w.width}x${w.height}@${w.tileSize}r${w.pixelRatio ?? 1}|${n.params.size ? params.key(n.params) : ''}`;
   }
 
   get(key: string): Value | undefined {

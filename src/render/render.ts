@@ -8,6 +8,7 @@ import type { OpContext } from '../ops/types.js';
 import { ParamValues, parseHexColor } from '../params/index.js';
 import type { SourceRegistry } from '../sources/types.js';
 import type { NodeCache } from './node-cache.js';
+import { isPixelField } from './pixel-ratio.js';
 import { growWindow, type Canvas, type Kind, type RGBA, type Raster, type ScalarValue, type ValueOf, type Window } from '../types.js';
 
 export interface RenderOptions {
@@ -96,7 +97,7 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       options.signal?.throwIfAborted();
       if (paintedLater.has(id)) continue; // drawn straight onto its composite's base, below
       const n = plan.nodes.get(id)!;
-      const canvas = growWindow(window, n.margin);
+      const canvas = growWindow(window, n.margin * (window.pixelRatio ?? 1));
       st.canvases.set(id, canvas);
       const temps: Handle[] = [];
       const ctx = makeContext(st, n, canvas, temps);
@@ -198,6 +199,9 @@ function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion,
 function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle[]): OpContext {
   const spec = n.spec;
   const where = (field: string) => `node '${n.id}' field '${field}'`;
+  // @2x: sizes in pixels scale with the window's pixel ratio (src/render/pixel-ratio.ts).
+  const ratio = st.window.pixelRatio ?? 1;
+  const px = (field: string) => ratio !== 1 && isPixelField(n.op.name, field);
   const slotValue = (field: string): ScalarValue | undefined => {
     const slot = n.slots.get(field);
     if (!slot) return undefined;
@@ -214,7 +218,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     if (!e) throw new RenderError(`node '${n.id}' has no input '${field}'`);
     const v = st.results.get(e.from)!;
     if (v.kind === 'features' || v.kind === 'scalar' || v.kind === 'sprite' || v.kind === 'brush') return v;
-    const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], field, spec)) : 0);
+    const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], field, spec) * ratio) : 0);
     const c = st.session.crop(v, st.canvases.get(e.from)!, growWindow(canvas, g));
     if (c !== v && storageOf(c) !== storageOf(v)) temps.push(c); // a fresh copy, released after this node
     return c;
@@ -245,7 +249,8 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
       const x = asNumber(s, where(field));
       // Port and param values above a padding field's static bound clamp to it.
       const b = n.bounds[field];
-      return b !== undefined && n.op.paddingFields?.includes(field) ? Math.min(x, b) : x;
+      const v = b !== undefined && n.op.paddingFields?.includes(field) ? Math.min(x, b) : x;
+      return px(field) ? v * ratio : v;
     },
     color(field, fallback) {
       const s = scalar(field, fallback);
@@ -275,10 +280,12 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     bound(field) {
       const b = n.bounds[field];
       if (b === undefined) throw new RenderError(`${where(field)} has no static bound`);
-      return b;
+      return px(field) ? b * ratio : b;
     },
     expr(field) {
-      return n.exprs.get(field);
+      const e = n.exprs.get(field);
+      if (!e || !px(field)) return e;
+      return { ...e, evaluate: (z, f, d) => { const v = e.evaluate(z, f, d); return typeof v === 'number' ? v * ratio : v; } };
     },
     sources: st.sources,
     signal: st.signal,
