@@ -2,7 +2,8 @@
 // holes, lines and points under a negative distance, and the padding bound.
 import { buffer } from './index.js';
 import { group, polygonsArea, ringArea, runOp, sq } from '../../../tests/helpers/geometry.js';
-import { ARC_TOLERANCE } from '../../geometry/clipper.js';
+import { ARC_TOLERANCE, loadClipper, offset } from '../../geometry/clipper.js';
+import { rng } from '../../../tests/helpers/random.js';
 import { Renderer, toRGBA8 } from '../../index.js';
 
 const run = (node: Record<string, unknown>, groups: ReturnType<typeof group>[]) => runOp(buffer, node, { features: groups });
@@ -105,6 +106,22 @@ describe('buffer', () => {
     let covered = 0;
     for (let i = 3; i < px.length; i += 4) covered += px[i]! / 255;
     expect(Math.abs(covered - 80 * 80)).toBeLessThan(80);
+  });
+
+  test('batched offsets (many features per Clipper call) equal one call per feature', async () => {
+    const next = rng(9);
+    const groups = Array.from({ length: 120 }, (_, i) => {
+      const x = next() * 400, y = next() * 400;
+      const line = Float64Array.of(x, y, x + next() * 30, y + next() * 30, x + next() * 30, y - next() * 20);
+      return i % 3 ? group({ lines: [line], properties: { i } }) : group({ polygons: [[sq(x, y, 5 + next() * 20)]], properties: { i } });
+    });
+    const m = await loadClipper();
+    for (const [distance, join] of [[4, 'round'], [3, 'miter'], [-2, 'bevel']] as const) {
+      const batched = await run({ distance, join }, groups);
+      const single = groups.map((g) => offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points, simple: g.polygons.length === 1 }, distance, join));
+      const want = single.map((p, i) => [i, polygonsArea(p)] as const).filter(([, a]) => a > 0);
+      expect(batched.groups.map((g) => [g.properties.i, polygonsArea(g.polygons)] as const).map(([i, a]) => [i, Math.round(a * 100) / 100])).toEqual(want.map(([i, a]) => [i, Math.round(a * 100) / 100]));
+    }
   });
 
   test('pads the canvas by |distance| (its bound)', () => {

@@ -1,4 +1,4 @@
-import { loadClipper, offset, type Join } from '../../geometry/clipper.js';
+import { loadClipper, offsetMany, type Join } from '../../geometry/clipper.js';
 import { features, groupLike } from '../../geometry/groups.js';
 import { num, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
@@ -30,12 +30,16 @@ export const buffer: OpDef = {
     const input = ctx.input<'features'>('features').groups;
     if (!input.length) return features([]);
     const m = await loadClipper();
+    const results = offsetMany(
+      m,
+      input.map((g) => ({ rings: g.polygons.flat(), lines: g.lines, points: g.points, simple: g.polygons.length === 1 && !g.polygonCuts?.some((p) => p.some((c) => c)) })),
+      d,
+      join,
+    );
     const out: FeatureGroup[] = [];
-    for (const g of input) {
-      const simple = g.polygons.length === 1 && !g.polygonCuts?.some((p) => p.some((c) => c));
-      const polygons = offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points, simple }, d, join);
-      if (polygons.length) out.push(groupLike(g, { polygons }));
-    }
+    input.forEach((g, i) => {
+      if (results[i]!.length) out.push(groupLike(g, { polygons: results[i]! }));
+    });
     return features(out);
   },
 };
