@@ -122,7 +122,8 @@ export class TileService {
       job = this.queue.run(async (signal) => {
         const t0 = performance.now();
         try {
-          const png = await this.renderer.render(style, tileWindow(t, 256 * scale), params, signal);
+          // @2x: twice the pixels of the same area, sizes in pixels doubled (MapLibre's pixel ratio).
+          const png = await this.renderer.render(style, { ...tileWindow(t, 256 * scale), pixelRatio: scale }, params, signal);
           this.metrics.render((performance.now() - t0) / 1000);
           // Only the current version's tiles are worth keeping after a reload.
           if (style === this.style) this.cache.set(key, png);
