@@ -46,6 +46,7 @@ const VIEWS: Record<string, [string, string]> = {
   toner: ['map=12.6/41.884/-87.622', '#000000'], // ink
   watercolor: ['map=2.2/48/12', '#eccb92'], // land wash (mottled: near it)
   world: ['', '#a9cfe6'], // sea
+  stipple: ['map=3.5/42/-100', '#f6f1e4'], // land
 };
 
 for (const [id, [hash, colour]] of Object.entries(VIEWS)) {
