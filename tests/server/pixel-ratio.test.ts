@@ -1,0 +1,106 @@
+// @2x (issue 15 item 5): a window with pixelRatio 2 draws the same map with every size in pixels
+// doubled, the way MapLibre's pixel ratio does: exactly the render at ratio 1 of the same style
+// with those sizes written twice as large.
+import { Renderer, type Raster, type Window } from '../../src/index.js';
+import { PIXEL_FIELDS } from '../../src/render/pixel-ratio.js';
+import { OPS } from '../../src/ops/index.js';
+import { serve } from '../../src/hosts/server/serve.js';
+import { decodePngRGBA } from '../../src/hosts/node/png.js';
+import { toRGBA8 } from '../../src/index.js';
+import { writeFixtures } from './fixtures.js';
+
+const features = {
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', properties: { w: 2 }, geometry: { type: 'LineString', coordinates: [[-60, -30], [10, 20], [70, -10]] } },
+    { type: 'Feature', properties: { w: 1 }, geometry: { type: 'Polygon', coordinates: [[[-20, -20], [30, -25], [25, 30], [-20, -20]]] } },
+    { type: 'Feature', properties: { w: 3 }, geometry: { type: 'MultiPoint', coordinates: [[-80, 40], [60, 45], [0, -50]] } },
+  ],
+};
+
+/** A style whose pixel sizes are `k` times the base ones. */
+function style(k: number): object {
+  return {
+    output: 'out',
+    params: { sigma: { type: 'number', default: 1.5 * k, min: 0, max: 12 } },
+    sources: { f: { type: 'geojson', data: features } },
+    nodes: {
+      f: { op: 'features', source: 'f' },
+      paper: { op: 'solid', color: '#ffffff' },
+      fill: { op: 'fill-solid', features: '@f', fill: '#1f6feb' },
+      soft: { op: 'blur', input: '@fill', sigma: '$sigma' },
+      line: { op: 'stroke-solid', features: '@f', color: '#d0312d', width: 1.25 * k, 'width-expr': ['*', k, ['get', 'w']], join: 'round', cap: 'round', 'width-max': 8 * k },
+      dots: { op: 'circles', features: '@f', color: '#222222', radius: 3 * k, 'stroke-width': 1 * k, 'stroke-color': '#ffcc00' },
+      a: { op: 'blend', base: '@paper', over: '@soft' },
+      b: { op: 'blend', base: '@a', over: '@line' },
+      out: { op: 'blend', base: '@b', over: '@dots' },
+    },
+  };
+}
+
+const maxDiff = (a: Raster, b: Raster) => {
+  const x = toRGBA8(a);
+  const y = toRGBA8(b);
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]! - y[i]!));
+  return m;
+};
+
+test('pixelRatio 2 equals ratio 1 with doubled pixel sizes (stroke width and width-expr, circle radius and stroke, blur sigma)', async () => {
+  const base = Renderer.create(style(1));
+  const doubled = Renderer.create(style(2));
+  const w: Window = { z: 1, x0: 0, y0: 0, width: 1024, height: 1024, tileSize: 512 };
+  const at2 = (await base.renderWindow({ ...w, pixelRatio: 2 }, base.params())).raster;
+  const ref = (await doubled.renderWindow(w, doubled.params())).raster;
+  expect(maxDiff(at2, ref)).toBeLessThanOrEqual(1);
+  // And it is not the plain 512 px render (which keeps 1.25 px lines and a 1.5 px blur).
+  const plain = (await base.renderWindow(w, base.params())).raster;
+  expect(maxDiff(plain, ref)).toBeGreaterThan(40);
+});
+
+test('a tile at pixelRatio 2 continues its neighbour (margins scale with the ratio)', async () => {
+  const r = Renderer.create(style(1));
+  const p = r.params({ sigma: '6' });
+  const whole = (await r.renderWindow({ z: 1, x0: 0, y0: 0, width: 1024, height: 512, tileSize: 512, pixelRatio: 2 }, p)).raster;
+  const left = (await r.renderWindow({ z: 1, x0: 0, y0: 0, width: 512, height: 512, tileSize: 512, pixelRatio: 2 }, p)).raster;
+  const right = (await r.renderWindow({ z: 1, x0: 512, y0: 0, width: 512, height: 512, tileSize: 512, pixelRatio: 2 }, p)).raster;
+  const W = toRGBA8(whole);
+  const L = toRGBA8(left);
+  const R = toRGBA8(right);
+  let m = 0;
+  for (let y = 0; y < 512; y++)
+    for (let x = 0; x < 512; x++)
+      for (let c = 0; c < 4; c++) {
+        m = Math.max(m, Math.abs(W[(y * 1024 + x) * 4 + c]! - L[(y * 512 + x) * 4 + c]!));
+        m = Math.max(m, Math.abs(W[(y * 1024 + 512 + x) * 4 + c]! - R[(y * 512 + x) * 4 + c]!));
+      }
+  expect(m).toBeLessThanOrEqual(1);
+});
+
+test('a pixel ratio outside 1..4 or not an integer is refused; the table names real ops and fields', async () => {
+  const r = Renderer.create(style(1));
+  await expect(r.renderWindow({ z: 0, x0: 0, y0: 0, width: 8, height: 8, tileSize: 256, pixelRatio: 1.5 }, r.params())).rejects.toThrow(/pixelRatio 1.5 is not an integer in 1..4/);
+  await expect(r.renderWindow({ z: 0, x0: 0, y0: 0, width: 8, height: 8, tileSize: 256, pixelRatio: 8 }, r.params())).rejects.toThrow(/pixelRatio 8/);
+  for (const [op, fields] of Object.entries(PIXEL_FIELDS)) {
+    const def = OPS.get(op);
+    expect(def).toBeDefined();
+    for (const f of fields) expect(Object.keys(def!.fields)).toContain(f);
+  }
+});
+
+test('the server’s @2x tile is the 512 px render at pixel ratio 2', async () => {
+  const fx = writeFixtures();
+  const s = await serve({ style: fx.shapes, port: 0, workers: 0, backend: 'cpu', log: () => undefined });
+  try {
+    const res = await fetch(`${s.url}tiles/1/0/0@2x.png`);
+    expect(res.status).toBe(200);
+    const img = await decodePngRGBA(new Uint8Array(await res.arrayBuffer()));
+    expect([img.width, img.height]).toEqual([512, 512]);
+    const direct = toRGBA8((await s.service.style.renderer.renderWindow({ z: 1, x0: 0, y0: 0, width: 512, height: 512, tileSize: 512, pixelRatio: 2 }, s.service.style.renderer.params())).raster);
+    let m = 0;
+    for (let i = 0; i < direct.length; i++) m = Math.max(m, Math.abs(direct[i]! - img.data[i]!));
+    expect(m).toBe(0);
+  } finally {
+    await s.close(0);
+  }
+});
