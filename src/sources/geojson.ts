@@ -163,11 +163,10 @@ export class GeojsonSource implements FeatureSource {
   }
 
   /** The whole features (for centroid, hull, bbox and dash phase: one answer for every tile). */
-  async wholeFeatures(layer: string, signal?: AbortSignal): Promise<readonly WholeFeature[]> {
+  async wholeFeatures(layer: string, signal?: AbortSignal): Promise<() => readonly WholeFeature[]> {
     if (layer !== this.name) throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
     await this.load(signal);
-    this.whole ??= wholeFeatures(this.unwrapped!);
-    return this.whole;
+    return () => (this.whole ??= wholeFeatures(this.unwrapped!));
   }
 
   async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {

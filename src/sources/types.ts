@@ -59,8 +59,11 @@ export interface FeatureSource {
    * few pixels beyond the canvas, so clip edges and line ends made by clipping stay out of sight.
    */
   features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]>;
-  /** Every feature of the layer, unclipped, when the source holds whole features (GeoJSON). */
-  wholeFeatures?(layer: string, signal?: AbortSignal): Promise<readonly WholeFeature[]>;
+  /**
+   * Every feature of the layer, unclipped, when the source holds whole features (GeoJSON): a getter,
+   * so that they are converted only when an op asks for them.
+   */
+  wholeFeatures?(layer: string, signal?: AbortSignal): Promise<() => readonly WholeFeature[]>;
   /** Attribution of the declaration and, where the data carries one, of the data (archive metadata). */
   attribution(): Promise<string[]>;
   readonly minzoom: number;

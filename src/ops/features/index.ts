@@ -48,7 +48,7 @@ export const features: OpDef = {
     const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
     if (all) {
       let kept: readonly WholeFeature[] | undefined;
-      out.whole = { features: () => (kept ??= filter || mzField ? all.filter(passes) : all) };
+      out.whole = { features: () => (kept ??= filter || mzField ? all().filter(passes) : all()) };
     }
     return out;
   },
