@@ -4,7 +4,31 @@ import type { ParamValues } from '../../index.js';
 import { valueKey } from '../../params/index.js';
 import { HttpError, toHttpError } from './http-errors.js';
 import { previewRouter } from './preview.js';
-import type { TileService } from './service.js';
+import { WORLD_BOUNDS, type TileService } from './service.js';
+import { dataExtent, fitZoom } from '../../sources/extent.js';
+import { NodeLoader } from '../node/loader.js';
+
+/** TileJSON `center` from where the style's data is (issue 15), once per loaded style. */
+const dataCenters = new WeakMap<object, Promise<[number, number, number] | undefined>>();
+function dataCenter(service: TileService): Promise<[number, number, number] | undefined> {
+  const style = service.style;
+  let p = dataCenters.get(style);
+  if (!p) {
+    p = dataExtent(style.renderer.doc, new NodeLoader({ baseDir: style.baseDir, allowOutside: style.allowOutside })).then(
+      (x): [number, number, number] | undefined => {
+        // Nothing to say, or data all round the world: the served area's centre.
+        if (!x || x.bounds[2] - x.bounds[0] >= 300) return undefined;
+        const [w, s, e, n] = x.bounds;
+        const c = x.center ?? [(w + e) / 2, (s + n) / 2];
+        const z = x.center && x.zoom ? x.zoom : fitZoom(x.bounds, service.minZoom, service.maxZoom);
+        return [c[0], c[1], Math.max(service.minZoom, Math.min(service.maxZoom, z))];
+      },
+      () => undefined,
+    );
+    dataCenters.set(style, p);
+  }
+  return p;
+}
 
 export interface AppOptions {
   /** Base URL written into the TileJSON (default: from the request's protocol and Host). */
@@ -146,7 +170,8 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
       minzoom: service.minZoom,
       maxzoom: service.maxZoom,
       bounds: service.bounds,
-      center: [(w + e) / 2, (s + n) / 2, service.minZoom],
+      // Tiles exist everywhere (bounds: the served area); a client starts where the data is.
+      center: (service.bounds === WORLD_BOUNDS ? await dataCenter(service) : undefined) ?? [(w + e) / 2, (s + n) / 2, service.minZoom],
       attribution: (await r.attribution()).join(' | '),
     };
     if (r.doc.version) tilejson.version = r.doc.version;
