@@ -9,7 +9,7 @@ import { toRGBA8 } from '../../../render/encode.js';
 import type { StyleDoc } from '../../../style/types.js';
 import type { Kind, Window } from '../../../types.js';
 import { lngLatToPixel } from '../../../sources/tiles.js';
-import { dataExtent } from './extent.js';
+import { dataExtent } from '../../../sources/extent.js';
 import { drawGraph, graphOf, nodeViewStyle, viewable, type GraphView } from './graph.js';
 import { featuresAt, type InspectedFeature } from './inspect.js';
 

@@ -1,8 +1,8 @@
 // Where the data is: the extent of a style's sources (declared `bounds`, a PMTiles archive's
 // header bounds and centre, a GeoJSON file's extent), so the preview opens over the data instead
 // of over an empty world.
-import type { Loader } from '../../../sources/types.js';
-import type { StyleDoc } from '../../../style/types.js';
+import type { Loader } from './types.js';
+import type { StyleDoc } from '../style/types.js';
 
 export type Bounds = [west: number, south: number, east: number, north: number];
 
@@ -96,4 +96,13 @@ export async function dataExtent(doc: StyleDoc, loader: Loader): Promise<DataExt
   if (!bounds) return undefined;
   // One archive naming its centre: start there; several sources: the middle of their union.
   return named === 1 ? { bounds, center, zoom } : { bounds };
+}
+
+/** The zoom at which `bounds` fits a 512 px square (MapLibre's tile units), clamped to [min, max]. */
+export function fitZoom(bounds: Bounds, min: number, max: number): number {
+  const lonSpan = Math.max(1e-9, bounds[2] - bounds[0]);
+  const y = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85.05, Math.min(85.05, lat)) * Math.PI) / 360));
+  const latSpan = Math.max(1e-9, ((y(bounds[3]) - y(bounds[1])) * 180) / Math.PI);
+  const z = Math.floor(Math.log2(360 / Math.max(lonSpan, latSpan)));
+  return Math.max(min, Math.min(max, z));
 }
