@@ -1,7 +1,6 @@
 // Dot lattices anchored to world pixels: cell (i, j) of size s covers [i s, (i+1) s) x [j s, (j+1) s)
 // in world pixels at the render zoom, and every random draw of a cell is a hash of its world
 // coordinates, the seed and the feature, so a dot is the same dot in every tile that shows it.
-import { insidePolygon } from './measure.js';
 
 /** 32-bit avalanche mix (lowbias32, Chris Wellons). */
 function mix(h: number): number {
@@ -78,14 +77,43 @@ export function polygonDots(poly: readonly ArrayLike<number>[], perKm2: number, 
   const i0 = Math.floor(x0 / s), i1 = Math.floor(x1 / s), j0 = Math.floor(y0 / s), j1 = Math.floor(y1 / s);
   const cells = (i1 - i0 + 1) * (j1 - j0 + 1);
   if (cells > L.maxCells) return cells;
+  // A dot of row j has its y in [j s, (j+1) s): only the edges spanning that band can cross its ray.
+  const rows = edgeRows(poly, s, j0, j1);
   for (let j = j0; j <= j1; j++) {
     const p = Math.min(1, perKm2 * pixelAreaKm2((j + 0.5) * s, L.worldSize) * s * s);
+    const edges = rows[j - j0]!;
+    if (!edges.length) continue;
     for (let i = i0; i <= i1; i++) {
       if (cellRandom(i, j, L.seed, feature, 0) >= p) continue;
       const x = (i + 0.5 + L.jitter * (cellRandom(i, j, L.seed, feature, 1) - 0.5)) * s;
       const y = (j + 0.5 + L.jitter * (cellRandom(i, j, L.seed, feature, 2) - 0.5)) * s;
-      if (insidePolygon(poly, x, y)) out.push(x, y);
+      if (insideEdges(edges, x, y)) out.push(x, y);
     }
   }
   return cells;
+}
+
+/** Per row of cells j0..j1 (height s), the edges [ax, ay, bx, by, ...] of every ring whose y-range meets the row. */
+function edgeRows(poly: readonly ArrayLike<number>[], s: number, j0: number, j1: number): number[][] {
+  const rows: number[][] = Array.from({ length: j1 - j0 + 1 }, () => []);
+  for (const ring of poly) {
+    const n = ring.length >> 1;
+    for (let i = 0, k = n - 1; i < n; k = i++) {
+      const ax = ring[k * 2]!, ay = ring[k * 2 + 1]!, bx = ring[i * 2]!, by = ring[i * 2 + 1]!;
+      if (ay === by) continue; // a horizontal edge crosses no horizontal ray
+      const ra = Math.max(j0, Math.floor(Math.min(ay, by) / s)), rb = Math.min(j1, Math.floor(Math.max(ay, by) / s));
+      for (let r = ra; r <= rb; r++) rows[r - j0]!.push(ax, ay, bx, by);
+    }
+  }
+  return rows;
+}
+
+/** Even-odd test of (x, y) against edges (the crossing rule of measure.ts insidePolygon). */
+function insideEdges(e: readonly number[], x: number, y: number): boolean {
+  let inside = false;
+  for (let k = 0; k < e.length; k += 4) {
+    const xj = e[k]!, yj = e[k + 1]!, xi = e[k + 2]!, yi = e[k + 3]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
 }
