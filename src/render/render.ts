@@ -1,6 +1,6 @@
 // render: execute a plan for one window with one set of param values on a backend session.
 import { CpuBackend } from '../backends/cpu/backend.js';
-import { newRaster } from '../backends/cpu/raster.js';
+import { newRasterUninit } from '../backends/cpu/raster.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
 import { RenderError, TilegraphError } from '../errors.js';
 import type { Fusion, Plan, PlanNode } from '../graph/build.js';
@@ -191,7 +191,7 @@ function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion,
     st.results.delete(baseId); // handed over: never released separately
     return base;
   }
-  const copy = newRaster(base.width, base.height);
+  const copy = newRasterUninit(base.width, base.height); // every value is copied in below
   copy.data.set(base.data);
   return copy;
 }
