@@ -3,7 +3,7 @@
 // centroid, its hull, the distance along a line) give the same answer in every tile. A tiled
 // source (MVT, PMTiles) has no such thing: those ops see what the canvas holds (docs/format.md).
 import type { Feature, GeoJSON, Geometry, Position } from 'geojson';
-import { polygonCentroid, lineCentroid } from './measure.js';
+import { boxOf, convexHull, polygonCentroid, lineCentroid } from './measure.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 
 export interface WholeFeature {
@@ -203,3 +203,31 @@ export function wholeBoundary(w: WholeFeature): WholeFeature {
   }
   return w.boundary;
 }
+
+// Hulls and boxes of a whole layer, memoised on its feature list: an unfiltered layer hands every
+// render the same list, so a large document is measured once (the lists are never mutated).
+const hulls = new WeakMap<readonly WholeFeature[], Float64Array | undefined>();
+const boxes = new WeakMap<readonly WholeFeature[], [number, number, number, number] | undefined>();
+
+/** Convex hull of every vertex of the features (Mercator units), memoised. */
+export function wholeHull(ws: readonly WholeFeature[]): Float64Array | undefined {
+  if (!hulls.has(ws)) {
+    const xy: number[] = [];
+    eachWholeVertex(ws)((x, y) => xy.push(x, y));
+    hulls.set(ws, convexHull(xy));
+  }
+  return hulls.get(ws);
+}
+
+/** Box of every vertex of the features (Mercator units), memoised. */
+export function wholeBox(ws: readonly WholeFeature[]): [number, number, number, number] | undefined {
+  if (!boxes.has(ws)) boxes.set(ws, boxOf(eachWholeVertex(ws)));
+  return boxes.get(ws);
+}
+
+/** One feature holding a Mercator-unit ring (a hull, a box) in world pixels, per world copy that meets the canvas. */
+export function wholeRingFeature(ring: Float64Array | undefined, c: Canvas, grow: number): FeatureGroup[] {
+  if (!ring) return [];
+  return wholePolygon(ring, boxOf((v) => { for (let i = 0; i + 1 < ring.length; i += 2) v(ring[i]!, ring[i + 1]!); })!, c, grow);
+}
+

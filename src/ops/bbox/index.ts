@@ -3,7 +3,7 @@ import { boxOf, boxRing } from '../../geometry/measure.js';
 import { nodeRef } from '../../style/fields.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { Features } from '../../types.js';
-import { eachWholeVertex, wholePolygon } from '../../geometry/whole.js';
+import { wholeBox, wholeRingFeature } from '../../geometry/whole.js';
 import type { OpDef } from '../types.js';
 
 /** One rectangle: the axis-aligned box of every input vertex (polygons, lines and points pooled). */
@@ -16,11 +16,8 @@ export const bbox: OpDef = {
   required: ['features'],
   cpu(ctx): Features {
     const input = ctx.input<'features'>('features');
-    if (input.whole) {
-      // GeoJSON: the box of every whole feature, the same in every tile.
-      const box = boxOf(eachWholeVertex(input.whole.features()));
-      return features(box ? wholePolygon(boxRing(box), box, ctx.canvas, CLIP_BUFFER) : []);
-    }
+    // GeoJSON: the box of every whole feature, the same in every tile.
+    if (input.whole) return features(wholeRingFeature(boxRing(wholeBox(input.whole.features())), ctx.canvas, CLIP_BUFFER));
     const ring = boxRing(boxOf(eachVertex(input.groups)));
     return features(ring ? [{ properties: {}, polygons: [[ring]], lines: [], points: new Float64Array(0) }] : []);
   },

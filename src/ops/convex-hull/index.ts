@@ -1,6 +1,6 @@
 import { eachVertex, features } from '../../geometry/groups.js';
-import { boxOf, convexHull } from '../../geometry/measure.js';
-import { eachWholeVertex, wholePolygon } from '../../geometry/whole.js';
+import { convexHull } from '../../geometry/measure.js';
+import { wholeHull, wholeRingFeature } from '../../geometry/whole.js';
 import { nodeRef } from '../../style/fields.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { Features } from '../../types.js';
@@ -16,13 +16,9 @@ export const convexHullOp: OpDef = {
   required: ['features'],
   cpu(ctx): Features {
     const input = ctx.input<'features'>('features');
+    // GeoJSON: the hull of every whole feature, the same in every tile.
+    if (input.whole) return features(wholeRingFeature(wholeHull(input.whole.features()), ctx.canvas, CLIP_BUFFER));
     const xy: number[] = [];
-    if (input.whole) {
-      // GeoJSON: the hull of every whole feature, the same in every tile.
-      eachWholeVertex(input.whole.features())((x, y) => xy.push(x, y));
-      const hull = convexHull(xy);
-      return features(hull ? wholePolygon(hull, boxOf((v) => { for (let i = 0; i < hull.length; i += 2) v(hull[i]!, hull[i + 1]!); })!, ctx.canvas, CLIP_BUFFER) : []);
-    }
     eachVertex(input.groups)((x, y) => xy.push(x, y));
     const ring = convexHull(xy);
     return features(ring ? [{ properties: {}, polygons: [[ring]], lines: [], points: new Float64Array(0) }] : []);
