@@ -41,7 +41,8 @@ export function limitProblems(plan: Plan): Problem[] {
     const n = plan.nodes.get(id)!;
     const pad = ownPad(n);
     if (pad + n.margin <= max || n.margin > max) continue;
-    const fields = (n.op.paddingFields ?? []).filter((f) => n.bounds[f] !== undefined);
+    // The padding fields, or (ops that pad from other fields, e.g. a stroke's width) every bounded field.
+    const fields = (n.op.paddingFields ?? Object.keys(n.bounds)).filter((f) => n.bounds[f] !== undefined);
     const field = fields.sort((a, b) => n.bounds[b]! - n.bounds[a]!)[0];
     if (pad > max) {
       const what = field ? boundText(n, field) : `op '${n.op.name}'`;

@@ -38,6 +38,17 @@ describe('margins are bounded at build time (defect 1)', () => {
     expect(() => Renderer.create(blurStyle(300))).not.toThrow();
   });
 
+  test('an op that pads from an ordinary field (a stroke width) names that field', () => {
+    const style = {
+      output: 'o',
+      sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } } },
+      nodes: { f: { op: 'features' }, o: { op: 'stroke-solid', features: '@f', width: 1e6, color: '#000000' } },
+    };
+    const e = thrown(() => Renderer.create(style)) as BuildError;
+    expect(e.problems[0]!.pointer).toBe('/nodes/o/width');
+    expect(e.problems[0]!.message).toMatch(/^'width' 1000000 needs a [\d,]+ px margin; the limit is 1,024 px/);
+  });
+
   test('margins that add up along a chain past the limit name the node where they pass it', () => {
     const style = {
       output: 'out',
