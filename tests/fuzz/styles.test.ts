@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { Renderer, TilegraphError } from '../../src/index.js';
+import { LIMITS, Renderer, TilegraphError } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 
 const GOLDEN = path.resolve('golden');
@@ -164,6 +164,8 @@ async function outcome(c: Case, mutations: Mutation[]): Promise<'tile' | 'error'
     throw new Error(`case ${c.name}: not a TilegraphError after ${Date.now() - t0} ms: ${(e as Error)?.stack ?? e}`);
   } finally {
     expect(Date.now() - t0).toBeLessThan(BUDGET_MS);
+    // The memory budget of one render (2 GiB of canvases) plus the test process itself.
+    expect(process.memoryUsage().rss).toBeLessThan(LIMITS.maxRenderBytes + 1.5 * 1024 ** 3);
   }
 }
 
