@@ -11,9 +11,9 @@
 //
 // One Rasterizer is made per op call; its buffers are canvas-sized and reused for every shape
 // (rings of one shape are added, then `sweep` emits the rows and clears only what was touched).
-// A bitmask of touched cells (one bit per cell, 32 per word) lets the sweep jump over untouched
-// runs: empty ones (the inside of a stroked outline) cost nothing, covered ones (the inside of a
-// fill) come out as one solid span.
+// The sweep is one prefix pass per row over its touched cells (font-rs): runs of one coverage
+// come out as one solid span (the inside of a fill), zero coverage (the inside of a stroked
+// outline) not at all, and only the pixels between as per-pixel coverage.
 
 /**
  * Called for each covered run of row y, canvas columns [x0, x1): every pixel has coverage `solid`
@@ -29,6 +29,8 @@ export interface RingSet {
 }
 
 const NONE = 0x7fffffff;
+/** Shortest run of one coverage emitted as a solid span (shorter runs stay in the per-pixel span). */
+const SOLID_RUN = 8;
 
 export class Rasterizer {
   readonly width: number;
@@ -43,9 +45,6 @@ export class Rasterizer {
   /** First and last touched cell per row (NONE / -1 when untouched). */
   private readonly rowMin: Int32Array;
   private readonly rowMax: Int32Array;
-  /** Touched-cell bits, `words` per row (Int32 so bit operations stay small integers). */
-  private readonly bits: Int32Array;
-  private readonly words: number;
   private yMin = NONE;
   private yMax = -1;
 
@@ -58,8 +57,6 @@ export class Rasterizer {
     this.cov = new Float64Array(this.width);
     this.rowMin = new Int32Array(this.height).fill(NONE);
     this.rowMax = new Int32Array(this.height).fill(-1);
-    this.words = (this.stride + 31) >> 5;
-    this.bits = new Int32Array(this.words * this.height);
   }
 
   /**
@@ -103,7 +100,7 @@ export class Rasterizer {
 
   /** Emit the coverage of everything added since the last sweep, run by run, and clear it. */
   sweep(span: SpanFn): void {
-    const { acc, cov, rowMin, rowMax, stride, width: W, antialias, bits, words } = this;
+    const { acc, cov, rowMin, rowMax, stride, width: W, antialias } = this;
     for (let y = this.yMin; y <= this.yMax; y++) {
       const c0 = rowMin[y]!;
       const c1 = rowMax[y]!;
@@ -111,84 +108,62 @@ export class Rasterizer {
       rowMin[y] = NONE;
       rowMax[y] = -1;
       const base = y * stride;
-      const wbase = y * words;
+      const last = c1 < W ? c1 : W - 1;
+      // One prefix pass over the touched cells. Coverage changes only at a non-zero cell; a run
+      // of one coverage at least SOLID_RUN long goes out as one solid span, the pixels between
+      // such runs as one per-pixel span (cov), and zero coverage is never emitted.
       let s = 0;
-      let c = 0; // coverage of the running sum
-      // One pending run: per-pixel (solid < 0) or solid, over [r0, r1).
-      let r0 = 0;
-      let r1 = 0;
-      let solid = -1;
-      let x = c0;
-      while (x < W) {
-        const wi = x >> 5;
-        const wstart = wi << 5;
-        const wend = wstart + 32 < W ? wstart + 32 : W;
-        const b = bits[wbase + wi]!;
-        // Constant coverage up to the first touched cell of the word (or its end).
-        let next = wend;
-        if (b !== 0) {
-          bits[wbase + wi] = 0;
-          next = wstart + 31 - Math.clz32(b & -b);
-        }
-        if (next > x) {
-          if (c === 0) {
-            if (r1 > r0) span(y, r0, r1, cov, solid);
-            r0 = r1 = next;
-          } else if (r1 === x && (solid === c || (solid < 0 && next - x < 8))) {
-            if (solid < 0) cov.fill(c, x, next); // a short gap inside a per-pixel run
-            r1 = next;
-          } else {
-            if (r1 > r0) span(y, r0, r1, cov, solid);
-            r0 = x;
-            r1 = next;
-            solid = c;
-          }
-          x = next;
-          if (b === 0) {
-            if (x > c1 && c === 0) break;
-            continue;
-          }
-        }
-        // Per pixel from the first to the last touched cell of the word.
-        let last = wstart + 31 - Math.clz32(b);
-        if (last > W - 1) last = W - 1;
-        if (r1 !== x || solid >= 0) {
-          if (r1 > r0) span(y, r0, r1, cov, solid);
-          r0 = x;
-          solid = -1;
-        }
-        if (antialias) {
-          for (; x <= last; x++) {
-            const v = acc[base + x]!;
-            if (v !== 0) {
-              s += v;
-              acc[base + x] = 0;
-              const a = s < 0 ? -s : s;
-              // Below 1e-9 is rounding left by cancelled edges, not coverage.
-              c = a < 1 ? (a > 1e-9 ? a : 0) : 1;
+      let c = 0;
+      let pend = c0; // start of the per-pixel pixels not yet emitted
+      let run = c0; // start of the current run of coverage c
+      if (antialias) {
+        for (let x = c0; x <= last; x++) {
+          const v = acc[base + x]!;
+          if (v !== 0) {
+            acc[base + x] = 0;
+            s += v;
+            const a = s < 0 ? -s : s;
+            // Below 1e-9 is rounding left by cancelled edges, not coverage.
+            const n = a < 1 ? (a > 1e-9 ? a : 0) : 1;
+            if (n !== c) {
+              if (c === 0 || x - run >= SOLID_RUN) {
+                if (run > pend) span(y, pend, run, cov, -1);
+                if (c !== 0) span(y, run, x, cov, c);
+                pend = x;
+              }
+              c = n;
+              run = x;
             }
-            cov[x] = c;
           }
-        } else {
-          for (; x <= last; x++) {
-            const v = acc[base + x]!;
-            if (v !== 0) {
-              s += v;
-              acc[base + x] = 0;
-              c = Math.round(s) !== 0 ? 1 : 0;
-            }
-            cov[x] = c;
-          }
+          cov[x] = c;
         }
-        r1 = x;
+      } else {
+        for (let x = c0; x <= last; x++) {
+          const v = acc[base + x]!;
+          if (v !== 0) {
+            acc[base + x] = 0;
+            s += v;
+            const n = Math.round(s) !== 0 ? 1 : 0;
+            if (n !== c) {
+              if (c === 0 || x - run >= SOLID_RUN) {
+                if (run > pend) span(y, pend, run, cov, -1);
+                if (c !== 0) span(y, run, x, cov, c);
+                pend = x;
+              }
+              c = n;
+              run = x;
+            }
+          }
+          cov[x] = c;
+        }
       }
-      if (r1 > r0) span(y, r0, r1, cov, solid);
+      // The last run: coverage c holds to the canvas edge (0 for a shape closed inside it).
+      if (run > pend) span(y, pend, run, cov, -1);
+      if (c !== 0) span(y, run, W, cov, c);
       if (c1 >= W) {
         // Spill cells right of the canvas.
         acc[base + W] = 0;
         acc[base + W + 1] = 0;
-        bits[wbase + (W >> 5)] = 0;
-        bits[wbase + ((W + 1) >> 5)] = 0;
       }
     }
     this.yMin = NONE;
@@ -204,20 +179,8 @@ export class Rasterizer {
     return mask;
   }
 
-  /** Mark cells c0..c1 of a row as touched. */
+  /** Widen row `row`'s range of touched cells to include c0..c1. */
   private touch(row: number, c0: number, c1: number): void {
-    const bits = this.bits;
-    const wb = row * this.words;
-    const w0 = c0 >> 5;
-    const w1 = c1 >> 5;
-    const lo = -1 << (c0 & 31);
-    const hi = ~(-2 << (c1 & 31));
-    if (w0 === w1) bits[wb + w0] |= lo & hi;
-    else {
-      bits[wb + w0] |= lo;
-      for (let w = w0 + 1; w < w1; w++) bits[wb + w] = -1;
-      bits[wb + w1] |= hi;
-    }
     if (c0 < this.rowMin[row]!) this.rowMin[row] = c0;
     if (c1 > this.rowMax[row]!) this.rowMax[row] = c1;
   }
