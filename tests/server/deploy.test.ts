@@ -15,7 +15,13 @@ import { cli } from '../cli/helpers.js';
 import { requireBuild, ROOT } from './fixtures.js';
 
 const DEPLOY = path.join(ROOT, 'deploy');
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; spec: Record<string, any> };
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  // biome-ignore lint/suspicious/noExplicitAny: manifests are walked by path in the assertions
+  spec: Record<string, any>;
+};
 const manifests: { file: string; doc: Manifest }[] = readdirSync(DEPLOY)
   .filter((f) => f.endsWith('.yaml'))
   .sort()

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { tileWindow, toRGBA8, type Backend, type Renderer, type Window } from '../../index.js';
+import { tileWindow, toRGBA8, type Backend, type Raster, type Renderer, type Window } from '../../index.js';
 import { openStyle } from '../node/index.js';
 import { decodePngRGBA, encodePng } from '../node/png.js';
 import { selectBackend, type SelectedBackend } from '../node/select-backend.js';
@@ -143,7 +143,7 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
   const actualPath = path.join(dir, `actual${suffix}.png`);
   const diffPath = path.join(dir, `diff${suffix}.png`);
   const expectedPath = path.join(dir, 'expected.png');
-  let raster;
+  let raster: Raster;
   try {
     const renderer = o.renderer ?? (await openStyle(path.join(dir, 'style.json'), { allowOutside: o.allowOutside }));
     const params = renderer.params(spec.params ?? {});
