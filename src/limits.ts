@@ -24,6 +24,8 @@ export const LIMITS = {
   maxTileBytes: 32 * 1024 * 1024,
   /** Pixels of a decoded source image (DEM tile), checked from its header before decoding. */
   maxImagePixels: 4096 * 4096,
+  /** A whole source file or HTTP body (GeoJSON, a tile); archives are read by ranges. */
+  maxSourceBytes: 512 * 1024 * 1024,
   /** A PMTiles directory or metadata block, compressed or not. */
   maxPmtilesBlockBytes: 32 * 1024 * 1024,
   /** Highest zoom of a PMTiles archive (tile ids above z26 are not exact doubles). */

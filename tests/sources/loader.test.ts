@@ -95,3 +95,38 @@ describe('tile math', () => {
     expect(o.map((t) => [t.z, t.x, t.y, t.size])).toEqual([[3, 2, 2, 1024]]);
   });
 });
+
+describe('bounded reads (issue 13)', () => {
+  test('an HTTP answer declaring more than the limit is refused before it is read; a range the server ignores is read only up to its end', async () => {
+    let sent = 0;
+    const server = http.createServer((req, res) => {
+      if (req.url === '/huge') {
+        res.writeHead(200, { 'content-length': String(600 * 1024 * 1024) });
+        res.write(Buffer.alloc(1024));
+        return; // never finishes
+      }
+      // Ignores Range: streams 8 MiB in 64 KiB chunks.
+      res.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 7);
+      const push = () => {
+        while (sent < 8 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', push);
+        }
+        res.end();
+      };
+      push();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const l = new NodeLoader({ baseDir: '.' });
+      await expect(l.load(`${base}/huge`)).rejects.toThrow(/larger than 512 MiB \(the limit\)/);
+      const b = await l.load(`${base}/stream`, { offset: 10, length: 5 });
+      expect(Array.from(b)).toEqual([7, 7, 7, 7, 7]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

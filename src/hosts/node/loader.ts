@@ -2,13 +2,13 @@
 // files; it also carries the host's image decoder (sharp) and brotli (zlib) for the sources.
 // Error messages name the ref as the style wrote it, never an absolute path (they reach HTTP
 // error bodies); the underlying error stays in `cause` for the server log.
-import { readFile, open } from 'node:fs/promises';
+import { readFile, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompress } from 'node:zlib';
 import type { ImageDecoder, Loader } from '../../sources/types.js';
-import { formatBytes } from '../../limits.js';
+import { formatBytes, LIMITS } from '../../limits.js';
 import { decodeImage } from './image.js';
 
 /** Seconds a network request may take (connect to last byte) before it fails as timed out. */
@@ -53,6 +53,40 @@ function networkCause(e: unknown, timeoutMs: number): string {
       return 'timed out';
   }
   return err?.cause?.message ?? err?.message ?? String(e);
+}
+
+/**
+ * An HTTP body, never held unbounded: past `max` bytes (declared or received) it is refused, or,
+ * with `prefix` (a range the server ignored), cut at `max` and the rest not downloaded.
+ */
+async function readBody(res: Response, ref: string, max: number, prefix = false): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  const tooBig = () => Object.assign(new Error(`the answer of ${ref} is larger than ${formatBytes(max)} (the limit)`), { http: true });
+  if (declared > max && !prefix) throw tooBig();
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.length > max) {
+      await reader.cancel().catch(() => undefined);
+      if (!prefix) throw tooBig();
+      chunks.push(value.subarray(0, max - total));
+      total = max;
+      break;
+    }
+    total += value.length;
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 export class NodeLoader implements Loader {
@@ -122,8 +156,8 @@ export class NodeLoader implements Loader {
       // 416: the range starts past the end of the resource (pmtiles asks for 16 KiB of a smaller file).
       if (range && res.status === 416) return new Uint8Array(0);
       if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${ref}`), { http: true });
-      const buf = new Uint8Array(await res.arrayBuffer());
-      // A server that ignores Range sends the whole body.
+      // A server that ignores Range sends the whole body: only the prefix up to the range's end is read.
+      const buf = await readBody(res, ref, range ? range.offset + range.length : LIMITS.maxSourceBytes, !!range && res.status === 200);
       if (range && res.status === 200) return buf.subarray(range.offset, range.offset + range.length);
       return buf;
     } catch (e) {
@@ -134,7 +168,11 @@ export class NodeLoader implements Loader {
   }
 
   private async readFile(p: string, range: { offset: number; length: number } | undefined, signal?: AbortSignal): Promise<Uint8Array> {
-    if (!range) return new Uint8Array(await readFile(p, { signal }));
+    if (!range) {
+      const size = (await stat(p)).size;
+      if (size > LIMITS.maxSourceBytes) throw new Error(`'${path.basename(p)}' is ${formatBytes(size)}, above the limit of ${formatBytes(LIMITS.maxSourceBytes)} for a whole file`);
+      return new Uint8Array(await readFile(p, { signal }));
+    }
     signal?.throwIfAborted();
     const fh = await open(p, 'r');
     try {
