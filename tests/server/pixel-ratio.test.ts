@@ -8,6 +8,8 @@ import { serve } from '../../src/hosts/server/serve.js';
 import { decodePngRGBA } from '../../src/hosts/node/png.js';
 import { toRGBA8 } from '../../src/index.js';
 import { writeFixtures } from './fixtures.js';
+import { GPU, gpuTest } from '../gpu/harness.js';
+import { compareRGBA } from '../helpers/compare.js';
 
 const features = {
   type: 'FeatureCollection',
@@ -104,3 +106,14 @@ test('the server’s @2x tile is the 512 px render at pixel ratio 2', async () =
     await s.close(0);
   }
 });
+
+gpuTest('the GPU backend scales the same sizes (pixel ratio 2, CPU/GPU within the golden tolerance)', async () => {
+  const r = Renderer.create(style(1));
+  const w: Window = { z: 1, x0: 256, y0: 256, width: 256, height: 256, tileSize: 512, pixelRatio: 2 };
+  const cpu = toRGBA8((await r.renderWindow(w, r.params())).raster);
+  const gpu = toRGBA8((await r.renderWindow(w, r.params(), { backend: GPU! })).raster);
+  expect(compareRGBA(gpu, cpu, 256, 256).ok).toBe(true);
+  const ref = Renderer.create(style(2));
+  const doubled = toRGBA8((await ref.renderWindow({ ...w, pixelRatio: 1 }, ref.params(), { backend: GPU! })).raster);
+  expect(compareRGBA(gpu, doubled, 256, 256).ok).toBe(true);
+}, 300_000);
