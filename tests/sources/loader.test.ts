@@ -11,7 +11,10 @@ import { boundsTileRange, coveringTiles, expandTemplate, tileInBounds } from '..
 describe('NodeLoader', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tilegraph-loader-'));
   mkdirSync(path.join(dir, 'style'));
-  writeFileSync(path.join(dir, 'style', 'data.bin'), Uint8Array.from({ length: 100 }, (_, i) => i));
+  writeFileSync(
+    path.join(dir, 'style', 'data.bin'),
+    Uint8Array.from({ length: 100 }, (_, i) => i),
+  );
   writeFileSync(path.join(dir, 'secret.txt'), 'outside');
 
   test('reads files relative to the style directory, whole or by range (short at the end)', async () => {
@@ -90,7 +93,10 @@ describe('tile math', () => {
 
   test('covering tiles wrap x, clamp y and over-zoom', () => {
     const c = coveringTiles({ z: 2, x0: -10, y0: -10, width: 20, height: 20, tileSize: 256 }, 2);
-    expect(c.map((t) => [t.x, t.wx, t.y])).toEqual([[-1, 3, 0], [0, 0, 0]]);
+    expect(c.map((t) => [t.x, t.wx, t.y])).toEqual([
+      [-1, 3, 0],
+      [0, 0, 0],
+    ]);
     const o = coveringTiles({ z: 5, x0: 8 * 256, y0: 8 * 256, width: 256, height: 256, tileSize: 256 }, 3);
     expect(o.map((t) => [t.z, t.x, t.y, t.size])).toEqual([[3, 2, 2, 1024]]);
   });

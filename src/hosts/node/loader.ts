@@ -170,7 +170,8 @@ export class NodeLoader implements Loader {
   private async readFile(p: string, range: { offset: number; length: number } | undefined, signal?: AbortSignal): Promise<Uint8Array> {
     if (!range) {
       const size = (await stat(p)).size;
-      if (size > LIMITS.maxSourceBytes) throw new Error(`'${path.basename(p)}' is ${formatBytes(size)}, above the limit of ${formatBytes(LIMITS.maxSourceBytes)} for a whole file`);
+      if (size > LIMITS.maxSourceBytes)
+        throw new Error(`'${path.basename(p)}' is ${formatBytes(size)}, above the limit of ${formatBytes(LIMITS.maxSourceBytes)} for a whole file`);
       return new Uint8Array(await readFile(p, { signal }));
     }
     signal?.throwIfAborted();
