@@ -162,29 +162,52 @@ export function wholePolygon(ring: Float64Array | undefined, box: [number, numbe
 }
 
 /**
- * The runs of consecutive segments of a polyline whose boxes meet the rectangle, each with the
- * distance along the line of its first vertex (a run starts at the line's start or outside the rectangle).
+ * The parts of a polyline inside a rectangle (Liang-Barsky per segment), each with the distance
+ * along the whole line of its first vertex and its cut flags (bit 0: starts on the rectangle's
+ * side, bit 1: ends there). A segment millions of pixels long costs no more than a short one.
  */
-export function runsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): { line: Float64Array; s0: number }[] {
-  const out: { line: Float64Array; s0: number }[] = [];
+export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): { line: Float64Array; s0: number; cut: number }[] {
+  const out: { line: Float64Array; s0: number; cut: number }[] = [];
+  let cur: number[] = [];
+  let curS0 = 0, curCut = 0;
   let s = 0;
-  let start = -1;
-  let s0 = 0;
   const n = line.length >> 1;
-  const flush = (end: number) => {
-    if (start >= 0) out.push({ line: Float64Array.from(Array.prototype.slice.call(line, start * 2, end * 2 + 2) as number[]), s0 });
-    start = -1;
+  const flush = (endCut: boolean) => {
+    if (cur.length >= 4) out.push({ line: Float64Array.from(cur), s0: curS0, cut: curCut | (endCut ? 2 : 0) });
+    cur = [];
   };
   for (let i = 1; i < n; i++) {
     const ax = line[i * 2 - 2]!, ay = line[i * 2 - 1]!, bx = line[i * 2]!, by = line[i * 2 + 1]!;
-    const meets = Math.max(ax, bx) >= r.x0 && Math.min(ax, bx) <= r.x1 && Math.max(ay, by) >= r.y0 && Math.min(ay, by) <= r.y1;
-    if (meets && start < 0) {
-      start = i - 1;
-      s0 = s;
-    } else if (!meets) flush(i - 1);
-    s += Math.hypot(bx - ax, by - ay);
+    const dx = bx - ax, dy = by - ay;
+    const len = Math.hypot(dx, dy);
+    let t0 = 0, t1 = 1;
+    const p = [-dx, dx, -dy, dy];
+    const q = [ax - r.x0, r.x1 - ax, ay - r.y0, r.y1 - ay];
+    let out_ = false;
+    for (let k = 0; k < 4; k++) {
+      if (p[k] === 0) {
+        if (q[k]! < 0) out_ = true;
+      } else {
+        const t = q[k]! / p[k]!;
+        if (p[k]! < 0) t0 = Math.max(t0, t);
+        else t1 = Math.min(t1, t);
+      }
+    }
+    if (out_ || t0 > t1) {
+      if (cur.length) flush(true);
+    } else {
+      if (!cur.length || t0 > 0) {
+        if (cur.length) flush(true);
+        cur = [ax + dx * t0, ay + dy * t0];
+        curS0 = s + len * t0;
+        curCut = t0 > 0 ? 1 : 0;
+      }
+      cur.push(ax + dx * t1, ay + dy * t1);
+      if (t1 < 1) flush(true);
+    }
+    s += len;
   }
-  flush(n - 1);
+  if (cur.length) flush(false);
   return out;
 }
 

@@ -79,6 +79,30 @@ describe('whole features (GeoJSON): the dash pattern is anchored at the line sta
   });
 });
 
+test('a 100-degree straight line at z14: only its part in the canvas is dashed (no dash bound hit), phase from the line start', async () => {
+  // From lng -50 to 50 along lat 0 (world y = 2^21 / 2 at z14, 256 px): 2^21 * 100/360 px long.
+  const style = {
+    output: 'out',
+    sources: { l: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [[-50, -0.0001], [50, -0.0001]] } } } },
+    nodes: { f: { op: 'features', source: 'l' }, d: { op: 'dash', features: '@f', 'dash-px': 8, 'gap-px': 8 }, out: { op: 'stroke-solid', features: '@d', width: 2, color: '#000000' } },
+  };
+  const W = 256 * 2 ** 14;
+  const x0 = Math.round(W / 2) + 1000; // tile column 8192 + 3 starts 768 px east of lng 0
+  const tx = Math.floor(x0 / 256);
+  const px = toRGBA8(await Renderer.create(style).renderTile({ z: 14, x: tx, y: W / 2 / 256 }, undefined, { tileSize: 256 }));
+  // The line starts at world x = W * 130/360; a world x is inked when (x - start) mod 16 < 8.
+  const start = (W * 130) / 360;
+  let agree = 0, total = 0;
+  for (let i = 0; i < 256; i++) {
+    const x = tx * 256 + i + 0.5;
+    const pos = (((x - start) % 16) + 16) % 16;
+    if (Math.abs(pos - 0) < 1 || Math.abs(pos - 8) < 1 || Math.abs(pos - 16) < 1) continue; // anti-aliased dash ends
+    total++;
+    if ((px[i * 4 + 3]! > 128) === pos < 8) agree++;
+  }
+  expect(agree).toBe(total);
+});
+
 describe('seam invariant for geometry ops: 2x2 tile mosaic = window render', () => {
   describe('GeoJSON (Natural Earth countries and rivers, Europe z4)', () => {
     const c = { op: 'features', source: 'c' };

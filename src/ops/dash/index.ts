@@ -1,9 +1,8 @@
 import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
-import { dashLine, type LinePiece } from '../../geometry/lines.js';
+import { dashLine, lineLength, type LinePiece } from '../../geometry/lines.js';
 import { RenderError } from '../../errors.js';
 import { nodeRef, numRef } from '../../style/fields.js';
-import { clipLine } from '../../geometry/clip.js';
-import { runsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
+import { partsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { Canvas, FeatureGroup, Features } from '../../types.js';
 import type { OpDef } from '../types.js';
@@ -28,15 +27,15 @@ export const dash: OpDef = {
     const dashPx = ctx.num('dash-px');
     const gapPx = ctx.num('gap-px');
     const phase = ctx.num('phase-px', 0);
-    let count = 0;
     const input = ctx.input<'features'>('features');
     if (input.whole) return features(dashWhole(input.whole.features(), input.groups, ctx.canvas, dashPx, gapPx, phase));
+    // The bound is checked before any dash is made: a line gives at most length / period + 1 dashes.
+    let count = 0;
+    for (const g of input.groups) for (const line of g.lines) count = checkDashes(count, line, dashPx + gapPx);
     const out = input.groups.map((g) => {
       if (!g.lines.length) return g;
       const pieces: LinePiece[] = [];
       g.lines.forEach((line, i) => dashLine(line, dashPx, gapPx, phase, g.cutEnds?.[i] ?? 0, 0, pieces));
-      count += pieces.length;
-      if (count > MAX_DASHES) throw new RenderError(`dash: more than ${MAX_DASHES} dashes in one canvas; make dash-px + gap-px larger`);
       const cuts = pieces.map((p) => p.cut);
       return groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points, lines: pieces.map((p) => p.line), cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined });
     });
@@ -46,8 +45,8 @@ export const dash: OpDef = {
 
 /**
  * GeoJSON: dash the whole lines, the pattern anchored at each line's start, so it continues
- * across tiles; only the runs of segments that meet the canvas (+ CLIP_BUFFER) are walked, and the
- * dashes are clipped there. Polygons and points of the groups pass through.
+ * across tiles; only the parts inside the canvas (+ CLIP_BUFFER) are dashed, each from its distance
+ * along the line. Polygons and points of the groups pass through.
  */
 function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[], canvas: Canvas, dashPx: number, gapPx: number, phase: number): FeatureGroup[] {
   const out: FeatureGroup[] = groups.filter((g) => g.polygons.length || g.points.length).map((g) => groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points }));
@@ -60,19 +59,23 @@ function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[],
     const cuts: number[] = [];
     for (const dx of worldShifts(w.box[0], w.box[2], canvas, CLIP_BUFFER)) {
       for (const line of w.lines) {
-        for (const run of runsInRect(toWorld(line, W, dx), r)) {
-          for (const d of dashLine(run.line, dashPx, gapPx, phase, 0, run.s0)) {
-            for (const piece of clipLine(d.line, r)) {
-              lines.push(piece.line);
-              cuts.push(piece.cut | d.cut);
-            }
+        for (const part of partsInRect(toWorld(line, W, dx), r)) {
+          count = checkDashes(count, part.line, dashPx + gapPx);
+          for (const d of dashLine(part.line, dashPx, gapPx, phase, part.cut, part.s0)) {
+            lines.push(d.line);
+            cuts.push(d.cut);
           }
         }
       }
     }
-    count += lines.length;
-    if (count > MAX_DASHES) throw new RenderError(`dash: more than ${MAX_DASHES} dashes in one canvas; make dash-px + gap-px larger`);
     if (lines.length) out.push(wholeGroup(w, { lines, cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined }));
   }
   return out;
+}
+
+/** Adds a line's most dashes to the count, failing past MAX_DASHES. */
+function checkDashes(count: number, line: ArrayLike<number>, period: number): number {
+  const n = period > 0 ? Math.ceil(lineLength(line) / period) + 1 : 1;
+  if (count + n > MAX_DASHES) throw new RenderError(`dash: more than ${MAX_DASHES} dashes in one canvas; make dash-px + gap-px larger`);
+  return count + n;
 }
