@@ -2,7 +2,8 @@
 // map at r times the pixel density, so every size given in pixels is multiplied by r. This table
 // names those fields per op; the render context (src/render/render.ts) scales them when an op
 // reads them (ctx.num, ctx.bound, ctx.expr), and margins and paddings scale with them.
-// Fields an op reads straight from its spec (brush tips, dash tables, sprite sizes) are not scaled.
+// Not scaled: brushes (`width-px` of brush-solid/brush-file: a stroke's dab sizes are bounded by
+// its own `width-max`), curves and sprite sizes an op reads from its spec.
 
 /** Fields measured in pixels, by op (a `*-expr` field: its per-feature value). */
 export const PIXEL_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -10,6 +11,7 @@ export const PIXEL_FIELDS: Readonly<Record<string, readonly string[]>> = {
   buffer: ['distance'],
   circles: ['radius', 'stroke-width', 'radius-expr', 'stroke-width-expr'],
   dash: ['dash-px', 'gap-px', 'phase-px'],
+  densify: ['target-px'],
   density: ['radius', 'radius-expr'],
   dilate: ['radius-px'],
   displace: ['amp-px', 'amp-x-px', 'amp-y-px'],
