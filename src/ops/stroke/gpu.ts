@@ -1,32 +1,76 @@
-// stroke on the GPU: the dabs of src/ops/stroke/plan.ts, binned by 16 px screen tiles; each pixel
-// gathers the dabs of its bin in paint order, keeps the strongest dab of the current feature and
-// composites it when the feature changes (src/ops/stroke/stroke.wgsl), as drawDabs does.
+// stroke on the GPU: the dabs of src/ops/stroke/plan.ts (single dabs, and runs of alike dabs on a
+// segment), binned by 16 px screen tiles; each pixel gathers the items of its bin in paint order,
+// keeps the strongest dab of the current feature and composites it when the feature changes
+// (src/ops/stroke/stroke.wgsl), as drawDabs does. A run costs a pixel one projection onto its
+// segment (the nearest of its dabs), whatever the dab density.
 import { binBoxes } from '../../backends/gpu/shapes.js';
 import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import type { Brush } from '../../types.js';
-import { dabReach, singleDabs, strokeDabs } from './plan.js';
+import { dabReach, strokeDabs, type Dabs } from './plan.js';
+
+/** Floats per item: geom (dab: cx, cy, r, strength | run: ax, ay, ux, uy), paint, run (d0, spacing, last index, r), extra (is run, strength, 0, 0). */
+const ITEM = 16;
+
+/** Longest piece of a run per item, pixels: a long diagonal run's box would cover many bins it never reaches. */
+const RUN_PIECE_PX = 24;
+
+/** Singles and runs (cut into pieces) merged in group order, with their groups and pixel boxes. */
+function items(d: Dabs): { data: Float32Array; group: Uint32Array; boxes: Float64Array; count: number } {
+  // A pixel takes the strongest of every piece that reaches it, so cutting a run changes nothing.
+  const per = (ri: number) => Math.max(1, Math.floor(RUN_PIECE_PX / d.runs[ri * 9 + 5]!));
+  let count = d.count;
+  for (let ri = 0; ri < d.runCount; ri++) count += Math.ceil(d.runs[ri * 9 + 6]! / per(ri));
+  const data = new Float32Array(Math.max(1, count) * ITEM);
+  const group = new Uint32Array(Math.max(1, count));
+  const boxes = new Float64Array(count * 4);
+  let n = 0;
+  let si = 0;
+  let ri = 0;
+  const box = (x0: number, y0: number, x1: number, y1: number, reach: number) => {
+    boxes[n * 4] = Math.floor(Math.min(x0, x1) - reach);
+    boxes[n * 4 + 1] = Math.floor(Math.min(y0, y1) - reach);
+    boxes[n * 4 + 2] = Math.ceil(Math.max(x0, x1) + reach);
+    boxes[n * 4 + 3] = Math.ceil(Math.max(y0, y1) + reach);
+  };
+  while (si < d.count || ri < d.runCount) {
+    const o = n * ITEM;
+    if (ri >= d.runCount || (si < d.count && d.group[si]! <= d.runGroup[ri]!)) {
+      const g = d.group[si]!;
+      const cx = d.geom[si * 4]!, cy = d.geom[si * 4 + 1]!, r = d.geom[si * 4 + 2]!;
+      data.set(d.geom.subarray(si * 4, si * 4 + 4), o);
+      data.set(d.paints.subarray(g * 4, g * 4 + 4), o + 4);
+      box(cx, cy, cx, cy, dabReach(r, d.round, d.aa));
+      group[n++] = g;
+      si++;
+      continue;
+    }
+    const q = ri * 9;
+    const [ax, ay, ux, uy, d0, sp, cnt, r, m] = d.runs.subarray(q, q + 9) as unknown as number[];
+    const g = d.runGroup[ri]!;
+    const step = per(ri);
+    for (let j = 0; j < cnt!; j += step) {
+      const o = n * ITEM;
+      const first = d0! + j * sp!;
+      const last = Math.min(step, cnt! - j) - 1;
+      data.set([ax!, ay!, ux!, uy!], o);
+      data.set(d.paints.subarray(g * 4, g * 4 + 4), o + 4);
+      data.set([first, sp!, last, r!, 1, m!, 0, 0], o + 8);
+      const t1 = first + last * sp!;
+      box(ax! + ux! * first, ay! + uy! * first, ax! + ux! * t1, ay! + uy! * t1, dabReach(r!, true, d.aa));
+      group[n++] = g;
+    }
+    ri++;
+  }
+  return { data, group, boxes, count };
+}
 
 export const gpu: GpuOp = {
   encode(g, ctx) {
     const { width: W, height: H } = ctx.canvas;
     const d = strokeDabs(ctx, ctx.input<'brush'>('brush') as Brush);
-    const one = singleDabs(d);
-    // Per dab: cx, cy, r, strength, then the group's paint (r, g, b, a).
-    const data = new Float32Array(Math.max(1, one.count) * 8);
-    const boxes = new Float64Array(one.count * 4);
-    for (let i = 0; i < one.count; i++) {
-      const cx = one.geom[i * 4]!, cy = one.geom[i * 4 + 1]!, r = one.geom[i * 4 + 2]!;
-      data.set(one.geom.subarray(i * 4, i * 4 + 4), i * 8);
-      const gi = one.group[i]!;
-      data.set(d.paints.subarray(gi * 4, gi * 4 + 4), i * 8 + 4);
-      const reach = dabReach(r, d.round, d.aa);
-      boxes[i * 4] = Math.floor(cx - reach);
-      boxes[i * 4 + 1] = Math.floor(cy - reach);
-      boxes[i * 4 + 2] = Math.ceil(cx + reach);
-      boxes[i * 4 + 3] = Math.ceil(cy + reach);
-    }
-    const bins = binBoxes(W, H, boxes, one.count);
+    const it = items(d);
+    const bins = binBoxes(W, H, it.boxes, it.count);
     const out = g.output('raster', W, H);
     const tip = d.tip;
     const u = new Uniforms()
@@ -34,15 +78,7 @@ export const gpu: GpuOp = {
       .u32s(bins.cols, d.round ? 1 : 0, d.tinted ? 1 : 0)
       .i32s(tip.width, tip.height)
       .f32s(d.hardness, d.aa, Math.max(tip.width, tip.height));
-    g.dispatch2d('stroke', [
-      g.uniform(u),
-      g.view(out),
-      g.storage(data),
-      g.storage(one.count ? one.group : new Uint32Array(1)),
-      g.storage(bins.starts),
-      g.storage(bins.items),
-      g.storage(tip.data),
-    ], W, H);
+    g.dispatch2d('stroke', [g.uniform(u), g.view(out), g.storage(it.data), g.storage(it.group), g.storage(bins.starts), g.storage(bins.items), g.storage(tip.data)], W, H);
     return out;
   },
 };

@@ -33,7 +33,7 @@ export interface Dabs {
    * Plain round strokes (no jitter, no pressure): the lattice dabs of each segment as one run,
    * [ax, ay (canvas pixels), ux, uy, d0, spacing, count, radius, strength] per run: dab j sits at
    * A + u (d0 + j spacing). All of a run's dabs are alike, so the strongest at a pixel is the
-   * nearest, found by projection (drawDabs); the GPU gets them one by one (singleDabs).
+   * nearest, found by projection (drawDabs and the GPU pass alike; singleDabs expands them).
    */
   runs: Float64Array;
   runGroup: Uint32Array;
@@ -288,7 +288,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   };
 }
 
-/** Every dab one by one (runs expanded), in group order: what the GPU pass gathers. */
+/** Every dab one by one (runs expanded), in group order: the same stroke without runs (tests check runs against it). */
 export function singleDabs(d: Dabs): { count: number; geom: Float32Array; group: Uint32Array } {
   let total = d.count;
   for (let i = 0; i < d.runCount; i++) total += d.runs[i * 9 + 6]!;

@@ -5,7 +5,10 @@ import { decodeImage } from '../../hosts/node/image.js';
 import { NodeLoader } from '../../hosts/node/loader.js';
 import type { Loader } from '../../sources/types.js';
 import { checkParity, diffRasters, gpuDescribe, GPU, randomFeatures, renderOn, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
-import { roundProfile, pressureOf } from './plan.js';
+import { roundProfile, pressureOf, singleDabs, strokeDabs } from './plan.js';
+import { drawDabs } from './cpu.js';
+import type { OpContext } from '../types.js';
+import type { RGBA } from '../../types.js';
 
 /** World pixel -> [lon, lat] at zoom z and tile size ts. */
 function lonLat(z: number, ts: number, x: number, y: number): [number, number] {
@@ -78,6 +81,28 @@ describe('stroke: dab profile and lattice', () => {
     // Horizontal line y = 100, width 7 (96.5 to 103.5): rows 97..102 covered, rows 96 and 103 half, as the area rule says.
     const a = (x: number, y: number) => dense.data[(y * dense.width + x) * 4 + 3]!;
     for (const [y, v] of [[95, 0], [96, 0.5], [97, 1], [100, 1], [102, 1], [103, 0.5], [104, 0]]) expect(a(60, y!)).toBeCloseTo(v!, 2);
+  });
+
+  test('runs (the nearest dab by projection) draw exactly what their dabs drawn one by one do', () => {
+    const canvas = { z: 8, x0: 1000, y0: 2000, width: 96, height: 80, tileSize: 256 };
+    const r = (() => { let s = 3; return () => ((s = (s * 16807) % 2147483647) / 2147483647); })();
+    const lines = Array.from({ length: 6 }, () => Float64Array.from({ length: 10 }, (_, i) => (i % 2 ? canvas.y0 : canvas.x0) - 10 + r() * 110));
+    const node = { op: 'stroke', features: '@f', brush: '@b', 'width-scale': 1 };
+    const ctx = {
+      id: 's', node, canvas, window: canvas, zoom: 8,
+      input: () => ({ kind: 'features', groups: [{ properties: {}, polygons: [], lines, points: new Float64Array(0) }, { properties: { k: 1 }, polygons: [], lines: lines.slice(3), points: new Float64Array(0) }] }),
+      num: (_f: string, fb?: number) => fb, color: (_f: string, fb?: RGBA) => fb, expr: () => undefined,
+    } as unknown as OpContext;
+    for (const brush of [{ widthPx: 5, spacing: 1 / 8, hardness: 1, aa: 1 }, { widthPx: 3.3, spacing: 1 / 3, hardness: 0.4, aa: 0.6 }, { widthPx: 0.6, spacing: 1 / 2, hardness: 0, aa: 0 }]) {
+      const d = strokeDabs(ctx, { kind: 'brush', tip: { kind: 'sprite', width: 1, height: 1, data: Float32Array.of(0.1, 0.2, 0.3, 0.5) }, ...brush });
+      expect(d.runCount).toBeGreaterThan(0);
+      const one = singleDabs(d);
+      const withRuns = drawDabs(d, 96, 80);
+      const oneByOne = drawDabs({ ...d, ...one, runs: new Float64Array(0), runGroup: new Uint32Array(0), runCount: 0 }, 96, 80);
+      let m = 0;
+      for (let i = 0; i < withRuns.data.length; i++) m = Math.max(m, Math.abs(withRuns.data[i]! - oneByOne.data[i]!));
+      expect({ brush, max: m < 1e-5 ? 'same' : m }).toEqual({ brush, max: 'same' });
+    }
   });
 
   test('dabs of one feature combine by maximum: overlapping dabs do not darken a translucent stroke', async () => {

@@ -15,9 +15,13 @@ struct U {
 }
 
 struct Dab {
-  // cx, cy (canvas pixels), radius, strength
+  // a dab: cx, cy (canvas pixels), radius, strength; a run: ax, ay (canvas pixels), ux, uy
   geom: vec4f,
   paint: vec4f,
+  // a run: d0, spacing, last index, radius (dab j at a + u (d0 + j spacing))
+  run: vec4f,
+  // x: 1 for a run; y: a run's strength
+  extra: vec4f,
 }
 
 @group(0) @binding(0) var<uniform> u: U;
@@ -68,10 +72,17 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
       cur = g;
     }
     let d = dabs[i];
-    let dx = px - d.geom.x;
-    let dy = py - d.geom.y;
+    var dx = px - d.geom.x;
+    var dy = py - d.geom.y;
     var v: vec4f;
-    if (u.round == 1u) {
+    if (d.extra.x > 0.5) {
+      // A run of alike round dabs: the nearest one (projection onto the segment, clamped), as drawDabs' drawRun.
+      let k = clamp(round((dx * d.geom.z + dy * d.geom.w - d.run.x) / d.run.y), 0.0, d.run.z);
+      let t = d.run.x + k * d.run.y;
+      dx = dx - d.geom.z * t;
+      dy = dy - d.geom.w * t;
+      v = d.paint * (roundProfile(sqrt(dx * dx + dy * dy), d.run.w) * d.extra.y);
+    } else if (u.round == 1u) {
       v = d.paint * (roundProfile(sqrt(dx * dx + dy * dy), d.geom.z) * d.geom.w);
     } else {
       let kk = 2.0 * d.geom.z / u.tipSide;
