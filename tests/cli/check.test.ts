@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { compareImages, parseBackends, summaryTable } from '../../src/hosts/cli/check.js';
+import { caseWindow, compareImages, parseBackends, summaryTable } from '../../src/hosts/cli/check.js';
 import { gpuTest } from '../gpu/harness.js';
 import { fixturesPresent } from '../helpers/fixtures.js';
 import { CLI, requireBuild, ROOT } from '../server/fixtures.js';
@@ -148,6 +148,12 @@ describe('check: comparison and summary', () => {
     expect(compareImages(a, b, 2, 1, { channel: 3 }).ok).toBe(true);
     expect(compareImages(a, b, 2, 1, { channel: 2, fraction: 0.5 }).ok).toBe(true);
     expect(() => compareImages(a, b.subarray(0, 4), 2, 1)).toThrow(/differ in size/);
+  });
+
+  test('a case window: tile or window, tile size, pixel ratio', () => {
+    expect(caseWindow({ tile: '2/1/3' })).toEqual({ z: 2, x0: 256, y0: 768, width: 256, height: 256, tileSize: 256 });
+    expect(caseWindow({ tile: '2/1/3', tileSize: 512, pixelRatio: 2 })).toEqual({ z: 2, x0: 512, y0: 1536, width: 512, height: 512, tileSize: 512, pixelRatio: 2 });
+    expect(caseWindow({ window: { z: 3, x0: 10, y0: 20, width: 30, height: 40 } })).toEqual({ z: 3, x0: 10, y0: 20, width: 30, height: 40, tileSize: 256 });
   });
 
   test('backends and the table', () => {

@@ -31,6 +31,8 @@ export interface CaseSpec {
   /** A pixel window at a zoom: {z, x0, y0, width, height} in world pixels. */
   window?: Omit<Window, 'tileSize'>;
   tileSize?: number;
+  /** Pixel ratio (1..4, default 1): a `@2x` case doubles the sizes in pixels (docs/format.md). */
+  pixelRatio?: number;
   /** Param overrides, as strings (the CLI's --param values). */
   params?: Record<string, string>;
   tolerance?: Tolerance;
@@ -95,11 +97,12 @@ export function compareImages(actual: Uint8Array | Uint8ClampedArray, expected: 
   return { ok: badFraction <= fraction, badPixels: bad, badFraction, maxDiff, diff };
 }
 
-/** The case's window: `tile` (default 0/0/0) or `window`, at `tileSize` (default 256). */
+/** The case's window: `tile` (default 0/0/0) or `window`, at `tileSize` (default 256) and `pixelRatio`. */
 export function caseWindow(spec: CaseSpec): Window {
   const tileSize = spec.tileSize ?? 256;
-  if (spec.window) return { ...spec.window, tileSize };
-  return tileWindow(parseTile(spec.tile ?? '0/0/0'), tileSize);
+  const ratio = spec.pixelRatio === undefined ? {} : { pixelRatio: spec.pixelRatio };
+  if (spec.window) return { ...spec.window, tileSize, ...ratio };
+  return { ...tileWindow(parseTile(spec.tile ?? '0/0/0'), tileSize), ...ratio };
 }
 
 /** The case folders under `dir` (sorted), or `dir` itself when it is one. */
