@@ -66,9 +66,9 @@ test('failing tiles are counted in the status line, and the message clears when 
 
 test('params show their label and sit under their group heading; ungrouped params come first', async () => {
   const layout = await s.page.locator('#params').evaluate((form) =>
-    [...form.children].map((c) =>
+    Array.from(form.children).map((c) =>
       c.tagName === 'FIELDSET'
-        ? { group: c.querySelector('legend')!.textContent, params: [...c.querySelectorAll('[data-param]')].map((p) => [(p as HTMLElement).dataset.param, p.querySelector('label')!.textContent]) }
+        ? { group: c.querySelector('legend')!.textContent, params: Array.from(c.querySelectorAll('[data-param]')).map((p) => [(p as HTMLElement).dataset.param, p.querySelector('label')!.textContent]) }
         : { param: (c as HTMLElement).dataset.param, label: c.querySelector('label')?.textContent },
     ),
   );
