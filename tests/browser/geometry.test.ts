@@ -24,7 +24,8 @@ afterAll(async () => {
 test('examples/stipple: a tile rendered in a browser worker matches the server', async () => {
   const tile = { z: 3, x: 2, y: 2 };
   const b = await s.page.evaluate(async (tile) => {
-    const { Renderer } = await import('/preview/tilegraph.js');
+    const bundle = '/preview/tilegraph.js';
+    const { Renderer } = await import(bundle);
     const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend: 'cpu' });
     try {
       const img: ImageData = await r.renderTile(tile, {});
