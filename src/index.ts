@@ -86,7 +86,7 @@ export class Renderer {
 
   /** Legend entry `index` drawn over stand-in features (size x size, default 32), with these params. */
   renderLegendSwatch(index: number, params?: ParamValues, options: { size?: number; backend?: Backend } = {}): Promise<Raster> {
-    return renderLegendSwatch(this.plan, index, params, { ...options, backend: options.backend ?? this.backend });
+    return renderLegendSwatch(this.plan, index, params, { ...options, backend: options.backend ?? this.backend, sprite: this.sources.sprite });
   }
 
   /** Attribution of the style and every source, de-duplicated. */

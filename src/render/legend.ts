@@ -34,7 +34,7 @@ export function standInFeatures(entry: LegendEntry, size: number): FeatureGroup[
   return groups;
 }
 
-function standInSources(groups: FeatureGroup[]): SourceRegistry {
+function standInSources(groups: FeatureGroup[], sprite?: SourceRegistry['sprite']): SourceRegistry {
   const source: FeatureSource = {
     name: 'legend',
     type: 'geojson',
@@ -49,6 +49,8 @@ function standInSources(groups: FeatureGroup[]): SourceRegistry {
       throw new RenderError('a legend swatch cannot draw an entry that reads a dem source');
     },
     attribution: async () => [],
+    // Image assets (brush tips, sprites, patterns) come from the style's own registry.
+    sprite,
   };
 }
 
@@ -57,7 +59,7 @@ function standInSources(groups: FeatureGroup[]): SourceRegistry {
  * `from` node, every `features` node reading the stand-in features (the entry's `properties`
  * select its case through filters and expressions), at the entry's `min-zoom` (default 0).
  */
-export async function renderLegendSwatch(plan: Plan, index: number, params?: ParamValues, options: { size?: number; backend?: Backend } = {}): Promise<Raster> {
+export async function renderLegendSwatch(plan: Plan, index: number, params?: ParamValues, options: { size?: number; backend?: Backend; sprite?: SourceRegistry['sprite'] } = {}): Promise<Raster> {
   const entry = plan.legend?.entries?.[index];
   if (!entry) throw new RenderError(`the legend has no entry ${index}`);
   const size = options.size ?? 32;
@@ -74,5 +76,5 @@ export async function renderLegendSwatch(plan: Plan, index: number, params?: Par
   const sub: Plan = { ...plan, output: entry.from, order, fusions };
   const z = entry['min-zoom'] ?? 0;
   const window = { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 };
-  return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size)) })).raster;
+  return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size), options.sprite) })).raster;
 }

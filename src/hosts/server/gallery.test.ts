@@ -35,6 +35,18 @@ describe('serving a gallery of styles', () => {
     expect(png.headers.get('content-type')).toBe('image/png');
   });
 
+  test("the gallery examples' legend entries draw their swatch (assets included)", async () => {
+    for (const id of ['handdrawn', 'heatmap', 'toner', 'watercolor', 'world']) {
+      const r = s.services.get(id)!.style.renderer;
+      for (const [i, e] of (r.legend?.entries ?? []).entries()) {
+        const sw = await r.renderLegendSwatch(i, r.params(), { size: 24 });
+        let ink = 0;
+        for (let k = 3; k < sw.data.length; k += 4) ink += sw.data[k]!;
+        expect({ id, entry: e.label, drawn: ink > 1 }).toEqual({ id, entry: e.label, drawn: true });
+      }
+    }
+  });
+
   test("each style's own endpoints live under /styles/{id}/: params, TileJSON (tiles URL included), tiles, preview", async () => {
     const params = (await (await get(s.url + 'styles/watercolor/style/params')).json()) as { properties: Record<string, { description?: string }> };
     expect(params.properties.wobble?.description).toMatch(/coastlines/);
