@@ -217,11 +217,25 @@ export class Rasterizer {
     const yEnd = y1 < H ? y1 : H;
     let row = ya | 0; // ya >= 0
     this.rows(row, Math.ceil(yEnd) - 1);
+    const { acc, rowMin, rowMax, stride } = this;
+    const W = this.width;
     while (ya < yEnd) {
       const yb = row + 1 < yEnd ? row + 1 : yEnd;
       // x from the edge's own start at every row, so long edges do not drift.
       const xb = yb === y1 ? x1 : x0 + (yb - y0) * dxdy;
-      this.cells(row, xa, xb, (yb - ya) * d);
+      const h = (yb - ya) * d;
+      const lo = xa < xb ? xa : xb;
+      const hi = xa < xb ? xb : xa;
+      const c0 = lo | 0;
+      if (lo >= 0 && hi <= c0 + 1 && hi < W) {
+        // The common piece (a steep edge) inside one cell of the canvas: cells()'s first case.
+        const f = (lo + hi) * 0.5 - c0;
+        const p = row * stride + c0;
+        acc[p] += h * (1 - f);
+        acc[p + 1] += h * f;
+        if (c0 < rowMin[row]!) rowMin[row] = c0;
+        if (c0 + 1 > rowMax[row]!) rowMax[row] = c0 + 1;
+      } else this.cells(row, xa, xb, h);
       ya = yb;
       xa = xb;
       row++;
