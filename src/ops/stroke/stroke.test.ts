@@ -224,6 +224,37 @@ async function tipPng(): Promise<Uint8Array> {
   return new Uint8Array(await sharp(Buffer.from(px), { raw: { width: 4, height: 4, channels: 4 } }).png().toBuffer());
 }
 
+describe('the gallery styles are seamless (tile mosaics equal one window)', () => {
+  const cases: [string, Window][] = [
+    ['examples/handdrawn/style.json', { z: 14, x0: 1076230, y0: 1558700, width: 192, height: 192, tileSize: 96 }],
+    ['examples/watercolor/style.json', { z: 3, x0: 1000, y0: 600, width: 192, height: 192, tileSize: 96 }],
+  ];
+  for (const [file, whole] of cases) {
+    test(file, async () => {
+      const { loadStyleFile } = await import('../../hosts/node/style-file.js');
+      const r = (await loadStyleFile(file)).renderer;
+      const big = (await r.renderWindow(whole, r.params(), { backend: new CpuBackend() })).raster;
+      const h = whole.width / 2;
+      for (const [qx, qy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+        const w = { ...whole, x0: whole.x0 + qx! * h, y0: whole.y0 + qy! * h, width: h, height: h };
+        const part = (await r.renderWindow(w, r.params(), { backend: new CpuBackend() })).raster;
+        let bad = 0;
+        let m = 0;
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < h; x++) {
+            for (let c = 0; c < 4; c++) {
+              const d = Math.abs(part.data[(y * h + x) * 4 + c]! - big.data[((y + qy! * h) * whole.width + x + qx! * h) * 4 + c]!);
+              m = Math.max(m, d);
+              if (d > 2 / 255) bad++;
+            }
+          }
+        }
+        expect({ file, quadrant: [qx, qy], ok: m < 2e-3 ? true : { max: m, bad } }).toEqual({ file, quadrant: [qx, qy], ok: true });
+      }
+    });
+  }
+});
+
 gpuDescribe('stroke: CPU/GPU parity', () => {
   const w = testWindow(64);
   const brushes: Record<string, Record<string, unknown>> = {
