@@ -1,5 +1,5 @@
-// convex-hull and bbox: hulls against monotone-convex-hull-2d (an independent robust hull) on random
-// point sets, hand cases (collinear, duplicate, degenerate), and the box of pooled geometry.
+// convex-hull: hulls against monotone-convex-hull-2d (an independent robust hull) on random
+// point sets, hand cases (collinear, duplicate, degenerate).
 import monotoneHull from 'monotone-convex-hull-2d';
 import { convexHullOp } from './index.js';
 import { group, ringArea, runOp, } from '../../../tests/helpers/geometry.js';
