@@ -33,7 +33,7 @@ export function drawShapes(g: GpuEncoder, shapes: ShapeTriangles, antialias: boo
     const t0 = shapes.shapeTri[first]!;
     const t1 = shapes.shapeTri[end]!;
     g.draw('coverage', [u, tris, ...bins, slots], out, (t1 - t0) * VERTICES, t0 * VERTICES);
-    g.dispatch2d('fill-solid', [u, g.view(out), colors, ...bins, slots, carry], W, H);
+    g.dispatch('fill-solid', [u, g.view(out), colors, ...bins, slots, carry], [Math.ceil(cols / 4), Math.ceil(H / 16)]);
   });
   return out;
 }

@@ -1,9 +1,10 @@
 // fill-solid (and stroke-solid): the composite pass after the coverage pass
 // (src/backends/gpu/shaders/coverage.wgsl). Per pixel, the shapes of its 16 px bin in paint
 // order: coverage min(1, |winding area|) (nonzero rule; any winding when antialias is off), and
-// the shape's premultiplied colour composited source-over, in f32 as the CPU does. Shapes come in
-// runs (area.ts chunks) when their slots would not fit one buffer: then `col` carries the
-// composite from one run to the next.
+// the shape's premultiplied colour composited source-over, in f32 as the CPU does. One
+// invocation per 16 px row of a bin (the bin's shape list is read once). Shapes come in runs
+// (area.ts) when their slots would not fit one buffer: then `col` carries the composite from one
+// run to the next.
 struct U {
   size: vec2u,
   cols: u32,
@@ -21,32 +22,41 @@ struct U {
 
 //!include coverage-common
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(4, 16)
 fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (g.x >= u.size.x || g.y >= u.size.y) {
+  let y = g.y;
+  if (g.x >= u.cols || y >= u.size.y) {
     return;
   }
-  let bin = (g.y / 16u) * u.cols + g.x / 16u;
-  let cell = (g.y % 16u) * 16u + g.x % 16u;
-  let i = g.y * u.size.x + g.x;
-  var c = vec4f(0.0);
-  if ((u.flags & 2u) == 0u) {
-    c = col[i];
-  }
+  let bin = (y / 16u) * u.cols + g.x;
+  let k0 = starts[bin];
+  let k1 = starts[bin + 1u];
+  let x0 = g.x * 16u;
+  let x1 = min(x0 + 16u, u.size.x);
+  let row = (y % 16u) * 16u;
   let aa = (u.flags & 1u) != 0u;
-  for (var k = starts[bin]; k < starts[bin + 1u]; k++) {
-    let q = abs(cov[k * 256u + cell]);
-    // Up to 2 units (2e-6) is rounding left by cancelled edges, not coverage.
-    if (q <= select(0, 2, aa)) {
-      continue;
+  let floor_q = select(0, 2, aa);
+  for (var x = x0; x < x1; x++) {
+    let i = y * u.size.x + x;
+    var c = vec4f(0.0);
+    if ((u.flags & 2u) == 0u) {
+      c = col[i];
     }
-    let a = select(1.0, min(f32(q) / COVERAGE_SCALE, 1.0), aa);
-    let p = colors[items[k]];
-    c = p * a + c * (1.0 - p.a * a);
-  }
-  if ((u.flags & 4u) != 0u) {
-    textureStore(dst, g.xy, c);
-  } else {
-    col[i] = c;
+    let cell = row + x - x0;
+    for (var k = k0; k < k1; k++) {
+      let q = abs(cov[k * 256u + cell]);
+      // Up to 2 units (2e-6) is rounding left by cancelled edges, not coverage.
+      if (q <= floor_q) {
+        continue;
+      }
+      let a = select(1.0, min(f32(q) / COVERAGE_SCALE, 1.0), aa);
+      let p = colors[items[k]];
+      c = p * a + c * (1.0 - p.a * a);
+    }
+    if ((u.flags & 4u) != 0u) {
+      textureStore(dst, vec2u(x, y), c);
+    } else {
+      col[i] = c;
+    }
   }
 }

@@ -34,6 +34,13 @@ struct V {
   @location(0) @interpolate(flat) ab: vec4f,
   @location(1) @interpolate(flat) c: vec2f,
   @location(2) @interpolate(flat) shape: u32,
+  // Per edge: its unit inward normal and offset (n.p + e is the distance inside), less the
+  // pixel square's reach along n: all three >= 0 at a pixel centre means the square is inside.
+  @location(3) @interpolate(flat) e0: vec3f,
+  @location(4) @interpolate(flat) e1: vec3f,
+  @location(5) @interpolate(flat) e2: vec3f,
+  // The covered area of a pixel inside the triangle: +-1 by its orientation (the CPU's sign).
+  @location(6) @interpolate(flat) inside: f32,
 }
 
 fn cross2(a: vec2f, b: vec2f) -> f32 {
@@ -44,6 +51,12 @@ fn cross2(a: vec2f, b: vec2f) -> f32 {
 fn outward(a: vec2f, b: vec2f, o: f32) -> vec2f {
   let d = normalize(b - a);
   return o * vec2f(d.y, -d.x);
+}
+
+// Edge a -> b of a triangle of orientation o as (inward normal, offset - reach of a pixel).
+fn inner(a: vec2f, b: vec2f, o: f32) -> vec3f {
+  let n = -outward(a, b, o);
+  return vec3f(n, -dot(n, a) - 0.5 * (abs(n.x) + abs(n.y)));
 }
 
 @vertex
@@ -80,50 +93,38 @@ fn vs(@builtin(vertex_index) vi: u32) -> V {
   out.ab = q0;
   out.c = q1.xy;
   out.shape = bitcast<u32>(q1.z);
+  out.e0 = inner(p[0], p[1], o);
+  out.e1 = inner(p[1], p[2], o);
+  out.e2 = inner(p[2], p[0], o);
+  // Positive shoelace area (y down) winds the CPU's cells negatively.
+  out.inside = -o;
   return out;
 }
 
 // Signed area of pixel [px, px + 1] x [py, py + 1] right of edge a -> b, as the CPU's cells
 // count it (downward edges positive). Computed from the edge's upper end whichever way it runs,
-// so an edge shared by two triangles cancels exactly.
+// so an edge shared by two triangles cancels exactly. Branch-free (SIMD lanes stay together).
 fn edge_area(a: vec2f, b: vec2f, px: f32, py: f32) -> f32 {
-  if (a.y == b.y) {
-    return 0.0;
-  }
-  var p0 = a;
-  var p1 = b;
-  var d = 1.0;
-  if (p0.y > p1.y) {
-    p0 = b;
-    p1 = a;
-    d = -1.0;
-  }
+  let down = a.y < b.y;
+  let p0 = select(b, a, down);
+  let p1 = select(a, b, down);
+  let dy = p1.y - p0.y;
   let ya = max(p0.y, py);
   let yb = min(p1.y, py + 1.0);
-  if (yb <= ya) {
-    return 0.0;
-  }
-  let dxdy = (p1.x - p0.x) / (p1.y - p0.y);
+  let h = max(yb - ya, 0.0) * select(-1.0, 1.0, down);
+  let dxdy = select((p1.x - p0.x) / dy, 0.0, dy == 0.0);
   let xa = select(p0.x + (ya - p0.y) * dxdy, p0.x, ya == p0.y);
   let xb = select(p0.x + (yb - p0.y) * dxdy, p1.x, yb == p1.y);
-  let h = (yb - ya) * d;
   let lo = min(xa, xb) - px;
   let hi = max(xa, xb) - px;
-  if (hi <= 0.0) {
-    return h;
-  }
-  if (lo >= 1.0) {
-    return 0.0;
-  }
-  if (lo >= 0.0 && hi <= 1.0) {
-    return h * (1.0 - 0.5 * (lo + hi));
-  }
   // The piece spreads h evenly over x in [lo, hi]: left of the pixel counts fully, inside it by
   // the part of the pixel right of it, right of it not at all.
-  let k = h / (hi - lo);
+  let left = max(min(hi, 0.0) - lo, 0.0);
   let a0 = clamp(lo, 0.0, 1.0);
   let b0 = clamp(hi, 0.0, 1.0);
-  return k * (max(-lo, 0.0) + (b0 - a0) * (1.0 - 0.5 * (a0 + b0)));
+  let w = hi - lo;
+  let mean = select((left + (b0 - a0) * (1.0 - 0.5 * (a0 + b0))) / w, clamp(1.0 - 0.5 * (lo + hi), 0.0, 1.0), w < 1e-6);
+  return h * mean;
 }
 
 // Winding of edge a -> b at the pixel centre, by the CPU's rule (rows whose centre is in
@@ -158,8 +159,14 @@ fn fs(v: V) {
   let c = v.c;
   var q: i32;
   if ((u.flags & 1u) != 0u) {
-    let area = edge_area(a, b, px, py) + edge_area(b, c, px, py) + edge_area(c, a, px, py);
-    q = i32(round(area * COVERAGE_SCALE));
+    let m = v.pos.xy;
+    let d = vec3f(dot(v.e0.xy, m), dot(v.e1.xy, m), dot(v.e2.xy, m)) + vec3f(v.e0.z, v.e1.z, v.e2.z);
+    if (all(d >= vec3f(1e-3))) {
+      q = i32(v.inside * COVERAGE_SCALE);
+    } else {
+      let area = edge_area(a, b, px, py) + edge_area(b, c, px, py) + edge_area(c, a, px, py);
+      q = i32(round(area * COVERAGE_SCALE));
+    }
   } else {
     q = edge_sample(a, b, px, py) + edge_sample(b, c, px, py) + edge_sample(c, a, px, py);
   }
