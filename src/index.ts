@@ -1,7 +1,7 @@
 // tilegraph's library API (spec §4.4): load a style, set params by name from strings, render windows.
 // The core imports nothing from Node; src/node/ binds files, PNG and the GPU device.
 import { buildPlan, type Plan } from './graph/build.js';
-import { checkLimits, checkWindow } from './graph/limits.js';
+import { checkWindow } from './graph/limits.js';
 import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
 import { renderLegendSwatch } from './render/legend.js';
@@ -50,7 +50,6 @@ export class Renderer {
   static create(style: string | object, options: RendererOptions = {}): Renderer {
     const doc = loadStyle(style);
     const plan = buildPlan(doc);
-    checkLimits(plan);
     const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache });
     return new Renderer(doc, plan, sources, options.backend, options.nodeCache);
   }

@@ -10,6 +10,8 @@ import type { ParamDecl, StyleDoc } from '../style/types.js';
 import { parseHexColor } from '../params/index.js';
 import type { Kind, ScalarValue } from '../types.js';
 import { styleVersion } from './hash.js';
+import { checkLimits } from './limits.js';
+import { levenshtein } from '../util/levenshtein.js';
 
 /** One input edge of a plan node. */
 export interface Edge {
@@ -250,6 +252,8 @@ export function buildPlan(doc: StyleDoc): Plan {
             return;
           }
           n.edges.push({ field, from: target, role: 'scalar' });
+          const made = scalarTypeOf(nodes.get(target));
+          if (made && (made === 'color') !== (type === 'color')) problems.push({ pointer: where, message: `'${s}' produces a ${made} but this field takes a ${type}` });
         }
       });
     }
@@ -339,7 +343,7 @@ export function buildPlan(doc: StyleDoc): Plan {
     for (const e of n.edges) for (const p of nodes.get(e.from)!.params) n.params.add(p);
   }
 
-  return {
+  const plan: Plan = {
     fusions: findFusions(nodes, order),
     doc,
     version: styleVersion(doc),
@@ -350,6 +354,14 @@ export function buildPlan(doc: StyleDoc): Plan {
     paramsSchema: paramsJsonSchema(params, doc.name),
     legend,
   };
+  checkLimits(plan); // margins past the limit: a build error at the field (docs/format.md, Limits)
+  return plan;
+}
+
+/** The scalar type a scalar node emits (its op's `scalarType`, else number). */
+function scalarTypeOf(t: PlanNode | undefined): 'number' | 'color' | 'bool' | undefined {
+  if (!t || t.kind !== 'scalar') return undefined;
+  return t.op.scalarType?.(t.spec) ?? 'number';
 }
 
 function slotOf(n: PlanNode, field: string, value: unknown): Slot | undefined {
@@ -370,27 +382,13 @@ function suggestNode(ref: string, nodes: Map<string, PlanNode>, from: PlanNode):
   let best = '';
   let bestD = 4;
   for (const c of names) {
-    const d = lev(strip(ref), c);
+    const d = levenshtein(strip(ref), c);
     if (d < bestD) {
       bestD = d;
       best = c;
     }
   }
   return best ? `; did you mean '@${best}'?` : '';
-}
-
-function lev(a: string, b: string): number {
-  const d = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0]!;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const t = d[j]!;
-      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = t;
-    }
-  }
-  return d[b.length]!;
 }
 
 /** Visit every `$x` / `@x` string at a position whose schema takes a scalar reference. */

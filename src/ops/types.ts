@@ -29,6 +29,8 @@ export interface OpDef {
    * Default 0 (a pointwise op).
    */
   pad?(bound: BoundOf, inputField: string, node: NodeSpec): number;
+  /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
+  scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
   /** Extra checks at build time (beyond the schema), returning problem sentences keyed by field. */
   check?(node: NodeSpec): { field: string; message: string }[];
   /** The CPU kernel (the reference implementation). */

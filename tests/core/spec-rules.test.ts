@@ -61,3 +61,25 @@ test('an unknown expression operator that is an Object.prototype name is a build
   expect(e).toBeInstanceOf(BuildError);
   expect((e as BuildError).problems[0]!.pointer).toBe('/nodes/o/fill-expr');
 });
+
+describe('an expr of the wrong type for the field it feeds is a build error with a pointer', () => {
+  const build = (type: string, field: object) => {
+    try {
+      Renderer.create({ output: 'o', nodes: { e: { op: 'expr', expr: ['zoom'], type }, o: { op: 'solid', ...field } } });
+    } catch (x) {
+      return x;
+    }
+    return undefined;
+  };
+
+  test('a number expression into a colour field', () => {
+    const e = build('number', { color: '@e' }) as BuildError;
+    expect(e).toBeInstanceOf(BuildError);
+    expect(e.problems).toEqual([{ pointer: '/nodes/o/color', message: "'@e' produces a number but this field takes a color" }]);
+  });
+
+  test('a colour expression into a colour field builds; a math node into a colour field does not', () => {
+    expect(() => Renderer.create({ output: 'o', nodes: { e: { op: 'expr', expr: ['to-color', '#ff0000'], type: 'color' }, o: { op: 'solid', color: '@e' } } })).not.toThrow();
+    expect(() => Renderer.create({ output: 'o', nodes: { m: { op: 'math', fn: 'add', a: 1, b: 2 }, o: { op: 'solid', color: '@m' } } })).toThrow(/'@m' produces a number but this field takes a color/);
+  });
+});

@@ -14,6 +14,7 @@ export const expr: OpDef = {
     type: oneOfEnum(['number', 'color', 'bool'], 'number'),
   },
   required: ['expr'],
+  scalarType: (node) => (node.type === 'color' ? 'color' : node.type === 'bool' ? 'bool' : 'number'),
   check(node) {
     return compileProblems(node);
   },
