@@ -253,7 +253,9 @@ export function buildPlan(doc: StyleDoc): Plan {
           }
           n.edges.push({ field, from: target, role: 'scalar' });
           const made = scalarTypeOf(nodes.get(target));
-          if (made && (made === 'color') !== (type === 'color')) problems.push({ pointer: where, message: `'${s}' produces a ${made} but this field takes a ${type}` });
+          if (made && (made === 'color') !== (type === 'color')) {
+            problems.push({ pointer: where, message: `'${s}' produces a ${made} but this field takes a ${type}` });
+          }
         }
       });
     }

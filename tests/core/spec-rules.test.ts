@@ -37,7 +37,12 @@ test('in a function body an @node scalar port may name another body node', async
     functions: {
       f: {
         inputs: { k: { kind: 'scalar', default: 2 } },
-        nodes: { m: { op: 'math', fn: 'mul', a: '$k', b: 0.25 }, s: { op: 'solid', color: '#ff0000' }, t: { op: 'solid', color: '#0000ff' }, b: { op: 'blend', base: '@s', over: '@t', opacity: '@m' } },
+        nodes: {
+          m: { op: 'math', fn: 'mul', a: '$k', b: 0.25 },
+          s: { op: 'solid', color: '#ff0000' },
+          t: { op: 'solid', color: '#0000ff' },
+          b: { op: 'blend', base: '@s', over: '@t', opacity: '@m' },
+        },
         output: 'b',
         'output-kind': 'raster',
       },
@@ -53,7 +58,11 @@ test('in a function body an @node scalar port may name another body node', async
 test('an unknown expression operator that is an Object.prototype name is a build error', () => {
   const e = (() => {
     try {
-      Renderer.create({ output: 'o', sources: { p: { type: 'geojson', data: points([1]) } }, nodes: { f: { op: 'features' }, o: { op: 'fill-solid', features: '@f', fill: '#000000', 'fill-expr': ['toString', 1] } } });
+      Renderer.create({
+        output: 'o',
+        sources: { p: { type: 'geojson', data: points([1]) } },
+        nodes: { f: { op: 'features' }, o: { op: 'fill-solid', features: '@f', fill: '#000000', 'fill-expr': ['toString', 1] } },
+      });
     } catch (x) {
       return x;
     }
@@ -79,7 +88,11 @@ describe('an expr of the wrong type for the field it feeds is a build error with
   });
 
   test('a colour expression into a colour field builds; a math node into a colour field does not', () => {
-    expect(() => Renderer.create({ output: 'o', nodes: { e: { op: 'expr', expr: ['to-color', '#ff0000'], type: 'color' }, o: { op: 'solid', color: '@e' } } })).not.toThrow();
-    expect(() => Renderer.create({ output: 'o', nodes: { m: { op: 'math', fn: 'add', a: 1, b: 2 }, o: { op: 'solid', color: '@m' } } })).toThrow(/'@m' produces a number but this field takes a color/);
+    expect(() =>
+      Renderer.create({ output: 'o', nodes: { e: { op: 'expr', expr: ['to-color', '#ff0000'], type: 'color' }, o: { op: 'solid', color: '@e' } } }),
+    ).not.toThrow();
+    expect(() => Renderer.create({ output: 'o', nodes: { m: { op: 'math', fn: 'add', a: 1, b: 2 }, o: { op: 'solid', color: '@m' } } })).toThrow(
+      /'@m' produces a number but this field takes a color/,
+    );
   });
 });
