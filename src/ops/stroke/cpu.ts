@@ -147,6 +147,9 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
     const rim2 = rim * rim;
     const full = pa * m; // the strongest this dab can be: pixels already at it are skipped
     const softW = hardness < 1 ? 1 / ((1 - hardness) * r) : 0;
+    // Radius within which roundProfile is 1: the aa ramp and the hardness fade both start beyond it.
+    const core = Math.min(aa > 0 ? r - aa / 2 : r, hardness < 1 ? hardness * r : Infinity);
+    const core2 = core > 0 ? core * core : -1;
     const k = (2 * r) / tipSide; // image tips: pixels per tip texel
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
@@ -168,14 +171,18 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
         if (round) {
           const d2 = dx * dx + dy * dy;
           if (d2 >= rim2 || (!fresh && layer[p + 3]! >= full)) continue;
-          const dist = Math.sqrt(d2);
-          let c = aa > 0 ? (r - dist) * invAa + 0.5 : dist <= r ? 1 : 0;
-          if (c > 1) c = 1;
-          if (softW > 0) {
-            const s = (r - dist) * softW;
-            if (s < c) c = s;
+          let c = 1;
+          // Inside the full-strength core the profile is 1: no square root.
+          if (d2 > core2) {
+            const dist = Math.sqrt(d2);
+            c = aa > 0 ? (r - dist) * invAa + 0.5 : dist <= r ? 1 : 0;
+            if (c > 1) c = 1;
+            if (softW > 0) {
+              const s = (r - dist) * softW;
+              if (s < c) c = s;
+            }
+            if (c <= 0) continue;
           }
-          if (c <= 0) continue;
           c *= m;
           vr = pr * c; vg = pg * c; vb = pb * c; va = pa * c;
         } else {
