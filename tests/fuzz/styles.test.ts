@@ -178,29 +178,35 @@ test('the seed styles themselves render', async () => {
 });
 
 /**
- * Failures the fuzzer found, kept as fixed regression cases: the golden case, the value set and
- * where (seed 1313 against the tree before issue 13; the second crashed the process).
+ * Failures the fuzzer (and probes of its kind) found, kept as fixed regression cases: the golden
+ * case and the values set (seed 1313 against the tree before issue 13; two crashed the process).
  */
-const FOUND: { case: string; at: (string | number)[]; value: unknown; was: string }[] = [
+const FOUND: { case: string; sets: [(string | number)[], unknown][]; was: string }[] = [
   {
     case: 'blend-modes',
-    at: ['nodes', 'over11', 'fill-expr', 0],
-    value: 'toString',
+    sets: [[['nodes', 'over11', 'fill-expr', 0], 'toString']],
     was: 'TypeError: Expr.parse is not a function (an Object.prototype name as an expression operator)',
   },
   {
     case: 'geom-measures',
-    at: ['sources', 's', 'data', 'features', 1, 'geometry', 'coordinates', 1, 4, 0],
-    value: -3.825599480363602e138,
+    sets: [[['sources', 's', 'data', 'features', 1, 'geometry', 'coordinates', 1, 4, 0], -3.825599480363602e138]],
     was: 'V8 fatal "invalid size error" (a longitude of -3.8e138 spread a whole feature over 10^136 worlds)',
   },
-  { case: 'geom-measures', at: ['sources', 's', 'data', 'features', 2, 'geometry', 'coordinates', 1, 0], value: ' jp~#qO', was: 'a string as a longitude' },
+  { case: 'geom-measures', sets: [[['sources', 's', 'data', 'features', 2, 'geometry', 'coordinates', 1, 0], ' jp~#qO']], was: 'a string as a longitude' },
+  {
+    case: 'geom-dash-densify',
+    sets: [
+      [['nodes', 'd1', 'dash-px'], 1e-6],
+      [['nodes', 'd1', 'gap-px'], 1e-6],
+    ],
+    was: 'V8 fatal out of memory (a dash period of 2e-6 px: billions of dashes)',
+  },
 ];
 
 test.each(FOUND.map((f) => [f.was, f] as const))('found by the fuzzer, fixed: %s', async (_was, f) => {
   const c = CASES.find((x) => x.name === f.case)!;
   const doc = structuredClone(c.doc);
-  set(doc, f.at, f.value);
+  for (const [at, value] of f.sets) set(doc, at, value);
   const r = await (async () => {
     try {
       const rr = Renderer.create(doc, { loader: new NodeLoader({ baseDir: path.join(GOLDEN, c.name) }) });
