@@ -5,7 +5,7 @@
 import { RenderError } from '../../errors.js';
 import type { Backend } from '../backend.js';
 import { DeviceContext } from './context.js';
-import { GpuSession } from './session.js';
+import { GpuSession, type PipeliningStats } from './session.js';
 
 export interface GpuBackendOptions {
   device: GPUDevice;
@@ -24,6 +24,8 @@ export class GpuBackend implements Backend {
   private closed = false;
   /** Devices made by this backend: 1 + recreations after a loss. */
   devicesCreated = 1;
+  /** How this backend's renders overlapped (several tiles in flight on one device). */
+  readonly pipelining: PipeliningStats = { readingBack: 0, overlapped: 0 };
 
   constructor(options: GpuBackendOptions) {
     this.poolBytes = options.poolBytes ?? 256 * 2 ** 20;

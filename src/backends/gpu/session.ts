@@ -17,9 +17,22 @@ import { Uniforms } from './uniforms.js';
 /** What the session needs from its backend: the current healthy device. */
 export interface DeviceSource {
   context(): Promise<DeviceContext>;
+  /** Pipelining counters of the device's renders (GpuBackend.pipelining). */
+  readonly pipelining?: PipeliningStats;
 }
 
 const COPY_ROW_ALIGN = 256;
+
+/**
+ * How renders overlapped on one device: while one render waits for its readback, others record and
+ * submit their own passes (a pyramid export keeps several tiles in flight this way).
+ */
+export interface PipeliningStats {
+  /** Renders waiting for a readback right now. */
+  readingBack: number;
+  /** Renders that started encoding while another render of the device was waiting for its readback. */
+  overlapped: number;
+}
 
 export class GpuSession implements Session, GpuEncoder {
   readonly paintTargets = false;
@@ -51,7 +64,11 @@ export class GpuSession implements Session, GpuEncoder {
 
   async run(op: OpDef, ctx: OpContext): Promise<Handle> {
     // The device is pinned at the first op: a render never mixes devices.
-    if (!this.dc) this.dc = await this.source.context();
+    if (!this.dc) {
+      this.dc = await this.source.context();
+      const p = this.source.pipelining;
+      if (p && p.readingBack > 0) p.overlapped++;
+    }
     if (op.gpu) {
       const out = await op.gpu.encode(this, ctx);
       if (out) return out;
@@ -240,6 +257,8 @@ export class GpuSession implements Session, GpuEncoder {
     this.stats.readbacks += jobs.length;
     for (const j of jobs) this.stats.bytesReadBack += j.size;
     const dc = this.dc!;
+    const p = this.source.pipelining;
+    if (p) p.readingBack++;
     try {
       await Promise.all(jobs.map((j) => j.b.buffer.mapAsync(1 /* MapMode.READ */, 0, j.size)));
     } catch (e) {
@@ -247,6 +266,8 @@ export class GpuSession implements Session, GpuEncoder {
       // A failed map means the device is gone: mark it so the backend recreates it and retries.
       dc.lost ??= { reason: 'unknown', message: (e as Error)?.message ?? String(e) };
       throw new RenderError(`the GPU device was lost during the render (${dc.lost.message})`, { cause: e });
+    } finally {
+      if (p) p.readingBack--;
     }
     const out = jobs.map((j) => {
       const mapped = j.b.buffer.getMappedRange(0, j.size);
