@@ -1,7 +1,6 @@
 // tilegraph's library API (spec §4.4): load a style, set params by name from strings, render windows.
 // The core imports nothing from Node; src/node/ binds files, PNG and the GPU device.
 import { buildPlan, type Plan } from './graph/build.js';
-import { checkWindow } from './graph/limits.js';
 import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
 import { renderLegendSwatch } from './render/legend.js';
@@ -75,7 +74,6 @@ export class Renderer {
 
   /** Render any pixel window at a zoom (a tile, a bbox, ...). */
   async renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
-    checkWindow(this.plan, window); // malformed windows, canvas and memory bounds: a LimitError, before anything allocates
     return render(this.plan, window, params, { backend: options.backend ?? this.backend, sources: this.sources, signal: options.signal, nodeCache: this.nodeCache });
   }
 
@@ -105,6 +103,7 @@ export type { Backend, RenderStats } from './backends/backend.js';
 export { CpuBackend } from './backends/cpu/backend.js';
 export { ParamValues, paramsJsonSchema } from './params/index.js';
 export { toRGBA8, fromRGBA8 } from './render/encode.js';
+export { releaseRaster } from './backends/cpu/raster.js';
 export * from './errors.js';
 export { LimitError } from './graph/limits.js';
 export { LIMITS } from './limits.js';

@@ -1,5 +1,6 @@
 // render: execute a plan for one window with one set of param values on a backend session.
 import { CpuBackend } from '../backends/cpu/backend.js';
+import { checkWindow } from '../graph/limits.js';
 import { newRasterUninit } from '../backends/cpu/raster.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
 import { RenderError, TilegraphError } from '../errors.js';
@@ -64,6 +65,7 @@ function asNumber(v: ScalarValue, where: string): number {
 
 /** Render the plan's output for a window. Each node runs once; the result is cropped to the window. */
 export async function render(plan: Plan, window: Window, params?: ParamValues, options: RenderOptions = {}): Promise<RenderResult> {
+  checkWindow(plan, window); // malformed windows, canvas and memory bounds: a LimitError before anything allocates
   const backend = options.backend ?? defaultCpu;
   try {
     return await renderOnce(plan, window, params, options, backend);
