@@ -1,6 +1,15 @@
 // CPU raster helpers: allocation and cropping of canvas-sized buffers.
 import type { Canvas, Raster, ScalarField, Sprite, Value } from '../../types.js';
-import { acquire } from './pool.js';
+import { acquire, release } from './pool.js';
+
+/**
+ * Hand a rendered raster the caller is done with back to the buffer pool, so the next render
+ * reuses its memory instead of allocating (and later collecting) a fresh canvas: hosts call it
+ * once the tile is encoded. The raster must not be read afterwards.
+ */
+export function releaseRaster(r: Raster): void {
+  release(r.data);
+}
 
 /** A transparent canvas-sized raster (pooled buffer, zeroed). */
 export function newRaster(width: number, height: number): Raster {

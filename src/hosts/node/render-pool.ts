@@ -2,7 +2,7 @@
 // backend, e.g. the GPU) or spread over worker threads on the CPU backend (all cores).
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { RenderError, type Backend, type ParamValues, type Window } from '../../index.js';
+import { RenderError, releaseRaster, type Backend, type ParamValues, type Window } from '../../index.js';
 import { fromWire, type FromWorker, type ToWorker, type WireParams } from '../protocol.js';
 import { encodePng } from './png.js';
 import type { LoadedStyle } from './style-file.js';
@@ -42,7 +42,9 @@ export class InProcessRenderer implements PngRenderer {
 
   async render(style: LoadedStyle, window: Window, params: ParamValues, signal?: AbortSignal): Promise<Uint8Array> {
     const { raster } = await style.renderer.renderWindow(window, params, { backend: this.backend, signal });
-    return encodePng(raster, { compressionLevel: this.compressionLevel });
+    const png = await encodePng(raster, { compressionLevel: this.compressionLevel });
+    releaseRaster(raster); // encoded: its buffer serves the next render
+    return png;
   }
 
   async close(): Promise<void> {}

@@ -2,7 +2,7 @@
 // on the CPU. It speaks the hosts' one worker protocol (src/hosts/protocol.ts), as the browser's
 // render worker does.
 import { parentPort } from 'node:worker_threads';
-import { CpuBackend, ParamValues, type Renderer } from '../../index.js';
+import { CpuBackend, ParamValues, releaseRaster, type Renderer } from '../../index.js';
 import { toWire } from '../protocol.js';
 import { encodePng } from './png.js';
 import type { WorkerReply, WorkerRequest } from './render-pool.js';
@@ -44,6 +44,7 @@ port.on('message', async (m: WorkerRequest) => {
         const params = ParamValues.fromValues(style.plan.params, m.job.params);
         const { raster } = await style.renderWindow(m.job.window, params, { backend, signal: ac.signal });
         const png = await encodePng(raster, { compressionLevel: m.job.compressionLevel });
+        releaseRaster(raster); // encoded: its buffer serves the next render
         reply({ type: 'done', id: m.id, result: png });
       } catch (e) {
         reply({ type: 'error', id: m.id, error: toWire(e) });
