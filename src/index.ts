@@ -104,7 +104,6 @@ export { CpuBackend } from './backends/cpu/backend.js';
 export { ParamValues, paramsJsonSchema } from './params/index.js';
 export { toRGBA8, fromRGBA8 } from './render/encode.js';
 export { releaseRaster } from './backends/cpu/raster.js';
-export { releaseRaster } from './backends/cpu/raster.js';
 export * from './errors.js';
 export { LimitError } from './graph/limits.js';
 export { LIMITS } from './limits.js';
