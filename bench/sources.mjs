@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Renderer, TileCache } from '../dist/index.js';
+import { Renderer, TileCache, releaseRaster } from '../dist/index.js';
 import { decodeImage } from '../dist/hosts/node/index.js';
 import { parseTile, decodeLayer } from '../dist/sources/mvt-decode.js';
 import { createMvtSource } from '../dist/sources/mvt.js';
@@ -156,9 +156,10 @@ for (const [job, style, mode, tool, note] of jobs) {
   const r = Renderer.create(style, { loader, tileCache: cache });
   for (const size of [256, 512]) {
     const t = { z: 14, x: 8801, y: 5371 };
-    const once = () => {
+    const once = async () => {
       if (mode === 'cleared') cache.clear();
-      return r.renderTile(t, undefined, { tileSize: size });
+      // Back to the pool once done, as the hosts do after encoding.
+      releaseRaster(await r.renderTile(t, undefined, { tileSize: size }));
     };
     record(job, tool, size, await bench(once), note);
   }
