@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Renderer } from '../dist/index.js';
+import { Renderer, releaseRaster } from '../dist/index.js';
 import { NodeLoader, decodePngRGBA } from '../dist/hosts/node/index.js';
 import { hillshade } from '../dist/ops/hillshade/cpu.js';
 import { rowInverseResolution, shadeTerms } from '../dist/ops/hillshade/plan.js';
@@ -79,13 +79,13 @@ if (haveFixtures) {
     // same size half a tile lower (its 1 px margin then lies inside the block).
     const r = graph({ e: { op: 'dem' }, out: { op: 'hillshade', field: '@e' } });
     const shadeWin = { 512: { z: 10, x0: 544 * 512, y0: 357 * 512 + 256, width: 512, height: 512, tileSize: 512 }, 256: { z: 11, x0: 1088 * 256, y0: 715 * 256, width: 256, height: 256, tileSize: 256 } };
-    for (const size of SIZES) record('1 hillshade', tool('graph (dem + hillshade)'), size, await bench(async () => (await r.renderWindow(shadeWin[size])).raster), 'render of a tile-sized window (half a tile below the peers\' tile): DEM sampling (decoded tiles cached) + hillshade');
+    for (const size of SIZES) record('1 hillshade', tool('graph (dem + hillshade)'), size, await bench(async () => releaseRaster((await r.renderWindow(shadeWin[size])).raster)), 'render of a tile-sized window (half a tile below the peers\' tile): DEM sampling (decoded tiles cached) + hillshade');
   }
 
   if (want('2 colour relief')) {
     const stops = [[0, '#2e9a58'], [500, '#fbff80'], [1000, '#e06c1f'], [1500, '#c83737'], [2000, '#d7f4f4'], [3000, '#ffffff']].map(([value, color]) => ({ value, color }));
     const r = graph({ e: { op: 'dem' }, out: { op: 'color-ramp', field: '@e', stops } });
-    for (const size of SIZES) record('2 colour relief', tool('graph (dem + color-ramp)'), size, await bench(() => r.renderTile(tile[size], undefined, { tileSize: size })), 'render: DEM sampling (cached tiles) + 6-stop ramp, RGBA float out');
+    for (const size of SIZES) record('2 colour relief', tool('graph (dem + color-ramp)'), size, await bench(async () => releaseRaster(await r.renderTile(tile[size], undefined, { tileSize: size }))), 'render: DEM sampling (cached tiles) + 6-stop ramp, RGBA float out');
   }
 
   if (want('3 contours') && !backend) {
