@@ -1,5 +1,5 @@
-// Backends the test suite loops over: one test body, every available backend (luma.gl style).
-import { type Backend } from '../../src/index.js';
+// Test backends: a wrapper that hooks every op a session runs (spies, fault injection).
+import type { Backend } from '../../src/index.js';
 import type { Handle, Session } from '../../src/backends/backend.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 
