@@ -2,6 +2,8 @@
 // (pmtiles archives); refs a browser cannot fetch itself (npm:, file paths) go to a host route.
 import { browserDecodeImage, canDecodeImagesInBrowser } from '../../sources/image-browser.js';
 import type { ImageDecoder, Loader } from '../../sources/types.js';
+import { LIMITS } from '../../limits.js';
+import { readBody } from '../body.js';
 
 export interface FetchLoaderOptions {
   /** Relative refs (paths in the style's `sources`) resolve against this URL, like a style file's URL. */
@@ -59,7 +61,8 @@ export class FetchLoader implements Loader {
     // A range starting at or past the end: no bytes, as the Loader contract allows.
     if (range && res.status === 416) return new Uint8Array(0);
     if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${url}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
+    // Bounded: whole answers to LIMITS.maxSourceBytes; a range the server ignores is read up to its end only.
+    const bytes = await readBody(res, url, range ? range.offset + range.length : LIMITS.maxSourceBytes, !!range && res.status !== 206);
     // A server that ignores Range answers 200 with the whole body.
     if (range && res.status !== 206) return bytes.subarray(range.offset, range.offset + range.length);
     return bytes;

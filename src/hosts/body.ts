@@ -1,0 +1,37 @@
+// Reading an HTTP answer with a bound, for the Node and the browser loaders (fetch API only, no
+// Node imports): a source can never make a host hold an unbounded body.
+import { formatBytes } from '../limits.js';
+
+/**
+ * An HTTP body, never held unbounded: past `max` bytes (declared or received) it is refused, or,
+ * with `prefix` (a range the server ignored), cut at `max` and the rest not downloaded.
+ */
+export async function readBody(res: Response, ref: string, max: number, prefix = false): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  const tooBig = () => Object.assign(new Error(`the answer of ${ref} is larger than ${formatBytes(max)} (the limit)`), { http: true });
+  if (declared > max && !prefix) throw tooBig();
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.length > max) {
+      await reader.cancel().catch(() => undefined);
+      if (!prefix) throw tooBig();
+      chunks.push(value.subarray(0, max - total));
+      total = max;
+      break;
+    }
+    total += value.length;
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
