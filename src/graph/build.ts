@@ -182,9 +182,6 @@ export function buildPlan(doc: StyleDoc): Plan {
   for (const [id, r] of raw) {
     const op = OPS.get(r.spec.op);
     if (!op) continue; // the schema already reported the unknown op
-    if (op.planned) {
-      problems.push({ pointer: r.pointer + '/op', message: `op '${op.name}' is part of the format but not implemented in this version of tilegraph` });
-    }
     const kind = typeof op.output === 'function' ? op.output(r.spec) : op.output;
     nodes.set(id, {
       id,

@@ -38,7 +38,6 @@ import { func } from './func/index.js';
 import { hillshade } from './hillshade/index.js';
 import { math } from './math/index.js';
 import { noise } from './noise/index.js';
-import { PLANNED } from './planned.js';
 import { solid } from './solid/index.js';
 import { strokeSolid } from './stroke-solid/index.js';
 import { zoom } from './zoom/index.js';
@@ -89,5 +88,5 @@ export const OP_LIST: readonly OpDef[] = [
 ];
 
 export const OPS: ReadonlyMap<string, OpDef> = new Map(
-  [...OP_LIST, ...PLANNED.filter((p) => !OP_LIST.some((o) => o.name === p.name))].map((op) => [op.name, op]),
+  OP_LIST.map((op) => [op.name, op]),
 );

@@ -50,8 +50,6 @@ export interface OpDef {
    * painting straight onto the base.
    */
   fusesPaint?(node: NodeSpec): { base: string; paint: string } | undefined;
-  /** Not yet implemented: the schema validates, building a graph that uses it fails clearly. */
-  planned?: boolean;
 }
 
 /** What a kernel sees while it runs. */

@@ -16,13 +16,13 @@ function describeField(s: Schema): string {
 }
 
 export function opsMarkdown(): string {
-  const lines: string[] = ['# Ops reference', '', 'Generated from `src/ops/*.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand.', ''];
+  const lines: string[] = ['# Ops reference', '', 'Generated from `src/ops/<op>/index.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand.', ''];
   const names = [...OPS.keys()].sort();
-  lines.push('| op | produces | status |', '|---|---|---|');
+  lines.push('| op | produces | runs as |', '|---|---|---|');
   for (const n of names) {
     const op = OPS.get(n)!;
     const out = typeof op.output === 'function' ? 'depends on fields' : op.output;
-    lines.push(`| [\`${n}\`](#${n}) | ${out} | ${op.planned ? 'validated, not rendered yet' : 'implemented' + (op.gpu ? ' (CPU + WGSL)' : '')} |`);
+    lines.push(`| [\`${n}\`](#${n}) | ${out} | ${op.gpu ? 'CPU + WGSL' : 'CPU (both backends)'} |`);
   }
   for (const n of names) {
     const op = OPS.get(n)!;

@@ -20,7 +20,7 @@ describe('shaders', () => {
     for (const name of CORE_RASTER_OPS) {
       const op = OPS.get(name)!;
       const wgsl = readdirSync(path.resolve('src/ops', name)).filter((f) => f.endsWith('.wgsl'));
-      expect({ name, planned: !!op.planned, gpu: !!op.gpu, wgsl: wgsl.length > 0 }).toEqual({ name, planned: false, gpu: true, wgsl: true });
+      expect({ name, gpu: !!op.gpu, wgsl: wgsl.length > 0 }).toEqual({ name, gpu: true, wgsl: true });
     }
   });
 

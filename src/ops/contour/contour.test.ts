@@ -286,7 +286,6 @@ describe('levels', () => {
   test('interval is required unless levels is given', () => {
     expect(contour.check!({ op: 'contour', field: '@f' })).toEqual([{ field: 'interval', message: "'interval' is required unless 'levels' is given" }]);
     expect(contour.check!({ op: 'contour', field: '@f', levels: [1] })).toEqual([]);
-    expect(contour.planned).toBeUndefined();
   });
 
   test('the field input reaches one pixel beyond the canvas, so lines pass half a pixel beyond it', () => {

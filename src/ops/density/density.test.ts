@@ -246,7 +246,6 @@ describe('density', () => {
         op: 'density',
       }),
     ).toBe(18);
-    expect(density.planned).toBeUndefined();
   });
 });
 
