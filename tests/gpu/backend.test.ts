@@ -2,7 +2,6 @@
 import { CpuBackend, TilegraphError } from '../../src/index.js';
 import { GpuBackend } from '../../src/backends/gpu/backend.js';
 import { createBackend, gpuAdapterSummary, parseBackendChoice } from '../../src/hosts/node/gpu.js';
-import { gpu } from './harness.js';
 import { gpuTest } from './harness.js';
 
 describe('backend choice', () => {

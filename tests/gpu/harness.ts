@@ -1,6 +1,6 @@
 // Shared by the GPU tests: seeded random features, rendering one style on both backends, and a
 // tap that captures an intermediate node's value (scalar fields cannot be a style's output).
-import { Renderer, CpuBackend, toRGBA8, type Backend, type RenderStats, type Raster, type ScalarField, type Value, type Window } from '../../src/index.js';
+import { Renderer, CpuBackend, toRGBA8, type Backend, type RenderStats, type Raster, type ScalarField, type Window } from '../../src/index.js';
 import type { OpContext, OpDef } from '../../src/ops/types.js';
 import { storageOf, type Handle, type Session } from '../../src/backends/backend.js';
 import type { GpuBackend } from '../../src/backends/gpu/backend.js';

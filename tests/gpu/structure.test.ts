@@ -3,8 +3,7 @@
 // recovered by one retry; concurrent renders on one device.
 import { GpuBackend } from '../../src/backends/gpu/backend.js';
 import { createGpuDevice } from '../../src/hosts/node/gpu.js';
-import { CpuBackend, Renderer, type Backend, type Raster, type RenderStats, type Value } from '../../src/index.js';
-import type { OpContext, OpDef } from '../../src/ops/types.js';
+import { CpuBackend, Renderer, type Raster, } from '../../src/index.js';
 import { gpu, gpuDescribe, randomFeatures, renderOn, testWindow } from './harness.js';
 import { hookedBackend } from '../helpers/backends.js';
 

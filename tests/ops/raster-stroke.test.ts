@@ -2,7 +2,7 @@
 // strokes, joins and caps.
 import { Rasterizer } from '../../src/backends/cpu/rasterize.js';
 import { ringArea } from '../../src/geometry/clip.js';
-import { RingBuffer, Stroker, strokeReach, type StrokeStyle } from '../../src/geometry/stroke.js';
+import { type RingBuffer, Stroker, strokeReach, type StrokeStyle } from '../../src/geometry/stroke.js';
 
 const base: StrokeStyle = { width: 1, join: 'miter', cap: 'butt', miterLimit: 2, offset: 0 };
 const W = 120;

@@ -1,7 +1,7 @@
 // The running server: worker-thread renders under concurrent load, --watch reloads, graceful shutdown.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CpuBackend, type ParamValues, type Window } from '../../src/index.js';
+import type { ParamValues, Window } from '../../src/index.js';
 import { encodePng } from '../../src/hosts/node/png.js';
 import type { PngRenderer } from '../../src/hosts/node/render-pool.js';
 import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';

@@ -1,7 +1,4 @@
-// Seam invariant for the geometry ops (DESIGN §3): a 2x2 mosaic of tiles equals the window render
-// of the same area, on real data (Natural Earth countries and rivers as GeoJSON, the Berlin z14
-// Mapbox Streets tile over-zoomed to z15). Each op claimed seamless in docs/format.md has a case.
-import path from 'node:path';
+
 import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { compareRGBA, type Tolerance } from '../helpers/compare.js';

@@ -7,7 +7,7 @@ import { cropValue } from '../cpu/raster.js';
 import { RenderError } from '../../errors.js';
 import { emptyStats, isDeviceValue, type Handle, type RenderStats, type Session } from '../backend.js';
 import type { OpContext, OpDef } from '../../ops/types.js';
-import type { Canvas, Kind, Raster, ScalarField, Value, ValueOf } from '../../types.js';
+import type { Canvas, Kind, Raster, ScalarField, ValueOf } from '../../types.js';
 import { WG } from './constants.js';
 import { READBACK_USAGE, STORAGE_USAGE, UNIFORM_USAGE, type DeviceContext, type PooledBuffer } from './context.js';
 import { formatOf, GpuImage, isGpuImage, viewToCpu, type ImageKind, type PooledTexture } from './image.js';

@@ -1,4 +1,4 @@
-import { type RingSet } from '../../backends/cpu/rasterize.js';
+import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { Stroker, type Cap, type Join } from '../../geometry/stroke.js';
 import type { Features, RGBA } from '../../types.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
