@@ -89,14 +89,6 @@ export async function renderOn(backend: Backend, style: object, w: Window, param
   return renderer.renderWindow(w, renderer.params(params), { backend });
 }
 
-export async function renderBoth(style: object, w: Window, params: Record<string, string> = {}): Promise<Both | undefined> {
-  const g = await gpu();
-  if (!g) return undefined;
-  const cpu = await renderOn(new CpuBackend(), style, w, params);
-  const gr = await renderOn(g, style, w, params);
-  return { cpu: cpu.raster, gpu: gr.raster, stats: gr.stats };
-}
-
 /** Differences of two rasters: largest float difference and how 8-bit premultiplied channels compare. */
 export function diffRasters(a: Raster, b: Raster): { maxFloat: number; max8: number; over1: number; over2: number } {
   let maxFloat = 0;
