@@ -1,4 +1,4 @@
-// fill-pattern (sprite): coverage alpha (the fill-solid scanline pass, src/ops/fill-pattern/gpu.ts)
+// fill-pattern (sprite): coverage alpha (drawn as fill-solid draws, src/ops/fill-pattern/gpu.ts)
 // times the sprite sampled with wrapping at (u0 + x inv, v0 + y inv) (patternPhase), times opacity.
 struct U {
   size: vec2u,
