@@ -323,6 +323,12 @@ async function main(state: PreviewState): Promise<void> {
     // A header centre with a real zoom (archives often say 0) wins; else fit the bounds.
     view = extent.center && extent.zoom ? { center: extent.center, zoom: Math.max(0, extent.zoom - 1) } : { bounds: extent.bounds };
   }
+  // Below every source's minzoom nothing but the background draws: open no further out than the
+  // deepest declared minzoom (street tiles that exist only at z13 open at z13, not at the fit).
+  const minzooms = Object.values(doc.sources ?? {}).map((s) => Number((s as { minzoom?: unknown }).minzoom ?? 0)).filter(Number.isFinite);
+  // Map zoom is in 512 px units: tiles of zoom z show from map zoom z - log2(512 / tileSize).
+  const openZoom = Math.max(0, (minzooms.length ? Math.max(...minzooms) : 0) - Math.log2(512 / renderer.tileSize));
+  const urlNamesView = /[#&]map=/.test(location.hash);
 
   // Shown by MapLibre's attribution control (HTML allowed, spec §2.1).
   const attribution = (await renderer.attribution()).join(' | ');
@@ -338,6 +344,7 @@ async function main(state: PreviewState): Promise<void> {
     },
   });
   state.map = map;
+  if (!urlNamesView && map.getZoom() < openZoom) map.setZoom(openZoom);
   map.addControl(new NavigationControl({ showCompass: false }), 'top-left');
   map.addControl(new ScaleControl({ unit: 'metric' }), 'bottom-left');
   const readout = $('readout');
