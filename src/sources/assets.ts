@@ -3,7 +3,7 @@
 // work as for sources), decoded by the host's image decoder, converted once to a premultiplied
 // Sprite and cached per style. A missing or corrupt asset rejects with the path and the cause.
 import type { Sprite } from '../types.js';
-import type { ImageDecoder, Loader } from './types.js';
+import type { DecodedImage, ImageDecoder, Loader } from './types.js';
 
 /** Largest asset accepted, in pixels per side (an asset is a tip or a pattern tile, not a map). */
 export const MAX_ASSET_SIDE = 2048;
@@ -35,7 +35,7 @@ async function loadSprite(ref: string, loader: Loader | undefined, decode: Image
   } catch (e) {
     throw new Error(`asset '${ref}' cannot be loaded: ${(e as Error)?.message ?? e}`);
   }
-  let img;
+  let img: DecodedImage;
   try {
     img = await decode(bytes);
   } catch (e) {

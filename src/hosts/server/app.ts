@@ -197,7 +197,7 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
   });
 
   // Live reload (serve --watch): server-sent events; `reload` after each reload attempt of a changed file.
-  app.get('/events', (req: Request, res: Response) => {
+  app.get('/events', (_req: Request, res: Response) => {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
     res.write(`event: hello\ndata: ${JSON.stringify({ version: service.version })}\n\n`);
     const push = (r: { ok: boolean; version: string; error?: string }) => res.write(`event: reload\ndata: ${JSON.stringify(r)}\n\n`);
