@@ -13,8 +13,13 @@ export const OPS_DIR = path.join(ROOT, 'src/ops');
 
 /** Every .wgsl file: the backend's shaders, then each op folder's, as [name, path]. */
 export function shaderFiles(shaderDir = SHADER_DIR, opsDir = OPS_DIR) {
-  const list = (dir) => readdirSync(dir).filter((f) => f.endsWith('.wgsl')).map((f) => [f.slice(0, -5), path.join(dir, f)]);
-  const ops = readdirSync(opsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => list(path.join(opsDir, d.name)));
+  const list = (dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.wgsl'))
+      .map((f) => [f.slice(0, -5), path.join(dir, f)]);
+  const ops = readdirSync(opsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => list(path.join(opsDir, d.name)));
   const all = [...list(shaderDir), ...ops].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   for (let i = 1; i < all.length; i++) if (all[i][0] === all[i - 1][0]) throw new Error(`two shaders named ${all[i][0]}: ${all[i - 1][1]} and ${all[i][1]}`);
   return all;

@@ -166,11 +166,11 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
       // inflate into bands across the water they span; the union drops them.
       const whole = input.simple ? s.paths(input.rings) : s.keep(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
       add(m.InflatePathsD(whole, distance, jt, m.EndType.Polygon, MITER_LIMIT, PRECISION, tol));
-    }
-    else if (input.rings.length) add(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
+    } else if (input.rings.length) add(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
     const d = Math.abs(distance);
     // Line ends are round (a disk offset), square under bevel joins (whose coarse arcs would flatten a round end).
-    if (d > 0 && input.lines.length) add(m.InflatePathsD(s.paths(input.lines), d, jt, join === 'bevel' ? m.EndType.Square : m.EndType.Round, MITER_LIMIT, PRECISION, tol));
+    if (d > 0 && input.lines.length)
+      add(m.InflatePathsD(s.paths(input.lines), d, jt, join === 'bevel' ? m.EndType.Square : m.EndType.Round, MITER_LIMIT, PRECISION, tol));
     if (d > 0 && input.points.length) {
       const pts: Float64Array[] = [];
       for (let i = 0; i + 1 < input.points.length; i += 2) pts.push(Float64Array.of(input.points[i]!, input.points[i + 1]!));

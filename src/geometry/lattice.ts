@@ -57,12 +57,23 @@ export interface DotLattice {
  * falls inside the polygon; only cells meeting `clip` (world pixels) are visited.
  * Returns the number of cells visited (callers add these up against the bound).
  */
-export function polygonDots(poly: readonly ArrayLike<number>[], perKm2: number, L: DotLattice, feature: number, clip: [number, number, number, number], out: number[]): number {
+export function polygonDots(
+  poly: readonly ArrayLike<number>[],
+  perKm2: number,
+  L: DotLattice,
+  feature: number,
+  clip: [number, number, number, number],
+  out: number[],
+): number {
   const ext = poly[0];
   if (!ext || ext.length < 6 || !(perKm2 > 0)) return 0;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (let k = 0; k < ext.length; k += 2) {
-    const x = ext[k]!, y = ext[k + 1]!;
+    const x = ext[k]!,
+      y = ext[k + 1]!;
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
     if (y < y0) y0 = y;
@@ -74,7 +85,10 @@ export function polygonDots(poly: readonly ArrayLike<number>[], perKm2: number, 
   y1 = Math.min(y1, clip[3]);
   if (x0 > x1 || y0 > y1) return 0;
   const s = L.spacing;
-  const i0 = Math.floor(x0 / s), i1 = Math.floor(x1 / s), j0 = Math.floor(y0 / s), j1 = Math.floor(y1 / s);
+  const i0 = Math.floor(x0 / s),
+    i1 = Math.floor(x1 / s),
+    j0 = Math.floor(y0 / s),
+    j1 = Math.floor(y1 / s);
   const cells = (i1 - i0 + 1) * (j1 - j0 + 1);
   if (cells > L.maxCells) return cells;
   // A dot of row j has its y in [j s, (j+1) s): only the edges spanning that band can cross its ray.
@@ -99,9 +113,13 @@ function edgeRows(poly: readonly ArrayLike<number>[], s: number, j0: number, j1:
   for (const ring of poly) {
     const n = ring.length >> 1;
     for (let i = 0, k = n - 1; i < n; k = i++) {
-      const ax = ring[k * 2]!, ay = ring[k * 2 + 1]!, bx = ring[i * 2]!, by = ring[i * 2 + 1]!;
+      const ax = ring[k * 2]!,
+        ay = ring[k * 2 + 1]!,
+        bx = ring[i * 2]!,
+        by = ring[i * 2 + 1]!;
       if (ay === by) continue; // a horizontal edge crosses no horizontal ray
-      const ra = Math.max(j0, Math.floor(Math.min(ay, by) / s)), rb = Math.min(j1, Math.floor(Math.max(ay, by) / s));
+      const ra = Math.max(j0, Math.floor(Math.min(ay, by) / s)),
+        rb = Math.min(j1, Math.floor(Math.max(ay, by) / s));
       for (let r = ra; r <= rb; r++) rows[r - j0]!.push(ax, ay, bx, by);
     }
   }
@@ -112,7 +130,10 @@ function edgeRows(poly: readonly ArrayLike<number>[], s: number, j0: number, j1:
 function insideEdges(e: readonly number[], x: number, y: number): boolean {
   let inside = false;
   for (let k = 0; k < e.length; k += 4) {
-    const xj = e[k]!, yj = e[k + 1]!, xi = e[k + 2]!, yi = e[k + 3]!;
+    const xj = e[k]!,
+      yj = e[k + 1]!,
+      xi = e[k + 2]!,
+      yi = e[k + 3]!;
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;

@@ -27,7 +27,10 @@ export function dashLine(line: ArrayLike<number>, dash: number, gap: number, pha
   let cur: number[] = on ? [line[0]!, line[1]!] : [];
   let curCut = on ? cut & 1 : 0;
   for (let i = 1; i < n; i++) {
-    const ax = line[i * 2 - 2]!, ay = line[i * 2 - 1]!, bx = line[i * 2]!, by = line[i * 2 + 1]!;
+    const ax = line[i * 2 - 2]!,
+      ay = line[i * 2 - 1]!,
+      bx = line[i * 2]!,
+      by = line[i * 2 + 1]!;
     const len = Math.hypot(bx - ax, by - ay);
     if (len === 0) continue;
     let t = 0; // distance done along this segment
@@ -40,7 +43,8 @@ export function dashLine(line: ArrayLike<number>, dash: number, gap: number, pha
       }
       t += left;
       const f = t / len;
-      const x = ax + (bx - ax) * f, y = ay + (by - ay) * f;
+      const x = ax + (bx - ax) * f,
+        y = ay + (by - ay) * f;
       if (on) {
         cur.push(x, y);
         if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: curCut });
@@ -93,7 +97,8 @@ export function densify(coords: ArrayLike<number>, target: number, closed: boole
   const flags = edgeFlags ? new Uint8Array(total) : undefined;
   let w = 0;
   for (let i = 0; i < n; i++) {
-    const x = coords[i * 2]!, y = coords[i * 2 + 1]!;
+    const x = coords[i * 2]!,
+      y = coords[i * 2 + 1]!;
     out[w * 2] = x;
     out[w * 2 + 1] = y;
     if (flags) flags[w] = edgeFlags![i] ?? 0;
@@ -101,7 +106,8 @@ export function densify(coords: ArrayLike<number>, target: number, closed: boole
     if (i >= edges) continue;
     const j = (i + 1) % n;
     const k = splits[i]!;
-    const dx = (coords[j * 2]! - x) / (k + 1), dy = (coords[j * 2 + 1]! - y) / (k + 1);
+    const dx = (coords[j * 2]! - x) / (k + 1),
+      dy = (coords[j * 2 + 1]! - y) / (k + 1);
     for (let s = 1; s <= k; s++) {
       out[w * 2] = x + dx * s;
       out[w * 2 + 1] = y + dy * s;

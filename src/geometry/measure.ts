@@ -6,7 +6,10 @@ export type VertexVisitor = (visit: (x: number, y: number) => void) => void;
 
 /** [x0, y0, x1, y1] of every visited vertex, or undefined when there is none. */
 export function boxOf(each: VertexVisitor): [number, number, number, number] | undefined {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   each((x, y) => {
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
@@ -67,9 +70,13 @@ export function convexHull(all: ArrayLike<number>): Float64Array | undefined {
 function aklToussaint(xy: ArrayLike<number>): Float64Array {
   const n = xy.length >> 1;
   if (n < 8) return Float64Array.from(xy);
-  let l = 0, r = 0, t = 0, b = 0;
+  let l = 0,
+    r = 0,
+    t = 0,
+    b = 0;
   for (let i = 1; i < n; i++) {
-    const x = xy[i * 2]!, y = xy[i * 2 + 1]!;
+    const x = xy[i * 2]!,
+      y = xy[i * 2 + 1]!;
     if (x < xy[l * 2]!) l = i;
     if (x > xy[r * 2]!) r = i;
     if (y < xy[t * 2 + 1]!) t = i;
@@ -80,10 +87,12 @@ function aklToussaint(xy: ArrayLike<number>): Float64Array {
   const out = new Float64Array(xy.length);
   let w = 0;
   for (let i = 0; i < n; i++) {
-    const x = xy[i * 2]!, y = xy[i * 2 + 1]!;
+    const x = xy[i * 2]!,
+      y = xy[i * 2 + 1]!;
     let inside = true;
     for (let k = 0; k < 4 && inside; k++) {
-      const [ax, ay] = q[k]!, [bx, by] = q[(k + 1) & 3]!;
+      const [ax, ay] = q[k]!,
+        [bx, by] = q[(k + 1) & 3]!;
       if ((bx - ax) * (y - ay) - (by - ay) * (x - ax) <= 0) inside = false;
     }
     if (!inside) {
@@ -99,17 +108,25 @@ function aklToussaint(xy: ArrayLike<number>): Float64Array {
  * ring's signed area counts with the sign of its role). Undefined when the area is zero.
  */
 export function polygonCentroid(polygons: readonly (readonly ArrayLike<number>[])[]): [number, number] | undefined {
-  let A = 0, cx = 0, cy = 0;
+  let A = 0,
+    cx = 0,
+    cy = 0;
   // Shift to the first vertex: keeps the products small at world-pixel coordinates.
   const first = polygons[0]?.[0];
   if (!first || first.length < 2) return undefined;
-  const ox = first[0]!, oy = first[1]!;
+  const ox = first[0]!,
+    oy = first[1]!;
   for (const poly of polygons) {
     poly.forEach((ring, k) => {
-      let a = 0, x = 0, y = 0;
+      let a = 0,
+        x = 0,
+        y = 0;
       const n = ring.length >> 1;
       for (let i = 0, j = n - 1; i < n; j = i++) {
-        const xj = ring[j * 2]! - ox, yj = ring[j * 2 + 1]! - oy, xi = ring[i * 2]! - ox, yi = ring[i * 2 + 1]! - oy;
+        const xj = ring[j * 2]! - ox,
+          yj = ring[j * 2 + 1]! - oy,
+          xi = ring[i * 2]! - ox,
+          yi = ring[i * 2 + 1]! - oy;
         const c = xj * yi - xi * yj;
         a += c;
         x += (xj + xi) * c;
@@ -128,10 +145,15 @@ export function polygonCentroid(polygons: readonly (readonly ArrayLike<number>[]
 
 /** Length-weighted centroid of polylines (each segment weighs its length at its midpoint); undefined when the length is zero. */
 export function lineCentroid(lines: readonly ArrayLike<number>[]): [number, number] | undefined {
-  let L = 0, cx = 0, cy = 0;
+  let L = 0,
+    cx = 0,
+    cy = 0;
   for (const line of lines) {
     for (let i = 2; i + 1 < line.length; i += 2) {
-      const ax = line[i - 2]!, ay = line[i - 1]!, bx = line[i]!, by = line[i + 1]!;
+      const ax = line[i - 2]!,
+        ay = line[i - 1]!,
+        bx = line[i]!,
+        by = line[i + 1]!;
       const l = Math.hypot(bx - ax, by - ay);
       L += l;
       cx += l * (ax + bx) * 0.5;
@@ -147,7 +169,10 @@ export function insidePolygon(poly: readonly ArrayLike<number>[], x: number, y: 
   for (const ring of poly) {
     const n = ring.length >> 1;
     for (let i = 0, j = n - 1; i < n; j = i++) {
-      const xi = ring[i * 2]!, yi = ring[i * 2 + 1]!, xj = ring[j * 2]!, yj = ring[j * 2 + 1]!;
+      const xi = ring[i * 2]!,
+        yi = ring[i * 2 + 1]!,
+        xj = ring[j * 2]!,
+        yj = ring[j * 2 + 1]!;
       if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
     }
   }

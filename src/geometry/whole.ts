@@ -36,7 +36,10 @@ function project(p: Position, out: number[]): void {
 
 function flat(coords: Position[], dropClosing: boolean): Float64Array {
   const out: number[] = [];
-  const n = dropClosing && coords.length > 1 && coords[0]![0] === coords[coords.length - 1]![0] && coords[0]![1] === coords[coords.length - 1]![1] ? coords.length - 1 : coords.length;
+  const n =
+    dropClosing && coords.length > 1 && coords[0]![0] === coords[coords.length - 1]![0] && coords[0]![1] === coords[coords.length - 1]![1]
+      ? coords.length - 1
+      : coords.length;
   for (let i = 0; i < n; i++) project(coords[i]!, out);
   return Float64Array.from(out);
 }
@@ -73,10 +76,17 @@ function addGeometry(g: Geometry | null, w: WholeFeature, pts: number[]): void {
  * very ones geojson-vt gives its tiles, so a feature group and its whole feature share them).
  */
 export function wholeFeatures(doc: GeoJSON): WholeFeature[] {
-  const features: Feature[] = doc.type === 'FeatureCollection' ? doc.features : doc.type === 'Feature' ? [doc] : [{ type: 'Feature', properties: {}, geometry: doc as Geometry }];
+  const features: Feature[] =
+    doc.type === 'FeatureCollection' ? doc.features : doc.type === 'Feature' ? [doc] : [{ type: 'Feature', properties: {}, geometry: doc as Geometry }];
   const out: WholeFeature[] = [];
   for (const f of features) {
-    const w: WholeFeature = { properties: (f.properties ?? {}) as Record<string, unknown>, polygons: [], lines: [], points: new Float64Array(0), box: [Infinity, Infinity, -Infinity, -Infinity] };
+    const w: WholeFeature = {
+      properties: (f.properties ?? {}) as Record<string, unknown>,
+      polygons: [],
+      lines: [],
+      points: new Float64Array(0),
+      box: [Infinity, Infinity, -Infinity, -Infinity],
+    };
     if (f.id !== undefined) w.id = f.id;
     const pts: number[] = [];
     addGeometry(f.geometry, w, pts);
@@ -105,13 +115,15 @@ export const worldSize = (c: Canvas): number => c.tileSize * 2 ** c.z;
 export function worldShifts(x0: number, x1: number, c: Canvas, grow: number): number[] {
   const W = worldSize(c);
   const out: number[] = [];
-  const k0 = Math.floor((c.x0 - grow) / W - x1), k1 = Math.ceil((c.x0 + c.width + grow) / W - x0);
+  const k0 = Math.floor((c.x0 - grow) / W - x1),
+    k1 = Math.ceil((c.x0 + c.width + grow) / W - x0);
   for (let k = k0; k <= k1; k++) if ((x0 + k) * W <= c.x0 + c.width + grow && (x1 + k) * W >= c.x0 - grow) out.push(k * W);
   return out;
 }
 
 /** Whether world pixel (x, y) lies in the canvas grown by `grow`. */
-export const inCanvas = (c: Canvas, grow: number, x: number, y: number): boolean => x >= c.x0 - grow && x < c.x0 + c.width + grow && y >= c.y0 - grow && y < c.y0 + c.height + grow;
+export const inCanvas = (c: Canvas, grow: number, x: number, y: number): boolean =>
+  x >= c.x0 - grow && x < c.x0 + c.width + grow && y >= c.y0 - grow && y < c.y0 + c.height + grow;
 
 /** A feature's area centroid and length-weighted centroid, Mercator units (memoised on the feature). */
 export function wholeCentroids(w: WholeFeature): { polygon?: [number, number]; line?: [number, number] } {
@@ -169,7 +181,8 @@ export function wholePolygon(ring: Float64Array | undefined, box: [number, numbe
 export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): { line: Float64Array; s0: number; cut: number }[] {
   const out: { line: Float64Array; s0: number; cut: number }[] = [];
   let cur: number[] = [];
-  let curS0 = 0, curCut = 0;
+  let curS0 = 0,
+    curCut = 0;
   let s = 0;
   const n = line.length >> 1;
   const flush = (endCut: boolean) => {
@@ -177,10 +190,15 @@ export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number
     cur = [];
   };
   for (let i = 1; i < n; i++) {
-    const ax = line[i * 2 - 2]!, ay = line[i * 2 - 1]!, bx = line[i * 2]!, by = line[i * 2 + 1]!;
-    const dx = bx - ax, dy = by - ay;
+    const ax = line[i * 2 - 2]!,
+      ay = line[i * 2 - 1]!,
+      bx = line[i * 2]!,
+      by = line[i * 2 + 1]!;
+    const dx = bx - ax,
+      dy = by - ay;
     const len = Math.hypot(dx, dy);
-    let t0 = 0, t1 = 1;
+    let t0 = 0,
+      t1 = 1;
     const p = [-dx, dx, -dy, dy];
     const q = [ax - r.x0, r.x1 - ax, ay - r.y0, r.y1 - ay];
     let out_ = false;
@@ -251,6 +269,12 @@ export function wholeBox(ws: readonly WholeFeature[]): [number, number, number, 
 /** One feature holding a Mercator-unit ring (a hull, a box) in world pixels, per world copy that meets the canvas. */
 export function wholeRingFeature(ring: Float64Array | undefined, c: Canvas, grow: number): FeatureGroup[] {
   if (!ring) return [];
-  return wholePolygon(ring, boxOf((v) => { for (let i = 0; i + 1 < ring.length; i += 2) v(ring[i]!, ring[i + 1]!); })!, c, grow);
+  return wholePolygon(
+    ring,
+    boxOf((v) => {
+      for (let i = 0; i + 1 < ring.length; i += 2) v(ring[i]!, ring[i + 1]!);
+    })!,
+    c,
+    grow,
+  );
 }
-

@@ -98,13 +98,7 @@ function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; al
   const aliases = new Map<string, { target: string; kind: Kind; pointer: string }>();
   const functions = doc.functions ?? {};
 
-  const expand = (
-    nodes: Record<string, NodeSpec>,
-    prefix: string,
-    basePointer: string,
-    args: Record<string, unknown> | null,
-    stack: string[],
-  ) => {
+  const expand = (nodes: Record<string, NodeSpec>, prefix: string, basePointer: string, args: Record<string, unknown> | null, stack: string[]) => {
     const local = new Set(Object.keys(nodes));
     const map = (s: string): unknown => {
       const m = /^([@$])([A-Za-z_][A-Za-z0-9_-]*)$/.exec(s);
@@ -125,7 +119,10 @@ function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; al
       const fname = String(spec.function ?? '');
       const fn = functions[fname];
       if (!fn) {
-        problems.push({ pointer: pointer + '/function', message: `unknown function '${fname}'${Object.keys(functions).length ? `; defined: ${Object.keys(functions).join(', ')}` : ''}` });
+        problems.push({
+          pointer: pointer + '/function',
+          message: `unknown function '${fname}'${Object.keys(functions).length ? `; defined: ${Object.keys(functions).join(', ')}` : ''}`,
+        });
         continue;
       }
       if (stack.includes(fname)) {
@@ -233,7 +230,10 @@ export function buildPlan(doc: StyleDoc): Plan {
           const name = s.slice(1);
           const d = params[name];
           if (!d) {
-            problems.push({ pointer: where, message: `'${s}' names no declared param${Object.keys(params).length ? `; declared: ${Object.keys(params).join(', ')}` : ''}` });
+            problems.push({
+              pointer: where,
+              message: `'${s}' names no declared param${Object.keys(params).length ? `; declared: ${Object.keys(params).join(', ')}` : ''}`,
+            });
             return;
           }
           if (d.type !== type) problems.push({ pointer: where, message: `param '${name}' is a ${d.type} but this field takes a ${type}` });
@@ -284,13 +284,15 @@ export function buildPlan(doc: StyleDoc): Plan {
   for (const [id, a] of aliases) {
     const t = resolveId(id);
     const tk = t ? nodes.get(t)?.kind : undefined;
-    if (tk && tk !== a.kind) problems.push({ pointer: a.pointer, message: `function call '${id}' declares output-kind ${a.kind} but its output produces ${tk}` });
+    if (tk && tk !== a.kind)
+      problems.push({ pointer: a.pointer, message: `function call '${id}' declares output-kind ${a.kind} but its output produces ${tk}` });
   }
   for (const c of argChecks) {
     const t = resolveId(c.ref);
     const tk = t ? nodes.get(t)?.kind : undefined;
     if (!t) problems.push({ pointer: c.pointer, message: `'@${c.ref}' names no node` });
-    else if (tk && tk !== c.kind) problems.push({ pointer: c.pointer, message: `input '${c.input}' of function '${c.fname}' is a ${c.kind} but '@${c.ref}' produces ${tk}` });
+    else if (tk && tk !== c.kind)
+      problems.push({ pointer: c.pointer, message: `input '${c.input}' of function '${c.fname}' is a ${c.kind} but '@${c.ref}' produces ${tk}` });
   }
 
   // Output.
@@ -305,7 +307,11 @@ export function buildPlan(doc: StyleDoc): Plan {
   legend?.entries?.forEach((entry, i) => {
     const id = resolveId(strip(entry.from));
     if (!id) problems.push({ pointer: ptr('legend', 'entries', i, 'from'), message: `'${entry.from}' names no node` });
-    else if (nodes.get(id)!.kind !== 'raster') problems.push({ pointer: ptr('legend', 'entries', i, 'from'), message: `legend entries draw from a raster node; '${entry.from}' produces ${nodes.get(id)!.kind}` });
+    else if (nodes.get(id)!.kind !== 'raster')
+      problems.push({
+        pointer: ptr('legend', 'entries', i, 'from'),
+        message: `legend entries draw from a raster node; '${entry.from}' produces ${nodes.get(id)!.kind}`,
+      });
     else entry.from = id;
   });
 
@@ -420,12 +426,16 @@ function staticBound(n: PlanNode, field: string, params: Record<string, ParamDec
   if (v.startsWith('$')) {
     const d = params[v.slice(1)];
     if (d?.max !== undefined) return { value: d.max };
-    return { error: `padding-determining field '${field}' takes param '${v}', which declares no max; add "max" to the param so the canvas padding can be fixed at build time` };
+    return {
+      error: `padding-determining field '${field}' takes param '${v}', which declares no max; add "max" to the param so the canvas padding can be fixed at build time`,
+    };
   }
   if (v.startsWith('@')) {
     const m = n.spec[`${field}-max`];
     if (typeof m === 'number') return { value: m };
-    return { error: `padding-determining field '${field}' takes the node port '${v}' but the node has no '${field}-max'; add "${field}-max" to bound the padding` };
+    return {
+      error: `padding-determining field '${field}' takes the node port '${v}' but the node has no '${field}-max'; add "${field}-max" to bound the padding`,
+    };
   }
   return {};
 }

@@ -87,6 +87,4 @@ export const OP_LIST: readonly OpDef[] = [
   zoom,
 ];
 
-export const OPS: ReadonlyMap<string, OpDef> = new Map(
-  OP_LIST.map((op) => [op.name, op]),
-);
+export const OPS: ReadonlyMap<string, OpDef> = new Map(OP_LIST.map((op) => [op.name, op]));

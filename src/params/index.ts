@@ -25,8 +25,10 @@ export function checkDeclarations(params: Record<string, ParamDecl> | undefined)
     }
     if (d.type === 'number' && typeof d.default === 'number') {
       if (d.min !== undefined && d.max !== undefined && d.min > d.max) out.push({ pointer: at, message: `min ${d.min} is greater than max ${d.max}` });
-      if (d.min !== undefined && d.default < d.min) out.push({ pointer: ptr('params', name, 'default'), message: `default ${d.default} is below min ${d.min}` });
-      if (d.max !== undefined && d.default > d.max) out.push({ pointer: ptr('params', name, 'default'), message: `default ${d.default} is above max ${d.max}` });
+      if (d.min !== undefined && d.default < d.min)
+        out.push({ pointer: ptr('params', name, 'default'), message: `default ${d.default} is below min ${d.min}` });
+      if (d.max !== undefined && d.default > d.max)
+        out.push({ pointer: ptr('params', name, 'default'), message: `default ${d.default} is above max ${d.max}` });
     }
   }
   return out;
@@ -61,7 +63,17 @@ function defaultValue(decl: ParamDecl): ScalarValue {
 
 /** Canonical text of a value, for cache keys and ETags. */
 export function valueKey(v: ScalarValue): string {
-  if (Array.isArray(v)) return '#' + v.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('');
+  if (Array.isArray(v))
+    return (
+      '#' +
+      v
+        .map((c) =>
+          Math.round(c * 255)
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join('')
+    );
   return String(v);
 }
 
@@ -85,7 +97,11 @@ export class ParamValues {
     if (!decl) {
       const known = Object.keys(this.decls);
       throw new ParamError([
-        { pointer: '', param: name, message: `unknown param '${name}'${known.length ? `; declared params: ${known.join(', ')}` : '; the style declares no params'}` },
+        {
+          pointer: '',
+          param: name,
+          message: `unknown param '${name}'${known.length ? `; declared params: ${known.join(', ')}` : '; the style declares no params'}`,
+        },
       ]);
     }
     const r = parseParamValue(name, decl, raw);
@@ -115,7 +131,11 @@ export class ParamValues {
     return this;
   }
 
-  static from(decls: Record<string, ParamDecl> | undefined, overrides: Record<string, string | string[] | undefined> = {}, ignore: readonly string[] = []): ParamValues {
+  static from(
+    decls: Record<string, ParamDecl> | undefined,
+    overrides: Record<string, string | string[] | undefined> = {},
+    ignore: readonly string[] = [],
+  ): ParamValues {
     return new ParamValues(decls ?? {}).setAll(overrides, ignore);
   }
 
@@ -174,7 +194,9 @@ function checkValue(name: string, decl: ParamDecl, v: unknown): string | undefin
       if (decl.max !== undefined && v > decl.max) return `param '${name}': ${v} is above its max ${decl.max}`;
       return undefined;
     case 'color':
-      return Array.isArray(v) && v.length === 4 && v.every((c) => typeof c === 'number' && c >= 0 && c <= 1) ? undefined : `param '${name}': not an RGBA colour`;
+      return Array.isArray(v) && v.length === 4 && v.every((c) => typeof c === 'number' && c >= 0 && c <= 1)
+        ? undefined
+        : `param '${name}': not an RGBA colour`;
     case 'bool':
       return typeof v === 'boolean' ? undefined : `param '${name}': ${String(v)} is not a bool`;
   }

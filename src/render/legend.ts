@@ -59,7 +59,12 @@ function standInSources(groups: FeatureGroup[], sprite?: SourceRegistry['sprite'
  * `from` node, every `features` node reading the stand-in features (the entry's `properties`
  * select its case through filters and expressions), at the entry's `min-zoom` (default 0).
  */
-export async function renderLegendSwatch(plan: Plan, index: number, params?: ParamValues, options: { size?: number; backend?: Backend; sprite?: SourceRegistry['sprite'] } = {}): Promise<Raster> {
+export async function renderLegendSwatch(
+  plan: Plan,
+  index: number,
+  params?: ParamValues,
+  options: { size?: number; backend?: Backend; sprite?: SourceRegistry['sprite'] } = {},
+): Promise<Raster> {
   const entry = plan.legend?.entries?.[index];
   if (!entry) throw new RenderError(`the legend has no entry ${index}`);
   const size = options.size ?? 32;

@@ -287,7 +287,13 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     expr(field) {
       const e = n.exprs.get(field);
       if (!e || !px(field)) return e;
-      return { ...e, evaluate: (z, f, d) => { const v = e.evaluate(z, f, d); return typeof v === 'number' ? v * ratio : v; } };
+      return {
+        ...e,
+        evaluate: (z, f, d) => {
+          const v = e.evaluate(z, f, d);
+          return typeof v === 'number' ? v * ratio : v;
+        },
+      };
     },
     sources: st.sources,
     signal: st.signal,

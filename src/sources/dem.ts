@@ -28,7 +28,9 @@ export function decodeElevation(img: DecodedImage, encoding: DemEncoding): Float
   const { data, width, height } = img;
   const out = new Float32Array(width * height);
   for (let i = 0, p = 0; i < out.length; i++, p += 4) {
-    const r = data[p]!, g = data[p + 1]!, b = data[p + 2]!;
+    const r = data[p]!,
+      g = data[p + 1]!,
+      b = data[p + 2]!;
     if (data[p + 3] === 0) out[i] = NaN;
     else out[i] = encoding === 'terrarium' ? r * 256 + g + b / 256 - 32768 : -10000 + (r * 65536 + g * 256 + b) * 0.1;
   }
@@ -138,19 +140,24 @@ export class DemTileSource implements DemSource {
     const cols = axis(canvas.x0, width, k, -Infinity, Infinity);
     const rws = axis(canvas.y0, height, k, 0, rows - 1);
     // Source tiles under the footprint (x unwrapped here, wrapped when loaded; y clamped to the poles).
-    const tx0 = Math.floor(cols.min / S), tx1 = Math.floor(cols.max / S);
-    const ty0 = Math.floor(rws.min / S), ty1 = Math.floor(rws.max / S);
+    const tx0 = Math.floor(cols.min / S),
+      tx1 = Math.floor(cols.max / S);
+    const ty0 = Math.floor(rws.min / S),
+      ty1 = Math.floor(rws.max / S);
     const nx = tx1 - tx0 + 1;
     const n = 1 << sz;
     const jobs: Promise<Float32Array | null>[] = [];
     for (let ty = ty0; ty <= ty1; ty++) for (let tx = tx0; tx <= tx1; tx++) jobs.push(this.tile(sz, ((tx % n) + n) % n, ty, signal));
     const tiles = await Promise.all(jobs);
     // Per column / row: grid cell and offset inside the tile of both footprint pixels.
-    const cx = locate(cols, S, tx0), cy = locate(rws, S, ty0);
+    const cx = locate(cols, S, tx0),
+      cy = locate(rws, S, ty0);
     for (let j = 0; j < height; j++) {
       const fy = rws.f[j]!;
-      const tr0 = cy.tile0[j]! * nx, tr1 = cy.tile1[j]! * nx;
-      const oy0 = cy.off0[j]! * S, oy1 = cy.off1[j]! * S;
+      const tr0 = cy.tile0[j]! * nx,
+        tr1 = cy.tile1[j]! * nx;
+      const oy0 = cy.off0[j]! * S,
+        oy1 = cy.off1[j]! * S;
       const row = j * width;
       for (let i = 0; i < width; i++) {
         const fx = cols.f[i]!;
@@ -186,17 +193,30 @@ interface Axis {
 
 /** Bilinear footprint along one axis: canvas pixel centre c maps to source position c*k - 0.5 (pixel-centre index space). */
 function axis(origin: number, length: number, k: number, lo: number, hi: number): Axis {
-  const i0 = new Float64Array(length), i1 = new Float64Array(length), f = new Float64Array(length);
-  let min = Infinity, max = -Infinity;
+  const i0 = new Float64Array(length),
+    i1 = new Float64Array(length),
+    f = new Float64Array(length);
+  let min = Infinity,
+    max = -Infinity;
   for (let i = 0; i < length; i++) {
     const u = (origin + i + 0.5) * k - 0.5;
     let a = Math.floor(u);
     let w = u - a;
     let b = w > 0 ? a + 1 : a;
     // Beyond the poles the edge row repeats.
-    if (a < lo) { a = lo; b = lo; w = 0; }
-    if (b > hi) { b = hi; if (a > hi) a = hi; if (a === b) w = 0; }
-    i0[i] = a; i1[i] = b; f[i] = w;
+    if (a < lo) {
+      a = lo;
+      b = lo;
+      w = 0;
+    }
+    if (b > hi) {
+      b = hi;
+      if (a > hi) a = hi;
+      if (a === b) w = 0;
+    }
+    i0[i] = a;
+    i1[i] = b;
+    f[i] = w;
     if (a < min) min = a;
     if (b > max) max = b;
   }
@@ -206,12 +226,19 @@ function axis(origin: number, length: number, k: number, lo: number, hi: number)
 /** Grid cell (relative to the first tile) and in-tile offset of both footprint pixels. */
 function locate(a: Axis, S: number, t0: number) {
   const n = a.i0.length;
-  const tile0 = new Int32Array(n), tile1 = new Int32Array(n), off0 = new Int32Array(n), off1 = new Int32Array(n);
+  const tile0 = new Int32Array(n),
+    tile1 = new Int32Array(n),
+    off0 = new Int32Array(n),
+    off1 = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const g0 = a.i0[i]!, g1 = a.i1[i]!;
-    const t0i = Math.floor(g0 / S), t1i = Math.floor(g1 / S);
-    tile0[i] = t0i - t0; off0[i] = g0 - t0i * S;
-    tile1[i] = t1i - t0; off1[i] = g1 - t1i * S;
+    const g0 = a.i0[i]!,
+      g1 = a.i1[i]!;
+    const t0i = Math.floor(g0 / S),
+      t1i = Math.floor(g1 / S);
+    tile0[i] = t0i - t0;
+    off0[i] = g0 - t0i * S;
+    tile1[i] = t1i - t0;
+    off1[i] = g1 - t1i * S;
   }
   return { tile0, tile1, off0, off1 };
 }

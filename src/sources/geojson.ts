@@ -74,9 +74,13 @@ function convertTile(tile: RawTile): TileFeature[] {
       parts[rings.length] = w / 2;
     }
     if (!coords.length) continue;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     for (let k = 0; k < coords.length; k += 2) {
-      const x = coords[k]!, y = coords[k + 1]!;
+      const x = coords[k]!,
+        y = coords[k + 1]!;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -164,13 +168,15 @@ export class GeojsonSource implements FeatureSource {
 
   /** The whole features (for centroid, hull, bbox and dash phase: one answer for every tile). */
   async wholeFeatures(layer: string, signal?: AbortSignal): Promise<() => readonly WholeFeature[]> {
-    if (layer !== this.name) throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
+    if (layer !== this.name)
+      throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
     await this.load(signal);
     return () => (this.whole ??= wholeFeatures(this.unwrapped!));
   }
 
   async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {
-    if (layer !== this.name) throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
+    if (layer !== this.name)
+      throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
     const index = await this.load(signal);
     if (canvas.z < this.minzoom) return [];
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));

@@ -77,9 +77,13 @@ export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
     readGeometry(f, coords, parts);
     if (!coords.length) continue;
     const c = Int32Array.from(coords);
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     for (let k = 0; k < c.length; k += 2) {
-      const x = c[k]!, y = c[k + 1]!;
+      const x = c[k]!,
+        y = c[k + 1]!;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -143,7 +147,8 @@ export function exteriorFlags(c: Int32Array, parts: Uint32Array): Uint8Array {
   let sign = 0;
   for (let p = 0; p < n; p++) {
     let a = 0;
-    const s = parts[p]!, e = parts[p + 1]!;
+    const s = parts[p]!,
+      e = parts[p + 1]!;
     for (let i = s, j = e - 1; i < e; j = i++) a += c[j * 2]! * c[i * 2 + 1]! - c[i * 2]! * c[j * 2 + 1]!;
     if (a === 0) continue; // degenerate: dropped when sampled
     const sg = Math.sign(a);

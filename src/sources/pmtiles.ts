@@ -29,7 +29,9 @@ class LoaderSource implements Source {
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
     const header = offset === 0 && length === HEADER_READ;
     if (!header && length > LIMITS.maxPmtilesBlockBytes) {
-      throw new Error(`the archive asks to read ${formatBytes(length)} at offset ${offset}, above the limit of ${formatBytes(LIMITS.maxPmtilesBlockBytes)} (corrupt header or directory)`);
+      throw new Error(
+        `the archive asks to read ${formatBytes(length)} at offset ${offset}, above the limit of ${formatBytes(LIMITS.maxPmtilesBlockBytes)} (corrupt header or directory)`,
+      );
     }
     const b = await this.loader.load(this.url, { offset, length }, signal);
     if (header) checkHeader(b);
@@ -44,13 +46,17 @@ export function checkHeader(b: Uint8Array): void {
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (v.getUint16(0, true) !== 0x4d50) throw new Error('not a PMTiles archive (wrong magic number)');
   const u64 = (at: number) => v.getUint32(at + 4, true) * 2 ** 32 + v.getUint32(at, true);
-  const rootOffset = u64(8), rootLength = u64(16), metaLength = u64(32);
+  const rootOffset = u64(8),
+    rootLength = u64(16),
+    metaLength = u64(32);
   if (rootOffset + rootLength > b.length) {
     throw new Error(`the root directory (${rootLength} bytes at ${rootOffset}) ends past the ${b.length} bytes read: truncated archive or corrupt header`);
   }
-  if (metaLength > LIMITS.maxPmtilesBlockBytes) throw new Error(`the metadata is ${formatBytes(metaLength)}, above the limit of ${formatBytes(LIMITS.maxPmtilesBlockBytes)}`);
+  if (metaLength > LIMITS.maxPmtilesBlockBytes)
+    throw new Error(`the metadata is ${formatBytes(metaLength)}, above the limit of ${formatBytes(LIMITS.maxPmtilesBlockBytes)}`);
   for (const at of [97, 98]) if (b[at]! > 4) throw new Error(`unknown compression ${b[at]} in the header`);
-  const minZoom = b[100]!, maxZoom = b[101]!;
+  const minZoom = b[100]!,
+    maxZoom = b[101]!;
   if (minZoom > maxZoom || maxZoom > LIMITS.maxArchiveZoom) {
     throw new Error(`the header's zoom range ${minZoom}..${maxZoom} is not within 0..${LIMITS.maxArchiveZoom} (corrupt header)`);
   }
@@ -130,7 +136,11 @@ export async function checkedHeader(name: string, archive: PmtilesArchive, types
     throw tileError(name, undefined, `cannot read the PMTiles archive '${archive.url}'`, e);
   }
   if (!types.includes(h.tileType)) {
-    throw new SourceError(name, undefined, `the PMTiles archive '${archive.url}' holds ${tileTypeName(h.tileType)} tiles; a ${what} source needs ${types.map(tileTypeName).join(' or ')} tiles`);
+    throw new SourceError(
+      name,
+      undefined,
+      `the PMTiles archive '${archive.url}' holds ${tileTypeName(h.tileType)} tiles; a ${what} source needs ${types.map(tileTypeName).join(' or ')} tiles`,
+    );
   }
   return h;
 }

@@ -56,7 +56,9 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
     const candidates = [...all.values()].filter(ok);
     if (candidates.length === 1) return candidates[0]!;
     throw new RenderError(
-      candidates.length === 0 ? `the style has no ${what} source` : `the style has ${candidates.length} ${what} sources (${candidates.map((c) => c.name).join(', ')}); name one with 'source'`,
+      candidates.length === 0
+        ? `the style has no ${what} source`
+        : `the style has ${candidates.length} ${what} sources (${candidates.map((c) => c.name).join(', ')}); name one with 'source'`,
     );
   };
   return {

@@ -40,13 +40,20 @@ export function layerBytes(l: DecodedLayer): number {
 
 /** Per source tile of a covering block: the rectangle it contributes (its square, outer sides pushed out). */
 export function contributionRects(tiles: readonly SourceTileRef[], canvas: Canvas, buffer = CLIP_BUFFER): Rect[] {
-  let tx0 = Infinity, tx1 = -Infinity, ty0 = Infinity, ty1 = -Infinity;
+  let tx0 = Infinity,
+    tx1 = -Infinity,
+    ty0 = Infinity,
+    ty1 = -Infinity;
   for (const t of tiles) {
-    tx0 = Math.min(tx0, t.x); tx1 = Math.max(tx1, t.x);
-    ty0 = Math.min(ty0, t.y); ty1 = Math.max(ty1, t.y);
+    tx0 = Math.min(tx0, t.x);
+    tx1 = Math.max(tx1, t.x);
+    ty0 = Math.min(ty0, t.y);
+    ty1 = Math.max(ty1, t.y);
   }
-  const cx0 = canvas.x0 - buffer, cy0 = canvas.y0 - buffer;
-  const cx1 = canvas.x0 + canvas.width + buffer, cy1 = canvas.y0 + canvas.height + buffer;
+  const cx0 = canvas.x0 - buffer,
+    cy0 = canvas.y0 - buffer;
+  const cx1 = canvas.x0 + canvas.width + buffer,
+    cy1 = canvas.y0 + canvas.height + buffer;
   // Outer sides reach exactly the buffer beyond the canvas (into the tile's own buffer data);
   // inner sides are the shared tile edges.
   return tiles.map((t) => ({
@@ -81,8 +88,10 @@ export class GroupCollector {
   addTile(features: readonly TileFeature[], extent: number, t: SourceTileRef, rect: Rect, tileIndex: number): void {
     const s = t.size / extent;
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
-    const ux0 = (rect.x0 - t.px0) / s, uy0 = (rect.y0 - t.py0) / s;
-    const ux1 = (rect.x1 - t.px0) / s, uy1 = (rect.y1 - t.py0) / s;
+    const ux0 = (rect.x0 - t.px0) / s,
+      uy0 = (rect.y0 - t.py0) / s;
+    const ux1 = (rect.x1 - t.px0) / s,
+      uy1 = (rect.y1 - t.py0) / s;
     for (const f of features) {
       const [bx0, by0, bx1, by1] = f.bbox;
       if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
@@ -177,7 +186,7 @@ export class GroupCollector {
         continue;
       }
       // Exteriors wind clockwise on screen (positive area with y down), holes the other way.
-      if ((a < 0) === isExterior) {
+      if (a < 0 === isExterior) {
         ring = reverseRing(ring);
         if (cuts) cuts = reverseEdgeFlags(cuts);
       }
@@ -230,7 +239,8 @@ function clipEdges(ring: Float64Array, r: Rect): Uint8Array | undefined {
   const n = ring.length / 2;
   const eps = 1e-10 * Math.max(1, Math.abs(r.x1), Math.abs(r.y1));
   for (let i = 0; i < ring.length; i += 2) {
-    const x = ring[i]!, y = ring[i + 1]!;
+    const x = ring[i]!,
+      y = ring[i + 1]!;
     if (Math.abs(x - r.x0) < eps) ring[i] = r.x0;
     else if (Math.abs(x - r.x1) < eps) ring[i] = r.x1;
     if (Math.abs(y - r.y0) < eps) ring[i + 1] = r.y0;
@@ -239,7 +249,10 @@ function clipEdges(ring: Float64Array, r: Rect): Uint8Array | undefined {
   let flags: Uint8Array | undefined;
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
-    const ax = ring[i * 2]!, ay = ring[i * 2 + 1]!, bx = ring[j * 2]!, by = ring[j * 2 + 1]!;
+    const ax = ring[i * 2]!,
+      ay = ring[i * 2 + 1]!,
+      bx = ring[j * 2]!,
+      by = ring[j * 2 + 1]!;
     if ((ax === bx && (ax === r.x0 || ax === r.x1)) || (ay === by && (ay === r.y0 || ay === r.y1))) {
       flags ??= new Uint8Array(n);
       flags[i] = 1;

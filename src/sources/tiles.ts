@@ -25,9 +25,12 @@ export function coveringTiles(canvas: Canvas, sz: number, buffer = 0): SourceTil
   const n = 1 << sz;
   const b = (buffer / 4096) * size;
   // The canvas shrunk by the buffer (never below its centre line).
-  const ix = Math.min(b, canvas.width / 2), iy = Math.min(b, canvas.height / 2);
-  const x0 = canvas.x0 + ix, x1 = canvas.x0 + canvas.width - ix;
-  const y0 = canvas.y0 + iy, y1 = canvas.y0 + canvas.height - iy;
+  const ix = Math.min(b, canvas.width / 2),
+    iy = Math.min(b, canvas.height / 2);
+  const x0 = canvas.x0 + ix,
+    x1 = canvas.x0 + canvas.width - ix;
+  const y0 = canvas.y0 + iy,
+    y1 = canvas.y0 + canvas.height - iy;
   const tx0 = Math.floor(x0 / size);
   const tx1 = Math.max(tx0, Math.floor((x1 - 1e-9) / size));
   const ty0 = Math.max(0, Math.min(n - 1, Math.floor(y0 / size)));

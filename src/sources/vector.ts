@@ -100,7 +100,8 @@ export class VectorTileSource implements FeatureSource {
         }
         if (!bytes || bytes.length === 0) return { value: null, bytes: 64 };
         try {
-          if (bytes.length > LIMITS.maxTileBytes) throw new Error(`the tile is ${formatBytes(bytes.length)}, above the limit of ${formatBytes(LIMITS.maxTileBytes)}`);
+          if (bytes.length > LIMITS.maxTileBytes)
+            throw new Error(`the tile is ${formatBytes(bytes.length)}, above the limit of ${formatBytes(LIMITS.maxTileBytes)}`);
           const raw = await maybeGunzip(bytes, LIMITS.maxTileBytes);
           // The parsed index keeps the bytes; the layers decoded from it are cached separately.
           return { value: parseTile(raw), bytes: raw.byteLength * 1.25 + 256 };

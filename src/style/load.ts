@@ -67,7 +67,10 @@ function describe(value: unknown): string {
 
 function lastToken(pointer: string): string {
   const i = pointer.lastIndexOf('/');
-  return pointer.slice(i + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  return pointer
+    .slice(i + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
 }
 
 /** Turn ajv's errors into one plain sentence per failing location. */
@@ -107,9 +110,13 @@ function translate(errors: ErrorObject[]): Problem[] {
       case 'unevaluatedProperties':
       case 'additionalProperties': {
         // A failing `then` leaves its fields "unevaluated": report the real failure, not those.
-        const hidden = e.keyword === 'unevaluatedProperties' && errors.some((o) => !['unevaluatedProperties', 'if'].includes(o.keyword) && (o.instancePath === pointer || o.instancePath.startsWith(pointer + '/')));
+        const hidden =
+          e.keyword === 'unevaluatedProperties' &&
+          errors.some((o) => !['unevaluatedProperties', 'if'].includes(o.keyword) && (o.instancePath === pointer || o.instancePath.startsWith(pointer + '/')));
         if (hidden) continue;
-        const prop = (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (e.params as { unevaluatedProperty: string }).unevaluatedProperty;
+        const prop =
+          (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
+          (e.params as { unevaluatedProperty: string }).unevaluatedProperty;
         const known = [parent, ...((parent.allOf as Record<string, Record<string, unknown>>[] | undefined) ?? []).map((a) => a.then ?? {})].flatMap((x) =>
           Object.keys((x.properties as Record<string, unknown>) ?? {}),
         );
@@ -222,17 +229,24 @@ function sourceProblems(doc: StyleDoc): Problem[] {
     if (typeof name === 'string') {
       if (!Object.hasOwn(sources, name)) {
         const guess = nearest(name, names, 3);
-        out.push({ pointer: `${pointer}/source`, message: `unknown source '${name}'${guess ? `; did you mean '${guess}'?` : names.length ? `; the style's sources: ${names.join(', ')}` : '; the style declares no sources'}` });
+        out.push({
+          pointer: `${pointer}/source`,
+          message: `unknown source '${name}'${guess ? `; did you mean '${guess}'?` : names.length ? `; the style's sources: ${names.join(', ')}` : '; the style declares no sources'}`,
+        });
         continue;
       }
       type = sources[name]!.type;
-      if (!types.includes(type)) out.push({ pointer: `${pointer}/source`, message: `source '${name}' is a ${type} source; a '${op}' node needs a ${what} source` });
+      if (!types.includes(type))
+        out.push({ pointer: `${pointer}/source`, message: `source '${name}' is a ${type} source; a '${op}' node needs a ${what} source` });
     } else {
       const fit = names.filter((n) => types.includes(sources[n]!.type));
       if (fit.length !== 1) {
         out.push({
           pointer,
-          message: fit.length === 0 ? `the style has no ${what} source for this '${op}' node` : `the style has ${fit.length} ${what} sources (${fit.join(', ')}); name one with 'source'`,
+          message:
+            fit.length === 0
+              ? `the style has no ${what} source for this '${op}' node`
+              : `the style has ${fit.length} ${what} sources (${fit.join(', ')}); name one with 'source'`,
         });
         continue;
       }

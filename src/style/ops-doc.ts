@@ -16,7 +16,12 @@ function describeField(s: Schema): string {
 }
 
 export function opsMarkdown(): string {
-  const lines: string[] = ['# Ops reference', '', 'Generated from `src/ops/<op>/index.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand.', ''];
+  const lines: string[] = [
+    '# Ops reference',
+    '',
+    'Generated from `src/ops/<op>/index.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand.',
+    '',
+  ];
   const names = [...OPS.keys()].sort();
   lines.push('| op | produces | runs as |', '|---|---|---|');
   for (const n of names) {

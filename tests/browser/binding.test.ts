@@ -26,7 +26,11 @@ interface BrowserTile {
 }
 
 /** Render one tile with the bundle in the page; pixels come back as base64 RGBA. */
-async function browserTile(config: { backend: string; workers?: number }, tile: { z: number; x: number; y: number }, params: Record<string, string>): Promise<BrowserTile> {
+async function browserTile(
+  config: { backend: string; workers?: number },
+  tile: { z: number; x: number; y: number },
+  params: Record<string, string>,
+): Promise<BrowserTile> {
   return s.page.evaluate(
     async ({ config, tile, params }) => {
       const bundle = '/preview/tilegraph.js';
@@ -137,7 +141,8 @@ describe.each([
     expect({ badFraction: cmp.badFraction, maxDiff: cmp.maxDiff, ok: cmp.ok }).toEqual(expect.objectContaining({ ok: true }));
     // The params reached the render: open sea (away from the coastal shadow) has the `ocean` param's colour.
     let sea = 0;
-    for (let i = 0; i < pixels.length; i += 4) if (Math.abs(pixels[i]! - 0x4a) <= 2 && Math.abs(pixels[i + 1]! - 0x90) <= 2 && Math.abs(pixels[i + 2]! - 0xc0) <= 2) sea++;
+    for (let i = 0; i < pixels.length; i += 4)
+      if (Math.abs(pixels[i]! - 0x4a) <= 2 && Math.abs(pixels[i + 1]! - 0x90) <= 2 && Math.abs(pixels[i + 2]! - 0xc0) <= 2) sea++;
     expect(sea / (256 * 256)).toBeGreaterThan(0.03);
   });
 });
@@ -150,7 +155,10 @@ test('an aborted render rejects with AbortError and the renderer keeps working',
     const ac = new AbortController();
     const first = r.renderTile({ z: 1, x: 0, y: 0 }, { signal: ac.signal });
     ac.abort();
-    const name = await first.then(() => 'resolved', (e: Error) => e.name);
+    const name = await first.then(
+      () => 'resolved',
+      (e: Error) => e.name,
+    );
     const img: ImageData = await r.renderTile({ z: 1, x: 0, y: 0 });
     r.destroy();
     return { name, width: img.width, alpha: img.data[3] };
@@ -182,7 +190,11 @@ test("docs/browser.md's embedding snippet works from a page on another origin", 
         for (let i = 3; i < d.length; i += 4) if (d[i] === 255) opaque++;
         return { url: c.toDataURL(), opaque: opaque / (d.length / 4) };
       });
-    await page.waitForFunction(() => (document.getElementById('tile') as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 1, 1).data[3] === 255, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => (document.getElementById('tile') as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 1, 1).data[3] === 255,
+      undefined,
+      { timeout: 60_000 },
+    );
     const before = await canvasState();
     expect(before.opaque).toBe(1); // the whole tile is drawn (sea or land everywhere)
     await page.locator('#width').fill('4');

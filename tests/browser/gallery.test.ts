@@ -18,7 +18,8 @@ async function settled(page: Page): Promise<string[]> {
   await page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
   await page.waitForFunction(
     () => {
-      const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } }).tilegraphPreview;
+      const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } })
+        .tilegraphPreview;
       return !!t.map && t.idleGeneration === t.generation && t.map.areTilesLoaded();
     },
     undefined,
@@ -33,7 +34,9 @@ test('the index lists every example style with a thumbnail that loads', async ()
   expect(cards).toEqual(expect.arrayContaining(['styles/handdrawn/', 'styles/heatmap/', 'styles/toner/', 'styles/watercolor/', 'styles/world/']));
   await s.page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), undefined, { timeout: 120_000 });
   // Styles whose data ships with the install (others, e.g. ones reading a public URL, may be offline here).
-  const sizes = await s.page.locator('a.card').evaluateAll((els) => Object.fromEntries(els.map((a) => [a.getAttribute('href'), (a.querySelector('img') as HTMLImageElement).naturalWidth])));
+  const sizes = await s.page
+    .locator('a.card')
+    .evaluateAll((els) => Object.fromEntries(els.map((a) => [a.getAttribute('href'), (a.querySelector('img') as HTMLImageElement).naturalWidth])));
   for (const id of ['handdrawn', 'heatmap', 'toner', 'watercolor', 'world']) expect([id, sizes[`styles/${id}/`]]).toEqual([id, 256]);
   saveArtifact('gallery-index.png', await s.page.screenshot());
 }, 180_000);

@@ -14,7 +14,14 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const EXAMPLE_STYLE = path.join(ROOT, 'examples/world/style.json');
 export const ARTIFACTS = path.join(ROOT, 'tests/artifacts/browser');
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--enable-unsafe-webgpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 /** Build dist/browser from the current sources (esbuild, under a second). */
 export function buildBundle(): void {

@@ -23,7 +23,8 @@ async function settled(page: Page, generation = 0): Promise<void> {
   await page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
   await page.waitForFunction(
     (g) => {
-      const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } }).tilegraphPreview;
+      const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } })
+        .tilegraphPreview;
       return !!t.map && t.generation >= g && t.idleGeneration === t.generation && t.map.areTilesLoaded();
     },
     generation,
@@ -83,7 +84,9 @@ test('the page loads with no console errors and renders the example map in the b
 });
 
 test('the panel has one control per param, with the right type, range, default, label and help', async () => {
-  const schema = (await httpGet(s.base + 'style/params')).json<{ properties: Record<string, { type: string; minimum?: number; maximum?: number; default: unknown; description?: string }> }>();
+  const schema = (await httpGet(s.base + 'style/params')).json<{
+    properties: Record<string, { type: string; minimum?: number; maximum?: number; default: unknown; description?: string }>;
+  }>();
   const names = Object.keys(schema.properties);
   await expect(s.page.locator('#params [data-param]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.param))).resolves.toEqual(names);
   for (const [name, p] of Object.entries(schema.properties)) {
@@ -93,7 +96,10 @@ test('the panel has one control per param, with the right type, range, default, 
     // The label names the control, the description is its help text.
     const labelled = await first.evaluate((i: HTMLInputElement) => ({
       label: i.labels?.[0]?.textContent,
-      help: (i.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join('|'),
+      help: (i.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join('|'),
     }));
     expect(labelled.label).toBe(name);
     if (p.description) expect(labelled.help).toContain(p.description);
@@ -198,7 +204,9 @@ test('#backend=gpu renders the page with WebGPU, the same map as the CPU worker'
   const cmp = compareRGBA(gpu.data, defaultMap.data, gpu.width, gpu.height);
   expect({ ok: cmp.ok, badFraction: cmp.badFraction }).toEqual({ ok: true, badFraction: expect.any(Number) });
   // MapLibre keeps its view in the same hash without dropping the page's own key.
-  await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { map: { jumpTo(o: object): void } } }).tilegraphPreview.map.jumpTo({ center: [10, 50], zoom: 2 }));
+  await s.page.evaluate(() =>
+    (window as unknown as { tilegraphPreview: { map: { jumpTo(o: object): void } } }).tilegraphPreview.map.jumpTo({ center: [10, 50], zoom: 2 }),
+  );
   await s.page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('map') === '2/50/10', undefined, { timeout: 10_000 });
   expect(new URLSearchParams(new URL(s.page.url()).hash.slice(1)).get('backend')).toBe('gpu');
   expect(s.consoleErrors).toEqual([]);

@@ -41,7 +41,14 @@ const blackForest = {
   sources: { terrain: { type: 'dem', tiles: ['dem/{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 9, maxzoom: 9 } },
   nodes: {
     elevation: { op: 'dem' },
-    map: { op: 'color-ramp', field: '@elevation', stops: [{ value: 200, color: '$low' }, { value: '$top', color: '$high' }] },
+    map: {
+      op: 'color-ramp',
+      field: '@elevation',
+      stops: [
+        { value: 200, color: '$low' },
+        { value: '$top', color: '$high' },
+      ],
+    },
   },
 };
 

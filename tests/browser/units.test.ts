@@ -40,7 +40,9 @@ describe('FetchLoader', () => {
     expect(l.resolve('data/countries.geojson')).toBe('https://maps.example/styles/world/data/countries.geojson');
     expect(l.resolve('../shared/a.pmtiles')).toBe('https://maps.example/styles/shared/a.pmtiles');
     expect(l.resolve('https://tiles.example/{z}.pbf')).toBe('https://tiles.example/{z}.pbf');
-    expect(() => l.resolve('npm:world-atlas/countries-110m.json')).toThrow("'npm:world-atlas/countries-110m.json' cannot be fetched by a browser; serve it from a host route and pass dataUrl");
+    expect(() => l.resolve('npm:world-atlas/countries-110m.json')).toThrow(
+      "'npm:world-atlas/countries-110m.json' cannot be fetched by a browser; serve it from a host route and pass dataUrl",
+    );
     const d = new FetchLoader({ baseUrl: 'https://maps.example/style', dataUrl: 'https://maps.example/data/' });
     expect(d.resolve('npm:world-atlas/countries-110m.json')).toBe('https://maps.example/data/npm%3Aworld-atlas%2Fcountries-110m.json');
     expect(d.resolve('tiles/3/4/2.pbf')).toBe('https://maps.example/data/tiles%2F3%2F4%2F2.pbf');

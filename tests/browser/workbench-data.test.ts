@@ -53,19 +53,23 @@ describe('a PMTiles style on real data (Florence)', () => {
     await s?.close();
   });
 
-  fixturesTest('opens over the archive (its header centre), renders with no error, and zoomed far out still without one', async () => {
-    s = await openWorkbench(path.join(ROOT, 'golden/source-pmtiles-florence/style.json'), { allowOutside: true });
-    await s.page.goto(s.base);
-    await settled(s.page);
-    const st = await previewState(s.page);
-    expect(st.center!.lng).toBeCloseTo(11.2415, 2);
-    expect(st.center!.lat).toBeCloseTo(43.7798, 2);
-    await expect(s.page.locator('#status').evaluate((e) => e.classList.contains('is-error'))).resolves.toBe(false);
-    saveArtifact('workbench-florence.png', await s.page.screenshot());
-    // Far out (outside the archive's zooms and bounds): tiles render without the source, no error.
-    await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { map: { jumpTo(o: object): void } } }).tilegraphPreview.map.jumpTo({ zoom: 3 }));
-    await settled(s.page);
-    expect((await previewState(s.page)).errors).toEqual([]);
-    expect(s.consoleErrors).toEqual([]);
-  }, 180_000);
+  fixturesTest(
+    'opens over the archive (its header centre), renders with no error, and zoomed far out still without one',
+    async () => {
+      s = await openWorkbench(path.join(ROOT, 'golden/source-pmtiles-florence/style.json'), { allowOutside: true });
+      await s.page.goto(s.base);
+      await settled(s.page);
+      const st = await previewState(s.page);
+      expect(st.center!.lng).toBeCloseTo(11.2415, 2);
+      expect(st.center!.lat).toBeCloseTo(43.7798, 2);
+      await expect(s.page.locator('#status').evaluate((e) => e.classList.contains('is-error'))).resolves.toBe(false);
+      saveArtifact('workbench-florence.png', await s.page.screenshot());
+      // Far out (outside the archive's zooms and bounds): tiles render without the source, no error.
+      await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { map: { jumpTo(o: object): void } } }).tilegraphPreview.map.jumpTo({ zoom: 3 }));
+      await settled(s.page);
+      expect((await previewState(s.page)).errors).toEqual([]);
+      expect(s.consoleErrors).toEqual([]);
+    },
+    180_000,
+  );
 });

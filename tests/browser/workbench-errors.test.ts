@@ -42,7 +42,9 @@ afterAll(async () => {
 
 test('failing tiles are counted in the status line, and the message clears when they render', async () => {
   await s.page.goto(s.base);
-  await s.page.waitForFunction(() => (window as unknown as { tilegraphPreview: { errors: string[] } }).tilegraphPreview.errors.length > 0, undefined, { timeout: 60_000 });
+  await s.page.waitForFunction(() => (window as unknown as { tilegraphPreview: { errors: string[] } }).tilegraphPreview.errors.length > 0, undefined, {
+    timeout: 60_000,
+  });
   await settled(s.page, 0, true);
   const st = await previewState(s.page);
   expect(st.errors).toHaveLength(1); // one message, however many tiles share it
@@ -53,7 +55,26 @@ test('failing tiles are counted in the status line, and the message clears when 
   // The data arrives; the next render of those tiles succeeds and the error goes away.
   writeFileSync(
     path.join(dir, 'late.geojson'),
-    JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-40, -30], [40, -30], [0, 50], [-40, -30]]] } }] }),
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: {},
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-40, -30],
+                [40, -30],
+                [0, 50],
+                [-40, -30],
+              ],
+            ],
+          },
+        },
+      ],
+    }),
   );
   const g = st.generation;
   await s.page.locator('#params [data-param="land"] input.hex').fill('#884422');
@@ -65,13 +86,18 @@ test('failing tiles are counted in the status line, and the message clears when 
 });
 
 test('params show their label and sit under their group heading; ungrouped params come first', async () => {
-  const layout = await s.page.locator('#params').evaluate((form) =>
-    Array.from(form.children).map((c) =>
-      c.tagName === 'FIELDSET'
-        ? { group: c.querySelector('legend')!.textContent, params: Array.from(c.querySelectorAll('[data-param]')).map((p) => [(p as HTMLElement).dataset.param, p.querySelector('label')!.textContent]) }
-        : { param: (c as HTMLElement).dataset.param, label: c.querySelector('label')?.textContent },
-    ),
-  );
+  const layout = await s.page
+    .locator('#params')
+    .evaluate((form) =>
+      Array.from(form.children).map((c) =>
+        c.tagName === 'FIELDSET'
+          ? {
+              group: c.querySelector('legend')!.textContent,
+              params: Array.from(c.querySelectorAll('[data-param]')).map((p) => [(p as HTMLElement).dataset.param, p.querySelector('label')!.textContent]),
+            }
+          : { param: (c as HTMLElement).dataset.param, label: c.querySelector('label')?.textContent },
+      ),
+    );
   expect(layout).toEqual([
     { param: 'outline', label: 'outline' },
     { group: 'Colours', params: [['land', 'Land colour']] },

@@ -27,10 +27,13 @@ async function mapShot(name: string) {
 
 /** Click the map at a longitude/latitude. */
 async function clickAt(page: Page, lng: number, lat: number): Promise<void> {
-  const p = await page.evaluate(([x, y]) => {
-    const m = (window as unknown as { tilegraphPreview: { map: { project(l: [number, number]): { x: number; y: number } } } }).tilegraphPreview.map;
-    return m.project([x!, y!]);
-  }, [lng, lat]);
+  const p = await page.evaluate(
+    ([x, y]) => {
+      const m = (window as unknown as { tilegraphPreview: { map: { project(l: [number, number]): { x: number; y: number } } } }).tilegraphPreview.map;
+      return m.project([x!, y!]);
+    },
+    [lng, lat],
+  );
   const box = (await page.locator('#map').boundingBox())!;
   await page.mouse.click(box.x + p.x, box.y + p.y);
 }
@@ -41,9 +44,22 @@ describe('the workbench on the example style', () => {
     await settled(s.page);
     const nodes = await s.page.locator('#graph g.node').evaluateAll((els) => els.map((e) => (e as SVGGElement).dataset.node));
     expect(nodes.sort()).toEqual(['borders', 'countries', 'land', 'map', 'sea', 'sea-shaded', 'shadow', 'shape', 'with-land']);
-    const edges = await s.page.locator('#graph path.edge').evaluateAll((els) => els.map((e) => `${(e as SVGPathElement).dataset.from}->${(e as SVGPathElement).dataset.to}`));
+    const edges = await s.page
+      .locator('#graph path.edge')
+      .evaluateAll((els) => els.map((e) => `${(e as SVGPathElement).dataset.from}->${(e as SVGPathElement).dataset.to}`));
     expect(edges.sort()).toEqual(
-      ['countries->shape', 'shape->shadow', 'sea->sea-shaded', 'shadow->sea-shaded', 'countries->land', 'sea-shaded->with-land', 'land->with-land', 'countries->borders', 'with-land->map', 'borders->map'].sort(),
+      [
+        'countries->shape',
+        'shape->shadow',
+        'sea->sea-shaded',
+        'shadow->sea-shaded',
+        'countries->land',
+        'sea-shaded->with-land',
+        'land->with-land',
+        'countries->borders',
+        'with-land->map',
+        'borders->map',
+      ].sort(),
     );
     // The output is marked as shown; sources sit left of what reads them.
     await expect(s.page.locator('#graph g.node.is-selected').getAttribute('data-node')).resolves.toBe('map');

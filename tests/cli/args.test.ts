@@ -1,6 +1,17 @@
 // Address parsing, bbox windows and tile lists, shards, exit codes and the progress display.
 import { ParamError, StyleError } from '../../src/index.js';
-import { bboxCenterLng, bboxTileRange, bboxTileRanges, bboxWindow, parseBbox, parseParams, parseShard, parseTile, tileBbox, joinNegativeValues } from '../../src/hosts/cli/args.js';
+import {
+  bboxCenterLng,
+  bboxTileRange,
+  bboxTileRanges,
+  bboxWindow,
+  parseBbox,
+  parseParams,
+  parseShard,
+  parseTile,
+  tileBbox,
+  joinNegativeValues,
+} from '../../src/hosts/cli/args.js';
 import { EXIT, exitCodeOf, oneLine, UsageError } from '../../src/hosts/cli/exit.js';
 import { formatDuration, Progress } from '../../src/hosts/cli/progress.js';
 import { TileList } from '../../src/hosts/cli/tiles.js';
@@ -61,8 +72,22 @@ test('shards cover the tile list exactly once, in contiguous blocks', () => {
 
 test('exit codes and one-line messages', () => {
   expect(exitCodeOf(new UsageError('x'))).toBe(EXIT.usage);
-  expect(exitCodeOf(new StyleError([{ pointer: '/a', message: 'one' }, { pointer: '/b', message: 'two' }]))).toBe(EXIT.style);
-  expect(oneLine(new StyleError([{ pointer: '/a', message: 'one' }, { pointer: '/b', message: 'two' }]))).toBe('tilegraph: style error: /a: one; /b: two');
+  expect(
+    exitCodeOf(
+      new StyleError([
+        { pointer: '/a', message: 'one' },
+        { pointer: '/b', message: 'two' },
+      ]),
+    ),
+  ).toBe(EXIT.style);
+  expect(
+    oneLine(
+      new StyleError([
+        { pointer: '/a', message: 'one' },
+        { pointer: '/b', message: 'two' },
+      ]),
+    ),
+  ).toBe('tilegraph: style error: /a: one; /b: two');
   expect(exitCodeOf(new ParamError('p'))).toBe(EXIT.param);
   expect(exitCodeOf(new Error('disk full'))).toBe(EXIT.output);
   expect(new Set(Object.values(EXIT)).size).toBe(Object.keys(EXIT).length);

@@ -14,16 +14,24 @@ import { cli, px, readPng, type CliResult } from './helpers.js';
 /** The CLI with a longer time limit than cli() (a whole suite on SwiftShader takes minutes). */
 function longCli(args: string[], timeoutMs: number): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, TILEGRAPH_BACKEND: '' }, timeout: timeoutMs, maxBuffer: 1 << 24 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: ROOT, env: { ...process.env, TILEGRAPH_BACKEND: '' }, timeout: timeoutMs, maxBuffer: 1 << 24 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 const GOLDEN = path.join(ROOT, 'golden');
-const allCases = readdirSync(GOLDEN).filter((d) => existsSync(path.join(GOLDEN, d, 'case.json'))).sort();
-const needsFixtures = (c: string) => (JSON.parse(readFileSync(path.join(GOLDEN, c, 'case.json'), 'utf8')) as { needsFixtures?: boolean }).needsFixtures === true;
+const allCases = readdirSync(GOLDEN)
+  .filter((d) => existsSync(path.join(GOLDEN, d, 'case.json')))
+  .sort();
+const needsFixtures = (c: string) =>
+  (JSON.parse(readFileSync(path.join(GOLDEN, c, 'case.json'), 'utf8')) as { needsFixtures?: boolean }).needsFixtures === true;
 /** Without ../shared/fixtures the cases on real third-party data cannot render: left out, loudly (tests/helpers/fixtures.ts). */
 const runnable = fixturesPresent ? allCases : allCases.filter((c) => !needsFixtures(c));
 const caseArgs = fixturesPresent ? [] : runnable.flatMap((c) => ['--case', c]);
@@ -63,19 +71,23 @@ describe('tilegraph check', () => {
     expect(r.stdout).toMatch(new RegExp(`${runnable.length} passed, 0 failed`));
   }, 300_000);
 
-  gpuTest('our golden suite passes through it on the GPU backend', async () => {
-    const r = await longCli(['check', 'golden', '--allow-outside', '--backend', 'gpu', ...caseArgs], 880_000);
-    expect(r.stderr).not.toMatch(/^(fail|error|missing)/m);
-    expect(r.code).toBe(0);
-    const gpu = rows(r.stdout, 'gpu');
-    // A case may restrict its backends (case.json `backends`).
-    const gpuCases = runnable.filter((c) => {
-      const b = (JSON.parse(readFileSync(path.join(GOLDEN, c, 'case.json'), 'utf8')) as { backends?: string[] }).backends;
-      return !b || b.includes('gpu');
-    });
-    expect([...gpu.keys()].sort()).toEqual(gpuCases);
-    expect(new Set(gpu.values())).toEqual(new Set(['PASS']));
-  }, 900_000);
+  gpuTest(
+    'our golden suite passes through it on the GPU backend',
+    async () => {
+      const r = await longCli(['check', 'golden', '--allow-outside', '--backend', 'gpu', ...caseArgs], 880_000);
+      expect(r.stderr).not.toMatch(/^(fail|error|missing)/m);
+      expect(r.code).toBe(0);
+      const gpu = rows(r.stdout, 'gpu');
+      // A case may restrict its backends (case.json `backends`).
+      const gpuCases = runnable.filter((c) => {
+        const b = (JSON.parse(readFileSync(path.join(GOLDEN, c, 'case.json'), 'utf8')) as { backends?: string[] }).backends;
+        return !b || b.includes('gpu');
+      });
+      expect([...gpu.keys()].sort()).toEqual(gpuCases);
+      expect(new Set(gpu.values())).toEqual(new Set(['PASS']));
+    },
+    900_000,
+  );
 
   test('an altered expected image fails with actual.png and diff.png; --update accepts the render', async () => {
     const dir = copyCases('altered', ['solid-param', 'blur-shapes', 'geom-buffer']);
@@ -84,7 +96,12 @@ describe('tilegraph check', () => {
     // Paint a 40x40 white square into the expected image.
     const img = await readPng(original);
     for (let y = 100; y < 140; y++) for (let x = 100; x < 140; x++) img.data.set([255, 255, 255, 255], (y * img.width + x) * 4);
-    writeFileSync(expectedFile, await sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } }).png().toBuffer());
+    writeFileSync(
+      expectedFile,
+      await sharp(Buffer.from(img.data), { raw: { width: img.width, height: img.height, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
 
     const r = await cli(['check', dir]);
     expect(r.code).toBe(6);
@@ -152,7 +169,15 @@ describe('check: comparison and summary', () => {
 
   test('a case window: tile or window, tile size, pixel ratio', () => {
     expect(caseWindow({ tile: '2/1/3' })).toEqual({ z: 2, x0: 256, y0: 768, width: 256, height: 256, tileSize: 256 });
-    expect(caseWindow({ tile: '2/1/3', tileSize: 512, pixelRatio: 2 })).toEqual({ z: 2, x0: 512, y0: 1536, width: 512, height: 512, tileSize: 512, pixelRatio: 2 });
+    expect(caseWindow({ tile: '2/1/3', tileSize: 512, pixelRatio: 2 })).toEqual({
+      z: 2,
+      x0: 512,
+      y0: 1536,
+      width: 512,
+      height: 512,
+      tileSize: 512,
+      pixelRatio: 2,
+    });
     expect(caseWindow({ window: { z: 3, x0: 10, y0: 20, width: 30, height: 40 } })).toEqual({ z: 3, x0: 10, y0: 20, width: 30, height: 40, tileSize: 256 });
   });
 

@@ -10,7 +10,6 @@ import { rng } from '../helpers/random.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-pmtiles-'));
 const WORLD = { minZoom: 0, maxZoom: 12, bounds: [-180, -85, 180, 85] as [number, number, number, number] };
 
-
 /** Distinct bytes per tile ID, of varying length. */
 function content(id: number): Uint8Array {
   const n = 1 + (id % 7);
@@ -117,12 +116,14 @@ test('resume keeps journaled tiles; a torn journal line is ignored; a finished a
   await third.close();
   const a = await openArchive(file);
   try {
-    const got = await Promise.all([
-      [1, 0, 0],
-      [1, 1, 0],
-      [1, 0, 1],
-      [1, 1, 1],
-    ].map(([z, x, y]) => a.pmtiles.getZxy(z!, x!, y!)));
+    const got = await Promise.all(
+      [
+        [1, 0, 0],
+        [1, 1, 0],
+        [1, 0, 1],
+        [1, 1, 1],
+      ].map(([z, x, y]) => a.pmtiles.getZxy(z!, x!, y!)),
+    );
     expect(got.map((r) => new Uint8Array(r!.data))).toEqual([content(1), content(2), content(3), content(4)]);
   } finally {
     await a.close();
@@ -164,7 +165,16 @@ test('merge joins archives, unions zooms and bounds, and refuses a tile with two
 });
 
 describe('the journal records the job; --resume of another job is refused (issue 13 defect 5)', () => {
-  const job = { style: 's.json', version: 'v1', params: { land: '#ff0000ff' }, tileSize: 256, minZoom: 0, maxZoom: 4, bbox: [-180, -85, 180, 85], shard: '0/1' };
+  const job = {
+    style: 's.json',
+    version: 'v1',
+    params: { land: '#ff0000ff' },
+    tileSize: 256,
+    minZoom: 0,
+    maxZoom: 4,
+    bbox: [-180, -85, 180, 85],
+    shard: '0/1',
+  };
 
   test('the same job resumes; different params or zooms are refused, naming the difference', async () => {
     const file = path.join(dir, 'job.pmtiles');
@@ -188,7 +198,9 @@ describe('the journal records the job; --resume of another job is refused (issue
 
   test('a finished archive of another job is refused too; a journal without identity is refused', async () => {
     const file = path.join(dir, 'job.pmtiles');
-    await expect(PmtilesWriter.open(file, { resume: true, job: { ...job, version: 'v2' } })).rejects.toThrow(/the finished archive is of a different job \(version "v1", now "v2"\)/);
+    await expect(PmtilesWriter.open(file, { resume: true, job: { ...job, version: 'v2' } })).rejects.toThrow(
+      /the finished archive is of a different job \(version "v1", now "v2"\)/,
+    );
     const old = path.join(dir, 'old.pmtiles');
     const w = await PmtilesWriter.open(old);
     await w.write(1, 0, 0, content(1));
@@ -201,7 +213,13 @@ describe('the journal records the job; --resume of another job is refused (issue
     const b = { name: 'x', attribution: 'B | C', tilegraph: { job: { ...job, shard: '1/2' } } };
     const info = { minZoom: 0, maxZoom: 4, bounds: [-180, -85, 180, 85] as [number, number, number, number] };
     const m = mergedMetadata(['a', 'b'], [a, b], info);
-    expect(m).toMatchObject({ name: 'x', attribution: 'A | B | C', minzoom: 0, maxzoom: 4, tilegraph: { merged: 2, version: 'v1', params: { land: '#ff0000ff' } } });
+    expect(m).toMatchObject({
+      name: 'x',
+      attribution: 'A | B | C',
+      minzoom: 0,
+      maxzoom: 4,
+      tilegraph: { merged: 2, version: 'v1', params: { land: '#ff0000ff' } },
+    });
     const c = { tilegraph: { job: { ...job, params: { land: '#000000ff' }, shard: '1/2' } } };
     expect(() => mergedMetadata(['a', 'c'], [a, c], info)).toThrow(/c is of a different job than a \(params/);
   });

@@ -63,13 +63,21 @@ test('distinct exit codes with a one-line message', async () => {
     [['tile', '--style', fx.badRef, ...t], 2, /^tilegraph: style error: \/nodes\/out\/features: '@nope' names no node/],
     [['tile', '--style', path.join(fx.dir, 'absent.json'), ...t], 2, /^tilegraph: style error: cannot read style .*absent\.json/],
     [['tile', '--style', fx.shapes, '--param', 'fill=red', ...t], 3, /^tilegraph: param error: param 'fill': 'red' is not a colour/],
-    [['tile', '--style', fx.shapes, '--param', 'alpha=3', '--param', 'nope=1', ...t], 3, /^tilegraph: param error: param 'alpha': 3 is above its max 1; unknown param 'nope'/],
+    [
+      ['tile', '--style', fx.shapes, '--param', 'alpha=3', '--param', 'nope=1', ...t],
+      3,
+      /^tilegraph: param error: param 'alpha': 3 is above its max 1; unknown param 'nope'/,
+    ],
     [['tile', '--style', fx.shapes, '--param', 'fill', ...t], 3, /^tilegraph: param error: --param 'fill' is not name=value/],
     [['tile', '--style', fx.missingSource, ...t], 4, /^tilegraph: render error: \/sources\/shapes: source 'shapes'.*no-such-file\.geojson/],
     [['tile', '--style', fx.shapes, '--tile', '1/2/0', '--out', out], 1, /^tilegraph: usage error: --tile '1\/2\/0' is outside the world/],
     [['tile', '--style', fx.shapes, '--tile', '0/0/0'], 1, /^tilegraph: usage error: Missing required argument: out/],
     [['tile', '--style', fx.shapes, '--bogus', ...t], 1, /^tilegraph: usage error: Unknown argument: bogus/],
-    [['bbox', '--style', fx.shapes, '--bbox', '10,0,10,1', '--zoom', '1', '--out', out], 1, /^tilegraph: usage error: --bbox '10,0,10,1': west and east are equal/],
+    [
+      ['bbox', '--style', fx.shapes, '--bbox', '10,0,10,1', '--zoom', '1', '--out', out],
+      1,
+      /^tilegraph: usage error: --bbox '10,0,10,1': west and east are equal/,
+    ],
     [['bbox', '--style', fx.shapes, '--bbox=-1,-1,1,1', '--zoom', '1.5', '--out', out], 1, /^tilegraph: usage error: --zoom '1.5' is not an integer zoom/],
     [[], 1, /^tilegraph: usage error: name a command/],
   ];

@@ -31,7 +31,21 @@ test('into a directory: z/x/y.webp files', async () => {
 test('into PMTiles: tile type WebP, metadata format webp; two shards merge into one WebP archive', async () => {
   const parts = [0, 1].map((i) => path.join(tmp, `part-${i}.pmtiles`));
   for (const i of [0, 1]) {
-    const r = await cli(['tiles', '--style', fx.shapes, '--max-zoom', '2', '--format', 'webp', '--shard', `${i}/2`, '--out', path.join(tmp, 'part-{shard}.pmtiles'), '--progress', 'none']);
+    const r = await cli([
+      'tiles',
+      '--style',
+      fx.shapes,
+      '--max-zoom',
+      '2',
+      '--format',
+      'webp',
+      '--shard',
+      `${i}/2`,
+      '--out',
+      path.join(tmp, 'part-{shard}.pmtiles'),
+      '--progress',
+      'none',
+    ]);
     expect(r.code).toBe(0);
   }
   const merged = path.join(tmp, 'all.pmtiles');

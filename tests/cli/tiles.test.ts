@@ -20,7 +20,8 @@ function tileEdges(z: number, x: number, y: number): { w: number; s: number; e: 
   return { w: (x / n2) * 360 - 180, e: ((x + 1) / n2) * 360 - 180, n: lat(y), s: lat(y + 1) };
 }
 
-const tilesOfDir = (dir: string, list: [number, number, number][]) => new Map(list.map(([z, x, y]) => [`${z}/${x}/${y}`, readFileSync(path.join(dir, `${z}/${x}/${y}.png`))]));
+const tilesOfDir = (dir: string, list: [number, number, number][]) =>
+  new Map(list.map(([z, x, y]) => [`${z}/${x}/${y}`, readFileSync(path.join(dir, `${z}/${x}/${y}.png`))]));
 
 function pyramid(minZ: number, maxZ: number): [number, number, number][] {
   const out: [number, number, number][] = [];
@@ -93,7 +94,12 @@ test('tiles (85 tiles, worker threads) into .pmtiles reads back with the pmtiles
     expect(h.minLon).toBeCloseTo(-180, 6);
     expect(h.maxLat).toBeCloseTo(85.0511287, 6);
     const meta = (await a.pmtiles.getMetadata()) as Record<string, unknown>;
-    expect(meta).toMatchObject({ name: 'Test shapes', format: 'png', attribution: 'test data | shapes by tests', tilegraph: { params: { fill: '#3366ccff' } } });
+    expect(meta).toMatchObject({
+      name: 'Test shapes',
+      format: 'png',
+      attribution: 'test data | shapes by tests',
+      tilegraph: { params: { fill: '#3366ccff' } },
+    });
     for (const [z, x, y] of list) {
       const r = await a.pmtiles.getZxy(z, x, y);
       expect(r).toBeDefined();

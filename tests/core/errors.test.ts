@@ -70,7 +70,9 @@ describe('section 7: param overrides are validated before rendering', () => {
   test('a failing override aborts before any rendering', async () => {
     let rendered = false;
     const spy: Backend = { name: 'cpu', isSupported: () => true, recover: async () => false, begin: () => ((rendered = true), new CpuBackend().begin()) };
-    await expect(async () => r.renderWindow({ z: 0, x0: 0, y0: 0, width: 4, height: 4, tileSize: 4 }, r.params({ width: '100' }), { backend: spy })).rejects.toThrow(ParamError);
+    await expect(async () =>
+      r.renderWindow({ z: 0, x0: 0, y0: 0, width: 4, height: 4, tileSize: 4 }, r.params({ width: '100' }), { backend: spy }),
+    ).rejects.toThrow(ParamError);
     expect(rendered).toBe(false);
   });
 });
@@ -90,7 +92,8 @@ describe('section 7: padding-determining fields need static bounds', () => {
     expect(p).toEqual([
       {
         pointer: '/nodes/out/sigma',
-        message: "padding-determining field 'sigma' takes param '$free', which declares no max; add \"max\" to the param so the canvas padding can be fixed at build time",
+        message:
+          "padding-determining field 'sigma' takes param '$free', which declares no max; add \"max\" to the param so the canvas padding can be fixed at build time",
       },
     ]);
   });
@@ -155,13 +158,18 @@ describe('build errors', () => {
   });
 
   test('param declarations: v is reserved, defaults must sit inside min/max', () => {
-    expect(() => Renderer.create({ output: 'out', params: { v: { type: 'number', default: 1 } }, nodes: { out: { op: 'solid', color: '#000000' } } })).toThrow(/'v' is reserved/);
+    expect(() => Renderer.create({ output: 'out', params: { v: { type: 'number', default: 1 } }, nodes: { out: { op: 'solid', color: '#000000' } } })).toThrow(
+      /'v' is reserved/,
+    );
     const p = build({ output: 'out', params: { n: { type: 'number', default: 9, min: 0, max: 4 } }, nodes: { out: { op: 'solid', color: '#000000' } } });
     expect(p).toEqual([{ pointer: '/params/n/default', message: 'default 9 is above max 4' }]);
   });
 
   test('an invalid expression is a build error with the style-spec message', () => {
-    const p = build({ output: 'out', nodes: { e: { op: 'expr', expr: ['interpolate', ['linear'], ['zoom'], 0, 1, 'x', 2] }, out: { op: 'solid', color: '#000000' } } });
+    const p = build({
+      output: 'out',
+      nodes: { e: { op: 'expr', expr: ['interpolate', ['linear'], ['zoom'], 0, 1, 'x', 2] }, out: { op: 'solid', color: '#000000' } },
+    });
     expect(p[0]!.pointer).toBe('/nodes/e/expr');
   });
 
@@ -205,7 +213,11 @@ describe('functions', () => {
   test('a missing input without default, an unknown input and a wrong output-kind are errors', () => {
     expect(problemsOf(() => buildPlan(loadStyle(fdoc({ src: undefined })))).some((p) => /missing input 'src'/.test(p.message))).toBe(true);
     expect(problemsOf(() => buildPlan(loadStyle(fdoc({ nope: 1 }))))[0]!.message).toBe("function 'soften' has no input 'nope'");
-    expect(problemsOf(() => buildPlan(loadStyle(fdoc({}, { 'output-kind': 'features' })))).some((p) => /declares output-kind features but its output produces raster/.test(p.message))).toBe(true);
+    expect(
+      problemsOf(() => buildPlan(loadStyle(fdoc({}, { 'output-kind': 'features' })))).some((p) =>
+        /declares output-kind features but its output produces raster/.test(p.message),
+      ),
+    ).toBe(true);
   });
 
   test('an argument of the wrong kind is rejected', () => {

@@ -5,7 +5,18 @@ import { NodeCache, Renderer, type Raster } from '../../src/index.js';
 const square = (x: number, y: number, s: number) => ({
   type: 'Feature',
   properties: {},
-  geometry: { type: 'Polygon', coordinates: [[[x, y], [x + s, y], [x + s, y + s], [x, y + s], [x, y]]] },
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [x, y],
+        [x + s, y],
+        [x + s, y + s],
+        [x, y + s],
+        [x, y],
+      ],
+    ],
+  },
 });
 
 const style = {
@@ -39,7 +50,8 @@ describe('incremental re-render', () => {
   const cached = Renderer.create(style, { nodeCache: new NodeCache() });
   const fresh = Renderer.create(style);
   /** Plan nodes that run (fused paint layers run inside their blends) and read `param`. */
-  const readers = (param: string) => cached.plan.order.filter((id) => ![...cached.plan.fusions.values()].some((f) => f.paintId === id) && cached.plan.nodes.get(id)!.params.has(param));
+  const readers = (param: string) =>
+    cached.plan.order.filter((id) => ![...cached.plan.fusions.values()].some((f) => f.paintId === id) && cached.plan.nodes.get(id)!.params.has(param));
   const run = (r: Renderer, p: Record<string, string>) => r.renderWindow(W, r.params(p));
 
   test('after a param change only the nodes reading it re-run, and the pixels equal a fresh render', async () => {
@@ -48,7 +60,11 @@ describe('incremental re-render', () => {
     expect(first.stats.cached).toBe(0);
     expect(same(first.raster, (await run(fresh, {})).raster)).toBe(true);
 
-    for (const [param, value] of [['border', '#aa0000'], ['land', '#204020'], ['width', '3']] as const) {
+    for (const [param, value] of [
+      ['border', '#aa0000'],
+      ['land', '#204020'],
+      ['width', '3'],
+    ] as const) {
       const p = { [param]: value };
       const again = await run(cached, p);
       expect({ param, ran: again.stats.nodes }).toEqual({ param, ran: readers(param).length });

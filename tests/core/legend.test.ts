@@ -48,7 +48,11 @@ describe('legend swatches', () => {
 
   test('stand-ins: all three geometries by default', () => {
     const g = standInFeatures({ label: 'x', from: 'y' }, 32);
-    expect(g.map((x) => [x.polygons.length, x.lines.length, x.points.length])).toEqual([[1, 0, 0], [0, 1, 0], [0, 0, 2]]);
+    expect(g.map((x) => [x.polygons.length, x.lines.length, x.points.length])).toEqual([
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 2],
+    ]);
   });
 
   test("the bundled example's legend entries draw their symbols", async () => {

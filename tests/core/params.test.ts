@@ -64,7 +64,14 @@ describe('override parsing is strict (issue 13 defect 4)', () => {
   test.each(['0x5', '0b1', '0o7', ' 0.5', '0.5 ', '1e400', '-1e400', 'Infinity', 'NaN', '', '+', '1.2.3', '5px'])('%j is not a number', (v) => {
     expect(() => r.params({ k: v })).toThrow(/is not a number/);
   });
-  test.each([['3', 3], ['-2.5', -2.5], ['.5', 0.5], ['5.', 5], ['1e3', 1000], ['2E-2', 0.02]])('%j is %d', (v, n) => {
+  test.each([
+    ['3', 3],
+    ['-2.5', -2.5],
+    ['.5', 0.5],
+    ['5.', 5],
+    ['1e3', 1000],
+    ['2E-2', 0.02],
+  ])('%j is %d', (v, n) => {
     expect(r.params({ k: v }).get('k')).toBe(n);
   });
   test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s is an unknown param, not a crash', (name) => {

@@ -106,7 +106,10 @@ describe('features op on a geojson source', () => {
     const plan = r.plan;
     const size = 256 * 2 ** z;
     const { render } = await import('../../src/render/render.js');
-    await render({ ...plan, order: ['f', ...plan.order], nodes: plan.nodes }, { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 }, undefined, { backend: b, sources: r.sources });
+    await render({ ...plan, order: ['f', ...plan.order], nodes: plan.nodes }, { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 }, undefined, {
+      backend: b,
+      sources: r.sources,
+    });
     return captured!.groups;
   }
 
@@ -134,11 +137,26 @@ describe('features op on a geojson source', () => {
 
 describe('fused paint blends', () => {
   const poly = (x0: number, y0: number, x1: number, y1: number, c: string) => ({
-    type: 'Feature', properties: { c }, geometry: { type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] },
+    type: 'Feature',
+    properties: { c },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [x0, y0],
+          [x1, y0],
+          [x1, y1],
+          [x0, y1],
+          [x0, y0],
+        ],
+      ],
+    },
   });
   const style = {
     output: 'out',
-    sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [poly(-60, -40, 40, 50, '#ff0000aa'), poly(-20, -60, 80, 20, '#0000ff88')] } } },
+    sources: {
+      s: { type: 'geojson', data: { type: 'FeatureCollection', features: [poly(-60, -40, 40, 50, '#ff0000aa'), poly(-20, -60, 80, 20, '#0000ff88')] } },
+    },
     nodes: {
       f: { op: 'features', source: 's' },
       bg: { op: 'solid', color: '#20804080' },
@@ -154,7 +172,10 @@ describe('fused paint blends', () => {
   test('the plan fuses plain normal blends of single-use paint layers', () => {
     const r = Renderer.create(style);
     const pairs = (rr: Renderer) => [...rr.plan.fusions].map(([id, f]) => [id, f.paintId]);
-    expect(pairs(r)).toEqual([['a', 'fill'], ['b', 'line']]);
+    expect(pairs(r)).toEqual([
+      ['a', 'fill'],
+      ['b', 'line'],
+    ]);
     const withOpacity = Renderer.create({ ...style, nodes: { ...style.nodes, a: { ...style.nodes.a, opacity: 0.5 } } });
     expect(pairs(withOpacity)).toEqual([['b', 'line']]);
   });
@@ -175,7 +196,12 @@ describe('fused paint blends', () => {
 describe('8-bit output', () => {
   test('premultiplied floats convert to the nearest straight-alpha 8-bit value', async () => {
     const { toRGBA8 } = await import('../../src/render/encode.js');
-    const px = (r: number, g: number, b: number, a: number) => ({ kind: 'raster' as const, width: 1, height: 1, data: new Float32Array([r * a, g * a, b * a, a]) });
+    const px = (r: number, g: number, b: number, a: number) => ({
+      kind: 'raster' as const,
+      width: 1,
+      height: 1,
+      data: new Float32Array([r * a, g * a, b * a, a]),
+    });
     expect(Array.from(toRGBA8(px(10.3 / 255, 10.7 / 255, 1, 1)))).toEqual([10, 11, 255, 255]);
     expect(Array.from(toRGBA8(px(100 / 255, 0, 0.5, 0.5)))).toEqual([100, 0, 128, 128]);
     expect(Array.from(toRGBA8(px(1, 1, 1, 0)))).toEqual([0, 0, 0, 0]);
@@ -197,7 +223,9 @@ describe('sessions', () => {
     const backend = new CpuBackend();
     const sizes = [1, 2, 3, 4];
     const renderers = sizes.map((n) => Renderer.create(chain(n)));
-    const results = await Promise.all(renderers.map((r) => r.renderWindow({ z: 1, x0: 0, y0: 0, width: 32, height: 32, tileSize: 256 }, undefined, { backend })));
+    const results = await Promise.all(
+      renderers.map((r) => r.renderWindow({ z: 1, x0: 0, y0: 0, width: 32, height: 32, tileSize: 256 }, undefined, { backend })),
+    );
     expect(results.map((r) => r.stats.passes)).toEqual(sizes.map((n) => 2 * n - 1));
     expect(results.map((r) => r.stats.nodes)).toEqual(sizes.map((n) => 2 * n - 1));
   });

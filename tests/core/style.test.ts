@@ -49,7 +49,9 @@ describe('loadStyle', () => {
   });
 
   test('missing required fields are named', () => {
-    expect(problems({ output: 'out', nodes: { out: { op: 'blur', input: '@x' } } })).toEqual([{ pointer: '/nodes/out', message: "missing required field 'sigma'" }]);
+    expect(problems({ output: 'out', nodes: { out: { op: 'blur', input: '@x' } } })).toEqual([
+      { pointer: '/nodes/out', message: "missing required field 'sigma'" },
+    ]);
     expect(problems({ nodes: {} })).toEqual([{ pointer: '', message: "missing required field 'output'" }]);
   });
 
@@ -72,17 +74,72 @@ describe('loadStyle', () => {
     expect(bad({ op: 'contour', field: '@x', levels: [] })).toBe(true);
     expect(bad({ op: 'circle', color: '#000000', 'radius-frac': 0.5, 'width-px': 0 })).toBe(true);
     expect(bad({ op: 'blend', base: '@a', over: '@b', mode: 'plus' })).toBe(true);
-    expect(bad({ op: 'color-ramp', field: '@a', stops: [{ value: '@n', color: '#000000' }, { value: 1, color: '#ffffff' }] })).toBe(true);
-    expect(bad({ op: 'color-ramp', field: '@a', stops: [{ value: '$n', color: '$c' }, { value: 1, color: '#ffffff' }] })).toBe(false);
+    expect(
+      bad({
+        op: 'color-ramp',
+        field: '@a',
+        stops: [
+          { value: '@n', color: '#000000' },
+          { value: 1, color: '#ffffff' },
+        ],
+      }),
+    ).toBe(true);
+    expect(
+      bad({
+        op: 'color-ramp',
+        field: '@a',
+        stops: [
+          { value: '$n', color: '$c' },
+          { value: 1, color: '#ffffff' },
+        ],
+      }),
+    ).toBe(false);
   });
 
   test('the schema covers every op of the format with its fields', () => {
     const defs = (styleSchema() as { $defs: Record<string, { properties: Record<string, unknown> }> }).$defs;
     const spec = [
-      'bbox', 'boundary', 'buffer', 'centroid', 'convex-hull', 'dash', 'densify', 'feature-boolean', 'dot-density', 'features',
-      'dem', 'density', 'contour', 'color-ramp', 'blend', 'blur', 'brightness-contrast', 'channel-shuffle', 'color-to-alpha',
-      'dilate', 'erode', 'displace', 'dither', 'edge-detect', 'expr', 'circle', 'circles', 'brush-solid', 'brush-file',
-      'solid', 'math', 'zoom', 'fill-solid', 'func', 'stroke-solid', 'stroke', 'stamp', 'fill-pattern', 'hillshade', 'noise', 'threshold',
+      'bbox',
+      'boundary',
+      'buffer',
+      'centroid',
+      'convex-hull',
+      'dash',
+      'densify',
+      'feature-boolean',
+      'dot-density',
+      'features',
+      'dem',
+      'density',
+      'contour',
+      'color-ramp',
+      'blend',
+      'blur',
+      'brightness-contrast',
+      'channel-shuffle',
+      'color-to-alpha',
+      'dilate',
+      'erode',
+      'displace',
+      'dither',
+      'edge-detect',
+      'expr',
+      'circle',
+      'circles',
+      'brush-solid',
+      'brush-file',
+      'solid',
+      'math',
+      'zoom',
+      'fill-solid',
+      'func',
+      'stroke-solid',
+      'stroke',
+      'stamp',
+      'fill-pattern',
+      'hillshade',
+      'noise',
+      'threshold',
     ];
     for (const op of spec) {
       expect(OPS.has(op)).toBe(true);
@@ -109,7 +166,9 @@ describe('source declarations', () => {
     expect(problems(doc({ type: 'geojson', data: 'x.geojson', tolerance: 1, promoteId: 'id' }))).toEqual([]);
     expect(problems(doc({ type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256 }))).toEqual([]);
     expect(problems(doc({ type: 'pmtiles', url: 'a.pmtiles' }))).toEqual([]);
-    expect(problems(doc({ type: 'mvt', tiles: ['t'], tile: 1 }))).toEqual([{ pointer: '/sources/s/tile', message: "unknown field 'tile'; did you mean 'tiles'?" }]);
+    expect(problems(doc({ type: 'mvt', tiles: ['t'], tile: 1 }))).toEqual([
+      { pointer: '/sources/s/tile', message: "unknown field 'tile'; did you mean 'tiles'?" },
+    ]);
     expect(problems(doc({ type: 'mvt', tiles: ['t'], bounds: [0, 0, 1] })).map((p) => p.pointer)).toEqual(['/sources/s/bounds']);
     expect(problems(doc({ type: 'dem', encoding: 'terrarium' })).length).toBeGreaterThan(0);
     expect(problems(doc({ type: 'geojson' }))).toEqual([{ pointer: '/sources/s', message: "missing required field 'data'" }]);
@@ -129,7 +188,9 @@ describe('mistakes found at load, not on every tile (issue 13 defect 9)', () => 
   const solid = { op: 'solid', color: '#000000' };
 
   test('a misspelled top-level key is an error with a suggestion', () => {
-    expect(problems({ output: 'o', nodes: { o: solid }, legnd: { entries: [] } })).toEqual([{ pointer: '/legnd', message: "unknown field 'legnd'; did you mean 'legend'?" }]);
+    expect(problems({ output: 'o', nodes: { o: solid }, legnd: { entries: [] } })).toEqual([
+      { pointer: '/legnd', message: "unknown field 'legnd'; did you mean 'legend'?" },
+    ]);
   });
 
   const sources = {
@@ -142,21 +203,40 @@ describe('mistakes found at load, not on every tile (issue 13 defect 9)', () => 
 
   test('unknown, wrong-type and ambiguous sources; a tiled source without a layer', () => {
     expect(problems(fill({ source: 'road' }))).toEqual([{ pointer: '/nodes/f/source', message: "unknown source 'road'; did you mean 'roads'?" }]);
-    expect(problems(fill({ source: 'relief' }))).toEqual([{ pointer: '/nodes/f/source', message: "source 'relief' is a dem source; a 'features' node needs a feature (mvt, pmtiles or geojson) source" }]);
+    expect(problems(fill({ source: 'relief' }))).toEqual([
+      { pointer: '/nodes/f/source', message: "source 'relief' is a dem source; a 'features' node needs a feature (mvt, pmtiles or geojson) source" },
+    ]);
     expect(problems(fill({}))[0]!.message).toBe("the style has 3 feature (mvt, pmtiles or geojson) sources (roads, water, tiles); name one with 'source'");
     expect(problems(fill({ source: 'tiles' }))[0]).toEqual({ pointer: '/nodes/f', message: "a 'mvt' source holds several layers: name one with 'layer'" });
     expect(() => loadStyle(fill({ source: 'tiles', layer: 'road' }))).not.toThrow();
   });
 
   test('a dem node without a dem source, and inside a function body', () => {
-    const noDem = { output: 'o', nodes: { d: { op: 'dem' }, o: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#000000' }, { value: 1, color: '#ffffff' }] } } };
+    const noDem = {
+      output: 'o',
+      nodes: {
+        d: { op: 'dem' },
+        o: {
+          op: 'color-ramp',
+          field: '@d',
+          stops: [
+            { value: 0, color: '#000000' },
+            { value: 1, color: '#ffffff' },
+          ],
+        },
+      },
+    };
     expect(problems(noDem)).toEqual([{ pointer: '/nodes/d', message: "the style has no dem source for this 'dem' node" }]);
     const fn = {
       output: 'o',
       sources,
-      functions: { f: { nodes: { x: { op: 'features', source: 'nope' }, y: { op: 'fill-solid', features: '@x', fill: '#000000' } }, output: 'y', 'output-kind': 'raster' } },
+      functions: {
+        f: { nodes: { x: { op: 'features', source: 'nope' }, y: { op: 'fill-solid', features: '@x', fill: '#000000' } }, output: 'y', 'output-kind': 'raster' },
+      },
       nodes: { o: { op: 'func', function: 'f' } },
     };
-    expect(problems(fn)).toEqual([{ pointer: '/functions/f/nodes/x/source', message: "unknown source 'nope'; the style's sources: roads, water, relief, tiles" }]);
+    expect(problems(fn)).toEqual([
+      { pointer: '/functions/f/nodes/x/source', message: "unknown source 'nope'; the style's sources: roads, water, relief, tiles" },
+    ]);
   });
 });

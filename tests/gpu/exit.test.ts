@@ -26,7 +26,16 @@ gpuDescribe('process exit', () => {
     const entry = path.join(OUT, 'exit-entry.ts');
     writeFileSync(entry, SCRIPT);
     bundle = path.join(OUT, 'exit-host.mjs');
-    await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: bundle, logLevel: 'error' });
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile: bundle,
+      logLevel: 'error',
+    });
   });
 
   for (const mode of ['close', 'no-close']) {

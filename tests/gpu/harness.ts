@@ -10,7 +10,6 @@ import { rng } from '../helpers/random.js';
 
 export { rng };
 
-
 /** The test window: tile 3/4/2 at a small tile size (SwiftShader is slow). */
 export function testWindow(tileSize = 64): Window {
   return { z: 3, x0: 4 * tileSize, y0: 2 * tileSize, width: tileSize, height: tileSize, tileSize };
@@ -67,7 +66,10 @@ export function randomFeatures(seed: number, w: Window, counts: { polygons?: num
 
 /** A random colour `#rrggbbaa` with alpha in [minAlpha, 1]. */
 export function randomColor(r: () => number, minAlpha = 0.3): string {
-  const h = (v: number) => Math.round(v * 255).toString(16).padStart(2, '0');
+  const h = (v: number) =>
+    Math.round(v * 255)
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(r())}${h(r())}${h(r())}${h(minAlpha + (1 - minAlpha) * r())}`;
 }
 
@@ -84,7 +86,12 @@ export interface Both {
   stats: RenderStats;
 }
 
-export async function renderOn(backend: Backend, style: object, w: Window, params: Record<string, string> = {}): Promise<{ raster: Raster; stats: RenderStats }> {
+export async function renderOn(
+  backend: Backend,
+  style: object,
+  w: Window,
+  params: Record<string, string> = {},
+): Promise<{ raster: Raster; stats: RenderStats }> {
   const renderer = Renderer.create(style);
   return renderer.renderWindow(w, renderer.params(params), { backend });
 }
@@ -178,7 +185,8 @@ export async function checkParity(name: string, style: object, w: Window, tol = 
   const cpu = await renderOn(new CpuBackend(), style, w, params);
   const gr = await renderOn(GPU, style, w, params);
   const d = diffRasters(cpu.raster, gr.raster);
-  if (process.env.PARITY_LOG || d.maxFloat > tol || d.max8 > 2) console.error(`${name}: max float diff ${d.maxFloat.toExponential(2)}, max 8-bit diff ${d.max8.toFixed(2)}`);
+  if (process.env.PARITY_LOG || d.maxFloat > tol || d.max8 > 2)
+    console.error(`${name}: max float diff ${d.maxFloat.toExponential(2)}, max 8-bit diff ${d.max8.toFixed(2)}`);
   expect({ name, withinFloat: d.maxFloat <= tol, within8bit: d.max8 <= 2 }).toEqual({ name, withinFloat: true, within8bit: true });
   return { cpu: cpu.raster, gpu: gr.raster, stats: gr.stats };
 }

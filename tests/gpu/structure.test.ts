@@ -3,7 +3,7 @@
 // recovered by one retry; concurrent renders on one device.
 import { GpuBackend } from '../../src/backends/gpu/backend.js';
 import { createGpuDevice } from '../../src/hosts/node/gpu.js';
-import { CpuBackend, Renderer, type Raster, } from '../../src/index.js';
+import { CpuBackend, Renderer, type Raster } from '../../src/index.js';
 import { gpu, gpuDescribe, randomFeatures, renderOn, testWindow } from './harness.js';
 import { hookedBackend } from '../helpers/backends.js';
 
@@ -22,7 +22,14 @@ const STYLE = {
     st: { op: 'stroke-solid', features: '@f', color: '#202020', width: 2, join: 'round' },
     c: { op: 'circles', features: '@f', color: '#ffcc00', radius: 3, 'stroke-width': 1 },
     d: { op: 'density', features: '@f', radius: 10 },
-    ramp: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#00000000' }, { value: 1, color: '#ff00ff' }] },
+    ramp: {
+      op: 'color-ramp',
+      field: '@d',
+      stops: [
+        { value: 0, color: '#00000000' },
+        { value: 1, color: '#ff00ff' },
+      ],
+    },
     bl: { op: 'blur', input: '@fill', sigma: 1.5 },
     b1: { op: 'blend', base: '@bg', over: '@bl' },
     b2: { op: 'blend', base: '@b1', over: '@st', mode: 'multiply' },

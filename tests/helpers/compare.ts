@@ -18,7 +18,13 @@ export interface Comparison {
   diff: Uint8Array;
 }
 
-export function compareRGBA(actual: Uint8Array | Uint8ClampedArray, expected: Uint8Array | Uint8ClampedArray, width: number, height: number, tol: Tolerance = {}): Comparison {
+export function compareRGBA(
+  actual: Uint8Array | Uint8ClampedArray,
+  expected: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  tol: Tolerance = {},
+): Comparison {
   const channel = tol.channel ?? 2;
   const fraction = tol.fraction ?? 0.001;
   if (actual.length !== expected.length) throw new Error(`size mismatch: ${actual.length} vs ${expected.length} bytes`);

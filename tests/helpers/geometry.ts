@@ -12,7 +12,11 @@ export function group(geom: Partial<FeatureGroup> & { properties?: Record<string
 export async function runOp(op: OpDef, node: Record<string, unknown>, inputs: Record<string, FeatureGroup[]>, canvas: Canvas = CANVAS): Promise<Features> {
   const spec = { op: op.name, ...Object.fromEntries(Object.keys(inputs).map((k) => [k, '@' + k])), ...node } as OpContext['node'];
   const dflt = (f: string) => (op.fields[f] as { default?: ScalarValue } | undefined)?.default;
-  const exprs = new Map(Object.entries(node).filter(([k]) => k.endsWith('-expr')).map(([k, v]) => [k, compileExpr(v, (op.fields[k] as { 'x-expr': never })['x-expr'], k)]));
+  const exprs = new Map(
+    Object.entries(node)
+      .filter(([k]) => k.endsWith('-expr'))
+      .map(([k, v]) => [k, compileExpr(v, (op.fields[k] as { 'x-expr': never })['x-expr'], k)]),
+  );
   // Geometry ops read plain values through input(); the GPU-only handle() is left out.
   const ctx = {
     id: 'n',

@@ -9,7 +9,7 @@ export async function gpuBackendForTests(): Promise<Backend | undefined> {
   const gpu = await createGpuBackend({ allowFallback: true });
   if (gpu) return gpu;
   const msg =
-    'NO WebGPU ADAPTER: the GPU backend is NOT being tested. Install Debian\'s chromium and libvulkan1 (SwiftShader) ' +
+    "NO WebGPU ADAPTER: the GPU backend is NOT being tested. Install Debian's chromium and libvulkan1 (SwiftShader) " +
     'and set VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (docs/gpu.md).';
   if (process.env.TILEGRAPH_REQUIRE_GPU === '1') throw new Error(`${msg} TILEGRAPH_REQUIRE_GPU=1 makes this a failure.`);
   if (!warned) {

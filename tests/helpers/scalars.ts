@@ -6,7 +6,13 @@ import type { Value, Window } from '../../src/types.js';
 import { hookedBackend } from './backends.js';
 
 /** Renders `style` at `window` and returns the value each node in `ids` produced. */
-export async function capture(style: object, ids: string[], window: Window, params: Record<string, string> = {}, options: RendererOptions = {}): Promise<Map<string, Value>> {
+export async function capture(
+  style: object,
+  ids: string[],
+  window: Window,
+  params: Record<string, string> = {},
+  options: RendererOptions = {},
+): Promise<Map<string, Value>> {
   const out = new Map<string, Value>();
   const backend = hookedBackend(new CpuBackend(), {
     after(_op, ctx, v) {

@@ -19,7 +19,12 @@ export async function seam(style: object, z: number, x: number, y: number, T = 1
   const r = Renderer.create(style, opts.loader ? { loader: opts.loader } : {});
   const W = 2 * T;
   const mosaic = new Uint8Array(W * W * 4);
-  for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+  for (const [dx, dy] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
     const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T, backend: opts.backend }));
     for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
   }

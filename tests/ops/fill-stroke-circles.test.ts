@@ -144,16 +144,22 @@ describe('stroke-solid kernel', () => {
   });
 
   test('cutEnds: no cap at ends made by clipping', () => {
-    const g = group({}, { lines: [[10.5, 30.2, 60.5, 30.2], [10.5, 50.2, 60.5, 50.2]], cutEnds: [1, 3] });
+    const g = group(
+      {},
+      {
+        lines: [
+          [10.5, 30.2, 60.5, 30.2],
+          [10.5, 50.2, 60.5, 50.2],
+        ],
+        cutEnds: [1, 3],
+      },
+    );
     const r = run(strokeSolid, { width: 4, cap: 'square' }, [g]);
     expect(alphaSum(r)).toBeCloseTo(50 * 4 + 2 * 4 + 50 * 4, 4);
   });
 
   test('width-expr, color-expr and opacity-expr per feature', () => {
-    const groups = [
-      group({ w: 2, c: '#ff0000' }, { lines: [[5, 10, 75, 10]] }),
-      group({ w: 6, c: '#0000ff', o: 0.5 }, { lines: [[5, 40, 75, 40]] }),
-    ];
+    const groups = [group({ w: 2, c: '#ff0000' }, { lines: [[5, 10, 75, 10]] }), group({ w: 6, c: '#0000ff', o: 0.5 }, { lines: [[5, 40, 75, 40]] })];
     const r = run(strokeSolid, { width: 1, 'width-expr': ['get', 'w'], 'color-expr': ['get', 'c'], 'opacity-expr': ['coalesce', ['get', 'o'], 1] }, groups);
     let top = 0;
     let bottom = 0;
@@ -192,7 +198,12 @@ describe('circles kernel', () => {
     expect(px(r, 40, 30)).toEqual([0, 1, 0, 1]);
     expect(px(r, 40, 30 - 11)[3]).toBe(0);
     // Coverage at a pixel is clamp(r - d + 0.5, 0, 1) from its centre.
-    for (const [x, y] of [[40, 20], [47, 23], [33, 37], [50, 31]] as const) {
+    for (const [x, y] of [
+      [40, 20],
+      [47, 23],
+      [33, 37],
+      [50, 31],
+    ] as const) {
       const d = Math.hypot(x + 0.5 - 40.3, y + 0.5 - 30.6);
       expect(px(r, x, y)[3]).toBeCloseTo(Math.min(1, Math.max(0, 10 - d + 0.5)), 6);
     }
@@ -211,10 +222,7 @@ describe('circles kernel', () => {
   });
 
   test('radius-expr, color-expr and opacity-expr (which scales fill and stroke)', () => {
-    const groups = [
-      group({ r: 4, c: '#ff0000' }, { points: [15, 15] }),
-      group({ r: 9, c: '#0000ff', o: 0.5 }, { points: [55, 30, 20, 45] }),
-    ];
+    const groups = [group({ r: 4, c: '#ff0000' }, { points: [15, 15] }), group({ r: 9, c: '#0000ff', o: 0.5 }, { points: [55, 30, 20, 45] })];
     const r = run(
       circles,
       { 'radius-expr': ['get', 'r'], 'color-expr': ['get', 'c'], 'opacity-expr': ['coalesce', ['get', 'o'], 1], 'stroke-width': 1, 'stroke-color': '#000000' },
@@ -283,8 +291,35 @@ function style(output: string) {
   const ring = (pts: [number, number][]) => pts.map(([x, y]) => lngLat(x, y, z));
   // A polygon, a line and a point near the border between tiles x = 1 and x = 2 at zoom 2.
   const features = [
-    { type: 'Feature', id: 1, properties: { kind: 'a' }, geometry: { type: 'Polygon', coordinates: [ring([[470, 300], [600, 320], [560, 430], [470, 300]])] } },
-    { type: 'Feature', id: 2, properties: { w: 5 }, geometry: { type: 'LineString', coordinates: ring([[420, 470], [530, 380], [590, 490]]) } },
+    {
+      type: 'Feature',
+      id: 1,
+      properties: { kind: 'a' },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          ring([
+            [470, 300],
+            [600, 320],
+            [560, 430],
+            [470, 300],
+          ]),
+        ],
+      },
+    },
+    {
+      type: 'Feature',
+      id: 2,
+      properties: { w: 5 },
+      geometry: {
+        type: 'LineString',
+        coordinates: ring([
+          [420, 470],
+          [530, 380],
+          [590, 490],
+        ]),
+      },
+    },
     { type: 'Feature', id: 3, properties: { r: 7 }, geometry: { type: 'Point', coordinates: lngLat(509, 450, z) } },
   ];
   return {

@@ -177,7 +177,7 @@ describe('exact-area rasterizer', () => {
 
   test('random star polygons across the canvas edges, per pixel (canvas wider than one 32-cell word)', () => {
     let seed = 11;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const W = 77;
     const H = 23;
     for (let trial = 0; trial < 12; trial++) {
@@ -200,14 +200,21 @@ describe('exact-area rasterizer', () => {
 
   test('the same strokes on canvases of other widths and offsets give the same pixels', () => {
     let seed = 3;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let trial = 0; trial < 40; trial++) {
       const pts: number[] = [];
       for (let i = 0; i < 6; i++) pts.push(rnd() * 120 - 10, rnd() * 40);
       const s = new Stroker();
       s.setStyle({ width: 1 + rnd() * 6, join: 'round', cap: 'round', miterLimit: 2, offset: 0 });
       s.line(new Float64Array(pts));
-      const masks = ([[100, 0], [64, 0], [70, -30], [33, -67]] as const).map(([w, dx]) => {
+      const masks = (
+        [
+          [100, 0],
+          [64, 0],
+          [70, -30],
+          [33, -67],
+        ] as const
+      ).map(([w, dx]) => {
         const r = new Rasterizer(w, 40);
         r.addRings(s.out, dx, 0);
         return { w, dx, m: r.sweepMask() };

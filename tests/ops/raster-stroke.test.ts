@@ -32,16 +32,19 @@ const column = (cov: Float64Array, x: number) => {
 describe('stroke geometry', () => {
   test('every piece is positively wound (interior right of travel, y down)', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (const join of ['miter', 'round', 'bevel'] as const) {
       for (const cap of ['butt', 'round', 'square'] as const) {
         for (const offset of [0, 2.5, -1.5]) {
           const pts: number[] = [];
           for (let i = 0; i < 12; i++) pts.push(10 + rnd() * 100, 10 + rnd() * 100);
-          const { rings } = stroked((s) => {
-            s.line(line(...pts));
-            s.ring(line(...pts));
-          }, { width: 4.5, join, cap, offset });
+          const { rings } = stroked(
+            (s) => {
+              s.line(line(...pts));
+              s.ring(line(...pts));
+            },
+            { width: 4.5, join, cap, offset },
+          );
           expect(rings.count).toBeGreaterThan(20);
           for (let k = 0; k < rings.count; k++) expect(ringArea(rings.ring(k))).toBeGreaterThanOrEqual(-1e-9);
         }

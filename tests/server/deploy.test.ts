@@ -92,16 +92,22 @@ describe('deploy/ manifests', () => {
       const n = job!.spec.completions as number;
       for (let i = 0; i < n; i++) {
         // Kubernetes expands $(JOB_COMPLETION_INDEX); /out is the volume. Zoom 2 keeps it quick.
-        const args = (job!.spec.template.spec.containers[0].args as string[]).map((a) => a.replace('$(JOB_COMPLETION_INDEX)', String(i)).replace(/^\/out\//, out + '/'));
+        const args = (job!.spec.template.spec.containers[0].args as string[]).map((a) =>
+          a.replace('$(JOB_COMPLETION_INDEX)', String(i)).replace(/^\/out\//, out + '/'),
+        );
         args[args.indexOf('--max-zoom') + 1] = '2';
         const r = await cli(args);
         expect(r.stderr).not.toMatch(/error/);
         expect(r.code).toBe(0);
       }
       expect(readdirSync(out).filter((f) => f.endsWith('.pmtiles'))).toHaveLength(n);
-      const shell = (merge!.spec.template.spec.containers[0].args as string[])[0]!.replace(/^exec node dist\/hosts\/cli\/main\.js /, '').replaceAll('/out/', out + '/');
+      const shell = (merge!.spec.template.spec.containers[0].args as string[])[0]!
+        .replace(/^exec node dist\/hosts\/cli\/main\.js /, '')
+        .replaceAll('/out/', out + '/');
       const parts = shell.split(' ');
-      const inputs = readdirSync(out).filter((f) => /^part-\d+\.pmtiles$/.test(f)).map((f) => path.join(out, f));
+      const inputs = readdirSync(out)
+        .filter((f) => /^part-\d+\.pmtiles$/.test(f))
+        .map((f) => path.join(out, f));
       const r = await cli([...parts.filter((p) => !p.includes('*')), ...inputs]);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/world\.pmtiles \(21 tiles, zoom 0\.\.2\)/);

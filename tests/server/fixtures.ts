@@ -32,8 +32,37 @@ export function shapesStyle(overrides: { fill?: string; data?: unknown } = {}): 
         data: overrides.data ?? {
           type: 'FeatureCollection',
           features: [
-            { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-120, -40], [100, -60], [30, 70], [-120, -40]]] } },
-            { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-10, -10], [10, -10], [10, 10], [-10, 10], [-10, -10]]] } },
+            {
+              type: 'Feature',
+              properties: {},
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [-120, -40],
+                    [100, -60],
+                    [30, 70],
+                    [-120, -40],
+                  ],
+                ],
+              },
+            },
+            {
+              type: 'Feature',
+              properties: {},
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [-10, -10],
+                    [10, -10],
+                    [10, 10],
+                    [-10, 10],
+                    [-10, -10],
+                  ],
+                ],
+              },
+            },
           ],
         },
       },

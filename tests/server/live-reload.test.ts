@@ -13,7 +13,12 @@ beforeAll(() => {
 });
 
 /** Read server-sent events until `done` says enough; returns them as {event, data}. */
-async function readEvents(url: string, done: (events: { event: string; data: string }[]) => boolean, onOpen?: () => void, ms = 10_000): Promise<{ events: { event: string; data: string }[]; headers: Headers }> {
+async function readEvents(
+  url: string,
+  done: (events: { event: string; data: string }[]) => boolean,
+  onOpen?: () => void,
+  ms = 10_000,
+): Promise<{ events: { event: string; data: string }[]; headers: Headers }> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), ms);
   const res = await fetch(url, { signal: ac.signal });
@@ -99,7 +104,11 @@ test('a draining server ends open event streams, so shutdown does not wait for t
 fixturesTest('a PMTiles source renders without error outside its bounds and below its detail (Florence at zoom 1 and 3)', async () => {
   const r = await openStyle(path.join(ROOT, 'golden/source-pmtiles-florence/style.json'), { allowOutside: true });
   const params = r.params();
-  for (const t of [{ z: 1, x: 1, y: 0 }, { z: 3, x: 4, y: 2 }, { z: 5, x: 0, y: 0 }]) {
+  for (const t of [
+    { z: 1, x: 1, y: 0 },
+    { z: 3, x: 4, y: 2 },
+    { z: 5, x: 0, y: 0 },
+  ]) {
     const raster = await r.renderTile(t, params);
     expect(raster.width).toBe(256);
   }

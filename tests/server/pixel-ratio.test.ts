@@ -14,9 +14,45 @@ import { compareRGBA } from '../helpers/compare.js';
 const features = {
   type: 'FeatureCollection',
   features: [
-    { type: 'Feature', properties: { w: 2 }, geometry: { type: 'LineString', coordinates: [[-60, -30], [10, 20], [70, -10]] } },
-    { type: 'Feature', properties: { w: 1 }, geometry: { type: 'Polygon', coordinates: [[[-20, -20], [30, -25], [25, 30], [-20, -20]]] } },
-    { type: 'Feature', properties: { w: 3 }, geometry: { type: 'MultiPoint', coordinates: [[-80, 40], [60, 45], [0, -50]] } },
+    {
+      type: 'Feature',
+      properties: { w: 2 },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [-60, -30],
+          [10, 20],
+          [70, -10],
+        ],
+      },
+    },
+    {
+      type: 'Feature',
+      properties: { w: 1 },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-20, -20],
+            [30, -25],
+            [25, 30],
+            [-20, -20],
+          ],
+        ],
+      },
+    },
+    {
+      type: 'Feature',
+      properties: { w: 3 },
+      geometry: {
+        type: 'MultiPoint',
+        coordinates: [
+          [-80, 40],
+          [60, 45],
+          [0, -50],
+        ],
+      },
+    },
   ],
 };
 
@@ -31,7 +67,16 @@ function style(k: number): object {
       paper: { op: 'solid', color: '#ffffff' },
       fill: { op: 'fill-solid', features: '@f', fill: '#1f6feb' },
       soft: { op: 'blur', input: '@fill', sigma: '$sigma' },
-      line: { op: 'stroke-solid', features: '@f', color: '#d0312d', width: 1.25 * k, 'width-expr': ['*', k, ['get', 'w']], join: 'round', cap: 'round', 'width-max': 8 * k },
+      line: {
+        op: 'stroke-solid',
+        features: '@f',
+        color: '#d0312d',
+        width: 1.25 * k,
+        'width-expr': ['*', k, ['get', 'w']],
+        join: 'round',
+        cap: 'round',
+        'width-max': 8 * k,
+      },
       dots: { op: 'circles', features: '@f', color: '#222222', radius: 3 * k, 'stroke-width': 1 * k, 'stroke-color': '#ffcc00' },
       a: { op: 'blend', base: '@paper', over: '@soft' },
       b: { op: 'blend', base: '@a', over: '@line' },
@@ -81,7 +126,9 @@ test('a tile at pixelRatio 2 continues its neighbour (margins scale with the rat
 
 test('a pixel ratio outside 1..4 or not an integer is refused; the table names real ops and fields', async () => {
   const r = Renderer.create(style(1));
-  await expect(r.renderWindow({ z: 0, x0: 0, y0: 0, width: 8, height: 8, tileSize: 256, pixelRatio: 1.5 }, r.params())).rejects.toThrow(/pixelRatio 1.5 is not an integer in 1..4/);
+  await expect(r.renderWindow({ z: 0, x0: 0, y0: 0, width: 8, height: 8, tileSize: 256, pixelRatio: 1.5 }, r.params())).rejects.toThrow(
+    /pixelRatio 1.5 is not an integer in 1..4/,
+  );
   await expect(r.renderWindow({ z: 0, x0: 0, y0: 0, width: 8, height: 8, tileSize: 256, pixelRatio: 8 }, r.params())).rejects.toThrow(/pixelRatio 8/);
   for (const [op, fields] of Object.entries(PIXEL_FIELDS)) {
     const def = OPS.get(op);
@@ -98,7 +145,14 @@ test('the server’s @2x tile is the 512 px render at pixel ratio 2', async () =
     expect(res.status).toBe(200);
     const img = await decodePngRGBA(new Uint8Array(await res.arrayBuffer()));
     expect([img.width, img.height]).toEqual([512, 512]);
-    const direct = toRGBA8((await s.service.style.renderer.renderWindow({ z: 1, x0: 0, y0: 0, width: 512, height: 512, tileSize: 512, pixelRatio: 2 }, s.service.style.renderer.params())).raster);
+    const direct = toRGBA8(
+      (
+        await s.service.style.renderer.renderWindow(
+          { z: 1, x0: 0, y0: 0, width: 512, height: 512, tileSize: 512, pixelRatio: 2 },
+          s.service.style.renderer.params(),
+        )
+      ).raster,
+    );
     let m = 0;
     for (let i = 0; i < direct.length; i++) m = Math.max(m, Math.abs(direct[i]! - img.data[i]!));
     expect(m).toBe(0);
@@ -107,13 +161,17 @@ test('the server’s @2x tile is the 512 px render at pixel ratio 2', async () =
   }
 });
 
-gpuTest('the GPU backend scales the same sizes (pixel ratio 2, CPU/GPU within the golden tolerance)', async () => {
-  const r = Renderer.create(style(1));
-  const w: Window = { z: 1, x0: 256, y0: 256, width: 256, height: 256, tileSize: 512, pixelRatio: 2 };
-  const cpu = toRGBA8((await r.renderWindow(w, r.params())).raster);
-  const gpu = toRGBA8((await r.renderWindow(w, r.params(), { backend: GPU! })).raster);
-  expect(compareRGBA(gpu, cpu, 256, 256).ok).toBe(true);
-  const ref = Renderer.create(style(2));
-  const doubled = toRGBA8((await ref.renderWindow({ ...w, pixelRatio: 1 }, ref.params(), { backend: GPU! })).raster);
-  expect(compareRGBA(gpu, doubled, 256, 256).ok).toBe(true);
-}, 300_000);
+gpuTest(
+  'the GPU backend scales the same sizes (pixel ratio 2, CPU/GPU within the golden tolerance)',
+  async () => {
+    const r = Renderer.create(style(1));
+    const w: Window = { z: 1, x0: 256, y0: 256, width: 256, height: 256, tileSize: 512, pixelRatio: 2 };
+    const cpu = toRGBA8((await r.renderWindow(w, r.params())).raster);
+    const gpu = toRGBA8((await r.renderWindow(w, r.params(), { backend: GPU! })).raster);
+    expect(compareRGBA(gpu, cpu, 256, 256).ok).toBe(true);
+    const ref = Renderer.create(style(2));
+    const doubled = toRGBA8((await ref.renderWindow({ ...w, pixelRatio: 1 }, ref.params(), { backend: GPU! })).raster);
+    expect(compareRGBA(gpu, doubled, 256, 256).ok).toBe(true);
+  },
+  300_000,
+);

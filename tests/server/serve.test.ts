@@ -106,7 +106,7 @@ test('--watch reloads a changed style and keeps the old one when the new one is 
 
 test('graceful shutdown: a request in flight completes, then the port closes', async () => {
   const style: LoadedStyle = await loadStyleFile(fx.shapes);
-  const png = await encodePng((await style.renderer.renderTile({ z: 0, x: 0, y: 0 })));
+  const png = await encodePng(await style.renderer.renderTile({ z: 0, x: 0, y: 0 }));
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const renderer: PngRenderer = {

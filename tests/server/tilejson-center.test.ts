@@ -37,12 +37,31 @@ fixturesTest('a PMTiles archive: its header centre', async () => {
   expect(tj.center[1]).toBeCloseTo(43.779779, 6);
   // The header's centre zoom is 0 (unset): the zoom that fits the archive's bounds instead.
   expect(tj.center[2]).toBe(11);
-  const h = pmtilesHeaderExtent(new Uint8Array(readFileSync(path.join(ROOT, '../shared/fixtures/pmtiles/protomaps_vector_ODbL_firenze.pmtiles')).subarray(0, 127)));
+  const h = pmtilesHeaderExtent(
+    new Uint8Array(readFileSync(path.join(ROOT, '../shared/fixtures/pmtiles/protomaps_vector_ODbL_firenze.pmtiles')).subarray(0, 127)),
+  );
   expect(h!.bounds).toEqual([11.154026, 43.7270125, 11.3289395, 43.8325455]);
 });
 
 test('extent helpers: GeoJSON coordinates, TopoJSON bbox, fitZoom', () => {
-  expect(geojsonExtent({ type: 'FeatureCollection', features: [{ type: 'Feature', geometry: { type: 'MultiPoint', coordinates: [[1, 2], [-3, 5]] } }, { type: 'Feature', geometry: { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [7, -1] }] } }] })).toEqual([-3, -1, 7, 5]);
+  expect(
+    geojsonExtent({
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          geometry: {
+            type: 'MultiPoint',
+            coordinates: [
+              [1, 2],
+              [-3, 5],
+            ],
+          },
+        },
+        { type: 'Feature', geometry: { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [7, -1] }] } },
+      ],
+    }),
+  ).toEqual([-3, -1, 7, 5]);
   expect(geojsonExtent({ type: 'Topology', bbox: [0, 1, 2, 3] })).toEqual([0, 1, 2, 3]);
   expect(geojsonExtent({ type: 'FeatureCollection', features: [] })).toBeUndefined();
   expect(fitZoom([-180, -85, 180, 85], 0, 22)).toBe(0);

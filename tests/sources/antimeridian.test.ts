@@ -10,20 +10,56 @@ const square = (coords: number[][]): FeatureCollection => ({
 
 describe('antimeridian', () => {
   test('consecutive longitudes are unwrapped to differ by at most 180 degrees', () => {
-    const fc = unwrapAntimeridian(square([[170, 10], [-170, 10], [-170, -10], [170, -10], [170, 10]])) as FeatureCollection;
-    expect((fc.features[0]!.geometry as Polygon).coordinates[0]).toEqual([[170, 10], [190, 10], [190, -10], [170, -10], [170, 10]]);
+    const fc = unwrapAntimeridian(
+      square([
+        [170, 10],
+        [-170, 10],
+        [-170, -10],
+        [170, -10],
+        [170, 10],
+      ]),
+    ) as FeatureCollection;
+    expect((fc.features[0]!.geometry as Polygon).coordinates[0]).toEqual([
+      [170, 10],
+      [190, 10],
+      [190, -10],
+      [170, -10],
+      [170, 10],
+    ]);
   });
 
   test('a ring around a pole is closed through that pole', () => {
-    const ring = [[-180, -80], [-90, -75], [0, -70], [90, -75], [180, -80], [-180, -80]];
+    const ring = [
+      [-180, -80],
+      [-90, -75],
+      [0, -70],
+      [90, -75],
+      [180, -80],
+      [-180, -80],
+    ];
     const out = (unwrapAntimeridian(square(ring)) as FeatureCollection).features[0]!.geometry as Polygon;
-    expect(out.coordinates[0]!.slice(-3)).toEqual([[180, -90], [-180, -90], [-180, -80]]);
+    expect(out.coordinates[0]!.slice(-3)).toEqual([
+      [180, -90],
+      [-180, -90],
+      [-180, -80],
+    ]);
   });
 
   test('a crossing polygon renders at both edges of the world and nowhere between', async () => {
     const r = Renderer.create({
       output: 'o',
-      sources: { s: { type: 'geojson', data: square([[170, 10], [-170, 10], [-170, -10], [170, -10], [170, 10]]) } },
+      sources: {
+        s: {
+          type: 'geojson',
+          data: square([
+            [170, 10],
+            [-170, 10],
+            [-170, -10],
+            [170, -10],
+            [170, 10],
+          ]),
+        },
+      },
       nodes: { f: { op: 'features' }, o: { op: 'fill-solid', features: '@f', fill: '#ff0000' } },
     });
     const { data, width } = await r.renderTile({ z: 0, x: 0, y: 0 }, undefined, { tileSize: 256 });
@@ -36,11 +72,21 @@ describe('antimeridian', () => {
 });
 
 describe('wide polygons that do not cross (issue 13 defect 9)', () => {
-  const wide = square([[-120, -40], [100, -60], [30, 70], [-120, -40]]);
+  const wide = square([
+    [-120, -40],
+    [100, -60],
+    [30, 70],
+    [-120, -40],
+  ]);
 
   test('an edge of 220 degrees is drawn as written: no unwrap', () => {
     const out = (unwrapAntimeridian(wide) as FeatureCollection).features[0]!.geometry as Polygon;
-    expect(out.coordinates[0]).toEqual([[-120, -40], [100, -60], [30, 70], [-120, -40]]);
+    expect(out.coordinates[0]).toEqual([
+      [-120, -40],
+      [100, -60],
+      [30, 70],
+      [-120, -40],
+    ]);
   });
 
   test('the wide triangle renders filled inside, empty outside (not inverted, not empty)', async () => {

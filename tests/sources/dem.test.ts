@@ -28,11 +28,16 @@ async function rampTile(x: number, y: number, S: number, f: (gi: number, gj: num
       const [r, g, b] = terrarium(f(x * S + i, y * S + j));
       raw.set([r, g, b, 255], (j * S + i) * 4);
     }
-  return new Uint8Array(await sharp(raw, { raw: { width: S, height: S, channels: 4 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(raw, { raw: { width: S, height: S, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 // Tiles z5 x10..11 y12..13 of a ramp that rises 0.5 m per source pixel east and 0.25 m south.
-const Z = 5, S = 256;
+const Z = 5,
+  S = 256;
 const ramp = (gi: number, gj: number) => 100 + 0.5 * (gi - 10 * S) + 0.25 * (gj - 12 * S);
 
 let rampFiles: Promise<Record<string, Uint8Array>> | undefined;
@@ -61,8 +66,7 @@ describe('dem source', () => {
     const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: Z }, ctxOf(loader));
     const win: Canvas = { z: Z, x0: 11 * S - 40, y0: 13 * S - 30, width: 80, height: 60, tileSize: 256 };
     const f = await src.field(win);
-    for (let j = 0; j < win.height; j++)
-      for (let i = 0; i < win.width; i++) expect(f.data[j * win.width + i]).toBe(ramp(win.x0 + i, win.y0 + j));
+    for (let j = 0; j < win.height; j++) for (let i = 0; i < win.width; i++) expect(f.data[j * win.width + i]).toBe(ramp(win.x0 + i, win.y0 + j));
     expect(loader.loads).toBe(4);
     // A canvas that is exactly one tile needs no neighbour (its samples fall on pixel centres).
     const one = new MemoryLoader(Object.fromEntries(loader.files));
@@ -77,7 +81,8 @@ describe('dem source', () => {
     for (const dz of [1, 3]) {
       const k = 2 ** -dz;
       // A window straddling the corner where the four tiles meet.
-      const cx = 11 * S * 2 ** dz, cy = 13 * S * 2 ** dz;
+      const cx = 11 * S * 2 ** dz,
+        cy = 13 * S * 2 ** dz;
       const win: Canvas = { z: Z + dz, x0: cx - 37, y0: cy - 23, width: 70, height: 50, tileSize: 256 };
       const f = await src.field(win);
       let maxErr = 0;
@@ -95,7 +100,11 @@ describe('dem source', () => {
     const tile = await rampTile(10, 12, 512, (i, j) => 50 + 0.25 * (i - 5120) + 0.5 * (j - 6144));
     const loader = new MemoryLoader({ 'd/5/10/12.png': tile });
     // Bounds of tile 5/10/12 only (lng -67.5..-56.25).
-    const src = createDemSource('d', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', maxzoom: 5, bounds: [-67.4, 32, -56.3, 40.9] }, ctxOf(loader));
+    const src = createDemSource(
+      'd',
+      { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', maxzoom: 5, bounds: [-67.4, 32, -56.3, 40.9] },
+      ctxOf(loader),
+    );
     // z6 256-px tile (21, 25) is the bottom-right quadrant of 512-px tile 5/10/12: pixel (i, j) = source (256 + i, 256 + j).
     const f = await src.field(tileWindow({ z: 6, x: 21, y: 25 }, 256));
     expect(f.data[0]).toBe(50 + 0.25 * 256 + 0.5 * 256);
@@ -109,16 +118,29 @@ describe('dem source', () => {
 
   test('a 512 px world tile at a 256 px z0 render: two source pixels per canvas pixel, sampled between them', async () => {
     const f0 = (i: number, j: number) => 1000 + 0.5 * i - 0.25 * j;
-    const src = createDemSource('w', { type: 'dem', tiles: ['w/{z}/{x}/{y}.png'], encoding: 'terrarium', maxzoom: 4 }, ctxOf(new MemoryLoader({ 'w/0/0/0.png': await rampTile(0, 0, 512, f0) })));
+    const src = createDemSource(
+      'w',
+      { type: 'dem', tiles: ['w/{z}/{x}/{y}.png'], encoding: 'terrarium', maxzoom: 4 },
+      ctxOf(new MemoryLoader({ 'w/0/0/0.png': await rampTile(0, 0, 512, f0) })),
+    );
     const f = await src.field(tileWindow({ z: 0, x: 0, y: 0 }, 256));
     // Canvas pixel i centres on source position 2i + 0.5: halfway between source pixels 2i and 2i + 1.
-    for (const [i, j] of [[0, 0], [100, 37], [255, 255]] as const) expect(f.data[j * 256 + i]).toBeCloseTo(f0(2 * i + 0.5, 2 * j + 0.5), 3);
+    for (const [i, j] of [
+      [0, 0],
+      [100, 37],
+      [255, 255],
+    ] as const)
+      expect(f.data[j * 256 + i]).toBeCloseTo(f0(2 * i + 0.5, 2 * j + 0.5), 3);
   });
 
   test('x wraps at the antimeridian; rows beyond the poles repeat the edge row', async () => {
     const f1 = (i: number, j: number) => i + j / 4;
     const files = { 'w/1/0/0.png': await rampTile(0, 0, 256, f1), 'w/1/1/0.png': await rampTile(1, 0, 256, f1) };
-    const src = createDemSource('w', { type: 'dem', tiles: ['w/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 1 }, ctxOf(new MemoryLoader(files)));
+    const src = createDemSource(
+      'w',
+      { type: 'dem', tiles: ['w/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 1 },
+      ctxOf(new MemoryLoader(files)),
+    );
     const f = await src.field({ z: 1, x0: -4, y0: -2, width: 8, height: 3, tileSize: 256 });
     // Row 0 and 1 lie above the world: both repeat source row 0; row 2 is source row 0 too.
     for (const row of [0, 1, 2]) expect(Array.from(f.data.slice(row * 8, row * 8 + 8))).toEqual([508, 509, 510, 511, 0, 1, 2, 3]);
@@ -126,7 +148,11 @@ describe('dem source', () => {
 
   test('below minzoom: NaN, nothing loaded', async () => {
     const loader = await rampLoader();
-    const src = createDemSource('dem', { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 5, maxzoom: 5 }, ctxOf(loader));
+    const src = createDemSource(
+      'dem',
+      { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 5, maxzoom: 5 },
+      ctxOf(loader),
+    );
     const f = await src.field(tileWindow({ z: 3, x: 2, y: 3 }, 256));
     expect(Array.from(f.data).every(Number.isNaN)).toBe(true);
     expect(loader.loads).toBe(0);
@@ -162,9 +188,13 @@ describe('dem source', () => {
     expect(cache.stats.hits).toBeGreaterThan(0);
   });
 
-  fixturesTest('real tiles: the manifest\'s pixel values (Terrain-RGB 256 and 512, Terrarium 256)', async () => {
+  fixturesTest("real tiles: the manifest's pixel values (Terrain-RGB 256 and 512, Terrarium 256)", async () => {
     const ctx = (dir: string) => ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'dem', dir) }));
-    const dead = createDemSource('dead', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 256, maxzoom: 11 }, ctx('terrain-rgb/maplibre-deadsea-256'));
+    const dead = createDemSource(
+      'dead',
+      { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 256, maxzoom: 11 },
+      ctx('terrain-rgb/maplibre-deadsea-256'),
+    );
     const f = await dead.field(tileWindow({ z: 11, x: 1224, y: 838 }, 256));
     expect(f.data[128 * 256 + 128]).toBeCloseTo(124.9, 3);
     expect(f.data[126 * 256 + 255]).toBeCloseTo(-322.0, 3);
@@ -172,10 +202,18 @@ describe('dem source', () => {
     for (const v of f.data) min = Math.min(min, v);
     expect(min).toBeCloseTo(-322.0, 3);
     // 512 px Terrain-RGB at a 256 px render of z11: tile 11/1089/715 starts at source pixel (256, 256) of 10/544/357.
-    const tyrol = createDemSource('tyrol', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 }, ctx('terrain-rgb/maplibre-terrain-shading-512'));
+    const tyrol = createDemSource(
+      'tyrol',
+      { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 },
+      ctx('terrain-rgb/maplibre-terrain-shading-512'),
+    );
     const t = await tyrol.field(tileWindow({ z: 11, x: 1089, y: 715 }, 256));
     expect(t.data[0]).toBeCloseTo(1105.0, 3);
-    const black = createDemSource('bf', { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 9 }, ctx('terrarium/mapzen-z9-256'));
+    const black = createDemSource(
+      'bf',
+      { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 9 },
+      ctx('terrarium/mapzen-z9-256'),
+    );
     const b = await black.field(tileWindow({ z: 9, x: 268, y: 177 }, 256));
     expect(b.data[128 * 256 + 128]).toBeCloseTo(671.37, 2);
   });
@@ -185,12 +223,21 @@ describe('zoom clamp (issue 13 defect 9)', () => {
   test('a 512 px DEM with minzoom = maxzoom = 5 serves 256 px tiles of zoom 5 from itself', async () => {
     const f512 = (gi: number, gj: number) => 100 + 0.5 * (gi - 5120) + 0.25 * (gj - 6144);
     const files = { 'd/5/10/12.png': await rampTile(10, 12, 512, f512) };
-    const src = createDemSource('d', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 512, minzoom: 5, maxzoom: 5 }, ctxOf(new MemoryLoader(files)));
+    const src = createDemSource(
+      'd',
+      { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 512, minzoom: 5, maxzoom: 5 },
+      ctxOf(new MemoryLoader(files)),
+    );
     // The same tile address: 256 px tile 5/10/12 covers the area of 512 px tile 5/10/12.
     const f = await src.field(tileWindow({ z: 5, x: 10, y: 12 }, 256));
     expect(f.data.some(Number.isNaN)).toBe(false);
     // Two source pixels per canvas pixel: canvas centre i+0.5 samples source position 2i+0.5.
-    for (const [i, j] of [[0, 0], [10, 200], [255, 255]] as const) expect(f.data[j * 256 + i]!).toBeCloseTo(100 + 0.5 * (2 * i + 0.5) + 0.25 * (2 * j + 0.5), 1);
+    for (const [i, j] of [
+      [0, 0],
+      [10, 200],
+      [255, 255],
+    ] as const)
+      expect(f.data[j * 256 + i]!).toBeCloseTo(100 + 0.5 * (2 * i + 0.5) + 0.25 * (2 * j + 0.5), 1);
     // Below the source's minzoom there is still no data.
     const below = await src.field(tileWindow({ z: 4, x: 5, y: 6 }, 256));
     expect(Array.from(below.data).every(Number.isNaN)).toBe(true);

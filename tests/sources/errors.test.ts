@@ -66,7 +66,9 @@ describe('bad data', () => {
     const e404 = await sourceError(mvt(new NodeLoader({ baseDir: '.' }), [`${base}/missing/{z}/{x}/{y}.mvt`]).features('road', T));
     expect(e404.message).toMatch(new RegExp(`tile 13/2101/3044: .*HTTP 404 Not Found for ${base}/missing/13/2101/3044.mvt`));
     const e500 = await sourceError(
-      createDemSource('relief', { type: 'dem', tiles: [`${base}/broken/{z}/{x}/{y}.png`], maxzoom: 12 }, ctxOf(new NodeLoader({ baseDir: '.' }))).field(tileWindow({ z: 12, x: 1, y: 2 }, 512)),
+      createDemSource('relief', { type: 'dem', tiles: [`${base}/broken/{z}/{x}/{y}.png`], maxzoom: 12 }, ctxOf(new NodeLoader({ baseDir: '.' }))).field(
+        tileWindow({ z: 12, x: 1, y: 2 }, 512),
+      ),
     );
     expect(e500.message).toMatch(/source 'relief' tile 12\/1\/2: .*HTTP 500/);
   });
@@ -79,10 +81,18 @@ describe('bad data', () => {
     expect(html.tile).toBe('13/2101/3044');
     const gz = gzTile().slice();
     for (let i = 40; i < 60; i++) gz[i] ^= 0x5a;
-    const g = createMvtSource('gz', { type: 'mvt', tiles: ['c/{z}/{x}/{y}.mvt.gz'], minzoom: 14, maxzoom: 14 }, ctxOf(new MemoryLoader({ 'c/14/9384/9577.mvt.gz': gz })));
+    const g = createMvtSource(
+      'gz',
+      { type: 'mvt', tiles: ['c/{z}/{x}/{y}.mvt.gz'], minzoom: 14, maxzoom: 14 },
+      ctxOf(new MemoryLoader({ 'c/14/9384/9577.mvt.gz': gz })),
+    );
     const eg = await sourceError(g.features('road', tileWindow({ z: 14, x: 9384, y: 9577 }, 256)));
     expect(eg.message).toMatch(/source 'gz' tile 14\/9384\/9577: the tile is not a valid vector tile/);
-    const cut = createMvtSource('gz', { type: 'mvt', tiles: ['c/{z}/{x}/{y}.mvt.gz'], minzoom: 14, maxzoom: 14 }, ctxOf(new MemoryLoader({ 'c/14/9384/9577.mvt.gz': gzTile().subarray(0, 2000) })));
+    const cut = createMvtSource(
+      'gz',
+      { type: 'mvt', tiles: ['c/{z}/{x}/{y}.mvt.gz'], minzoom: 14, maxzoom: 14 },
+      ctxOf(new MemoryLoader({ 'c/14/9384/9577.mvt.gz': gzTile().subarray(0, 2000) })),
+    );
     expect((await sourceError(cut.features('road', tileWindow({ z: 14, x: 9384, y: 9577 }, 256)))).message).toMatch(/unexpected end of file/);
   });
 
@@ -97,12 +107,19 @@ describe('bad data', () => {
     // The PNG is 256 px; the source declares the default 512.
     const size = await sourceError(dem(png).field(tileWindow({ z: 4, x: 4, y: 4 }, 256)));
     expect(size.message).toMatch(/256x256 px but the source's tileSize is 512; set "tileSize": 256/);
-    const noDecoder = createDemSource('relief', { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, tileSize: 256 }, { ...ctxOf(new MemoryLoader({ 'd/3/2/2.png': png })), decodeImage: undefined });
+    const noDecoder = createDemSource(
+      'relief',
+      { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], maxzoom: 3, tileSize: 256 },
+      { ...ctxOf(new MemoryLoader({ 'd/3/2/2.png': png })), decodeImage: undefined },
+    );
     expect((await sourceError(noDecoder.field(tileWindow({ z: 3, x: 2, y: 2 }, 256)))).message).toMatch(/no image decoder/);
   });
 
   test('unknown layer: pmtiles (from the archive metadata) and geojson', async () => {
-    const archive = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], { tileType: 1, metadata: { vector_layers: [{ id: 'road' }, { id: 'water' }] } });
+    const archive = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], {
+      tileType: 1,
+      metadata: { vector_layers: [{ id: 'road' }, { id: 'water' }] },
+    });
     const pm = createPmtilesSource('arch', { type: 'pmtiles', url: 'a.pmtiles' }, ctxOf(new MemoryLoader({ 'a.pmtiles': archive })));
     expect((await sourceError(pm.features('roads', T))).message).toMatch(/source 'arch': unknown layer 'roads'; the source has: road, water/);
     const gj = new GeojsonSource({ name: 'pts', decl: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } } });
@@ -114,13 +131,19 @@ describe('bad data', () => {
     const vector = writePmtiles([{ z: 13, x: 2101, y: 3044, data: chicagoTile() }], { tileType: 1 });
     const loader = new MemoryLoader({ 'r.pmtiles': raster, 'v.pmtiles': vector, 'x.pmtiles': chicagoTile() });
     const asVector = createPmtilesSource('basemap', { type: 'pmtiles', url: 'r.pmtiles' }, ctxOf(loader));
-    expect((await sourceError(asVector.features('road', T))).message).toMatch(/source 'basemap': the PMTiles archive 'r.pmtiles' holds PNG tiles; a pmtiles \(vector\) source needs vector \(MVT\) tiles/);
+    expect((await sourceError(asVector.features('road', T))).message).toMatch(
+      /source 'basemap': the PMTiles archive 'r.pmtiles' holds PNG tiles; a pmtiles \(vector\) source needs vector \(MVT\) tiles/,
+    );
     const asDem = createDemSource('relief', { type: 'dem', url: 'v.pmtiles' }, ctxOf(loader));
     expect((await sourceError(asDem.field(T))).message).toMatch(/holds vector \(MVT\) tiles; a dem source needs PNG or WebP tiles/);
     const notArchive = createPmtilesSource('basemap', { type: 'pmtiles', url: 'x.pmtiles' }, ctxOf(loader));
     expect((await sourceError(notArchive.features('road', T))).message).toMatch(/cannot read the PMTiles archive 'x.pmtiles'.*magic/i);
     if (fixturesPresent) {
-      const stamen = createPmtilesSource('toner', { type: 'pmtiles', url: 'stamen_toner_raster_CC-BY_ODbL_z3.pmtiles' }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })));
+      const stamen = createPmtilesSource(
+        'toner',
+        { type: 'pmtiles', url: 'stamen_toner_raster_CC-BY_ODbL_z3.pmtiles' },
+        ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })),
+      );
       expect((await sourceError(stamen.features('roads', tileWindow({ z: 2, x: 1, y: 1 }, 256)))).message).toMatch(/holds PNG tiles/);
     }
   });
@@ -136,6 +159,6 @@ describe('bad data', () => {
     const results = await Promise.allSettled([r.renderTile({ z: 13, x: 2102, y: 3044 }), r.renderTile({ z: 13, x: 2101, y: 3044 })]);
     expect(results[0]!.status).toBe('rejected');
     expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(SourceError);
-    if (results[1]!.status === "rejected") throw (results[1] as PromiseRejectedResult).reason;
+    if (results[1]!.status === 'rejected') throw (results[1] as PromiseRejectedResult).reason;
   });
 });

@@ -15,8 +15,17 @@ const inline = (data: object, extra: Partial<SourceDecl> = {}) => new GeojsonSou
 describe('geojson source', () => {
   test('a square polygon with an id, spanning four tiles, comes back as one group with its exact area', async () => {
     // Square from lng/lat (-10, -10) to (10, 10): straddles the z2 tile corner at (0, 0).
-    const sq = [[-10, -10], [10, -10], [10, 10], [-10, 10], [-10, -10]];
-    const src = inline({ type: 'FeatureCollection', features: [{ type: 'Feature', id: 7, properties: { k: 1 }, geometry: { type: 'Polygon', coordinates: [sq] } }] }, { tolerance: 0 });
+    const sq = [
+      [-10, -10],
+      [10, -10],
+      [10, 10],
+      [-10, 10],
+      [-10, -10],
+    ];
+    const src = inline(
+      { type: 'FeatureCollection', features: [{ type: 'Feature', id: 7, properties: { k: 1 }, geometry: { type: 'Polygon', coordinates: [sq] } }] },
+      { tolerance: 0 },
+    );
     const canvas: Canvas = { z: 2, x0: 256, y0: 256, width: 512, height: 512, tileSize: 256 };
     const groups = await src.features('g', canvas);
     expect(groups.length).toBe(1);
@@ -46,7 +55,11 @@ describe('geojson source', () => {
   });
 
   test('TopoJSON through the npm: scheme (world-atlas countries)', async () => {
-    const src = new GeojsonSource({ name: 'world', decl: { type: 'geojson', data: 'npm:world-atlas/countries-110m.json' }, loader: new NodeLoader({ baseDir: process.cwd() }) });
+    const src = new GeojsonSource({
+      name: 'world',
+      decl: { type: 'geojson', data: 'npm:world-atlas/countries-110m.json' },
+      loader: new NodeLoader({ baseDir: process.cwd() }),
+    });
     const g = await src.features('world', tileWindow({ z: 0, x: 0, y: 0 }, 256));
     expect(g.length).toBeGreaterThan(150);
   });

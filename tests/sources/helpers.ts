@@ -49,8 +49,7 @@ export function polygonArea(groups: FeatureGroup[]): number {
 
 export function lineLength(groups: FeatureGroup[]): number {
   let len = 0;
-  for (const g of groups)
-    for (const l of g.lines) for (let i = 2; i < l.length; i += 2) len += Math.hypot(l[i]! - l[i - 2]!, l[i + 1]! - l[i - 1]!);
+  for (const g of groups) for (const l of g.lines) for (let i = 2; i < l.length; i += 2) len += Math.hypot(l[i]! - l[i - 2]!, l[i + 1]! - l[i - 1]!);
   return len;
 }
 
@@ -62,7 +61,11 @@ export function pointCount(groups: FeatureGroup[]): number {
 export async function solidPng(size: number, rgba: [number, number, number, number]): Promise<Uint8Array> {
   const raw = new Uint8Array(size * size * 4);
   for (let i = 0; i < raw.length; i += 4) raw.set(rgba, i);
-  return new Uint8Array(await sharp(raw, { raw: { width: size, height: size, channels: 4 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(raw, { raw: { width: size, height: size, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 /** A zstd frame of raw blocks (RFC 8878 §3.1.1): a valid stream any decoder must read. */

@@ -13,7 +13,11 @@ import { ctxOf, FIXTURES, MVT_FIXTURES, readBytes, pointCount } from './helpers.
 import { fixturesTest } from '../helpers/fixtures.js';
 
 const chicago = (cache = new TileCache()) =>
-  createMvtSource('streets', { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES }), cache));
+  createMvtSource(
+    'streets',
+    { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 },
+    ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES }), cache),
+  );
 
 const rectOf = (c: Canvas): Rect => ({ x0: c.x0, y0: c.y0, x1: c.x0 + c.width, y1: c.y0 + c.height });
 
@@ -27,12 +31,14 @@ function lengthIn(groups: FeatureGroup[], r: Rect): number {
   let len = 0;
   for (const g of groups)
     for (const l of g.lines)
-      for (const piece of clipLine(l, r)) for (let i = 2; i < piece.line.length; i += 2) len += Math.hypot(piece.line[i]! - piece.line[i - 2]!, piece.line[i + 1]! - piece.line[i - 1]!);
+      for (const piece of clipLine(l, r))
+        for (let i = 2; i < piece.line.length; i += 2) len += Math.hypot(piece.line[i]! - piece.line[i - 2]!, piece.line[i + 1]! - piece.line[i - 1]!);
   return len;
 }
 function pointsIn(groups: FeatureGroup[], r: Rect): number {
   let n = 0;
-  for (const g of groups) for (let i = 0; i < g.points.length; i += 2) if (g.points[i]! >= r.x0 && g.points[i]! < r.x1 && g.points[i + 1]! >= r.y0 && g.points[i + 1]! < r.y1) n++;
+  for (const g of groups)
+    for (let i = 0; i < g.points.length; i += 2) if (g.points[i]! >= r.x0 && g.points[i]! < r.x1 && g.points[i + 1]! >= r.y0 && g.points[i + 1]! < r.y1) n++;
   return n;
 }
 
@@ -65,14 +71,19 @@ describe('mvt source', () => {
     const ourArea = ours.reduce((a, g) => a + g.polygons.reduce((b, p) => b + p.reduce((c, r) => c + ringArea(r), 0), 0), 0);
     expect(ourArea).toBeGreaterThan(0);
     expect(ourArea).toBeCloseTo(refArea, 6);
-    for (const g of groups) for (const p of g.polygons) {
-      expect(ringArea(p[0]!)).toBeGreaterThan(0);
-      for (const hole of p.slice(1)) expect(ringArea(hole)).toBeLessThan(0);
-    }
+    for (const g of groups)
+      for (const p of g.polygons) {
+        expect(ringArea(p[0]!)).toBeGreaterThan(0);
+        for (const hole of p.slice(1)) expect(ringArea(hole)).toBeLessThan(0);
+      }
   });
 
   test('gzip-compressed tiles are detected and inflated (mvt-fixtures compressed block)', async () => {
-    const src = createMvtSource('c', { type: 'mvt', tiles: ['compressed/{z}-{x}-{y}.mvt.gz'], minzoom: 14, maxzoom: 14 }, ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES })));
+    const src = createMvtSource(
+      'c',
+      { type: 'mvt', tiles: ['compressed/{z}-{x}-{y}.mvt.gz'], minzoom: 14, maxzoom: 14 },
+      ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES })),
+    );
     const groups = await src.features('road', tileWindow({ z: 14, x: 9384, y: 9577 }, 512));
     // Real data: the road layer holds 72 line features and 2 point features (fixture manifest).
     expect(groups.filter((g) => g.lines.length).length).toBeGreaterThan(50);
@@ -85,8 +96,15 @@ describe('mvt source', () => {
     const block: Canvas = { z: 13, x0: 2101 * 256, y0: 3044 * 256, width: 512, height: 512, tileSize: 256 };
     for (const layer of ['landuse', 'road', 'poi_label', 'water']) {
       const whole = await src.features(layer, block);
-      let area = 0, length = 0, points = 0;
-      for (const [x, y] of [[2101, 3044], [2102, 3044], [2101, 3045], [2102, 3045]] as const) {
+      let area = 0,
+        length = 0,
+        points = 0;
+      for (const [x, y] of [
+        [2101, 3044],
+        [2102, 3044],
+        [2101, 3045],
+        [2102, 3045],
+      ] as const) {
         const w = tileWindow({ z: 13, x, y }, 256);
         const g = await src.features(layer, w);
         area += areaIn(g, rectOf(w));
@@ -109,16 +127,18 @@ describe('mvt source', () => {
     const landuse = await src.features('landuse', block);
     let onSeam = 0;
     for (const g of landuse)
-      g.polygons.forEach((p, pi) => p.forEach((ring, ri) => {
-        const n = ring.length / 2;
-        for (let i = 0; i < n; i++) {
-          const j = (i + 1) % n;
-          if (ring[i * 2] === seam && ring[j * 2] === seam) {
-            onSeam++;
-            expect(g.polygonCuts?.[pi]?.[ri]?.[i]).toBe(1);
+      g.polygons.forEach((p, pi) =>
+        p.forEach((ring, ri) => {
+          const n = ring.length / 2;
+          for (let i = 0; i < n; i++) {
+            const j = (i + 1) % n;
+            if (ring[i * 2] === seam && ring[j * 2] === seam) {
+              onSeam++;
+              expect(g.polygonCuts?.[pi]?.[ri]?.[i]).toBe(1);
+            }
           }
-        }
-      }));
+        }),
+      );
     expect(onSeam).toBeGreaterThan(0);
     // Streets v7 numbers buildings per tile (ids 1..13 in both tiles): they must stay apart.
     const buildings = await src.features('building', block);
@@ -137,7 +157,7 @@ describe('mvt source', () => {
     expect(areaIn(z15, rectOf(w15))).toBeCloseTo(16 * areaIn(z13, quadrant), 2);
   });
 
-  test('neighbours are loaded only where the canvas reaches past a tile\'s own buffer (64/4096: 4 px at 256)', async () => {
+  test("neighbours are loaded only where the canvas reaches past a tile's own buffer (64/4096: 4 px at 256)", async () => {
     const base = new NodeLoader({ baseDir: MVT_FIXTURES });
     const loaded: string[] = [];
     const loader = { load: (ref: string) => (loaded.push(ref), base.load(ref)) };
@@ -158,14 +178,22 @@ describe('mvt source', () => {
   });
 
   test('a declared layer list makes an unknown layer an error naming the source and the layer', async () => {
-    const src = createMvtSource('streets', { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13, layers: ['road', 'water'] }, ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES })));
+    const src = createMvtSource(
+      'streets',
+      { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13, layers: ['road', 'water'] },
+      ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES })),
+    );
     await expect(src.features('roads', tileWindow({ z: 13, x: 2101, y: 3044 }, 256))).rejects.toThrow(/source 'streets'.*unknown layer 'roads'.*road, water/);
     // A layer absent from a tile (tilesets omit empty layers) is no error, just no features.
     expect(await chicago().features('no_such_layer', tileWindow({ z: 13, x: 2101, y: 3044 }, 256))).toEqual([]);
   });
 
   fixturesTest('the Berlin street tile: Mauerpark lands where vector-tile-js puts it', async () => {
-    const src = createMvtSource('berlin', { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxzoom: 14 }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/vector-tile-js') })));
+    const src = createMvtSource(
+      'berlin',
+      { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxzoom: 14 },
+      ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/vector-tile-js') })),
+    );
     const groups = await src.features('poi_label', tileWindow({ z: 14, x: 8801, y: 5371 }, 512));
     const park = groups.find((g) => g.properties.name === 'Mauerpark')!;
     expect(park).toBeDefined();

@@ -34,7 +34,10 @@ function varint(out: number[], v: number): void {
 
 export function writePmtiles(tiles: ArchiveTile[], o: ArchiveOptions): Uint8Array {
   const entries = tiles
-    .map((t) => ({ id: zxyToTileId(t.z, t.x, t.y), data: o.compression ? o.compression.compress(t.data) : o.gzipTiles ? new Uint8Array(gzipSync(t.data)) : t.data }))
+    .map((t) => ({
+      id: zxyToTileId(t.z, t.x, t.y),
+      data: o.compression ? o.compression.compress(t.data) : o.gzipTiles ? new Uint8Array(gzipSync(t.data)) : t.data,
+    }))
     .sort((a, b) => a.id - b.id);
   let offset = 0;
   const placed = entries.map((e) => {

@@ -9,7 +9,12 @@ import { ctxOf, FIXTURES, MemoryLoader, MVT_FIXTURES, polygonArea, lineLength, r
 import { writePmtiles } from './pmtiles-writer.js';
 import { fixturesTest } from '../helpers/fixtures.js';
 
-const BLOCK = [[2101, 3044], [2102, 3044], [2101, 3045], [2102, 3045]] as const;
+const BLOCK = [
+  [2101, 3044],
+  [2102, 3044],
+  [2101, 3045],
+  [2102, 3045],
+] as const;
 
 function chicagoArchive(): Uint8Array {
   const tiles = BLOCK.map(([x, y]) => ({ z: 13, x, y, data: readBytes(path.join(MVT_FIXTURES, `chicago/13-${x}-${y}.mvt`)) }));
@@ -23,7 +28,11 @@ function chicagoArchive(): Uint8Array {
 describe('pmtiles source', () => {
   test('an archive of real tiles gives exactly what the same tiles give from templates', async () => {
     const pm = createPmtilesSource('pm', { type: 'pmtiles', url: 'chicago.pmtiles' }, ctxOf(new MemoryLoader({ 'chicago.pmtiles': chicagoArchive() })));
-    const tpl = createMvtSource('tpl', { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 }, ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES })));
+    const tpl = createMvtSource(
+      'tpl',
+      { type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 },
+      ctxOf(new NodeLoader({ baseDir: MVT_FIXTURES })),
+    );
     const block: Canvas = { z: 13, x0: 2101 * 256 + 100, y0: 3044 * 256 + 100, width: 312, height: 312, tileSize: 256 };
     for (const layer of ['landuse', 'road']) {
       const a = await pm.features(layer, block);
@@ -47,7 +56,11 @@ describe('pmtiles source', () => {
   });
 
   fixturesTest('Florence: zooms, layers and attribution from the real archive; roads in central Florence', async () => {
-    const pm = createPmtilesSource('fi', { type: 'pmtiles', url: 'protomaps_vector_ODbL_firenze.pmtiles' }, ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })));
+    const pm = createPmtilesSource(
+      'fi',
+      { type: 'pmtiles', url: 'protomaps_vector_ODbL_firenze.pmtiles' },
+      ctxOf(new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') })),
+    );
     const roads = await pm.features('roads', tileWindow({ z: 14, x: 8704, y: 5972 }, 256));
     // Manifest: 2331 road lines in this tile (pieces inside the tile; a few may fall in the buffer only).
     expect(roads.length).toBeGreaterThan(2000);

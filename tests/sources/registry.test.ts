@@ -33,7 +33,17 @@ describe('source registry', () => {
       {
         output: 'out',
         sources: { relief: { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], tileSize: 256, encoding: 'terrarium', maxzoom: 3 } },
-        nodes: { e: { op: 'dem' }, out: { op: 'color-ramp', field: '@e', stops: [{ value: -100, color: '#000000' }, { value: 100, color: '#ffffff' }] } },
+        nodes: {
+          e: { op: 'dem' },
+          out: {
+            op: 'color-ramp',
+            field: '@e',
+            stops: [
+              { value: -100, color: '#000000' },
+              { value: 100, color: '#ffffff' },
+            ],
+          },
+        },
       },
       { loader: new MemoryLoader({ 'd/3/2/2.png': png }) },
     );

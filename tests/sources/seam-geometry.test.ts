@@ -1,4 +1,3 @@
-
 import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { compareRGBA, type Tolerance } from '../helpers/compare.js';
@@ -11,7 +10,12 @@ async function seam(style: object, loader: Loader, z: number, x: number, y: numb
   const r = Renderer.create(style, { loader });
   const W = 2 * T;
   const mosaic = new Uint8Array(W * W * 4);
-  for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+  for (const [dx, dy] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
     const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T }));
     for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
   }
@@ -35,11 +39,20 @@ function expectSeamless(r: Awaited<ReturnType<typeof seam>>, minCovered: number)
  * themselves (docs/format.md, "Seams"); a buffer's round ends overlap and unite exactly.
  */
 function drawn(sources: object, src: object, g: object, extra: Record<string, object> = {}, lines = false) {
-  const geom = lines ? { wide: { op: 'buffer', features: '@g', distance: 1.5, join: 'round' }, polys: { op: 'fill-solid', features: '@wide', fill: '#08306b' } } : { polys: { op: 'fill-solid', features: '@g', fill: '#3182bd' } };
+  const geom = lines
+    ? { wide: { op: 'buffer', features: '@g', distance: 1.5, join: 'round' }, polys: { op: 'fill-solid', features: '@wide', fill: '#08306b' } }
+    : { polys: { op: 'fill-solid', features: '@g', fill: '#3182bd' } };
   return {
     output: 'out',
     sources,
-    nodes: { src, ...extra, g, ...geom, dots: { op: 'circles', features: '@g', radius: 3, color: '#e6550d' }, out: { op: 'blend', base: '@polys', over: '@dots' } },
+    nodes: {
+      src,
+      ...extra,
+      g,
+      ...geom,
+      dots: { op: 'circles', features: '@g', radius: 3, color: '#e6550d' },
+      out: { op: 'blend', base: '@polys', over: '@dots' },
+    },
   };
 }
 
@@ -63,8 +76,14 @@ describe('whole features (GeoJSON): the dash pattern is anchored at the line sta
     const ll = (x: number, y: number) => [(x / W) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / W))) * 180) / Math.PI];
     const style = {
       output: 'out',
-      sources: { l: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [ll(100, 300.5), ll(400, 300.5)] } } } },
-      nodes: { f: { op: 'features', source: 'l' }, d: { op: 'dash', features: '@f', 'dash-px': 8, 'gap-px': 8 }, out: { op: 'stroke-solid', features: '@d', width: 1, color: '#000000' } },
+      sources: {
+        l: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [ll(100, 300.5), ll(400, 300.5)] } } },
+      },
+      nodes: {
+        f: { op: 'features', source: 'l' },
+        d: { op: 'dash', features: '@f', 'dash-px': 8, 'gap-px': 8 },
+        out: { op: 'stroke-solid', features: '@d', width: 1, color: '#000000' },
+      },
     };
     const r = Renderer.create(style);
     const px = toRGBA8(await r.renderTile({ z: 2, x: 1, y: 1 }, undefined, { tileSize: 256 }));
@@ -80,8 +99,27 @@ test('a 100-degree straight line at z14: only its part in the canvas is dashed (
   // From lng -50 to 50 along lat 0 (world y = 2^21 / 2 at z14, 256 px): 2^21 * 100/360 px long.
   const style = {
     output: 'out',
-    sources: { l: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [[-50, -0.0001], [50, -0.0001]] } } } },
-    nodes: { f: { op: 'features', source: 'l' }, d: { op: 'dash', features: '@f', 'dash-px': 8, 'gap-px': 8 }, out: { op: 'stroke-solid', features: '@d', width: 2, color: '#000000' } },
+    sources: {
+      l: {
+        type: 'geojson',
+        data: {
+          type: 'Feature',
+          properties: {},
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [-50, -0.0001],
+              [50, -0.0001],
+            ],
+          },
+        },
+      },
+    },
+    nodes: {
+      f: { op: 'features', source: 'l' },
+      d: { op: 'dash', features: '@f', 'dash-px': 8, 'gap-px': 8 },
+      out: { op: 'stroke-solid', features: '@d', width: 2, color: '#000000' },
+    },
   };
   const W = 256 * 2 ** 14;
   const x0 = Math.round(W / 2) + 1000; // tile column 8192 + 3 starts 768 px east of lng 0
@@ -89,13 +127,14 @@ test('a 100-degree straight line at z14: only its part in the canvas is dashed (
   const px = toRGBA8(await Renderer.create(style).renderTile({ z: 14, x: tx, y: W / 2 / 256 }, undefined, { tileSize: 256 }));
   // The line starts at world x = W * 130/360; a world x is inked when (x - start) mod 16 < 8.
   const start = (W * 130) / 360;
-  let agree = 0, total = 0;
+  let agree = 0,
+    total = 0;
   for (let i = 0; i < 256; i++) {
     const x = tx * 256 + i + 0.5;
     const pos = (((x - start) % 16) + 16) % 16;
     if (Math.abs(pos - 0) < 1 || Math.abs(pos - 8) < 1 || Math.abs(pos - 16) < 1) continue; // anti-aliased dash ends
     total++;
-    if ((px[i * 4 + 3]! > 128) === pos < 8) agree++;
+    if (px[i * 4 + 3]! > 128 === pos < 8) agree++;
   }
   expect(agree).toBe(total);
 });

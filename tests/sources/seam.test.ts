@@ -32,7 +32,12 @@ async function seam(style: object, loader: Loader, z: number, x: number, y: numb
   const r = Renderer.create(style, { loader });
   const W = 2 * T;
   const mosaic = new Uint8Array(W * W * 4);
-  for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+  for (const [dx, dy] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
     const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T }));
     for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
   }
@@ -114,15 +119,26 @@ async function syntheticDem(): Promise<MemoryLoader> {
       for (let j = 0; j < S; j++)
         for (let i = 0; i < S; i++) {
           const v = Math.round((h(tx * S + i, ty * S + j) + 32768) * 256) / 256;
-          const r = Math.floor(v / 256), g = Math.floor(v - r * 256), b = Math.round((v - r * 256 - g) * 256);
+          const r = Math.floor(v / 256),
+            g = Math.floor(v - r * 256),
+            b = Math.round((v - r * 256 - g) * 256);
           raw.set([r, g, b, 255], (j * S + i) * 4);
         }
-      files[`dem/6/${tx}/${ty}.png`] = new Uint8Array(await sharp(raw, { raw: { width: S, height: S, channels: 4 } }).png().toBuffer());
+      files[`dem/6/${tx}/${ty}.png`] = new Uint8Array(
+        await sharp(raw, { raw: { width: S, height: S, channels: 4 } })
+          .png()
+          .toBuffer(),
+      );
     }
   return new MemoryLoader(files);
 }
 
-const RELIEF: [number, string][] = [[400, '#2e9a58'], [700, '#fbff80'], [1000, '#e06c1f'], [1300, '#c83737']];
+const RELIEF: [number, string][] = [
+  [400, '#2e9a58'],
+  [700, '#fbff80'],
+  [1000, '#e06c1f'],
+  [1300, '#c83737'],
+];
 
 describe('seam invariant: 2x2 tile mosaic = window render', () => {
   test('blur of fills, real MVT block (mvt-fixtures Chicago, z13)', async () => {
@@ -142,7 +158,10 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
         pts.push([-20 + i * 7 + k * 0.4, 40.9799 + o * 0.7]);
       }
     });
-    const src = { type: 'geojson', data: { type: 'FeatureCollection', features: pts.map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })) } };
+    const src = {
+      type: 'geojson',
+      data: { type: 'FeatureCollection', features: pts.map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })) },
+    };
     const r = await seam(densityOf(src, 'pts', 24), new MemoryLoader(), 4, 7, 5);
     expectSeamless(r, 0.05);
   });
@@ -168,7 +187,13 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
 
   fixturesTest('real fixtures: contours and colour ramp of the Terrain-RGB 512 px block (Tyrol), rendered at z11 / 256 px', async () => {
     const dem = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 };
-    const stops: [number, string][] = [[500, '#2e9a58'], [1000, '#fbff80'], [1500, '#e06c1f'], [2000, '#c83737'], [3000, '#ffffff']];
+    const stops: [number, string][] = [
+      [500, '#2e9a58'],
+      [1000, '#fbff80'],
+      [1500, '#e06c1f'],
+      [2000, '#c83737'],
+      [3000, '#ffffff'],
+    ];
     const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrain-rgb/maplibre-terrain-shading-512') });
     expectSeamless(await seam(demStyle(dem, 100, stops), loader, 11, 1088, 715), 0.95);
   });
@@ -178,7 +203,12 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
     const bf = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/mapzen-z9-256') });
     expectSeamless(await seam(demStyle({ ...dem, maxzoom: 9 }, 50, RELIEF), bf, 10, 538, 355), 0.95);
     const gc = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/maplibre-grandcanyon-256') });
-    const canyon: [number, string][] = [[500, '#6b3d1f'], [1200, '#c98b4f'], [1800, '#f1d7a3'], [2300, '#ffffff']];
+    const canyon: [number, string][] = [
+      [500, '#6b3d1f'],
+      [1200, '#c98b4f'],
+      [1800, '#f1d7a3'],
+      [2300, '#ffffff'],
+    ];
     expectSeamless(await seam(demStyle({ ...dem, maxzoom: 11 }, 100, canyon), gc, 12, 759, 1607), 0.95);
   });
 

@@ -57,7 +57,11 @@ export function startWorker(url: string | URL, o: EngineOptions): Promise<Starte
     const onError = (ev: ErrorEvent) => {
       release();
       worker.terminate();
-      reject(new Error(`the render worker (${String(url)}) failed to start: ${ev.message || 'the script did not load'}; pass workerUrl, or workers: 0 to render on this thread`));
+      reject(
+        new Error(
+          `the render worker (${String(url)}) failed to start: ${ev.message || 'the script did not load'}; pass workerUrl, or workers: 0 to render on this thread`,
+        ),
+      );
     };
     const onMessage = (ev: MessageEvent<FromWorker>) => {
       const m = ev.data;

@@ -68,10 +68,17 @@ export interface Comparison {
  * Compare two straight-alpha RGBA images on premultiplied values (colour under zero alpha does
  * not count). Pass when at most `fraction` of the pixels differ by more than `channel`/255.
  */
-export function compareImages(actual: Uint8Array | Uint8ClampedArray, expected: Uint8Array | Uint8ClampedArray, width: number, height: number, tol: Tolerance = {}): Comparison {
+export function compareImages(
+  actual: Uint8Array | Uint8ClampedArray,
+  expected: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  tol: Tolerance = {},
+): Comparison {
   const channel = tol.channel ?? 2;
   const fraction = tol.fraction ?? 0.001;
-  if (actual.length !== expected.length || actual.length !== width * height * 4) throw new Error(`the images differ in size: ${actual.length} vs ${expected.length} bytes`);
+  if (actual.length !== expected.length || actual.length !== width * height * 4)
+    throw new Error(`the images differ in size: ${actual.length} vs ${expected.length} bytes`);
   const diff = new Uint8Array(width * height * 4);
   let bad = 0;
   let maxDiff = 0;
@@ -141,7 +148,13 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
   const name = path.basename(dir);
   const bname = o.backend.name;
   const started = performance.now();
-  const result = (status: CaseStatus, extra: Partial<CaseResult> = {}): CaseResult => ({ name, backend: bname, status, ms: performance.now() - started, ...extra });
+  const result = (status: CaseStatus, extra: Partial<CaseResult> = {}): CaseResult => ({
+    name,
+    backend: bname,
+    status,
+    ms: performance.now() - started,
+    ...extra,
+  });
   const suffix = suffixOf(bname);
   const actualPath = path.join(dir, `actual${suffix}.png`);
   const diffPath = path.join(dir, `diff${suffix}.png`);
@@ -187,7 +200,12 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
     return result('updated', { ...numbers, message: 'expected.png rewritten' });
   }
   await writeOutput(actualPath, await encodePng(raster));
-  await writeOutput(diffPath, await sharp(Buffer.from(cmp.diff), { raw: { width: raster.width, height: raster.height, channels: 4 } }).png().toBuffer());
+  await writeOutput(
+    diffPath,
+    await sharp(Buffer.from(cmp.diff), { raw: { width: raster.width, height: raster.height, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
   const tol = spec.tolerance ?? {};
   return result('fail', {
     ...numbers,
@@ -213,7 +231,10 @@ export interface CheckReport {
 }
 
 export function parseBackends(s: string | undefined): ('cpu' | 'gpu')[] {
-  const list = (s ?? 'cpu').split(',').map((b) => b.trim().toLowerCase()).filter(Boolean);
+  const list = (s ?? 'cpu')
+    .split(',')
+    .map((b) => b.trim().toLowerCase())
+    .filter(Boolean);
   const out: ('cpu' | 'gpu')[] = [];
   for (const b of list) {
     if (b !== 'cpu' && b !== 'gpu') throw new UsageError(`--backend '${s}': name cpu, gpu or both (cpu,gpu)`);
@@ -271,12 +292,24 @@ export function summaryTable(results: CaseResult[]): string {
   ]);
   const head = ['case', 'backend', 'result', 'bad px', 'bad %', 'max diff', 'ms'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const count = (s: CaseStatus) => results.filter((r) => r.status === s).length;
   const parts = [`${count('pass')} passed`, `${count('fail')} failed`];
   if (count('missing')) parts.push(`${count('missing')} missing expected.png`);
   if (count('error')) parts.push(`${count('error')} could not render`);
   if (count('updated')) parts.push(`${count('updated')} updated`);
   const problems = results.filter((r) => r.status !== 'pass' && r.message).map((r) => `${r.name} [${r.backend}]: ${r.message}`);
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', ...problems, ...(problems.length ? [''] : []), `${parts.join(', ')} (${results.length} renders)`].join('\n');
+  return [
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    ...problems,
+    ...(problems.length ? [''] : []),
+    `${parts.join(', ')} (${results.length} renders)`,
+  ].join('\n');
 }

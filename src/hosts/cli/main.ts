@@ -43,7 +43,11 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
   .command(
     'tile',
     'render one tile to a PNG',
-    (y) => common(y).option('tile', { type: 'string', demandOption: true, describe: 'tile address z/x/y' }).option('out', { type: 'string', demandOption: true, describe: 'output PNG' }).option('tile-size', tileSize),
+    (y) =>
+      common(y)
+        .option('tile', { type: 'string', demandOption: true, describe: 'tile address z/x/y' })
+        .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
+        .option('tile-size', tileSize),
     (a) => run(async () => (await import('./render.js')).tileCommand({ ...a, backend: a.backend as BackendChoice, tileSize: a.tileSize })),
   )
   .command(
@@ -66,19 +70,30 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('bbox', { type: 'string', default: '-180,-85.0511287798066,180,85.0511287798066', describe: 'west,south,east,north in degrees' })
         .option('min-zoom', { type: 'string', default: '0', describe: 'lowest zoom' })
         .option('max-zoom', { type: 'string', demandOption: true, describe: 'highest zoom' })
-        .option('out', { type: 'string', demandOption: true, describe: 'output directory, or a file ending in .pmtiles; {shard} is replaced by the shard index' })
+        .option('out', {
+          type: 'string',
+          demandOption: true,
+          describe: 'output directory, or a file ending in .pmtiles; {shard} is replaced by the shard index',
+        })
         .option('tile-size', tileSize)
         .option('resume', { type: 'boolean', default: false, describe: 'skip tiles already written by an earlier run' })
         .option('shard', { type: 'string', describe: 'render share i of n (0 <= i < n) of the tile list' })
         .option('concurrency', { type: 'number', describe: 'worker threads (default: one per core)' })
-        .option('progress', { choices: ['auto', 'bar', 'plain', 'none'] as const, default: 'auto' as const, describe: 'progress on stderr: a bar on a TTY, plain lines otherwise' })
+        .option('progress', {
+          choices: ['auto', 'bar', 'plain', 'none'] as const,
+          default: 'auto' as const,
+          describe: 'progress on stderr: a bar on a TTY, plain lines otherwise',
+        })
         .option('format', { choices: ['png', 'webp'] as const, default: 'png' as const, describe: 'tile format: png (exact) or webp (lossy, quality 90)' }),
     (a) => run(async () => (await import('./tiles.js')).tilesCommand({ ...a, backend: a.backend as BackendChoice })),
   )
   .command(
     'merge <inputs..>',
     'join .pmtiles archives (e.g. the shards of one export) into one',
-    (y) => y.positional('inputs', { type: 'string', array: true, describe: 'input archives' }).option('out', { type: 'string', demandOption: true, describe: 'output .pmtiles' }),
+    (y) =>
+      y
+        .positional('inputs', { type: 'string', array: true, describe: 'input archives' })
+        .option('out', { type: 'string', demandOption: true, describe: 'output .pmtiles' }),
     (a) =>
       run(async () => {
         const { mergeArchives } = await import('../node/pmtiles/index.js');
@@ -99,7 +114,9 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
     (a) =>
       run(async () => {
         const { runCheck, EXIT_DIFFERENCE } = await import('./check.js');
-        const report = await runCheck({ dir: a.dir as string, backend: a.backend, update: a.update, case: a.case, allowOutside: a.allowOutside }, (l) => process.stderr.write(l + '\n'));
+        const report = await runCheck({ dir: a.dir as string, backend: a.backend, update: a.update, case: a.case, allowOutside: a.allowOutside }, (l) =>
+          process.stderr.write(l + '\n'),
+        );
         if (report.failed) process.exitCode = EXIT_DIFFERENCE;
         return report.text;
       }),
@@ -109,9 +126,18 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
     'serve PNG tiles over HTTP',
     (y) =>
       y
-        .option('style', { type: 'string', array: true, demandOption: true, describe: 'style document (JSON); repeat it, or name a directory of <name>/style.json, to serve a gallery under /styles/{id}/' })
+        .option('style', {
+          type: 'string',
+          array: true,
+          demandOption: true,
+          describe: 'style document (JSON); repeat it, or name a directory of <name>/style.json, to serve a gallery under /styles/{id}/',
+        })
         .option('port', { type: 'number', default: Number(process.env.PORT ?? 8080), describe: 'port (env PORT); 0 picks a free one' })
-        .option('host', { type: 'string', default: process.env.HOST ?? '127.0.0.1', describe: 'interface to listen on (env HOST); 0.0.0.0 for every interface' })
+        .option('host', {
+          type: 'string',
+          default: process.env.HOST ?? '127.0.0.1',
+          describe: 'interface to listen on (env HOST); 0.0.0.0 for every interface',
+        })
         .option('watch', { type: 'boolean', default: false, describe: 'reload the style when its file changes' })
         .option('workers', { type: 'number', describe: 'render worker threads (default: one per core; 0 renders on the main thread)' })
         .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
@@ -150,7 +176,11 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         });
         const name = s.service.style.renderer.doc.name;
         const many = 'services' in s ? (s.services as Map<string, unknown>) : undefined;
-        process.stdout.write(many ? `tilegraph: serving ${many.size} styles (${[...many.keys()].join(', ')}) at ${s.url}\n` : `tilegraph: serving ${name ? `'${name}' ` : ''}(version ${s.service.version}) at ${s.url}\n`);
+        process.stdout.write(
+          many
+            ? `tilegraph: serving ${many.size} styles (${[...many.keys()].join(', ')}) at ${s.url}\n`
+            : `tilegraph: serving ${name ? `'${name}' ` : ''}(version ${s.service.version}) at ${s.url}\n`,
+        );
         const stop = (sig: string) => {
           process.stderr.write(`tilegraph: ${sig}: finishing requests in flight, then stopping\n`);
           void s.close().then(() => process.exit(EXIT.ok));

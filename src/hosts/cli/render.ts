@@ -100,7 +100,9 @@ export async function bboxCommand(a: BboxArgs): Promise<string> {
   const z = parseZoom(a.zoom);
   const w = bboxWindow(b, z, a.tileSize);
   if (w.width * w.height > a.maxPixels) {
-    throw new UsageError(`--bbox at zoom ${z} is ${w.width}x${w.height} pixels, above --max-pixels ${a.maxPixels}; lower the zoom, use 'tiles', or raise --max-pixels`);
+    throw new UsageError(
+      `--bbox at zoom ${z} is ${w.width}x${w.height} pixels, above --max-pixels ${a.maxPixels}; lower the zoom, use 'tiles', or raise --max-pixels`,
+    );
   }
   await renderToFile(a, a.out, () => w);
   return `${a.out} (${w.width}x${w.height} px at zoom ${z}, world pixels x ${w.x0}..${w.x0 + w.width}, y ${w.y0}..${w.y0 + w.height})`;

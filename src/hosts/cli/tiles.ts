@@ -104,7 +104,8 @@ class DirSink implements TileSink {
     if (resume && existsSync(file)) {
       const before = JSON.parse(await readFile(file, 'utf8')) as JobIdentity;
       const diff = jobDifferences(before, job);
-      if (diff.length) throw new UsageError(`cannot resume '${dir}': it holds tiles of a different job (${diff.join('; ')}); run without --resume, or with the same options`);
+      if (diff.length)
+        throw new UsageError(`cannot resume '${dir}': it holds tiles of a different job (${diff.join('; ')}); run without --resume, or with the same options`);
     }
     try {
       await mkdir(dir, { recursive: true });
@@ -164,7 +165,12 @@ const MIN_TILES_FOR_WORKERS = 64;
  * Pick the renderer: the GPU backend renders in this thread (one device); the CPU backend spreads
  * over `concurrency` worker threads, unless the job is small or single-threaded anyway.
  */
-async function makeRenderer(choice: BackendChoice, concurrency: number, tiles: number, workerUrl?: URL | string): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
+async function makeRenderer(
+  choice: BackendChoice,
+  concurrency: number,
+  tiles: number,
+  workerUrl?: URL | string,
+): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
   const sel = await selectBackend(choice);
   if (sel.backend.name === 'gpu' || concurrency === 1 || tiles < MIN_TILES_FOR_WORKERS) {
     return { renderer: new InProcessRenderer(sel.backend, 2), close: () => sel.close() };

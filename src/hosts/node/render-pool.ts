@@ -175,7 +175,13 @@ export class WorkerPool implements PngRenderer {
     signal?.throwIfAborted();
     const version = style.renderer.version;
     if (!slot.loaded.includes(version)) {
-      const init: NodeInit = { text: style.text, baseDir: style.baseDir, allowOutside: style.allowOutside, fetchTimeoutMs: style.fetchTimeoutMs, nodeCacheBytes: style.nodeCacheBytes };
+      const init: NodeInit = {
+        text: style.text,
+        baseDir: style.baseDir,
+        allowOutside: style.allowOutside,
+        fetchTimeoutMs: style.fetchTimeoutMs,
+        nodeCacheBytes: style.nodeCacheBytes,
+      };
       slot.worker.postMessage({ type: 'init', key: version, init } satisfies WorkerRequest);
       slot.loaded.push(version);
       if (slot.loaded.length > 2) slot.loaded.shift();

@@ -24,12 +24,23 @@ export function rendererFromText(text: string, baseDir: string, allowOutside = f
 }
 
 /** Read, validate and build a style file. Throws StyleError / BuildError, or the fs error when unreadable. */
-export async function loadStyleFile(file: string, options: { allowOutside?: boolean; fetchTimeoutMs?: number; nodeCacheBytes?: number } = {}): Promise<LoadedStyle> {
+export async function loadStyleFile(
+  file: string,
+  options: { allowOutside?: boolean; fetchTimeoutMs?: number; nodeCacheBytes?: number } = {},
+): Promise<LoadedStyle> {
   const abs = path.resolve(file);
   const text = await readFile(abs, 'utf8');
   const baseDir = path.dirname(abs);
   const allowOutside = options.allowOutside ?? false;
   const fetchTimeoutMs = options.fetchTimeoutMs;
   const nodeCacheBytes = options.nodeCacheBytes;
-  return { file: abs, text, baseDir, allowOutside, fetchTimeoutMs, nodeCacheBytes, renderer: rendererFromText(text, baseDir, allowOutside, fetchTimeoutMs, nodeCacheBytes) };
+  return {
+    file: abs,
+    text,
+    baseDir,
+    allowOutside,
+    fetchTimeoutMs,
+    nodeCacheBytes,
+    renderer: rendererFromText(text, baseDir, allowOutside, fetchTimeoutMs, nodeCacheBytes),
+  };
 }

@@ -58,7 +58,12 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** Parse /tiles/{z}/{x}/{y}[@2x].png: 400 for a malformed address, 404 outside the zoom range or the world. */
-function parseTileAddress(service: TileService, zs: string, xs: string, file: string): { z: number; x: number; y: number; scale: number; format: 'png' | 'webp' } {
+function parseTileAddress(
+  service: TileService,
+  zs: string,
+  xs: string,
+  file: string,
+): { z: number; x: number; y: number; scale: number; format: 'png' | 'webp' } {
   const m = /^(.*?)(@2x)?\.(png|webp)$/.exec(file);
   const details: { field: string; message: string }[] = [];
   if (!m) details.push({ field: 'format', message: `'${file}' is not {y}.png, {y}@2x.png, {y}.webp or {y}@2x.webp` });
@@ -71,7 +76,10 @@ function parseTileAddress(service: TileService, zs: string, xs: string, file: st
   const x = Number(xs);
   const y = Number(ys);
   if (z < service.minZoom || z > service.maxZoom) {
-    throw new HttpError(404, { error: 'tile outside the zoom range', details: [{ field: 'z', message: `zoom ${z} is outside ${service.minZoom}..${service.maxZoom}` }] });
+    throw new HttpError(404, {
+      error: 'tile outside the zoom range',
+      details: [{ field: 'z', message: `zoom ${z} is outside ${service.minZoom}..${service.maxZoom}` }],
+    });
   }
   const n = 2 ** z;
   const out: { field: string; message: string }[] = [];
@@ -148,9 +156,18 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     res.type(type).send(JSON.stringify(data));
   };
 
-  app.get('/style', versioned('application/json', () => service.style.renderer.doc));
-  app.get('/style/params', versioned('application/schema+json', () => service.style.renderer.paramsSchema));
-  app.get('/style/legend', versioned('application/json', () => service.style.renderer.legend ?? { entries: [] }));
+  app.get(
+    '/style',
+    versioned('application/json', () => service.style.renderer.doc),
+  );
+  app.get(
+    '/style/params',
+    versioned('application/schema+json', () => service.style.renderer.paramsSchema),
+  );
+  app.get(
+    '/style/legend',
+    versioned('application/json', () => service.style.renderer.legend ?? { entries: [] }),
+  );
 
   app.get('/tilejson.json', async (req: Request, res: Response) => {
     const query = req.query as Query;

@@ -35,7 +35,11 @@ export function styleIds(files: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return files.map((f) => {
     const base = path.basename(f) === 'style.json' ? path.basename(path.dirname(path.resolve(f))) : path.basename(f).replace(/\.json$/, '');
-    const id = base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'style';
+    const id =
+      base
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'style';
     const n = (seen.get(id) ?? 0) + 1;
     seen.set(id, n);
     return n === 1 ? id : `${id}-${n}`;
@@ -68,7 +72,9 @@ export interface RunningGallery extends RunningServer {
 export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: string[] }): Promise<RunningGallery> {
   const files = o.styles;
   const ids = styleIds(files);
-  const styles = await Promise.all(files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, nodeCacheBytes: SERVER_NODE_CACHE_BYTES })));
+  const styles = await Promise.all(
+    files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, nodeCacheBytes: SERVER_NODE_CACHE_BYTES })),
+  );
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const services = new Map<string, TileService>();
   // Each style's own bounds and zooms come from its sources where it declares them (the hand-drawn
@@ -99,7 +105,10 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
   root.get('/', (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-cache');
     const cards = list(req)
-      .map((s) => `<a class="card" href="styles/${esc(s.id)}/"><img src="styles/${esc(s.id)}/${esc(s.thumbnail.split(`/styles/${s.id}/`)[1]!)}" width="256" height="256" alt="${esc(s.name)}"><span>${esc(s.name)}</span></a>`)
+      .map(
+        (s) =>
+          `<a class="card" href="styles/${esc(s.id)}/"><img src="styles/${esc(s.id)}/${esc(s.thumbnail.split(`/styles/${s.id}/`)[1]!)}" width="256" height="256" alt="${esc(s.name)}"><span>${esc(s.name)}</span></a>`,
+      )
       .join('\n');
     res.type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tilegraph gallery</title><link rel="icon" href="data:,">
@@ -118,7 +127,9 @@ ${cards}
   root.get('/health', (_req: Request, res: Response) => {
     const draining = [...services.values()].some((s) => s.draining);
     res.setHeader('Cache-Control', 'no-store');
-    res.status(draining ? 503 : 200).json({ status: draining ? 'shutting-down' : 'ok', styles: Object.fromEntries([...services].map(([id, s]) => [id, s.version])) });
+    res
+      .status(draining ? 503 : 200)
+      .json({ status: draining ? 'shutting-down' : 'ok', styles: Object.fromEntries([...services].map(([id, s]) => [id, s.version])) });
   });
   for (const [id, s] of services) {
     // Relative URLs of the preview page need the trailing slash.
@@ -127,10 +138,18 @@ ${cards}
       if (p.endsWith('/')) return next(); // routing is not strict: /styles/{id}/ matches too
       res.redirect(301, `${p}/${q !== undefined ? '?' + q : ''}`);
     });
-    root.use(`/styles/${id}`, createApp(s, { publicUrl: o.publicUrl ? `${o.publicUrl.replace(/\/$/, '')}/styles/${id}` : undefined, shortMaxAge: o.shortMaxAge }));
+    root.use(
+      `/styles/${id}`,
+      createApp(s, { publicUrl: o.publicUrl ? `${o.publicUrl.replace(/\/$/, '')}/styles/${id}` : undefined, shortMaxAge: o.shortMaxAge }),
+    );
   }
   root.use((req: Request, res: Response) => {
-    res.status(404).json({ error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}; styles: ${[...services.keys()].join(', ')}` }] });
+    res
+      .status(404)
+      .json({
+        error: 'not found',
+        details: [{ field: 'path', message: `no route for ${req.method} ${req.path}; styles: ${[...services.keys()].join(', ')}` }],
+      });
   });
 
   const server = createServer(root);
@@ -189,5 +208,8 @@ function boundsOf(sources: Record<string, Record<string, unknown>> | undefined):
   if (!decls.length || !decls.every((d) => Array.isArray(d.bounds) && d.bounds.length === 4)) return undefined;
   const b = decls.map((d) => d.bounds as number[]);
   const minZoom = Math.min(...decls.map((d) => (typeof d.minzoom === 'number' ? d.minzoom : 0)));
-  return { bounds: [Math.min(...b.map((x) => x[0]!)), Math.min(...b.map((x) => x[1]!)), Math.max(...b.map((x) => x[2]!)), Math.max(...b.map((x) => x[3]!))], minZoom };
+  return {
+    bounds: [Math.min(...b.map((x) => x[0]!)), Math.min(...b.map((x) => x[1]!)), Math.max(...b.map((x) => x[2]!)), Math.max(...b.map((x) => x[3]!))],
+    minZoom,
+  };
 }

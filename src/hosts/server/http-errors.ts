@@ -81,7 +81,10 @@ function classify(e: unknown): HttpError {
         });
       }
       default:
-        return new HttpError(500, { error: `${e.code === 'render' ? 'render' : e.code} failed`, details: e.problems.map((p) => ({ field: p.pointer, message: p.message })) });
+        return new HttpError(500, {
+          error: `${e.code === 'render' ? 'render' : e.code} failed`,
+          details: e.problems.map((p) => ({ field: p.pointer, message: p.message })),
+        });
     }
   }
   const err = e as Error & { status?: unknown; statusCode?: unknown };

@@ -129,7 +129,10 @@ export function previewRouter(service: TileService, options: PreviewOptions = {}
     }
     if (bytes.byteLength === 0) {
       res.setHeader('Content-Range', 'bytes */*');
-      throw new HttpError(416, { error: 'range not satisfiable', details: [{ field: 'range', message: `the range starts at byte ${range.offset}, past the end of '${ref}'` }] });
+      throw new HttpError(416, {
+        error: 'range not satisfiable',
+        details: [{ field: 'range', message: `the range starts at byte ${range.offset}, past the end of '${ref}'` }],
+      });
     }
     // The loader does not report the total size; RFC 9110 allows '*'.
     res.status(206).setHeader('Content-Range', `bytes ${range.offset}-${range.offset + bytes.byteLength - 1}/*`);

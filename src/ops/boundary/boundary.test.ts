@@ -9,7 +9,11 @@ describe('boundary', () => {
     const g = group({ polygons: [[sq(0, 0, 10), hole]], lines: [Float64Array.of(20, 20, 30, 30)], cutEnds: Uint8Array.of(2), points: Float64Array.of(1, 2) });
     const out = (await runOp(boundary, {}, { features: [g] })).groups[0]!;
     expect(out.polygons).toEqual([]);
-    expect(out.lines.map((l) => Array.from(l))).toEqual([[20, 20, 30, 30], [0, 0, 10, 0, 10, 10, 0, 10, 0, 0], [3, 3, 3, 6, 6, 6, 6, 3, 3, 3]]);
+    expect(out.lines.map((l) => Array.from(l))).toEqual([
+      [20, 20, 30, 30],
+      [0, 0, 10, 0, 10, 10, 0, 10, 0, 0],
+      [3, 3, 3, 6, 6, 6, 6, 3, 3, 3],
+    ]);
     expect(Array.from(out.cutEnds!)).toEqual([2, 0, 0]);
     expect(Array.from(out.points)).toEqual([1, 2]);
   });
@@ -22,6 +26,9 @@ describe('boundary', () => {
     expect(Array.from(out.cutEnds!)).toEqual([3]);
     // Two clipped edges: two pieces.
     const two = (await runOp(boundary, {}, { features: [group({ polygons: [[sq(0, 0, 10)]], polygonCuts: [[Uint8Array.of(1, 0, 1, 0)]] })] })).groups[0]!;
-    expect(two.lines.map((l) => Array.from(l))).toEqual([[0, 10, 0, 0], [10, 0, 10, 10]]);
+    expect(two.lines.map((l) => Array.from(l))).toEqual([
+      [0, 10, 0, 0],
+      [10, 0, 10, 10],
+    ]);
   });
 });

@@ -24,7 +24,17 @@ function pixels(n: number, seed: number): Float32Array {
 
 describe('brightness-contrast kernel against the closed form', () => {
   const src = pixels(4000, 5);
-  const cases: [number, number][] = [[0, 0], [0.3, 0], [-0.4, 0], [0, 0.5], [0, -0.5], [0.2, -0.7], [-0.1, 0.9], [0, -1], [0.25, -1]];
+  const cases: [number, number][] = [
+    [0, 0],
+    [0.3, 0],
+    [-0.4, 0],
+    [0, 0.5],
+    [0, -0.5],
+    [0.2, -0.7],
+    [-0.1, 0.9],
+    [0, -1],
+    [0.25, -1],
+  ];
   for (const [b, k] of cases) {
     test(`brightness ${b}, contrast ${k}`, () => {
       const dst = new Float32Array(src.length);
@@ -83,10 +93,18 @@ gpuDescribe('CPU/GPU parity', () => {
   const W = testWindow(64);
   // The slope multiplies the f16 rounding of the GPU's input (<= 2.4e-4 per straight channel,
   // more after un-premultiplying a low alpha): tolerance 1.5e-3 x max(1, slope).
-  for (const [seed, brightness, contrast, blur] of [[1, 0.2, 0.3, 0], [2, -0.3, -0.6, 0], [3, 0.05, 0.5, 3]] as const) {
+  for (const [seed, brightness, contrast, blur] of [
+    [1, 0.2, 0.3, 0],
+    [2, -0.3, -0.6, 0],
+    [3, 0.05, 0.5, 3],
+  ] as const) {
     test(`seed ${seed}: brightness ${brightness}, contrast ${contrast}`, async () => {
       const input = rasterInput(seed, W, { blur });
-      const style = { output: 'out', sources: input.sources, nodes: { ...input.nodes, out: { op: 'brightness-contrast', input: '@in', brightness, contrast } } };
+      const style = {
+        output: 'out',
+        sources: input.sources,
+        nodes: { ...input.nodes, out: { op: 'brightness-contrast', input: '@in', brightness, contrast } },
+      };
       await checkParity(`brightness-contrast ${seed}`, style, W, 1.5e-3 * Math.max(1, contrastSlope(contrast)));
     });
   }

@@ -9,7 +9,10 @@ export const gpu: GpuOp = {
     const src = g.input(ctx, 'input');
     const { brightness, slope } = settings(ctx);
     const out = g.output('raster', width, height);
-    const u = new Uniforms().vec2u(width, height).view(src).f32s(slope, 0.5 + brightness);
+    const u = new Uniforms()
+      .vec2u(width, height)
+      .view(src)
+      .f32s(slope, 0.5 + brightness);
     g.dispatch2d('brightness-contrast', [g.uniform(u), g.view(src), g.view(out)], width, height);
     return out;
   },

@@ -9,12 +9,27 @@ const W: Window = { z: 2, x0: 480, y0: 496, width: 64, height: 32, tileSize: 256
 async function png(w: number, h: number, rgba: number[]): Promise<Uint8Array> {
   const px = new Uint8Array(w * h * 4);
   for (let i = 0; i < w * h; i++) px.set(rgba, i * 4);
-  return new Uint8Array(await sharp(Buffer.from(px), { raw: { width: w, height: h, channels: 4 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(Buffer.from(px), { raw: { width: w, height: h, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 const style = (brush: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   output: 'out',
-  sources: { l: { type: 'geojson', data: { type: 'LineString', coordinates: [[-10, 0], [10, 0]] } } },
+  sources: {
+    l: {
+      type: 'geojson',
+      data: {
+        type: 'LineString',
+        coordinates: [
+          [-10, 0],
+          [10, 0],
+        ],
+      },
+    },
+  },
   nodes: { f: { op: 'features' }, ...extra, b: { op: 'brush-file', ...brush }, out: { op: 'stroke', features: '@f', brush: '@b' } },
 });
 
@@ -24,7 +39,7 @@ async function render(s: object, loader?: Loader) {
 }
 
 describe('brush-file', () => {
-  test("an asset tip drawn at its own size by default (the larger side), or at width-px", async () => {
+  test('an asset tip drawn at its own size by default (the larger side), or at width-px', async () => {
     const bytes = await png(6, 2, [0, 0, 255, 255]); // a 6 x 2 bar: dabs 6 px wide, 2 px tall
     const loader: Loader = { load: async () => bytes, decodeImage };
     const r = await render(style({ src: 'bar.png' }), loader);
@@ -39,14 +54,27 @@ describe('brush-file', () => {
   });
 
   test('a tip from a sprite node (circle, kind sprite)', async () => {
-    const r = await render(style({ src: '@tip' }, { tip: { op: 'circle', kind: 'sprite', 'width-px': 5, 'height-px': 5, 'radius-frac': 0.5, color: '#00ff00' } }));
+    const r = await render(
+      style({ src: '@tip' }, { tip: { op: 'circle', kind: 'sprite', 'width-px': 5, 'height-px': 5, 'radius-frac': 0.5, color: '#00ff00' } }),
+    );
     expect(Array.from(r.data.subarray((16 * 64 + 32) * 4, (16 * 64 + 32) * 4 + 4)).map((v) => Math.round(v * 100) / 100)).toEqual([0, 1, 0, 1]);
   });
 
   test('refused: a raster node as the tip (build), a missing or corrupt asset (named), no loader', async () => {
-    expect(() => Renderer.create(style({ src: '@paint' }, { paint: { op: 'solid', color: '#000000' } }))).toThrow(/field 'src' expects sprite but 'paint' produces raster/);
-    await expect(render(style({ src: 'gone.png' }), { load: async () => { throw new Error('ENOENT'); }, decodeImage })).rejects.toThrow(/node 'b' field 'src': asset 'gone\.png' cannot be loaded: ENOENT/);
-    await expect(render(style({ src: 'bad.png' }), { load: async () => new Uint8Array(8), decodeImage })).rejects.toThrow(/node 'b' field 'src': asset 'bad\.png' is not a readable image/);
+    expect(() => Renderer.create(style({ src: '@paint' }, { paint: { op: 'solid', color: '#000000' } }))).toThrow(
+      /field 'src' expects sprite but 'paint' produces raster/,
+    );
+    await expect(
+      render(style({ src: 'gone.png' }), {
+        load: async () => {
+          throw new Error('ENOENT');
+        },
+        decodeImage,
+      }),
+    ).rejects.toThrow(/node 'b' field 'src': asset 'gone\.png' cannot be loaded: ENOENT/);
+    await expect(render(style({ src: 'bad.png' }), { load: async () => new Uint8Array(8), decodeImage })).rejects.toThrow(
+      /node 'b' field 'src': asset 'bad\.png' is not a readable image/,
+    );
     await expect(render(style({ src: 'tip.png' }))).rejects.toThrow(/node 'b' field 'src'.*tip\.png/);
   });
 });

@@ -8,7 +8,8 @@ function brushOf(node: Record<string, unknown>): Brush {
   const ctx = {
     id: 'b',
     node: spec,
-    num: (f: string, fb?: number) => (spec[f as keyof typeof spec] as unknown as number | undefined) ?? fb ?? ((brushSolid.fields[f] as { default?: number }).default as number),
+    num: (f: string, fb?: number) =>
+      (spec[f as keyof typeof spec] as unknown as number | undefined) ?? fb ?? ((brushSolid.fields[f] as { default?: number }).default as number),
     color: () => [0.2, 0.4, 0.6, 0.5],
   } as unknown as OpContext;
   return brushSolid.cpu!(ctx) as Brush;
@@ -16,7 +17,18 @@ function brushOf(node: Record<string, unknown>): Brush {
 
 const style = (brush: Record<string, unknown>) => ({
   output: 'out',
-  sources: { l: { type: 'geojson', data: { type: 'LineString', coordinates: [[-10, 0], [10, 0]] } } },
+  sources: {
+    l: {
+      type: 'geojson',
+      data: {
+        type: 'LineString',
+        coordinates: [
+          [-10, 0],
+          [10, 0],
+        ],
+      },
+    },
+  },
   nodes: { f: { op: 'features' }, b: { op: 'brush-solid', ...brush }, out: { op: 'stroke', features: '@f', brush: '@b' } },
 });
 

@@ -28,7 +28,7 @@ describe('buffer', () => {
     const miter = await run({ distance: d, join: 'miter' }, [group({ polygons: [[sq(0, 0, s)]] })]);
     expect(polygonsArea(miter.groups[0]!.polygons)).toBeCloseTo((s + 2 * d) ** 2, 1);
     const bevel = await run({ distance: d, join: 'bevel' }, [group({ polygons: [[sq(0, 0, s)]] })]);
-    expect(polygonsArea(bevel.groups[0]!.polygons)).toBeCloseTo((s + 2 * d) ** 2 - 4 * (d * d) / 2, 1);
+    expect(polygonsArea(bevel.groups[0]!.polygons)).toBeCloseTo((s + 2 * d) ** 2 - (4 * (d * d)) / 2, 1);
   });
 
   test('a buffer then its negative returns the square (miter joins: exactly, to Clipper rounding)', async () => {
@@ -36,7 +36,8 @@ describe('buffer', () => {
     const grown = await run({ distance: 8, join: 'miter' }, [src]);
     const back = await run({ distance: -8, join: 'miter' }, grown.groups);
     const ring = back.groups[0]!.polygons[0]![0]!;
-    const xs = [], ys = [];
+    const xs = [],
+      ys = [];
     for (let i = 0; i < ring.length; i += 2) {
       xs.push(ring[i]!);
       ys.push(ring[i + 1]!);
@@ -100,7 +101,11 @@ describe('buffer', () => {
       output: 'out',
       params: { d: { type: 'number', default: -10, min: -20, max: 0 } },
       sources: { s: { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } } } },
-      nodes: { f: { op: 'features', source: 's' }, b: { op: 'buffer', features: '@f', distance: '$d' }, out: { op: 'fill-solid', features: '@b', fill: '#000000' } },
+      nodes: {
+        f: { op: 'features', source: 's' },
+        b: { op: 'buffer', features: '@f', distance: '$d' },
+        out: { op: 'fill-solid', features: '@b', fill: '#000000' },
+      },
     };
     const px = toRGBA8(await Renderer.create(style).renderTile({ z: 2, x: 0, y: 0 }, undefined, { tileSize: 256 }));
     let covered = 0;
@@ -111,16 +116,25 @@ describe('buffer', () => {
   test('batched offsets (many features per Clipper call) equal one call per feature', async () => {
     const next = rng(9);
     const groups = Array.from({ length: 120 }, (_, i) => {
-      const x = next() * 400, y = next() * 400;
+      const x = next() * 400,
+        y = next() * 400;
       const line = Float64Array.of(x, y, x + next() * 30, y + next() * 30, x + next() * 30, y - next() * 20);
       return i % 3 ? group({ lines: [line], properties: { i } }) : group({ polygons: [[sq(x, y, 5 + next() * 20)]], properties: { i } });
     });
     const m = await loadClipper();
-    for (const [distance, join] of [[4, 'round'], [3, 'miter'], [-2, 'bevel']] as const) {
+    for (const [distance, join] of [
+      [4, 'round'],
+      [3, 'miter'],
+      [-2, 'bevel'],
+    ] as const) {
       const batched = await run({ distance, join }, groups);
-      const single = groups.map((g) => offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points, simple: g.polygons.length === 1 }, distance, join));
+      const single = groups.map((g) =>
+        offset(m, { rings: g.polygons.flat(), lines: g.lines, points: g.points, simple: g.polygons.length === 1 }, distance, join),
+      );
       const want = single.map((p, i) => [i, polygonsArea(p)] as const).filter(([, a]) => a > 0);
-      expect(batched.groups.map((g) => [g.properties.i, polygonsArea(g.polygons)] as const).map(([i, a]) => [i, Math.round(a * 100) / 100])).toEqual(want.map(([i, a]) => [i, Math.round(a * 100) / 100]));
+      expect(batched.groups.map((g) => [g.properties.i, polygonsArea(g.polygons)] as const).map(([i, a]) => [i, Math.round(a * 100) / 100])).toEqual(
+        want.map(([i, a]) => [i, Math.round(a * 100) / 100]),
+      );
     }
   });
 

@@ -32,7 +32,12 @@ export const buffer: OpDef = {
     const m = await loadClipper();
     const results = offsetMany(
       m,
-      input.map((g) => ({ rings: g.polygons.flat(), lines: g.lines, points: g.points, simple: g.polygons.length === 1 && !g.polygonCuts?.some((p) => p.some((c) => c)) })),
+      input.map((g) => ({
+        rings: g.polygons.flat(),
+        lines: g.lines,
+        points: g.points,
+        simple: g.polygons.length === 1 && !g.polygonCuts?.some((p) => p.some((c) => c)),
+      })),
       d,
       join,
     );

@@ -3,7 +3,8 @@
 import { centroid } from './index.js';
 import { group, runOp, sq } from '../../../tests/helpers/geometry.js';
 
-const pointsOf = async (node: Record<string, unknown>, g: ReturnType<typeof group>) => Array.from((await runOp(centroid, node, { features: [g] })).groups[0]?.points ?? []);
+const pointsOf = async (node: Record<string, unknown>, g: ReturnType<typeof group>) =>
+  Array.from((await runOp(centroid, node, { features: [g] })).groups[0]?.points ?? []);
 
 describe('centroid', () => {
   test('L-shape: the area-weighted mean of its two rectangles, not the vertex mean', async () => {

@@ -35,7 +35,8 @@ export const centroid: OpDef = {
         const pts: number[] = [];
         const at = (p: [number, number] | undefined) => {
           if (!p) return;
-          for (const dx of worldShifts(p[0], p[0], canvas, CLIP_BUFFER)) if (inCanvas(canvas, CLIP_BUFFER, p[0] * W + dx, p[1] * W)) pts.push(p[0] * W + dx, p[1] * W);
+          for (const dx of worldShifts(p[0], p[0], canvas, CLIP_BUFFER))
+            if (inCanvas(canvas, CLIP_BUFFER, p[0] * W + dx, p[1] * W)) pts.push(p[0] * W + dx, p[1] * W);
         };
         for (let i = 0; i + 1 < w.points.length; i += 2) at([w.points[i]!, w.points[i + 1]!]);
         if (withPolygons) at(c.polygon);

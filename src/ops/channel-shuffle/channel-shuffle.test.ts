@@ -26,7 +26,14 @@ describe('channel-shuffle kernel against its definition', () => {
     alpha.push(a);
     src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
   }
-  const picks: Channel[][] = [['r', 'g', 'b', 'a'], ['b', 'g', 'r', 'a'], ['a', 'a', 'a', '1'], ['1', '0', 'r', 'g'], ['g', '1', '0', '0'], ['r', 'r', 'r', 'b']];
+  const picks: Channel[][] = [
+    ['r', 'g', 'b', 'a'],
+    ['b', 'g', 'r', 'a'],
+    ['a', 'a', 'a', '1'],
+    ['1', '0', 'r', 'g'],
+    ['g', '1', '0', '0'],
+    ['r', 'r', 'r', 'b'],
+  ];
   for (let k = 0; k < 6; k++) picks.push(Array.from({ length: 4 }, () => CHANNELS[Math.floor(r() * 6)]!));
   for (const pick of picks) {
     test(pick.join(' '), () => {

@@ -8,7 +8,10 @@ export const gpu: GpuOp = {
     const { width, height } = ctx.canvas;
     const src = g.input(ctx, 'input');
     const out = g.output('raster', width, height);
-    const u = new Uniforms().vec2u(width, height).view(src).u32s(...sourcesOf(ctx.node));
+    const u = new Uniforms()
+      .vec2u(width, height)
+      .view(src)
+      .u32s(...sourcesOf(ctx.node));
     g.dispatch2d('channel-shuffle', [g.uniform(u), g.view(src), g.view(out)], width, height);
     return out;
   },

@@ -23,7 +23,13 @@ function spriteCtx(node: Record<string, unknown>): OpContext {
 }
 
 describe('circle sprite against the closed form', () => {
-  for (const [w, h, frac, hardness] of [[64, 64, 0.5, 1], [64, 48, 0.4, 0.5], [33, 65, 0.5, 0], [16, 16, 0.2, 0.8], [40, 40, 1, 1]] as const) {
+  for (const [w, h, frac, hardness] of [
+    [64, 64, 0.5, 1],
+    [64, 48, 0.4, 0.5],
+    [33, 65, 0.5, 0],
+    [16, 16, 0.2, 0.8],
+    [40, 40, 1, 1],
+  ] as const) {
     test(`${w} x ${h}, radius-frac ${frac}, hardness ${hardness}`, () => {
       const s = circle.cpu!(spriteCtx({ color: '#3366cc80', 'radius-frac': frac, hardness, kind: 'sprite', 'width-px': w, 'height-px': h })) as Sprite;
       expect([s.kind, s.width, s.height, s.data.length]).toEqual(['sprite', w, h, w * h * 4]);
@@ -57,8 +63,18 @@ describe('circle sprite against the closed form', () => {
 
 describe('circle op', () => {
   test('kind sprite without width-px / height-px fails to build', () => {
-    expect(() => Renderer.create({ output: 'out', nodes: { s: { op: 'circle', color: '#fff', 'radius-frac': 0.5, kind: 'sprite' }, out: { op: 'solid', color: '#000000' } } })).toThrow();
-    expect(() => Renderer.create({ output: 'out', nodes: { s: { op: 'circle', color: '#ffffff', 'radius-frac': 0.5, kind: 'sprite' }, out: { op: 'solid', color: '#000000' } } })).toThrow(/width-px/);
+    expect(() =>
+      Renderer.create({
+        output: 'out',
+        nodes: { s: { op: 'circle', color: '#fff', 'radius-frac': 0.5, kind: 'sprite' }, out: { op: 'solid', color: '#000000' } },
+      }),
+    ).toThrow();
+    expect(() =>
+      Renderer.create({
+        output: 'out',
+        nodes: { s: { op: 'circle', color: '#ffffff', 'radius-frac': 0.5, kind: 'sprite' }, out: { op: 'solid', color: '#000000' } },
+      }),
+    ).toThrow(/width-px/);
   });
 
   test('the raster kind is centred on the window, radius-frac x tile size, whatever the margin', async () => {
@@ -73,17 +89,26 @@ describe('circle op', () => {
     const win: Window = { z: 3, x0: 100, y0: 50, width: 40, height: 24, tileSize: 64 };
     const flat = (await Renderer.create(style(0)).renderWindow(win)).raster;
     let worst = 0;
-    for (let y = 0; y < 24; y++) for (let x = 0; x < 40; x++) worst = Math.max(worst, Math.abs(flat.data[(y * 40 + x) * 4 + 3]! - alphaAt(Math.hypot(x + 0.5 - 20, y + 0.5 - 12), 16, 1)));
+    for (let y = 0; y < 24; y++)
+      for (let x = 0; x < 40; x++) worst = Math.max(worst, Math.abs(flat.data[(y * 40 + x) * 4 + 3]! - alphaAt(Math.hypot(x + 0.5 - 20, y + 0.5 - 12), 16, 1)));
     expect(worst).toBeLessThan(1e-6);
     // With a margin (blur pads 3 px) the disk stays on the window's centre: the blur is symmetric.
     const blurred = (await Renderer.create(style(1)).renderWindow(win)).raster;
     const a = (x: number, y: number) => blurred.data[(y * 40 + x) * 4 + 3]!;
-    for (const [x, y] of [[4, 12], [10, 3], [19, 0]] as const) expect(a(x, y)).toBeCloseTo(a(39 - x, 23 - y), 5);
+    for (const [x, y] of [
+      [4, 12],
+      [10, 3],
+      [19, 0],
+    ] as const)
+      expect(a(x, y)).toBeCloseTo(a(39 - x, 23 - y), 5);
   });
 
   test('tiles each get their own disk (per window, not world-anchored)', async () => {
     const r = Renderer.create({ output: 'out', nodes: { out: { op: 'circle', color: '#ffffff', 'radius-frac': 0.1 } } });
-    for (const t of [{ z: 2, x: 0, y: 0 }, { z: 2, x: 3, y: 1 }]) {
+    for (const t of [
+      { z: 2, x: 0, y: 0 },
+      { z: 2, x: 3, y: 1 },
+    ]) {
       const { raster } = await r.renderWindow(tileWindow(t, 64));
       expect(raster.data[(32 * 64 + 32) * 4 + 3]).toBe(1);
       expect(raster.data[3]).toBe(0);
@@ -93,7 +118,12 @@ describe('circle op', () => {
 
 gpuDescribe('CPU/GPU parity', () => {
   const W = testWindow(64);
-  for (const [frac, hardness, sigma] of [[0.3, 1, 0], [0.45, 0.3, 0], [0.2, 0, 2], [0.8, 0.7, 0]] as const) {
+  for (const [frac, hardness, sigma] of [
+    [0.3, 1, 0],
+    [0.45, 0.3, 0],
+    [0.2, 0, 2],
+    [0.8, 0.7, 0],
+  ] as const) {
     test(`radius-frac ${frac}, hardness ${hardness}${sigma ? `, under a blur (margin)` : ''}`, async () => {
       const nodes: Record<string, object> = { c: { op: 'circle', color: '#3366cccc', 'radius-frac': frac, hardness } };
       if (sigma) nodes.out = { op: 'blur', input: '@c', sigma };

@@ -12,7 +12,11 @@ export const gpu: GpuOp = {
     const d = disk(ctx);
     const { cx, cy, radius, soft } = rasterGeometry(d, ctx);
     const out = g.output('raster', width, height);
-    const u = new Uniforms().vec2u(width, height).vec2f(cx, cy).vec4f(...d.color).f32s(radius, 1 / soft);
+    const u = new Uniforms()
+      .vec2u(width, height)
+      .vec2f(cx, cy)
+      .vec4f(...d.color)
+      .f32s(radius, 1 / soft);
     g.dispatch2d('circle', [g.uniform(u), g.view(out)], width, height);
     return out;
   },

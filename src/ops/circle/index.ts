@@ -8,13 +8,19 @@ import { gpu } from './gpu.js';
 /** A centred disk: a canvas-sized raster (centred on the window) or a small sprite (docs/format.md). */
 export const circle: OpDef = {
   name: 'circle',
-  description: "a centred disk: kind 'raster' at canvas size, centred on the window, radius = radius-frac x tile size; kind 'sprite' at width-px x height-px, radius = radius-frac x min(width, height)",
+  description:
+    "a centred disk: kind 'raster' at canvas size, centred on the window, radius = radius-frac x tile size; kind 'sprite' at width-px x height-px, radius = radius-frac x min(width, height)",
   output: (n: NodeSpec) => (n.kind === 'sprite' ? 'sprite' : 'raster'),
   inputs: {},
   fields: {
     color: color('the disk colour'),
     'radius-frac': numRef({ min: 0, max: 1, description: 'radius as a fraction of the tile size (raster) or of min(width, height) (sprite)' }),
-    hardness: numRef({ min: 0, max: 1, default: 1, description: 'fraction of the radius that is fully opaque; the rest falls off linearly to 0 at the radius' }),
+    hardness: numRef({
+      min: 0,
+      max: 1,
+      default: 1,
+      description: 'fraction of the radius that is fully opaque; the rest falls off linearly to 0 at the radius',
+    }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'),
     'width-px': int({ min: 1, max: MAX_SPRITE_PX, description: 'sprite width (kind sprite)' }),
     'height-px': int({ min: 1, max: MAX_SPRITE_PX, description: 'sprite height (kind sprite)' }),
@@ -22,7 +28,9 @@ export const circle: OpDef = {
   required: ['color', 'radius-frac'],
   check: (node) =>
     node.kind === 'sprite'
-      ? (['width-px', 'height-px'] as const).filter((f) => node[f] === undefined).map((field) => ({ field, message: `'${field}' is required when kind is 'sprite'` }))
+      ? (['width-px', 'height-px'] as const)
+          .filter((f) => node[f] === undefined)
+          .map((field) => ({ field, message: `'${field}' is required when kind is 'sprite'` }))
       : [],
   gpu,
   cpu(ctx) {

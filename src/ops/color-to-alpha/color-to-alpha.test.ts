@@ -27,7 +27,14 @@ describe('color-to-alpha kernel against its definition', () => {
     straight.push(s);
     src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
   }
-  for (const [threshold, softness] of [[0, 0.1], [0.05, 0.1], [0.1, 0], [0, 0], [0.2, 0.5], [0.5, 1]] as const) {
+  for (const [threshold, softness] of [
+    [0, 0.1],
+    [0.05, 0.1],
+    [0.1, 0],
+    [0, 0],
+    [0.2, 0.5],
+    [0.5, 1],
+  ] as const) {
     test(`threshold ${threshold}, softness ${softness}`, () => {
       const dst = new Float32Array(src.length);
       colorToAlpha(src, dst, key, threshold, softness);
@@ -64,10 +71,18 @@ gpuDescribe('CPU/GPU parity', () => {
   const W = testWindow(64);
   // 1 / softness multiplies the f16 rounding of the GPU's straight input colour (<= 4.9e-4):
   // tolerance 1.5e-3 x max(1, 0.5 / softness).
-  for (const [seed, color, threshold, softness, flat] of [[1, '#808080', 0.1, 0.3, false], [2, '#ffffff', 0, 0.5, false], [3, '#336699', 0.2, 0, true]] as const) {
+  for (const [seed, color, threshold, softness, flat] of [
+    [1, '#808080', 0.1, 0.3, false],
+    [2, '#ffffff', 0, 0.5, false],
+    [3, '#336699', 0.2, 0, true],
+  ] as const) {
     test(`seed ${seed}: ${color}, threshold ${threshold}, softness ${softness}`, async () => {
       const input = rasterInput(seed, W, { flat, blur: seed === 2 ? 3 : 0 });
-      const style = { output: 'out', sources: input.sources, nodes: { ...input.nodes, out: { op: 'color-to-alpha', input: '@in', color, threshold, softness } } };
+      const style = {
+        output: 'out',
+        sources: input.sources,
+        nodes: { ...input.nodes, out: { op: 'color-to-alpha', input: '@in', color, threshold, softness } },
+      };
       await checkParity(`color-to-alpha ${seed}`, style, W, 1.5e-3 * Math.max(1, softness > 0 ? 0.5 / softness : 1));
     });
   }

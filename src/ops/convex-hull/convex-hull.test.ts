@@ -2,7 +2,7 @@
 // point sets, hand cases (collinear, duplicate, degenerate).
 import monotoneHull from 'monotone-convex-hull-2d';
 import { convexHullOp } from './index.js';
-import { group, ringArea, runOp, } from '../../../tests/helpers/geometry.js';
+import { group, ringArea, runOp } from '../../../tests/helpers/geometry.js';
 import { rng } from '../../../tests/helpers/random.js';
 
 const vertexSet = (ring: Float64Array) => {
@@ -47,5 +47,3 @@ describe('convex-hull', () => {
     expect((await runOp(convexHullOp, {}, { features: [] })).groups).toEqual([]);
   });
 });
-
-

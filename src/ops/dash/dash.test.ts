@@ -6,20 +6,36 @@ import { group, runOp, sq } from '../../../tests/helpers/geometry.js';
 
 const dashes = async (node: Record<string, unknown>, line: number[], cut = 0) => {
   const out = await runOp(dash, node, { features: [group({ lines: [Float64Array.from(line)], cutEnds: cut ? Uint8Array.of(cut) : undefined })] });
-  return out.groups[0] ? { lines: out.groups[0].lines.map((l) => Array.from(l)), cuts: out.groups[0].cutEnds ? Array.from(out.groups[0].cutEnds) : undefined } : { lines: [], cuts: undefined };
+  return out.groups[0]
+    ? { lines: out.groups[0].lines.map((l) => Array.from(l)), cuts: out.groups[0].cutEnds ? Array.from(out.groups[0].cutEnds) : undefined }
+    : { lines: [], cuts: undefined };
 };
 
 describe('dash', () => {
   test('a straight line: dashes of dash-px every dash-px + gap-px from the start', async () => {
     const { lines } = await dashes({ 'dash-px': 4, 'gap-px': 2 }, [0, 0, 20, 0]);
-    expect(lines).toEqual([[0, 0, 4, 0], [6, 0, 10, 0], [12, 0, 16, 0], [18, 0, 20, 0]]);
+    expect(lines).toEqual([
+      [0, 0, 4, 0],
+      [6, 0, 10, 0],
+      [12, 0, 16, 0],
+      [18, 0, 20, 0],
+    ]);
   });
 
   test('phase shifts the pattern back along the line (stroke-dashoffset); negative shifts it forward', async () => {
-    expect((await dashes({ 'dash-px': 4, 'gap-px': 2, 'phase-px': 1 }, [0, 0, 12, 0])).lines).toEqual([[0, 0, 3, 0], [5, 0, 9, 0], [11, 0, 12, 0]]);
-    expect((await dashes({ 'dash-px': 4, 'gap-px': 2, 'phase-px': -1 }, [0, 0, 12, 0])).lines).toEqual([[1, 0, 5, 0], [7, 0, 11, 0]]);
+    expect((await dashes({ 'dash-px': 4, 'gap-px': 2, 'phase-px': 1 }, [0, 0, 12, 0])).lines).toEqual([
+      [0, 0, 3, 0],
+      [5, 0, 9, 0],
+      [11, 0, 12, 0],
+    ]);
+    expect((await dashes({ 'dash-px': 4, 'gap-px': 2, 'phase-px': -1 }, [0, 0, 12, 0])).lines).toEqual([
+      [1, 0, 5, 0],
+      [7, 0, 11, 0],
+    ]);
     // A phase of a whole period changes nothing.
-    expect((await dashes({ 'dash-px': 4, 'gap-px': 2, 'phase-px': 12 }, [0, 0, 20, 0])).lines).toEqual((await dashes({ 'dash-px': 4, 'gap-px': 2 }, [0, 0, 20, 0])).lines);
+    expect((await dashes({ 'dash-px': 4, 'gap-px': 2, 'phase-px': 12 }, [0, 0, 20, 0])).lines).toEqual(
+      (await dashes({ 'dash-px': 4, 'gap-px': 2 }, [0, 0, 20, 0])).lines,
+    );
   });
 
   test('dashes turn corners: each dash keeps its length along the line', async () => {

@@ -37,7 +37,13 @@ export const dash: OpDef = {
       const pieces: LinePiece[] = [];
       g.lines.forEach((line, i) => dashLine(line, dashPx, gapPx, phase, g.cutEnds?.[i] ?? 0, 0, pieces));
       const cuts = pieces.map((p) => p.cut);
-      return groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points, lines: pieces.map((p) => p.line), cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined });
+      return groupLike(g, {
+        polygons: g.polygons,
+        polygonCuts: g.polygonCuts,
+        points: g.points,
+        lines: pieces.map((p) => p.line),
+        cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined,
+      });
     });
     return features(out.filter(nonEmpty));
   },
@@ -49,9 +55,16 @@ export const dash: OpDef = {
  * along the line. Polygons and points of the groups pass through.
  */
 function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[], canvas: Canvas, dashPx: number, gapPx: number, phase: number): FeatureGroup[] {
-  const out: FeatureGroup[] = groups.filter((g) => g.polygons.length || g.points.length).map((g) => groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points }));
+  const out: FeatureGroup[] = groups
+    .filter((g) => g.polygons.length || g.points.length)
+    .map((g) => groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points }));
   const W = worldSize(canvas);
-  const r = { x0: canvas.x0 - CLIP_BUFFER, y0: canvas.y0 - CLIP_BUFFER, x1: canvas.x0 + canvas.width + CLIP_BUFFER, y1: canvas.y0 + canvas.height + CLIP_BUFFER };
+  const r = {
+    x0: canvas.x0 - CLIP_BUFFER,
+    y0: canvas.y0 - CLIP_BUFFER,
+    x1: canvas.x0 + canvas.width + CLIP_BUFFER,
+    y1: canvas.y0 + canvas.height + CLIP_BUFFER,
+  };
   let count = 0;
   for (const w of ws) {
     if (!w.lines.length || w.box[3] * W < r.y0 || w.box[1] * W > r.y1) continue;

@@ -6,7 +6,10 @@ import { decodeImage } from '../../hosts/node/image.js';
 import { capture } from '../../../tests/helpers/scalars.js';
 
 /** A 256 px tile of one colour. */
-const tile = (r: number, g: number, b: number) => sharp({ create: { width: 256, height: 256, channels: 3, background: { r, g, b } } }).png().toBuffer();
+const tile = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 256, height: 256, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 
 async function field(encoding: 'terrarium' | 'mapbox', rgb: [number, number, number]): Promise<Float32Array> {
   const png = new Uint8Array(await tile(...rgb));
@@ -14,7 +17,17 @@ async function field(encoding: 'terrarium' | 'mapbox', rgb: [number, number, num
   const style = {
     output: 'out',
     sources: { elev: { type: 'dem', tiles: ['t/{z}/{x}/{y}.png'], encoding, tileSize: 256, maxzoom: 3 } },
-    nodes: { d: { op: 'dem' }, out: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#000000' }, { value: 1000, color: '#ffffff' }] } },
+    nodes: {
+      d: { op: 'dem' },
+      out: {
+        op: 'color-ramp',
+        field: '@d',
+        stops: [
+          { value: 0, color: '#000000' },
+          { value: 1000, color: '#ffffff' },
+        ],
+      },
+    },
   };
   const got = await capture(style, ['d'], { z: 2, x0: 256, y0: 256, width: 8, height: 8, tileSize: 256 }, {}, { loader, decodeImage });
   const v = got.get('d');
@@ -34,7 +47,20 @@ describe('dem', () => {
   });
 
   test('a dem node in a style with no dem source fails before rendering, naming the node', () => {
-    const style = { output: 'out', nodes: { d: { op: 'dem' }, out: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#000000' }, { value: 1, color: '#ffffff' }] } } };
+    const style = {
+      output: 'out',
+      nodes: {
+        d: { op: 'dem' },
+        out: {
+          op: 'color-ramp',
+          field: '@d',
+          stops: [
+            { value: 0, color: '#000000' },
+            { value: 1, color: '#ffffff' },
+          ],
+        },
+      },
+    };
     expect(() => Renderer.create(style)).toThrow(/\/nodes\/d: .*no dem source/);
   });
 });

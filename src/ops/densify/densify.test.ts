@@ -23,7 +23,10 @@ describe('densify', () => {
       const line = Float64Array.from(pts);
       const target = 0.5 + next() * 10;
       const out = (await runOp(densify, { 'target-px': target }, { features: [group({ lines: [line], polygons: [[line]] })] })).groups[0]!;
-      for (const [c, closed] of [[out.lines[0]!, false], [out.polygons[0]![0]!, true]] as const) {
+      for (const [c, closed] of [
+        [out.lines[0]!, false],
+        [out.polygons[0]![0]!, true],
+      ] as const) {
         expect(Math.max(...segs(c, closed))).toBeLessThanOrEqual(target + 1e-9);
         // The originals appear in order.
         let k = 0;

@@ -262,7 +262,14 @@ describe('CPU/GPU parity', () => {
         nodes: {
           f: { op: 'features' },
           d: { op: 'density', features: '@f', radius: 4 + 20 * r(), intensity: 0.2 + 3 * r(), 'weight-expr': ['get', 'v'] },
-          out: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#00000000' }, { value: 1, color: '#ff0000' }] },
+          out: {
+            op: 'color-ramp',
+            field: '@d',
+            stops: [
+              { value: 0, color: '#00000000' },
+              { value: 1, color: '#ff0000' },
+            ],
+          },
         },
       };
       const tc = tap(new CpuBackend(), 'd');

@@ -37,9 +37,18 @@ function randomPremultiplied(n: number, seed: number): Float32Array {
 }
 
 describe('vHGW max / min equals the brute-force square', () => {
-  for (const [r, pad, w, h] of [[0, 0, 5, 4], [1, 1, 9, 7], [2, 3, 13, 11], [3, 3, 7, 20], [5, 6, 17, 9], [7, 7, 4, 4], [8, 9, 30, 3]] as const) {
+  for (const [r, pad, w, h] of [
+    [0, 0, 5, 4],
+    [1, 1, 9, 7],
+    [2, 3, 13, 11],
+    [3, 3, 7, 20],
+    [5, 6, 17, 9],
+    [7, 7, 4, 4],
+    [8, 9, 30, 3],
+  ] as const) {
     test(`r ${r}, pad ${pad}, ${w} x ${h}`, () => {
-      const sw = w + 2 * pad, sh = h + 2 * pad;
+      const sw = w + 2 * pad,
+        sh = h + 2 * pad;
       const src = randomPremultiplied(sw * sh, 7 + r);
       for (const mode of ['max', 'min'] as const) {
         const got = morph(src, sw, pad, w, h, r, mode);
@@ -50,7 +59,9 @@ describe('vHGW max / min equals the brute-force square', () => {
   }
 
   test('a one-colour input takes the alpha-plane path and gives the RGBA result', () => {
-    const sw = 30, pad = 4, w = 22;
+    const sw = 30,
+      pad = 4,
+      w = 22;
     const r = rng(9);
     const src = new Float32Array(sw * sw * 4);
     for (let i = 0; i < sw * sw; i++) {
@@ -66,11 +77,15 @@ describe('vHGW max / min equals the brute-force square', () => {
     }
     // Several colours: the RGBA path, bit for bit.
     const multi = randomPremultiplied(sw * sw, 5);
-    expect(Array.from(morphRaster(multi, sw, pad, w, w, 3, 'max').subarray(0, w * w * 4))).toEqual(Array.from(morph(multi, sw, pad, w, w, 3, 'max').subarray(0, w * w * 4)));
+    expect(Array.from(morphRaster(multi, sw, pad, w, w, 3, 'max').subarray(0, w * w * 4))).toEqual(
+      Array.from(morph(multi, sw, pad, w, w, 3, 'max').subarray(0, w * w * 4)),
+    );
   });
 
   test('results stay valid premultiplied colour (rgb <= alpha)', () => {
-    const sw = 40, pad = 4, w = 32;
+    const sw = 40,
+      pad = 4,
+      w = 32;
     const src = randomPremultiplied(sw * sw, 3);
     for (const mode of ['max', 'min'] as const) {
       const d = morph(src, sw, pad, w, w, 4, mode);
@@ -104,7 +119,13 @@ describe('dilate / erode ops', () => {
     const size = 256 * 16;
     const lon = (x: number) => (x / size) * 360 - 180;
     const lat = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
-    const sq = [[lon(108), lat(107)], [lon(109), lat(107)], [lon(109), lat(108)], [lon(108), lat(108)], [lon(108), lat(107)]];
+    const sq = [
+      [lon(108), lat(107)],
+      [lon(109), lat(107)],
+      [lon(109), lat(108)],
+      [lon(108), lat(108)],
+      [lon(108), lat(107)],
+    ];
     const data = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [sq] } }] };
     const mk = (op: string) => ({
       output: 'out',
@@ -126,7 +147,8 @@ describe('dilate / erode ops', () => {
   });
 
   test('a $param radius above its max clamps to the max; a 0 radius is the identity', async () => {
-    const clamped = (await Renderer.create(style('dilate', '$rad', 5)).renderWindow(W, Renderer.create(style('dilate', '$rad', 5)).params({ rad: '6' }))).raster;
+    const clamped = (await Renderer.create(style('dilate', '$rad', 5)).renderWindow(W, Renderer.create(style('dilate', '$rad', 5)).params({ rad: '6' })))
+      .raster;
     const six = (await Renderer.create(style('dilate', 6, 5)).renderWindow(W)).raster;
     expect(Array.from(clamped.data)).toEqual(Array.from(six.data));
     const zero = (await Renderer.create(style('erode', 0, 5)).renderWindow(W)).raster;
@@ -135,8 +157,12 @@ describe('dilate / erode ops', () => {
   });
 
   test('pad is the radius bound; an @node radius needs radius-px-max', () => {
-    expect(() => Renderer.create({ ...style('dilate', '@z', 1), nodes: { ...(style('dilate', '@z', 1) as { nodes: object }).nodes, z: { op: 'zoom' } } })).toThrow(/radius-px-max/);
-    expect(() => Renderer.create({ output: 'out', nodes: { s: { op: 'solid', color: '#fff' }, out: { op: 'erode', input: '@s', 'radius-px': 257 } } })).toThrow();
+    expect(() =>
+      Renderer.create({ ...style('dilate', '@z', 1), nodes: { ...(style('dilate', '@z', 1) as { nodes: object }).nodes, z: { op: 'zoom' } } }),
+    ).toThrow(/radius-px-max/);
+    expect(() =>
+      Renderer.create({ output: 'out', nodes: { s: { op: 'solid', color: '#fff' }, out: { op: 'erode', input: '@s', 'radius-px': 257 } } }),
+    ).toThrow();
   });
 });
 
@@ -158,7 +184,11 @@ gpuDescribe('CPU/GPU parity', () => {
 describe('seam invariant: 2x2 tile mosaic = window render', () => {
   // Random fills and strokes reaching across the inner tile edges of z5 tiles 12..13 / 9..10 (128 px).
   const block: Window = { z: 5, x0: 12 * 128, y0: 9 * 128, width: 256, height: 256, tileSize: 128 };
-  for (const [op, radius] of [['dilate', 5], ['erode', 3], ['dilate', '$rad']] as const) {
+  for (const [op, radius] of [
+    ['dilate', 5],
+    ['erode', 3],
+    ['dilate', '$rad'],
+  ] as const) {
     test(`${op} radius ${radius}`, async () => {
       const s = style(op, radius, 61) as { sources: { src: { data: object } } };
       s.sources.src.data = randomFeatures(61, block, { polygons: 14, lines: 10 }, 8);

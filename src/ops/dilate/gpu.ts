@@ -28,7 +28,8 @@ export function morphGpu(shader: string, mode: MorphMode): GpuOp {
 
 /** Op over windows of `len` samples along `dir`: `out` outputs along it, `across` pixels across. */
 function axis(g: GpuEncoder, shader: string, src: GpuImage, dir: 0 | 1, len: number, out: number, across: number, mode: MorphMode): GpuImage {
-  const run = (view: GpuImage, taps: number, stride: number, n: number) => pass(g, shader, view, dir, taps, stride, mode, dir === 0 ? n : across, dir === 0 ? across : n);
+  const run = (view: GpuImage, taps: number, stride: number, n: number) =>
+    pass(g, shader, view, dir, taps, stride, mode, dir === 0 ? n : across, dir === 0 ? across : n);
   if (len <= MAX_DIRECT_TAPS) return run(src, len, 1, out);
   let cur = src;
   let k = 1;
@@ -37,9 +38,22 @@ function axis(g: GpuEncoder, shader: string, src: GpuImage, dir: 0 | 1, len: num
   return k < len ? run(cur, 2, len - k, out) : cur;
 }
 
-function pass(g: GpuEncoder, shader: string, src: GpuImage, dir: 0 | 1, taps: number, stride: number, mode: MorphMode, width: number, height: number): GpuImage {
+function pass(
+  g: GpuEncoder,
+  shader: string,
+  src: GpuImage,
+  dir: 0 | 1,
+  taps: number,
+  stride: number,
+  mode: MorphMode,
+  width: number,
+  height: number,
+): GpuImage {
   const out = g.output('raster', width, height);
-  const u = new Uniforms().vec2u(width, height).u32s(dir, taps, stride, mode === 'max' ? 1 : 0).view(src);
+  const u = new Uniforms()
+    .vec2u(width, height)
+    .u32s(dir, taps, stride, mode === 'max' ? 1 : 0)
+    .view(src);
   g.dispatch2d(shader, [g.uniform(u), g.view(src), g.view(out)], width, height);
   return out;
 }

@@ -55,12 +55,14 @@ function runsMax(v: Float32Array, g: Float32Array, h: Float32Array, n: number, k
     const e = b + k < n ? b + k : n;
     for (let q = b; q < b + stride && q < e; q++) g[q] = v[q]!;
     for (let q = b + stride; q < e; q++) {
-      const a = v[q]!, p = g[q - stride]!;
+      const a = v[q]!,
+        p = g[q - stride]!;
       g[q] = a > p ? a : p;
     }
     for (let q = e - stride; q < e; q++) h[q] = v[q]!;
     for (let q = e - stride - 1; q >= b; q--) {
-      const a = v[q]!, p = h[q + stride]!;
+      const a = v[q]!,
+        p = h[q + stride]!;
       h[q] = a > p ? a : p;
     }
   }
@@ -71,12 +73,14 @@ function runsMin(v: Float32Array, g: Float32Array, h: Float32Array, n: number, k
     const e = b + k < n ? b + k : n;
     for (let q = b; q < b + stride && q < e; q++) g[q] = v[q]!;
     for (let q = b + stride; q < e; q++) {
-      const a = v[q]!, p = g[q - stride]!;
+      const a = v[q]!,
+        p = g[q - stride]!;
       g[q] = a < p ? a : p;
     }
     for (let q = e - stride; q < e; q++) h[q] = v[q]!;
     for (let q = e - stride - 1; q >= b; q--) {
-      const a = v[q]!, p = h[q + stride]!;
+      const a = v[q]!,
+        p = h[q + stride]!;
       h[q] = a < p ? a : p;
     }
   }
@@ -84,14 +88,16 @@ function runsMin(v: Float32Array, g: Float32Array, h: Float32Array, n: number, k
 
 function combineMax(h: Float32Array, g: Float32Array, d: number, out: Float32Array, o: number, n: number): void {
   for (let q = 0; q < n; q++) {
-    const a = h[q]!, b = g[q + d]!;
+    const a = h[q]!,
+      b = g[q + d]!;
     out[o + q] = a > b ? a : b;
   }
 }
 
 function combineMin(h: Float32Array, g: Float32Array, d: number, out: Float32Array, o: number, n: number): void {
   for (let q = 0; q < n; q++) {
-    const a = h[q]!, b = g[q + d]!;
+    const a = h[q]!,
+      b = g[q + d]!;
     out[o + q] = a < b ? a : b;
   }
 }

@@ -40,7 +40,10 @@ describe('displace', () => {
         const q = (j * W.width + i) * 4;
         const x = i + P + (d.data[q]! - d.data[q + 3]! / 2) * 10;
         const y = j + P + (d.data[q + 1]! - d.data[q + 3]! / 2) * 6;
-        const x0 = Math.floor(x), y0 = Math.floor(y), fx = x - x0, fy = y - y0;
+        const x0 = Math.floor(x),
+          y0 = Math.floor(y),
+          fx = x - x0,
+          fy = y - y0;
         for (let c = 0; c < 4; c++) {
           const at = (xx: number, yy: number) => img.data[(yy * big.width + xx) * 4 + c]!;
           const want = (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) + fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
@@ -89,8 +92,8 @@ describe('displace', () => {
     const gAt = (r: typeof t, i: number, j: number) => r.data[(j * 16 + i) * 4]!;
     const g = await render({ ...mk('clamp'), output: 'g' }, { ...top, height: 16 });
     for (let i = 2; i < 14; i++) {
-      expect(gAt(m, i, 1)).toBeCloseTo(g.data[(2 * 16 + i) * 4]! * (1 - shift % 1) + g.data[(2 * 16 + i + 1) * 4]! * (shift % 1), 2);
-      expect(gAt(c, i, 1)).toBeCloseTo(g.data[(0 * 16 + i) * 4]! * (1 - shift % 1) + g.data[(0 * 16 + i + 1) * 4]! * (shift % 1), 2);
+      expect(gAt(m, i, 1)).toBeCloseTo(g.data[(2 * 16 + i) * 4]! * (1 - (shift % 1)) + g.data[(2 * 16 + i + 1) * 4]! * (shift % 1), 2);
+      expect(gAt(c, i, 1)).toBeCloseTo(g.data[(0 * 16 + i) * 4]! * (1 - (shift % 1)) + g.data[(0 * 16 + i + 1) * 4]! * (shift % 1), 2);
     }
   });
 
@@ -150,7 +153,8 @@ describe('displace bounds', () => {
   test('offsets clamp to the amplitude: a displacement brighter than its alpha reads no further than amp', async () => {
     // An invalid premultiplied colour fed to the kernel directly: R = 3, A = 1 would ask for 5 amp.
     const { displace: run } = await import('./cpu.js');
-    const sw = 12, pad = 3;
+    const sw = 12,
+      pad = 3;
     const src = new Float32Array(sw * sw * 4);
     for (let i = 0; i < sw * sw; i++) src.set([i / 200, 0, 0, 1], i * 4);
     const disp = new Float32Array(6 * 6 * 4);

@@ -53,7 +53,8 @@ function worldRows(canvas: Canvas, pad: number): { worldTop: number; worldBottom
 
 /** The input-view row a read of row t becomes (or -1: transparent), world edges first, then the view's. */
 export function boundaryRow(t: number, p: DisplacePlan, rows: number): number {
-  const lo = p.worldTop, hi = p.worldBottom;
+  const lo = p.worldTop,
+    hi = p.worldBottom;
   if (t < lo || t >= hi) {
     if (p.boundary === 'transparent') return -1;
     if (p.boundary === 'clamp') t = t < lo ? lo : hi - 1;

@@ -25,7 +25,8 @@ function voidAndCluster(): Uint16Array {
   const energy = new Float64Array(N);
   const toggle = (q: number, sign: number) => {
     on[q] = sign > 0 ? 1 : 0;
-    const qx = q % SIZE, qy = (q / SIZE) | 0;
+    const qx = q % SIZE,
+      qy = (q / SIZE) | 0;
     for (let dy = -REACH; dy <= REACH; dy++) {
       const row = ((qy + dy) & (SIZE - 1)) * SIZE;
       const k = (dy + REACH) * (2 * REACH + 1) + REACH;
@@ -33,12 +34,14 @@ function voidAndCluster(): Uint16Array {
     }
   };
   const tightestCluster = () => {
-    let best = -1, e = -Infinity;
+    let best = -1,
+      e = -Infinity;
     for (let i = 0; i < N; i++) if (on[i] && energy[i]! > e) (e = energy[i]!), (best = i);
     return best;
   };
   const largestVoid = () => {
-    let best = -1, e = Infinity;
+    let best = -1,
+      e = Infinity;
     for (let i = 0; i < N; i++) if (!on[i] && energy[i]! < e) (e = energy[i]!), (best = i);
     return best;
   };

@@ -11,7 +11,17 @@ import { byte, nearest, OrderedMatcher, rankAt, to8, type Palette, type Threshol
 
 const clamp01 = (v: number) => (v > 0 ? (v < 1 ? v : 1) : 0);
 
-export function ordered(src: Float32Array, dst: Float32Array, width: number, height: number, x0: number, y0: number, p: Palette, amount: number, matrix: ThresholdMatrix): void {
+export function ordered(
+  src: Float32Array,
+  dst: Float32Array,
+  width: number,
+  height: number,
+  x0: number,
+  y0: number,
+  p: Palette,
+  amount: number,
+  matrix: ThresholdMatrix,
+): void {
   const m = new OrderedMatcher(p, amount, matrix.size * matrix.size);
   const rgb = p.rgb;
   for (let y = 0; y < height; y++) {

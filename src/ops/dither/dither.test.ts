@@ -80,19 +80,30 @@ function indices(dst: Float32Array, alpha: number[], hexes: string[]): number[] 
 }
 
 describe('ordered dither against the Bayer definition', () => {
-  const W = 37, H = 29;
+  const W = 37,
+    H = 29;
   const img = image(W, H, 3);
   for (const space of ['rgb', 'lab'] as const) {
-    for (const [amount, x0, y0] of [[0.5, 0, 0], [1, -3, 5], [0, 7, 2], [0.3, 4097, -2]] as const) {
+    for (const [amount, x0, y0] of [
+      [0.5, 0, 0],
+      [1, -3, 5],
+      [0, 7, 2],
+      [0.3, 4097, -2],
+    ] as const) {
       test(`${space}, amount ${amount}, canvas at world (${x0}, ${y0})`, () => {
         const dst = new Float32Array(img.src.length);
         ordered(img.src, dst, W, H, x0, y0, palette(PALETTE, space), amount, BAYER4);
         const got = indices(dst, img.alpha, PALETTE);
         const want = img.straight.map((s, i) => {
           if (!(img.alpha[i]! > 0)) return -1;
-          const X = x0 + (i % W), Y = y0 + Math.floor(i / W);
+          const X = x0 + (i % W),
+            Y = y0 + Math.floor(i / W);
           const m = (BAYER[((Y % 4) + 4) % 4]![((X % 4) + 4) % 4]! + 0.5) / 16;
-          return nearestRef(PALETTE, space, s.map((v) => clamp(q8(v) + amount * (m - 0.5))));
+          return nearestRef(
+            PALETTE,
+            space,
+            s.map((v) => clamp(q8(v) + amount * (m - 0.5))),
+          );
         });
         expect(got).toEqual(want);
       });
@@ -129,12 +140,14 @@ describe('blue-noise threshold matrix', () => {
     for (const k of [410, 1024, 2048, 3072]) {
       const bits = Array.from(m.ranks, (r) => (r < k ? 1 : 0) - k / 4096);
       const ring = (lo: number, hi: number) => {
-        let sum = 0, count = 0;
+        let sum = 0,
+          count = 0;
         for (let v = -32; v < 32; v++) {
           for (let u = -32; u < 32; u++) {
             const f = Math.hypot(u, v);
             if (f < lo || f >= hi || f === 0) continue;
-            let re = 0, im = 0;
+            let re = 0,
+              im = 0;
             for (let i = 0; i < 4096; i++) {
               const a = (-2 * Math.PI * (u * (i % 64) + v * Math.floor(i / 64))) / 64;
               re += bits[i]! * Math.cos(a);
@@ -151,23 +164,30 @@ describe('blue-noise threshold matrix', () => {
   });
 
   test('the blue-noise method against its definition (world-anchored 64 x 64 ranks)', () => {
-    const W = 37, H = 29;
+    const W = 37,
+      H = 29;
     const img = image(W, H, 4);
     const dst = new Float32Array(img.src.length);
     const [x0, y0, amount] = [-70, 130, 0.7];
     ordered(img.src, dst, W, H, x0, y0, palette(PALETTE, 'lab'), amount, m);
     const want = img.straight.map((s, i) => {
       if (!(img.alpha[i]! > 0)) return -1;
-      const X = x0 + (i % W), Y = y0 + Math.floor(i / W);
+      const X = x0 + (i % W),
+        Y = y0 + Math.floor(i / W);
       const t = (m.ranks[(((Y % 64) + 64) % 64) * 64 + (((X % 64) + 64) % 64)]! + 0.5) / 4096;
-      return nearestRef(PALETTE, 'lab', s.map((v) => clamp(q8(v) + amount * (t - 0.5))));
+      return nearestRef(
+        PALETTE,
+        'lab',
+        s.map((v) => clamp(q8(v) + amount * (t - 0.5))),
+      );
     });
     expect(indices(dst, img.alpha, PALETTE)).toEqual(want);
   });
 });
 
 describe('Floyd-Steinberg against the textbook algorithm', () => {
-  const W = 41, H = 23;
+  const W = 41,
+    H = 23;
   const img = image(W, H, 8);
   function reference(hexes: string[], space: Space): number[] {
     const cols = hexes.map((h) => parseHexColor(h)!);
@@ -250,7 +270,12 @@ describe('dither op', () => {
     });
     const whole = (await r.renderWindow(win)).raster;
     let differ = 0;
-    for (const [tx, ty] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+    for (const [tx, ty] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ] as const) {
       const tile: Raster = (await r.renderWindow(tileWindow({ z: 3, x: 4 + tx, y: 2 + ty }, 64))).raster;
       for (let y = 0; y < 64; y++) {
         for (let x = 0; x < 64; x++) {
@@ -268,10 +293,20 @@ gpuDescribe('CPU/GPU parity', () => {
   const W = testWindow(64);
   // Flat inputs (exact 8-bit colours, alpha 0 or 1): both backends read the same 8-bit colours,
   // so every pixel takes the same entry. Floyd-Steinberg runs the CPU kernel in both.
-  for (const [seed, method, space, amount] of [[1, 'ordered', 'lab', 0.5], [2, 'ordered', 'rgb', 1], [5, 'blue-noise', 'lab', 0.8], [3, 'floyd-steinberg', 'lab', 0], [4, 'floyd-steinberg', 'rgb', 0]] as const) {
+  for (const [seed, method, space, amount] of [
+    [1, 'ordered', 'lab', 0.5],
+    [2, 'ordered', 'rgb', 1],
+    [5, 'blue-noise', 'lab', 0.8],
+    [3, 'floyd-steinberg', 'lab', 0],
+    [4, 'floyd-steinberg', 'rgb', 0],
+  ] as const) {
     test(`seed ${seed}: ${method}, ${space}, flat input`, async () => {
       const input = rasterInput(seed, W, { flat: true });
-      const style = { output: 'out', sources: input.sources, nodes: { ...input.nodes, out: { op: 'dither', input: '@in', palette: PALETTE, method, space, amount } } };
+      const style = {
+        output: 'out',
+        sources: input.sources,
+        nodes: { ...input.nodes, out: { op: 'dither', input: '@in', palette: PALETTE, method, space, amount } },
+      };
       await checkParity(`dither ${seed}`, style, W);
     });
   }
@@ -313,11 +348,13 @@ gpuDescribe('CPU/GPU parity', () => {
     for (let by = 0; by < n; by += 8) {
       for (let bx = 0; bx < n; bx += 8) {
         for (let k = 0; k < 4; k++) {
-          let sc = 0, sg = 0;
-          for (let y = by; y < by + 8; y++) for (let x = bx; x < bx + 8; x++) {
-            sc += c[(y * n + x) * 4 + k]!;
-            sg += g[(y * n + x) * 4 + k]!;
-          }
+          let sc = 0,
+            sg = 0;
+          for (let y = by; y < by + 8; y++)
+            for (let x = bx; x < bx + 8; x++) {
+              sc += c[(y * n + x) * 4 + k]!;
+              sg += g[(y * n + x) * 4 + k]!;
+            }
           worst = Math.max(worst, Math.abs(sc - sg) / 64);
         }
       }

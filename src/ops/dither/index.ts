@@ -8,7 +8,8 @@ import { gpu } from './gpu.js';
 /** Reduces a raster to a palette: ordered or blue-noise (world-anchored threshold matrices) or Floyd-Steinberg (docs/format.md). */
 export const dither: OpDef = {
   name: 'dither',
-  description: "reduces to a palette: 'ordered' (4x4 Bayer) or 'blue-noise' (64x64 void-and-cluster), both anchored to world pixels and seamless, or 'floyd-steinberg' (error diffusion over the canvas, not seamless across tiles); alpha preserved",
+  description:
+    "reduces to a palette: 'ordered' (4x4 Bayer) or 'blue-noise' (64x64 void-and-cluster), both anchored to world pixels and seamless, or 'floyd-steinberg' (error diffusion over the canvas, not seamless across tiles); alpha preserved",
   output: 'raster',
   inputs: { input: ['raster'] },
   fields: {

@@ -93,9 +93,12 @@ export function coordsOf(space: Space, r: number, g: number, b: number, out: Flo
     out[2] = b;
     return;
   }
-  const lr = lin(r), lg = lin(g), lb = lin(b);
+  const lr = lin(r),
+    lg = lin(g),
+    lb = lin(b);
   const y = f(0.2225045 * lr + 0.7168786 * lg + 0.0606169 * lb);
-  let x = y, z = y;
+  let x = y,
+    z = y;
   if (!(lr === lg && lg === lb)) {
     x = f((0.4360747 * lr + 0.3850649 * lg + 0.1430804 * lb) / 0.96422);
     z = f((0.0139322 * lr + 0.0971045 * lg + 0.7141733 * lb) / 0.82521);
@@ -108,12 +111,16 @@ export function coordsOf(space: Space, r: number, g: number, b: number, out: Flo
 /** Index of the palette entry nearest to the straight sRGB colour (r, g, b); ties take the first. */
 export function nearest(p: Palette, r: number, g: number, b: number, scratch: Float64Array): number {
   coordsOf(p.space, r, g, b, scratch);
-  const x = scratch[0]!, y = scratch[1]!, z = scratch[2]!;
+  const x = scratch[0]!,
+    y = scratch[1]!,
+    z = scratch[2]!;
   const c = p.coords;
   let best = 0;
   let bestD = Infinity;
   for (let i = 0; i < p.size; i++) {
-    const dx = x - c[i * 3]!, dy = y - c[i * 3 + 1]!, dz = z - c[i * 3 + 2]!;
+    const dx = x - c[i * 3]!,
+      dy = y - c[i * 3 + 1]!,
+      dz = z - c[i * 3 + 2]!;
     const d = dx * dx + dy * dy + dz * dz;
     if (d < bestD) {
       bestD = d;
@@ -134,7 +141,11 @@ export class OrderedMatcher {
   private ranks = new Int32Array(1 << CACHE_BITS);
   private values = new Uint16Array(1 << CACHE_BITS);
   private scratch = new Float64Array(3);
-  constructor(private readonly p: Palette, private readonly amount: number, private readonly levels: number) {}
+  constructor(
+    private readonly p: Palette,
+    private readonly amount: number,
+    private readonly levels: number,
+  ) {}
 
   /** r8, g8, b8 in 0..255; rank in 0 .. levels - 1. */
   match(r8: number, g8: number, b8: number, rank: number): number {

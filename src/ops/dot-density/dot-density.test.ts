@@ -5,7 +5,9 @@ import { dotDensity } from './index.js';
 import { group, runOp, sq } from '../../../tests/helpers/geometry.js';
 import type { Canvas } from '../../types.js';
 
-const Z = 10, T = 256, WORLD = T * 2 ** Z;
+const Z = 10,
+  T = 256,
+  WORLD = T * 2 ** Z;
 /** Ground metres per world pixel at world y, Web Mercator on the WGS84 sphere (written out independently). */
 const metresPerPixel = (y: number) => {
   const lat = 2 * Math.atan(Math.exp(Math.PI * (1 - (2 * y) / WORLD))) - Math.PI / 2;
@@ -30,7 +32,9 @@ describe('dot-density', () => {
       const pts = await dots({ density, 'spacing-px': s, seed });
       const counts = new Float64Array(32 * 32);
       for (let i = 0; i < pts.length; i += 2) counts[Math.floor((pts[i + 1]! - C.y0) / 16) * 32 + Math.floor((pts[i]! - C.x0) / 16)]++;
-      let chi2 = 0, total = 0, expectedTotal = 0;
+      let chi2 = 0,
+        total = 0,
+        expectedTotal = 0;
       for (let by = 0; by < 32; by++) {
         // Expected dots per block: the sum of p over its 8 rows of 8 cells (p varies with latitude).
         let e = 0;

@@ -43,7 +43,12 @@ export const dotDensity: OpDef = {
       worldSize: canvas.tileSize * 2 ** canvas.z,
       maxCells: MAX_CELLS,
     };
-    const clip: [number, number, number, number] = [canvas.x0 - CLIP_BUFFER, canvas.y0 - CLIP_BUFFER, canvas.x0 + canvas.width + CLIP_BUFFER, canvas.y0 + canvas.height + CLIP_BUFFER];
+    const clip: [number, number, number, number] = [
+      canvas.x0 - CLIP_BUFFER,
+      canvas.y0 - CLIP_BUFFER,
+      canvas.x0 + canvas.width + CLIP_BUFFER,
+      canvas.y0 + canvas.height + CLIP_BUFFER,
+    ];
     const densityExpr = ctx.expr('density-expr');
     const fixed = ctx.num('density');
     let cells = 0;

@@ -19,9 +19,14 @@ export function sobel(src: Float32Array, sw: number, w: number, h: number, stren
       let m = 0;
       for (let k = 3; k >= 0; k--) {
         const p = c + k;
-        const a0 = src[p - row - 4]!, a1 = src[p - row]!, a2 = src[p - row + 4]!;
-        const a3 = src[p - 4]!, a5 = src[p + 4]!;
-        const a6 = src[p + row - 4]!, a7 = src[p + row]!, a8 = src[p + row + 4]!;
+        const a0 = src[p - row - 4]!,
+          a1 = src[p - row]!,
+          a2 = src[p - row + 4]!;
+        const a3 = src[p - 4]!,
+          a5 = src[p + 4]!;
+        const a6 = src[p + row - 4]!,
+          a7 = src[p + row]!,
+          a8 = src[p + row + 4]!;
         const gx = a2 + 2 * a5 + a8 - (a0 + 2 * a3 + a6);
         const gy = a6 + 2 * a7 + a8 - (a0 + 2 * a1 + a2);
         let v = Math.sqrt(gx * gx + gy * gy) * strength;

@@ -6,12 +6,23 @@ import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
-const KX = [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]];
-const KY = [[-1, -2, -1], [0, 0, 0], [1, 2, 1]];
+const KX = [
+  [-1, 0, 1],
+  [-2, 0, 2],
+  [-1, 0, 1],
+];
+const KY = [
+  [-1, -2, -1],
+  [0, 0, 0],
+  [1, 2, 1],
+];
 
 describe('Sobel kernel', () => {
   test('equals the 2-D convolution with the Sobel matrices, clamped, alpha raised to max(rgb)', () => {
-    const w = 11, h = 9, sw = w + 2, sh = h + 2;
+    const w = 11,
+      h = 9,
+      sw = w + 2,
+      sh = h + 2;
     const r = rng(4);
     const src = new Float32Array(sw * sh * 4);
     for (let i = 0; i < sw * sh; i++) {
@@ -23,7 +34,8 @@ describe('Sobel kernel', () => {
       for (let y = 0; y < h; y++)
         for (let x = 0; x < w; x++) {
           const v = [0, 1, 2, 3].map((c) => {
-            let gx = 0, gy = 0;
+            let gx = 0,
+              gy = 0;
             for (let j = 0; j < 3; j++)
               for (let i = 0; i < 3; i++) {
                 const s = src[((y + j) * sw + x + i) * 4 + c]!;
@@ -40,7 +52,10 @@ describe('Sobel kernel', () => {
   });
 
   test('a flat image has no edges; a vertical step of height d gives 4 d on the two columns beside it', () => {
-    const w = 6, h = 4, sw = 8, sh = 6;
+    const w = 6,
+      h = 4,
+      sw = 8,
+      sh = 6;
     const src = new Float32Array(sw * sh * 4);
     for (let y = 0; y < sh; y++) for (let x = 0; x < sw; x++) src.set(x >= 4 ? [0.1, 0.1, 0.1, 1] : [0, 0, 0, 1], (y * sw + x) * 4);
     const out = sobel(src, sw, w, h, 1);

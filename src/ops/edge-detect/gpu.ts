@@ -7,7 +7,10 @@ export const gpu: GpuOp = {
     const src = g.input(ctx, 'input');
     const { width, height } = ctx.canvas;
     const out = g.output('raster', width, height);
-    const u = new Uniforms().vec2u(width, height).f32s(Math.max(0, ctx.num('strength'))).view(src);
+    const u = new Uniforms()
+      .vec2u(width, height)
+      .f32s(Math.max(0, ctx.num('strength')))
+      .view(src);
     g.dispatch2d('edge-detect', [g.uniform(u), g.view(src), g.view(out)], width, height);
     return out;
   },

@@ -6,7 +6,12 @@ const curve = ['interpolate', ['linear'], ['zoom'], 0, 0.25, 10, 0.75];
 
 describe('expr', () => {
   test('a linear zoom curve: 0.25 at z0, 0.75 at z10, halfway at z5, clamped beyond', async () => {
-    for (const [z, v] of [[0, 0.25], [5, 0.5], [10, 0.75], [14, 0.75]] as const) {
+    for (const [z, v] of [
+      [0, 0.25],
+      [5, 0.5],
+      [10, 0.75],
+      [14, 0.75],
+    ] as const) {
       const got = await capture(readsScalar({ e: { op: 'expr', expr: curve } }, 'e'), ['e'], win(z));
       expect(got.get('e')).toEqual({ kind: 'scalar', value: v });
     }

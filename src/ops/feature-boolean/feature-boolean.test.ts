@@ -15,14 +15,18 @@ const toPc = (polys: Float64Array[][]): polyclip.Geom =>
       return pts;
     }),
   ) as polyclip.Geom;
-const pcArea = (mp: [number, number][][][]): number => mp.reduce((s, p) => s + p.reduce((t, r, k) => t + (k ? -1 : 1) * Math.abs(ringArea(r.slice(0, -1).flat())), 0), 0);
+const pcArea = (mp: [number, number][][][]): number =>
+  mp.reduce((s, p) => s + p.reduce((t, r, k) => t + (k ? -1 : 1) * Math.abs(ringArea(r.slice(0, -1).flat())), 0), 0);
 
 /** A star-ish simple polygon (clockwise on screen) with a hole (counter-clockwise) around its centre. */
 function randomPolygon(next: () => number): Float64Array[] {
-  const cx = 40 + next() * 120, cy = 40 + next() * 120, n = 5 + Math.floor(next() * 10);
+  const cx = 40 + next() * 120,
+    cy = 40 + next() * 120,
+    n = 5 + Math.floor(next() * 10);
   const ext: number[] = [];
   for (let i = 0; i < n; i++) {
-    const a = (i / n) * 2 * Math.PI, r = 25 + next() * 35;
+    const a = (i / n) * 2 * Math.PI,
+      r = 25 + next() * 35;
     ext.push(cx + r * Math.cos(a), cy + r * Math.sin(a));
   }
   const hole: number[] = [];
@@ -37,27 +41,30 @@ function randomPolygon(next: () => number): Float64Array[] {
 const pcOps = { intersection: polyclip.intersection, union: polyclip.union, difference: polyclip.difference, xor: polyclip.xor };
 
 describe('feature-boolean', () => {
-  test.each(['intersection', 'union', 'difference', 'xor'] as const)('%s: areas match polyclip-ts on 60 random pairs of polygons with holes', async (operation) => {
-    const next = rng(1234);
-    let worst = 0;
-    for (let t = 0; t < 60; t++) {
-      const a = [randomPolygon(next), randomPolygon(next)];
-      const b = [randomPolygon(next)];
-      const out = await runOp(featureBoolean, { operation }, { a: [group({ polygons: a })], b: [group({ polygons: b })] });
-      // A subject with no clip polygon near it passes through as it was (possibly overlapping polygons): measure the union.
-      const polys = out.groups.flatMap((g) => g.polygons);
-      const got = polys.length ? pcArea(polyclip.union(toPc(polys.slice(0, 1)), ...polys.slice(1).map((p) => toPc([p]))) as [number, number][][][]) : 0;
-      // polyclip-ts takes a set of disjoint polygons per argument: unite a's two polygons first.
-      const A = polyclip.union(toPc([a[0]!]), toPc([a[1]!]));
-      const want = pcArea(pcOps[operation](A, toPc(b)) as [number, number][][][]);
-      // Clipper rounds coordinates to 1/100 px: at most ~0.005 px times the outline length.
-      const tol = 1e-3 * Math.max(1, want) + 0.5;
-      worst = Math.max(worst, Math.abs(got - want) / Math.max(1, want));
-      expect(Math.abs(got - want)).toBeLessThan(tol);
-      for (const g of out.groups) for (const p of g.polygons) p.forEach((r, k) => expect(ringArea(r) > 0).toBe(k === 0));
-    }
-    if (process.env.GEOM_DEBUG) console.log(operation, 'worst relative area difference', worst);
-  });
+  test.each(['intersection', 'union', 'difference', 'xor'] as const)(
+    '%s: areas match polyclip-ts on 60 random pairs of polygons with holes',
+    async (operation) => {
+      const next = rng(1234);
+      let worst = 0;
+      for (let t = 0; t < 60; t++) {
+        const a = [randomPolygon(next), randomPolygon(next)];
+        const b = [randomPolygon(next)];
+        const out = await runOp(featureBoolean, { operation }, { a: [group({ polygons: a })], b: [group({ polygons: b })] });
+        // A subject with no clip polygon near it passes through as it was (possibly overlapping polygons): measure the union.
+        const polys = out.groups.flatMap((g) => g.polygons);
+        const got = polys.length ? pcArea(polyclip.union(toPc(polys.slice(0, 1)), ...polys.slice(1).map((p) => toPc([p]))) as [number, number][][][]) : 0;
+        // polyclip-ts takes a set of disjoint polygons per argument: unite a's two polygons first.
+        const A = polyclip.union(toPc([a[0]!]), toPc([a[1]!]));
+        const want = pcArea(pcOps[operation](A, toPc(b)) as [number, number][][][]);
+        // Clipper rounds coordinates to 1/100 px: at most ~0.005 px times the outline length.
+        const tol = 1e-3 * Math.max(1, want) + 0.5;
+        worst = Math.max(worst, Math.abs(got - want) / Math.max(1, want));
+        expect(Math.abs(got - want)).toBeLessThan(tol);
+        for (const g of out.groups) for (const p of g.polygons) p.forEach((r, k) => expect(ringArea(r) > 0).toBe(k === 0));
+      }
+      if (process.env.GEOM_DEBUG) console.log(operation, 'worst relative area difference', worst);
+    },
+  );
 
   test('intersection (default) keeps one feature per subject with its properties; lines and points are dropped', async () => {
     const a = [
@@ -77,7 +84,10 @@ describe('feature-boolean', () => {
     const a = [group({ polygons: [[sq(0, 0, 10)]], properties: { n: 1 } }), group({ polygons: [[sq(20, 0, 10)]], properties: { n: 2 } })];
     const b = [group({ polygons: [[sq(5, 0, 20)]] })];
     const diff = await runOp(featureBoolean, { operation: 'difference' }, { a, b });
-    expect(diff.groups.map((g) => [g.properties.n, polygonsArea(g.polygons)])).toEqual([[1, 50], [2, 50]]);
+    expect(diff.groups.map((g) => [g.properties.n, polygonsArea(g.polygons)])).toEqual([
+      [1, 50],
+      [2, 50],
+    ]);
     const union = await runOp(featureBoolean, { operation: 'union' }, { a, b });
     expect(union.groups).toHaveLength(1);
     expect(union.groups[0]!.properties).toEqual({});
@@ -87,7 +97,11 @@ describe('feature-boolean', () => {
   });
 
   test('a square minus a smaller square is a polygon with a hole', async () => {
-    const out = await runOp(featureBoolean, { operation: 'difference' }, { a: [group({ polygons: [[sq(0, 0, 30)]] })], b: [group({ polygons: [[sq(10, 10, 10)]] })] });
+    const out = await runOp(
+      featureBoolean,
+      { operation: 'difference' },
+      { a: [group({ polygons: [[sq(0, 0, 30)]] })], b: [group({ polygons: [[sq(10, 10, 10)]] })] },
+    );
     const [p] = out.groups[0]!.polygons;
     expect(p).toHaveLength(2);
     expect(ringArea(p![0]!)).toBeCloseTo(900, 6);

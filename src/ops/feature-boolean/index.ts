@@ -28,7 +28,12 @@ export const featureBoolean: OpDef = {
     if (!a.length && (op === 'intersection' || op === 'difference' || !bRings.length)) return features([]);
     const m = await loadClipper();
     if (op === 'union' || op === 'xor') {
-      const polygons = boolean(m, op, a.flatMap((g) => g.polygons.flat()), bRings);
+      const polygons = boolean(
+        m,
+        op,
+        a.flatMap((g) => g.polygons.flat()),
+        bRings,
+      );
       return features(polygons.length ? [{ properties: {}, polygons, lines: [], points: new Float64Array(0) }] : []);
     }
     const out: FeatureGroup[] = [];
@@ -58,7 +63,8 @@ function ringsBox(rings: readonly ArrayLike<number>[]): Box {
   const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
   for (const r of rings) {
     for (let i = 0; i + 1 < r.length; i += 2) {
-      const x = r[i]!, y = r[i + 1]!;
+      const x = r[i]!,
+        y = r[i + 1]!;
       if (x < b[0]) b[0] = x;
       if (y < b[1]) b[1] = y;
       if (x > b[2]) b[2] = x;

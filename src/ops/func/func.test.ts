@@ -6,7 +6,11 @@ import { capture, win } from '../../../tests/helpers/scalars.js';
 const functions = {
   tint: {
     inputs: { color: { kind: 'scalar', default: '#ff0000' }, alpha: { kind: 'scalar', default: 1 } },
-    nodes: { s: { op: 'solid', color: '$color' }, a: { op: 'math', fn: 'mul', a: '$alpha', b: 0.5 }, out: { op: 'blend', base: '@s', over: '@s', opacity: '@a' } },
+    nodes: {
+      s: { op: 'solid', color: '$color' },
+      a: { op: 'math', fn: 'mul', a: '$alpha', b: 0.5 },
+      out: { op: 'blend', base: '@s', over: '@s', opacity: '@a' },
+    },
     output: 'out',
     'output-kind': 'raster',
   },
@@ -14,7 +18,11 @@ const functions = {
 
 describe('func', () => {
   test('the body is inlined with the given inputs; missing inputs take their defaults', async () => {
-    const style = { output: 'b', functions, nodes: { a: { op: 'func', function: 'tint', inputs: { color: '#0000ff' } }, b: { op: 'func', function: 'tint', inputs: { alpha: 3 } } } };
+    const style = {
+      output: 'b',
+      functions,
+      nodes: { a: { op: 'func', function: 'tint', inputs: { color: '#0000ff' } }, b: { op: 'func', function: 'tint', inputs: { alpha: 3 } } },
+    };
     const r = Renderer.create(style);
     expect([...r.plan.nodes.keys()].sort()).toEqual(['a/a', 'a/out', 'a/s', 'b/a', 'b/out', 'b/s']);
     const got = await capture(style, ['b/s', 'b/a'], win(0));
@@ -36,7 +44,10 @@ describe('func', () => {
   });
 
   test('unknown function, unknown input, wrong output kind and recursion are build errors', () => {
-    const build = (nodes: object, fns: object = functions) => () => Renderer.create({ output: 'o', functions: fns, nodes });
+    const build =
+      (nodes: object, fns: object = functions) =>
+      () =>
+        Renderer.create({ output: 'o', functions: fns, nodes });
     expect(build({ o: { op: 'func', function: 'nope' } })).toThrow(/unknown function 'nope'/);
     expect(build({ o: { op: 'func', function: 'tint', inputs: { colour: '#000000' } } })).toThrow(/has no input 'colour'/);
     expect(build({ o: { op: 'func', function: 'tint' } }, { tint: { ...functions.tint, 'output-kind': 'scalar' } })).toThrow(BuildError);

@@ -8,7 +8,7 @@ export const func: OpDef = {
   output: () => 'raster',
   inputs: {},
   fields: {
-    function: { type: 'string', description: 'name of the function in the style\'s functions block' },
+    function: { type: 'string', description: "name of the function in the style's functions block" },
     inputs: { type: 'object', description: 'input name to value, @node or $param; missing inputs take the function default' },
   },
   required: ['function'],

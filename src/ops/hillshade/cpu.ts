@@ -10,7 +10,10 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
   const out = acquire(w * h * 4, false);
   const sw = w + 2;
   const [sr, sg, sb, sa] = col.shadow;
-  const dr = col.highlight[0] - sr, dg = col.highlight[1] - sg, db = col.highlight[2] - sb, da = col.highlight[3] - sa;
+  const dr = col.highlight[0] - sr,
+    dg = col.highlight[1] - sg,
+    db = col.highlight[2] - sb,
+    da = col.highlight[3] - sa;
   const [ar, ag, ab, aa] = col.accent;
   // The single-light value inlined (gdalShade's first branch): the hot loop of the default style.
   const single = !t.multidirectional;
@@ -19,9 +22,15 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
     const ew = invRes[j]!;
     for (let i = 0; i < w; i++) {
       const c = (j + 1) * sw + i + 1;
-      const a0 = field[c - sw - 1]!, a1 = field[c - sw]!, a2 = field[c - sw + 1]!;
-      const a3 = field[c - 1]!, a4 = field[c]!, a5 = field[c + 1]!;
-      const a6 = field[c + sw - 1]!, a7 = field[c + sw]!, a8 = field[c + sw + 1]!;
+      const a0 = field[c - sw - 1]!,
+        a1 = field[c - sw]!,
+        a2 = field[c - sw + 1]!;
+      const a3 = field[c - 1]!,
+        a4 = field[c]!,
+        a5 = field[c + 1]!;
+      const a6 = field[c + sw - 1]!,
+        a7 = field[c + sw]!,
+        a8 = field[c + sw + 1]!;
       const x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) * ew;
       const y = (a6 + a7 + a7 + a8 - (a0 + a1 + a1 + a2)) * -ew;
       const o = (j * w + i) * 4;
@@ -35,7 +44,10 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
         const c = (sinAlt254 - (y * cosAzCosAltZ254 - x * sinAzCosAltZ254)) / Math.sqrt(1 + squareZ * (x * x + y * y));
         g = c <= 0 ? 1 / 255 : (1 + c) / 255;
       } else g = gdalShade(t, x, y) / 255;
-      let r = sr + dr * g, gr = sg + dg * g, b = sb + db * g, a = sa + da * g;
+      let r = sr + dr * g,
+        gr = sg + dg * g,
+        b = sb + db * g,
+        a = sa + da * g;
       if (aa > 0) {
         const q = t.squareZ * (x * x + y * y);
         const k = Math.sqrt(q / (1 + q));

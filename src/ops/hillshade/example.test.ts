@@ -15,7 +15,11 @@ import { loadStyleFile } from '../../hosts/node/style-file.js';
 import { createApp } from '../../hosts/server/app.js';
 import { TileService } from '../../hosts/server/service.js';
 
-const EXAMPLE = JSON.parse(readFileSync('examples/terrain/style.json', 'utf8')) as Record<string, unknown> & { sources: Record<string, unknown>; nodes: object; params: object };
+const EXAMPLE = JSON.parse(readFileSync('examples/terrain/style.json', 'utf8')) as Record<string, unknown> & {
+  sources: Record<string, unknown>;
+  nodes: object;
+  params: object;
+};
 const GOLDEN = JSON.parse(readFileSync('golden/terrain-example/style.json', 'utf8')) as typeof EXAMPLE;
 
 describe('terrain example', () => {
@@ -63,40 +67,44 @@ describe('terrain example', () => {
     expectSeamless(await seam(GOLDEN, 10, 538, 355, 256, { loader }), 0.99);
   });
 
-  fixturesTest('served: the tile server renders the example over HTTP (fetch of the AWS URLs answered from the fixtures), with its params and preview page', async () => {
-    const dir = fixture('dem/terrarium/mapzen-z9-256');
-    const realFetch = globalThis.fetch;
-    const asked: string[] = [];
-    globalThis.fetch = (async (input: string | URL | Request) => {
-      const url = String(input instanceof Request ? input.url : input);
-      asked.push(url);
-      const m = /terrarium\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(url);
-      // Tiles outside the 3x2 fixture block repeat its nearest tile (only the 1 px margins read them).
-      const x = m ? Math.min(270, Math.max(268, Number(m[2]))) : 0, y = m ? Math.min(178, Math.max(177, Number(m[3]))) : 0;
-      const file = m && m[1] === '9' ? `${dir}/9-${x}-${y}.png` : '';
+  fixturesTest(
+    'served: the tile server renders the example over HTTP (fetch of the AWS URLs answered from the fixtures), with its params and preview page',
+    async () => {
+      const dir = fixture('dem/terrarium/mapzen-z9-256');
+      const realFetch = globalThis.fetch;
+      const asked: string[] = [];
+      globalThis.fetch = (async (input: string | URL | Request) => {
+        const url = String(input instanceof Request ? input.url : input);
+        asked.push(url);
+        const m = /terrarium\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(url);
+        // Tiles outside the 3x2 fixture block repeat its nearest tile (only the 1 px margins read them).
+        const x = m ? Math.min(270, Math.max(268, Number(m[2]))) : 0,
+          y = m ? Math.min(178, Math.max(177, Number(m[3]))) : 0;
+        const file = m && m[1] === '9' ? `${dir}/9-${x}-${y}.png` : '';
+        try {
+          return new Response(readFileSync(file), { status: 200, headers: { 'content-type': 'image/png' } });
+        } catch {
+          return new Response('not found', { status: 404 });
+        }
+      }) as typeof fetch;
       try {
-        return new Response(readFileSync(file), { status: 200, headers: { 'content-type': 'image/png' } });
-      } catch {
-        return new Response('not found', { status: 404 });
+        const style = await loadStyleFile('examples/terrain/style.json');
+        const service = new TileService({ style, renderer: new InProcessRenderer(new CpuBackend()), log: () => undefined });
+        const app = createApp(service);
+        const tile = await request(app).get('/tiles/9/269/177.png?exaggeration=3&contours=%23202020');
+        expect(tile.status).toBe(200);
+        expect(tile.headers['content-type']).toBe('image/png');
+        const png = await decodePngRGBA(tile.body as Buffer);
+        expect([png.width, png.height]).toEqual([256, 256]);
+        expect(asked.some((u) => u === 'https://s3.amazonaws.com/elevation-tiles-prod/terrarium/9/269/177.png')).toBe(true);
+        const params = await request(app).get('/style/params');
+        expect(Object.keys((params.body as { properties: object }).properties)).toEqual(expect.arrayContaining(['azimuth', 'exaggeration', 'wobble', 'grain']));
+        const page = await request(app).get('/');
+        expect(page.status).toBe(200);
+        expect(page.text).toMatch(/^<!doctype html>/i);
+      } finally {
+        globalThis.fetch = realFetch;
       }
-    }) as typeof fetch;
-    try {
-      const style = await loadStyleFile('examples/terrain/style.json');
-      const service = new TileService({ style, renderer: new InProcessRenderer(new CpuBackend()), log: () => undefined });
-      const app = createApp(service);
-      const tile = await request(app).get('/tiles/9/269/177.png?exaggeration=3&contours=%23202020');
-      expect(tile.status).toBe(200);
-      expect(tile.headers['content-type']).toBe('image/png');
-      const png = await decodePngRGBA(tile.body as Buffer);
-      expect([png.width, png.height]).toEqual([256, 256]);
-      expect(asked.some((u) => u === 'https://s3.amazonaws.com/elevation-tiles-prod/terrarium/9/269/177.png')).toBe(true);
-      const params = await request(app).get('/style/params');
-      expect(Object.keys((params.body as { properties: object }).properties)).toEqual(expect.arrayContaining(['azimuth', 'exaggeration', 'wobble', 'grain']));
-      const page = await request(app).get('/');
-      expect(page.status).toBe(200);
-      expect(page.text).toMatch(/^<!doctype html>/i);
-    } finally {
-      globalThis.fetch = realFetch;
-    }
-  });
+    },
+  );
 });

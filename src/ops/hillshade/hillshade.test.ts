@@ -22,8 +22,16 @@ const demStyle = (shade: Record<string, unknown> = {}) => ({
 /** Elevations (metres) of the 2x2 tile block 544..545 / 357..358, 1024 x 1024, decoded independently. */
 async function tyrolBlock(): Promise<Float64Array> {
   const out = new Float64Array(1024 * 1024);
-  for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
-    const { data } = await sharp(fixture(TYROL, `10-${544 + dx}-${357 + dy}.png`)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  for (const [dx, dy] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
+    const { data } = await sharp(fixture(TYROL, `10-${544 + dx}-${357 + dy}.png`))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     for (let j = 0; j < 512; j++)
       for (let i = 0; i < 512; i++) {
         const p = (j * 512 + i) * 3;
@@ -36,12 +44,14 @@ async function tyrolBlock(): Promise<Float64Array> {
 /** gdaldem hillshade -alg Horn, written out from gdaldem_lib.cpp, for one 3x3 window. */
 function gdal(win: number[], ewres: number, nsres: number, az: number, alt: number, z: number, multi: boolean): number {
   const [a0, a1, a2, a3, , a5, a6, a7, a8] = win as [number, number, number, number, number, number, number, number, number];
-  const x = ((a0 + a3 + a3 + a6) - (a2 + a5 + a5 + a8)) / ewres;
-  const y = ((a6 + a7 + a7 + a8) - (a0 + a1 + a1 + a2)) / nsres;
+  const x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) / ewres;
+  const y = (a6 + a7 + a7 + a8 - (a0 + a1 + a1 + a2)) / nsres;
   const d = Math.PI / 180;
   const zf = z / 8; // Horn's 1/8, folded into z as GDAL does
   if (!multi) {
-    const cang = (254 * Math.sin(alt * d) - (y * 254 * Math.cos(az * d) * Math.cos(alt * d) * zf - x * 254 * Math.sin(az * d) * Math.cos(alt * d) * zf)) / Math.sqrt(1 + zf * zf * (x * x + y * y));
+    const cang =
+      (254 * Math.sin(alt * d) - (y * 254 * Math.cos(az * d) * Math.cos(alt * d) * zf - x * 254 * Math.sin(az * d) * Math.cos(alt * d) * zf)) /
+      Math.sqrt(1 + zf * zf * (x * x + y * y));
     return cang <= 0 ? 1 : 1 + cang;
   }
   const q = x * x + y * y;
@@ -71,10 +81,16 @@ describe('hillshade against GDAL', () => {
   ] as const) {
     fixturesTest(`Tyrol DEM window: ${name}: the 8-bit grey equals GDAL's value within 2/255 on >= 99% of pixels`, async () => {
       const block = await tyrolBlock();
-      const r = Renderer.create(demStyle({ azimuth: opts.az, altitude: opts.alt, 'z-factor': opts.z, multidirectional: opts.multi }), { loader: new NodeLoader({ baseDir: fixture(TYROL) }) });
+      const r = Renderer.create(demStyle({ azimuth: opts.az, altitude: opts.alt, 'z-factor': opts.z, multidirectional: opts.multi }), {
+        loader: new NodeLoader({ baseDir: fixture(TYROL) }),
+      });
       const px = toRGBA8((await r.renderWindow(WIN)).raster);
-      const ox = WIN.x0 - 544 * 512, oy = WIN.y0 - 357 * 512;
-      let within = 0, exact = 0, worst = 0, notGrey = 0;
+      const ox = WIN.x0 - 544 * 512,
+        oy = WIN.y0 - 357 * 512;
+      let within = 0,
+        exact = 0,
+        worst = 0,
+        notGrey = 0;
       const n = WIN.width * WIN.height;
       for (let j = 0; j < WIN.height; j++) {
         const res = groundRes(WIN, WIN.y0 + j + 0.5);
@@ -121,7 +137,7 @@ describe('hillshade colours', () => {
       expect(grey.data[i + 3]).toBe(1);
       if (Math.abs(v - flat) < 1e-6) flats++;
       // tinted = shadow + (highlight - shadow) v, premultiplied
-      const s = [0x20 / 255 * 0.502, 0x10 / 255 * 0.502, 0x40 / 255 * 0.502, 128 / 255];
+      const s = [(0x20 / 255) * 0.502, (0x10 / 255) * 0.502, (0x40 / 255) * 0.502, 128 / 255];
       const h = [1, 0xe0 / 255, 0xa0 / 255, 1];
       for (let c = 0; c < 4; c++) expect(tinted.data[i + c]).toBeCloseTo(s[c]! + (h[c]! - s[c]!) * v, 2);
     }
@@ -145,7 +161,11 @@ describe('hillshade colours', () => {
 gpuDescribe('CPU/GPU parity', () => {
   const W = testWindow(64);
   test('hillshade of a density field: single, multidirectional, coloured with accent', async () => {
-    for (const [i, shade] of [{}, { multidirectional: true, altitude: 30 }, { azimuth: 120, 'shadow-color': '#102040c0', 'highlight-color': '#ffffff40', 'accent-color': '#80402080' }].entries()) {
+    for (const [i, shade] of [
+      {},
+      { multidirectional: true, altitude: 30 },
+      { azimuth: 120, 'shadow-color': '#102040c0', 'highlight-color': '#ffffff40', 'accent-color': '#80402080' },
+    ].entries()) {
       const style = {
         output: 'out',
         sources: { pts: { type: 'geojson', data: randomFeatures(40 + i, W, { points: 30 }, 24) } },
@@ -168,7 +188,6 @@ gpuDescribe('CPU/GPU parity', () => {
   const d = diffRasters(cpu, gpu);
   expect({ float: d.maxFloat <= 1.5e-3, max8: d.max8 <= 2 }).toEqual({ float: true, max8: true });
 });
-
 
 describe('seam invariant: 2x2 tile mosaic = window render', () => {
   test('hillshade of a density field of points near the inner tile edges (z5, 128 px)', async () => {
@@ -201,11 +220,17 @@ describe('no data', () => {
       for (let i = 0; i < S; i++) {
         const h = 1500 + 900 * Math.sin(i / 9) * Math.cos(j / 11);
         const v = Math.round((h + 32768) * 256) / 256;
-        const r = Math.floor(v / 256), g = Math.floor(v - r * 256), b = Math.round((v - r * 256 - g) * 256);
+        const r = Math.floor(v / 256),
+          g = Math.floor(v - r * 256),
+          b = Math.round((v - r * 256 - g) * 256);
         const hole = Math.hypot(i - 40, j - 24) < 9;
         raw.set([r, g, b, hole ? 0 : 255], (j * S + i) * 4);
       }
-    const png = new Uint8Array(await sharp(raw, { raw: { width: S, height: S, channels: 4 } }).png().toBuffer());
+    const png = new Uint8Array(
+      await sharp(raw, { raw: { width: S, height: S, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
     return new MemoryLoader({ 'dem/6/30/20.png': png });
   }
   const style = {

@@ -56,7 +56,9 @@ export function shadeTerms(azimuthDeg: number, altitudeDeg: number, zFactor: num
  * (ew and ns, the ns one negative for north-up rows).
  */
 export function gdalShade(t: ShadeTerms, x: number, y: number): number {
-  const xx = x * x, yy = y * y, q = xx + yy;
+  const xx = x * x,
+    yy = y * y,
+    q = xx + yy;
   if (!t.multidirectional) {
     const c = (t.sinAlt254 - (y * t.cosAzCosAltZ254 - x * t.sinAzCosAltZ254)) / Math.sqrt(1 + t.squareZ * q);
     return c <= 0 ? 1 : 1 + c;

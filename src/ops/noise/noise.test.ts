@@ -15,26 +15,45 @@ function lowbias32(v: number): number {
   x = Number((BigInt(x) * 0x846ca68bn) & 0xffffffffn);
   return (x ^ (x >>> 16)) >>> 0;
 }
-const seedOf = (seed: number, channel: number, octave: number) => lowbias32((seed ^ Number((BigInt(channel * 16 + octave + 1) * 0x9e3779b9n) & 0xffffffffn)) >>> 0);
+const seedOf = (seed: number, channel: number, octave: number) =>
+  lowbias32((seed ^ Number((BigInt(channel * 16 + octave + 1) * 0x9e3779b9n) & 0xffffffffn)) >>> 0);
 const hash = (ix: number, iy: number, s: number) => lowbias32(((ix >>> 0) ^ lowbias32(((iy >>> 0) ^ s) >>> 0)) >>> 0);
 const lattice = (ix: number, iy: number, s: number) => Math.floor(hash(ix, iy, s) / 256) / 2 ** 24;
 const quintic = (t: number) => 6 * t ** 5 - 15 * t ** 4 + 10 * t ** 3;
 
 function valueRef(u: number, v: number, s: number): number {
-  const i = Math.floor(u), j = Math.floor(v);
-  const a = quintic(u - i), b = quintic(v - j);
+  const i = Math.floor(u),
+    j = Math.floor(v);
+  const a = quintic(u - i),
+    b = quintic(v - j);
   const top = lattice(i, j, s) * (1 - a) + lattice(i + 1, j, s) * a;
   const bottom = lattice(i, j + 1, s) * (1 - a) + lattice(i + 1, j + 1, s) * a;
   return top * (1 - b) + bottom * b;
 }
 
-const GRAD = [[1, 1], [-1, 1], [1, -1], [-1, -1], [1, 0], [-1, 0], [1, 0], [-1, 0], [0, 1], [0, -1], [0, 1], [0, -1]];
+const GRAD = [
+  [1, 1],
+  [-1, 1],
+  [1, -1],
+  [-1, -1],
+  [1, 0],
+  [-1, 0],
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [0, 1],
+  [0, -1],
+];
 function simplexRef(x: number, y: number, s: number): number {
-  const F = (Math.sqrt(3) - 1) / 2, G = (3 - Math.sqrt(3)) / 6;
+  const F = (Math.sqrt(3) - 1) / 2,
+    G = (3 - Math.sqrt(3)) / 6;
   const k = (x + y) * F;
-  const i = Math.floor(x + k), j = Math.floor(y + k);
+  const i = Math.floor(x + k),
+    j = Math.floor(y + k);
   const t = (i + j) * G;
-  const x0 = x - (i - t), y0 = y - (j - t);
+  const x0 = x - (i - t),
+    y0 = y - (j - t);
   const [i1, j1] = x0 > y0 ? [1, 0] : [0, 1];
   const pts: [number, number, number, number][] = [
     [x0, y0, i, j],
@@ -52,7 +71,14 @@ function simplexRef(x: number, y: number, s: number): number {
 }
 
 // --- rendering a field through a plan ----------------------------------------------------------
-const GREY = { op: 'color-ramp', field: '@n', stops: [{ value: 0, color: '#000000' }, { value: 1, color: '#ffffff' }] };
+const GREY = {
+  op: 'color-ramp',
+  field: '@n',
+  stops: [
+    { value: 0, color: '#000000' },
+    { value: 1, color: '#ffffff' },
+  ],
+};
 
 async function field(node: Record<string, unknown>, w: Window): Promise<Float32Array> {
   // A style cannot output a field: the raster output's R channel is the field of channel seed 0.
@@ -80,12 +106,15 @@ describe('noise against the written-out reference', () => {
       const scale = 13.7;
       const f = await field({ kind, 'scale-px': scale, seed: 4, octaves: 3 }, WIN);
       const weights = [1, 0.5, 0.25].map((w) => w / 1.75);
-      let worst = 0, lo = 1, hi = 0;
+      let worst = 0,
+        lo = 1,
+        hi = 0;
       for (let j = 0; j < WIN.height; j++)
         for (let i = 0; i < WIN.width; i++) {
           let want = 0;
           for (let o = 0; o < 3; o++) {
-            const u = ((WIN.x0 + i + 0.5) * 2 ** o) / scale, v = ((WIN.y0 + j + 0.5) * 2 ** o) / scale;
+            const u = ((WIN.x0 + i + 0.5) * 2 ** o) / scale,
+              v = ((WIN.y0 + j + 0.5) * 2 ** o) / scale;
             want += weights[o]! * (kind === 'value' ? valueRef(u, v, seedOf(4, 0, o)) : simplexRef(u, v, seedOf(4, 0, o)));
           }
           const got = f[j * WIN.width + i]!;
@@ -114,7 +143,7 @@ describe('noise against the written-out reference', () => {
       if (Math.abs(r.data[i]! - r.data[i + 1]!) < 1e-3) rg++;
       expect(r.data[i + 3]).toBe(1);
     }
-    expect(rg).toBeLessThan(r.data.length / 4 * 0.05);
+    expect(rg).toBeLessThan((r.data.length / 4) * 0.05);
   });
 
   test('world-anchored: overlapping windows agree on their overlap, at any zoom-level origin', async () => {
@@ -124,7 +153,8 @@ describe('noise against the written-out reference', () => {
       const shifted: Window = { ...WIN, x0: WIN.x0 + 17, y0: WIN.y0 + 9 };
       const b = await field(node, shifted);
       let worst = 0;
-      for (let j = 9; j < WIN.height; j++) for (let i = 17; i < WIN.width; i++) worst = Math.max(worst, Math.abs(a[j * WIN.width + i]! - b[(j - 9) * WIN.width + i - 17]!));
+      for (let j = 9; j < WIN.height; j++)
+        for (let i = 17; i < WIN.width; i++) worst = Math.max(worst, Math.abs(a[j * WIN.width + i]! - b[(j - 9) * WIN.width + i - 17]!));
       expect(worst).toBeLessThan(1e-6);
     }
   });

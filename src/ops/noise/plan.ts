@@ -84,12 +84,18 @@ const unit = (h: number) => (h >>> 8) / 16777216;
 
 /** Value noise in [0, 1) at local position (px, py) of an octave whose origin cell is (cx, cy). */
 export function valueNoise(px: number, py: number, cx: number, cy: number, seed: number): number {
-  const fx = Math.floor(px), fy = Math.floor(py);
-  const ix = (cx + fx) >>> 0, iy = (cy + fy) >>> 0;
-  const ix1 = (ix + 1) >>> 0, iy1 = (iy + 1) >>> 0;
-  const sx = fade(px - fx), sy = fade(py - fy);
-  const v00 = unit(latticeHash(ix, iy, seed)), v10 = unit(latticeHash(ix1, iy, seed));
-  const v01 = unit(latticeHash(ix, iy1, seed)), v11 = unit(latticeHash(ix1, iy1, seed));
+  const fx = Math.floor(px),
+    fy = Math.floor(py);
+  const ix = (cx + fx) >>> 0,
+    iy = (cy + fy) >>> 0;
+  const ix1 = (ix + 1) >>> 0,
+    iy1 = (iy + 1) >>> 0;
+  const sx = fade(px - fx),
+    sy = fade(py - fy);
+  const v00 = unit(latticeHash(ix, iy, seed)),
+    v10 = unit(latticeHash(ix1, iy, seed));
+  const v01 = unit(latticeHash(ix, iy1, seed)),
+    v11 = unit(latticeHash(ix1, iy1, seed));
   const a = v00 + (v10 - v00) * sx;
   const b = v01 + (v11 - v01) * sx;
   return a + (b - a) * sy;
@@ -112,14 +118,20 @@ function corner(x: number, y: number, ix: number, iy: number, seed: number): num
  */
 export function simplexNoise(px: number, py: number, cx: number, cy: number, seed: number): number {
   const s = (px + py) * F2;
-  const i = Math.floor(px + s), j = Math.floor(py + s);
+  const i = Math.floor(px + s),
+    j = Math.floor(py + s);
   const t = (i + j) * G2;
-  const x0 = px - (i - t), y0 = py - (j - t);
+  const x0 = px - (i - t),
+    y0 = py - (j - t);
   const upper = x0 > y0;
-  const i1 = upper ? 1 : 0, j1 = upper ? 0 : 1;
-  const x1 = x0 - i1 + G2, y1 = y0 - j1 + G2;
-  const x2 = x0 - 1 + 2 * G2, y2 = y0 - 1 + 2 * G2;
-  const ix = (cx + i) >>> 0, iy = (cy + j) >>> 0;
+  const i1 = upper ? 1 : 0,
+    j1 = upper ? 0 : 1;
+  const x1 = x0 - i1 + G2,
+    y1 = y0 - j1 + G2;
+  const x2 = x0 - 1 + 2 * G2,
+    y2 = y0 - 1 + 2 * G2;
+  const ix = (cx + i) >>> 0,
+    iy = (cy + j) >>> 0;
   const n = corner(x0, y0, ix, iy, seed) + corner(x1, y1, (ix + i1) >>> 0, (iy + j1) >>> 0, seed) + corner(x2, y2, (ix + 1) >>> 0, (iy + 1) >>> 0, seed);
   const v = 0.5 + 35 * n;
   return v < 0 ? 0 : v > 1 ? 1 : v;

@@ -26,7 +26,12 @@ export const stamp: OpDef = {
     'scale-expr': expr('number', 'per-feature scale'),
     'rotation-expr': expr('number', 'per-feature rotation'),
     'opacity-expr': expr('number', 'per-feature opacity'),
-    'size-max': num({ min: 1, max: 1024, default: DEFAULT_SIZE_MAX, description: "bound of the drawn sprite's larger side in pixels (sets the padding); larger scales clamp to it" }),
+    'size-max': num({
+      min: 1,
+      max: 1024,
+      default: DEFAULT_SIZE_MAX,
+      description: "bound of the drawn sprite's larger side in pixels (sets the padding); larger scales clamp to it",
+    }),
   },
   required: ['features', 'sprite'],
   pad: (_b, _f, node) => Math.ceil((sizeMaxOf(node) * Math.SQRT2) / 2 + 1),

@@ -20,13 +20,21 @@ const WIN: Window = { z: Z, x0: 100 * TS, y0: 90 * TS, width: 2 * TS, height: 2 
 function points(pts: number[][], props: Record<string, unknown>[] = []): object {
   return {
     type: 'FeatureCollection',
-    features: pts.map(([x, y], i) => ({ type: 'Feature', properties: props[i] ?? {}, geometry: { type: 'Point', coordinates: lonLat(Z, TS, WIN.x0 + x!, WIN.y0 + y!) } })),
+    features: pts.map(([x, y], i) => ({
+      type: 'Feature',
+      properties: props[i] ?? {},
+      geometry: { type: 'Point', coordinates: lonLat(Z, TS, WIN.x0 + x!, WIN.y0 + y!) },
+    })),
   };
 }
 
 /** PNG bytes of straight RGBA8 pixels. */
 async function png(w: number, h: number, px: number[]): Promise<Uint8Array> {
-  return new Uint8Array(await sharp(Buffer.from(Uint8Array.from(px)), { raw: { width: w, height: h, channels: 4 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(Buffer.from(Uint8Array.from(px)), { raw: { width: w, height: h, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 function loaderOf(files: Record<string, Uint8Array>): Loader {
@@ -87,7 +95,19 @@ describe('stamp', () => {
 
   test('per-feature opacity and scale expressions; scales past size-max clamp', async () => {
     const loader = loaderOf({ 'dot.png': await png(1, 1, [0, 0, 0, 255]) });
-    const r = await render(style(points([[20.5, 20.5], [80.5, 80.5]], [{ o: 0.25 }, { o: 1 }]), { scale: 4, 'opacity-expr': ['get', 'o'], 'size-max': 2 }), loader);
+    const r = await render(
+      style(
+        points(
+          [
+            [20.5, 20.5],
+            [80.5, 80.5],
+          ],
+          [{ o: 0.25 }, { o: 1 }],
+        ),
+        { scale: 4, 'opacity-expr': ['get', 'o'], 'size-max': 2 },
+      ),
+      loader,
+    );
     const a = (x: number, y: number) => r.data[(y * r.width + x) * 4 + 3]!;
     expect(a(20, 20)).toBeCloseTo(0.25, 2);
     expect(a(80, 80)).toBeCloseTo(1, 2);
@@ -99,7 +119,17 @@ describe('stamp', () => {
   test('sprites from nodes: a circle sprite stamped, and as a brush-file tip', async () => {
     const s = {
       output: 'out',
-      sources: { p: { type: 'geojson', data: points([[30.5, 30.5], [90.5, 90.5]]), buffer: 128, tolerance: 0 } },
+      sources: {
+        p: {
+          type: 'geojson',
+          data: points([
+            [30.5, 30.5],
+            [90.5, 90.5],
+          ]),
+          buffer: 128,
+          tolerance: 0,
+        },
+      },
       nodes: {
         f: { op: 'features' },
         dot: { op: 'circle', kind: 'sprite', 'width-px': 9, 'height-px': 9, 'radius-frac': 0.5, color: '#ff0000' },
@@ -118,7 +148,9 @@ describe('stamp', () => {
 
   test('a missing or corrupt sprite asset is an error naming the node and the path', async () => {
     await expect(render(style(points([[1, 1]]), { sprite: 'nope.png' }), loaderOf({}))).rejects.toThrow(/'out'.*nope\.png.*ENOENT/);
-    await expect(render(style(points([[1, 1]]), {}), loaderOf({ 'dot.png': new Uint8Array([137, 80, 78, 71, 0, 0]) }))).rejects.toThrow(/'out'.*dot\.png.*not a readable image/);
+    await expect(render(style(points([[1, 1]]), {}), loaderOf({ 'dot.png': new Uint8Array([137, 80, 78, 71, 0, 0]) }))).rejects.toThrow(
+      /'out'.*dot\.png.*not a readable image/,
+    );
   });
 
   test("the preview's /data route serves a style's literal asset paths (and nothing else)", () => {
@@ -135,13 +167,27 @@ describe('stamp', () => {
 
   test('seams: 2 x 2 tiles equal the window render', async () => {
     const loader = loaderOf({ 'dot.png': await png(2, 2, [255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 255, 255, 255, 0, 64]) });
-    const pts = [[63.7, 64.2], [10, 63.9], [64.4, 5], [100, 100], [127.5, 64]];
+    const pts = [
+      [63.7, 64.2],
+      [10, 63.9],
+      [64.4, 5],
+      [100, 100],
+      [127.5, 64],
+    ];
     const s = style(points(pts), { scale: 5, rotation: 30 });
     const whole = await render(s, loader);
-    for (const [tx, ty] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+    for (const [tx, ty] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ]) {
       const tile = await render(s, loader, { ...WIN, x0: WIN.x0 + tx! * TS, y0: WIN.y0 + ty! * TS, width: TS, height: TS });
       let m = 0;
-      for (let y = 0; y < TS; y++) for (let x = 0; x < TS; x++) for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(tile.data[(y * TS + x) * 4 + c]! - whole.data[((y + ty! * TS) * whole.width + x + tx! * TS) * 4 + c]!));
+      for (let y = 0; y < TS; y++)
+        for (let x = 0; x < TS; x++)
+          for (let c = 0; c < 4; c++)
+            m = Math.max(m, Math.abs(tile.data[(y * TS + x) * 4 + c]! - whole.data[((y + ty! * TS) * whole.width + x + tx! * TS) * 4 + c]!));
       expect(m).toBeLessThan(1e-5);
     }
   });
@@ -154,7 +200,17 @@ gpuDescribe('stamp: CPU/GPU parity', () => {
     const s = {
       output: 'out',
       sources: { p: { type: 'geojson', data: randomFeatures(3, w, { points: 40 }, 12) } },
-      nodes: { f: { op: 'features' }, out: { op: 'stamp', features: '@f', sprite: 'dot.png', 'scale-expr': ['+', 1, ['*', 4, ['get', 'v']]], 'rotation-expr': ['*', 90, ['get', 'k']], 'opacity-expr': ['-', 1, ['*', 0.15, ['get', 'k']]] } },
+      nodes: {
+        f: { op: 'features' },
+        out: {
+          op: 'stamp',
+          features: '@f',
+          sprite: 'dot.png',
+          'scale-expr': ['+', 1, ['*', 4, ['get', 'v']]],
+          'rotation-expr': ['*', 90, ['get', 'k']],
+          'opacity-expr': ['-', 1, ['*', 0.15, ['get', 'k']]],
+        },
+      },
     };
     const c = await render(s, loader, w);
     const g = await render(s, loader, w, GPU as never);

@@ -38,17 +38,29 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
    */
   const drawRun = (ri: number) => {
     const o = ri * 9;
-    const ax = runs[o]!, ay = runs[o + 1]!, ux = runs[o + 2]!, uy = runs[o + 3]!;
-    const d0 = runs[o + 4]!, sp = runs[o + 5]!, count = runs[o + 6]!, r = runs[o + 7]!, m = runs[o + 8]!;
+    const ax = runs[o]!,
+      ay = runs[o + 1]!,
+      ux = runs[o + 2]!,
+      uy = runs[o + 3]!;
+    const d0 = runs[o + 4]!,
+      sp = runs[o + 5]!,
+      count = runs[o + 6]!,
+      r = runs[o + 7]!,
+      m = runs[o + 8]!;
     const g = runGroup[ri]!;
-    const pr = paints[g * 4]!, pg = paints[g * 4 + 1]!, pb = paints[g * 4 + 2]!, pa = paints[g * 4 + 3]!;
+    const pr = paints[g * 4]!,
+      pg = paints[g * 4 + 1]!,
+      pb = paints[g * 4 + 2]!,
+      pa = paints[g * 4 + 3]!;
     const rim = r + (aa > 0 ? aa / 2 : 0);
     const rim2 = rim * rim;
     const full = pa * m;
     const softW = hardness < 1 ? 1 / ((1 - hardness) * r) : 0;
     const tEnd = d0 + (count - 1) * sp;
-    const ex = ax + ux * tEnd, ey = ay + uy * tEnd;
-    const sx = ax + ux * d0, sy = ay + uy * d0;
+    const ex = ax + ux * tEnd,
+      ey = ay + uy * tEnd;
+    const sx = ax + ux * d0,
+      sy = ay + uy * d0;
     const xa = Math.max(0, Math.floor(Math.min(sx, ex) - rim));
     const xb = Math.min(W, Math.ceil(Math.max(sx, ex) + rim));
     const ya = Math.max(0, Math.floor(Math.min(sy, ey) - rim));
@@ -58,7 +70,8 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
     for (let y = ya; y < yb; y++) {
       const py = y + 0.5;
       // Columns whose centres lie within rim of the segment's line in this row.
-      let x0 = xa, x1 = xb;
+      let x0 = xa,
+        x1 = xb;
       if (Math.abs(uy) > 1e-9) {
         const xc = ax + (ux * (py - ay)) / uy;
         const half = rim / Math.abs(uy);
@@ -135,7 +148,10 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
     const cy = geom[i * 4 + 1]!;
     const r = geom[i * 4 + 2]!;
     const m = geom[i * 4 + 3]!;
-    const pr = paints[g * 4]!, pg = paints[g * 4 + 1]!, pb = paints[g * 4 + 2]!, pa = paints[g * 4 + 3]!;
+    const pr = paints[g * 4]!,
+      pg = paints[g * 4 + 1]!,
+      pb = paints[g * 4 + 2]!,
+      pa = paints[g * 4 + 3]!;
     const reach = dabReach(r, round, aa);
     const xa = Math.max(0, Math.floor(cx - reach));
     const xb = Math.min(W, Math.ceil(cx + reach));
@@ -154,7 +170,8 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
     for (let y = ya; y < yb; y++) {
       const dy = y + 0.5 - cy;
       // Round dabs: only the columns whose centres can lie inside the rim in this row.
-      let x0 = xa, x1 = xb;
+      let x0 = xa,
+        x1 = xb;
       if (round) {
         const h2 = rim2 - dy * dy;
         if (h2 <= 0) continue;
@@ -184,15 +201,24 @@ export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster
             if (c <= 0) continue;
           }
           c *= m;
-          vr = pr * c; vg = pg * c; vb = pb * c; va = pa * c;
+          vr = pr * c;
+          vg = pg * c;
+          vb = pb * c;
+          va = pa * c;
         } else {
           sampleSprite(tip, dx / k + tip.width / 2, dy / k + tip.height / 2, false, texel);
           if (texel[3]! <= 0) continue;
           if (tinted) {
             const c = texel[3]! * m;
-            vr = pr * c; vg = pg * c; vb = pb * c; va = pa * c;
+            vr = pr * c;
+            vg = pg * c;
+            vb = pb * c;
+            va = pa * c;
           } else {
-            vr = texel[0]! * m; vg = texel[1]! * m; vb = texel[2]! * m; va = texel[3]! * m;
+            vr = texel[0]! * m;
+            vg = texel[1]! * m;
+            vb = texel[2]! * m;
+            va = texel[3]! * m;
           }
         }
         if (fresh) {

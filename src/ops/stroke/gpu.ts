@@ -37,7 +37,9 @@ function items(d: Dabs): { data: Float32Array; group: Uint32Array; boxes: Float6
     const o = n * ITEM;
     if (ri >= d.runCount || (si < d.count && d.group[si]! <= d.runGroup[ri]!)) {
       const g = d.group[si]!;
-      const cx = d.geom[si * 4]!, cy = d.geom[si * 4 + 1]!, r = d.geom[si * 4 + 2]!;
+      const cx = d.geom[si * 4]!,
+        cy = d.geom[si * 4 + 1]!,
+        r = d.geom[si * 4 + 2]!;
       data.set(d.geom.subarray(si * 4, si * 4 + 4), o);
       data.set(d.paints.subarray(g * 4, g * 4 + 4), o + 4);
       box(cx, cy, cx, cy, dabReach(r, d.round, d.aa));
@@ -78,7 +80,12 @@ export const gpu: GpuOp = {
       .u32s(bins.cols, d.round ? 1 : 0, d.tinted ? 1 : 0)
       .i32s(tip.width, tip.height)
       .f32s(d.hardness, d.aa, Math.max(tip.width, tip.height));
-    g.dispatch2d('stroke', [g.uniform(u), g.view(out), g.storage(it.data), g.storage(it.group), g.storage(bins.starts), g.storage(bins.items), g.storage(tip.data)], W, H);
+    g.dispatch2d(
+      'stroke',
+      [g.uniform(u), g.view(out), g.storage(it.data), g.storage(it.group), g.storage(bins.starts), g.storage(bins.items), g.storage(tip.data)],
+      W,
+      H,
+    );
     return out;
   },
 };

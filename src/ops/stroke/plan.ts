@@ -162,7 +162,8 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     const cx = wx - x0;
     const cy = wy - y0;
     if (cx < -reachMax || cy < -reachMax || cx > W + reachMax || cy > H + reachMax) return;
-    if (++total > MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
+    if (++total > MAX_DABS)
+      throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
     if (n * 4 + 4 > geom.length) {
       const g2 = new Float32Array(geom.length * 2);
       g2.set(geom);
@@ -187,7 +188,10 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     // Offsets d = k sp - sA along the segment, limited to [0, len) and to centres within reach of the canvas.
     let lo = 0;
     let hi = len;
-    for (const [a, u, size] of [[cax, ux, W], [cay, uy, H]] as const) {
+    for (const [a, u, size] of [
+      [cax, ux, W],
+      [cay, uy, H],
+    ] as const) {
       if (Math.abs(u) < 1e-12) {
         if (a < -reach || a > size + reach) return;
         continue;
@@ -204,7 +208,8 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     const count = kLast - kFirst + 1;
     if (count <= 0) return;
     total += count;
-    if (total > MAX_DABS) throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
+    if (total > MAX_DABS)
+      throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
     runs.push(cax, cay, ux, uy, kFirst * sp - sA, sp, count, w / 2, strength);
     runGroup.push(gi);
   };
@@ -220,8 +225,10 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     let along = 0;
     for (let i = 0; i < ns; i++) {
       const j = (i + 1) % nv;
-      const ax = c[i * 2]!, ay = c[i * 2 + 1]!;
-      const bx = c[j * 2]!, by = c[j * 2 + 1]!;
+      const ax = c[i * 2]!,
+        ay = c[i * 2 + 1]!;
+      const bx = c[j * 2]!,
+        by = c[j * 2 + 1]!;
       const len = Math.hypot(bx - ax, by - ay);
       if (!(len > 0)) continue;
       const ux = (bx - ax) / len;

@@ -31,7 +31,11 @@ function lines(ls: number[][], props: Record<string, unknown>[] = []): object {
   };
 }
 
-function style(data: object, strokeNode: Record<string, unknown>, brush: Record<string, unknown> = { op: 'brush-solid', 'width-px': 6, color: '#204080' }): object {
+function style(
+  data: object,
+  strokeNode: Record<string, unknown>,
+  brush: Record<string, unknown> = { op: 'brush-solid', 'width-px': 6, color: '#204080' },
+): object {
   return {
     output: 'out',
     sources: { l: { type: 'geojson', data, buffer: 128, tolerance: 0 } },
@@ -60,12 +64,19 @@ describe('stroke: dab profile and lattice', () => {
   });
 
   test('pressure curve: piecewise linear, sorted, clamped at the ends', () => {
-    const p = pressureOf([[1, 0.2], [0, 0], [0.5, 1]]);
+    const p = pressureOf([
+      [1, 0.2],
+      [0, 0],
+      [0.5, 1],
+    ]);
     [p(-1), p(0), p(0.25), p(0.5), p(0.75), p(1), p(2)].forEach((v, i) => expect(v).toBeCloseTo([0, 0, 0.5, 1, 0.6, 0.2, 0.2][i]!, 12));
   });
 
   test('a hard brush with dense dabs along a straight line converges to stroke-solid of the same width (round caps)', async () => {
-    const data = lines([[20.3, 40.7, 110.2, 70.1], [30, 100, 100, 100]]);
+    const data = lines([
+      [20.3, 40.7, 110.2, 70.1],
+      [30, 100, 100, 100],
+    ]);
     const dense = await cpu(style(data, {}, { op: 'brush-solid', 'width-px': 7, color: '#204080', 'dabs-per-radius': 16 }));
     const solid = await cpu({
       output: 'out',
@@ -80,20 +91,48 @@ describe('stroke: dab profile and lattice', () => {
     expect(sum / (dense.width * dense.height)).toBeLessThan(0.002);
     // Horizontal line y = 100, width 7 (96.5 to 103.5): rows 97..102 covered, rows 96 and 103 half, as the area rule says.
     const a = (x: number, y: number) => dense.data[(y * dense.width + x) * 4 + 3]!;
-    for (const [y, v] of [[95, 0], [96, 0.5], [97, 1], [100, 1], [102, 1], [103, 0.5], [104, 0]]) expect(a(60, y!)).toBeCloseTo(v!, 2);
+    for (const [y, v] of [
+      [95, 0],
+      [96, 0.5],
+      [97, 1],
+      [100, 1],
+      [102, 1],
+      [103, 0.5],
+      [104, 0],
+    ])
+      expect(a(60, y!)).toBeCloseTo(v!, 2);
   });
 
   test('runs (the nearest dab by projection) draw exactly what their dabs drawn one by one do', () => {
     const canvas = { z: 8, x0: 1000, y0: 2000, width: 96, height: 80, tileSize: 256 };
-    const r = (() => { let s = 3; return () => ((s = (s * 16807) % 2147483647) / 2147483647); })();
+    const r = (() => {
+      let s = 3;
+      return () => (s = (s * 16807) % 2147483647) / 2147483647;
+    })();
     const lines = Array.from({ length: 6 }, () => Float64Array.from({ length: 10 }, (_, i) => (i % 2 ? canvas.y0 : canvas.x0) - 10 + r() * 110));
     const node = { op: 'stroke', features: '@f', brush: '@b', 'width-scale': 1 };
     const ctx = {
-      id: 's', node, canvas, window: canvas, zoom: 8,
-      input: () => ({ kind: 'features', groups: [{ properties: {}, polygons: [], lines, points: new Float64Array(0) }, { properties: { k: 1 }, polygons: [], lines: lines.slice(3), points: new Float64Array(0) }] }),
-      num: (_f: string, fb?: number) => fb, color: (_f: string, fb?: RGBA) => fb, expr: () => undefined,
+      id: 's',
+      node,
+      canvas,
+      window: canvas,
+      zoom: 8,
+      input: () => ({
+        kind: 'features',
+        groups: [
+          { properties: {}, polygons: [], lines, points: new Float64Array(0) },
+          { properties: { k: 1 }, polygons: [], lines: lines.slice(3), points: new Float64Array(0) },
+        ],
+      }),
+      num: (_f: string, fb?: number) => fb,
+      color: (_f: string, fb?: RGBA) => fb,
+      expr: () => undefined,
     } as unknown as OpContext;
-    for (const brush of [{ widthPx: 5, spacing: 1 / 8, hardness: 1, aa: 1 }, { widthPx: 3.3, spacing: 1 / 3, hardness: 0.4, aa: 0.6 }, { widthPx: 0.6, spacing: 1 / 2, hardness: 0, aa: 0 }]) {
+    for (const brush of [
+      { widthPx: 5, spacing: 1 / 8, hardness: 1, aa: 1 },
+      { widthPx: 3.3, spacing: 1 / 3, hardness: 0.4, aa: 0.6 },
+      { widthPx: 0.6, spacing: 1 / 2, hardness: 0, aa: 0 },
+    ]) {
       const d = strokeDabs(ctx, { kind: 'brush', tip: { kind: 'sprite', width: 1, height: 1, data: Float32Array.of(0.1, 0.2, 0.3, 0.5) }, ...brush });
       expect(d.runCount).toBeGreaterThan(0);
       const one = singleDabs(d);
@@ -106,7 +145,9 @@ describe('stroke: dab profile and lattice', () => {
   });
 
   test('dabs of one feature combine by maximum: overlapping dabs do not darken a translucent stroke', async () => {
-    const r = await cpu(style(lines([[10, 64, 118, 64]]), { color: '#ff000080' }, { op: 'brush-solid', 'width-px': 8, color: '#000000', 'dabs-per-radius': 8 }));
+    const r = await cpu(
+      style(lines([[10, 64, 118, 64]]), { color: '#ff000080' }, { op: 'brush-solid', 'width-px': 8, color: '#000000', 'dabs-per-radius': 8 }),
+    );
     const a = r.data[(64 * r.width + 60) * 4 + 3]!;
     expect(a).toBeCloseTo(128 / 255, 5);
   });
@@ -117,7 +158,8 @@ describe('stroke: dab profile and lattice', () => {
     const b = await cpu(style(lines([[120.75, 90.5, 5.5, 30.25]]), {}, brush));
     expect(maxDiff(a, b)).toBeLessThan(1e-5);
     // Sparse dabs are visible as beads: coverage varies along the line.
-    let lo = 1, hi = 0;
+    let lo = 1,
+      hi = 0;
     for (let x = 20; x < 100; x++) {
       const y = Math.round(30.25 + ((x + 0.5 - 5.5) * (90.5 - 30.25)) / (120.75 - 5.5) - 0.5);
       const v = a.data[(y * a.width + x) * 4 + 3]!;
@@ -128,11 +170,15 @@ describe('stroke: dab profile and lattice', () => {
   });
 
   test('seams: 2 x 2 tiles equal the window render, with scatter, size and opacity jitter', async () => {
-    const r = (() => { let s = 7; return () => ((s = (s * 16807) % 2147483647) / 2147483647); })();
+    const r = (() => {
+      let s = 7;
+      return () => (s = (s * 16807) % 2147483647) / 2147483647;
+    })();
     const ls: number[][] = [];
     for (let i = 0; i < 12; i++) {
       const l: number[] = [];
-      let x = r() * 128, y = r() * 128;
+      let x = r() * 128,
+        y = r() * 128;
       for (let k = 0; k < 5; k++) {
         l.push(x, y);
         x += (r() - 0.5) * 90;
@@ -140,9 +186,18 @@ describe('stroke: dab profile and lattice', () => {
       }
       ls.push(l);
     }
-    const s = style(lines(ls), { 'scatter-px': 2, 'size-jitter': 0.5, 'opacity-jitter': 0.6, seed: 3 }, { op: 'brush-solid', 'width-px': 4, color: '#103050', 'dabs-per-radius': 1, hardness: 0.5 });
+    const s = style(
+      lines(ls),
+      { 'scatter-px': 2, 'size-jitter': 0.5, 'opacity-jitter': 0.6, seed: 3 },
+      { op: 'brush-solid', 'width-px': 4, color: '#103050', 'dabs-per-radius': 1, hardness: 0.5 },
+    );
     const whole = await cpu(s);
-    for (const [tx, ty] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+    for (const [tx, ty] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ]) {
       const tile = await cpu(s, { ...WIN, x0: WIN.x0 + tx! * TS, y0: WIN.y0 + ty! * TS, width: TS, height: TS });
       let m = 0;
       for (let y = 0; y < TS; y++) {
@@ -164,7 +219,17 @@ describe('stroke: dab profile and lattice', () => {
         roads: { op: 'features', source: 's', layer: 'road' },
         water: { op: 'features', source: 's', layer: 'water' },
         pen: { op: 'brush-solid', 'width-px': 2.5, color: '#202020', hardness: 0.6, 'dabs-per-radius': 1.5 },
-        r: { op: 'stroke', features: '@roads', brush: '@pen', 'scatter-px': 1, 'size-jitter': 0.5, 'opacity-jitter': 0.5, seed: 9, 'width-max': 8, 'width-scale-expr': ['match', ['get', 'class'], 'primary', 2, 1] },
+        r: {
+          op: 'stroke',
+          features: '@roads',
+          brush: '@pen',
+          'scatter-px': 1,
+          'size-jitter': 0.5,
+          'opacity-jitter': 0.5,
+          seed: 9,
+          'width-max': 8,
+          'width-scale-expr': ['match', ['get', 'class'], 'primary', 2, 1],
+        },
         w: { op: 'stroke', features: '@water', brush: '@pen' },
         out: { op: 'blend', base: '@w', over: '@r' },
       },
@@ -176,25 +241,43 @@ describe('stroke: dab profile and lattice', () => {
     let ink = 0;
     for (let i = 3; i < big.data.length; i += 4) ink += big.data[i]!;
     expect(ink).toBeGreaterThan(1000); // real streets were drawn
-    for (const [qx, qy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+    for (const [qx, qy] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ]) {
       const w = { ...whole, x0: whole.x0 + qx! * 96, y0: whole.y0 + qy! * 96, width: 96, height: 96 };
       const part = (await r.renderWindow(w, r.params(), { backend: new CpuBackend() })).raster;
       let m = 0;
-      for (let y = 0; y < 96; y++) for (let x = 0; x < 96; x++) for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(part.data[(y * 96 + x) * 4 + c]! - big.data[((y + qy! * 96) * 192 + x + qx! * 96) * 4 + c]!));
+      for (let y = 0; y < 96; y++)
+        for (let x = 0; x < 96; x++)
+          for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(part.data[(y * 96 + x) * 4 + c]! - big.data[((y + qy! * 96) * 192 + x + qx! * 96) * 4 + c]!));
       expect({ quadrant: [qx, qy], ok: m < 1e-4 ? true : m }).toEqual({ quadrant: [qx, qy], ok: true });
     }
   });
 
   test('a missing brush asset is an error naming the node and the path', async () => {
-    const loader: Loader = { load: async (ref) => { throw new Error(`ENOENT: no such file '${ref}'`); }, decodeImage };
-    await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/pencil.png' }), WIN, loader)).rejects.toThrow(/brush.*tips\/pencil\.png.*ENOENT/);
+    const loader: Loader = {
+      load: async (ref) => {
+        throw new Error(`ENOENT: no such file '${ref}'`);
+      },
+      decodeImage,
+    };
+    await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/pencil.png' }), WIN, loader)).rejects.toThrow(
+      /brush.*tips\/pencil\.png.*ENOENT/,
+    );
     const corrupt: Loader = { load: async () => new Uint8Array([1, 2, 3, 4]), decodeImage };
-    await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/bad.png' }), WIN, corrupt)).rejects.toThrow(/brush.*tips\/bad\.png.*not a readable image/);
+    await expect(cpu(style(lines([[0, 0, 100, 100]]), {}, { op: 'brush-file', src: 'tips/bad.png' }), WIN, corrupt)).rejects.toThrow(
+      /brush.*tips\/bad\.png.*not a readable image/,
+    );
   });
 
   test('assets resolve like data: relative to the style file, escapes refused', async () => {
     const at = (src: string) => {
-      const r = Renderer.create(style(lines([[10, 64, 118, 64]]), { color: '#000000' }, { op: 'brush-file', src, 'width-px': 6 }), { loader: new NodeLoader({ baseDir: 'golden/brush-file-pencil' }) });
+      const r = Renderer.create(style(lines([[10, 64, 118, 64]]), { color: '#000000' }, { op: 'brush-file', src, 'width-px': 6 }), {
+        loader: new NodeLoader({ baseDir: 'golden/brush-file-pencil' }),
+      });
       return r.renderWindow(WIN, r.params(), { backend: new CpuBackend() });
     };
     expect((await at('pencil.png')).raster.data.some((v) => v > 0)).toBe(true);
@@ -221,7 +304,11 @@ describe('stroke: dab profile and lattice', () => {
 async function tipPng(): Promise<Uint8Array> {
   const px = new Uint8Array(4 * 4 * 4);
   for (let y = 0; y < 4; y++) for (let x = 0; x < 2; x++) px.set([255, 255, 255, 255], (y * 4 + x) * 4);
-  return new Uint8Array(await sharp(Buffer.from(px), { raw: { width: 4, height: 4, channels: 4 } }).png().toBuffer());
+  return new Uint8Array(
+    await sharp(Buffer.from(px), { raw: { width: 4, height: 4, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 describe('the gallery styles are seamless (tile mosaics equal one window)', () => {
@@ -235,7 +322,12 @@ describe('the gallery styles are seamless (tile mosaics equal one window)', () =
       const r = (await loadStyleFile(file)).renderer;
       const big = (await r.renderWindow(whole, r.params(), { backend: new CpuBackend() })).raster;
       const h = whole.width / 2;
-      for (const [qx, qy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+      for (const [qx, qy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]) {
         const w = { ...whole, x0: whole.x0 + qx! * h, y0: whole.y0 + qy! * h, width: h, height: h };
         const part = (await r.renderWindow(w, r.params(), { backend: new CpuBackend() })).raster;
         let bad = 0;
@@ -265,7 +357,11 @@ gpuDescribe('stroke: CPU/GPU parity', () => {
     const s = {
       output: 'out',
       sources: { p: { type: 'geojson', data: randomFeatures(12, w, { polygons: 3, lines: 8 }, 12) } },
-      nodes: { f: { op: 'features' }, brush: { op: 'brush-solid', 'width-px': 5, color: '#802040', hardness: 0.7, 'dabs-per-radius': 3 }, out: { op: 'stroke', features: '@f', brush: '@brush', 'width-scale-expr': ['+', 0.5, ['get', 'v']] } },
+      nodes: {
+        f: { op: 'features' },
+        brush: { op: 'brush-solid', 'width-px': 5, color: '#802040', hardness: 0.7, 'dabs-per-radius': 3 },
+        out: { op: 'stroke', features: '@f', brush: '@brush', 'width-scale-expr': ['+', 0.5, ['get', 'v']] },
+      },
     };
     await checkParity('stroke plain runs', s, w, GEOMETRY_TOL * 4);
   });
@@ -274,7 +370,23 @@ gpuDescribe('stroke: CPU/GPU parity', () => {
       const s = {
         output: 'out',
         sources: { p: { type: 'geojson', data: randomFeatures(11, w, { polygons: 3, lines: 6 }, 12) } },
-        nodes: { f: { op: 'features' }, brush, out: { op: 'stroke', features: '@f', brush: '@brush', 'scatter-px': 1, 'size-jitter': 0.3, 'opacity-jitter': 0.3, 'pressure-curve': [[0, 0.3], [0.5, 1.2], [1, 0.5]] } },
+        nodes: {
+          f: { op: 'features' },
+          brush,
+          out: {
+            op: 'stroke',
+            features: '@f',
+            brush: '@brush',
+            'scatter-px': 1,
+            'size-jitter': 0.3,
+            'opacity-jitter': 0.3,
+            'pressure-curve': [
+              [0, 0.3],
+              [0.5, 1.2],
+              [1, 0.5],
+            ],
+          },
+        },
       };
       await checkParity(`stroke ${name}`, s, w, GEOMETRY_TOL * 4);
     });
@@ -287,7 +399,11 @@ gpuDescribe('stroke: CPU/GPU parity', () => {
       const s = {
         output: 'out',
         sources: { p: { type: 'geojson', data: randomFeatures(5, w, { lines: 5 }, 12) } },
-        nodes: { f: { op: 'features' }, brush: { op: 'brush-file', src: 'tip.png', 'width-px': 6 }, out: { op: 'stroke', features: '@f', brush: '@brush', ...(color ? { color } : {}) } },
+        nodes: {
+          f: { op: 'features' },
+          brush: { op: 'brush-file', src: 'tip.png', 'width-px': 6 },
+          out: { op: 'stroke', features: '@f', brush: '@brush', ...(color ? { color } : {}) },
+        },
       };
       const r = Renderer.create(s, { loader });
       const c = await r.renderWindow(w, r.params(), { backend: new CpuBackend() });

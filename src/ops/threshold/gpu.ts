@@ -9,7 +9,11 @@ export const gpu: GpuOp = {
     const src = g.input(ctx, 'input');
     const { level, softness, luma } = settings(ctx);
     const out = g.output('raster', width, height);
-    const u = new Uniforms().vec2u(width, height).view(src).f32s(level, softness).u32s(luma ? 1 : 0);
+    const u = new Uniforms()
+      .vec2u(width, height)
+      .view(src)
+      .f32s(level, softness)
+      .u32s(luma ? 1 : 0);
     g.dispatch2d('threshold', [g.uniform(u), g.view(src), g.view(out)], width, height);
     return out;
   },

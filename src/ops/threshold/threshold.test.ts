@@ -27,7 +27,14 @@ describe('threshold kernel against its definition', () => {
     src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
   }
   for (const channel of ['a', 'luma'] as const) {
-    for (const [level, softness] of [[0.5, 0], [0.3, 0.2], [0, 0], [1, 0], [0.7, 1], [0.5, 0.05]] as const) {
+    for (const [level, softness] of [
+      [0.5, 0],
+      [0.3, 0.2],
+      [0, 0],
+      [1, 0],
+      [0.7, 1],
+      [0.5, 0.05],
+    ] as const) {
       test(`${channel}: level ${level}, softness ${softness}`, () => {
         const dst = new Float32Array(src.length);
         threshold(src, dst, level, softness, channel === 'luma');

@@ -117,7 +117,7 @@ function drawSwatches(renderer: Renderer): void {
 function scaleText(map: MapLibreMap): string {
   const lat = map.getCenter().lat;
   const metresPerPx = (40075016.686 * Math.cos((lat * Math.PI) / 180)) / (512 * 2 ** map.getZoom());
-  const n = metresPerPx / 0.0254 * 96;
+  const n = (metresPerPx / 0.0254) * 96;
   const round = (x: number) => {
     const p = 10 ** Math.max(0, Math.floor(Math.log10(x)) - 1);
     return Math.round(x / p) * p;
@@ -212,7 +212,9 @@ async function main(state: PreviewState): Promise<void> {
   };
   const describe = () => {
     if (state.node) return `Showing node '${state.node}' (${kindOf(state.node)}), rendered in this browser`;
-    return compare.checked ? 'Showing server-rendered tiles' : `Rendering in this browser (${renderer.backend === 'gpu' ? `WebGPU, ${renderer.adapter}` : 'CPU, in a worker'})`;
+    return compare.checked
+      ? 'Showing server-rendered tiles'
+      : `Rendering in this browser (${renderer.backend === 'gpu' ? `WebGPU, ${renderer.adapter}` : 'CPU, in a worker'})`;
   };
 
   // Errors per tile: a tile that renders later clears its own error.
@@ -289,7 +291,12 @@ async function main(state: PreviewState): Promise<void> {
     graphView?.select(id);
     refresh();
   };
-  graphView = drawGraph($('graph'), graph, doc.output.replace(/^@/, ''), (id) => void showNode(id).catch((e) => setStatus(`The node view failed: ${errorText(e)}`, true)));
+  graphView = drawGraph(
+    $('graph'),
+    graph,
+    doc.output.replace(/^@/, ''),
+    (id) => void showNode(id).catch((e) => setStatus(`The node view failed: ${errorText(e)}`, true)),
+  );
   graphView.select(undefined);
   $('show-output').addEventListener('click', () => void showNode(undefined));
   for (const i of [rangeLo, rangeHi]) i.addEventListener('change', () => state.node && void showNode(state.node));
@@ -313,8 +320,14 @@ async function main(state: PreviewState): Promise<void> {
       throw e;
     }
   };
-  addProtocol('tilegraph', render(() => renderer));
-  addProtocol('tilegraph-node', render(() => nodeRenderer?.renderer));
+  addProtocol(
+    'tilegraph',
+    render(() => renderer),
+  );
+  addProtocol(
+    'tilegraph-node',
+    render(() => nodeRenderer?.renderer),
+  );
 
   // Open where the data is, unless the URL names a view.
   let view: { center: [number, number]; zoom: number } | { bounds: [number, number, number, number] } = { center: [0, 20], zoom: 1 };
@@ -325,7 +338,9 @@ async function main(state: PreviewState): Promise<void> {
   }
   // Below every source's minzoom nothing but the background draws: open no further out than the
   // deepest declared minzoom (street tiles that exist only at z13 open at z13, not at the fit).
-  const minzooms = Object.values(doc.sources ?? {}).map((s) => Number((s as { minzoom?: unknown }).minzoom ?? 0)).filter(Number.isFinite);
+  const minzooms = Object.values(doc.sources ?? {})
+    .map((s) => Number((s as { minzoom?: unknown }).minzoom ?? 0))
+    .filter(Number.isFinite);
   // Map zoom is in 512 px units: tiles of zoom z show from map zoom z - log2(512 / tileSize).
   const openZoom = Math.max(0, (minzooms.length ? Math.max(...minzooms) : 0) - Math.log2(512 / renderer.tileSize));
   const urlNamesView = /[#&]map=/.test(location.hash);
@@ -383,8 +398,16 @@ async function main(state: PreviewState): Promise<void> {
       const b = map!.getBounds();
       const [x0, y0] = lngLatToPixel(b.getWest(), b.getNorth(), z, 256);
       const [x1, y1] = lngLatToPixel(b.getEast(), b.getSouth(), z, 256);
-      const window: Window = { z, x0: Math.floor(x0), y0: Math.max(0, Math.floor(y0)), width: Math.ceil(x1) - Math.floor(x0), height: Math.min(256 * 2 ** z, Math.ceil(y1)) - Math.max(0, Math.floor(y0)), tileSize: 256 };
-      if (window.width * window.height > MAX_EXPORT_PIXELS) throw new Error(`the view is ${window.width}x${window.height} pixels at zoom ${z}; zoom in to export it`);
+      const window: Window = {
+        z,
+        x0: Math.floor(x0),
+        y0: Math.max(0, Math.floor(y0)),
+        width: Math.ceil(x1) - Math.floor(x0),
+        height: Math.min(256 * 2 ** z, Math.ceil(y1)) - Math.max(0, Math.floor(y0)),
+        tileSize: 256,
+      };
+      if (window.width * window.height > MAX_EXPORT_PIXELS)
+        throw new Error(`the view is ${window.width}x${window.height} pixels at zoom ${z}; zoom in to export it`);
       setStatus(`Exporting ${window.width}x${window.height} px…`);
       const core = nodeRenderer?.renderer.core ?? renderer.core;
       const { raster } = await core.renderWindow(window, core.params(paramStrings(renderer.params)));
@@ -392,7 +415,9 @@ async function main(state: PreviewState): Promise<void> {
       canvas.width = raster.width;
       canvas.height = raster.height;
       canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(toRGBA8(raster)), raster.width, raster.height), 0, 0);
-      const blob = await new Promise<Blob>((resolve, reject) => canvas.toBlob((bl) => (bl ? resolve(bl) : reject(new Error('the canvas could not be encoded'))), 'image/png'));
+      const blob = await new Promise<Blob>((resolve, reject) =>
+        canvas.toBlob((bl) => (bl ? resolve(bl) : reject(new Error('the canvas could not be encoded'))), 'image/png'),
+      );
       const name = `${(renderer.name ?? 'tilegraph').replace(/[^\w-]+/g, '-')}${state.node ? '-' + state.node : ''}-z${z}.png`;
       state.lastExport = { name, bytes: blob.size, window };
       download(name, blob);

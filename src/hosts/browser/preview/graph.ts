@@ -66,7 +66,14 @@ export function nodeViewStyle(doc: StyleDoc, id: string, kind: Kind | undefined,
   let output = id;
   if (kind === 'scalar-field') {
     const [lo, hi] = range[0] < range[1] ? range : [range[1], range[0] + 1e-9];
-    nodes[VIEW] = { op: 'color-ramp', field: `@${id}`, stops: [{ value: lo, color: '#000000' }, { value: hi, color: '#ffffff' }] };
+    nodes[VIEW] = {
+      op: 'color-ramp',
+      field: `@${id}`,
+      stops: [
+        { value: lo, color: '#000000' },
+        { value: hi, color: '#ffffff' },
+      ],
+    };
     output = VIEW;
   } else if (kind === 'features') {
     nodes[`${VIEW}_paper`] = { op: 'solid', color: '#ffffff' };
@@ -132,14 +139,20 @@ export function drawGraph(box: HTMLElement, nodes: GraphNode[], output: string, 
       const x2 = to.x;
       const y2 = to.y + H / 2;
       const mx = (x1 + x2) / 2;
-      root.append(svg('path', { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: 'edge', 'data-from': i, 'data-to': n.id, 'marker-end': 'url(#arrow)' }));
+      root.append(
+        svg('path', { d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: 'edge', 'data-from': i, 'data-to': n.id, 'marker-end': 'url(#arrow)' }),
+      );
     }
   }
   const boxes = new Map<string, SVGGElement>();
   for (const n of nodes) {
     const p = pos.get(n.id)!;
     const ok = viewable(n.kind);
-    const g = svg('g', { class: `node kind-${n.kind ?? 'unknown'}${ok ? '' : ' not-viewable'}${n.id === output ? ' is-output' : ''}`, 'data-node': n.id, transform: `translate(${p.x},${p.y})` });
+    const g = svg('g', {
+      class: `node kind-${n.kind ?? 'unknown'}${ok ? '' : ' not-viewable'}${n.id === output ? ' is-output' : ''}`,
+      'data-node': n.id,
+      transform: `translate(${p.x},${p.y})`,
+    });
     if (ok) {
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');

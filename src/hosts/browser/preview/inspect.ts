@@ -66,7 +66,16 @@ export async function featuresAt(core: CoreRenderer, lng: number, lat: number, z
   for (const n of core.plan.nodes.values()) {
     if (n.op.name !== 'features') continue;
     // The kernel reads only these members of its context (src/ops/features).
-    const ctx = { id: n.id, node: n.spec, canvas: window, window, zoom: z, sources: core.sources, signal, expr: (f: string) => n.exprs.get(f) } as unknown as OpContext;
+    const ctx = {
+      id: n.id,
+      node: n.spec,
+      canvas: window,
+      window,
+      zoom: z,
+      sources: core.sources,
+      signal,
+      expr: (f: string) => n.exprs.get(f),
+    } as unknown as OpContext;
     const value = (await n.op.cpu!(ctx)) as { groups: FeatureGroup[] };
     for (const g of value.groups) {
       // A group without properties or id has nothing to show (geojson-vt yields such pieces).

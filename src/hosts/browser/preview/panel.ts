@@ -64,7 +64,15 @@ export function normalizeColor(text: string): string | undefined {
   const t = text.trim().toLowerCase();
   if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(t)) return shortColor(t);
   const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])([0-9a-f])?$/.exec(t);
-  if (short) return shortColor('#' + short.slice(1).filter(Boolean).map((c) => c + c).join(''));
+  if (short)
+    return shortColor(
+      '#' +
+        short
+          .slice(1)
+          .filter(Boolean)
+          .map((c) => c + c)
+          .join(''),
+    );
   if (!t || t.startsWith('#')) return undefined;
   probe ??= document.createElement('canvas').getContext('2d');
   if (!probe) return undefined;
@@ -158,8 +166,14 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
         ? el('input', { type: 'range', id, name, min: String(p.minimum), max: String(p.maximum), step, 'aria-describedby': describedBy.join(' ') })
         : undefined;
       const box2 = el('input', {
-        type: 'text', inputmode: 'decimal', class: 'num', spellcheck: 'false', autocomplete: 'off',
-        id: slider ? `${id}-num` : id, 'data-step': step, 'aria-describedby': describedBy.join(' '),
+        type: 'text',
+        inputmode: 'decimal',
+        class: 'num',
+        spellcheck: 'false',
+        autocomplete: 'off',
+        id: slider ? `${id}-num` : id,
+        'data-step': step,
+        'aria-describedby': describedBy.join(' '),
         ...(slider ? { 'aria-label': `${title}, exact value` } : { name }),
       });
       const commit = () => {
@@ -202,8 +216,13 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
       // and takes #rgb, CSS colour names, rgb() and hsl(), stored as #rrggbb.
       const picker = el('input', { type: 'color', id, name, 'aria-describedby': describedBy.join(' ') });
       const hex = el('input', {
-        type: 'text', id: `${id}-hex`, class: 'hex', spellcheck: 'false', autocomplete: 'off',
-        'aria-label': `${title} as hex (#rrggbb, #rgb, #rrggbbaa) or a CSS colour name`, 'aria-describedby': describedBy.join(' '),
+        type: 'text',
+        id: `${id}-hex`,
+        class: 'hex',
+        spellcheck: 'false',
+        autocomplete: 'off',
+        'aria-label': `${title} as hex (#rrggbb, #rgb, #rrggbbaa) or a CSS colour name`,
+        'aria-describedby': describedBy.join(' '),
       });
       picker.addEventListener('input', () => {
         const alpha = /^#[0-9a-f]{8}$/i.test(hex.value) ? hex.value.slice(7) : '';

@@ -56,7 +56,8 @@ export async function mergeArchives(inputs: string[], out: string): Promise<Head
       try {
         const h = a.header;
         if (h.tileType !== TileType.Png && h.tileType !== TileType.Webp) throw new Error(`${file} holds tile type ${h.tileType}, not PNG or WebP`);
-        if (info && h.tileType !== info.tileType) throw new Error(`${file} holds tile type ${h.tileType}, but ${inputs[0]} holds ${info.tileType}: merge archives of one format`);
+        if (info && h.tileType !== info.tileType)
+          throw new Error(`${file} holds tile type ${h.tileType}, but ${inputs[0]} holds ${info.tileType}: merge archives of one format`);
         metas.push(((await a.pmtiles.getMetadata().catch(() => ({}))) ?? {}) as Meta);
         info = info
           ? {
