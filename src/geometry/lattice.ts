@@ -13,7 +13,7 @@ function mix(h: number): number {
 }
 
 /** A uniform number in [0, 1) from the cell, the seed, the feature key and a salt (one per draw). */
-export function cellRandom(i: number, j: number, seed: number, feature: number, salt: number): number {
+function cellRandom(i: number, j: number, seed: number, feature: number, salt: number): number {
   let h = mix(salt ^ 0x9e3779b9);
   h = mix(h ^ (i | 0));
   h = mix(h ^ (j | 0));
@@ -33,7 +33,7 @@ export function featureKey(id: unknown, properties: Record<string, unknown>): nu
 const EARTH_CIRCUMFERENCE_M = 2 * Math.PI * 6378137;
 
 /** Ground area in km² of one world-pixel square at world y (Web Mercator at `worldSize` pixels). */
-export function pixelAreaKm2(worldY: number, worldSize: number): number {
+function pixelAreaKm2(worldY: number, worldSize: number): number {
   const lat = Math.atan(Math.sinh(Math.PI * (1 - (2 * worldY) / worldSize)));
   const m = (EARTH_CIRCUMFERENCE_M * Math.cos(lat)) / worldSize;
   return (m * m) / 1e6;

@@ -155,7 +155,7 @@ export function wholeGroup(w: WholeFeature, geom: Partial<Pick<FeatureGroup, 'po
 }
 
 /** Visit every vertex of whole features (Mercator units). */
-export function eachWholeVertex(ws: readonly WholeFeature[]): (visit: (x: number, y: number) => void) => void {
+function eachWholeVertex(ws: readonly WholeFeature[]): (visit: (x: number, y: number) => void) => void {
   return (visit) => {
     for (const w of ws) {
       for (const p of w.polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i += 2) visit(r[i]!, r[i + 1]!);
@@ -166,7 +166,7 @@ export function eachWholeVertex(ws: readonly WholeFeature[]): (visit: (x: number
 }
 
 /** One feature (no properties) holding a Mercator-unit ring in world pixels, once per world copy that meets the canvas. */
-export function wholePolygon(ring: Float64Array | undefined, box: [number, number, number, number], c: Canvas, grow: number): FeatureGroup[] {
+function wholePolygon(ring: Float64Array | undefined, box: [number, number, number, number], c: Canvas, grow: number): FeatureGroup[] {
   if (!ring) return [];
   const W = worldSize(c);
   const polygons = worldShifts(box[0], box[2], c, grow).map((dx) => [toWorld(ring, W, dx)]);

@@ -16,7 +16,7 @@ function canonical(v: unknown): string {
 }
 
 /** cyrb53: a fast 53-bit string hash (no Node crypto in the core). */
-export function hash53(s: string, seed = 0): number {
+function hash53(s: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < s.length; i++) {
@@ -29,7 +29,7 @@ export function hash53(s: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-export function hashString(s: string): string {
+function hashString(s: string): string {
   return hash53(s).toString(36).padStart(11, '0');
 }
 

@@ -67,7 +67,7 @@ export function checkLimits(plan: Plan): void {
 }
 
 /** Problems of a window itself (what a library caller passes). */
-export function windowProblems(w: Window): string[] {
+function windowProblems(w: Window): string[] {
   const out: string[] = [];
   if (!w || typeof w !== 'object') return ['the window must be {z, x0, y0, width, height, tileSize}'];
   const { z, x0, y0, width, height, tileSize } = w;

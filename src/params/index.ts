@@ -35,7 +35,7 @@ export function checkDeclarations(params: Record<string, ParamDecl> | undefined)
 }
 
 /** Parse one override string against its declaration; returns the value or a sentence saying why not. */
-export function parseParamValue(name: string, decl: ParamDecl, raw: string): { value: ScalarValue } | { error: string } {
+function parseParamValue(name: string, decl: ParamDecl, raw: string): { value: ScalarValue } | { error: string } {
   switch (decl.type) {
     case 'number': {
       const n = NUMBER_RE.test(raw) ? Number(raw) : NaN;

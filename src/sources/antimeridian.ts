@@ -12,7 +12,7 @@ import type { GeoJSON, Geometry, Position } from 'geojson';
 const CROSSING_SPAN = 270;
 
 /** Does the ring or line jump across the antimeridian somewhere? */
-export function crossesAntimeridian(coords: Position[]): boolean {
+function crossesAntimeridian(coords: Position[]): boolean {
   for (let i = 1; i < coords.length; i++) if (Math.abs(coords[i]![0]! - coords[i - 1]![0]!) > CROSSING_SPAN) return true;
   return false;
 }

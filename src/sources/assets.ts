@@ -6,7 +6,7 @@ import type { Sprite } from '../types.js';
 import type { DecodedImage, ImageDecoder, Loader } from './types.js';
 
 /** Largest asset accepted, in pixels per side (an asset is a tip or a pattern tile, not a map). */
-export const MAX_ASSET_SIDE = 2048;
+const MAX_ASSET_SIDE = 2048;
 
 export type SpriteLoader = (ref: string, signal?: AbortSignal) => Promise<Sprite>;
 
@@ -48,7 +48,7 @@ async function loadSprite(ref: string, loader: Loader | undefined, decode: Image
 }
 
 /** 8-bit straight-alpha sRGB RGBA to a Sprite (premultiplied floats in [0, 1]). */
-export function spriteFromRGBA8(rgba: Uint8Array, width: number, height: number): Sprite {
+function spriteFromRGBA8(rgba: Uint8Array, width: number, height: number): Sprite {
   const data = new Float32Array(width * height * 4);
   for (let i = 0; i < data.length; i += 4) {
     const a = rgba[i + 3]! / 255;

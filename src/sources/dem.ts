@@ -16,7 +16,7 @@ import { tileError } from './vector.js';
 export type DemEncoding = 'mapbox' | 'terrarium';
 
 /** Defaults of the `dem` fields. */
-export const DEM_DEFAULTS = {
+const DEM_DEFAULTS = {
   encoding: 'mapbox' as DemEncoding, // Mapbox Terrain-RGB, as in the MapLibre style spec
   tileSize: 512, // pixels per tile image, as in the MapLibre style spec
   minzoom: 0,
@@ -43,7 +43,7 @@ interface DemFetcher {
   fetch(z: number, x: number, y: number, signal: AbortSignal): Promise<Uint8Array | undefined>;
 }
 
-export class DemTileSource implements DemSource {
+class DemTileSource implements DemSource {
   readonly name: string;
   readonly type = 'dem' as const;
   minzoom: number;

@@ -17,7 +17,7 @@ import type { SourceDecl } from '../style/types.js';
 const EXTENT = 8192;
 
 /** Defaults of the `geojson` fields. */
-export const GEOJSON_DEFAULTS = {
+const GEOJSON_DEFAULTS = {
   maxzoom: 18, // geojson-vt tiles up to here; deeper zooms over-zoom
   buffer: 64, // tile buffer in 4096ths of a tile (as in MapLibre)
   tolerance: 3, // simplification tolerance in 4096ths of a tile (as in MapLibre: 0.375 px at 512)

@@ -11,11 +11,11 @@ export type Codec = 'gzip' | 'br' | 'zstd';
 export type HostDecompress = (bytes: Uint8Array, codec: 'br', maxBytes: number) => Promise<Uint8Array>;
 
 /** Gzip members start with the magic bytes 1f 8b. */
-export function isGzip(bytes: Uint8Array): boolean {
+function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-export class InflateLimitError extends Error {
+class InflateLimitError extends Error {
   override name = 'InflateLimitError';
   constructor(codec: string, maxBytes: number) {
     super(`${codec} data inflates to more than ${formatBytes(maxBytes)} (the limit); refusing a decompression bomb`);

@@ -5,7 +5,7 @@ import type { SourceContext } from './types.js';
 import { DEFAULT_TILE_BUFFER, VectorTileSource } from './vector.js';
 
 /** Defaults of the `mvt` fields. */
-export const MVT_DEFAULTS = {
+const MVT_DEFAULTS = {
   minzoom: 0,
   // Street tilesets (OpenMapTiles, Mapbox Streets, Protomaps) stop at z14 and are over-zoomed above.
   maxzoom: 14,

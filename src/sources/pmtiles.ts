@@ -41,7 +41,7 @@ class LoaderSource implements Source {
 }
 
 /** Header fields pmtiles trusts blindly, checked against what the first read returned. */
-export function checkHeader(b: Uint8Array): void {
+function checkHeader(b: Uint8Array): void {
   if (b.length < 127) throw new Error(`the archive is ${b.length} bytes, shorter than a PMTiles header (127)`);
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (v.getUint16(0, true) !== 0x4d50) throw new Error('not a PMTiles archive (wrong magic number)');
@@ -78,7 +78,7 @@ function decompressor(loader: Loader): DecompressFunc {
 
 const TYPE_NAMES: Record<number, string> = { 0: 'unknown', 1: 'vector (MVT)', 2: 'PNG', 3: 'JPEG', 4: 'WebP', 5: 'AVIF', 6: 'MLT' };
 
-export function tileTypeName(t: TileType): string {
+function tileTypeName(t: TileType): string {
   return TYPE_NAMES[t] ?? `type ${t}`;
 }
 

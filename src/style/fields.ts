@@ -5,8 +5,8 @@
 export type Schema = Record<string, unknown>;
 
 export const NODE_REF = '^@?[A-Za-z_][A-Za-z0-9_-]*$';
-export const SCALAR_REF = '^[$@][A-Za-z_][A-Za-z0-9_-]*$';
-export const PARAM_REF = '^\\$[A-Za-z_][A-Za-z0-9_-]*$';
+const SCALAR_REF = '^[$@][A-Za-z_][A-Za-z0-9_-]*$';
+const PARAM_REF = '^\\$[A-Za-z_][A-Za-z0-9_-]*$';
 export const COLOR = '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$';
 
 interface NumOpts {

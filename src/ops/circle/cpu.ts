@@ -29,7 +29,7 @@ export function profile(radius: number, hardness: number): { radius: number; sof
 }
 
 /** Writes every pixel of a width x height premultiplied RGBA buffer: the disk centred at (cx, cy). */
-export function drawDisk(
+function drawDisk(
   data: Float32Array,
   width: number,
   height: number,

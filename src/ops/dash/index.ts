@@ -8,7 +8,7 @@ import type { Canvas, FeatureGroup, Features } from '../../types.js';
 import type { OpDef } from '../types.js';
 
 /** Dashes per node, at most (a bound: a tiny period over long lines would otherwise exhaust memory). */
-export const MAX_DASHES = 1 << 20;
+const MAX_DASHES = 1 << 20;
 
 /** Cuts polylines into dash / gap pieces in canvas pixels; polygons and points pass through. */
 export const dash: OpDef = {

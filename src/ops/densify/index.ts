@@ -6,7 +6,7 @@ import type { Features } from '../../types.js';
 import type { OpDef } from '../types.js';
 
 /** Vertices per node after densifying, at most. */
-export const MAX_VERTICES = 1 << 22;
+const MAX_VERTICES = 1 << 22;
 
 /** Inserts vertices so that no segment of a polyline or ring is longer than `target-px`; original vertices are kept. */
 export const densify: OpDef = {

@@ -14,12 +14,6 @@ import { densityGroups } from './plan.js';
 /** 1 / sqrt(2 pi): the Gaussian's normalising constant, kept as in the spec's falloff. */
 export const GAUSS_COEF = 1 / Math.sqrt(2 * Math.PI);
 
-/** The falloff at distance d for radius r, in closed form (0 outside the support). */
-export function densityKernel(d: number, r: number): number {
-  if (!(r > 0) || d * d > r * r) return 0;
-  return Math.exp((-4.5 * d * d) / (r * r)) * GAUSS_COEF;
-}
-
 /** Whether pixel column i's centre lies in the support, with the row's dy^2 given: the one exact test. */
 function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
   const dx = i + 0.5 - px;
@@ -30,7 +24,7 @@ function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
  * Accumulates a field: sums in float64 (rounded to float32 once by the caller), visiting points
  * in input order so renders are deterministic.
  */
-export class DensityAccumulator {
+class DensityAccumulator {
   readonly width: number;
   readonly height: number;
   readonly x0: number;

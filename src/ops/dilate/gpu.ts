@@ -10,7 +10,7 @@ import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuEncoder, GpuOp } from '../../backends/gpu/encoder.js';
 
 /** Longest window done as one pass of taps. */
-export const MAX_DIRECT_TAPS = 16;
+const MAX_DIRECT_TAPS = 16;
 
 export function morphGpu(shader: string, mode: MorphMode): GpuOp {
   return {

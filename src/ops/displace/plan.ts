@@ -14,7 +14,7 @@ export type Boundary = 'clamp' | 'transparent' | 'mirror';
 export const BOUNDARY_CODE: Record<Boundary, number> = { clamp: 0, transparent: 1, mirror: 2 };
 
 /** Static amplitude bounds per axis (amp-x-px / amp-y-px override amp-px). */
-export function ampBounds(b: BoundOf): [number, number] {
+function ampBounds(b: BoundOf): [number, number] {
   const base = b('amp-px') ?? 0;
   return [b('amp-x-px') ?? base, b('amp-y-px') ?? base];
 }

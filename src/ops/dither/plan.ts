@@ -38,7 +38,7 @@ export function rankAt(m: ThresholdMatrix, x: number, y: number): number {
 }
 
 /** The offset of rank r of a matrix of `levels` = size^2 entries. */
-export function offsetOf(rank: number, levels: number, amount: number): number {
+function offsetOf(rank: number, levels: number, amount: number): number {
   return amount * ((rank + 0.5) / levels - 0.5);
 }
 
@@ -86,7 +86,7 @@ const lin = (x: number) => (x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.
 const f = (t: number) => (t > T3 ? Math.cbrt(t) : t / T2 + T0);
 
 /** Writes the coordinates of straight sRGB (r, g, b) in `space` to out[0..2]. */
-export function coordsOf(space: Space, r: number, g: number, b: number, out: Float64Array): void {
+function coordsOf(space: Space, r: number, g: number, b: number, out: Float64Array): void {
   if (space === 'rgb') {
     out[0] = r;
     out[1] = g;

@@ -8,7 +8,7 @@ import type { FeatureGroup, Features } from '../../types.js';
 import type { OpDef } from '../types.js';
 
 /** Lattice cells one node may visit, at most (spacing-px has no lower bound of its own). */
-export const MAX_CELLS = 1 << 22;
+const MAX_CELLS = 1 << 22;
 
 /**
  * Points scattered inside polygons at a per-feature areal density (units per km² / dot-value =

@@ -5,7 +5,7 @@ import type { Canvas, RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
 
 /** Equatorial circumference of the Web Mercator sphere, metres. */
-export const EARTH_CIRCUMFERENCE = 40075016.686;
+const EARTH_CIRCUMFERENCE = 40075016.686;
 
 /**
  * 1 / (ground metres per pixel) of each canvas row, at the latitude of the row's pixel centres:

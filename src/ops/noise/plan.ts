@@ -25,7 +25,7 @@ export function hash32(v: number): number {
 }
 
 /** Hash of lattice point (ix, iy) (u32s) under a per-octave seed. */
-export function latticeHash(ix: number, iy: number, seed: number): number {
+function latticeHash(ix: number, iy: number, seed: number): number {
   return hash32((ix ^ hash32((iy ^ seed) >>> 0)) >>> 0);
 }
 

@@ -15,11 +15,11 @@ import type { Brush, FeatureGroup, Features, RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
 
 /** Most dabs one stroke node lays in one render (a bound, past which the render fails clearly). */
-export const MAX_DABS = 4_000_000;
+const MAX_DABS = 4_000_000;
 /** Smallest dab spacing in pixels (denser dabs change nothing visible). */
-export const MIN_SPACING_PX = 0.05;
+const MIN_SPACING_PX = 0.05;
 /** Narrowest dab drawn, pixels: thinner ones are drawn this wide with their strength scaled by width / this. */
-export const MIN_DAB_WIDTH = 1;
+const MIN_DAB_WIDTH = 1;
 /** Default bound of a dab's width (brush width x width-scale x pressure x size jitter), pixels. */
 export const DEFAULT_WIDTH_MAX = 32;
 
