@@ -13,7 +13,8 @@ export interface PooledBuffer {
 }
 
 // RENDER_ATTACHMENT: a render pass (GpuEncoder.draw) takes its viewport from an output texture.
-const TEXTURE_USAGE = TextureUsage.TEXTURE_BINDING | TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC | TextureUsage.COPY_DST | TextureUsage.RENDER_ATTACHMENT;
+const TEXTURE_USAGE =
+  TextureUsage.TEXTURE_BINDING | TextureUsage.STORAGE_BINDING | TextureUsage.COPY_SRC | TextureUsage.COPY_DST | TextureUsage.RENDER_ATTACHMENT;
 const BYTES_PER_TEXEL: Partial<Record<GPUTextureFormat, number>> = { rgba16float: 8, r32float: 4, rgba32float: 16 };
 
 export class DeviceContext {
