@@ -19,43 +19,57 @@ const MESSAGES: Record<string, Record<number, string>> = { tile: { 3: 'layer' },
  * cut at 15 of 73 KB decodes 6 of its 13 layers), so a cut tile is caught here instead.
  */
 export function checkTileStructure(bytes: Uint8Array): void {
-  walk(bytes, 0, bytes.length, 'tile', 0);
+  walk(new Cursor(bytes), bytes.length, 'tile', 0);
 }
 
-function walk(b: Uint8Array, pos: number, end: number, type: string, depth: number): void {
+/** A read position in the tile's bytes (one per check: varints return a value, not a pair). */
+class Cursor {
+  pos = 0;
+  constructor(readonly b: Uint8Array) {}
+
+  varint(end: number): number {
+    const b = this.b;
+    let pos = this.pos;
+    if (pos < end && b[pos]! < 0x80) {
+      this.pos = pos + 1;
+      return b[pos]!;
+    }
+    let v = 0;
+    let mul = 1;
+    for (let i = 0; i < 10; i++) {
+      if (pos >= end) throw new Error('a varint runs past the end of its message (truncated data)');
+      const byte = b[pos++]!;
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) {
+        this.pos = pos;
+        return v;
+      }
+      mul *= 128;
+    }
+    throw new Error('a varint is longer than 10 bytes (corrupt protobuf)');
+  }
+}
+
+function walk(c: Cursor, end: number, type: string, depth: number): void {
   const subs = MESSAGES[type]!;
-  while (pos < end) {
-    const [tag, p1] = varint(b, pos, end);
-    pos = p1;
+  while (c.pos < end) {
+    const tag = c.varint(end);
     const field = Math.floor(tag / 8);
     const wire = tag & 7;
     if (field === 0) throw new Error(`${type} message holds field number 0 (corrupt protobuf)`);
-    if (wire === 0) pos = varint(b, pos, end)[1];
-    else if (wire === 1) pos += 8;
-    else if (wire === 5) pos += 4;
+    if (wire === 0) c.varint(end);
+    else if (wire === 1) c.pos += 8;
+    else if (wire === 5) c.pos += 4;
     else if (wire === 2) {
-      const [len, p2] = varint(b, pos, end);
-      pos = p2;
-      if (pos + len > end) throw new Error(`a field of a ${type} message runs ${pos + len - end} bytes past its end (truncated data)`);
+      const len = c.varint(end);
+      const start = c.pos;
+      if (start + len > end) throw new Error(`a field of a ${type} message runs ${start + len - end} bytes past its end (truncated data)`);
       const sub = subs[field];
-      if (sub && depth < 3) walk(b, pos, pos + len, sub, depth + 1);
-      pos += len;
+      if (sub && depth < 3) walk(c, start + len, sub, depth + 1);
+      c.pos = start + len;
     } else throw new Error(`wire type ${wire} in a ${type} message (corrupt protobuf)`);
-    if (pos > end) throw new Error(`a ${type} message runs past its end (truncated data)`);
+    if (c.pos > end) throw new Error(`a ${type} message runs past its end (truncated data)`);
   }
-}
-
-function varint(b: Uint8Array, pos: number, end: number): [number, number] {
-  let v = 0;
-  let mul = 1;
-  for (let i = 0; i < 10; i++) {
-    if (pos >= end) throw new Error('a varint runs past the end of its message (truncated data)');
-    const byte = b[pos++]!;
-    v += (byte & 0x7f) * mul;
-    if (byte < 0x80) return [v, pos];
-    mul *= 128;
-  }
-  throw new Error('a varint is longer than 10 bytes (corrupt protobuf)');
 }
 
 /** Internals of VectorTileFeature read here to decode geometry straight into typed arrays. */
