@@ -34,14 +34,17 @@ async function perTile(r, tiles, size, params) {
   // Every round renders all tiles; each tile's time is one sample (as the Mapnik job does). The
   // raster goes back to the pool after its sample, as the hosts do once a tile is encoded.
   const times = [];
-  const rounds = await bench(async () => {
-    for (const t of tiles) {
-      const t0 = process.hrtime.bigint();
-      const raster = await r.renderTile(t, params, { tileSize: size });
-      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      releaseRaster(raster);
-    }
-  }, { minRuns: 3, minTimeS: 2 });
+  const rounds = await bench(
+    async () => {
+      for (const t of tiles) {
+        const t0 = process.hrtime.bigint();
+        const raster = await r.renderTile(t, params, { tileSize: size });
+        times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        releaseRaster(raster);
+      }
+    },
+    { minRuns: 3, minTimeS: 2 },
+  );
   void rounds;
   return times;
 }
@@ -50,7 +53,13 @@ async function perTile(r, tiles, size, params) {
 if (want('5a')) {
   const r = renderer(countriesStyle(countriesData));
   for (const size of [256, 512]) {
-    record('5a countries z2 fill+stroke', tool('(geojson-vt)'), size, await perTile(r, z2, size), `all 16 tiles; ${haveFixtures ? 'NE 110m fixture' : 'world-atlas 110m'}; raster released to the pool after each tile`);
+    record(
+      '5a countries z2 fill+stroke',
+      tool('(geojson-vt)'),
+      size,
+      await perTile(r, z2, size),
+      `all 16 tiles; ${haveFixtures ? 'NE 110m fixture' : 'world-atlas 110m'}; raster released to the pool after each tile`,
+    );
   }
 }
 
@@ -87,7 +96,11 @@ if (want('blur.*graph')) {
   const r = renderer({
     output: 'b',
     sources: { countries: { type: 'geojson', data: countriesData } },
-    nodes: { c: { op: 'features', source: 'countries' }, fill: { op: 'fill-solid', features: '@c', fill: '#10304a' }, b: { op: 'blur', input: '@fill', sigma: 16 } },
+    nodes: {
+      c: { op: 'features', source: 'countries' },
+      fill: { op: 'fill-solid', features: '@c', fill: '#10304a' },
+      b: { op: 'blur', input: '@fill', sigma: 16 },
+    },
   });
   for (const size of [256, 512]) {
     const times = await bench(async () => releaseRaster(await r.renderTile({ z: 2, x: 2, y: 1 }, undefined, { tileSize: size })), { minRuns: 10 });
@@ -104,8 +117,14 @@ if (want('6 heatmap') && haveFixtures) {
       p: { op: 'features', source: 'places' },
       d: { op: 'density', features: '@p', radius: 30, 'weight-expr': ['/', ['get', 'pop_max'], 1000000] },
       heat: {
-        op: 'color-ramp', field: '@d',
-        stops: [{ value: 0, color: '#00000000' }, { value: 0.2, color: '#2c7bb6' }, { value: 1, color: '#ffffbf' }, { value: 3, color: '#d7191c' }],
+        op: 'color-ramp',
+        field: '@d',
+        stops: [
+          { value: 0, color: '#00000000' },
+          { value: 0.2, color: '#2c7bb6' },
+          { value: 1, color: '#ffffbf' },
+          { value: 3, color: '#d7191c' },
+        ],
       },
     },
   });

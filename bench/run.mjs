@@ -13,12 +13,15 @@ const OUT = path.join(HERE, 'out');
 const args = new Set(process.argv.slice(2));
 mkdirSync(OUT, { recursive: true });
 
-const peersReady = !args.has('--no-peers') && existsSync(path.join(PEERS, 'run.sh')) &&
+const peersReady =
+  !args.has('--no-peers') &&
+  existsSync(path.join(PEERS, 'run.sh')) &&
   spawnSync('/usr/bin/python3', ['-c', 'import mapnik, numpy; from osgeo import gdal'], { stdio: 'ignore' }).status === 0;
 
 const ours = [`node ${path.join(HERE, 'ours.mjs')}`];
 if (args.has('--gpu')) ours.push(`node ${path.join(HERE, 'backends.mjs')}`);
-for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 'terrain.mjs', 'preview.mjs', 'geometry.mjs']) if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
+for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 'terrain.mjs', 'preview.mjs', 'geometry.mjs'])
+  if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
 
 let results;
 if (peersReady) {
@@ -40,10 +43,18 @@ if (peersReady) {
 }
 
 // Ratio table: each of our rows against the peer rows of the same job and size.
-const rows = existsSync(results) ? readFileSync(results, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const rows = existsSync(results)
+  ? readFileSync(results, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 const isOurs = (r) => r.tool.startsWith('tilegraph');
 console.log('\n== tilegraph vs peers (same run; ratio = our median / peer median, < 1 is faster)');
-console.log(`${'job'.padEnd(32)} ${'size'.padEnd(5)} ${'ours'.padEnd(34)} ${'ms'.padStart(8)}   ${'peer'.padEnd(44)} ${'ms'.padStart(8)} ${'ratio'.padStart(7)}`);
+console.log(
+  `${'job'.padEnd(32)} ${'size'.padEnd(5)} ${'ours'.padEnd(34)} ${'ms'.padStart(8)}   ${'peer'.padEnd(44)} ${'ms'.padStart(8)} ${'ratio'.padStart(7)}`,
+);
 for (const o of rows.filter(isOurs)) {
   const peers = rows.filter((p) => !isOurs(p) && p.job === o.job && p.size === o.size);
   if (!peers.length) {
@@ -51,6 +62,8 @@ for (const o of rows.filter(isOurs)) {
     continue;
   }
   for (const p of peers) {
-    console.log(`${o.job.padEnd(32)} ${o.size.padEnd(5)} ${o.tool.padEnd(34)} ${o.median_ms.toFixed(2).padStart(8)}   ${p.tool.padEnd(44)} ${p.median_ms.toFixed(2).padStart(8)} ${(o.median_ms / p.median_ms).toFixed(2).padStart(7)}`);
+    console.log(
+      `${o.job.padEnd(32)} ${o.size.padEnd(5)} ${o.tool.padEnd(34)} ${o.median_ms.toFixed(2).padStart(8)}   ${p.tool.padEnd(44)} ${p.median_ms.toFixed(2).padStart(8)} ${(o.median_ms / p.median_ms).toFixed(2).padStart(7)}`,
+    );
   }
 }

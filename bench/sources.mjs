@@ -68,10 +68,13 @@ if (want('pmtiles')) {
   const archive = fx('pmtiles/protomaps_vector_ODbL_firenze.pmtiles');
   const loader = new MemoryLoader({ 'fi.pmtiles': archive });
   const w = tile(14, 8704, 5972, 256);
-  const cold = await bench(async () => {
-    const src = createPmtilesSource('fi', { type: 'pmtiles', url: 'fi.pmtiles' }, ctx(loader));
-    await src.features('roads', w);
-  }, { minRuns: 10 });
+  const cold = await bench(
+    async () => {
+      const src = createPmtilesSource('fi', { type: 'pmtiles', url: 'fi.pmtiles' }, ctx(loader));
+      await src.features('roads', w);
+    },
+    { minRuns: 10 },
+  );
   record('S pmtiles read+decode', 'tilegraph (pmtiles, cold)', '-', cold, 'Florence 14/8704/5972 (334 KB gunzipped), header + directory + roads layer');
   const src = createPmtilesSource('fi', { type: 'pmtiles', url: 'fi.pmtiles' }, ctx(loader));
   const warm = await bench(() => src.features('roads', w));
@@ -81,10 +84,13 @@ if (want('pmtiles')) {
 // GeoJSON: geojson-vt index once, then sampling the z2 tile 2/2/1.
 if (want('geojson')) {
   const text = fx('geojson/ne_110m_admin_0_countries.geojson');
-  const idx = await bench(async () => {
-    const src = new GeojsonSource({ name: 'c', decl: { type: 'geojson', data: 'c.json' }, loader: new MemoryLoader({ 'c.json': text }) });
-    await src.features('c', tile(0, 0, 0, 256));
-  }, { minRuns: 10 });
+  const idx = await bench(
+    async () => {
+      const src = new GeojsonSource({ name: 'c', decl: { type: 'geojson', data: 'c.json' }, loader: new MemoryLoader({ 'c.json': text }) });
+      await src.features('c', tile(0, 0, 0, 256));
+    },
+    { minRuns: 10 },
+  );
   record('S geojson index', 'tilegraph (JSON.parse + geojson-vt)', '-', idx, 'NE 110m countries, 709 KB, + first z0 sample');
   const src = new GeojsonSource({ name: 'c', decl: { type: 'geojson', data: 'c.json' }, loader: new MemoryLoader({ 'c.json': text }) });
   for (const size of [256, 512]) {
@@ -106,7 +112,13 @@ if (want('decode Terrain-RGB|dem')) {
     const z = size === 256 ? 12 : 11;
     // Source tile 10/545/358's corner is at world pixel (545 * 1024, 358 * 1024) in both cases.
     const c = { z, x0: 545 * 1024 - size / 2, y0: 358 * 1024 - size / 2, width: size, height: size, tileSize: size };
-    record('S dem sampling', 'tilegraph (bilinear, cached)', size, await bench(() => src.field(c)), 'Terrain-RGB 512, over-zoomed 2x, canvas across 4 source tiles');
+    record(
+      'S dem sampling',
+      'tilegraph (bilinear, cached)',
+      size,
+      await bench(() => src.field(c)),
+      'Terrain-RGB 512, over-zoomed 2x, canvas across 4 source tiles',
+    );
   }
 }
 
@@ -145,10 +157,22 @@ const loader = new MemoryLoader({ '14/8801/5371': berlin });
 // render); 'none' keeps nothing at all (maxBytes 0), so the tile is parsed again by every features
 // node of the render (five here); 'warm' keeps the decoded layers across renders.
 const jobs = [
-  ['5b street (MVT via OGR)', street(false), 'cleared', 'tilegraph cpu (decode per render)', 'tile cache emptied before each render: MVT parse + layer decode + clip inside the render'],
+  [
+    '5b street (MVT via OGR)',
+    street(false),
+    'cleared',
+    'tilegraph cpu (decode per render)',
+    'tile cache emptied before each render: MVT parse + layer decode + clip inside the render',
+  ],
   ['5b street (MVT via OGR)', street(false), 'none', 'tilegraph cpu (no tile cache)', 'maxBytes 0: the tile parsed again by each of the 5 features nodes'],
   ['5b street (pre-decoded)', street(false), 'warm', 'tilegraph cpu (tile cache warm)', 'decoded layers cached; sampling + raster'],
-  ['5b street+buildings (MVT)', street(true), 'cleared', 'tilegraph cpu (decode per render)', 'tile cache emptied before each render: MVT parse + layer decode + clip inside the render'],
+  [
+    '5b street+buildings (MVT)',
+    street(true),
+    'cleared',
+    'tilegraph cpu (decode per render)',
+    'tile cache emptied before each render: MVT parse + layer decode + clip inside the render',
+  ],
 ];
 for (const [job, style, mode, tool, note] of jobs) {
   if (!want(job.replace(/[()+]/g, '.'))) continue;

@@ -73,7 +73,10 @@ export function intervalLevels(base: number, interval: number, lo: number, hi: n
   while (base + (k1 + 1) * interval <= hi) k1++;
   const count = k1 - k0 + 1;
   if (count <= 0) return [];
-  if (count > maxCount) throw new RangeError(`${count} contour levels lie in [${lo}, ${hi}] at interval ${interval} (at most ${maxCount}); raise 'interval' or bound the levels with 'min'/'max'`);
+  if (count > maxCount)
+    throw new RangeError(
+      `${count} contour levels lie in [${lo}, ${hi}] at interval ${interval} (at most ${maxCount}); raise 'interval' or bound the levels with 'min'/'max'`,
+    );
   const out: number[] = [];
   for (let k = k0; k <= k1; k++) out.push(base + k * interval);
   return out;

@@ -158,10 +158,13 @@ export function toRgb(space: ColorSpace, c0: number, c1: number, c2: number, out
     }
     case 'lab':
     case 'hcl': {
-      let L = c0, A = c1, B = c2;
+      let L = c0,
+        A = c1,
+        B = c2;
       if (space === 'hcl') {
         // Hcl(h, c, l) -> Lab; undefined hue is achromatic (d3's hcl2lab).
-        const h = c0, c = isNaN(c1) ? 0 : c1;
+        const h = c0,
+          c = isNaN(c1) ? 0 : c1;
         L = c2;
         if (isNaN(h)) A = B = 0;
         else {
@@ -203,7 +206,16 @@ function lerpHue(a: number, b: number, t: number): number {
  * linear. `ca`, `cb`: the ends' components from fromRgba (precomputed once per segment).
  * Writes straight RGBA (clamped to [0, 1]) to out[o..o+3].
  */
-export function interpolateComponents(space: ColorSpace, ca: Float64Array, cb: Float64Array, alphaA: number, alphaB: number, t: number, out: Float64Array | Float32Array, o = 0): void {
+export function interpolateComponents(
+  space: ColorSpace,
+  ca: Float64Array,
+  cb: Float64Array,
+  alphaA: number,
+  alphaB: number,
+  t: number,
+  out: Float64Array | Float32Array,
+  o = 0,
+): void {
   const c0 = hasHue(space) ? lerpHue(ca[0]!, cb[0]!, t) : lerpDefined(ca[0]!, cb[0]!, t);
   toRgb(space, c0, lerpDefined(ca[1]!, cb[1]!, t), lerpDefined(ca[2]!, cb[2]!, t), out, o);
   out[o + 3] = clamp01(lerpDefined(alphaA, alphaB, t));
