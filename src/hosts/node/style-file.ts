@@ -13,7 +13,10 @@ export interface LoadedStyle {
   /** Milliseconds a network read of a source may take (the loader's; default 30 s). */
   fetchTimeoutMs?: number;
   renderer: Renderer;
-  /** Bytes of node results the renderer keeps across renders (an interactive server's; none for a one-shot export). */
+  /**
+   * Bytes of node results the renderer keeps across renders (opt-in; the server keeps none: cached
+   * buffers leave the pool, which cost uncached throughput more than the cache saved).
+   */
   nodeCacheBytes?: number;
 }
 

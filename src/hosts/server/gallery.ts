@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp } from './app.js';
-import { makeRenderer, SERVER_NODE_CACHE_BYTES, type RunningServer, type ServeOptions } from './serve.js';
+import { makeRenderer, type RunningServer, type ServeOptions } from './serve.js';
 import { TileService } from './service.js';
 
 /** Style files named by `--style` arguments: a file as is; a directory's `*\/style.json` and `*.json` style files, sorted. */
@@ -72,9 +72,7 @@ export interface RunningGallery extends RunningServer {
 export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: string[] }): Promise<RunningGallery> {
   const files = o.styles;
   const ids = styleIds(files);
-  const styles = await Promise.all(
-    files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, nodeCacheBytes: SERVER_NODE_CACHE_BYTES })),
-  );
+  const styles = await Promise.all(files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs })));
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const services = new Map<string, TileService>();
   // Each style's own bounds and zooms come from its sources where it declares them (the hand-drawn
@@ -144,12 +142,10 @@ ${cards}
     );
   }
   root.use((req: Request, res: Response) => {
-    res
-      .status(404)
-      .json({
-        error: 'not found',
-        details: [{ field: 'path', message: `no route for ${req.method} ${req.path}; styles: ${[...services.keys()].join(', ')}` }],
-      });
+    res.status(404).json({
+      error: 'not found',
+      details: [{ field: 'path', message: `no route for ${req.method} ${req.path}; styles: ${[...services.keys()].join(', ')}` }],
+    });
   });
 
   const server = createServer(root);

@@ -9,12 +9,6 @@ import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
-
-/**
- * Node results each renderer (each worker thread's, or the in-process one) keeps across requests:
- * a client changing one param re-runs only the nodes that read it (src/render/node-cache.ts).
- */
-export const SERVER_NODE_CACHE_BYTES = 64 * 2 ** 20;
 import { TileService, type TileServiceOptions } from './service.js';
 
 export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'renderer'> {
@@ -62,7 +56,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     if (Array.isArray(o.style) && files.length === 1) return serve({ ...o, style: files[0]! });
     return serveMany({ ...o, styles: files });
   }
-  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, nodeCacheBytes: SERVER_NODE_CACHE_BYTES });
+  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });
   const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });
