@@ -28,22 +28,30 @@ const loader = new NodeLoader({ baseDir: HERE, allowOutside: true });
 const countries = existsSync(FIXTURES) ? path.join(FIXTURES, 'geojson/ne_110m_admin_0_countries.geojson') : 'npm:world-atlas/countries-110m.json';
 const styles = {
   'countries fill+stroke': Renderer.create(countriesStyle(countries), { loader }),
-  'blur sigma 16 of a render': Renderer.create({
-    output: 'b',
-    sources: { c: { type: 'geojson', data: countries } },
-    nodes: { f: { op: 'features', source: 'c' }, fill: { op: 'fill-solid', features: '@f', fill: '#10304a' }, b: { op: 'blur', input: '@fill', sigma: 16 } },
-  }, { loader }),
+  'blur sigma 16 of a render': Renderer.create(
+    {
+      output: 'b',
+      sources: { c: { type: 'geojson', data: countries } },
+      nodes: { f: { op: 'features', source: 'c' }, fill: { op: 'fill-solid', features: '@f', fill: '#10304a' }, b: { op: 'blur', input: '@fill', sigma: 16 } },
+    },
+    { loader },
+  ),
   'world example': await openStyle(path.resolve(HERE, '../examples/world/style.json')),
 };
 
 const runs = { warmup: 2, minRuns: 5, minTimeS: 0.5, maxRuns: 40 };
 for (const [name, r] of Object.entries(styles)) {
-  for (const [label, backend] of [['cpu', new CpuBackend()], ['gpu', gpu]]) {
+  for (const [label, backend] of [
+    ['cpu', new CpuBackend()],
+    ['gpu', gpu],
+  ]) {
     if (!backend) continue;
     const win = { z: 2, x0: 512, y0: 256, width: 256, height: 256, tileSize: 256 };
     const { stats } = await r.renderWindow(win, undefined, { backend });
     const times = await bench(() => r.renderWindow(win, undefined, { backend }), runs);
-    const note = `passes ${stats.passes}, submits ${stats.submits}, readbacks ${stats.readbacks}, ${stats.bytesReadBack} B read back` + (label === 'gpu' && adapter ? ` (${adapter.description}${adapter.fallback ? ', fallback adapter' : ''})` : '');
+    const note =
+      `passes ${stats.passes}, submits ${stats.submits}, readbacks ${stats.readbacks}, ${stats.bytesReadBack} B read back` +
+      (label === 'gpu' && adapter ? ` (${adapter.description}${adapter.fallback ? ', fallback adapter' : ''})` : '');
     record(`B ${name}`, `tilegraph ${label}`, 256, times, note);
   }
 }

@@ -10,7 +10,7 @@ const size = Number(process.argv[2] ?? 512);
 
 function image(sw, sh) {
   let s = 12345;
-  const rnd = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 4294967296);
+  const rnd = () => (s = (s * 1664525 + 1013904223) >>> 0) / 4294967296;
   const d = new Float32Array(sw * sh * 4);
   for (let y = 0; y < sh; y++) {
     for (let x = 0; x < sw; x++) {
@@ -33,5 +33,11 @@ for (const sigma of [2, 4, 8, 16, 32]) {
   let err = 0;
   for (let i = 0; i < fast.length; i++) err = Math.max(err, Math.abs(fast[i] - exact[i]));
   const k = decimationFactor(sigma);
-  console.log(`  sigma ${String(sigma).padStart(2)}  ${k === 1 ? 'exact   ' : `k = ${String(k).padEnd(4)}`}  median ${median(times).toFixed(2).padStart(7)} ms  min ${Math.min(...times).toFixed(2).padStart(7)} ms  max error ${(err * 255).toFixed(3)}/255`);
+  console.log(
+    `  sigma ${String(sigma).padStart(2)}  ${k === 1 ? 'exact   ' : `k = ${String(k).padEnd(4)}`}  median ${median(times).toFixed(2).padStart(7)} ms  min ${Math.min(
+      ...times,
+    )
+      .toFixed(2)
+      .padStart(7)} ms  max error ${(err * 255).toFixed(3)}/255`,
+  );
 }

@@ -28,9 +28,27 @@ const style = (paint) => ({
   },
 });
 const jobs = [
-  ['B roads stroke-solid', 'tilegraph cpu stroke-solid', style({ out: { op: 'stroke-solid', features: '@road', width: WIDTH, color: '#333333', join: 'round', cap: 'round' } }), `${WIDTH} px, round joins and caps`],
-  ['B roads stroke (dense brush)', 'tilegraph cpu stroke + brush-solid', style({ pen: { op: 'brush-solid', 'width-px': WIDTH, color: '#333333' }, out: { op: 'stroke', features: '@road', brush: '@pen', 'width-max': 8 } }), `${WIDTH} px, 4 dabs per radius (default)`],
-  ['B roads stroke (jittered)', 'tilegraph cpu stroke + brush-solid', style({ pen: { op: 'brush-solid', 'width-px': WIDTH, color: '#333333', hardness: 0.5 }, out: { op: 'stroke', features: '@road', brush: '@pen', 'width-max': 8, 'scatter-px': 1, 'size-jitter': 0.4, 'opacity-jitter': 0.5 } }), 'soft, scatter 1 px, size and opacity jitter'],
+  [
+    'B roads stroke-solid',
+    'tilegraph cpu stroke-solid',
+    style({ out: { op: 'stroke-solid', features: '@road', width: WIDTH, color: '#333333', join: 'round', cap: 'round' } }),
+    `${WIDTH} px, round joins and caps`,
+  ],
+  [
+    'B roads stroke (dense brush)',
+    'tilegraph cpu stroke + brush-solid',
+    style({ pen: { op: 'brush-solid', 'width-px': WIDTH, color: '#333333' }, out: { op: 'stroke', features: '@road', brush: '@pen', 'width-max': 8 } }),
+    `${WIDTH} px, 4 dabs per radius (default)`,
+  ],
+  [
+    'B roads stroke (jittered)',
+    'tilegraph cpu stroke + brush-solid',
+    style({
+      pen: { op: 'brush-solid', 'width-px': WIDTH, color: '#333333', hardness: 0.5 },
+      out: { op: 'stroke', features: '@road', brush: '@pen', 'width-max': 8, 'scatter-px': 1, 'size-jitter': 0.4, 'opacity-jitter': 0.5 },
+    }),
+    'soft, scatter 1 px, size and opacity jitter',
+  ],
 ];
 for (const [job, tool, s, note] of jobs) {
   if (only && !only.test(job)) continue;

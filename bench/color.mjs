@@ -74,22 +74,52 @@ for (const size of [256, 512]) {
   const dst = new Float32Array(src.length);
   if (!peer) await sharpRows(src, size, note);
   if (want('9 threshold')) {
-    record('9 threshold', 'tilegraph cpu threshold kernel (luma)', size, await bench(() => threshold(src, dst, 0.5, 0, true)), `${note}; premultiplied float; luma step (the peer: per channel)`);
+    record(
+      '9 threshold',
+      'tilegraph cpu threshold kernel (luma)',
+      size,
+      await bench(() => threshold(src, dst, 0.5, 0, true)),
+      `${note}; premultiplied float; luma step (the peer: per channel)`,
+    );
   }
   if (want('9 brightness-contrast')) {
-    record('9 brightness-contrast', 'tilegraph cpu brightness-contrast kernel', size, await bench(() => brightnessContrast(src, dst, BRIGHTNESS, SLOPE)), `${note}; premultiplied float, un/premultiply per pixel; slope 1.2 = linear(1.2, -12)`);
+    record(
+      '9 brightness-contrast',
+      'tilegraph cpu brightness-contrast kernel',
+      size,
+      await bench(() => brightnessContrast(src, dst, BRIGHTNESS, SLOPE)),
+      `${note}; premultiplied float, un/premultiply per pixel; slope 1.2 = linear(1.2, -12)`,
+    );
   }
   for (const space of ['lab', 'rgb']) {
     const p = palette(space);
     if (want(`D dither ordered ${space}`)) {
-      record(`D dither ordered ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5, BAYER4)), `${note}; 8 colours`);
+      record(
+        `D dither ordered ${space}`,
+        'tilegraph cpu dither kernel',
+        size,
+        await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5, BAYER4)),
+        `${note}; 8 colours`,
+      );
     }
     if (want(`D dither blue-noise ${space}`)) {
       const m = blueNoise64();
-      record(`D dither blue-noise ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5, m)), `${note}; 8 colours`);
+      record(
+        `D dither blue-noise ${space}`,
+        'tilegraph cpu dither kernel',
+        size,
+        await bench(() => ordered(src, dst, size, size, 0, 0, p, 0.5, m)),
+        `${note}; 8 colours`,
+      );
     }
     if (want(`D dither floyd-steinberg ${space}`)) {
-      record(`D dither floyd-steinberg ${space}`, 'tilegraph cpu dither kernel', size, await bench(() => floydSteinberg(src, dst, size, size, p)), `${note}; 8 colours`);
+      record(
+        `D dither floyd-steinberg ${space}`,
+        'tilegraph cpu dither kernel',
+        size,
+        await bench(() => floydSteinberg(src, dst, size, size, p)),
+        `${note}; 8 colours`,
+      );
     }
   }
 }

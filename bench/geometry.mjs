@@ -22,17 +22,30 @@ if (!existsSync(BERLIN)) {
   process.exit(0);
 }
 
-const Z = 14, X = 8801, Y = 5371;
-const registry = createSourceRegistry({ sources: { b: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxzoom: 14 } } }, new NodeLoader({ baseDir: BERLIN }));
+const Z = 14,
+  X = 8801,
+  Y = 5371;
+const registry = createSourceRegistry(
+  { sources: { b: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 14, maxzoom: 14 } } },
+  new NodeLoader({ baseDir: BERLIN }),
+);
 const source = registry.featureSource('b');
 
 /** An op's context over literal fields and feature inputs (what a render hands the kernel). */
 function ctxOf(op, node, inputs, canvas) {
   const spec = { op: op.name, ...node };
   const dflt = (f) => op.fields[f]?.default;
-  const exprs = new Map(Object.entries(node).filter(([k]) => k.endsWith('-expr')).map(([k, v]) => [k, compileExpr(v, op.fields[k]['x-expr'], k)]));
+  const exprs = new Map(
+    Object.entries(node)
+      .filter(([k]) => k.endsWith('-expr'))
+      .map(([k, v]) => [k, compileExpr(v, op.fields[k]['x-expr'], k)]),
+  );
   return {
-    id: 'bench', node: spec, canvas, window: canvas, zoom: canvas.z,
+    id: 'bench',
+    node: spec,
+    canvas,
+    window: canvas,
+    zoom: canvas.z,
     input: (f) => ({ kind: 'features', groups: inputs[f] }),
     has: (f) => spec[f] !== undefined,
     num: (f, fb) => spec[f] ?? fb ?? dflt(f),
@@ -59,10 +72,14 @@ for (const size of [256, 512]) {
     ['8 convex hull landuse+roads', 'convex-hull (monotone chain)', run('convex-hull', {}, { features: [...landuse, ...roads] })],
     ['8 centroid landuse', 'centroid, per feature', run('centroid', { 'include-lines': false }, { features: landuse })],
     // As the peer: both sides dissolved (a union of all landuse), then the difference.
-    ['8 boolean landuse minus water', 'feature-boolean union, then difference', async () => {
-      const all = await run('feature-boolean', { operation: 'union' }, { a: landuse, b: [] })();
-      return run('feature-boolean', { operation: 'difference' }, { a: all.groups, b: water })();
-    }],
+    [
+      '8 boolean landuse minus water',
+      'feature-boolean union, then difference',
+      async () => {
+        const all = await run('feature-boolean', { operation: 'union' }, { a: landuse, b: [] })();
+        return run('feature-boolean', { operation: 'difference' }, { a: all.groups, b: water })();
+      },
+    ],
     ['8 dash roads 6/4 px', 'dash', run('dash', { 'dash-px': 6, 'gap-px': 4 }, { features: roads })],
     ['8 dot-density landuse 3 px', 'dot-density', run('dot-density', { density: 20000, 'spacing-px': 3 }, { features: landuse })],
   ];

@@ -33,7 +33,9 @@ export function record(job, tool, size, times, note = '') {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.appendFileSync(out, JSON.stringify(rec) + '\n');
   }
-  console.log(`  ${job.padEnd(30)} ${tool.padEnd(36)} ${String(size).padEnd(5)} median ${rec.median_ms.toFixed(3).padStart(9)} ms  min ${rec.min_ms.toFixed(3).padStart(9)} ms  runs ${String(times.length).padStart(4)}  ${note}`);
+  console.log(
+    `  ${job.padEnd(30)} ${tool.padEnd(36)} ${String(size).padEnd(5)} median ${rec.median_ms.toFixed(3).padStart(9)} ms  min ${rec.min_ms.toFixed(3).padStart(9)} ms  runs ${String(times.length).padStart(4)}  ${note}`,
+  );
   return rec;
 }
 

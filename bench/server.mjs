@@ -27,13 +27,31 @@ function heatmapStyle() {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const centres = [[2.35, 48.85], [-74, 40.7], [139.7, 35.7], [77.2, 28.6], [-46.6, -23.5], [31.2, 30], [116.4, 39.9], [-99.1, 19.4], [3.4, 6.5], [151.2, -33.9]];
+  const centres = [
+    [2.35, 48.85],
+    [-74, 40.7],
+    [139.7, 35.7],
+    [77.2, 28.6],
+    [-46.6, -23.5],
+    [31.2, 30],
+    [116.4, 39.9],
+    [-99.1, 19.4],
+    [3.4, 6.5],
+    [151.2, -33.9],
+  ];
   const features = [];
   for (let i = 0; i < 3000; i++) {
     const [lng, lat] = centres[i % centres.length];
     const r = 25 * Math.sqrt(-2 * Math.log(rand() + 1e-12));
     const a = 2 * Math.PI * rand();
-    features.push({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [Math.max(-179, Math.min(179, lng + r * Math.cos(a))), Math.max(-80, Math.min(80, lat + 0.6 * r * Math.sin(a)))] } });
+    features.push({
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'Point',
+        coordinates: [Math.max(-179, Math.min(179, lng + r * Math.cos(a))), Math.max(-80, Math.min(80, lat + 0.6 * r * Math.sin(a)))],
+      },
+    });
   }
   return {
     name: 'bench heatmap',
@@ -44,7 +62,17 @@ function heatmapStyle() {
       pts: { op: 'features', source: 'pts' },
       sea: { op: 'solid', color: '#1d2230' },
       density: { op: 'density', features: '@pts', radius: '$radius', intensity: 0.4 },
-      heat: { op: 'color-ramp', field: '@density', stops: [{ value: 0, color: '#ffffb200' }, { value: 0.3, color: '#fecc5c' }, { value: 1, color: '#fd8d3c' }, { value: 2, color: '#f03b20' }, { value: 4, color: '#bd0026' }] },
+      heat: {
+        op: 'color-ramp',
+        field: '@density',
+        stops: [
+          { value: 0, color: '#ffffb200' },
+          { value: 0.3, color: '#fecc5c' },
+          { value: 1, color: '#fd8d3c' },
+          { value: 2, color: '#f03b20' },
+          { value: 4, color: '#bd0026' },
+        ],
+      },
       out: { op: 'blend', base: '@sea', over: '@heat' },
     },
   };
@@ -64,7 +92,9 @@ const tilesOf = (z) => {
 
 /** `tilegraph serve` in a child process, so the client's work does not share the server's thread. */
 async function startServer(style, extra = []) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let text = '';
   for await (const chunk of child.stdout) {
     text += chunk;
@@ -101,7 +131,12 @@ async function load(urls, count) {
         const r = await fetch(url);
         const body = r.clone();
         await r.arrayBuffer();
-        if (r.status !== 200 && failed++ === 0) console.error(`  ${url}: ${r.status} ${Buffer.from(await body.arrayBuffer()).toString().slice(0, 300)}`);
+        if (r.status !== 200 && failed++ === 0)
+          console.error(
+            `  ${url}: ${r.status} ${Buffer.from(await body.arrayBuffer())
+              .toString()
+              .slice(0, 300)}`,
+          );
         lat.push(performance.now() - s);
       }
     }),
@@ -114,7 +149,13 @@ async function load(urls, count) {
 
 const row = (label, runs) =>
   console.log(
-    `  ${label.padEnd(34)} ${median(runs.map((r) => r.rate)).toFixed(1).padStart(8)} tiles/s   p50 ${median(runs.map((r) => r.p50)).toFixed(1).padStart(7)} ms   p99 ${median(runs.map((r) => r.p99)).toFixed(1).padStart(7)} ms   (median of ${runs.length})`,
+    `  ${label.padEnd(34)} ${median(runs.map((r) => r.rate))
+      .toFixed(1)
+      .padStart(8)} tiles/s   p50 ${median(runs.map((r) => r.p50))
+      .toFixed(1)
+      .padStart(7)} ms   p99 ${median(runs.map((r) => r.p99))
+      .toFixed(1)
+      .padStart(7)} ms   (median of ${runs.length})`,
   );
 
 console.log(`tile server: ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, backend ${BACKEND}, 256 px tiles, loopback`);
@@ -125,8 +166,16 @@ for (const s of styles) {
     // A fresh server per run with no tile cache: each of the 256 zoom-4 tiles renders once.
     const srv = await startServer(s.file, ['--cache-mb', '0']);
     try {
-      await load(tilesOf(3).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`), 64); // warm the workers
-      uncached.push(await load(tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`), 256));
+      await load(
+        tilesOf(3).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
+        64,
+      ); // warm the workers
+      uncached.push(
+        await load(
+          tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
+          256,
+        ),
+      );
     } finally {
       await srv.close();
     }
@@ -149,7 +198,16 @@ for (const s of styles) {
   for (let run = 0; run < RUNS; run++) {
     const out = path.join(tmp, `pyramid-${run}.pmtiles`);
     const t0 = performance.now();
-    await tilesCommand({ style: s.file, bbox: '-180,-85.0511287798066,180,85.0511287798066', minZoom: 0, maxZoom: 4, out, tileSize: 256, backend: BACKEND, progress: 'none' });
+    await tilesCommand({
+      style: s.file,
+      bbox: '-180,-85.0511287798066,180,85.0511287798066',
+      minZoom: 0,
+      maxZoom: 4,
+      out,
+      tileSize: 256,
+      backend: BACKEND,
+      progress: 'none',
+    });
     rates.push(341 / ((performance.now() - t0) / 1000));
     rmSync(out, { force: true });
   }

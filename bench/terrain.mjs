@@ -61,7 +61,8 @@ function padded(src, size, pad, channels) {
 
 const tile = { 512: { z: 10, x: 544, y: 357 }, 256: { z: 11, x: 1088, y: 714 } };
 const demSource = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 };
-const graph = (nodes, output = 'out') => Renderer.create({ output, sources: { dem: demSource }, nodes }, { loader: new NodeLoader({ baseDir: TYROL }), backend });
+const graph = (nodes, output = 'out') =>
+  Renderer.create({ output, sources: { dem: demSource }, nodes }, { loader: new NodeLoader({ baseDir: TYROL }), backend });
 
 if (haveFixtures) {
   const dem = await demArrays();
@@ -73,25 +74,57 @@ if (haveFixtures) {
       const src = padded(dem[size], size, 1, 1);
       const t = tile[size];
       const inv = rowInverseResolution({ z: t.z, x0: t.x * size, y0: t.y * size, width: size, height: size, tileSize: size });
-      if (!backend) record('1 hillshade', tool('hillshade kernel'), size, await bench(() => hillshade(src, size, size, inv, terms, colours)), 'Float32 m (+1 px) -> premultiplied float RGBA, Horn, ground res per row');
+      if (!backend)
+        record(
+          '1 hillshade',
+          tool('hillshade kernel'),
+          size,
+          await bench(() => hillshade(src, size, size, inv, terms, colours)),
+          'Float32 m (+1 px) -> premultiplied float RGBA, Horn, ground res per row',
+        );
     }
     // The fixture block has no row 356 above the peers' tile, so the render rows take a window of the
     // same size half a tile lower (its 1 px margin then lies inside the block).
     const r = graph({ e: { op: 'dem' }, out: { op: 'hillshade', field: '@e' } });
-    const shadeWin = { 512: { z: 10, x0: 544 * 512, y0: 357 * 512 + 256, width: 512, height: 512, tileSize: 512 }, 256: { z: 11, x0: 1088 * 256, y0: 715 * 256, width: 256, height: 256, tileSize: 256 } };
-    for (const size of SIZES) record('1 hillshade', tool('graph (dem + hillshade)'), size, await bench(async () => releaseRaster((await r.renderWindow(shadeWin[size])).raster)), 'render of a tile-sized window (half a tile below the peers\' tile): DEM sampling (decoded tiles cached) + hillshade');
+    const shadeWin = {
+      512: { z: 10, x0: 544 * 512, y0: 357 * 512 + 256, width: 512, height: 512, tileSize: 512 },
+      256: { z: 11, x0: 1088 * 256, y0: 715 * 256, width: 256, height: 256, tileSize: 256 },
+    };
+    for (const size of SIZES)
+      record(
+        '1 hillshade',
+        tool('graph (dem + hillshade)'),
+        size,
+        await bench(async () => releaseRaster((await r.renderWindow(shadeWin[size])).raster)),
+        "render of a tile-sized window (half a tile below the peers' tile): DEM sampling (decoded tiles cached) + hillshade",
+      );
   }
 
   if (want('2 colour relief')) {
-    const stops = [[0, '#2e9a58'], [500, '#fbff80'], [1000, '#e06c1f'], [1500, '#c83737'], [2000, '#d7f4f4'], [3000, '#ffffff']].map(([value, color]) => ({ value, color }));
+    const stops = [
+      [0, '#2e9a58'],
+      [500, '#fbff80'],
+      [1000, '#e06c1f'],
+      [1500, '#c83737'],
+      [2000, '#d7f4f4'],
+      [3000, '#ffffff'],
+    ].map(([value, color]) => ({ value, color }));
     const r = graph({ e: { op: 'dem' }, out: { op: 'color-ramp', field: '@e', stops } });
-    for (const size of SIZES) record('2 colour relief', tool('graph (dem + color-ramp)'), size, await bench(async () => releaseRaster(await r.renderTile(tile[size], undefined, { tileSize: size }))), 'render: DEM sampling (cached tiles) + 6-stop ramp, RGBA float out');
+    for (const size of SIZES)
+      record(
+        '2 colour relief',
+        tool('graph (dem + color-ramp)'),
+        size,
+        await bench(async () => releaseRaster(await r.renderTile(tile[size], undefined, { tileSize: size }))),
+        'render: DEM sampling (cached tiles) + 6-stop ramp, RGBA float out',
+      );
   }
 
   if (want('3 contours') && !backend) {
     for (const size of SIZES) {
       const field = dem[size];
-      let lines = 0, vertices = 0;
+      let lines = 0,
+        vertices = 0;
       const run = () => {
         const [lo, hi] = fieldRange(field);
         const c = new Contourer(field, size, size, 0, 0);
@@ -117,9 +150,27 @@ if (want('9 ') && !backend) {
     const win = { z: 2, x0: 2 * size - pad, y0: size - pad, width: size + 2 * pad, height: size + 2 * pad, tileSize: size };
     const src = (await r.renderWindow(win)).raster.data;
     const sw = size + 2 * pad;
-    record('9 dilate 3 px', tool('dilate kernel (vHGW)'), size, await bench(() => morph(src, sw, pad, size, size, 3, 'max')), 'premultiplied float RGBA, 7x7 square max per channel');
-    record('9 erode 3 px', tool('erode kernel (vHGW)'), size, await bench(() => morph(src, sw, pad, size, size, 3, 'min')), 'premultiplied float RGBA, 7x7 square min per channel');
-    record('9 edge-detect', tool('edge-detect kernel'), size, await bench(() => sobel(src, sw, size, size, 1)), 'premultiplied float RGBA, Sobel x and y, magnitude, per channel');
+    record(
+      '9 dilate 3 px',
+      tool('dilate kernel (vHGW)'),
+      size,
+      await bench(() => morph(src, sw, pad, size, size, 3, 'max')),
+      'premultiplied float RGBA, 7x7 square max per channel',
+    );
+    record(
+      '9 erode 3 px',
+      tool('erode kernel (vHGW)'),
+      size,
+      await bench(() => morph(src, sw, pad, size, size, 3, 'min')),
+      'premultiplied float RGBA, 7x7 square min per channel',
+    );
+    record(
+      '9 edge-detect',
+      tool('edge-detect kernel'),
+      size,
+      await bench(() => sobel(src, sw, size, size, 1)),
+      'premultiplied float RGBA, Sobel x and y, magnitude, per channel',
+    );
   }
 }
 

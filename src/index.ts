@@ -74,7 +74,12 @@ export class Renderer {
 
   /** Render any pixel window at a zoom (a tile, a bbox, ...). */
   async renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
-    return render(this.plan, window, params, { backend: options.backend ?? this.backend, sources: this.sources, signal: options.signal, nodeCache: this.nodeCache });
+    return render(this.plan, window, params, {
+      backend: options.backend ?? this.backend,
+      sources: this.sources,
+      signal: options.signal,
+      nodeCache: this.nodeCache,
+    });
   }
 
   async renderTile(tile: TileAddress, params?: ParamValues, options: { tileSize?: number; backend?: Backend; signal?: AbortSignal } = {}): Promise<Raster> {

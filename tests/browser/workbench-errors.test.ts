@@ -86,18 +86,16 @@ test('failing tiles are counted in the status line, and the message clears when 
 });
 
 test('params show their label and sit under their group heading; ungrouped params come first', async () => {
-  const layout = await s.page
-    .locator('#params')
-    .evaluate((form) =>
-      Array.from(form.children).map((c) =>
-        c.tagName === 'FIELDSET'
-          ? {
-              group: c.querySelector('legend')!.textContent,
-              params: Array.from(c.querySelectorAll('[data-param]')).map((p) => [(p as HTMLElement).dataset.param, p.querySelector('label')!.textContent]),
-            }
-          : { param: (c as HTMLElement).dataset.param, label: c.querySelector('label')?.textContent },
-      ),
-    );
+  const layout = await s.page.locator('#params').evaluate((form) =>
+    Array.from(form.children).map((c) =>
+      c.tagName === 'FIELDSET'
+        ? {
+            group: c.querySelector('legend')!.textContent,
+            params: Array.from(c.querySelectorAll('[data-param]')).map((p) => [(p as HTMLElement).dataset.param, p.querySelector('label')!.textContent]),
+          }
+        : { param: (c as HTMLElement).dataset.param, label: c.querySelector('label')?.textContent },
+    ),
+  );
   expect(layout).toEqual([
     { param: 'outline', label: 'outline' },
     { group: 'Colours', params: [['land', 'Land colour']] },

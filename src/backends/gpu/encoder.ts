@@ -22,7 +22,13 @@ export interface GpuEncoder {
   /** The resource that binds an image's texture (sampled, or as the storage target when it is an output). */
   view(img: GpuImage): GPUTextureView;
   /** One compute pass of `shader`'s `entry` with bind group 0 = `resources` in binding order. */
-  dispatch(shader: string, resources: GPUBindingResource[], groups: readonly [number, number?, number?], entry?: string, constants?: Record<string, number>): void;
+  dispatch(
+    shader: string,
+    resources: GPUBindingResource[],
+    groups: readonly [number, number?, number?],
+    entry?: string,
+    constants?: Record<string, number>,
+  ): void;
   /**
    * One render pass: `vertexCount` vertices (from `firstVertex`) of `shader`'s `vs` / `fs` as a
    * triangle list over `target`'s pixels, bind group 0 = `resources`. The fragments write storage

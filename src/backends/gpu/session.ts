@@ -91,7 +91,8 @@ export class GpuSession implements Session, GpuEncoder {
   /** Any image (raster or scalar field) brought to the CPU: one submit and one readback. */
   async readImage(value: Handle): Promise<Raster | ScalarField> {
     if (!isGpuImage(value)) {
-      if (isDeviceValue(value) || (value.kind !== 'raster' && value.kind !== 'scalar-field')) throw new RenderError(`a ${value.kind} is not an image of this session`);
+      if (isDeviceValue(value) || (value.kind !== 'raster' && value.kind !== 'scalar-field'))
+        throw new RenderError(`a ${value.kind} is not an image of this session`);
       return value;
     }
     // An image made on the CPU (an op without a GPU module) is still there: no readback.
@@ -155,7 +156,14 @@ export class GpuSession implements Session, GpuEncoder {
     if (data.byteLength > 0) {
       const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       // writeBuffer wants a multiple of 4 bytes.
-      const padded = data.byteLength % 4 === 0 ? src : (() => { const p = new Uint8Array(size); p.set(src); return p; })();
+      const padded =
+        data.byteLength % 4 === 0
+          ? src
+          : (() => {
+              const p = new Uint8Array(size);
+              p.set(src);
+              return p;
+            })();
       this.device.queue.writeBuffer(b.buffer, 0, plain(padded));
     }
     return { buffer: b.buffer, offset: 0, size };
@@ -180,7 +188,13 @@ export class GpuSession implements Session, GpuEncoder {
     return img.tex.view;
   }
 
-  dispatch(shader: string, resources: GPUBindingResource[], groups: readonly [number, number?, number?], entry = 'main', constants?: Record<string, number>): void {
+  dispatch(
+    shader: string,
+    resources: GPUBindingResource[],
+    groups: readonly [number, number?, number?],
+    entry = 'main',
+    constants?: Record<string, number>,
+  ): void {
     const [x, y = 1, z = 1] = groups;
     if (x <= 0 || y <= 0 || z <= 0) return;
     const pipeline = this.dc!.pipeline(shader, entry, constants);
@@ -219,7 +233,8 @@ export class GpuSession implements Session, GpuEncoder {
 
   private buffer(size: number, usage: number): PooledBuffer {
     const max = this.device.limits.maxStorageBufferBindingSize;
-    if (size > max) throw new RenderError(`a pass needs a ${size}-byte buffer, over this GPU's ${max}-byte limit; render a smaller window or use the CPU backend`);
+    if (size > max)
+      throw new RenderError(`a pass needs a ${size}-byte buffer, over this GPU's ${max}-byte limit; render a smaller window or use the CPU backend`);
     const b = this.dc!.acquireBuffer(size, usage);
     this.buffers.push(b);
     return b;
@@ -271,7 +286,10 @@ export class GpuSession implements Session, GpuEncoder {
     }
     const out = jobs.map((j) => {
       const mapped = j.b.buffer.getMappedRange(0, j.size);
-      const data = j.texel === 8 ? decodeHalfRows(new Uint16Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 2) : copyRows(new Float32Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 4);
+      const data =
+        j.texel === 8
+          ? decodeHalfRows(new Uint16Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 2)
+          : copyRows(new Float32Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 4);
       j.b.buffer.unmap();
       this.buffers.push(j.b);
       return data;

@@ -41,32 +41,49 @@ function sep(mode: BlendMode, Cb: number, Cs: number): number {
   const screen = (b: number, s: number) => b + s - b * s;
   const hardLight = (b: number, s: number) => (s <= 0.5 ? multiply(b, 2 * s) : screen(b, 2 * s - 1));
   switch (mode) {
-    case 'normal': return Cs;
-    case 'multiply': return multiply(Cb, Cs);
-    case 'screen': return screen(Cb, Cs);
-    case 'overlay': return hardLight(Cs, Cb);
-    case 'darken': return Math.min(Cb, Cs);
-    case 'lighten': return Math.max(Cb, Cs);
-    case 'color-dodge': return Cb === 0 ? 0 : Cs === 1 ? 1 : Math.min(1, Cb / (1 - Cs));
-    case 'color-burn': return Cb === 1 ? 1 : Cs === 0 ? 0 : 1 - Math.min(1, (1 - Cb) / Cs);
-    case 'hard-light': return hardLight(Cb, Cs);
+    case 'normal':
+      return Cs;
+    case 'multiply':
+      return multiply(Cb, Cs);
+    case 'screen':
+      return screen(Cb, Cs);
+    case 'overlay':
+      return hardLight(Cs, Cb);
+    case 'darken':
+      return Math.min(Cb, Cs);
+    case 'lighten':
+      return Math.max(Cb, Cs);
+    case 'color-dodge':
+      return Cb === 0 ? 0 : Cs === 1 ? 1 : Math.min(1, Cb / (1 - Cs));
+    case 'color-burn':
+      return Cb === 1 ? 1 : Cs === 0 ? 0 : 1 - Math.min(1, (1 - Cb) / Cs);
+    case 'hard-light':
+      return hardLight(Cb, Cs);
     case 'soft-light': {
       if (Cs <= 0.5) return Cb - (1 - 2 * Cs) * Cb * (1 - Cb);
       const D = Cb <= 0.25 ? ((16 * Cb - 12) * Cb + 4) * Cb : Math.sqrt(Cb);
       return Cb + (2 * Cs - 1) * (D - Cb);
     }
-    case 'difference': return Math.abs(Cb - Cs);
-    case 'exclusion': return Cb + Cs - 2 * Cb * Cs;
-    default: throw new Error(mode);
+    case 'difference':
+      return Math.abs(Cb - Cs);
+    case 'exclusion':
+      return Cb + Cs - 2 * Cb * Cs;
+    default:
+      throw new Error(mode);
   }
 }
 function B(mode: BlendMode, Cb: V3, Cs: V3): V3 {
   switch (mode) {
-    case 'hue': return SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb));
-    case 'saturation': return SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb));
-    case 'color': return SetLum(Cs, Lum(Cb));
-    case 'luminosity': return SetLum(Cb, Lum(Cs));
-    default: return [0, 1, 2].map((i) => sep(mode, Cb[i]!, Cs[i]!)) as V3;
+    case 'hue':
+      return SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb));
+    case 'saturation':
+      return SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb));
+    case 'color':
+      return SetLum(Cs, Lum(Cb));
+    case 'luminosity':
+      return SetLum(Cb, Lum(Cs));
+    default:
+      return [0, 1, 2].map((i) => sep(mode, Cb[i]!, Cs[i]!)) as V3;
   }
 }
 /** Porter-Duff with blending (the spec's general formula); returns premultiplied [r, g, b, a]. */
@@ -91,7 +108,8 @@ function samples(n: number, seed: number) {
   const over = new Float32Array(n * 4);
   const mask = new Float32Array(n * 4);
   for (let i = 0; i < n; i++) {
-    const ab = alpha(), as = alpha();
+    const ab = alpha(),
+      as = alpha();
     for (let c = 0; c < 3; c++) {
       base[i * 4 + c] = comp() * ab;
       over[i * 4 + c] = comp() * as;
@@ -232,7 +250,11 @@ describe('CPU/GPU parity', () => {
     const r = rng(51);
     const sources = { ...rasterSources(52, 'b'), ...rasterSources(53, 'o'), ...rasterSources(54, 'm', 4) };
     const inputs = { ...randomRasterNodes(55, 'b'), ...randomRasterNodes(56, 'o'), ...randomRasterNodes(57, 'm') };
-    const cases: { mode: string; composite?: string; clip?: boolean; mask?: boolean }[] = BLEND_MODES.map((mode, i) => ({ mode, clip: i % 4 === 3, mask: i % 5 === 2 }));
+    const cases: { mode: string; composite?: string; clip?: boolean; mask?: boolean }[] = BLEND_MODES.map((mode, i) => ({
+      mode,
+      clip: i % 4 === 3,
+      mask: i % 5 === 2,
+    }));
     cases.push({ mode: 'multiply', composite: 'erase' }, { mode: 'normal', composite: 'destination-out', mask: true });
     for (const c of cases) {
       const style = {
@@ -240,7 +262,16 @@ describe('CPU/GPU parity', () => {
         sources,
         nodes: {
           ...inputs,
-          out: { op: 'blend', base: '@b', over: '@o', mode: c.mode, opacity: 0.3 + 0.7 * r(), clip: c.clip ?? false, ...(c.composite ? { composite: c.composite } : {}), ...(c.mask ? { mask: '@m' } : {}) },
+          out: {
+            op: 'blend',
+            base: '@b',
+            over: '@o',
+            mode: c.mode,
+            opacity: 0.3 + 0.7 * r(),
+            clip: c.clip ?? false,
+            ...(c.composite ? { composite: c.composite } : {}),
+            ...(c.mask ? { mask: '@m' } : {}),
+          },
         },
       };
       await checkParity(`blend ${c.mode}${c.clip ? ' clip' : ''}${c.composite ? ' ' + c.composite : ''}${c.mask ? ' mask' : ''}`, style, W, RASTER_TOL);

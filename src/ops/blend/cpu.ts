@@ -8,16 +8,43 @@
 import { acquire } from '../../backends/cpu/pool.js';
 
 export const BLEND_MODES = [
-  'normal', 'multiply', 'screen', 'overlay', 'darken', 'lighten', 'color-dodge', 'color-burn',
-  'hard-light', 'soft-light', 'difference', 'exclusion', 'hue', 'saturation', 'color', 'luminosity',
+  'normal',
+  'multiply',
+  'screen',
+  'overlay',
+  'darken',
+  'lighten',
+  'color-dodge',
+  'color-burn',
+  'hard-light',
+  'soft-light',
+  'difference',
+  'exclusion',
+  'hue',
+  'saturation',
+  'color',
+  'luminosity',
 ] as const;
 export type BlendMode = (typeof BLEND_MODES)[number];
 
 export type Composite = 'over' | 'erase' | 'atop';
 
 // Mode indices, in BLEND_MODES order.
-const NORMAL = 0, MULTIPLY = 1, SCREEN = 2, OVERLAY = 3, DARKEN = 4, LIGHTEN = 5, DODGE = 6, BURN = 7;
-const HARD = 8, SOFT = 9, DIFFERENCE = 10, EXCLUSION = 11, HUE = 12, SATURATION = 13, COLOR = 14;
+const NORMAL = 0,
+  MULTIPLY = 1,
+  SCREEN = 2,
+  OVERLAY = 3,
+  DARKEN = 4,
+  LIGHTEN = 5,
+  DODGE = 6,
+  BURN = 7;
+const HARD = 8,
+  SOFT = 9,
+  DIFFERENCE = 10,
+  EXCLUSION = 11,
+  HUE = 12,
+  SATURATION = 13,
+  COLOR = 14;
 
 /** B(Cb, Cs) of a separable mode, for one channel. */
 function separable(mode: number, cb: number, cs: number): number {
@@ -140,7 +167,9 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
   const B = new Float64Array(3);
   for (let i = 0; i < base.length; i += 4) {
     const ab = clamp01(base[i + 3]!);
-    const cbR = base[i]!, cbG = base[i + 1]!, cbB = base[i + 2]!;
+    const cbR = base[i]!,
+      cbG = base[i + 1]!,
+      cbB = base[i + 2]!;
     const srcA = clamp01(over[i + 3]!);
     const as = srcA * opacity * (mask ? clamp01(mask[i + 3]!) : 1);
     if (o.composite === 'erase') {
@@ -154,10 +183,16 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
     // Straight source colour (taken before opacity and mask, which only scale coverage).
     // Division, not a reciprocal: c / a is exactly 1 when c == a (color-burn and -dodge branch there).
     const d = srcA > 0 ? srcA : 1;
-    const sr = clamp01(over[i]! / d), sg = clamp01(over[i + 1]! / d), sb = clamp01(over[i + 2]! / d);
-    let mr = sr, mg = sg, mb = sb;
+    const sr = clamp01(over[i]! / d),
+      sg = clamp01(over[i + 1]! / d),
+      sb = clamp01(over[i + 2]! / d);
+    let mr = sr,
+      mg = sg,
+      mb = sb;
     if (mode !== NORMAL && ab > 0) {
-      const br = clamp01(cbR / ab), bg = clamp01(cbG / ab), bb = clamp01(cbB / ab);
+      const br = clamp01(cbR / ab),
+        bg = clamp01(cbG / ab),
+        bb = clamp01(cbB / ab);
       if (nonSep) nonSeparable(mode, br, bg, bb, sr, sg, sb, B);
       else {
         B[0] = separable(mode, br, sr);

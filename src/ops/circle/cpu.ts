@@ -29,16 +29,7 @@ export function profile(radius: number, hardness: number): { radius: number; sof
 }
 
 /** Writes every pixel of a width x height premultiplied RGBA buffer: the disk centred at (cx, cy). */
-function drawDisk(
-  data: Float32Array,
-  width: number,
-  height: number,
-  cx: number,
-  cy: number,
-  radius: number,
-  soft: number,
-  color: readonly number[],
-): void {
+function drawDisk(data: Float32Array, width: number, height: number, cx: number, cy: number, radius: number, soft: number, color: readonly number[]): void {
   const [r, g, b, a] = color as [number, number, number, number];
   const inv = 1 / soft;
   for (let y = 0; y < height; y++) {

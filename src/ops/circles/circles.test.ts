@@ -13,9 +13,12 @@ describe('CPU/GPU parity', () => {
         nodes: {
           f: { op: 'features' },
           out: {
-            op: 'circles', features: '@f',
-            'radius-expr': ['*', 12 * r() + 1, ['get', 'v']], 'radius-max': 14,
-            'stroke-width': 2.5 * r(), 'stroke-color': randomColor(r),
+            op: 'circles',
+            features: '@f',
+            'radius-expr': ['*', 12 * r() + 1, ['get', 'v']],
+            'radius-max': 14,
+            'stroke-width': 2.5 * r(),
+            'stroke-color': randomColor(r),
             'color-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
             opacity: 0.5 + 0.5 * r(),
           },

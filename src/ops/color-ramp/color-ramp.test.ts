@@ -318,9 +318,19 @@ describe('CPU/GPU parity', () => {
       await checkParity(`color-ramp ${space}`, style, W, RASTER_TOL);
     }
     const ramp = ['interpolate', ['linear'], ['heatmap-density'], 0, 'rgba(0,0,255,0)', 0.3, 'royalblue', 0.6, 'cyan', 1, 'yellow'];
-    await checkParity('color-ramp ramp-expr', { output: 'out', sources, nodes: { ...field, out: { op: 'color-ramp', field: '@d', 'ramp-expr': ramp } } }, W, RASTER_TOL);
+    await checkParity(
+      'color-ramp ramp-expr',
+      { output: 'out', sources, nodes: { ...field, out: { op: 'color-ramp', field: '@d', 'ramp-expr': ramp } } },
+      W,
+      RASTER_TOL,
+    );
     const lumSources = { ...sources, ...rasterSources(73, 'i') };
-    await checkParity('color-ramp raster by luminance', { output: 'out', sources: lumSources, nodes: { ...randomRasterNodes(74, 'i'), out: { op: 'color-ramp', field: '@i', space: 'lab', stops: stops() } } }, W, RASTER_TOL);
+    await checkParity(
+      'color-ramp raster by luminance',
+      { output: 'out', sources: lumSources, nodes: { ...randomRasterNodes(74, 'i'), out: { op: 'color-ramp', field: '@i', space: 'lab', stops: stops() } } },
+      W,
+      RASTER_TOL,
+    );
   });
 });
 
@@ -335,11 +345,25 @@ gpuDescribe('color-ramp: no-data (NaN) samples', () => {
         px.set(hole ? [0, 0, 0, 0] : [129, 244, 0, 255], p); // 129 * 256 + 244 - 32768 = 500
       }
     }
-    const png = new Uint8Array(await sharp(Buffer.from(px), { raw: { width: 256, height: 256, channels: 4 } }).png().toBuffer());
+    const png = new Uint8Array(
+      await sharp(Buffer.from(px), { raw: { width: 256, height: 256, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
     const style = {
       output: 'out',
       sources: { elev: { type: 'dem', tiles: ['t/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 2 } },
-      nodes: { d: { op: 'dem' }, out: { op: 'color-ramp', field: '@d', stops: [{ value: 0, color: '#0000ff' }, { value: 1000, color: '#ff0000' }] } },
+      nodes: {
+        d: { op: 'dem' },
+        out: {
+          op: 'color-ramp',
+          field: '@d',
+          stops: [
+            { value: 0, color: '#0000ff' },
+            { value: 1000, color: '#ff0000' },
+          ],
+        },
+      },
     };
     const w = { z: 2, x0: 256 + 64, y0: 256 + 64, width: 128, height: 128, tileSize: 256 };
     const opts = { loader: { load: async () => png }, decodeImage };

@@ -19,7 +19,13 @@ function fieldOf(canvas: Canvas, f: (x: number, y: number) => number): ScalarFie
 function ctxFor(node: Record<string, unknown>, field: ScalarField, fieldCanvas: Canvas, params: Record<string, number> = {}): OpContext {
   const spec: Record<string, unknown> = { op: 'contour', field: '@f', ...node };
   const pad = contour.pad!(() => undefined, 'field', spec as OpContext['node']);
-  const canvas = { ...fieldCanvas, x0: fieldCanvas.x0 + pad, y0: fieldCanvas.y0 + pad, width: fieldCanvas.width - 2 * pad, height: fieldCanvas.height - 2 * pad };
+  const canvas = {
+    ...fieldCanvas,
+    x0: fieldCanvas.x0 + pad,
+    y0: fieldCanvas.y0 + pad,
+    width: fieldCanvas.width - 2 * pad,
+    height: fieldCanvas.height - 2 * pad,
+  };
   const resolve = (v: unknown): ScalarValue => (typeof v === 'string' && v.startsWith('$') ? params[v.slice(1)]! : (v as number));
   return {
     id: 'c',
@@ -133,7 +139,11 @@ describe('contour positions', () => {
   test('a pit winds counter-clockwise (higher values stay on the right)', () => {
     const cx = C.x0 + 20;
     const cy = C.y0 + 15;
-    const out = run({ levels: [5] }, fieldOf(C, (x, y) => Math.hypot(x - cx, y - cy)), C);
+    const out = run(
+      { levels: [5] },
+      fieldOf(C, (x, y) => Math.hypot(x - cx, y - cy)),
+      C,
+    );
     expect(out.groups[0]!.lines).toHaveLength(1);
     expect(screenArea(out.groups[0]!.lines[0]!)).toBeLessThan(0);
   });
@@ -156,7 +166,12 @@ describe('contour positions', () => {
 
 describe('saddles', () => {
   const S: Canvas = { z: 0, x0: 100, y0: 200, width: 2, height: 2, tileSize: 256 };
-  const field = (tl: number, tr: number, bl: number, br: number): ScalarField => ({ kind: 'scalar-field', width: 2, height: 2, data: new Float32Array([tl, tr, bl, br]) });
+  const field = (tl: number, tr: number, bl: number, br: number): ScalarField => ({
+    kind: 'scalar-field',
+    width: 2,
+    height: 2,
+    data: new Float32Array([tl, tr, bl, br]),
+  });
   const segments = (out: Features) => out.groups[0]!.lines.map((l) => Array.from(l));
   const expectSegments = (out: Features, want: number[][]) => {
     const got = segments(out);
@@ -171,7 +186,10 @@ describe('saddles', () => {
 
   test('centre average inside the level: the inside corners join (outside corners cut off)', () => {
     // tl = br = 1, tr = bl = 0, centre 0.5 >= 0.5.
-    expect(segments(run({ levels: [0.5] }, field(1, 0, 0, 1), S))).toEqual([[...T, ...R], [...B, ...L]]);
+    expect(segments(run({ levels: [0.5] }, field(1, 0, 0, 1), S))).toEqual([
+      [...T, ...R],
+      [...B, ...L],
+    ]);
   });
 
   test('centre average outside the level: the inside corners stay apart (each cut off)', () => {
@@ -188,7 +206,10 @@ describe('saddles', () => {
   });
 
   test('the other diagonal (tr = bl = 1)', () => {
-    expect(segments(run({ levels: [0.5] }, field(0, 1, 1, 0), S))).toEqual([[...R, ...B], [...L, ...T]]);
+    expect(segments(run({ levels: [0.5] }, field(0, 1, 1, 0), S))).toEqual([
+      [...R, ...B],
+      [...L, ...T],
+    ]);
     // br = -0.2: centre 0.45 < 0.5, lines around tr and around bl; crossings at t = 0.5 / 1.2 from the 1s.
     const t = 0.5 / 1.2;
     expectSegments(run({ levels: [0.5] }, field(0, 1, 1, -0.2), S), [
@@ -291,7 +312,13 @@ describe('levels', () => {
   test('the field input reaches one pixel beyond the canvas, so lines pass half a pixel beyond it', () => {
     expect(contour.pad!(() => undefined, 'field', { op: 'contour' })).toBe(1);
     // The plane's line spans the field's outermost sample rows: canvas top - 0.5 to bottom + 0.5.
-    const v = vertices(run({ levels: [10] }, fieldOf(C, (x) => x - C.x0), C).groups[0]!.lines[0]!);
+    const v = vertices(
+      run(
+        { levels: [10] },
+        fieldOf(C, (x) => x - C.x0),
+        C,
+      ).groups[0]!.lines[0]!,
+    );
     const canvasTop = C.y0 + 1;
     const canvasBottom = C.y0 + C.height - 1;
     expect(v[v.length - 1]![1]).toBe(canvasTop - 0.5);

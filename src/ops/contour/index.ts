@@ -23,7 +23,8 @@ export const contour: OpDef = {
   // One extra pixel of field: isolines end at the outermost sample centres, so this makes them
   // reach half a pixel past this node's canvas, and a consumer's stroke padding fully covers a tile.
   pad: () => FIELD_PAD,
-  check: (node) => (node.interval === undefined && node.levels === undefined ? [{ field: 'interval', message: "'interval' is required unless 'levels' is given" }] : []),
+  check: (node) =>
+    node.interval === undefined && node.levels === undefined ? [{ field: 'interval', message: "'interval' is required unless 'levels' is given" }] : [],
   cpu(ctx): Features {
     const field = ctx.input<'scalar-field'>('field');
     const { canvas } = ctx;

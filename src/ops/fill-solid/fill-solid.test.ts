@@ -5,7 +5,11 @@ describe('CPU/GPU parity', () => {
   const W = PARITY_WINDOW;
 
   gpuTest('fill-solid: random polygons with holes, per-feature colour and alpha, antialias on and off', async () => {
-    for (const [seed, antialias] of [[11, true], [12, true], [13, false]] as const) {
+    for (const [seed, antialias] of [
+      [11, true],
+      [12, true],
+      [13, false],
+    ] as const) {
       const r = rng(seed);
       const style = {
         output: 'out',
@@ -13,7 +17,9 @@ describe('CPU/GPU parity', () => {
         nodes: {
           f: { op: 'features' },
           out: {
-            op: 'fill-solid', features: '@f', antialias,
+            op: 'fill-solid',
+            features: '@f',
+            antialias,
             'fill-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
             'fill-alpha': 0.4 + 0.6 * r(),
           },

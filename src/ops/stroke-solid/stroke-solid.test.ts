@@ -16,8 +16,13 @@ describe('CPU/GPU parity', () => {
         nodes: {
           f: { op: 'features' },
           out: {
-            op: 'stroke-solid', features: '@f', join: joins[i], cap: caps[i], 'miter-limit': 1 + 3 * r(),
-            width: 0.5 + 7 * r(), offset: i === 2 ? 1.5 * r() : 0,
+            op: 'stroke-solid',
+            features: '@f',
+            join: joins[i],
+            cap: caps[i],
+            'miter-limit': 1 + 3 * r(),
+            width: 0.5 + 7 * r(),
+            offset: i === 2 ? 1.5 * r() : 0,
             'color-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
             opacity: 0.5 + 0.5 * r(),
           },
