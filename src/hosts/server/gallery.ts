@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp } from './app.js';
-import { makeRenderer, type RunningServer, type ServeOptions } from './serve.js';
+import { listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
 import { TileService } from './service.js';
 
 /** Style files named by `--style` arguments: a file as is; a directory's `*\/style.json` and `*.json` style files, sorted. */
@@ -151,13 +151,7 @@ ${cards}
   const server = createServer(root);
   const host = o.host ?? '127.0.0.1';
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(o.port ?? 8080, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, o.port ?? 8080, host);
   } catch (e) {
     for (const s of services.values()) await s.close();
     await release();
@@ -179,7 +173,7 @@ ${cards}
       );
     }
   }
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const shown = shownHost(host);
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000) =>
     (closing ??= (async () => {

@@ -11,6 +11,20 @@ import { createApp } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
 import { TileService, type TileServiceOptions } from './service.js';
 
+/** Starts listening; rejects with the listen error (port in use, ...). */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** The host as written in a URL a person can open (a wildcard address as localhost, IPv6 in brackets). */
+export const shownHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
+
 export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'renderer'> {
   /** A style file; several files or a directory of styles serve a gallery (src/hosts/server/gallery.ts). */
   style: string | string[];
@@ -63,13 +77,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const server = createServer(app);
   const host = o.host ?? '127.0.0.1';
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(o.port ?? 8080, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, o.port ?? 8080, host);
   } catch (e) {
     // Worker threads would keep the process alive after a failed start.
     await service.close();
@@ -77,7 +85,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     throw e;
   }
   const { port } = server.address() as AddressInfo;
-  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const shown = shownHost(host);
   const url = `http://${shown}:${port}/`;
 
   let watcher: FSWatcher | undefined;
