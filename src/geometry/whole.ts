@@ -112,11 +112,18 @@ export function wholeFeatures(doc: GeoJSON): WholeFeature[] {
 export const worldSize = (c: Canvas): number => c.tileSize * 2 ** c.z;
 
 /** Shifts by whole worlds (world pixels) that bring Mercator x range [x0, x1] onto the canvas grown by `grow`. */
+/** Bound on the world copies one feature is drawn at (canvas plus feature span, in worlds). */
+export const MAX_WORLD_SHIFTS = 64;
+
 export function worldShifts(x0: number, x1: number, c: Canvas, grow: number): number[] {
   const W = worldSize(c);
   const out: number[] = [];
   const k0 = Math.floor((c.x0 - grow) / W - x1),
     k1 = Math.ceil((c.x0 + c.width + grow) / W - x0);
+  // Its own bound: a feature spans at most a few world copies once validated (|lng| <= 360), and a
+  // canvas at most a few worlds; anything past this is bad input, not a loop to run.
+  if (!(k1 - k0 <= MAX_WORLD_SHIFTS))
+    throw new Error(`feature spans ${Number.isFinite(k1 - k0) ? k1 - k0 : 'infinitely many'} world copies (at most ${MAX_WORLD_SHIFTS})`);
   for (let k = k0; k <= k1; k++) if ((x0 + k) * W <= c.x0 + c.width + grow && (x1 + k) * W >= c.x0 - grow) out.push(k * W);
   return out;
 }

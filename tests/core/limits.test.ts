@@ -142,3 +142,18 @@ describe('deep nesting is a StyleError, not a RangeError (defect 8)', () => {
     expect(tooDeep({ a: { b: [1] } }, 3)).toBeUndefined();
   });
 });
+
+describe('world copies of a feature are bounded on their own (not only by GeoJSON validation)', () => {
+  test('a normal feature at z0 is drawn at its few world copies', async () => {
+    const { worldShifts } = await import('../../src/geometry/whole.js');
+    const canvas = { z: 0, x0: -10, y0: 0, width: 276, height: 256, tileSize: 256 };
+    expect(worldShifts(0.01, 0.99, canvas, 0)).toEqual([-256, 0, 256]);
+    expect(worldShifts(0.1, 0.9, canvas, 0)).toEqual([0]);
+  });
+  test('a span of a million worlds (or a NaN) is an error, not a loop', async () => {
+    const { worldShifts, MAX_WORLD_SHIFTS } = await import('../../src/geometry/whole.js');
+    const canvas = { z: 0, x0: 0, y0: 0, width: 256, height: 256, tileSize: 256 };
+    expect(() => worldShifts(-1e6, 1e6, canvas, 0)).toThrow(`world copies (at most ${MAX_WORLD_SHIFTS})`);
+    expect(() => worldShifts(Number.NaN, 0, canvas, 0)).toThrow('infinitely many world copies');
+  });
+});
