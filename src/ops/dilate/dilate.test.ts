@@ -1,6 +1,7 @@
 // dilate / erode: the vHGW kernel against a brute-force (2r+1)^2 max / min, the op through the
 // render loop (padding, $param radius clamped to its max), and CPU/GPU parity.
-import { morph, morphRaster } from './morph.js';
+import { morph, morphRaster, morphScalar } from './morph.js';
+import { morphSimdAvailable } from './simd.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
@@ -51,12 +52,33 @@ describe('vHGW max / min equals the brute-force square', () => {
         sh = h + 2 * pad;
       const src = randomPremultiplied(sw * sh, 7 + r);
       for (const mode of ['max', 'min'] as const) {
-        const got = morph(src, sw, pad, w, h, r, mode);
         const want = bruteForce(src, sw, pad, w, h, r, mode === 'max');
-        expect(Array.from(got.subarray(0, w * h * 4))).toEqual(Array.from(want));
+        // morph: WebAssembly SIMD where available; morphScalar: the TypeScript reference.
+        for (const f of [morph, morphScalar]) expect(Array.from(f(src, sw, pad, w, h, r, mode).subarray(0, w * h * 4))).toEqual(Array.from(want));
       }
     });
   }
+
+  test('the WebAssembly SIMD kernel equals the TypeScript reference (RGBA and one plane, radii 1 to 40)', () => {
+    expect(morphSimdAvailable()).toBe(true); // Node 20 has WebAssembly SIMD
+    for (const nc of [4, 1])
+      for (const [r, pad, w, h] of [
+        [1, 1, 9, 7],
+        [3, 3, 256, 40],
+        [3, 5, 61, 33],
+        [6, 6, 3, 50],
+        [16, 20, 33, 40],
+        [40, 40, 5, 90],
+      ] as const) {
+        const sw = w + 2 * pad + 3;
+        const src = randomPremultiplied(Math.ceil((sw * (h + 2 * pad) * nc) / 4), 100 + r);
+        for (const mode of ['max', 'min'] as const) {
+          const got = morph(src, sw, pad, w, h, r, mode, nc);
+          const want = morphScalar(src, sw, pad, w, h, r, mode, nc);
+          expect([nc, r, mode, Array.from(got.subarray(0, w * h * nc))]).toEqual([nc, r, mode, Array.from(want.subarray(0, w * h * nc))]);
+        }
+      }
+  });
 
   test('a one-colour input takes the alpha-plane path and gives the RGBA result', () => {
     const sw = 30,

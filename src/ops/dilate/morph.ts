@@ -7,6 +7,7 @@ import type { Raster } from '../../types.js';
 import type { OpContext, OpDef } from '../types.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { monoPlane } from '../blur/cpu.js';
+import { morphSimd } from './simd.js';
 
 export type MorphMode = 'max' | 'min';
 
@@ -123,9 +124,20 @@ function colPass(src: Float32Array, n: number, rows: number, r: number, isMax: b
 
 /**
  * Max (min) over the (2r+1)^2 square of a source sw pixels wide (nc channels: RGBA by default)
- * whose output window w x h sits at (pad, pad) inside it (pad >= r).
+ * whose output window w x h sits at (pad, pad) inside it (pad >= r). WebAssembly SIMD
+ * (./simd.ts, van Herk's doubling) where available, else morphScalar: the same values.
  */
 export function morph(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, mode: MorphMode, nc = 4): Float32Array {
+  if (r > 0 && w > 0 && h > 0) {
+    const out = acquire(w * h * nc, false);
+    if (morphSimd(src, sw, pad, w, h, r, mode === 'max', nc, out)) return out;
+    release(out);
+  }
+  return morphScalar(src, sw, pad, w, h, r, mode, nc);
+}
+
+/** The reference: morph in TypeScript, one vHGW pass along rows, one down columns. */
+export function morphScalar(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, mode: MorphMode, nc = 4): Float32Array {
   const isMax = mode === 'max';
   if (r === 0) {
     const out = acquire(w * h * nc, false);
