@@ -46,7 +46,7 @@ const berlin = fx('mvt/vector-tile-js/14-8801-5371.mvt');
 if (want('mvt decode')) {
   const times = await bench(() => {
     const vt = parseTile(berlin);
-    for (const name of Object.keys(vt.layers)) decodeLayer(vt.layers[name]);
+    for (const name of vt.names()) decodeLayer(vt.layer(name));
   });
   record('S mvt decode', 'tilegraph (pbf -> flat arrays)', '-', times, 'Berlin 14/8801/5371, all 14 layers, 178 KB');
 }

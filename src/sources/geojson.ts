@@ -8,7 +8,8 @@ import { positionProblem } from './geojson-check.js';
 import { SourceError } from '../errors.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import { exteriorFlags } from './mvt-decode.js';
-import { contributionRects, GroupCollector, type TileFeature } from './sample.js';
+import { canvasKey, contributionRects, GroupCollector, groupsBytes, type TileFeature } from './sample.js';
+import type { TileCache } from './cache.js';
 import { coveringTiles } from './tiles.js';
 import { wholeFeatures, type WholeFeature } from '../geometry/whole.js';
 import type { FeatureSource, Loader } from './types.js';
@@ -27,7 +28,12 @@ export interface GeojsonSourceOptions {
   name: string;
   decl: SourceDecl;
   loader?: Loader;
+  /** Keeps the sampled groups of recent canvases (default: none kept). */
+  cache?: TileCache;
 }
+
+// Cache keys of GeojsonSource instances: the sampled groups belong to one instance's index.
+let instances = 0;
 
 type Index = InstanceType<typeof geojsonvt>;
 
@@ -107,11 +113,14 @@ export class GeojsonSource implements FeatureSource {
   private readonly converted = new WeakMap<RawTile, TileFeature[]>();
   private unwrapped?: GeoJSON;
   private whole?: WholeFeature[];
+  private readonly cache?: TileCache;
+  private readonly cacheKey = `gs${++instances}|`;
 
   constructor(o: GeojsonSourceOptions) {
     this.name = o.name;
     this.decl = o.decl;
     this.loader = o.loader;
+    this.cache = o.cache;
     this.minzoom = o.decl.minzoom ?? 0;
     this.maxzoom = o.decl.maxzoom ?? GEOJSON_DEFAULTS.maxzoom;
   }
@@ -179,6 +188,20 @@ export class GeojsonSource implements FeatureSource {
       throw new SourceError(this.name, undefined, `unknown layer '${layer}'; a geojson source has one layer named after the source ('${this.name}')`);
     const index = await this.load(signal);
     if (canvas.z < this.minzoom) return [];
+    // The sampled groups of one canvas are kept (a re-render of the same tile reuses them): ops
+    // never modify the groups they are given.
+    if (!this.cache) return this.sample(index, canvas);
+    return this.cache.get(
+      this.cacheKey + canvasKey(canvas),
+      async () => {
+        const groups = this.sample(index, canvas);
+        return { value: groups, bytes: groupsBytes(groups) };
+      },
+      signal,
+    );
+  }
+
+  private sample(index: Index, canvas: Canvas): FeatureGroup[] {
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));
     const tiles = coveringTiles(canvas, sz, typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer);
     const rects = contributionRects(tiles, canvas);

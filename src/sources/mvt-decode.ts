@@ -1,10 +1,79 @@
 // Mapbox Vector Tile bytes to decoded layers with flat geometry (no object per vertex).
-import { VectorTile, type VectorTileFeature, type VectorTileLayer } from '@mapbox/vector-tile';
+import { VectorTile, VectorTileLayer, type VectorTileFeature } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import type { DecodedLayer, TileFeature } from './sample.js';
 
-/** Parse the tile's layer index (cheap: features and geometry are decoded per layer, on demand). */
-export function parseTile(bytes: Uint8Array): VectorTile {
+/**
+ * A tile's layer index: where each layer's bytes lie and its name, nothing more. A layer's keys,
+ * values and features are read (and their framing checked) only when the layer is asked for, so a
+ * style that draws 5 of a tile's 14 layers never reads the other 9.
+ */
+export class LazyTile {
+  private readonly pbf: Pbf;
+  private readonly ranges = new Map<string, { start: number; end: number }>();
+
+  constructor(bytes: Uint8Array) {
+    this.pbf = new Pbf(bytes);
+    const c = new Cursor(bytes);
+    const end = bytes.length;
+    // The tile's own fields; each layer's top-level fields are framed-checked here too, as a cut
+    // tile must fail whichever layer is asked for (the cut lies inside some layer's length).
+    while (c.pos < end) {
+      const tag = c.varint(end);
+      if (tag === 26) {
+        const len = c.varint(end);
+        const start = c.pos;
+        if (start + len > end) throw new Error(`a field of a tile message runs ${start + len - end} bytes past its end (truncated data)`);
+        this.indexLayer(c, start, start + len);
+        c.pos = start + len;
+      } else skipField(c, end, tag, 'tile');
+    }
+  }
+
+  /** As VectorTile: the last name field names the layer; a layer without features is left out (and replaces nothing). */
+  private indexLayer(c: Cursor, start: number, end: number): void {
+    let namePos = -1;
+    let features = 0;
+    c.pos = start;
+    while (c.pos < end) {
+      const tag = c.varint(end);
+      if (tag === 10) namePos = c.pos;
+      else if (tag === 18) features++;
+      skipField(c, end, tag, 'layer');
+    }
+    if (!features) return;
+    let name = '';
+    if (namePos >= 0) {
+      this.pbf.pos = namePos;
+      name = this.pbf.readString();
+    }
+    this.ranges.set(name, { start, end });
+  }
+
+  /** Layer names, in the order of their first appearance. */
+  names(): string[] {
+    return [...this.ranges.keys()];
+  }
+
+  /** One layer, its framing checked (throws on truncated or corrupt data); undefined when absent. */
+  layer(name: string): VectorTileLayer | undefined {
+    const r = this.ranges.get(name);
+    if (!r) return undefined;
+    const c = new Cursor(this.pbf.buf);
+    c.pos = r.start;
+    walk(c, r.end, 'layer', 1);
+    this.pbf.pos = r.start;
+    return new VectorTileLayer(this.pbf, r.end);
+  }
+}
+
+/** Index the tile's layers (cheap: a layer is read and decoded only when asked for; see LazyTile). */
+export function parseTile(bytes: Uint8Array): LazyTile {
+  return new LazyTile(bytes);
+}
+
+/** The whole tile parsed by @mapbox/vector-tile (every layer's keys and values), its framing checked. */
+export function parseWholeTile(bytes: Uint8Array): VectorTile {
   checkTileStructure(bytes);
   return new VectorTile(new Pbf(bytes));
 }
@@ -54,22 +123,30 @@ function walk(c: Cursor, end: number, type: string, depth: number): void {
   const subs = MESSAGES[type]!;
   while (c.pos < end) {
     const tag = c.varint(end);
-    const field = Math.floor(tag / 8);
-    const wire = tag & 7;
-    if (field === 0) throw new Error(`${type} message holds field number 0 (corrupt protobuf)`);
-    if (wire === 0) c.varint(end);
-    else if (wire === 1) c.pos += 8;
-    else if (wire === 5) c.pos += 4;
-    else if (wire === 2) {
+    const sub = subs[Math.floor(tag / 8)];
+    if (sub && depth < 3 && (tag & 7) === 2) {
       const len = c.varint(end);
       const start = c.pos;
       if (start + len > end) throw new Error(`a field of a ${type} message runs ${start + len - end} bytes past its end (truncated data)`);
-      const sub = subs[field];
-      if (sub && depth < 3) walk(c, start + len, sub, depth + 1);
+      walk(c, start + len, sub, depth + 1);
       c.pos = start + len;
-    } else throw new Error(`wire type ${wire} in a ${type} message (corrupt protobuf)`);
-    if (c.pos > end) throw new Error(`a ${type} message runs past its end (truncated data)`);
+    } else skipField(c, end, tag, type);
   }
+}
+
+/** Skip one field's payload (after its tag), checking it ends inside its message. */
+function skipField(c: Cursor, end: number, tag: number, type: string): void {
+  const wire = tag & 7;
+  if (tag < 8) throw new Error(`${type} message holds field number 0 (corrupt protobuf)`);
+  if (wire === 0) c.varint(end);
+  else if (wire === 1) c.pos += 8;
+  else if (wire === 5) c.pos += 4;
+  else if (wire === 2) {
+    const len = c.varint(end);
+    if (c.pos + len > end) throw new Error(`a field of a ${type} message runs ${c.pos + len - end} bytes past its end (truncated data)`);
+    c.pos += len;
+  } else throw new Error(`wire type ${wire} in a ${type} message (corrupt protobuf)`);
+  if (c.pos > end) throw new Error(`a ${type} message runs past its end (truncated data)`);
 }
 
 /** Internals of VectorTileFeature read here to decode geometry straight into typed arrays. */

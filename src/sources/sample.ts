@@ -38,6 +38,23 @@ export function layerBytes(l: DecodedLayer): number {
   return b;
 }
 
+/** Estimated memory of sampled feature groups (for the byte-bounded cache): coordinate arrays plus a flat 64 bytes per array and 128 per group. */
+export function groupsBytes(groups: readonly FeatureGroup[]): number {
+  let b = 64;
+  for (const g of groups) {
+    b += 128 + g.points.byteLength + (g.cutEnds?.byteLength ?? 0);
+    for (const l of g.lines) b += 64 + l.byteLength;
+    for (const p of g.polygons) for (const r of p) b += 64 + r.byteLength;
+    if (g.polygonCuts) for (const p of g.polygonCuts) for (const c of p) b += c ? 64 + c.byteLength : 8;
+  }
+  return b;
+}
+
+/** Cache key part of a canvas: everything its sampled geometry depends on (not pixelRatio). */
+export function canvasKey(c: Canvas): string {
+  return `${c.z}|${c.x0}|${c.y0}|${c.width}x${c.height}|${c.tileSize}`;
+}
+
 /** Per source tile of a covering block: the rectangle it contributes (its square, outer sides pushed out). */
 export function contributionRects(tiles: readonly SourceTileRef[], canvas: Canvas, buffer = CLIP_BUFFER): Rect[] {
   let tx0 = Infinity,

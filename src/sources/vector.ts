@@ -4,11 +4,10 @@ import { SourceError, TilegraphError } from '../errors.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import { formatBytes, LIMITS } from '../limits.js';
 import { maybeGunzip } from './gzip.js';
-import { decodeLayer, parseTile } from './mvt-decode.js';
-import { GroupCollector, contributionRects, layerBytes, type DecodedLayer } from './sample.js';
+import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
+import { GroupCollector, canvasKey, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
 import type { FeatureSource, SourceContext } from './types.js';
-import type { VectorTile } from '@mapbox/vector-tile';
 
 /** Where the bytes of one tile come from. */
 export interface TileFetcher {
@@ -86,7 +85,7 @@ export class VectorTileSource implements FeatureSource {
   }
 
   /** The parsed tile (layer index only), cached; null when the tile is absent. */
-  private tile(z: number, x: number, y: number, signal?: AbortSignal): Promise<VectorTile | null> {
+  private tile(z: number, x: number, y: number, signal?: AbortSignal): Promise<LazyTile | null> {
     const k = `${this.ctx.cachePrefix}vt|${this.fetcher.key}|${tileKey(z, x, y)}`;
     return this.ctx.cache.get(
       k,
@@ -103,7 +102,7 @@ export class VectorTileSource implements FeatureSource {
           if (bytes.length > LIMITS.maxTileBytes)
             throw new Error(`the tile is ${formatBytes(bytes.length)}, above the limit of ${formatBytes(LIMITS.maxTileBytes)}`);
           const raw = await maybeGunzip(bytes, LIMITS.maxTileBytes);
-          // The parsed index keeps the bytes; the layers decoded from it are cached separately.
+          // The layer index keeps the bytes; the layers decoded from it are cached separately.
           return { value: parseTile(raw), bytes: raw.byteLength * 1.25 + 256 };
         } catch (e) {
           throw tileError(this.name, tileKey(z, x, y), 'the tile is not a valid vector tile (truncated or corrupt protobuf or gzip)', e);
@@ -120,9 +119,10 @@ export class VectorTileSource implements FeatureSource {
       k,
       async (sig) => {
         const vt = await this.tile(z, x, y, sig);
-        const l = vt?.layers[layer];
-        if (!l) return { value: null, bytes: 64 };
+        if (!vt) return { value: null, bytes: 64 };
         try {
+          const l = vt.layer(layer);
+          if (!l) return { value: null, bytes: 64 };
           const d = decodeLayer(l);
           return { value: d, bytes: layerBytes(d) };
         } catch (e) {
@@ -135,13 +135,32 @@ export class VectorTileSource implements FeatureSource {
 
   async features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]> {
     const info = await this.info(signal);
+    // Below the source's minzoom there are no tiles; above its maxzoom, ancestors are over-zoomed.
+    // Outside the source's zooms the style draws without it (issue 15).
+    if (canvas.z < info.minzoom) return [];
+    // The sampled groups of one canvas are kept (a re-render of the same tile, another param
+    // value, reuses them): ops never modify the groups they are given.
+    const k = `${this.ctx.cachePrefix}vs|${this.fetcher.key}|${layer}|${canvasKey(canvas)}`;
+    return this.ctx.cache.get(
+      k,
+      async (sig) => {
+        const groups = await this.sample(info, layer, canvas, sig);
+        return { value: groups, bytes: groupsBytes(groups) };
+      },
+      signal,
+    );
+  }
+
+  private async sample(
+    info: { minzoom: number; maxzoom: number; layers?: string[] },
+    layer: string,
+    canvas: Canvas,
+    signal?: AbortSignal,
+  ): Promise<FeatureGroup[]> {
     // Layer lists (archive metadata, a declared `layers`) can be incomplete in real data (the
     // Florence archive omits 'landuse'): a layer they lack is unknown only if no tile here holds it.
     const listed = !info.layers || info.layers.includes(layer);
     const unknown = () => new SourceError(this.name, undefined, `unknown layer '${layer}'; the source has: ${info.layers!.join(', ')}`);
-    // Below the source's minzoom there are no tiles; above its maxzoom, ancestors are over-zoomed.
-    // Outside the source's zooms the style draws without it (issue 15).
-    if (canvas.z < info.minzoom) return [];
     const sz = Math.min(canvas.z, info.maxzoom);
     // Neighbours only where the canvas reaches past a tile's own buffer.
     const tiles = coveringTiles(canvas, sz, this.buffer);
