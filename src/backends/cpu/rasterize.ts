@@ -31,6 +31,8 @@ export interface RingSet {
 const NONE = 0x7fffffff;
 /** Shortest run of one coverage emitted as a solid span (shorter runs stay in the per-pixel span). */
 const SOLID_RUN = 8;
+/** Cells per block of the touched-block flags (log2): the sweep skips blocks nothing touched. */
+const BLOCK = 4;
 
 export class Rasterizer {
   readonly width: number;
@@ -45,6 +47,9 @@ export class Rasterizer {
   /** First and last touched cell per row (NONE / -1 when untouched). */
   private readonly rowMin: Int32Array;
   private readonly rowMax: Int32Array;
+  /** Blocks per row, and one flag per block of BLOCK cells: set when any of its cells was written. */
+  private readonly nb: number;
+  private readonly blk: Uint8Array;
   private yMin = NONE;
   private yMax = -1;
 
@@ -57,6 +62,8 @@ export class Rasterizer {
     this.cov = new Float64Array(this.width);
     this.rowMin = new Int32Array(this.height).fill(NONE);
     this.rowMax = new Int32Array(this.height).fill(-1);
+    this.nb = (this.stride + (1 << BLOCK) - 1) >> BLOCK;
+    this.blk = new Uint8Array(this.nb * this.height);
   }
 
   /**
@@ -69,15 +76,7 @@ export class Rasterizer {
     if (n < 2) return;
     let px = ring[to - 2]! + dx;
     let py = ring[to - 1]! + dy;
-    if (this.antialias) {
-      for (let i = from; i < to; i += 2) {
-        const x = ring[i]! + dx;
-        const y = ring[i + 1]! + dy;
-        this.edgeArea(px, py, x, y, sign);
-        px = x;
-        py = y;
-      }
-    } else {
+    if (!this.antialias) {
       for (let i = from; i < to; i += 2) {
         const x = ring[i]! + dx;
         const y = ring[i + 1]! + dy;
@@ -85,7 +84,75 @@ export class Rasterizer {
         px = x;
         py = y;
       }
+      return;
     }
+    // Exact-area accumulation of every edge, inline (edges of strokes and small polygons are
+    // short: per-edge overhead is most of their cost). The common piece, inside one cell of the
+    // canvas, is written here; the others go to cells().
+    const H = this.height;
+    const W = this.width;
+    const { acc, rowMin, rowMax, stride, blk, nb } = this;
+    let yLo = this.yMin;
+    let yHi = this.yMax;
+    for (let i = from; i < to; i += 2) {
+      let x0 = px;
+      let y0 = py;
+      let x1 = ring[i]! + dx;
+      let y1 = ring[i + 1]! + dy;
+      px = x1;
+      py = y1;
+      const sum = x0 + y0 + x1 + y1;
+      if (y0 === y1 || sum - sum !== 0) continue; // horizontal, or NaN / infinite
+      let d = sign;
+      if (y0 > y1) {
+        let t = x0;
+        x0 = x1;
+        x1 = t;
+        t = y0;
+        y0 = y1;
+        y1 = t;
+        d = -d;
+      }
+      if (y1 <= 0 || y0 >= H) continue;
+      const dxdy = (x1 - x0) / (y1 - y0);
+      let ya = y0;
+      let xa = x0;
+      if (ya < 0) {
+        xa = x0 - y0 * dxdy;
+        ya = 0;
+      }
+      const yEnd = y1 < H ? y1 : H;
+      let row = ya | 0; // ya >= 0
+      if (row < yLo) yLo = row;
+      const rLast = Math.ceil(yEnd) - 1;
+      if (rLast > yHi) yHi = rLast;
+      while (ya < yEnd) {
+        const yb = row + 1 < yEnd ? row + 1 : yEnd;
+        // x from the edge's own start at every row, so long edges do not drift.
+        const xb = yb === y1 ? x1 : x0 + (yb - y0) * dxdy;
+        const h = (yb - ya) * d;
+        const lo = xa < xb ? xa : xb;
+        const hi = xa < xb ? xb : xa;
+        const c0 = lo | 0;
+        if (lo >= 0 && hi <= c0 + 1 && hi < W) {
+          // The common piece (a steep edge) inside one cell of the canvas: cells()'s first case.
+          const f = (lo + hi) * 0.5 - c0;
+          const p = row * stride + c0;
+          acc[p] += h * (1 - f);
+          acc[p + 1] += h * f;
+          if (c0 < rowMin[row]!) rowMin[row] = c0;
+          if (c0 + 1 > rowMax[row]!) rowMax[row] = c0 + 1;
+          const b = row * nb + (c0 >> BLOCK);
+          blk[b] = 1;
+          blk[row * nb + ((c0 + 1) >> BLOCK)] = 1;
+        } else this.cells(row, xa, xb, h);
+        ya = yb;
+        xa = xb;
+        row++;
+      }
+    }
+    this.yMin = yLo;
+    this.yMax = yHi;
   }
 
   /** Add every ring of a ring set (all with winding `sign`). */
@@ -100,7 +167,8 @@ export class Rasterizer {
 
   /** Emit the coverage of everything added since the last sweep, run by run, and clear it. */
   sweep(span: SpanFn): void {
-    const { acc, cov, rowMin, rowMax, stride, width: W, antialias } = this;
+    const { acc, cov, rowMin, rowMax, stride, width: W, antialias, blk, nb } = this;
+    const BM = (1 << BLOCK) - 1;
     for (let y = this.yMin; y <= this.yMax; y++) {
       const c0 = rowMin[y]!;
       const c1 = rowMax[y]!;
@@ -108,53 +176,66 @@ export class Rasterizer {
       rowMin[y] = NONE;
       rowMax[y] = -1;
       const base = y * stride;
+      const bb = y * nb;
       const last = c1 < W ? c1 : W - 1;
       // One prefix pass over the touched cells. Coverage changes only at a non-zero cell; a run
       // of one coverage at least SOLID_RUN long goes out as one solid span, the pixels between
-      // such runs as one per-pixel span (cov), and zero coverage is never emitted.
+      // such runs as one per-pixel span (cov), and zero coverage is never emitted. Blocks no edge
+      // touched hold only zero cells: the coverage runs on unchanged across them, unread (such a
+      // run is at least one block long, so it never goes out per pixel).
       let s = 0;
       let c = 0;
       let pend = c0; // start of the per-pixel pixels not yet emitted
       let run = c0; // start of the current run of coverage c
-      if (antialias) {
-        for (let x = c0; x <= last; x++) {
-          const v = acc[base + x]!;
-          if (v !== 0) {
-            acc[base + x] = 0;
-            s += v;
-            const a = s < 0 ? -s : s;
-            // Below 1e-9 is rounding left by cancelled edges, not coverage.
-            const n = a < 1 ? (a > 1e-9 ? a : 0) : 1;
-            if (n !== c) {
-              if (c === 0 || x - run >= SOLID_RUN) {
-                if (run > pend) span(y, pend, run, cov, -1);
-                if (c !== 0) span(y, run, x, cov, c);
-                pend = x;
-              }
-              c = n;
-              run = x;
-            }
-          }
-          cov[x] = c;
+      let x = c0;
+      while (x <= last) {
+        const b = bb + (x >> BLOCK);
+        const end = (x | BM) < last ? x | BM : last;
+        if (blk[b] === 0) {
+          x = end + 1;
+          continue;
         }
-      } else {
-        for (let x = c0; x <= last; x++) {
-          const v = acc[base + x]!;
-          if (v !== 0) {
-            acc[base + x] = 0;
-            s += v;
-            const n = Math.round(s) !== 0 ? 1 : 0;
-            if (n !== c) {
-              if (c === 0 || x - run >= SOLID_RUN) {
-                if (run > pend) span(y, pend, run, cov, -1);
-                if (c !== 0) span(y, run, x, cov, c);
-                pend = x;
+        blk[b] = 0;
+        if (antialias) {
+          for (; x <= end; x++) {
+            const v = acc[base + x]!;
+            if (v !== 0) {
+              acc[base + x] = 0;
+              s += v;
+              const a = s < 0 ? -s : s;
+              // Below 1e-9 is rounding left by cancelled edges, not coverage.
+              const n = a < 1 ? (a > 1e-9 ? a : 0) : 1;
+              if (n !== c) {
+                if (c === 0 || x - run >= SOLID_RUN) {
+                  if (run > pend) span(y, pend, run, cov, -1);
+                  if (c !== 0) span(y, run, x, cov, c);
+                  pend = x;
+                }
+                c = n;
+                run = x;
               }
-              c = n;
-              run = x;
             }
+            cov[x] = c;
           }
-          cov[x] = c;
+        } else {
+          for (; x <= end; x++) {
+            const v = acc[base + x]!;
+            if (v !== 0) {
+              acc[base + x] = 0;
+              s += v;
+              const n = Math.round(s) !== 0 ? 1 : 0;
+              if (n !== c) {
+                if (c === 0 || x - run >= SOLID_RUN) {
+                  if (run > pend) span(y, pend, run, cov, -1);
+                  if (c !== 0) span(y, run, x, cov, c);
+                  pend = x;
+                }
+                c = n;
+                run = x;
+              }
+            }
+            cov[x] = c;
+          }
         }
       }
       // The last run: coverage c holds to the canvas edge (0 for a shape closed inside it).
@@ -164,6 +245,8 @@ export class Rasterizer {
         // Spill cells right of the canvas.
         acc[base + W] = 0;
         acc[base + W + 1] = 0;
+        blk[bb + (W >> BLOCK)] = 0;
+        blk[bb + ((W + 1) >> BLOCK)] = 0;
       }
     }
     this.yMin = NONE;
@@ -183,63 +266,14 @@ export class Rasterizer {
   private touch(row: number, c0: number, c1: number): void {
     if (c0 < this.rowMin[row]!) this.rowMin[row] = c0;
     if (c1 > this.rowMax[row]!) this.rowMax[row] = c1;
+    const bb = row * this.nb;
+    for (let b = c0 >> BLOCK, e = c1 >> BLOCK; b <= e; b++) this.blk[bb + b] = 1;
   }
 
   /** Widen the range of rows the next sweep visits. */
   private rows(r0: number, r1: number): void {
     if (r0 < this.yMin) this.yMin = r0;
     if (r1 > this.yMax) this.yMax = r1;
-  }
-
-  /** Exact-area accumulation of one edge. */
-  private edgeArea(x0: number, y0: number, x1: number, y1: number, sign: number): void {
-    const sum = x0 + y0 + x1 + y1;
-    if (y0 === y1 || sum - sum !== 0) return; // horizontal, or NaN / infinite
-    let d = sign;
-    if (y0 > y1) {
-      let t = x0;
-      x0 = x1;
-      x1 = t;
-      t = y0;
-      y0 = y1;
-      y1 = t;
-      d = -d;
-    }
-    const H = this.height;
-    if (y1 <= 0 || y0 >= H) return;
-    const dxdy = (x1 - x0) / (y1 - y0);
-    let ya = y0;
-    let xa = x0;
-    if (ya < 0) {
-      xa = x0 - y0 * dxdy;
-      ya = 0;
-    }
-    const yEnd = y1 < H ? y1 : H;
-    let row = ya | 0; // ya >= 0
-    this.rows(row, Math.ceil(yEnd) - 1);
-    const { acc, rowMin, rowMax, stride } = this;
-    const W = this.width;
-    while (ya < yEnd) {
-      const yb = row + 1 < yEnd ? row + 1 : yEnd;
-      // x from the edge's own start at every row, so long edges do not drift.
-      const xb = yb === y1 ? x1 : x0 + (yb - y0) * dxdy;
-      const h = (yb - ya) * d;
-      const lo = xa < xb ? xa : xb;
-      const hi = xa < xb ? xb : xa;
-      const c0 = lo | 0;
-      if (lo >= 0 && hi <= c0 + 1 && hi < W) {
-        // The common piece (a steep edge) inside one cell of the canvas: cells()'s first case.
-        const f = (lo + hi) * 0.5 - c0;
-        const p = row * stride + c0;
-        acc[p] += h * (1 - f);
-        acc[p + 1] += h * f;
-        if (c0 < rowMin[row]!) rowMin[row] = c0;
-        if (c0 + 1 > rowMax[row]!) rowMax[row] = c0 + 1;
-      } else this.cells(row, xa, xb, h);
-      ya = yb;
-      xa = xb;
-      row++;
-    }
   }
 
   /** Distribute the signed height h of a row piece running from x = xa to x = xb over its cells. */
@@ -359,6 +393,28 @@ export function releaseRasterizer(r: Rasterizer): void {
   if (pool.length > POOL_SIZE) pool.shift();
 }
 
+/** Set n RGBA pixels from float index p to one value (long runs by doubling native copies). */
+export function fillPixels(d: Float32Array, p: number, n: number, r: number, g: number, b: number, a: number): void {
+  if (n < 16) {
+    for (const e = p + n * 4; p < e; p += 4) {
+      d[p] = r;
+      d[p + 1] = g;
+      d[p + 2] = b;
+      d[p + 3] = a;
+    }
+    return;
+  }
+  for (let k = 0; k < 4; k++) {
+    const q = p + k * 4;
+    d[q] = r;
+    d[q + 1] = g;
+    d[q + 2] = b;
+    d[q + 3] = a;
+  }
+  const e = p + n * 4;
+  for (let done = 16; p + done < e; done *= 2) d.copyWithin(p + done, p, Math.min(p + done * 2, e) - done);
+}
+
 /**
  * Premultiplied source-over of one colour times coverage onto a canvas raster, row span by row
  * span. Set the paint, then pass `span` to Rasterizer.sweep.
@@ -381,12 +437,7 @@ export class Compositor {
       if (solid >= 0) {
         if (solid >= 1 && a >= 1) {
           // Opaque paint over a whole run: the destination is replaced.
-          for (let x = x0; x < x1; x++, p += 4) {
-            d[p] = r;
-            d[p + 1] = g;
-            d[p + 2] = b;
-            d[p + 3] = 1;
-          }
+          fillPixels(d, p, x1 - x0, r, g, b, 1);
           return;
         }
         const k = 1 - a * solid;
