@@ -1,5 +1,5 @@
 // Mapbox Vector Tile bytes to decoded layers with flat geometry (no object per vertex).
-import { VectorTile, VectorTileLayer, type VectorTileFeature } from '@mapbox/vector-tile';
+import { VectorTile, VectorTileLayer } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import type { DecodedLayer, TileFeature } from './sample.js';
 
@@ -16,8 +16,8 @@ export class LazyTile {
     this.pbf = new Pbf(bytes);
     const c = new Cursor(bytes);
     const end = bytes.length;
-    // The tile's own fields; each layer's top-level fields are framed-checked here too, as a cut
-    // tile must fail whichever layer is asked for (the cut lies inside some layer's length).
+    // The tile's own fields are framing-checked here: a cut tile fails whichever layer is asked
+    // for (the cut lies inside some layer's length); inside a layer, when it is read.
     while (c.pos < end) {
       const tag = c.varint(end);
       if (tag === 26) {
@@ -30,15 +30,20 @@ export class LazyTile {
     }
   }
 
-  /** As VectorTile: the last name field names the layer; a layer without features is left out (and replaces nothing). */
+  /**
+   * A layer's name and whether it holds features, read from its first fields only (the name comes
+   * first in every writer; the rest is read when the layer is). As in VectorTile, a layer without
+   * features is left out and replaces nothing; a layer with several names (not valid MVT) goes by
+   * its first here, by its last in VectorTile.
+   */
   private indexLayer(c: Cursor, start: number, end: number): void {
     let namePos = -1;
-    let features = 0;
+    let features = false;
     c.pos = start;
-    while (c.pos < end) {
+    while (c.pos < end && (namePos < 0 || !features)) {
       const tag = c.varint(end);
-      if (tag === 10) namePos = c.pos;
-      else if (tag === 18) features++;
+      if (tag === 10 && namePos < 0) namePos = c.pos;
+      else if (tag === 18) features = true;
       skipField(c, end, tag, 'layer');
     }
     if (!features) return;
@@ -149,25 +154,52 @@ function skipField(c: Cursor, end: number, tag: number, type: string): void {
   if (c.pos > end) throw new Error(`a ${type} message runs past its end (truncated data)`);
 }
 
-/** Internals of VectorTileFeature read here to decode geometry straight into typed arrays. */
-interface FeatureInternals {
+/** Internals of VectorTileLayer read here to decode features straight into typed arrays (no VectorTileFeature objects). */
+interface LayerInternals {
   _pbf: Pbf;
-  _geometry: number;
+  _features: number[];
+  _keys: string[];
+  _values: unknown[];
 }
 
-/** Decode every feature of one layer; throws on truncated or corrupt geometry. */
+// Scratch buffers of the geometry reader, grown as needed and reused by every feature.
+let scratchCoords = new Int32Array(1 << 14);
+let scratchParts = new Uint32Array(1 << 10);
+
+/**
+ * Decode every feature of one layer; throws on truncated or corrupt geometry. Features are read
+ * as VectorTileFeature reads them (id, tags into a null-prototype properties object, type,
+ * geometry offset), without building that object.
+ */
 export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
+  const { _pbf: pbf, _features: offsets, _keys: keys, _values: values } = layer as unknown as LayerInternals;
   const features: TileFeature[] = [];
-  const coords: number[] = [];
-  const parts: number[] = [];
-  for (let i = 0; i < layer.length; i++) {
-    const f = layer.feature(i);
-    if (f.type === 0) continue; // UNKNOWN geometry: nothing a renderer can draw
-    coords.length = 0;
-    parts.length = 0;
-    readGeometry(f, coords, parts);
-    if (!coords.length) continue;
-    const c = Int32Array.from(coords);
+  for (let i = 0; i < offsets.length; i++) {
+    pbf.pos = offsets[i]!;
+    const end = pbf.readVarint() + pbf.pos;
+    const properties: Record<string, unknown> = Object.create(null);
+    let type = 0;
+    let id: number | undefined;
+    let geometry = -1;
+    while (pbf.pos < end) {
+      const tag = pbf.readVarint();
+      if (tag === 8) id = pbf.readVarint();
+      else if (tag === 18) {
+        const tagsEnd = pbf.readVarint() + pbf.pos;
+        while (pbf.pos < tagsEnd) {
+          const key = keys[pbf.readVarint()]!;
+          properties[key] = values[pbf.readVarint()];
+        }
+      } else if (tag === 24) type = pbf.readVarint();
+      else if (tag === 34) {
+        geometry = pbf.pos;
+        pbf.skip(tag);
+      } else pbf.skip(tag);
+    }
+    if (type === 0) continue; // UNKNOWN geometry: nothing a renderer can draw
+    const nv = readGeometry(pbf, geometry);
+    if (!nv) continue;
+    const c = scratchCoords.slice(0, nv.coords);
     let x0 = Infinity,
       y0 = Infinity,
       x1 = -Infinity,
@@ -181,26 +213,38 @@ export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
       if (y > y1) y1 = y;
     }
     const feature: TileFeature = {
-      properties: f.properties,
-      type: f.type as 1 | 2 | 3,
+      properties,
+      type: type as 1 | 2 | 3,
       coords: c,
-      parts: f.type === 1 ? Uint32Array.of(0, c.length / 2) : Uint32Array.from(parts),
+      parts: type === 1 ? Uint32Array.of(0, c.length / 2) : scratchParts.slice(0, nv.parts),
       bbox: [x0, y0, x1, y1],
     };
-    if (f.id !== undefined) feature.id = f.id;
-    if (f.type === 3) feature.exterior = exteriorFlags(c, feature.parts);
+    if (id !== undefined) feature.id = id;
+    if (type === 3) feature.exterior = exteriorFlags(c, feature.parts);
     features.push(feature);
   }
   return { extent: layer.extent, features };
 }
 
-/** MVT geometry commands (MoveTo 1, LineTo 2, ClosePath 7) into flat coords and part starts (+ end). */
-function readGeometry(f: VectorTileFeature, coords: number[], parts: number[]): void {
-  const { _pbf: pbf, _geometry: start } = f as unknown as FeatureInternals;
-  if (start < 0) return;
+const counts = { coords: 0, parts: 0 };
+
+/**
+ * MVT geometry commands (MoveTo 1, LineTo 2, ClosePath 7) into the scratch coords and part starts
+ * (+ end); the counts written, or undefined when there is no vertex.
+ */
+function readGeometry(pbf: Pbf, start: number): { coords: number; parts: number } | undefined {
+  if (start < 0) return undefined;
   pbf.pos = start;
   const end = pbf.readVarint() + pbf.pos;
   if (end > pbf.length) throw new Error(`feature geometry runs past the end of the tile (truncated data)`);
+  // At most one vertex per varint, each at least one byte: room for every vertex and part.
+  const room = 2 * (end - pbf.pos) + 2;
+  if (scratchCoords.length < room) scratchCoords = new Int32Array(room);
+  if (scratchParts.length < room) scratchParts = new Uint32Array(room);
+  const coords = scratchCoords;
+  const parts = scratchParts;
+  let nc = 0;
+  let np = 0;
   let cmd = 1;
   let length = 0;
   let x = 0;
@@ -216,16 +260,21 @@ function readGeometry(f: VectorTileFeature, coords: number[], parts: number[]): 
     if (cmd === 1 || cmd === 2) {
       x += pbf.readSVarint();
       y += pbf.readSVarint();
-      if (cmd === 1) parts.push(coords.length / 2);
-      else if (!parts.length) throw new Error('LineTo before any MoveTo');
-      coords.push(x, y);
+      if (cmd === 1) parts[np++] = nc / 2;
+      else if (!np) throw new Error('LineTo before any MoveTo');
+      coords[nc++] = x;
+      coords[nc++] = y;
     } else if (cmd !== 7) {
       throw new Error(`unknown geometry command ${cmd}`);
     }
     // ClosePath adds no vertex: rings are implicitly closed here.
   }
   if (pbf.pos !== end) throw new Error('feature geometry is corrupt (commands overrun their length)');
-  parts.push(coords.length / 2);
+  if (!nc) return undefined;
+  parts[np++] = nc / 2;
+  counts.coords = nc;
+  counts.parts = np;
+  return counts;
 }
 
 /**
