@@ -4,6 +4,7 @@
 import { TileType } from 'pmtiles';
 import { SourceError } from '../errors.js';
 import { formatInt, LIMITS } from '../limits.js';
+import { acquire } from '../backends/cpu/pool.js';
 import { imageSize } from './image-size.js';
 import type { SourceDecl } from '../style/types.js';
 import type { Canvas, ScalarField } from '../types.js';
@@ -123,7 +124,8 @@ class DemTileSource implements DemSource {
     this.minzoom = info.minzoom;
     this.maxzoom = info.maxzoom;
     const { width, height } = canvas;
-    const out = new Float32Array(width * height);
+    // Every element is written below (NaN where no tile); pooled like the rasters (released after the last consumer).
+    const out = acquire(width * height, false);
     const S = this.tileSize;
     // The source zoom whose pixels are at least as fine as the canvas's (k = 1 for matching sizes).
     const ideal = Math.max(0, Math.ceil(canvas.z + Math.log2(canvas.tileSize / S) - 1e-9));
@@ -152,8 +154,14 @@ class DemTileSource implements DemSource {
     // Per column / row: grid cell and offset inside the tile of both footprint pixels.
     const cx = locate(cols, S, tx0),
       cy = locate(rws, S, ty0);
+    // One source pixel per canvas pixel on the same grid (the common tile render): rows are copies.
+    const copyCols = alignedColumns(cols);
     for (let j = 0; j < height; j++) {
       const fy = rws.f[j]!;
+      if (copyCols && fy === 0) {
+        copyRow(tiles, cy.tile0[j]! * nx, cy.off0[j]! * S, cx, S, out, j * width, width);
+        continue;
+      }
       const tr0 = cy.tile0[j]! * nx,
         tr1 = cy.tile1[j]! * nx;
       const oy0 = cy.off0[j]! * S,
@@ -174,6 +182,35 @@ class DemTileSource implements DemSource {
       }
     }
     return { kind: 'scalar-field', width, height, data: out };
+  }
+}
+
+/** True when every column takes one whole source pixel and consecutive columns take consecutive pixels. */
+function alignedColumns(a: Axis): boolean {
+  const n = a.i0.length;
+  const first = a.i0[0]!;
+  for (let i = 0; i < n; i++) if (a.f[i] !== 0 || a.i0[i] !== first + i) return false;
+  return true;
+}
+
+/** One canvas row of an aligned window: runs of a tile row copied, NaN where the tile is absent. */
+function copyRow(
+  tiles: (Float32Array | null)[],
+  tileRow: number,
+  rowOffset: number,
+  cx: ReturnType<typeof locate>,
+  S: number,
+  out: Float32Array,
+  at: number,
+  width: number,
+): void {
+  for (let i = 0; i < width; ) {
+    const off = cx.off0[i]!;
+    const n = Math.min(width - i, S - off);
+    const t = tiles[tileRow + cx.tile0[i]!];
+    if (t) out.set(t.subarray(rowOffset + off, rowOffset + off + n), at + i);
+    else out.fill(NaN, at + i, at + i + n);
+    i += n;
   }
 }
 

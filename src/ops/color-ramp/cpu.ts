@@ -2,14 +2,14 @@ import { luminance, type ColorSpace } from '../../backends/cpu/color.js';
 import { newRaster, newRasterUninit } from '../../backends/cpu/raster.js';
 import type { Raster, ScalarField } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { resolveStops, stopTables, exprTable, makeSampler, type RampTable } from './plan.js';
+import { resolveStops, stopTables, exprTable, makeSampler, type RampTable, type Stop } from './plan.js';
 
 /** The color-ramp op's CPU kernel. */
 export function colorRampCpu(ctx: OpContext): Raster {
   const input = ctx.input<'scalar-field' | 'raster'>('field') as ScalarField | Raster;
   const opacity = Math.min(1, Math.max(0, ctx.num('opacity')));
   const ramp = ctx.expr('ramp-expr');
-  const lut = ramp ? exprTable(ramp, ctx.zoom) : stopTables(resolveStops(ctx), (ctx.node.space as ColorSpace | undefined) ?? 'rgb');
+  const lut = ramp ? exprTable(ramp, ctx.zoom) : cachedStopTables(resolveStops(ctx), (ctx.node.space as ColorSpace | undefined) ?? 'rgb');
   const n = input.width * input.height;
   if (input.kind === 'scalar-field' && !lut.premultiplied) {
     const out = newRasterUninit(input.width, input.height); // rampField writes every pixel
@@ -45,46 +45,79 @@ export function colorRampCpu(ctx: OpContext): Raster {
   return out;
 }
 
+/** Baked stop tables of recent ramps (a table is read-only once built): a render re-bakes none. */
+const TABLES = new Map<string, RampTable>();
+const MAX_TABLES = 32;
+
+function cachedStopTables(stops: Stop[], space: ColorSpace): RampTable {
+  let key = space;
+  for (const s of stops) key += `|${s.value},${s.color.join(',')}`;
+  let t = TABLES.get(key);
+  if (!t) {
+    t = stopTables(stops, space);
+    if (TABLES.size >= MAX_TABLES) TABLES.delete(TABLES.keys().next().value!);
+    TABLES.set(key, t);
+  }
+  return t;
+}
+
 /**
  * The common case (a scalar field through stops) as one loop: makeSampler's lookup written out
- * inline, the same arithmetic in the same order (so the same pixels), without a call and a
- * scratch array per pixel. Its own function: V8 optimises a small loop function as a unit.
+ * inline (the same segment and table entries; the division by the segment's width is a product
+ * with its precomputed reciprocal times size - 1), without a call and a scratch array per pixel.
+ * The segment of the previous pixel is tried first: neighbours mostly share one. Its own
+ * function: V8 optimises a small loop function as a unit.
  */
 function rampField(src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array): void {
   const { size, values, table, ends } = lut;
   const last = values.length - 1;
   const lo = values[0]!;
   const hi = values[last]!;
-  let s = last - 1; // the segment of the previous pixel: neighbours mostly share one
+  const scale = new Float64Array(last);
+  for (let s = 0; s < last; s++) scale[s] = (size - 1) / (values[s + 1]! - values[s]!);
+  const top = size - 2;
+  let s = last - 1;
+  let vs = values[s]!,
+    ve = values[s + 1]!,
+    sc = scale[s]!,
+    base = s * size;
   for (let i = 0, q = 0; i < n; i++, q += 4) {
     const t = src[i]!;
-    if (t !== t) {
-      o[q] = o[q + 1] = o[q + 2] = o[q + 3] = 0; // NaN: no data
-      continue;
-    }
-    let r: number, g: number, b: number, a: number;
-    if (t < lo || t >= hi) {
-      const e = t < lo ? 0 : 4;
-      r = ends[e]!;
-      g = ends[e + 1]!;
-      b = ends[e + 2]!;
-      a = ends[e + 3]!;
-    } else {
-      // The highest s with values[s] <= t (makeSampler's search), unless the previous one holds t.
-      if (!(values[s]! <= t && t < values[s + 1]!)) {
-        s = last - 1;
-        while (values[s]! > t) s--;
+    if (!(t >= vs && t < ve)) {
+      if (t !== t) {
+        o[q] = o[q + 1] = o[q + 2] = o[q + 3] = 0; // NaN: no data
+        continue;
       }
-      const p = ((t - values[s]!) / (values[s + 1]! - values[s]!)) * (size - 1);
-      const j = Math.min(Math.floor(p), size - 2);
-      const f = p - j;
-      const e = (s * size + j) * 4;
-      r = table[e]! + f * (table[e + 4]! - table[e]!);
-      g = table[e + 1]! + f * (table[e + 5]! - table[e + 1]!);
-      b = table[e + 2]! + f * (table[e + 6]! - table[e + 2]!);
-      a = table[e + 3]! + f * (table[e + 7]! - table[e + 3]!);
+      if (t < lo || t >= hi) {
+        const e = t < lo ? 0 : 4;
+        const a = ends[e + 3]! * opacity;
+        o[q] = ends[e]! * a;
+        o[q + 1] = ends[e + 1]! * a;
+        o[q + 2] = ends[e + 2]! * a;
+        o[q + 3] = a;
+        continue;
+      }
+      // The highest s with values[s] <= t (makeSampler's search).
+      s = last - 1;
+      while (values[s]! > t) s--;
+      vs = values[s]!;
+      ve = values[s + 1]!;
+      sc = scale[s]!;
+      base = s * size;
     }
-    a *= opacity;
+    const p = (t - vs) * sc;
+    let j = Math.floor(p);
+    if (j > top) j = top;
+    const f = p - j;
+    const e = (base + j) * 4;
+    const t0 = table[e]!,
+      t1 = table[e + 1]!,
+      t2 = table[e + 2]!,
+      t3 = table[e + 3]!;
+    const r = t0 + f * (table[e + 4]! - t0);
+    const g = t1 + f * (table[e + 5]! - t1);
+    const b = t2 + f * (table[e + 6]! - t2);
+    const a = (t3 + f * (table[e + 7]! - t3)) * opacity;
     o[q] = r * a;
     o[q + 1] = g * a;
     o[q + 2] = b * a;

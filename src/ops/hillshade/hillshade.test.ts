@@ -8,6 +8,8 @@ import { MemoryLoader } from '../../../tests/sources/helpers.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 import { GPU, checkParity, diffRasters, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
+import { hillshade, hillshadeReference } from './cpu.js';
+import { premultiply, rowInverseResolution, shadeTerms, type ShadeColours } from './plan.js';
 
 const TYROL = 'dem/terrain-rgb/maplibre-terrain-shading-512';
 /** z10 at 512 px: a 256 px window straddling the four tiles 544..545 / 357..358 (margin included). */
@@ -262,5 +264,35 @@ describe('no data', () => {
     const gpu = (await r.renderWindow(win, undefined, { backend: GPU! })).raster;
     const d = diffRasters(cpu, gpu);
     expect({ float: d.maxFloat <= 1.5e-3, max8: d.max8 <= 2 }).toEqual({ float: true, max8: true });
+  });
+});
+
+describe('the single-light fast path', () => {
+  test('equals the reference kernel bit for bit, no data (NaN, +-Infinity) and colours included', () => {
+    const w = 37,
+      h = 23;
+    const field = new Float32Array((w + 2) * (h + 2));
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < field.length; i++) field[i] = 800 + 600 * Math.sin(i / 13) + 200 * rnd();
+    field[5 * (w + 2) + 9] = NaN;
+    field[12 * (w + 2) + 30] = Infinity;
+    field[20 * (w + 2) + 3] = -Infinity;
+    const inv = rowInverseResolution({ z: 9, x0: 100 * 256, y0: 170 * 256, width: w, height: h, tileSize: 256 });
+    for (const [az, alt, z] of [
+      [315, 45, 1],
+      [90, 10, 4],
+      [200, 80, 0.5],
+    ] as const) {
+      const terms = shadeTerms(az, alt, z, false);
+      for (const colours of [
+        { shadow: [0, 0, 0, 1], highlight: [1, 1, 1, 1], accent: [0, 0, 0, 0] },
+        { shadow: premultiply([0.2, 0.1, 0.4, 0.5]), highlight: premultiply([1, 0.9, 0.6, 1]), accent: [0, 0, 0, 0] },
+      ] as ShadeColours[]) {
+        const fast = hillshade(field, w, h, inv, terms, colours);
+        const ref = hillshadeReference(field, w, h, inv, terms, colours);
+        expect(Array.from(fast)).toEqual(Array.from(ref));
+      }
+    }
   });
 });
