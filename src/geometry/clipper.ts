@@ -13,6 +13,7 @@ interface Enum {
 }
 interface PathD {
   view(): Float64Array;
+  assign(xyz: Float64Array): void;
   delete(): void;
 }
 interface PathsD {
@@ -28,6 +29,7 @@ interface PolyPathD {
   delete(): void;
 }
 interface Clipper {
+  PathD: new () => PathD;
   PathsD: new () => PathsD;
   PolyPathD: new () => PolyPathD;
   MakePathD(xy: number[]): PathD;
@@ -55,8 +57,20 @@ export function loadClipper(): Promise<Clipper> {
 
 /** Coordinates are rounded to 1/100 px inside Clipper (its integer core). */
 const PRECISION = 2;
-/** Largest gap between a round join's arc and its polygon, pixels. */
+/** Largest gap between a round join's arc and its polygon, pixels (booleans; offsets: arcTolerance). */
 export const ARC_TOLERANCE = 0.01;
+/** The coarsest arcs an offset draws: at most this far from the circle, pixels. */
+export const MAX_ARC_TOLERANCE = 0.02;
+const COS_PI_32 = Math.cos(Math.PI / 32);
+
+/**
+ * Arc tolerance of an offset by d: GEOS's default resolution (8 segments per quarter circle, so a
+ * gap of d (1 - cos(pi / 32)) between arc and chord), but never a gap above MAX_ARC_TOLERANCE
+ * (larger radii get more segments than GEOS's) nor below ARC_TOLERANCE (small ones get fewer).
+ */
+export function arcTolerance(d: number): number {
+  return Math.min(MAX_ARC_TOLERANCE, Math.max(ARC_TOLERANCE, Math.abs(d) * (1 - COS_PI_32)));
+}
 /** SVG's default miter limit (miter length / width). */
 const MITER_LIMIT = 4;
 
@@ -93,9 +107,44 @@ class Scope {
  * tolerance is the distance itself: one chord per corner, which is the bevel.
  */
 function joinType(m: Clipper, join: Join, d: number): [Enum, number] {
-  if (join === 'round') return [m.JoinType.Round, ARC_TOLERANCE];
+  if (join === 'round') return [m.JoinType.Round, arcTolerance(d)];
   if (join === 'bevel') return [m.JoinType.Round, Math.max(ARC_TOLERANCE, Math.abs(d))];
-  return [m.JoinType.Miter, ARC_TOLERANCE];
+  return [m.JoinType.Miter, arcTolerance(d)];
+}
+
+/**
+ * Reusable paths of n points (n <= SCRATCH_MAX_POINTS), one per n, per module: a ring is written
+ * into one's memory view and pushed (push_back copies), which costs a tenth of MakePathD's
+ * conversion of a JS array.
+ */
+const scratch = new WeakMap<Clipper, Map<number, PathD>>();
+const SCRATCH_MAX_POINTS = 256;
+
+/** A PathsD of the rings (offsets' inputs), filled through scratch paths. */
+function offsetPaths(s: Scope, rings: Iterable<ArrayLike<number>>): PathsD {
+  const m = s.m;
+  let byCount = scratch.get(m);
+  if (!byCount) scratch.set(m, (byCount = new Map()));
+  const ps = s.keep(new m.PathsD());
+  for (const r of rings) {
+    const n = r.length >> 1;
+    if (n < 1) continue;
+    let p = n <= SCRATCH_MAX_POINTS ? byCount.get(n) : undefined;
+    const own = !p;
+    if (!p) {
+      p = new m.PathD();
+      p.assign(new Float64Array(n * 3));
+      if (n <= SCRATCH_MAX_POINTS) byCount.set(n, p);
+    }
+    const v = p.view(); // x, y, z per point; z stays 0
+    for (let i = 0; i < n; i++) {
+      v[i * 3] = r[i * 2]!;
+      v[i * 3 + 1] = r[i * 2 + 1]!;
+    }
+    ps.push_back(p);
+    if (own && n > SCRATCH_MAX_POINTS) p.delete();
+  }
+  return ps;
 }
 
 /** Flat [x, y, ...] of a Clipper path (its view is x, y, z triples). */
@@ -164,17 +213,17 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
       // eroded apart, each would open a gap along every tile edge. And clipping a concave ring
       // (Sutherland-Hodgman) leaves zero-width bridges along the clip line, which an offset would
       // inflate into bands across the water they span; the union drops them.
-      const whole = input.simple ? s.paths(input.rings) : s.keep(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
+      const whole = input.simple ? offsetPaths(s, input.rings) : s.keep(m.UnionSelfD(offsetPaths(s, input.rings), m.FillRule.NonZero, PRECISION));
       add(m.InflatePathsD(whole, distance, jt, m.EndType.Polygon, MITER_LIMIT, PRECISION, tol));
-    } else if (input.rings.length) add(m.UnionSelfD(s.paths(input.rings), m.FillRule.NonZero, PRECISION));
+    } else if (input.rings.length) add(m.UnionSelfD(offsetPaths(s, input.rings), m.FillRule.NonZero, PRECISION));
     const d = Math.abs(distance);
     // Line ends are round (a disk offset), square under bevel joins (whose coarse arcs would flatten a round end).
     if (d > 0 && input.lines.length)
-      add(m.InflatePathsD(s.paths(input.lines), d, jt, join === 'bevel' ? m.EndType.Square : m.EndType.Round, MITER_LIMIT, PRECISION, tol));
+      add(m.InflatePathsD(offsetPaths(s, input.lines), d, jt, join === 'bevel' ? m.EndType.Square : m.EndType.Round, MITER_LIMIT, PRECISION, tol));
     if (d > 0 && input.points.length) {
       const pts: Float64Array[] = [];
       for (let i = 0; i + 1 < input.points.length; i += 2) pts.push(Float64Array.of(input.points[i]!, input.points[i + 1]!));
-      add(m.InflatePathsD(s.paths(pts), d, m.JoinType.Round, m.EndType.Round, MITER_LIMIT, PRECISION, ARC_TOLERANCE));
+      add(m.InflatePathsD(offsetPaths(s, pts), d, m.JoinType.Round, m.EndType.Round, MITER_LIMIT, PRECISION, arcTolerance(d)));
     }
     if (!pieces.size()) return [];
     // One kind of input: Clipper's offset already united its output; only the nesting is left.
@@ -283,7 +332,10 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
     for (const b of batches[kind]) {
       const s = new Scope(m);
       try {
-        const paths = s.paths(b.members.flatMap((i) => (kind === 'lines' ? inputs[i]!.lines : inputs[i]!.rings)));
+        const paths = offsetPaths(
+          s,
+          b.members.flatMap((i) => (kind === 'lines' ? inputs[i]!.lines : inputs[i]!.rings)),
+        );
         const d = kind === 'lines' ? Math.abs(distance) : distance;
         const end = kind === 'polygons' ? m.EndType.Polygon : join === 'bevel' ? m.EndType.Square : m.EndType.Round;
         const rings = readPaths(s.keep(m.InflatePathsD(paths, d, jt, end, MITER_LIMIT, PRECISION, tol)));

@@ -2,7 +2,7 @@
 // holes, lines and points under a negative distance, and the padding bound.
 import { buffer } from './index.js';
 import { group, polygonsArea, ringArea, runOp, sq } from '../../../tests/helpers/geometry.js';
-import { ARC_TOLERANCE, loadClipper, offset } from '../../geometry/clipper.js';
+import { arcTolerance, loadClipper, offset } from '../../geometry/clipper.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { Renderer, toRGBA8 } from '../../index.js';
 
@@ -17,10 +17,10 @@ describe('buffer', () => {
     const out = await run({ distance: d, join: 'round' }, [group({ polygons: [[sq(50, 60, s)]] })]);
     const a = polygonsArea(out.groups[0]!.polygons);
     const exact = s * s + 4 * s * d + Math.PI * d * d;
-    // Arcs are inscribed polygons within ARC_TOLERANCE of the circle: the area is short by at most
+    // Arcs are inscribed polygons within arcTolerance(d) of the circle: the area is short by at most
     // the tolerance times the arc length (2πd), plus Clipper's 1/100 px rounding along the outline.
     expect(a).toBeLessThanOrEqual(exact + 1e-6 * exact);
-    expect(exact - a).toBeLessThan(ARC_TOLERANCE * 2 * Math.PI * d + 0.01 * (4 * s + 2 * Math.PI * d));
+    expect(exact - a).toBeLessThan(arcTolerance(d) * 2 * Math.PI * d + 0.01 * (4 * s + 2 * Math.PI * d));
   });
 
   test('miter joins give the square grown by d on every side; bevel joins cut 4 corners of d²/2', async () => {
@@ -135,6 +135,28 @@ describe('buffer', () => {
       expect(batched.groups.map((g) => [g.properties.i, polygonsArea(g.polygons)] as const).map(([i, a]) => [i, Math.round(a * 100) / 100])).toEqual(
         want.map(([i, a]) => [i, Math.round(a * 100) / 100]),
       );
+    }
+  });
+
+  test('arcs: GEOS resolution (8 segments per quarter circle) at 4 px, never more than 0.02 px off the circle', async () => {
+    const m = await loadClipper();
+    const disk = (d: number) => offset(m, { rings: [], lines: [], points: [100.5, 100.5] }, d, 'round')[0]![0]!;
+    // 4 px: 32 segments, as GEOS's quadrant segments 8 (the ring is not closed: 32 vertices, +-1 for rounding).
+    expect(Math.abs(disk(4).length / 2 - 32)).toBeLessThanOrEqual(1);
+    for (const d of [0.5, 4, 12, 60]) {
+      const ring = disk(d);
+      const tol = arcTolerance(d);
+      expect(tol).toBeLessThanOrEqual(0.02);
+      expect(tol).toBeLessThanOrEqual(Math.max(0.01, d * (1 - Math.cos(Math.PI / 32))) + 1e-12);
+      // Every vertex on the circle (to Clipper's 1/100 px grid); every chord's midpoint within tol of it.
+      const n = ring.length / 2;
+      for (let i = 0; i < n; i++) {
+        const [x, y] = [ring[2 * i]! - 100.5, ring[2 * i + 1]! - 100.5];
+        const j = (i + 1) % n;
+        const [mx, my] = [(x + ring[2 * j]! - 100.5) / 2, (y + ring[2 * j + 1]! - 100.5) / 2];
+        expect(Math.abs(Math.hypot(x, y) - d)).toBeLessThan(0.01);
+        expect(d - Math.hypot(mx, my)).toBeLessThan(tol + 0.01);
+      }
     }
   });
 
