@@ -2,14 +2,16 @@
 // reference (morphScalar in morph.ts), computed with van Herk's doubling on 16-byte lanes (one
 // f32x4 per RGBA pixel, four samples of a one-channel plane). A window of L = 2r + 1 samples is
 // M_L[x] = op(M_K[x], M_K[x + L - K]) with K the largest power of two <= L and
-// M_2k[x] = op(M_k[x], M_k[x + k]): log2(L) + 1 two-operand steps per axis (3 for r = 3).
-// Rows: each source row is copied into the module's memory and reduced in place. Columns: the
-// row results go into small rings (one per doubling level), so every step streams two rows that are
-// still in cache into a third, and each output row is final as soon as its last source row is in.
-// The op is f32x4.pmax / pmin (a < b ? b : a), the reference's comparison, so results equal the
-// reference's bit for bit (NaN and signed zeros aside: which of two equal-comparing values wins
-// depends on the order of evaluation, which differs; rasters hold neither). The module is assembled here from its few instructions (no toolchain, no binary
-// file); where WebAssembly SIMD is missing, `morphSimd` returns undefined and the scalar path runs.
+// M_2k[x] = op(M_k[x], M_k[x + k]); the last doubling and the final step go as one four-operand
+// pass, so r = 3 is two passes per axis. Rows: each source row is copied into the module's memory
+// and reduced in place. Columns: the row results go into small rings (one per doubling level), so
+// every pass reads rows still in cache, and each output row is final as soon as its last source
+// row is in. At 512 px the kernel is bound by memory traffic (16-byte pixels in and out), not by
+// the max / min. The op is f32x4.pmax / pmin (a < b ? b : a), the reference's comparison, so
+// results equal the reference's bit for bit (NaN and signed zeros aside: which of two
+// equal-comparing values wins depends on the order of evaluation, which differs; rasters hold
+// neither). The module is assembled here from its few instructions (no toolchain, no binary
+// file); where WebAssembly SIMD is missing, `morphSimd` returns false and the scalar path runs.
 
 function uleb(n: number): number[] {
   const out: number[] = [];
@@ -38,25 +40,22 @@ const PMIN = [0xfd, ...uleb(0xea)];
 const PMAX = [0xfd, ...uleb(0xeb)];
 
 /**
- * pair(dst, a, b, n): for i in 0, 32, .. < n (bytes, a multiple of 32, > 0):
- * dst[i .. i + 32] = op(a[i ..], b[i ..]) lane by lane, op(p, q) = q > p ? q : p for max
- * (f32x4.pmax(p, q)), q < p ? q : p for min. Two vectors an iteration. dst may be a (in place)
- * as long as b >= a: every vector is read before the store that could overwrite it.
- */
-/**
- * pair(dst, a, b, n): for i in 0, 32, .. < n (bytes, > 0; whole pairs of vectors):
- * dst[i ..] = op(a[i ..], b[i ..]) lane by lane, with op(p, q) = f32x4.pmax(p, q) = p < q ? q : p
- * (pmin: q < p ? q : p). In place (dst = a, b > a) is safe: each vector is read before it is stored
- * and no later read goes below what has been stored.
+ * taps(dst, p0, .., p{T-1}, n) for T = 2 (pair) or 4 (quad): for i in 0, 32, .. < n (bytes, > 0;
+ * whole pairs of vectors), dst[i ..] = op over t of p_t[i ..], lane by lane, where op(p, q) =
+ * f32x4.pmax(p, q) = p < q ? q : p (pmin: q < p ? q : p), folded as op(op(p0, p1), op(p2, p3)).
+ * In place (dst = p0, the other sources above it) is safe: each vector is read before it is
+ * stored and no later read goes below what has been stored.
  */
 // biome-ignore format: one line per step of the instruction sequence
-function pair(opcode: number[]): number[] {
-  const [DST, A, B, N, I] = [0, 1, 2, 3, 4];
+function taps(opcode: number[], T: 2 | 4): number[] {
+  const DST = 0;
+  const N = T + 1;
+  const I = T + 2;
+  const load = (t: number, off: number) => [...get(1 + t), ...get(I), ADD, ...v128load(off)];
   const step = (off: number) => [
     ...get(DST), ...get(I), ADD,
-    ...get(A), ...get(I), ADD, ...v128load(off),
-    ...get(B), ...get(I), ADD, ...v128load(off),
-    ...opcode,
+    ...load(0, off), ...load(1, off), ...opcode,
+    ...(T === 4 ? [...load(2, off), ...load(3, off), ...opcode, ...opcode] : []),
     ...v128store(off),
   ];
   return [
@@ -74,20 +73,28 @@ function pair(opcode: number[]): number[] {
 // biome-ignore format: one line per step of the instruction sequence
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const pairType = [0x60, ...vec(new Array(4).fill([I32])), 0];
-  const code = [pair(PMAX), pair(PMIN)].map((f) => [...uleb(f.length), ...f]);
+  const quadType = [0x60, ...vec(new Array(6).fill([I32])), 0];
+  const code = [taps(PMAX, 2), taps(PMIN, 2), taps(PMAX, 4), taps(PMIN, 4)].map((f) => [...uleb(f.length), ...f]);
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([pairType])),
-    ...section(3, vec([[0], [0]])),
+    ...section(1, vec([pairType, quadType])),
+    ...section(3, vec([[0], [0], [1], [1]])),
     ...section(5, vec([[0x00, 1]])), // one memory, 1 page to start
-    ...section(7, vec([[...name('max'), 0x00, 0], [...name('min'), 0x00, 1], [...name('mem'), 0x02, 0]])),
+    ...section(7, vec([
+      [...name('max2'), 0x00, 0], [...name('min2'), 0x00, 1], [...name('max4'), 0x00, 2], [...name('min4'), 0x00, 3],
+      [...name('mem'), 0x02, 0],
+    ])),
     ...section(10, vec(code)),
   ]);
 }
 
+type Pair = (dst: number, a: number, b: number, n: number) => void;
+type Quad = (dst: number, a: number, b: number, c: number, d: number, n: number) => void;
 interface Kernels {
-  max(dst: number, a: number, b: number, n: number): void;
-  min(dst: number, a: number, b: number, n: number): void;
+  max2: Pair;
+  min2: Pair;
+  max4: Quad;
+  min4: Quad;
   mem: WebAssembly.Memory;
 }
 
@@ -122,10 +129,15 @@ const up32 = (n: number) => (n + 31) & ~31;
 export function morphSimd(src: Float32Array, sw: number, pad: number, w: number, h: number, r: number, isMax: boolean, nc: number, out: Float32Array): boolean {
   const k = instance();
   if (!k) return false;
-  const op = isMax ? k.max : k.min;
+  if (w <= 0 || h <= 0) return true;
+  const pair = isMax ? k.max2 : k.min2;
+  const quad = isMax ? k.max4 : k.min4;
+  // M_L = op(M_K[x], M_K[x + s]) with M_K = op(M_H[x], M_H[x + H]), H = K / 2: the last doubling and
+  // the final step are one four-operand pass over M_H.
   const L = 2 * r + 1;
-  let K = 1;
+  let K = 2;
   while (2 * K <= L) K *= 2;
+  const H = K / 2;
   const s = L - K;
   const px = nc * 4;
   const n = w + 2 * r; // source pixels per row
@@ -133,10 +145,9 @@ export function morphSimd(src: Float32Array, sw: number, pad: number, w: number,
   const rowBytes = up32(w * px);
   // Layout: the source row (reduced in place; slack for the reads past its end), the rings, the output row.
   const xBytes = up32((n + L) * px) + 64;
-  // Ring of level k (1, 2, .. K): k + 1 rows for the next level, s + 1 for M_K (the final step).
-  const levels: number[] = [];
-  for (let q = 1; q <= K; q *= 2) levels.push(q);
-  const ringSize = levels.map((q) => (q < K ? q + 1 : s + 1));
+  // Ring of level q (1, 2, .. H): q + 1 rows for the next level; H + s + 1 for M_H (the final step).
+  const ringSize: number[] = [];
+  for (let q = 1; q <= H; q *= 2) ringSize.push(q < H ? q + 1 : H + s + 1);
   const ringAt: number[] = [];
   let top = xBytes;
   for (const size of ringSize) {
@@ -149,25 +160,28 @@ export function morphSimd(src: Float32Array, sw: number, pad: number, w: number,
   if (need > 0) k.mem.grow(Math.ceil(need / 65536));
   const mem = new Float32Array(k.mem.buffer);
   const slot = (level: number, row: number) => ringAt[level]! + (row % ringSize[level]!) * rowBytes;
+  const last = ringSize.length - 1;
   const wn = w * nc;
   const x0 = pad - r;
+  const outRow = mem.subarray(oAt >> 2, (oAt >> 2) + wn);
   for (let j = 0; j < rows; j++) {
     const base = ((x0 + j) * sw + x0) * nc;
     mem.set(src.subarray(base, base + n * nc), 0);
-    // Along the row, in place: M_2q from M_q for q < K, then M_L into ring 0 at row j.
-    for (let q = 1; q < K; q *= 2) op(0, 0, q * px, up32((n - 2 * q + 1) * px));
-    op(slot(0, j), 0, s * px, rowBytes);
-    // Down the columns: each new row of M_q completes row i - q of M_2q.
+    // Along the row, in place: M_2q from M_q for q < H, then M_L into ring 0 at row j.
+    for (let q = 1; q < H; q *= 2) pair(0, 0, q * px, up32((n - 2 * q + 1) * px));
+    quad(slot(0, j), 0, H * px, s * px, (s + H) * px, rowBytes);
+    // Down the columns: each new row i of M_q completes row i - q of M_2q, up to M_H.
     let i = j;
     let lv = 0;
-    for (let q = 1; q < K; q *= 2, lv++) {
+    for (let q = 1; q < H; q *= 2, lv++) {
       if (i < q) break;
-      op(slot(lv + 1, i - q), slot(lv, i - q), slot(lv, i), rowBytes);
+      pair(slot(lv + 1, i - q), slot(lv, i - q), slot(lv, i), rowBytes);
       i -= q;
     }
-    if (lv === levels.length - 1 && i >= s) {
-      op(oAt, slot(lv, i - s), slot(lv, i), rowBytes);
-      out.set(mem.subarray(oAt >> 2, (oAt >> 2) + wn), (i - s) * wn);
+    const y = i - s - H;
+    if (lv === last && y >= 0) {
+      quad(oAt, slot(lv, y), slot(lv, y + H), slot(lv, y + s), slot(lv, i), rowBytes);
+      out.set(outRow, y * wn);
     }
   }
   return true;
