@@ -87,6 +87,18 @@ export class Stroker {
   private h = 0.5;
   private style: StrokeStyle = { width: 1, join: 'miter', cap: 'butt', miterLimit: 2, offset: 0 };
   private arcStep = Math.PI / 4;
+  /** The right side of a merged outline, in travel order (pushed reversed when the ring closes). */
+  private right = new Float64Array(256);
+  private rn = 0;
+  /**
+   * Merged outlines: each polyline (and each side of a closed ring) as one ring, where the pieces
+   * (quads, join wedges) would give several. The pieces' edges shared at a vertex cancel; what
+   * remains is the same signed winding everywhere, so an exact-area (or any additive winding)
+   * rasterizer gives the same coverage with about a third fewer, and longer, edges. The rings
+   * are not convex (the inner side of a join runs through the vertex), so a consumer that
+   * triangulates convex pieces wants the pieces (the default).
+   */
+  merged = false;
 
   constructor(out = new RingBuffer()) {
     this.out = out;
@@ -287,8 +299,11 @@ export class Stroker {
       if (n < 2) return;
     }
     const h = this.h;
-    for (let i = 0; i < n - 1; i++) this.quad(p, i, i + 1);
-    for (let i = 1; i < n - 1; i++) this.join(p, i - 1, i, i + 1);
+    if (this.merged && n > 2) this.outline(p, n, false);
+    else {
+      for (let i = 0; i < n - 1; i++) this.quad(p, i, i + 1);
+      for (let i = 1; i < n - 1; i++) this.join(p, i - 1, i, i + 1);
+    }
     const cap = this.style.cap;
     if (cap === 'butt') return;
     if (capStart) {
@@ -307,9 +322,168 @@ export class Stroker {
       p = this.off;
     }
     if (n < 2) return;
+    if (this.merged && n > 2) {
+      this.outline(p, n, true);
+      return;
+    }
     for (let i = 0; i < n; i++) this.quad(p, i, (i + 1) % n);
     if (n < 3) return;
     for (let i = 0; i < n; i++) this.join(p, (i + n - 1) % n, i, (i + 1) % n);
+  }
+
+  /**
+   * The merged outline of n >= 3 points: the quads' and the wedges' edges without those that
+   * cancel. Open: one ring, the left side (-normal) forward then the right side back. Closed:
+   * the left side and the reversed right side as two rings. At each vertex the outer side of the
+   * turn follows the wedge (first point, miter tip or arc, last point) and the inner side runs
+   * through the vertex (what is left of the two quads' ends there).
+   */
+  private outline(p: Float64Array, n: number, closed: boolean): void {
+    const o = this.out;
+    const h = this.h;
+    if (this.right.length < n * 8) this.right = new Float64Array(n * 16);
+    this.rn = 0;
+    const segs = closed ? n : n - 1;
+    // Normal (scaled by h) of the segment before the current vertex.
+    let pnx = 0;
+    let pny = 0;
+    let pl = 0;
+    let pux = 0;
+    let puy = 0;
+    for (let i = closed ? -1 : 0; i < segs; i++) {
+      const a = (i + n) % n;
+      const b = (i + 1) % n;
+      const ax = p[a * 2]!;
+      const ay = p[a * 2 + 1]!;
+      const dx = p[b * 2]! - ax;
+      const dy = p[b * 2 + 1]! - ay;
+      const l = Math.hypot(dx, dy);
+      const nx = (-dy / l) * h;
+      const ny = (dx / l) * h;
+      if (i < 0) {
+        // Closed: the segment into vertex 0, only for its normal.
+        pnx = nx;
+        pny = ny;
+        pl = l;
+        pux = dx;
+        puy = dy;
+        continue;
+      }
+      if (i === 0 && !closed) {
+        o.push(ax - nx, ay - ny);
+        this.pushRight(ax + nx, ay + ny);
+      } else this.vertex(ax, ay, pnx, pny, nx, ny, pux / pl, puy / pl, dx / l, dy / l);
+      pnx = nx;
+      pny = ny;
+      pl = l;
+      pux = dx;
+      puy = dy;
+    }
+    const r = this.right;
+    if (!closed) {
+      const ex = p[n * 2 - 2]!;
+      const ey = p[n * 2 - 1]!;
+      o.push(ex - pnx, ey - pny);
+      this.pushRight(ex + pnx, ey + pny);
+      for (let k = this.rn - 2; k >= 0; k -= 2) o.push(r[k]!, r[k + 1]!);
+      o.close();
+      return;
+    }
+    o.close();
+    for (let k = this.rn - 2; k >= 0; k -= 2) o.push(r[k]!, r[k + 1]!);
+    o.close();
+  }
+
+  private pushRight(x: number, y: number): void {
+    if (this.rn + 2 > this.right.length) {
+      const c = new Float64Array(this.right.length * 2);
+      c.set(this.right);
+      this.right = c;
+    }
+    this.right[this.rn++] = x;
+    this.right[this.rn++] = y;
+  }
+
+  /**
+   * One vertex of a merged outline: (n1x, n1y) and (n2x, n2y) are the scaled normals of the
+   * segments into and out of it, (u1x, u1y) and (u2x, u2y) their unit directions. As join():
+   * the same wedge, less its edges to the vertex, which cancel the quads' ends.
+   */
+  private vertex(vx: number, vy: number, n1x: number, n1y: number, n2x: number, n2y: number, u1x: number, u1y: number, u2x: number, u2y: number): void {
+    const o = this.out;
+    const cross = u1x * u2y - u1y * u2x;
+    const dot = u1x * u2x + u1y * u2y;
+    const join = this.style.join;
+    if (Math.abs(cross) < 1e-12 && dot > 0) {
+      // Straight on: the quads' ends (all but) coincide.
+      o.push(vx - n1x, vy - n1y);
+      if (n1x !== n2x || n1y !== n2y) o.push(vx - n2x, vy - n2y);
+      this.pushRight(vx + n1x, vy + n1y);
+      if (n1x !== n2x || n1y !== n2y) this.pushRight(vx + n2x, vy + n2y);
+      return;
+    }
+    const h = this.h;
+    const s = cross >= 0 ? -1 : 1;
+    const wedge = join === 'round' || Math.abs(cross) >= 1e-12;
+    // The inner side (both sides at a reversal without a wedge) through the vertex.
+    if (s > 0 || !wedge) {
+      o.push(vx - n1x, vy - n1y);
+      o.push(vx, vy);
+      o.push(vx - n2x, vy - n2y);
+    }
+    if (s < 0 || !wedge) {
+      this.pushRight(vx + n1x, vy + n1y);
+      this.pushRight(vx, vy);
+      this.pushRight(vx + n2x, vy + n2y);
+    }
+    if (!wedge) return;
+    // The outer side: the wedge from its first point to its last, as join() builds it.
+    const ax = vx + s * -u1y * h;
+    const ay = vy + s * u1x * h;
+    const bx = vx + s * -u2y * h;
+    const by = vy + s * u2x * h;
+    if (s < 0) {
+      // Left side, in travel order: A, [tip | arc], B.
+      o.push(ax, ay);
+      if (join === 'round') {
+        const turn = Math.acos(Math.max(-1, Math.min(1, dot)));
+        this.arc(vx, vy, Math.atan2(ay - vy, ax - vx), turn, h);
+      } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, false);
+      o.push(bx, by);
+      return;
+    }
+    // Right side, in travel order A, [tip | arc reversed], B: it is pushed back to front.
+    this.pushRight(ax, ay);
+    if (join === 'round') {
+      const turn = Math.acos(Math.max(-1, Math.min(1, dot)));
+      this.arcRight(vx, vy, Math.atan2(by - vy, bx - vx), turn, h);
+    } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, true);
+    this.pushRight(bx, by);
+  }
+
+  /** The miter tip of join(), when within the limit, onto the left side or the right one. */
+  private miterTip(vx: number, vy: number, u1x: number, u1y: number, u2x: number, u2y: number, s: number, right: boolean): void {
+    const n1x = -u1y;
+    const n1y = u1x;
+    const n2x = -u2y;
+    const n2y = u2x;
+    const nd = n1x * n2x + n1y * n2y;
+    const limit = this.style.miterLimit;
+    if (2 / (1 + nd) <= limit * limit) {
+      const k = (s * this.h) / (1 + nd);
+      if (right) this.pushRight(vx + (n1x + n2x) * k, vy + (n1y + n2y) * k);
+      else this.out.push(vx + (n1x + n2x) * k, vy + (n1y + n2y) * k);
+    }
+  }
+
+  /** arc()'s points onto the right side in reverse order (so they come out in arc order). */
+  private arcRight(cx: number, cy: number, a0: number, sweep: number, r: number): void {
+    const k = Math.ceil(sweep / this.arcStep - 1e-9);
+    const step = sweep / k;
+    for (let i = k - 1; i >= 1; i--) {
+      const a = a0 + step * i;
+      this.pushRight(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
+    }
   }
 
   /** Segment a -> b: left side forward, right side back (interior on the right of travel). */

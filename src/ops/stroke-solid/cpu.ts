@@ -11,11 +11,15 @@ export function strokeSolidCpu(ctx: OpContext): Raster {
   const out = ctx.target ?? newRaster(W, H);
   const rast = acquireRasterizer(W, H, true);
   const comp = new Compositor(out.data, W);
-  strokeOutlines(ctx, (rings, paint) => {
-    comp.setColor(paint);
-    rast.addRings(rings, -x0, -y0);
-    rast.sweep(comp.span);
-  });
+  strokeOutlines(
+    ctx,
+    (rings, paint) => {
+      comp.setColor(paint);
+      rast.addRings(rings, -x0, -y0);
+      rast.sweep(comp.span);
+    },
+    true,
+  );
   releaseRasterizer(rast);
   return out;
 }

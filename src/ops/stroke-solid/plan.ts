@@ -19,9 +19,10 @@ export function styleOf(node: NodeSpec): {
 /**
  * The outline rings of every group that draws, with its premultiplied paint (opacity applied):
  * one source of truth for both backends. Ring edges made by clipping (polygonCuts) and line ends
- * made by clipping (cutEnds) are not stroked or capped.
+ * made by clipping (cutEnds) are not stroked or capped. `merged`: one ring per polyline (Stroker.merged,
+ * the same winding with fewer edges: the CPU rasterizer) rather than convex pieces (the GPU's triangles).
  */
-export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA) => void): void {
+export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA) => void, merged = false): void {
   const features = ctx.input<'features'>('features') as Features;
   const { join, cap, miterLimit } = styleOf(ctx.node);
   const wmax = explicitMax(ctx.node, 'width');
@@ -30,6 +31,7 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
   const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
   const offset = ctx.num('offset', 0);
   const stroker = new Stroker();
+  stroker.merged = merged;
   const rings = stroker.out;
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
