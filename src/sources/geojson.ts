@@ -205,7 +205,7 @@ export class GeojsonSource implements FeatureSource {
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));
     const tiles = coveringTiles(canvas, sz, typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer);
     const rects = contributionRects(tiles, canvas);
-    const out = new GroupCollector();
+    const out = new GroupCollector(tiles.length > 1);
     tiles.forEach((t, i) => {
       const raw = index.getTileRaw(sz, t.wx, t.y);
       if (!raw) return;

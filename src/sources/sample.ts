@@ -2,7 +2,7 @@
 // square, so pieces from neighbouring tiles abut exactly; sides of the covered block that lie
 // outside the canvas are pushed out by CLIP_BUFFER so their clip edges and cut line ends stay out
 // of sight; pieces of one feature (same id and properties) from several tiles merge into one group.
-import { clipLine, clipRing, ringArea, reverseRing, type Rect } from '../geometry/clip.js';
+import { clipLine, clipRing, ringArea, type Rect } from '../geometry/clip.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import type { SourceTileRef } from './tiles.js';
 
@@ -81,20 +81,31 @@ export function contributionRects(tiles: readonly SourceTileRef[], canvas: Canva
   }));
 }
 
+// Groups without points share this (a zero-length array cannot be modified).
+const NO_POINTS = new Float64Array(0);
+
+/** One group under construction; the arrays that most groups never need are made on first use. */
 interface Builder {
   group: FeatureGroup;
-  points: number[];
-  cuts: number[];
-  ringCuts: (Uint8Array | undefined)[][];
-  anyRingCut: boolean;
+  points: number[] | undefined;
+  /** Line index and cut flags of the lines with a cut end (the rest are 0). */
+  cuts: number[] | undefined;
+  /** Parallels group.polygons once some ring has a clipped edge. */
+  ringCuts: (Uint8Array | undefined)[][] | undefined;
   tile: number;
 }
 
 /** Collects the pieces of every source tile of one canvas into feature groups. */
 export class GroupCollector {
   private readonly builders: Builder[] = [];
-  private readonly byId = new Map<string, Builder>();
+  private readonly byId = [new Map<number | string, Builder>(), new Map<number | string, Builder>(), new Map<number | string, Builder>()];
   private readonly byProps = [new Map<object, Builder>(), new Map<object, Builder>(), new Map<object, Builder>()];
+
+  /**
+   * `merge` false: the canvas is covered by one source tile, so no two pieces can merge (two
+   * features of one tile never do) and the lookups are skipped.
+   */
+  constructor(private readonly merge = true) {}
 
   /**
    * Add the features of one source tile. `tileIndex` tells tiles apart: pieces from different
@@ -109,20 +120,34 @@ export class GroupCollector {
       uy0 = (rect.y0 - t.py0) / s;
     const ux1 = (rect.x1 - t.px0) / s,
       uy1 = (rect.y1 - t.py0) / s;
-    for (const f of features) {
-      const [bx0, by0, bx1, by1] = f.bbox;
+    // Room for the lines and polygon rings of the features wholly inside (points are copied).
+    let room = 0;
+    for (let i = 0; i < features.length; i++) {
+      const f = features[i]!;
+      const bb = f.bbox;
+      if (f.type !== 1 && bb[0] >= ux0 && bb[2] <= ux1 && bb[1] >= uy0 && bb[3] <= uy1) room += f.coords.length;
+    }
+    const arena = room ? new Arena(room) : undefined;
+    for (let i = 0; i < features.length; i++) {
+      const f = features[i]!;
+      const bb = f.bbox;
+      const bx0 = bb[0],
+        by0 = bb[1],
+        bx1 = bb[2],
+        by1 = bb[3];
       if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
       const inside = bx0 >= ux0 && bx1 <= ux1 && by0 >= uy0 && by1 <= uy1;
       if (f.type === 1) this.addPoints(f, t, s, rect, tileIndex);
-      else if (f.type === 2) this.addLines(f, t, s, rect, inside, tileIndex);
-      else if (f.type === 3) this.addPolygons(f, t, s, rect, inside, tileIndex);
+      else if (f.type === 2) this.addLines(f, t, s, rect, inside ? arena : undefined, tileIndex);
+      else if (f.type === 3) this.addPolygons(f, t, s, rect, inside ? arena : undefined, tileIndex);
     }
   }
 
   private builder(f: TileFeature, tileIndex: number): Builder {
-    const key = f.id !== undefined ? `${f.type}:${f.id}` : undefined;
-    if (key !== undefined) {
-      const b = this.byId.get(key);
+    if (!this.merge) return this.newBuilder(f, tileIndex);
+    const byId = this.byId[f.type - 1]!;
+    if (f.id !== undefined) {
+      const b = byId.get(f.id);
       if (b && b.tile !== tileIndex && sameProperties(b.group.properties, f.properties)) {
         b.tile = tileIndex;
         return b;
@@ -131,23 +156,22 @@ export class GroupCollector {
     // Without an id, pieces holding the very same properties object are one feature: geojson-vt
     // hands every tile a GeoJSON feature's own properties (geometry ops then see whole features).
     const byProps = this.byProps[f.type - 1]!;
-    const same = key === undefined ? byProps.get(f.properties) : undefined;
+    const same = f.id === undefined ? byProps.get(f.properties) : undefined;
     if (same && same.tile !== tileIndex) {
       same.tile = tileIndex;
       return same;
     }
-    const b: Builder = {
-      group: { properties: f.properties, polygons: [], lines: [], points: new Float64Array(0) },
-      points: [],
-      cuts: [],
-      ringCuts: [],
-      anyRingCut: false,
-      tile: tileIndex,
-    };
-    if (f.id !== undefined) b.group.id = f.id;
+    const b = this.newBuilder(f, tileIndex);
+    if (f.id !== undefined && !byId.has(f.id)) byId.set(f.id, b);
+    if (f.id === undefined && !byProps.has(f.properties)) byProps.set(f.properties, b);
+    return b;
+  }
+
+  private newBuilder(f: TileFeature, tileIndex: number): Builder {
+    const group: FeatureGroup = { properties: f.properties, polygons: [], lines: [], points: NO_POINTS };
+    if (f.id !== undefined) group.id = f.id;
+    const b: Builder = { group, points: undefined, cuts: undefined, ringCuts: undefined, tile: tileIndex };
     this.builders.push(b);
-    if (key !== undefined && !this.byId.has(key)) this.byId.set(key, b);
-    if (key === undefined && !byProps.has(f.properties)) byProps.set(f.properties, b);
     return b;
   }
 
@@ -160,64 +184,69 @@ export class GroupCollector {
       // Half-open, so a point on a shared tile edge is taken by exactly one tile.
       if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) {
         b ??= this.builder(f, tileIndex);
-        b.points.push(x, y);
+        (b.points ??= []).push(x, y);
       }
     }
   }
 
-  private addLines(f: TileFeature, t: SourceTileRef, s: number, r: Rect, inside: boolean, tileIndex: number): void {
+  /** `arena` is given for a feature wholly inside the rectangle (nothing to clip). */
+  private addLines(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
     let b: Builder | undefined;
     for (let p = 0; p + 1 < f.parts.length; p++) {
-      const flat = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s);
+      const flat = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
       if (flat.length < 4) continue;
-      if (inside) {
+      if (arena) {
         b ??= this.builder(f, tileIndex);
         b.group.lines.push(flat);
-        b.cuts.push(0);
         continue;
       }
       for (const piece of clipLine(flat, r)) {
         b ??= this.builder(f, tileIndex);
+        if (piece.cut !== 0) (b.cuts ??= []).push(b.group.lines.length, piece.cut);
         b.group.lines.push(piece.line);
-        b.cuts.push(piece.cut);
       }
     }
   }
 
-  private addPolygons(f: TileFeature, t: SourceTileRef, s: number, r: Rect, inside: boolean, tileIndex: number): void {
+  /** `arena` is given for a feature wholly inside the rectangle (nothing to clip). */
+  private addPolygons(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
     let b: Builder | undefined;
     let current: Float64Array[] | undefined;
-    let currentCuts: (Uint8Array | undefined)[] | undefined;
     for (let p = 0; p + 1 < f.parts.length; p++) {
       const isExterior = f.exterior ? f.exterior[p] === 1 : p === 0;
       if (!isExterior && !current) continue; // the hole of an exterior that fell outside
-      let ring = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s);
+      let ring = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
       let cuts: Uint8Array | undefined;
-      if (!inside) {
+      if (!arena) {
         ring = clipRing(ring, r);
         cuts = clipEdges(ring, r);
       }
       const a = ringArea(ring);
       if (ring.length < 6 || a === 0) {
-        if (isExterior) current = currentCuts = undefined;
+        if (isExterior) current = undefined;
         continue;
       }
       // Exteriors wind clockwise on screen (positive area with y down), holes the other way.
       if (a < 0 === isExterior) {
-        ring = reverseRing(ring);
+        reverseInPlace(ring);
         if (cuts) cuts = reverseEdgeFlags(cuts);
       }
       b ??= this.builder(f, tileIndex);
+      const polygons = b.group.polygons;
       if (isExterior) {
         current = [ring];
-        currentCuts = [cuts];
-        b.group.polygons.push(current);
-        b.ringCuts.push(currentCuts);
+        polygons.push(current);
+        b.ringCuts?.push([cuts]);
       } else {
         current!.push(ring);
-        currentCuts!.push(cuts);
+        b.ringCuts?.[polygons.length - 1]!.push(cuts);
       }
-      if (cuts) b.anyRingCut = true;
+      if (cuts && !b.ringCuts) {
+        // The first ring with a clipped edge: every ring so far gets its (empty) entry.
+        b.ringCuts = polygons.map((poly) => poly.map(() => undefined));
+        const last = b.ringCuts[polygons.length - 1]!;
+        last[last.length - 1] = cuts;
+      }
     }
   }
 
@@ -226,25 +255,71 @@ export class GroupCollector {
     const out: FeatureGroup[] = [];
     for (const b of this.builders) {
       const g = b.group;
-      if (b.points.length) g.points = Float64Array.from(b.points);
-      if (b.cuts.some((c) => c !== 0)) g.cutEnds = Uint8Array.from(b.cuts);
-      if (b.anyRingCut) g.polygonCuts = b.ringCuts;
+      if (b.points?.length) g.points = Float64Array.from(b.points);
+      if (b.cuts) {
+        const cutEnds = new Uint8Array(g.lines.length);
+        for (let i = 0; i < b.cuts.length; i += 2) cutEnds[b.cuts[i]!] = b.cuts[i + 1]!;
+        g.cutEnds = cutEnds;
+      }
+      if (b.ringCuts) g.polygonCuts = b.ringCuts;
       if (g.points.length || g.lines.length || g.polygons.length) out.push(g);
     }
     return out;
   }
 }
 
-/** Vertices [start, end) of a flat tile-unit array, in world pixels; drops a repeated closing vertex. */
-function toWorld(c: Int32Array, start: number, end: number, t: SourceTileRef, s: number): Float64Array {
+/** Reverse a flat ring's vertex order in place (the reverseRing of geometry/clip, without a copy). */
+function reverseInPlace(ring: Float64Array): void {
+  for (let i = 0, j = ring.length - 2; i < j; i += 2, j -= 2) {
+    const x = ring[i]!,
+      y = ring[i + 1]!;
+    ring[i] = ring[j]!;
+    ring[i + 1] = ring[j + 1]!;
+    ring[j] = x;
+    ring[j + 1] = y;
+  }
+}
+
+/**
+ * Vertices [start, end) of a flat tile-unit array, in world pixels; drops a repeated closing
+ * vertex. Written into `arena` (a view of it is returned) when given, else into a new array.
+ */
+function toWorld(c: Int32Array, start: number, end: number, t: SourceTileRef, s: number, arena?: Arena): Float64Array {
   let n = end - start;
   if (n > 1 && c[start * 2] === c[(end - 1) * 2] && c[start * 2 + 1] === c[(end - 1) * 2 + 1]) n--;
-  const out = new Float64Array(n * 2);
-  for (let i = 0; i < n; i++) {
-    out[i * 2] = t.px0 + c[(start + i) * 2]! * s;
-    out[i * 2 + 1] = t.py0 + c[(start + i) * 2 + 1]! * s;
+  const out = arena ? arena.take(n * 2) : new Float64Array(n * 2);
+  const px0 = t.px0,
+    py0 = t.py0;
+  for (let i = 0, k = start * 2; i < n * 2; i += 2, k += 2) {
+    out[i] = px0 + c[k]! * s;
+    out[i + 1] = py0 + c[k + 1]! * s;
   }
   return out;
+}
+
+/**
+ * One Float64Array that the rings and lines of wholly inside features are views of: one
+ * allocation per source tile instead of one per ring (off-heap backing stores are what the
+ * collector spends its time on). Views never overlap, so each stays an independent array.
+ */
+class Arena {
+  private buf: Float64Array;
+  private used = 0;
+
+  constructor(size: number) {
+    this.buf = new Float64Array(size);
+  }
+
+  take(n: number): Float64Array {
+    if (this.used + n > this.buf.length) {
+      // Only when the size estimate was short: a new block (the old one stays with its views).
+      this.buf = new Float64Array(Math.max(n, this.buf.length));
+      this.used = 0;
+    }
+    const v = this.buf.subarray(this.used, this.used + n);
+    this.used += n;
+    return v;
+  }
 }
 
 /**

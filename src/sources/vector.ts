@@ -173,7 +173,7 @@ export class VectorTileSource implements FeatureSource {
       if (present.some((t) => t)) throw unknown();
     }
     const rects = contributionRects(tiles, canvas);
-    const out = new GroupCollector();
+    const out = new GroupCollector(tiles.length > 1);
     tiles.forEach((t, i) => {
       const d = decoded[i];
       if (d) out.addTile(d.features, d.extent, t, rects[i]!, i);
