@@ -253,6 +253,71 @@ export class Rasterizer {
     this.yMax = -1;
   }
 
+  /**
+   * Emit everything added since the last sweep straight onto the compositor's canvas (the same
+   * pixels as `sweep(comp.span)`), and clear it. One pass per row: each run of one coverage is
+   * painted as it ends (zero coverage not at all), with no coverage row in between; runs across
+   * untouched blocks go out whole, opaque ones as plain copies.
+   */
+  composite(comp: Compositor): void {
+    const { acc, rowMin, rowMax, stride, width: W, antialias, blk, nb } = this;
+    if (comp.width !== W) throw new RangeError('compositor and rasterizer widths differ');
+    const { data: d, r, g, b, a } = comp;
+    const BM = (1 << BLOCK) - 1;
+    for (let y = this.yMin; y <= this.yMax; y++) {
+      const c0 = rowMin[y]!;
+      const c1 = rowMax[y]!;
+      if (c1 < c0) continue;
+      rowMin[y] = NONE;
+      rowMax[y] = -1;
+      const base = y * stride;
+      const bb = y * nb;
+      const px = y * W * 4;
+      const last = c1 < W ? c1 : W - 1;
+      let s = 0;
+      let c = 0;
+      let run = c0; // start of the current run of coverage c
+      let x = c0;
+      while (x <= last) {
+        const bi = bb + (x >> BLOCK);
+        const end = (x | BM) < last ? x | BM : last;
+        if (blk[bi] === 0) {
+          x = end + 1;
+          continue;
+        }
+        blk[bi] = 0;
+        for (; x <= end; x++) {
+          const v = acc[base + x]!;
+          if (v === 0) continue;
+          acc[base + x] = 0;
+          s += v;
+          let n: number;
+          if (antialias) {
+            const m = s < 0 ? -s : s;
+            // Below 1e-9 is rounding left by cancelled edges, not coverage.
+            n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
+          } else n = Math.round(s) !== 0 ? 1 : 0;
+          if (n !== c) {
+            if (c !== 0) paintRun(d, px + run * 4, x - run, r, g, b, a, c);
+            c = n;
+            run = x;
+          }
+        }
+      }
+      // The last run: coverage c holds to the canvas edge (0 for a shape closed inside it).
+      if (c !== 0) paintRun(d, px + run * 4, W - run, r, g, b, a, c);
+      if (c1 >= W) {
+        // Spill cells right of the canvas.
+        acc[base + W] = 0;
+        acc[base + W + 1] = 0;
+        blk[bb + (W >> BLOCK)] = 0;
+        blk[bb + ((W + 1) >> BLOCK)] = 0;
+      }
+    }
+    this.yMin = NONE;
+    this.yMax = -1;
+  }
+
   /** Sweep into a coverage mask over the whole canvas (row-major), for tests and other backends. */
   sweepMask(mask = new Float32Array(this.width * this.height)): Float32Array {
     const W = this.width;
@@ -393,6 +458,31 @@ export function releaseRasterizer(r: Rasterizer): void {
   if (pool.length > POOL_SIZE) pool.shift();
 }
 
+/** Source-over of premultiplied paint (r, g, b, a) times coverage c onto n RGBA pixels from float index p. */
+function paintRun(d: Float32Array, p: number, n: number, r: number, g: number, b: number, a: number, c: number): void {
+  if (c >= 1 && a >= 1) {
+    // Opaque: the destination is replaced.
+    if (n === 1) {
+      d[p] = r;
+      d[p + 1] = g;
+      d[p + 2] = b;
+      d[p + 3] = 1;
+    } else fillPixels(d, p, n, r, g, b, 1);
+    return;
+  }
+  const k = 1 - a * c;
+  const cr = r * c;
+  const cg = g * c;
+  const cb = b * c;
+  const ca = a * c;
+  for (const e = p + n * 4; p < e; p += 4) {
+    d[p] = cr + d[p]! * k;
+    d[p + 1] = cg + d[p + 1]! * k;
+    d[p + 2] = cb + d[p + 2]! * k;
+    d[p + 3] = ca + d[p + 3]! * k;
+  }
+}
+
 /** Set n RGBA pixels from float index p to one value (long runs by doubling native copies). */
 export function fillPixels(d: Float32Array, p: number, n: number, r: number, g: number, b: number, a: number): void {
   if (n < 16) {
@@ -420,10 +510,11 @@ export function fillPixels(d: Float32Array, p: number, n: number, r: number, g: 
  * span. Set the paint, then pass `span` to Rasterizer.sweep.
  */
 export class Compositor {
-  private r = 0;
-  private g = 0;
-  private b = 0;
-  private a = 0;
+  /** The paint, premultiplied (setColor). */
+  r = 0;
+  g = 0;
+  b = 0;
+  a = 0;
   readonly span: SpanFn;
 
   constructor(

@@ -14,7 +14,7 @@ export function fillSolidCpu(ctx: OpContext): Raster {
   fillGroups(ctx, (g, paint) => {
     comp.setColor(paint);
     addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
-    rast.sweep(comp.span);
+    rast.composite(comp);
   });
   releaseRasterizer(rast);
   return out;

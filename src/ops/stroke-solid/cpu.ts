@@ -16,7 +16,7 @@ export function strokeSolidCpu(ctx: OpContext): Raster {
     (rings, paint) => {
       comp.setColor(paint);
       rast.addRings(rings, -x0, -y0);
-      rast.sweep(comp.span);
+      rast.composite(comp);
     },
     true,
   );
