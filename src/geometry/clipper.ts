@@ -67,9 +67,10 @@ const COS_PI_32 = Math.cos(Math.PI / 32);
  * Arc tolerance of an offset by d: GEOS's default resolution (8 segments per quarter circle, so a
  * gap of d (1 - cos(pi / 32)) between arc and chord), but never a gap above MAX_ARC_TOLERANCE
  * (larger radii get more segments than GEOS's) nor below ARC_TOLERANCE (small ones get fewer).
+ * Clipper rounds its segment count up: the 1e-6 keeps 32 per circle from becoming 33.
  */
 export function arcTolerance(d: number): number {
-  return Math.min(MAX_ARC_TOLERANCE, Math.max(ARC_TOLERANCE, Math.abs(d) * (1 - COS_PI_32)));
+  return Math.min(MAX_ARC_TOLERANCE, Math.max(ARC_TOLERANCE, Math.abs(d) * (1 - COS_PI_32) * (1 + 1e-6)));
 }
 /** SVG's default miter limit (miter length / width). */
 const MITER_LIMIT = 4;
@@ -301,6 +302,45 @@ function boxOfRings(rings: readonly ArrayLike<number>[], grow: number): Box {
 
 const overlap = (a: Box, b: Box): boolean => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 
+/** Grid cell of the batch index, pixels. */
+const CELL = 64;
+/** Key of grid cell (cx, cy); two cells sharing a key only cost extra exact tests. */
+const cellKey = (cx: number, cy: number) => cx * 67108864 + cy;
+
+/** Features offset in one Clipper call: pairwise disjoint boxes, indexed by grid cell. */
+class Batch {
+  readonly members: number[] = [];
+  readonly boxes: Box[] = [];
+  private readonly cells = new Map<number, number[]>();
+  private each(box: Box, f: (key: number) => boolean): boolean {
+    const x1 = Math.floor(box[2] / CELL);
+    const y1 = Math.floor(box[3] / CELL);
+    for (let cx = Math.floor(box[0] / CELL); cx <= x1; cx++) for (let cy = Math.floor(box[1] / CELL); cy <= y1; cy++) if (!f(cellKey(cx, cy))) return false;
+    return true;
+  }
+  /** Whether the box overlaps none of the batch's boxes. */
+  fits(box: Box): boolean {
+    return this.boxes.length < 256 && this.each(box, (key) => !this.cells.get(key)?.some((k) => overlap(this.boxes[k]!, box)));
+  }
+  add(i: number, box: Box): void {
+    const k = this.boxes.length;
+    this.members.push(i);
+    this.boxes.push(box);
+    this.each(box, (key) => {
+      const list = this.cells.get(key);
+      if (list) list.push(k);
+      else this.cells.set(key, [k]);
+      return true;
+    });
+  }
+  /** Index of the box holding (x, y), or -1. */
+  at(x: number, y: number): number {
+    const list = this.cells.get(cellKey(Math.floor(x / CELL), Math.floor(y / CELL)));
+    if (list) for (const k of list) if (x >= this.boxes[k]![0] && x <= this.boxes[k]![2] && y >= this.boxes[k]![1] && y <= this.boxes[k]![3]) return k;
+    return -1;
+  }
+}
+
 /**
  * offset() of many features, with fewer calls into Clipper: features that are lines only, or one
  * polygon no clip touched, go in batches, one Clipper call per batch of features whose boxes (grown
@@ -311,7 +351,6 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
   const out: Float64Array[][][] = new Array<Float64Array[][]>(inputs.length);
   // How far an output can reach past its input: a miter up to MITER_LIMIT x d, a square end d * sqrt 2.
   const grow = Math.abs(distance) * (join === 'miter' ? MITER_LIMIT : 1.5) + 1;
-  type Batch = { members: number[]; boxes: Box[] };
   const batches: { lines: Batch[]; polygons: Batch[] } = { lines: [], polygons: [] };
   inputs.forEach((inp, i) => {
     const lines = distance !== 0 && inp.lines.length > 0 && !inp.rings.length && !inp.points.length;
@@ -322,10 +361,9 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
     }
     const box = boxOfRings(lines ? inp.lines : inp.rings, grow);
     const list = lines ? batches.lines : batches.polygons;
-    let b = list.find((c) => c.boxes.length < 256 && !c.boxes.some((o) => overlap(o, box)));
-    if (!b) list.push((b = { members: [], boxes: [] }));
-    b.members.push(i);
-    b.boxes.push(box);
+    let b = list.find((c) => c.fits(box));
+    if (!b) list.push((b = new Batch()));
+    b.add(i, box);
   });
   const [jt, tol] = joinType(m, join, distance);
   for (const kind of ['lines', 'polygons'] as const) {
@@ -341,7 +379,7 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
         const rings = readPaths(s.keep(m.InflatePathsD(paths, d, jt, end, MITER_LIMIT, PRECISION, tol)));
         const mine: Float64Array[][] = b.members.map(() => []);
         for (const r of rings) {
-          const k = b.boxes.findIndex((o) => r[0]! >= o[0] && r[0]! <= o[2] && r[1]! >= o[1] && r[1]! <= o[3]);
+          const k = b.at(r[0]!, r[1]!);
           if (k >= 0) mine[k]!.push(r);
         }
         b.members.forEach((i, k) => (out[i] = nestRings(mine[k]!)));
