@@ -28,7 +28,24 @@ const DEM_DEFAULTS = {
 export function decodeElevation(img: DecodedImage, encoding: DemEncoding): Float32Array {
   const { data, width, height } = img;
   const out = new Float32Array(width * height);
-  for (let i = 0, p = 0; i < out.length; i++, p += 4) {
+  const n = out.length;
+  if (LITTLE_ENDIAN && data.byteOffset % 4 === 0) {
+    // One 32-bit word a pixel (R | G << 8 | B << 16 | A << 24): the same values, a quarter of the loads.
+    const px = new Uint32Array(data.buffer, data.byteOffset, n);
+    if (encoding === 'terrarium') {
+      for (let i = 0; i < n; i++) {
+        const v = px[i]!;
+        out[i] = v >>> 24 === 0 ? NaN : (v & 255) * 256 + ((v >>> 8) & 255) + ((v >>> 16) & 255) / 256 - 32768;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const v = px[i]!;
+        out[i] = v >>> 24 === 0 ? NaN : -10000 + ((v & 255) * 65536 + ((v >>> 8) & 255) * 256 + ((v >>> 16) & 255)) * 0.1;
+      }
+    }
+    return out;
+  }
+  for (let i = 0, p = 0; i < n; i++, p += 4) {
     const r = data[p]!,
       g = data[p + 1]!,
       b = data[p + 2]!;
@@ -37,6 +54,8 @@ export function decodeElevation(img: DecodedImage, encoding: DemEncoding): Float
   }
   return out;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 interface DemFetcher {
   readonly key: string;

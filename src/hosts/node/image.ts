@@ -1,10 +1,20 @@
-// The Node host's image decoder (PNG, WebP, ...) through sharp, for DEM tiles.
+// The Node host's image decoder (PNG, WebP, ...) for DEM tiles: the common PNG (8-bit, not
+// interlaced) decoded directly (png-decode.ts: node:zlib and a row unfilter), anything else
+// through sharp.
 import sharp from 'sharp';
 import { LIMITS } from '../../limits.js';
 import type { DecodedImage } from '../../sources/types.js';
+import { decodePngFast } from './png-decode.js';
 
 /** Bytes to 8-bit sRGB RGBA (alpha added when the image has none). Rejects on corrupt or unknown data. */
 export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
+  const direct = decodePngFast(bytes);
+  if (direct) return direct;
+  return decodeImageSharp(bytes);
+}
+
+/** The general path: sharp (libvips) for every format and PNG variant it reads. */
+export async function decodeImageSharp(bytes: Uint8Array): Promise<DecodedImage> {
   const { data, info } = await sharp(bytes, { limitInputPixels: LIMITS.maxImagePixels })
     .toColourspace('srgb')
     .ensureAlpha()
