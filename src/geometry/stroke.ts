@@ -357,7 +357,7 @@ export class Stroker {
       const ay = p[a * 2 + 1]!;
       const dx = p[b * 2]! - ax;
       const dy = p[b * 2 + 1]! - ay;
-      const l = Math.hypot(dx, dy);
+      const l = Math.sqrt(dx * dx + dy * dy); // pixel coordinates: no overflow for hypot to guard
       const nx = (-dy / l) * h;
       const ny = (dx / l) * h;
       if (i < 0) {

@@ -145,6 +145,29 @@ export class Rasterizer {
           const b = row * nb + (c0 >> BLOCK);
           blk[b] = 1;
           blk[row * nb + ((c0 + 1) >> BLOCK)] = 1;
+        } else if (lo >= 0 && hi < W) {
+          // A piece across several cells of the canvas: cells()'s general case, inline.
+          const base = row * stride;
+          let c1 = hi | 0;
+          if (c1 === hi) c1--;
+          const k = h / (hi - lo);
+          let w = c0 + 1 - lo;
+          let hc = k * w;
+          acc[base + c0] += hc * w * 0.5;
+          acc[base + c0 + 1] += hc * (1 - w * 0.5);
+          const half = k * 0.5;
+          for (let c = c0 + 1; c < c1; c++) {
+            acc[base + c] += half;
+            acc[base + c + 1] += half;
+          }
+          w = hi - c1;
+          hc = k * w;
+          acc[base + c1] += hc * (1 - w * 0.5);
+          acc[base + c1 + 1] += hc * w * 0.5;
+          if (c0 < rowMin[row]!) rowMin[row] = c0;
+          if (c1 + 1 > rowMax[row]!) rowMax[row] = c1 + 1;
+          const bb = row * nb;
+          for (let b = c0 >> BLOCK, e = (c1 + 1) >> BLOCK; b <= e; b++) blk[bb + b] = 1;
         } else this.cells(row, xa, xb, h);
         ya = yb;
         xa = xb;
