@@ -4,6 +4,7 @@
 // the input drawn over black; an opaque input gives edges (light on transparent) that can be
 // blended over anything, and the alpha edges of shapes become outlines.
 import { acquire } from '../../backends/cpu/pool.js';
+import { sobelSimd } from './simd.js';
 
 /**
  * src: RGBA sw x (h + 2) rows with the output window w x h at (1, 1) (pad 1).
@@ -11,6 +12,16 @@ import { acquire } from '../../backends/cpu/pool.js';
  */
 export function sobel(src: Float32Array, sw: number, w: number, h: number, strength: number): Float32Array {
   const out = acquire(w * h * 4, false);
+  if (sobelSimd(src, sw, w, h, strength, out)) return out; // the same sums in f32 (simd.ts)
+  return sobelInto(src, sw, w, h, strength, out);
+}
+
+/** The TypeScript kernel (the reference of the SIMD one), in f64. */
+export function sobelScalar(src: Float32Array, sw: number, w: number, h: number, strength: number): Float32Array {
+  return sobelInto(src, sw, w, h, strength, acquire(w * h * 4, false));
+}
+
+function sobelInto(src: Float32Array, sw: number, w: number, h: number, strength: number, out: Float32Array): Float32Array {
   const row = sw * 4;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {

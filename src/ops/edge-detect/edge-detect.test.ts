@@ -1,6 +1,7 @@
 // edge-detect: the kernel against a 2-D convolution with the Sobel matrices written out, a
 // hand-checked step edge through the render loop, and CPU/GPU parity.
-import { sobel } from './cpu.js';
+import { sobel, sobelScalar } from './cpu.js';
+import { sobelSimdAvailable } from './simd.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
@@ -29,25 +30,54 @@ describe('Sobel kernel', () => {
       const a = r();
       src.set([r() * a, r() * a, r() * a, a], i * 4);
     }
-    for (const strength of [0.2, 1, 3]) {
-      const got = sobel(src, sw, w, h, strength);
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) {
-          const v = [0, 1, 2, 3].map((c) => {
-            let gx = 0,
-              gy = 0;
-            for (let j = 0; j < 3; j++)
-              for (let i = 0; i < 3; i++) {
-                const s = src[((y + j) * sw + x + i) * 4 + c]!;
-                gx += KX[j]![i]! * s;
-                gy += KY[j]![i]! * s;
-              }
-            return Math.min(1, Math.hypot(gx, gy) * strength);
-          });
-          const o = (y * w + x) * 4;
-          for (let c = 0; c < 3; c++) expect(got[o + c]).toBeCloseTo(v[c]!, 6);
-          expect(got[o + 3]).toBeCloseTo(Math.max(...v), 6);
-        }
+    // The SIMD kernel sums in f32 (within 1e-6), the scalar one in f64.
+    for (const [kernel, digits] of [
+      [sobel, 5],
+      [sobelScalar, 6],
+    ] as const)
+      for (const strength of [0.2, 1, 3]) {
+        const got = kernel(src, sw, w, h, strength);
+        for (let y = 0; y < h; y++)
+          for (let x = 0; x < w; x++) {
+            const v = [0, 1, 2, 3].map((c) => {
+              let gx = 0,
+                gy = 0;
+              for (let j = 0; j < 3; j++)
+                for (let i = 0; i < 3; i++) {
+                  const s = src[((y + j) * sw + x + i) * 4 + c]!;
+                  gx += KX[j]![i]! * s;
+                  gy += KY[j]![i]! * s;
+                }
+              return Math.min(1, Math.hypot(gx, gy) * strength);
+            });
+            const o = (y * w + x) * 4;
+            for (let c = 0; c < 3; c++) expect(got[o + c]).toBeCloseTo(v[c]!, digits);
+            expect(got[o + 3]).toBeCloseTo(Math.max(...v), digits);
+          }
+      }
+  });
+
+  test('the WebAssembly SIMD kernel runs here and agrees with the TypeScript reference within 1e-6', () => {
+    expect(sobelSimdAvailable()).toBe(true);
+    const r = rng(9);
+    for (const [w, h] of [
+      [1, 1],
+      [7, 3],
+      [64, 33],
+    ] as const) {
+      const sw = w + 2;
+      const src = new Float32Array(sw * (h + 2) * 4);
+      for (let i = 0; i < sw * (h + 2); i++) {
+        const a = r();
+        src.set([r() * a, r() * a, r() * a, a], i * 4);
+      }
+      for (const strength of [0.3, 1, 4]) {
+        const a = sobel(src, sw, w, h, strength);
+        const b = sobelScalar(src, sw, w, h, strength);
+        let d = 0;
+        for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i]! - b[i]!));
+        expect(d).toBeLessThan(1e-6);
+      }
     }
   });
 
