@@ -285,6 +285,72 @@ function nestRings(rings: Float64Array[]): Float64Array[][] {
   return outers.map((o) => o.poly);
 }
 
+/** Rounding half away from zero (C's round, which Clipper uses to snap to its grid). */
+const roundAway = (v: number) => (v < 0 ? -Math.round(-v) : Math.round(v));
+
+/**
+ * The offset by d > 0 of one segment with round ends (a capsule), drawn as Clipper draws it: on its
+ * 1/100 px grid, the same arc steps (segment count from the arc tolerance, rotation by a fixed
+ * sine and cosine from the normal's side), collinear and repeated vertices dropped as its union
+ * drops them. Same vertices as InflatePathsD (the test compares the two), without the union's
+ * sweep: a capsule is convex. Undefined for a segment of zero length on the grid.
+ */
+export function capsule(x0: number, y0: number, x1: number, y1: number, d: number, tol: number): Float64Array | undefined {
+  const scale = 10 ** PRECISION;
+  const X0 = roundAway(x0 * scale);
+  const Y0 = roundAway(y0 * scale);
+  const X1 = roundAway(x1 * scale);
+  const Y1 = roundAway(y1 * scale);
+  if (X0 === X1 && Y0 === Y1) return undefined;
+  const len = Math.hypot(X1 - X0, Y1 - Y0);
+  const nx = (Y1 - Y0) / len;
+  const ny = -(X1 - X0) / len;
+  const D = d * scale;
+  const per360 = Math.min(Math.PI / Math.acos(1 - Math.min(D, tol * scale) / D), D * Math.PI);
+  const sin = Math.sin((2 * Math.PI) / per360);
+  const cos = Math.cos((2 * Math.PI) / per360);
+  const steps = Math.ceil((per360 / (2 * Math.PI)) * Math.PI);
+  const pts: number[] = [];
+  // Each end: from one side's offset point around the end to the other's.
+  const cap = (px: number, py: number, vx: number, vy: number) => {
+    pts.push(roundAway(px + vx), roundAway(py + vy));
+    for (let i = 1; i < steps; i++) {
+      const x = vx * cos - sin * vy;
+      vy = vx * sin + vy * cos;
+      vx = x;
+      pts.push(roundAway(px + vx), roundAway(py + vy));
+    }
+  };
+  cap(X0, Y0, -nx * D, -ny * D);
+  pts.push(roundAway(X0 + nx * D), roundAway(Y0 + ny * D));
+  cap(X1, Y1, nx * D, ny * D);
+  pts.push(roundAway(X1 - nx * D), roundAway(Y1 - ny * D));
+  let ring = pts;
+  for (let changed = true; changed && ring.length >= 6; ) {
+    changed = false;
+    const n = ring.length / 2;
+    const kept: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = kept.length;
+      const ax = k ? kept[k - 2]! : ring[(n - 1) * 2]!;
+      const ay = k ? kept[k - 1]! : ring[(n - 1) * 2 + 1]!;
+      const bx = ring[i * 2]!;
+      const by = ring[i * 2 + 1]!;
+      const j = ((i + 1) % n) * 2;
+      if ((bx - ax) * (ring[j + 1]! - by) - (by - ay) * (ring[j]! - bx) === 0) {
+        changed = true;
+        continue;
+      }
+      kept.push(bx, by);
+    }
+    ring = kept;
+  }
+  if (ring.length < 6) return undefined;
+  const out = new Float64Array(ring.length);
+  for (let i = 0; i < ring.length; i++) out[i] = ring[i]! * (1 / scale);
+  return ringArea(out) < 0 ? reverseRing(out) : out;
+}
+
 type Box = [number, number, number, number];
 
 function boxOfRings(rings: readonly ArrayLike<number>[], grow: number): Box {
@@ -357,6 +423,13 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
     const polygon = distance !== 0 && !!inp.simple && inp.rings.length > 0 && !inp.lines.length && !inp.points.length;
     if (!lines && !polygon) {
       out[i] = offset(m, inp, distance, join);
+      return;
+    }
+    // One segment with round ends: its capsule, without Clipper.
+    const seg = lines && join !== 'bevel' && inp.lines.length === 1 && inp.lines[0]!.length === 4 ? inp.lines[0]! : undefined;
+    const cap = seg && capsule(seg[0]!, seg[1]!, seg[2]!, seg[3]!, Math.abs(distance), arcTolerance(distance));
+    if (cap) {
+      out[i] = [[cap]];
       return;
     }
     const box = boxOfRings(lines ? inp.lines : inp.rings, grow);

@@ -2,7 +2,7 @@
 // holes, lines and points under a negative distance, and the padding bound.
 import { buffer } from './index.js';
 import { group, polygonsArea, ringArea, runOp, sq } from '../../../tests/helpers/geometry.js';
-import { arcTolerance, loadClipper, offset } from '../../geometry/clipper.js';
+import { arcTolerance, capsule, loadClipper, offset } from '../../geometry/clipper.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { Renderer, toRGBA8 } from '../../index.js';
 
@@ -119,7 +119,9 @@ describe('buffer', () => {
       const x = next() * 400,
         y = next() * 400;
       const line = Float64Array.of(x, y, x + next() * 30, y + next() * 30, x + next() * 30, y - next() * 20);
-      return i % 3 ? group({ lines: [line], properties: { i } }) : group({ polygons: [[sq(x, y, 5 + next() * 20)]], properties: { i } });
+      // Every fifth a single segment (offset as a capsule without Clipper, but for bevel joins).
+      const lines = [i % 5 === 1 ? line.subarray(0, 4) : line];
+      return i % 3 ? group({ lines, properties: { i } }) : group({ polygons: [[sq(x, y, 5 + next() * 20)]], properties: { i } });
     });
     const m = await loadClipper();
     for (const [distance, join] of [
@@ -158,6 +160,36 @@ describe('buffer', () => {
         expect(d - Math.hypot(mx, my)).toBeLessThan(tol + 0.01);
       }
     }
+  });
+
+  test("a single segment's capsule (drawn without Clipper) has Clipper's vertices", async () => {
+    const m = await loadClipper();
+    const next = rng(17);
+    const key = (r: ArrayLike<number>) => {
+      const v: string[] = [];
+      for (let i = 0; i < r.length; i += 2) v.push(`${r[i]!.toFixed(6)},${r[i + 1]!.toFixed(6)}`);
+      return v.sort().join(' ');
+    };
+    let n = 0;
+    for (const d of [0.3, 1.5, 4, 7.25, 12, 40])
+      for (let k = 0; k < 60; k++) {
+        // World-pixel-like coordinates (large, positive and negative), lengths from 0.02 to 300 px.
+        const x0 = (next() - 0.3) * 3e6,
+          y0 = (next() - 0.3) * 3e6;
+        const len = 0.02 * 15000 ** next(),
+          a = next() * 2 * Math.PI;
+        const line = Float64Array.of(x0, y0, x0 + len * Math.cos(a), y0 + len * Math.sin(a));
+        const want = offset(m, { rings: [], lines: [line], points: [] }, d, 'round');
+        const got = capsule(line[0]!, line[1]!, line[2]!, line[3]!, d, arcTolerance(d))!;
+        expect(want).toHaveLength(1);
+        expect(want[0]).toHaveLength(1);
+        expect(ringArea(got)).toBeGreaterThan(0);
+        expect(key(got)).toBe(key(want[0]![0]!));
+        n++;
+      }
+    expect(n).toBe(360);
+    // Zero length on Clipper's grid: no capsule (Clipper draws the disk).
+    expect(capsule(5, 5, 5.001, 5, 4, arcTolerance(4))).toBeUndefined();
   });
 
   test('pads the canvas by |distance| (its bound)', () => {
