@@ -1,5 +1,5 @@
 import type { RingSet } from '../../backends/cpu/rasterize.js';
-import { Stroker, type Cap, type Join } from '../../geometry/stroke.js';
+import { Stroker, type Cap, type Join, type StrokeStyle } from '../../geometry/stroke.js';
 import type { Features, RGBA } from '../../types.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import type { NodeSpec, OpContext } from '../types.js';
@@ -32,6 +32,8 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
   const offset = ctx.num('offset', 0);
   const stroker = new Stroker();
   stroker.merged = merged;
+  // One style object, set again only when a group's width differs from the last one's.
+  const style: StrokeStyle = { width: NaN, join, cap, miterLimit, offset };
   const rings = stroker.out;
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
@@ -41,7 +43,10 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     const a = clamp01(c[3] * clamp01(opacity(g)));
     if (!(a > 0)) continue;
     rings.clear();
-    stroker.setStyle({ width: w, join, cap, miterLimit, offset });
+    if (w !== style.width) {
+      style.width = w;
+      stroker.setStyle(style);
+    }
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
       stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
