@@ -1,9 +1,13 @@
 // Preview latency: a slider change on the preview page -> every visible tile of a 1280x800 view
 // of the bundled example re-rendered and shown. Headless Chromium (the system's /usr/bin/chromium
 // through playwright-core; never a downloaded browser), CPU backend in the page's render worker(s).
-// Per change: from the slider's `input` event to MapLibre's next `idle` with all tiles loaded
-// (includes the page's refresh delay, the worker renders, the 8-bit conversion, the transfer and
-// MapLibre's upload and repaint). Median and max over BENCH_PREVIEW_CHANGES (20) changes per slider.
+// Per change: from the slider's `input` event to MapLibre's first `idle` after every tile it shows
+// got the new value's image (the worker renders, the 8-bit conversion, the ImageBitmap, the
+// transfer, MapLibre's texture uploads and its repaint). "Every tile": the page records the tiles
+// of each in-place update (`lastUpdate`) and the run fails when a visible tile is not among them.
+// Median and max over BENCH_PREVIEW_CHANGES (20) changes per slider, and where the time went
+// (medians): the render workers' busy time summed over tiles, the last worker's end, and the page
+// after it (hand-over, upload, repaint). BENCH_PREVIEW_WORKERS sets the page's render workers.
 // Rows: with the worker's node cache (what the page ships: a change re-runs only the nodes that
 // read the param) and without it (the worker bundle served with its NodeCache removed, so every
 // change renders whole tiles).
@@ -54,17 +58,19 @@ const settle = (page) =>
 
 /**
  * In the page: move slider `name` to `value`, then resolve with the ms until MapLibre's first
- * `idle` after the page re-requested its tiles, and the number of tiles shown.
+ * `idle` after every visible tile got the new image, the tiles shown, and the phases.
  */
 const timed = (page, action) =>
   page.evaluate(async ({ name, value }) => {
     const t = window.tilegraphPreview;
     const map = t.map;
     const g0 = t.generation;
+    const trace = (t.trace = []);
     const done = new Promise((resolve) => {
       const check = () => {
-        // The page bumps its generation when it re-requests the tiles.
-        if (t.generation > g0 && map.areTilesLoaded() && !map.isMoving()) {
+        // The page bumps `generation` on the input; `idleGeneration` reaches it at the first idle
+        // after all the tiles of that generation were handed to the map.
+        if (t.generation > g0 && t.idleGeneration === t.generation && map.areTilesLoaded() && !map.isMoving()) {
           map.off('idle', check);
           resolve(performance.now());
         }
@@ -77,9 +83,21 @@ const timed = (page, action) =>
     s.value = String(value);
     s.dispatchEvent(new Event('input', { bubbles: true }));
     const t1 = await done;
-    const cache = map.style?.sourceCaches?.tilegraph ?? map.style?.tileManagers?.tilegraph;
-    return { ms: t1 - t0, tiles: cache?.getVisibleCoordinates?.().length ?? NaN };
+    t.trace = undefined;
+    const cache = map.style?.tileManagers?.tilegraph ?? map.style?.sourceCaches?.tilegraph;
+    const visible = (cache?.getVisibleCoordinates?.() ?? []).map((c) => `${c.canonical.z}/${c.canonical.x}/${c.canonical.y}`);
+    const updated = new Set(t.lastUpdate?.generation === t.generation ? t.lastUpdate.tiles : []);
+    const missed = visible.filter((k) => !updated.has(k));
+    const work = trace.filter((m) => m[0] === 'worker').map((m) => m[2].split(' ').slice(1).map(Number));
+    const busy = work.reduce((a, [s, e]) => a + e - s, 0);
+    const lastEnd = work.length ? Math.max(...work.map((w) => w[1])) - t0 : NaN;
+    return { ms: t1 - t0, tiles: visible.length, missed, busy, lastEnd, renders: work.length };
   }, action);
+
+const med = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length ? s[s.length >> 1] : NaN;
+};
 
 async function run(label, { noNodeCache }) {
   const page = await context.newPage();
@@ -93,7 +111,8 @@ async function run(label, { noNodeCache }) {
       await route.fulfill({ response: res, body });
     });
   }
-  await page.goto(`${server.url}#backend=cpu`);
+  const workers = process.env.BENCH_PREVIEW_WORKERS ? `&workers=${process.env.BENCH_PREVIEW_WORKERS}` : '';
+  await page.goto(`${server.url}#backend=cpu${workers}`);
   await settle(page);
   const status = await page.locator('#status').textContent();
   if (!/CPU/.test(status ?? '')) throw new Error(`the preview is not on the CPU worker path: ${status}`);
@@ -104,19 +123,23 @@ async function run(label, { noNodeCache }) {
   ];
   for (const [param, valueAt, what] of sliders) {
     const times = [];
+    const phases = [];
     let tiles = 0;
     for (let i = 0; i < 2; i++) await timed(page, { name: param, value: valueAt(CHANGES + i) }); // warm-up
     for (let i = 0; i < CHANGES; i++) {
       const r = await timed(page, { name: param, value: valueAt(i) });
+      if (r.missed.length) throw new Error(`change ${i} of ${param}: visible tiles not updated: ${r.missed.join(', ')}`);
       times.push(r.ms);
+      phases.push(r);
       tiles = r.tiles;
     }
+    const m = (k) => med(phases.map((p) => p[k])).toFixed(1);
     record(
       'P preview slider -> all tiles',
       `tilegraph cpu worker ${label}`,
       '1280x800',
       times,
-      `${what}; ${tiles} tiles of 256 px; max ${Math.max(...times).toFixed(1)} ms; ${CHANGES} changes`,
+      `${what}; ${tiles} tiles of 256 px, all updated; MAX ${Math.max(...times).toFixed(1)} ms; ${CHANGES} changes; medians: worker busy ${m('busy')} ms over ${m('renders')} renders, last worker end ${m('lastEnd')} ms, idle ${m('ms')} ms`,
     );
   }
   if (errors.length) console.log(`!!! page errors: ${errors.join('; ')}`);

@@ -41,11 +41,12 @@ export class TileEngine {
   }
 
   async render(req: RenderRequest, signal?: AbortSignal): Promise<RenderedPixels> {
+    const start = performance.timeOrigin + performance.now();
     // Values validated on the page, checked against the declarations here; never re-parsed.
     const params = ParamValues.fromValues(this.core.plan.params, req.params);
     const raster = await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal });
     const data = toRGBA8(raster);
     releaseRaster(raster); // converted: its buffer serves the next render
-    return { width: raster.width, height: raster.height, data };
+    return { width: raster.width, height: raster.height, data, timing: { start, end: performance.timeOrigin + performance.now() } };
   }
 }

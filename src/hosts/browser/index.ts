@@ -31,7 +31,14 @@ export interface RenderTileOptions {
   tileSize?: number;
   /** Overrides on top of the defaults, as strings (the tile server's query semantics), or a ParamValues. Default: the renderer's current params. */
   params?: ParamValues | Record<string, string | undefined>;
+  /** Abort: a queued render is dropped, a running one stops at its next check; rejects with AbortError. */
   signal?: AbortSignal;
+  /** Superseded (e.g. by a newer param value): the render is dropped if it has not started; once started it completes. */
+  superseded?: AbortSignal;
+  /** Renders waiting for a worker start lowest first (default 0; the preview uses the distance from the view's centre). */
+  priority?: number;
+  /** Told when and how long the render ran (ms since the epoch, `performance.timeOrigin + now()`): for tracing. */
+  onTiming?(timing: { start: number; end: number }): void;
 }
 
 const isStyleText = (s: string) => s.trimStart().startsWith('{');
@@ -152,13 +159,16 @@ export class Renderer {
 
   /** Render one tile to straight-alpha RGBA pixels. Rejects with ParamError before rendering when params are invalid. */
   async renderTile(tile: TileAddress, options: RenderTileOptions = {}): Promise<ImageData> {
-    const px = await this.renderPixels(tile, options);
+    const px = await this.renderPixels(tile, options, false);
+    if (px.timing) options.onTiming?.(px.timing);
     return new ImageData(px.data as Uint8ClampedArray<ArrayBuffer>, px.width, px.height);
   }
 
-  /** Render one tile to an ImageBitmap (what a canvas or MapLibre's addProtocol takes). */
+  /** Render one tile to an ImageBitmap (what a canvas or MapLibre's addProtocol takes); a worker makes it and hands it over without a copy. */
   async renderTileBitmap(tile: TileAddress, options: RenderTileOptions = {}): Promise<ImageBitmap> {
-    return createImageBitmap(await this.renderTile(tile, options));
+    const px = await this.renderPixels(tile, options, true);
+    if (px.timing) options.onTiming?.(px.timing);
+    return px.bitmap ?? createImageBitmap(new ImageData(px.data as Uint8ClampedArray<ArrayBuffer>, px.width, px.height));
   }
 
   /** Stop the workers; later renders reject. */
@@ -166,11 +176,13 @@ export class Renderer {
     this.pool?.destroy();
   }
 
-  private renderPixels(tile: TileAddress, options: RenderTileOptions): Promise<RenderedPixels> {
+  private renderPixels(tile: TileAddress, options: RenderTileOptions, bitmap: boolean): Promise<RenderedPixels> {
     const p = options.params;
     const values = p === undefined ? this.current : p instanceof ParamValues ? p : this.core.params(p);
     const req: RenderRequest = { tile, tileSize: options.tileSize ?? this.tileSize, params: values.toValues() };
-    return this.pool ? this.pool.render(req, options.signal) : this.local!.render(req, options.signal);
+    if (this.pool) return this.pool.render(bitmap ? { ...req, bitmap } : req, options);
+    if (options.superseded?.aborted) return Promise.reject(new DOMException('the render was aborted', 'AbortError'));
+    return this.local!.render(req, options.signal);
   }
 }
 

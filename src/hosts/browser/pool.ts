@@ -6,10 +6,14 @@ import { fromWire, type EngineOptions, type FromWorker, type RenderRequest, type
 interface Job {
   id: number;
   req: RenderRequest;
+  /** Lower first (the preview: distance from the view's centre); ties in request order. */
+  priority: number;
   resolve(px: RenderedPixels): void;
   reject(e: unknown): void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  superseded?: AbortSignal;
+  onSuperseded?: () => void;
   slot?: Slot;
   settled: boolean;
 }
@@ -17,7 +21,12 @@ interface Job {
 interface Slot {
   worker: Worker;
   jobs: Map<number, Job>;
+  /** Tiles whose home this worker is (see homeOf). */
+  homes: number;
 }
+
+/** Tiles remembered with their worker; past this the assignment starts over. */
+const MAX_HOMES = 4096;
 
 export interface StartedWorker {
   slot: Slot;
@@ -72,12 +81,31 @@ export function startWorker(url: string | URL, o: EngineOptions): Promise<Starte
       if (m.type === 'init-error') {
         worker.terminate();
         reject(fromWire(m.error));
-      } else resolve({ slot: { worker, jobs: new Map() }, backend: m.info.backend, adapter: m.info.adapter });
+      } else resolve({ slot: { worker, jobs: new Map(), homes: 0 }, backend: m.info.backend, adapter: m.info.adapter });
     };
     worker.addEventListener('error', onError);
     worker.addEventListener('message', onMessage);
     worker.postMessage({ type: 'init', key: '', init: o } satisfies ToWorker);
   });
+}
+
+export interface PoolRenderOptions {
+  /** Abort: a queued render is dropped, a running one stopped; the promise rejects with AbortError at once. */
+  signal?: AbortSignal;
+  /** Superseded: a render that has not started is dropped (AbortError); one already running completes. */
+  superseded?: AbortSignal;
+  /** Lower renders first (default 0). */
+  priority?: number;
+}
+
+/** A macrotask with no timer clamp: renders asked for in one burst are sorted by priority before any is sent. */
+function soon(f: () => void): void {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    f();
+  };
+  ch.port2.postMessage(null);
 }
 
 export class WorkerPool {
@@ -86,6 +114,8 @@ export class WorkerPool {
   private readonly perWorker: number;
   private nextId = 1;
   private broken?: Error;
+  private pumpSoon = false;
+  private readonly homes = new Map<string, Slot>();
 
   /** `perWorker`: renders in flight per worker, so source fetches overlap with drawing. */
   constructor(started: StartedWorker[], perWorker: number) {
@@ -97,17 +127,28 @@ export class WorkerPool {
     }
   }
 
-  render(req: RenderRequest, signal?: AbortSignal): Promise<RenderedPixels> {
+  render(req: RenderRequest, o: PoolRenderOptions = {}): Promise<RenderedPixels> {
+    const { signal, superseded } = o;
     if (this.broken) return Promise.reject(this.broken);
-    if (signal?.aborted) return Promise.reject(abortError());
+    if (signal?.aborted || superseded?.aborted) return Promise.reject(abortError());
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, req, resolve, reject, signal, settled: false };
+      const job: Job = { id: this.nextId++, req, priority: o.priority ?? 0, resolve, reject, signal, superseded, settled: false };
       if (signal) {
         job.onAbort = () => this.abort(job);
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
+      if (superseded) {
+        job.onSuperseded = () => this.drop(job);
+        superseded.addEventListener('abort', job.onSuperseded, { once: true });
+      }
       this.queue.push(job);
-      this.pump();
+      if (!this.pumpSoon) {
+        this.pumpSoon = true;
+        soon(() => {
+          this.pumpSoon = false;
+          this.pump();
+        });
+      }
     });
   }
 
@@ -116,15 +157,43 @@ export class WorkerPool {
     for (const s of this.slots) s.worker.terminate();
   }
 
+  /**
+   * The worker a tile always renders on: each worker keeps its own node cache, so a param change
+   * re-runs only the nodes that read it only if the tile goes back to the worker that has the rest.
+   * New tiles go to the worker with the fewest.
+   */
+  private homeOf(req: RenderRequest): Slot {
+    if (this.slots.length === 1) return this.slots[0]!;
+    const key = `${req.tile.z}/${req.tile.x}/${req.tile.y}@${req.tileSize}`;
+    let home = this.homes.get(key);
+    if (!home) {
+      if (this.homes.size >= MAX_HOMES) {
+        this.homes.clear();
+        for (const s of this.slots) s.homes = 0;
+      }
+      home = this.slots.reduce((a, b) => (b.homes < a.homes ? b : a));
+      home.homes++;
+      this.homes.set(key, home);
+    }
+    return home;
+  }
+
+  /** Each worker with room takes its most urgent queued tile. */
   private pump(): void {
-    while (this.queue.length) {
-      let best: Slot | undefined;
-      for (const s of this.slots) if (s.jobs.size < this.perWorker && (!best || s.jobs.size < best.jobs.size)) best = s;
-      if (!best) return;
-      const job = this.queue.shift()!;
-      job.slot = best;
-      best.jobs.set(job.id, job);
-      best.worker.postMessage({ type: 'render', id: job.id, key: '', job: job.req } satisfies ToWorker);
+    for (let sent = true; sent && this.queue.length; ) {
+      sent = false;
+      for (const slot of this.slots) {
+        if (slot.jobs.size >= this.perWorker) continue;
+        let next = -1;
+        for (let i = 0; i < this.queue.length; i++)
+          if (this.homeOf(this.queue[i]!.req) === slot && (next < 0 || this.queue[i]!.priority < this.queue[next]!.priority)) next = i;
+        if (next < 0) continue;
+        const job = this.queue.splice(next, 1)[0]!;
+        job.slot = slot;
+        slot.jobs.set(job.id, job);
+        slot.worker.postMessage({ type: 'render', id: job.id, key: '', job: job.req } satisfies ToWorker);
+        sent = true;
+      }
     }
   }
 
@@ -132,7 +201,19 @@ export class WorkerPool {
     if (job.settled) return false;
     job.settled = true;
     if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+    if (job.onSuperseded) job.superseded!.removeEventListener('abort', job.onSuperseded);
     return true;
+  }
+
+  /** Superseded: drop it if it has not started (here or in its worker); a running render completes. */
+  private drop(job: Job): void {
+    if (job.settled) return;
+    const q = this.queue.indexOf(job);
+    if (q >= 0) {
+      this.queue.splice(q, 1);
+      this.settle(job);
+      job.reject(abortError());
+    } else job.slot?.worker.postMessage({ type: 'drop', id: job.id } satisfies ToWorker);
   }
 
   private abort(job: Job): void {

@@ -19,6 +19,8 @@ export interface RenderRequest {
   tileSize: number;
   /** Every declared param's value, validated on the page (ParamValues.toValues). */
   params: WireParams;
+  /** Answer with an ImageBitmap made in the worker (transferred, no copy on the page) instead of pixels. */
+  bitmap?: boolean;
 }
 
 /** What a browser worker answers to `init`: the backend it got. */
@@ -30,9 +32,17 @@ export interface EngineReady {
 export interface RenderedPixels {
   width: number;
   height: number;
-  /** Straight-alpha 8-bit RGBA, what ImageData holds. */
+  /** Straight-alpha 8-bit RGBA, what ImageData holds (empty when `bitmap` is set). */
   data: Uint8ClampedArray;
+  /** The tile as an ImageBitmap, when the request asked for one. */
+  bitmap?: ImageBitmap;
+  /** When the worker started and finished the render (ms since the epoch, performance.timeOrigin + now()): the page's trace. */
+  timing?: { start: number; end: number };
 }
 
-export type ToWorker = SharedToWorker<EngineOptions, RenderRequest>;
+/**
+ * The shared messages, plus `drop`: forget a render that has not started (a superseded value);
+ * one already running completes. `cancel` also aborts a running one.
+ */
+export type ToWorker = SharedToWorker<EngineOptions, RenderRequest> | { type: 'drop'; id: number };
 export type FromWorker = SharedFromWorker<EngineReady, RenderedPixels>;

@@ -12,6 +12,7 @@ import { lngLatToPixel } from '../../../sources/tiles.js';
 import { dataExtent } from '../../../sources/extent.js';
 import { drawGraph, graphOf, nodeViewStyle, viewable, type GraphView } from './graph.js';
 import { featuresAt, type InspectedFeature } from './inspect.js';
+import { TileFeed } from './feed.js';
 
 /** The server's root: this script is served from <root>/preview/preview.js. */
 const root = new URL('../', import.meta.url);
@@ -28,8 +29,14 @@ export interface PreviewState {
   renderer?: Renderer;
   /** Bumped every time the tiles are re-requested (params changed, compare switched, node shown). */
   generation: number;
-  /** The generation the map last went idle at (all its tiles loaded). */
+  /** The newest generation whose tiles were all handed to the map (a param change updates the tiles in place). */
+  shownGeneration: number;
+  /** The generation the map last went idle at (all its tiles loaded and, after a param change, updated). */
   idleGeneration: number;
+  /** The tiles (z/x/y) the last in-place update covered, and its generation. */
+  lastUpdate?: { generation: number; tiles: string[] };
+  /** Set to an array to record timing marks `[what, performance.now(), detail]` (bench/preview.mjs). */
+  trace?: [string, number, string?][];
   /** The messages of the tiles that failed and have not rendered since (one per tile). */
   errors: string[];
   /** The node shown as the map (undefined: the style's output). */
@@ -45,6 +52,7 @@ export interface PreviewState {
 
 function setStatus(text: string, isError = false): void {
   const s = $('status');
+  if (s.textContent === text && s.classList.contains('is-error') === isError) return;
   s.textContent = text;
   s.classList.toggle('is-error', isError);
 }
@@ -168,7 +176,9 @@ async function main(state: PreviewState): Promise<void> {
   const backend: BackendChoice = asked === 'gpu' || asked === 'cpu' ? asked : 'auto';
   const styleUrl = new URL('style', root);
   const dataUrl = new URL('data/', root);
-  const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend });
+  const workersAsked = Number(hashOption('workers'));
+  const workers = Number.isInteger(workersAsked) && workersAsked >= 0 && workersAsked <= 8 ? workersAsked : undefined;
+  const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend, workers });
   state.renderer = renderer;
   const doc = renderer.core.doc as StyleDoc;
   const defaults = paramStrings(renderer.core.params());
@@ -226,21 +236,141 @@ async function main(state: PreviewState): Promise<void> {
   };
 
   let map: MapLibreMap | undefined;
-  let pending: ReturnType<typeof setTimeout> | undefined;
-  /** Re-request the visible tiles; slider drags coalesce into one refresh per ~frame or two. */
-  const refresh = () => {
+  const mark = (what: string, detail?: string) => state.trace?.push([what, performance.now(), detail]);
+
+  // The page URL follows the params, at most every 100 ms while a slider moves (browsers throttle
+  // history updates), and at once when the tiles of a change are shown.
+  let urlTimer: ReturnType<typeof setTimeout> | undefined;
+  let urlAt = 0;
+  const writeUrl = () => {
+    clearTimeout(urlTimer);
+    urlTimer = undefined;
+    urlAt = performance.now();
     const q = query();
-    history.replaceState(history.state, '', `${location.pathname}${q ? '?' + q : ''}${location.hash}`);
-    if (pending !== undefined) return;
-    pending = setTimeout(() => {
-      pending = undefined;
-      state.generation++;
-      tileErrors.clear();
-      showErrors();
-      (map?.getSource(SOURCE) as RasterTileSource | undefined)?.setTiles([tileUrl()]);
-    }, 40);
+    const next = `${location.pathname}${q ? '?' + q : ''}${location.hash}`;
+    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
+  };
+  const updateUrl = () => {
+    const wait = urlAt + 100 - performance.now();
+    if (wait <= 0) writeUrl();
+    else urlTimer ??= setTimeout(writeUrl, wait);
   };
 
+  // Tiles rendered in this page go through a feed (feed.ts): a newer value supersedes a tile's
+  // render that has not started, and finished tiles reach the map together (one repaint).
+  const tileOf = (key: string) => {
+    const [z, x, y] = key.split('/').map(Number) as [number, number, number];
+    return { z, x, y };
+  };
+  /** Renders start nearest the view's centre: squared distance in tiles at the tile's zoom. */
+  const priorityOf = (key: string) => {
+    if (!map) return 0;
+    const { z, x, y } = tileOf(key);
+    const c = map.getCenter();
+    const [cx, cy] = lngLatToPixel(c.lng, c.lat, z, 1);
+    return (x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2;
+  };
+  const feedFor = (r: () => Renderer | undefined) =>
+    new TileFeed<ImageBitmap>({
+      render(key, q, o) {
+        const which = r();
+        if (!which) return Promise.reject(new DOMException('the node view was closed', 'AbortError'));
+        mark('render', key);
+        return which.renderTileBitmap(tileOf(key), {
+          params: Object.fromEntries(new URLSearchParams(q)),
+          signal: o.signal,
+          superseded: o.superseded,
+          priority: priorityOf(key),
+          onTiming: state.trace
+            ? (w) => mark('worker', `${key} ${(w.start - performance.timeOrigin).toFixed(1)} ${(w.end - performance.timeOrigin).toFixed(1)}`)
+            : undefined,
+        });
+      },
+      onFlush: (keys) => mark('flush', keys.join(' ')),
+    });
+  const outputFeed = feedFor(() => renderer);
+  let nodeFeed = feedFor(() => nodeRenderer?.renderer);
+  const currentFeed = () => (nodeRenderer ? nodeFeed : outputFeed);
+
+  /** MapLibre's tiles of our source (internal API, feature-tested): a param change updates their textures in place. */
+  interface LiveTile {
+    tileID: { canonical: { z: number; x: number; y: number } };
+    state: string;
+    texture?: { update(image: ImageBitmap, options: { useMipmap: boolean; premultiply: boolean }): void } | null;
+  }
+  interface LiveTiles {
+    getIds(): string[];
+    getTileByID(id: string): LiveTile | undefined;
+    _outOfViewCache?: { reset(): void };
+  }
+  const liveTiles = (): LiveTiles | undefined => {
+    const style = (map as unknown as { style?: { tileManagers?: Record<string, LiveTiles>; sourceCaches?: Record<string, LiveTiles> } })?.style;
+    const tm = style?.tileManagers?.[SOURCE] ?? style?.sourceCaches?.[SOURCE];
+    return tm && typeof tm.getIds === 'function' && typeof tm.getTileByID === 'function' ? tm : undefined;
+  };
+
+  /**
+   * Show the current params. A param change with tiles rendered here renders the tiles the map
+   * holds at once (no debounce), nearest the centre first, and uploads them into the tiles'
+   * textures; everything else (compare switched, node shown, no access to MapLibre's tiles)
+   * re-requests the tiles from a new URL.
+   */
+  const refresh = (what: 'params' | 'source' = 'source') => {
+    mark('refresh', what);
+    updateUrl();
+    state.generation++;
+    const g = state.generation;
+    tileErrors.clear();
+    showErrors();
+    if (!map) return;
+    const tm = what === 'params' && !compare.checked ? liveTiles() : undefined;
+    if (!tm) {
+      state.shownGeneration = g;
+      (map.getSource(SOURCE) as RasterTileSource | undefined)?.setTiles([tileUrl()]);
+      return;
+    }
+    // Tiles kept for views left earlier hold old params: drop them (they render again if the view returns).
+    tm._outOfViewCache?.reset();
+    const feed = currentFeed();
+    const q = query();
+    const keys: string[] = [];
+    const jobs = tm.getIds().map((id) => {
+      const tile = tm.getTileByID(id);
+      if (!tile) return undefined;
+      const { z, x, y } = tile.tileID.canonical;
+      const key = `${z}/${x}/${y}`;
+      keys.push(key);
+      return feed.get(key, q).then(
+        (bitmap) => {
+          // Still the same tile with a texture (a tile that is loading gets its image from its own request).
+          const now = tm.getTileByID(id);
+          if (now?.texture && now.state !== 'loading') now.texture.update(bitmap, { useMipmap: true, premultiply: true });
+          map!.triggerRepaint(); // one frame for all the tiles handed over together
+          if (tileErrors.delete(key)) showErrors();
+        },
+        (e) => {
+          if ((e as Error)?.name === 'AbortError') return;
+          tileErrors.set(key, errorText(e));
+          showErrors();
+        },
+      );
+    });
+    void Promise.all(jobs).then(() => {
+      if (state.generation !== g) return;
+      state.shownGeneration = g;
+      state.lastUpdate = { generation: g, tiles: keys };
+      writeUrl();
+      mark('shown', String(g));
+      map!.triggerRepaint();
+    });
+  };
+
+  // The legend's swatches render on this thread: after the tiles of a drag, not between them.
+  let swatchTimer: ReturnType<typeof setTimeout> | undefined;
+  const swatchesSoon = () => {
+    clearTimeout(swatchTimer);
+    swatchTimer = setTimeout(() => drawSwatches(renderer), 150);
+  };
   const panel = buildPanel($<HTMLFormElement>('params'), {
     schema: renderer.paramsSchema,
     values: paramStrings(renderer.params),
@@ -250,16 +380,17 @@ async function main(state: PreviewState): Promise<void> {
       } catch (e) {
         return errorText(e);
       }
-      refresh();
-      drawSwatches(renderer);
+      mark('input', `${name}=${value}`);
+      refresh('params');
+      swatchesSoon();
       return undefined;
     },
   });
   $('reset').addEventListener('click', () => {
     renderer.resetParams();
     panel.setValues(paramStrings(renderer.params));
-    refresh();
-    drawSwatches(renderer);
+    refresh('params');
+    swatchesSoon();
   });
   compare.addEventListener('change', () => {
     setStatus(describe());
@@ -276,6 +407,8 @@ async function main(state: PreviewState): Promise<void> {
     rangeBox.hidden = kind !== 'scalar-field' || id === undefined;
     nodeRenderer?.renderer.destroy();
     nodeRenderer = undefined;
+    nodeFeed.clear();
+    nodeFeed = feedFor(() => nodeRenderer?.renderer);
     state.node = undefined;
     if (id !== undefined) {
       const range: [number, number] = [Number(rangeLo.value), Number(rangeHi.value)];
@@ -301,15 +434,14 @@ async function main(state: PreviewState): Promise<void> {
   $('show-output').addEventListener('click', () => void showNode(undefined));
   for (const i of [rangeLo, rangeHi]) i.addEventListener('change', () => state.node && void showNode(state.node));
 
-  const render = (r: () => Renderer | undefined) => async (req: { url: string }, abort: AbortController) => {
+  // MapLibre's tile requests (new tiles on a move or zoom, all tiles after a new URL): always the
+  // current params, through the same feed as the in-place updates.
+  const tileRequest = (feed: () => TileFeed<ImageBitmap>) => async (req: { url: string }, abort: AbortController) => {
     const m = TILE.exec(req.url);
     if (!m) throw new Error(`not a tilegraph tile URL: ${req.url}`);
     const key = `${m[2]}/${m[3]}/${m[4]}`;
-    const params = Object.fromEntries(new URLSearchParams(m[5] ?? ''));
-    const which = r();
-    if (!which) throw new DOMException('the node view was closed', 'AbortError');
     try {
-      const bitmap = await which.renderTileBitmap({ z: Number(m[2]), x: Number(m[3]), y: Number(m[4]) }, { params, signal: abort.signal });
+      const bitmap = await feed().get(key, query(), abort.signal);
       if (tileErrors.delete(key)) showErrors();
       return { data: bitmap };
     } catch (e) {
@@ -322,11 +454,11 @@ async function main(state: PreviewState): Promise<void> {
   };
   addProtocol(
     'tilegraph',
-    render(() => renderer),
+    tileRequest(() => outputFeed),
   );
   addProtocol(
     'tilegraph-node',
-    render(() => nodeRenderer?.renderer),
+    tileRequest(() => nodeFeed),
   );
 
   // Open where the data is, unless the URL names a view.
@@ -369,7 +501,8 @@ async function main(state: PreviewState): Promise<void> {
   map.on('move', updateReadout);
   updateReadout();
   map.on('idle', () => {
-    state.idleGeneration = state.generation;
+    state.idleGeneration = state.shownGeneration;
+    mark('idle', String(state.shownGeneration));
   });
   map.on('error', (ev) => {
     // Tile failures are tracked per tile by the protocol above; anything else is shown as it is.
@@ -456,7 +589,7 @@ async function main(state: PreviewState): Promise<void> {
   }
 }
 
-const state: PreviewState = { generation: 0, idleGeneration: -1, errors: [], live: false, ready: Promise.resolve() };
+const state: PreviewState = { generation: 0, shownGeneration: 0, idleGeneration: -1, errors: [], live: false, ready: Promise.resolve() };
 (window as unknown as { tilegraphPreview: PreviewState }).tilegraphPreview = state;
 state.ready = main(state).catch((e) => {
   setStatus(`The preview could not start: ${errorText(e)}`, true);
