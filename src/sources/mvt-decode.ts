@@ -170,18 +170,23 @@ interface LayerInternals {
 function Props(): void {}
 Props.prototype = Object.create(null);
 
-// Scratch buffers of the geometry reader, grown as needed and reused by every feature.
-let scratchCoords = new Int32Array(1 << 14);
-let scratchParts = new Uint32Array(1 << 10);
+// Scratch buffers of the geometry reader, grown as needed and reused by every layer.
+let scratchCoords = new Int32Array(1 << 16);
+let scratchParts = new Uint32Array(1 << 12);
 
 /**
  * Decode every feature of one layer; throws on truncated or corrupt geometry. Features are read
- * as VectorTileFeature reads them (id, tags into a null-prototype properties object, type,
- * geometry offset), without building that object.
+ * as VectorTileFeature reads them (id, tags into a properties object with nothing inherited,
+ * type, geometry offset), without building that object. The coordinates, part indices and
+ * exterior flags of all features are views of three arrays per layer (one allocation each
+ * instead of three per feature).
  */
 export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
   const { _pbf: pbf, _features: offsets, _keys: keys, _values: values } = layer as unknown as LayerInternals;
   const features: TileFeature[] = [];
+  // Per kept feature: where its coords and parts lie in the scratch arrays.
+  const at: number[] = [];
+  const cursor = { coords: 0, parts: 0 };
   for (let i = 0; i < offsets.length; i++) {
     pbf.pos = offsets[i]!;
     const end = pbf.readVarint() + pbf.pos;
@@ -205,14 +210,21 @@ export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
       } else pbf.skip(tag);
     }
     if (type === 0) continue; // UNKNOWN geometry: nothing a renderer can draw
-    const nv = readGeometry(pbf, geometry);
-    if (!nv) continue;
-    const c = scratchCoords.slice(0, nv.coords);
+    const c0 = cursor.coords,
+      p0 = cursor.parts;
+    if (!readGeometry(pbf, geometry, cursor)) continue;
+    if (type === 1) {
+      // Points: one part holding every point.
+      cursor.parts = p0;
+      scratchParts[cursor.parts++] = 0;
+      scratchParts[cursor.parts++] = (cursor.coords - c0) / 2;
+    }
+    const c = scratchCoords;
     let x0 = Infinity,
       y0 = Infinity,
       x1 = -Infinity,
       y1 = -Infinity;
-    for (let k = 0; k < c.length; k += 2) {
+    for (let k = c0; k < cursor.coords; k += 2) {
       const x = c[k]!,
         y = c[k + 1]!;
       if (x < x0) x0 = x;
@@ -220,39 +232,60 @@ export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
     }
-    const feature: TileFeature = {
-      properties,
-      type: type as 1 | 2 | 3,
-      coords: c,
-      parts: type === 1 ? Uint32Array.of(0, c.length / 2) : scratchParts.slice(0, nv.parts),
-      bbox: [x0, y0, x1, y1],
-    };
+    const feature: TileFeature = { properties, type: type as 1 | 2 | 3, coords: EMPTY_I32, parts: EMPTY_U32, bbox: [x0, y0, x1, y1] };
     if (id !== undefined) feature.id = id;
-    if (type === 3) feature.exterior = exteriorFlags(c, feature.parts);
     features.push(feature);
+    at.push(c0, cursor.coords, p0, cursor.parts);
+  }
+  const coords = scratchCoords.slice(0, cursor.coords);
+  const parts = scratchParts.slice(0, cursor.parts);
+  let exterior: Uint8Array | undefined;
+  for (let i = 0; i < features.length; i++) {
+    const f = features[i]!;
+    const p0 = at[i * 4 + 2]!,
+      p1 = at[i * 4 + 3]!;
+    f.coords = coords.subarray(at[i * 4]!, at[i * 4 + 1]!);
+    f.parts = parts.subarray(p0, p1);
+    if (f.type === 3) {
+      exterior ??= new Uint8Array(parts.length);
+      f.exterior = exterior.subarray(p0, p1 - 1);
+      exteriorFlagsInto(f.coords, f.parts, f.exterior);
+    }
   }
   return { extent: layer.extent, features };
 }
 
-const counts = { coords: 0, parts: 0 };
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U32 = new Uint32Array(0);
 
 /**
- * MVT geometry commands (MoveTo 1, LineTo 2, ClosePath 7) into the scratch coords and part starts
- * (+ end); the counts written, or undefined when there is no vertex.
+ * MVT geometry commands (MoveTo 1, LineTo 2, ClosePath 7) appended to the scratch coords and part
+ * starts (+ end; relative to the feature's first vertex) at `cursor`, which is advanced; false
+ * (cursor unchanged) when there is no vertex.
  */
-function readGeometry(pbf: Pbf, start: number): { coords: number; parts: number } | undefined {
-  if (start < 0) return undefined;
+function readGeometry(pbf: Pbf, start: number, cursor: { coords: number; parts: number }): boolean {
+  if (start < 0) return false;
   pbf.pos = start;
   const end = pbf.readVarint() + pbf.pos;
   if (end > pbf.length) throw new Error(`feature geometry runs past the end of the tile (truncated data)`);
-  // At most one vertex per varint, each at least one byte: room for every vertex and part.
-  const room = 2 * (end - pbf.pos) + 2;
-  if (scratchCoords.length < room) scratchCoords = new Int32Array(room);
-  if (scratchParts.length < room) scratchParts = new Uint32Array(room);
+  // At most one vertex per two bytes of commands: room for every vertex and part (and 2 point parts).
+  const room = end - pbf.pos + 4;
+  const c0 = cursor.coords,
+    p0 = cursor.parts;
+  if (scratchCoords.length < c0 + room) {
+    const grown = new Int32Array(Math.max(2 * scratchCoords.length, c0 + room));
+    grown.set(scratchCoords.subarray(0, c0));
+    scratchCoords = grown;
+  }
+  if (scratchParts.length < p0 + room) {
+    const grown = new Uint32Array(Math.max(2 * scratchParts.length, p0 + room));
+    grown.set(scratchParts.subarray(0, p0));
+    scratchParts = grown;
+  }
   const coords = scratchCoords;
   const parts = scratchParts;
-  let nc = 0;
-  let np = 0;
+  let nc = c0;
+  let np = p0;
   let cmd = 1;
   let length = 0;
   let x = 0;
@@ -268,8 +301,8 @@ function readGeometry(pbf: Pbf, start: number): { coords: number; parts: number 
     if (cmd === 1 || cmd === 2) {
       x += pbf.readSVarint();
       y += pbf.readSVarint();
-      if (cmd === 1) parts[np++] = nc / 2;
-      else if (!np) throw new Error('LineTo before any MoveTo');
+      if (cmd === 1) parts[np++] = (nc - c0) / 2;
+      else if (np === p0) throw new Error('LineTo before any MoveTo');
       coords[nc++] = x;
       coords[nc++] = y;
     } else if (cmd !== 7) {
@@ -278,11 +311,11 @@ function readGeometry(pbf: Pbf, start: number): { coords: number; parts: number 
     // ClosePath adds no vertex: rings are implicitly closed here.
   }
   if (pbf.pos !== end) throw new Error('feature geometry is corrupt (commands overrun their length)');
-  if (!nc) return undefined;
-  parts[np++] = nc / 2;
-  counts.coords = nc;
-  counts.parts = np;
-  return counts;
+  if (nc === c0) return false;
+  parts[np++] = (nc - c0) / 2;
+  cursor.coords = nc;
+  cursor.parts = np;
+  return true;
 }
 
 /**
@@ -290,8 +323,14 @@ function readGeometry(pbf: Pbf, start: number): { coords: number; parts: number 
  * v1 tiles may wind either way, so the first ring decides, as in vector-tile-js).
  */
 export function exteriorFlags(c: Int32Array, parts: Uint32Array): Uint8Array {
+  const flags = new Uint8Array(parts.length - 1);
+  exteriorFlagsInto(c, parts, flags);
+  return flags;
+}
+
+/** exteriorFlags written into `flags` (one entry per ring, zeroed). */
+function exteriorFlagsInto(c: Int32Array, parts: Uint32Array, flags: Uint8Array): void {
   const n = parts.length - 1;
-  const flags = new Uint8Array(n);
   let sign = 0;
   for (let p = 0; p < n; p++) {
     let a = 0;
@@ -303,5 +342,4 @@ export function exteriorFlags(c: Int32Array, parts: Uint32Array): Uint8Array {
     if (sign === 0) sign = sg;
     flags[p] = sg === sign ? 1 : 0;
   }
-  return flags;
 }

@@ -1,9 +1,12 @@
 import { expr, int, str } from '../../style/fields.js';
 import type { OpDef } from '../types.js';
 import { RenderError } from '../../errors.js';
-import type { ExprFeature } from '../../expr/index.js';
+import type { CompiledExpr, ExprFeature } from '../../expr/index.js';
 import type { FeatureGroup, Features } from '../../types.js';
 import type { WholeFeature } from '../../geometry/whole.js';
+
+/** Filtered group lists per sampled groups array, compiled filter and zoom (see the cpu kernel). */
+const filtered = new WeakMap<readonly FeatureGroup[], Map<CompiledExpr | undefined, Map<string, FeatureGroup[]>>>();
 
 /** Samples a host-bound feature layer for the node's canvas. */
 export const features: OpDef = {
@@ -42,7 +45,21 @@ export const features: OpDef = {
       }
       return !filter || filter.evaluate(z, exprFeature(g)) === true;
     };
-    if (filter || mzField) groups = groups.filter(passes);
+    if (filter || mzField) {
+      // Sources hand out the same groups array for a canvas they sampled before; its filtered
+      // list is kept beside it (the filter reads only the zoom and the feature, never a param).
+      let memo = filtered.get(groups);
+      if (!memo) filtered.set(groups, (memo = new Map()));
+      const key = `${z}|${mzField ?? ''}`;
+      let byExpr = memo.get(filter);
+      if (!byExpr) {
+        if (memo.size >= 8) memo.clear(); // a style rebuilt again and again: keep the memo small
+        memo.set(filter, (byExpr = new Map()));
+      }
+      let kept = byExpr.get(key);
+      if (!kept) byExpr.set(key, (kept = groups.filter(passes)));
+      groups = kept;
+    }
     const out: Features = { kind: 'features', groups };
     // Whole features (GeoJSON): filtered on first use, for the ops that measure whole features.
     const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
