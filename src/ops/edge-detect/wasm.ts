@@ -54,6 +54,8 @@ export const op = {
   br: (l: number) => [0x0c, ...uleb(l)],
   brIf: (l: number) => [0x0d, ...uleb(l)],
   f32max: [0x97],
+  select: [0x1b],
+  f32load: (offset = 0) => [0x2a, 0, ...uleb(offset)], // f32.load, align 1
   load: (offset = 0) => simd(0x00, 0, ...uleb(offset)), // v128.load, align 1 (unaligned allowed)
   store: (offset = 0) => simd(0x0b, 0, ...uleb(offset)),
   splat: simd(0x13), // f32x4.splat
@@ -68,6 +70,7 @@ export const op = {
   fmul: simd(0xe6),
   fdiv: simd(0xe7),
   fsqrt: simd(0xe3),
+  fneg: simd(0xe1),
   fpmin: simd(0xea), // b < a ? b : a
   fpmax: simd(0xeb), // a < b ? b : a
 };

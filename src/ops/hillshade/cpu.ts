@@ -2,12 +2,18 @@
 // value v in 1..255 (plan.ts), then colour = shadow + (highlight - shadow) v / 255 (premultiplied),
 // then the accent colour laid over with coverage sin(slope). The defaults (shadow black, highlight
 // white, no accent) give opaque grey v / 255: the `gdaldem hillshade` image.
-import { acquire } from '../../backends/cpu/pool.js';
+import { acquire, release } from '../../backends/cpu/pool.js';
 import { gdalShade, type ShadeColours, type ShadeTerms } from './plan.js';
+import { hillshadeSimd } from './simd.js';
 
 /** field: (w + 2) x (h + 2) elevations (pad 1); invRes: per output row. Any NaN or infinity in a window: transparent. */
 export function hillshade(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
-  if (!t.multidirectional && !(col.accent[3] > 0)) return hillshadeSingle(field, w, h, invRes, t, col);
+  if (!t.multidirectional && !(col.accent[3] > 0)) {
+    const out = acquire(w * h * 4, false);
+    if (hillshadeSimd(field, w, h, invRes, t, col, out)) return out; // the same arithmetic in f32 (simd.ts)
+    release(out);
+    return hillshadeSingle(field, w, h, invRes, t, col);
+  }
   return hillshadeReference(field, w, h, invRes, t, col);
 }
 
@@ -16,7 +22,7 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
  * row in locals (three loads a pixel), one test for non-finite values. The same arithmetic in the
  * same order as hillshadeReference, so the same pixels.
  */
-function hillshadeSingle(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
+export function hillshadeSingle(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
   const out = acquire(w * h * 4, false);
   const sw = w + 2;
   const [sr, sg, sb, sa] = col.shadow;

@@ -8,7 +8,8 @@ import { MemoryLoader } from '../../../tests/sources/helpers.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 import { GPU, checkParity, diffRasters, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
-import { hillshade, hillshadeReference } from './cpu.js';
+import { hillshade, hillshadeReference, hillshadeSingle } from './cpu.js';
+import { shadeSimdAvailable } from './simd.js';
 import { premultiply, rowInverseResolution, shadeTerms, type ShadeColours } from './plan.js';
 
 const TYROL = 'dem/terrain-rgb/maplibre-terrain-shading-512';
@@ -267,32 +268,64 @@ describe('no data', () => {
   });
 });
 
-describe('the single-light fast path', () => {
-  test('equals the reference kernel bit for bit, no data (NaN, +-Infinity) and colours included', () => {
-    const w = 37,
-      h = 23;
-    const field = new Float32Array((w + 2) * (h + 2));
+describe('the single-light fast paths', () => {
+  function field(w: number, h: number): Float32Array {
+    const f = new Float32Array((w + 2) * (h + 2));
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    for (let i = 0; i < field.length; i++) field[i] = 800 + 600 * Math.sin(i / 13) + 200 * rnd();
-    field[5 * (w + 2) + 9] = NaN;
-    field[12 * (w + 2) + 30] = Infinity;
-    field[20 * (w + 2) + 3] = -Infinity;
+    for (let i = 0; i < f.length; i++) f[i] = 800 + 600 * Math.sin(i / 13) + 200 * rnd();
+    if (w > 30 && h > 20) {
+      f[5 * (w + 2) + 9] = NaN;
+      f[12 * (w + 2) + 30] = Infinity;
+      f[20 * (w + 2) + 3] = -Infinity;
+    }
+    return f;
+  }
+  const lights = [
+    [315, 45, 1],
+    [90, 10, 4],
+    [200, 80, 0.5],
+  ] as const;
+  const palettes = [
+    { shadow: [0, 0, 0, 1], highlight: [1, 1, 1, 1], accent: [0, 0, 0, 0] },
+    { shadow: premultiply([0.2, 0.1, 0.4, 0.5]), highlight: premultiply([1, 0.9, 0.6, 1]), accent: [0, 0, 0, 0] },
+  ] as ShadeColours[];
+
+  test('the TypeScript one equals the reference kernel bit for bit, no data (NaN, +-Infinity) and colours included', () => {
+    const w = 37,
+      h = 23;
+    const f = field(w, h);
     const inv = rowInverseResolution({ z: 9, x0: 100 * 256, y0: 170 * 256, width: w, height: h, tileSize: 256 });
-    for (const [az, alt, z] of [
-      [315, 45, 1],
-      [90, 10, 4],
-      [200, 80, 0.5],
-    ] as const) {
-      const terms = shadeTerms(az, alt, z, false);
-      for (const colours of [
-        { shadow: [0, 0, 0, 1], highlight: [1, 1, 1, 1], accent: [0, 0, 0, 0] },
-        { shadow: premultiply([0.2, 0.1, 0.4, 0.5]), highlight: premultiply([1, 0.9, 0.6, 1]), accent: [0, 0, 0, 0] },
-      ] as ShadeColours[]) {
-        const fast = hillshade(field, w, h, inv, terms, colours);
-        const ref = hillshadeReference(field, w, h, inv, terms, colours);
-        expect(Array.from(fast)).toEqual(Array.from(ref));
+    for (const [az, alt, z] of lights)
+      for (const colours of palettes) {
+        const terms = shadeTerms(az, alt, z, false);
+        expect(Array.from(hillshadeSingle(f, w, h, inv, terms, colours))).toEqual(Array.from(hillshadeReference(f, w, h, inv, terms, colours)));
       }
+  });
+
+  test('the WebAssembly SIMD one runs here, is within 2e-6 of the reference and leaves the same pixels transparent', () => {
+    expect(shadeSimdAvailable()).toBe(true);
+    for (const [w, h] of [
+      [37, 23],
+      [4, 3],
+      [3, 5],
+      [64, 9],
+    ] as const) {
+      const f = field(w, h);
+      const inv = rowInverseResolution({ z: 9, x0: 100 * 256, y0: 170 * 256, width: w, height: h, tileSize: 256 });
+      for (const [az, alt, z] of lights)
+        for (const colours of palettes) {
+          const terms = shadeTerms(az, alt, z, false);
+          const fast = hillshade(f, w, h, inv, terms, colours);
+          const ref = hillshadeReference(f, w, h, inv, terms, colours);
+          let d = 0,
+            clear = 0;
+          for (let i = 0; i < ref.length; i++) {
+            d = Math.max(d, Math.abs(fast[i]! - ref[i]!));
+            if ((fast[i] === 0) !== (ref[i] === 0) && i % 4 === 3) clear++;
+          }
+          expect({ w, d: d < 2e-6, clear }).toEqual({ w, d: true, clear: 0 });
+        }
     }
   });
 });
