@@ -1,6 +1,6 @@
 // Rasterizer.composite (the fill and stroke kernels' one-pass sweep) against sweep() into a
 // Compositor's span callback: the same pixels, bit for bit.
-import { Compositor, Rasterizer } from './rasterize.js';
+import { Compositor, Rasterizer, emptyBox, growBox } from './rasterize.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -60,5 +60,62 @@ describe('Rasterizer.composite', () => {
       for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) differ++;
       expect(differ).toBe(0);
     }
+  });
+
+  test("confine: cells packed in the shape's box give the same pixels as the whole canvas", () => {
+    const r = rng(11);
+    for (const W of [20, 64, 257]) {
+      const H = 50;
+      const a = new Float32Array(W * H * 4);
+      const b = new Float32Array(W * H * 4);
+      const ra = new Rasterizer(W, H);
+      const rb = new Rasterizer(W, H);
+      const ca = new Compositor(a, W);
+      const cb = new Compositor(b, W);
+      const box = emptyBox();
+      for (let t = 0; t < 60; t++) {
+        ra.antialias = rb.antialias = t % 7 !== 6;
+        const color = [r(), r(), r(), t % 2 ? 1 : r()];
+        ca.setColor(color);
+        cb.setColor(color);
+        // Shapes inside, across every edge of, and wholly outside the canvas.
+        const cx = -30 + r() * (W + 60);
+        const cy = -30 + r() * (H + 60);
+        const rad = 0.2 + r() * (t % 3 === 0 ? 40 : 6);
+        const rings: Float64Array[] = [];
+        for (let k = 0; k < 1 + (t % 2); k++) {
+          const n = 3 + Math.floor(r() * 8);
+          const ring = new Float64Array(n * 2);
+          for (let i = 0; i < n; i++) {
+            ring[i * 2] = cx + (r() - 0.5) * 2 * rad;
+            ring[i * 2 + 1] = cy + (r() - 0.5) * 2 * rad;
+          }
+          rings.push(ring);
+        }
+        const dx = t % 4 === 0 ? -3.25 : 0;
+        emptyBox(box);
+        for (const ring of rings) growBox(box, ring);
+        rb.confine(box[0]! + dx, box[1]! + dx, box[2]! + dx, box[3]! + dx);
+        for (const ring of rings) {
+          ra.addRing(ring, dx, dx);
+          rb.addRing(ring, dx, dx);
+        }
+        ra.sweep(ca.span);
+        rb.composite(cb);
+      }
+      let differ = 0;
+      for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) differ++;
+      expect(differ).toBe(0);
+    }
+  });
+
+  test('growBox: a non-finite coordinate gives a box confine ignores', () => {
+    const box = emptyBox();
+    growBox(box, [1, 2, NaN, 3, 5, 6]);
+    expect(Number.isNaN(box[0])).toBe(true);
+    const r = new Rasterizer(10, 10);
+    r.confine(box[0]!, box[1]!, box[2]!, box[3]!);
+    r.addRing(new Float64Array([1, 1, 9, 1, 9, 9, 1, 9]));
+    expect(r.sweepMask()[5 * 10 + 5]).toBe(1);
   });
 });

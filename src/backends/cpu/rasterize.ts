@@ -42,6 +42,13 @@ export class Rasterizer {
   /** Coverage of the row being emitted, indexed by canvas column. */
   readonly cov: Float64Array;
   private readonly stride: number;
+  /**
+   * The cells in use: canvas cell (row, col) is acc[(row - oy) * sw + col - ox]. The whole canvas
+   * (row stride `stride`) unless confine() set a smaller box for the next shape.
+   */
+  private ox = 0;
+  private oy = 0;
+  private sw: number;
   /** Area/cover cells, row-major with 2 spare columns (spill of the last column). */
   private readonly acc: Float64Array;
   /** First and last touched cell per row (NONE / -1 when untouched). */
@@ -58,6 +65,7 @@ export class Rasterizer {
     this.height = Math.max(0, height | 0);
     this.antialias = antialias;
     this.stride = this.width + 2;
+    this.sw = this.stride;
     this.acc = new Float64Array(this.stride * this.height);
     this.cov = new Float64Array(this.width);
     this.rowMin = new Int32Array(this.height).fill(NONE);
@@ -91,7 +99,7 @@ export class Rasterizer {
     // canvas, is written here; the others go to cells().
     const H = this.height;
     const W = this.width;
-    const { acc, rowMin, rowMax, stride, blk, nb } = this;
+    const { acc, rowMin, rowMax, sw, ox, oy, blk, nb } = this;
     let yLo = this.yMin;
     let yHi = this.yMax;
     for (let i = from; i < to; i += 2) {
@@ -137,7 +145,7 @@ export class Rasterizer {
         if (lo >= 0 && hi <= c0 + 1 && hi < W) {
           // The common piece (a steep edge) inside one cell of the canvas: cells()'s first case.
           const f = (lo + hi) * 0.5 - c0;
-          const p = row * stride + c0;
+          const p = (row - oy) * sw - ox + c0;
           acc[p] += h * (1 - f);
           acc[p + 1] += h * f;
           if (c0 < rowMin[row]!) rowMin[row] = c0;
@@ -147,7 +155,7 @@ export class Rasterizer {
           blk[row * nb + ((c0 + 1) >> BLOCK)] = 1;
         } else if (lo >= 0 && hi < W) {
           // A piece across several cells of the canvas: cells()'s general case, inline.
-          const base = row * stride;
+          const base = (row - oy) * sw - ox;
           let c1 = hi | 0;
           if (c1 === hi) c1--;
           const k = h / (hi - lo);
@@ -190,7 +198,7 @@ export class Rasterizer {
 
   /** Emit the coverage of everything added since the last sweep, run by run, and clear it. */
   sweep(span: SpanFn): void {
-    const { acc, cov, rowMin, rowMax, stride, width: W, antialias, blk, nb } = this;
+    const { acc, cov, rowMin, rowMax, sw, ox, oy, width: W, antialias, blk, nb } = this;
     const BM = (1 << BLOCK) - 1;
     for (let y = this.yMin; y <= this.yMax; y++) {
       const c0 = rowMin[y]!;
@@ -198,7 +206,7 @@ export class Rasterizer {
       if (c1 < c0) continue;
       rowMin[y] = NONE;
       rowMax[y] = -1;
-      const base = y * stride;
+      const base = (y - oy) * sw - ox;
       const bb = y * nb;
       const last = c1 < W ? c1 : W - 1;
       // One prefix pass over the touched cells. Coverage changes only at a non-zero cell; a run
@@ -272,8 +280,7 @@ export class Rasterizer {
         blk[bb + ((W + 1) >> BLOCK)] = 0;
       }
     }
-    this.yMin = NONE;
-    this.yMax = -1;
+    this.unconfine();
   }
 
   /**
@@ -283,7 +290,7 @@ export class Rasterizer {
    * untouched blocks go out whole, opaque ones as plain copies.
    */
   composite(comp: Compositor): void {
-    const { acc, rowMin, rowMax, stride, width: W, antialias, blk, nb } = this;
+    const { acc, rowMin, rowMax, sw, ox, oy, width: W, antialias, blk, nb } = this;
     if (comp.width !== W) throw new RangeError('compositor and rasterizer widths differ');
     const { data: d, r, g, b, a } = comp;
     const BM = (1 << BLOCK) - 1;
@@ -293,7 +300,7 @@ export class Rasterizer {
       if (c1 < c0) continue;
       rowMin[y] = NONE;
       rowMax[y] = -1;
-      const base = y * stride;
+      const base = (y - oy) * sw - ox;
       const bb = y * nb;
       const px = y * W * 4;
       const last = c1 < W ? c1 : W - 1;
@@ -337,8 +344,38 @@ export class Rasterizer {
         blk[bb + ((W + 1) >> BLOCK)] = 0;
       }
     }
+    this.unconfine();
+  }
+
+  /**
+   * Promise that everything added until the next sweep lies in [x0, x1] x [y0, y1] (canvas
+   * pixels, after the addRing shift; non-finite bounds promise nothing): its cells are then laid
+   * out with the box's width as row stride, so a small shape's cells sit together in memory, and
+   * the same few cache lines serve shape after shape, instead of one canvas row apart. Call it
+   * while empty; a coordinate outside the box would land in a wrong cell.
+   */
+  confine(x0: number, y0: number, x1: number, y1: number): void {
+    if (!this.empty) throw new Error('Rasterizer.confine: shapes already added');
+    const W = this.width;
+    const H = this.height;
+    if (!(x0 <= x1 && y0 <= y1 && x1 - x0 < Infinity && y1 - y0 < Infinity)) return this.unconfine();
+    // One cell of margin on each side for rounding of interpolated x; a piece at x touches its
+    // cell and the next; left of the canvas is column 0, right of it columns W and W + 1 at most.
+    const c0 = Math.max(0, Math.min(W + 1, Math.floor(x0) - 1));
+    const c1 = Math.max(c0, Math.min(W + 1, Math.floor(x1) + 2));
+    const r0 = Math.max(0, Math.min(H - 1, Math.floor(y0) - 1));
+    this.ox = c0;
+    this.oy = r0;
+    this.sw = c1 - c0 + 1;
+  }
+
+  /** Back to the whole canvas, swept empty. */
+  private unconfine(): void {
     this.yMin = NONE;
     this.yMax = -1;
+    this.ox = 0;
+    this.oy = 0;
+    this.sw = this.stride;
   }
 
   /** Sweep into a coverage mask over the whole canvas (row-major), for tests and other backends. */
@@ -368,7 +405,7 @@ export class Rasterizer {
   private cells(row: number, xa: number, xb: number, h: number): void {
     const W = this.width;
     const acc = this.acc;
-    const base = row * this.stride;
+    const base = (row - this.oy) * this.sw - this.ox;
     let lo = xa < xb ? xa : xb;
     let hi = xa < xb ? xb : xa;
     if (lo >= W) return; // right of the canvas: changes no pixel inside it
@@ -449,10 +486,42 @@ export class Rasterizer {
       let c = Math.ceil(x - 0.5);
       if (c >= W) continue;
       if (c < 0) c = 0;
-      this.acc[r * this.stride + c] += d;
+      this.acc[(r - this.oy) * this.sw - this.ox + c] += d;
       this.touch(r, c, c);
     }
   }
+}
+
+/**
+ * Grow `box` ([minx, miny, maxx, maxy], start from emptyBox()) by the points of coords[from..to);
+ * a non-finite coordinate makes it NaN (Rasterizer.confine then keeps the whole canvas).
+ */
+export function growBox(box: Float64Array, coords: ArrayLike<number>, from = 0, to = coords.length): void {
+  let x0 = box[0]!;
+  let y0 = box[1]!;
+  let x1 = box[2]!;
+  let y1 = box[3]!;
+  for (let i = from; i < to; i += 2) {
+    const x = coords[i]!;
+    const y = coords[i + 1]!;
+    // NaN fails every comparison: caught below, once.
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (x - x !== 0 || y - y !== 0) x0 = NaN;
+  }
+  box[0] = x0;
+  box[1] = y0;
+  box[2] = x1;
+  box[3] = y1;
+}
+
+/** An empty box for growBox (reused: pass one to reset it). */
+export function emptyBox(box: Float64Array = new Float64Array(4)): Float64Array {
+  box[0] = box[1] = Infinity;
+  box[2] = box[3] = -Infinity;
+  return box;
 }
 
 // Canvas-sized cell buffers cost page faults and GC pressure on every kernel call; kernels borrow
@@ -468,6 +537,7 @@ export function acquireRasterizer(width: number, height: number, antialias = tru
     if (r.width === width && r.height === height) {
       pool.splice(i, 1);
       r.antialias = antialias;
+      r.confine(NaN, NaN, NaN, NaN); // the whole canvas
       return r;
     }
   }

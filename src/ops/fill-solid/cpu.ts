@@ -1,6 +1,6 @@
 // fill-solid: the CPU kernel (the reference).
 import type { Raster } from '../../types.js';
-import { Compositor, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
+import { Compositor, acquireRasterizer, emptyBox, growBox, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import type { OpContext } from '../types.js';
 import { fillGroups, addPolygonRings } from './plan.js';
@@ -11,8 +11,13 @@ export function fillSolidCpu(ctx: OpContext): Raster {
   const out = ctx.target ?? newRaster(W, H);
   const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
   const comp = new Compositor(out.data, W);
+  const box = emptyBox();
   fillGroups(ctx, (g, paint) => {
     comp.setColor(paint);
+    // Each group's cells packed in its own box (Rasterizer.confine).
+    emptyBox(box);
+    for (const poly of g.polygons) for (const ring of poly) growBox(box, ring);
+    rast.confine(box[0]! - x0, box[1]! - y0, box[2]! - x0, box[3]! - y0);
     addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
     rast.composite(comp);
   });

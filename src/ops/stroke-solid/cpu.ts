@@ -1,6 +1,6 @@
 // stroke-solid: the CPU kernel (the reference).
 import type { Raster } from '../../types.js';
-import { Compositor, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
+import { Compositor, acquireRasterizer, emptyBox, growBox, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import type { OpContext } from '../types.js';
 import { strokeOutlines } from './plan.js';
@@ -11,10 +11,14 @@ export function strokeSolidCpu(ctx: OpContext): Raster {
   const out = ctx.target ?? newRaster(W, H);
   const rast = acquireRasterizer(W, H, true);
   const comp = new Compositor(out.data, W);
+  const box = emptyBox();
   strokeOutlines(
     ctx,
     (rings, paint) => {
       comp.setColor(paint);
+      // Each group's cells packed in its own box (Rasterizer.confine).
+      growBox(emptyBox(box), rings.coords, 0, rings.starts[rings.count]);
+      rast.confine(box[0]! - x0, box[1]! - y0, box[2]! - x0, box[3]! - y0);
       rast.addRings(rings, -x0, -y0);
       rast.composite(comp);
     },
