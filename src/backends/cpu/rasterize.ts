@@ -358,7 +358,10 @@ export class Rasterizer {
     if (!this.empty) throw new Error('Rasterizer.confine: shapes already added');
     const W = this.width;
     const H = this.height;
-    if (!(x0 <= x1 && y0 <= y1 && x1 - x0 < Infinity && y1 - y0 < Infinity)) return this.unconfine();
+    if (!(x0 <= x1 && y0 <= y1 && x1 - x0 < Infinity && y1 - y0 < Infinity)) {
+      this.unconfine();
+      return;
+    }
     // One cell of margin on each side for rounding of interpolated x; a piece at x touches its
     // cell and the next; left of the canvas is column 0, right of it columns W and W + 1 at most.
     const c0 = Math.max(0, Math.min(W + 1, Math.floor(x0) - 1));
