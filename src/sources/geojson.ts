@@ -30,6 +30,8 @@ export interface GeojsonSourceOptions {
   loader?: Loader;
   /** Keeps the sampled groups of recent canvases (default: none kept). */
   cache?: TileCache;
+  /** Prefix of this source's cache keys (SourceContext.cachePrefix). */
+  cachePrefix?: string;
 }
 
 // Cache keys of GeojsonSource instances: the sampled groups belong to one instance's index.
@@ -114,13 +116,14 @@ export class GeojsonSource implements FeatureSource {
   private unwrapped?: GeoJSON;
   private whole?: WholeFeature[];
   private readonly cache?: TileCache;
-  private readonly cacheKey = `gs${++instances}|`;
+  private readonly cacheKey: string;
 
   constructor(o: GeojsonSourceOptions) {
     this.name = o.name;
     this.decl = o.decl;
     this.loader = o.loader;
     this.cache = o.cache;
+    this.cacheKey = `${o.cachePrefix ?? ''}gs${++instances}|`;
     this.minzoom = o.decl.minzoom ?? 0;
     this.maxzoom = o.decl.maxzoom ?? GEOJSON_DEFAULTS.maxzoom;
   }

@@ -20,7 +20,7 @@ export interface SourceRegistryOptions {
 export type SourceFactory = (name: string, decl: SourceDecl, ctx: SourceContext) => AnySource;
 
 const FACTORIES: ReadonlyMap<string, SourceFactory> = new Map<string, SourceFactory>([
-  ['geojson', (name, decl, ctx) => new GeojsonSource({ name, decl, loader: ctx.loader, cache: ctx.cache })],
+  ['geojson', (name, decl, ctx) => new GeojsonSource({ name, decl, loader: ctx.loader, cache: ctx.cache, cachePrefix: ctx.cachePrefix })],
   ['mvt', createMvtSource],
   ['pmtiles', createPmtilesSource],
   ['dem', createDemSource],

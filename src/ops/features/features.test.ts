@@ -42,6 +42,32 @@ describe('features', () => {
     expect(names(await sample({ 'filter-expr': ['==', ['get', 'name'], 'a'] }, 1))).toEqual(['a']);
   });
 
+  test('two filters over the same sampled canvas each keep their own features (the filtered lists are kept per filter)', async () => {
+    const style = {
+      output: 'out',
+      sources: { pts: { type: 'geojson', data: points } },
+      nodes: {
+        f: { op: 'features', source: 'pts', 'filter-expr': ['>', ['get', 'rank'], 3] },
+        g: { op: 'features', source: 'pts', 'filter-expr': ['==', ['get', 'name'], 'a'] },
+        h: { op: 'features', source: 'pts', 'min-zoom-field': 'minz' },
+        cf: { op: 'circles', features: '@f', radius: 1 },
+        cg: { op: 'circles', features: '@g', radius: 1 },
+        ch: { op: 'circles', features: '@h', radius: 1 },
+        fg: { op: 'blend', base: '@cf', over: '@cg' },
+        out: { op: 'blend', base: '@fg', over: '@ch' },
+      },
+    };
+    for (let i = 0; i < 2; i++) {
+      const got = await capture(style, ['f', 'g', 'h'], { ...win(1), width: 512, height: 512 });
+      const of = (id: string) => {
+        const v = got.get(id);
+        if (v?.kind !== 'features') throw new Error('no features captured');
+        return names(v.groups);
+      };
+      expect([of('f'), of('g'), of('h')]).toEqual([['b', 'c'], ['a'], ['a', 'c']]);
+    }
+  });
+
   test('min-zoom / max-zoom give an empty layer outside the range', async () => {
     expect(await sample({ 'min-zoom': 2 }, 1)).toEqual([]);
     expect(names(await sample({ 'min-zoom': 2 }, 2))).toEqual(['a', 'b', 'c']);
