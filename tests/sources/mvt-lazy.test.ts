@@ -39,7 +39,7 @@ describe('mvt decoding (lazy layer index, flat arrays)', () => {
         const rl = ref.layers[name]!;
         const d = decodeLayer(tile.layer(name)!);
         expect(d.extent).toBe(rl.extent);
-        const kept = [];
+        const kept: ReturnType<typeof rl.feature>[] = [];
         for (let i = 0; i < rl.length; i++) {
           const f = rl.feature(i);
           if (f.type !== 0) kept.push(f);
@@ -78,16 +78,11 @@ describe('mvt decoding (lazy layer index, flat arrays)', () => {
     const layers: number[][] = [];
     for (let pos = 0; pos < bytes.length; ) {
       const tagStart = pos;
-      let tag = 0,
-        shift = 0,
-        b: number;
-      do {
-        b = bytes[pos++]!;
-        tag += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (b >= 0x80);
+      let b: number;
+      do b = bytes[pos++]!;
+      while (b >= 0x80); // the tag (every top-level field of these tiles is a layer)
       let len = 0;
-      shift = 0;
+      let shift = 0;
       do {
         b = bytes[pos++]!;
         len += (b & 0x7f) * 2 ** shift;
