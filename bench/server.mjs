@@ -1,10 +1,14 @@
 // Tile server throughput at concurrency 16 from a loopback client, uncached and cached, for the
 // bundled example and a heatmap style; then pyramid export tiles/s. Runs the compiled dist/.
-// Usage: npm run build && node bench/server.mjs   (BENCH_RUNS=3, BENCH_CONCURRENCY=16, BENCH_BACKEND=cpu)
-// Bounded: each uncached run renders the 256 distinct tiles of zoom 4 once; about a minute in all.
+// Usage: npm run build && node bench/server.mjs   (BENCH_RUNS=3, BENCH_CONCURRENCY=16, BENCH_BACKEND=cpu,
+//   BENCH_SERVE_ARGS="--workers 2" extra `serve` flags for A/B runs, BENCH_MEMORY_REQUESTS=10000 (0 skips),
+//   BENCH_PARTS=png,serve,memory,pyramid)
+// Bounded: each uncached run renders the 256 distinct tiles of zoom 4 once; a few minutes in all.
+// CPU per tile is the server process's (main thread + render workers) user + system time from
+// /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +20,9 @@ const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js')
 const RUNS = Number(process.env.BENCH_RUNS || 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const BACKEND = process.env.BENCH_BACKEND || 'cpu';
+const SERVE_ARGS = (process.env.BENCH_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
+const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
+const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-'));
 
 /** Seeded points clustered around a few centres (mulberry32), as a heatmap input. */
@@ -84,6 +91,82 @@ const styles = [
 ];
 for (const s of styles) if (s.doc) writeFileSync(s.file, JSON.stringify(s.doc));
 
+/**
+ * Our PNG encoder against sharp's default (compressionLevel 6, no adaptive filtering) on the same
+ * pixels: the 256 zoom-4 tiles of each style, rendered once in this process. Bytes in total, tiles
+ * where ours is larger, CPU per encode (sharp's includes its worker threads; both include the
+ * float -> 8-bit conversion).
+ */
+async function pngSizes() {
+  const { default: sharp } = await import('sharp');
+  const { CpuBackend, releaseRaster, tileWindow, toRGBA8 } = await import(path.join(root, 'dist/index.js'));
+  const { loadStyleFile } = await import(path.join(root, 'dist/hosts/node/style-file.js'));
+  const { encodePngSync } = await import(path.join(root, 'dist/hosts/node/png.js'));
+  const backend = new CpuBackend();
+  const cpu = () => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
+  };
+  console.log('PNG encode of the 256 zoom-4 tiles, ours vs sharp default (compressionLevel 6), same pixels');
+  for (const s of styles) {
+    const style = await loadStyleFile(s.file);
+    const params = style.renderer.params({});
+    let ours = 0;
+    let theirs = 0;
+    let larger = 0;
+    let worst = 0;
+    let oursMs = 0;
+    let sharpMs = 0;
+    for (const [z, x, y] of tilesOf(4)) {
+      const { raster } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+      let t = cpu();
+      const a = encodePngSync(raster);
+      oursMs += cpu() - t;
+      t = cpu();
+      const rgba = toRGBA8(raster);
+      const b = await sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: 256, height: 256, channels: 4 } })
+        .png({ compressionLevel: 6 })
+        .toBuffer();
+      sharpMs += cpu() - t;
+      releaseRaster(raster);
+      ours += a.length;
+      theirs += b.length;
+      if (a.length > b.length) larger++;
+      worst = Math.max(worst, a.length / b.length);
+    }
+    console.log(
+      `  ${s.name.padEnd(34)} ours ${(ours / 1024).toFixed(0).padStart(6)} KiB ${(oursMs / 256).toFixed(2)} ms/tile   sharp ${(theirs / 1024).toFixed(0).padStart(6)} KiB ${(sharpMs / 256).toFixed(2)} ms/tile   ratio ${(ours / theirs).toFixed(3)}, larger on ${larger} tiles (worst ${worst.toFixed(3)})`,
+    );
+  }
+}
+
+/**
+ * Memory of `serve` under load: MEMORY_REQUESTS uncached renders (tile cache off) of the example
+ * over zooms 0-5 at concurrency CONCURRENCY; RSS after 1,000 requests and at the end, and the peak
+ * (VmHWM), sampled from /proc every 200 ms. A flat RSS between 1k and the end means no leak.
+ */
+async function memory() {
+  const urlsOf = (srv) => [0, 1, 2, 3, 4, 5].flatMap((z) => tilesOf(z).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`));
+  const srv = await startServer(styles[0].file, ['--cache-mb', '0']);
+  try {
+    const urls = urlsOf(srv);
+    const at1k = await load(urls, 1000);
+    const m1 = rss(srv.pid);
+    let peak = m1.peak;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rss(srv.pid).peak);
+    }, 200);
+    const rest = await load(urls, MEMORY_REQUESTS - 1000);
+    clearInterval(timer);
+    const m2 = rss(srv.pid);
+    console.log(
+      `memory of serve (${styles[0].name}, tile cache off, zooms 0-5, concurrency ${CONCURRENCY}): RSS ${m1.rss.toFixed(0)} MiB after 1,000 requests, ${m2.rss.toFixed(0)} MiB after ${MEMORY_REQUESTS.toLocaleString('en')}; peak ${Math.max(peak, m2.peak).toFixed(0)} MiB   (${at1k.rate.toFixed(0)} / ${rest.rate.toFixed(0)} tiles/s)`,
+    );
+  } finally {
+    await srv.close();
+  }
+}
+
 const tilesOf = (z) => {
   const out = [];
   for (let y = 0; y < 2 ** z; y++) for (let x = 0; x < 2 ** z; x++) out.push([z, x, y]);
@@ -92,9 +175,13 @@ const tilesOf = (z) => {
 
 /** `tilegraph serve` in a child process, so the client's work does not share the server's thread. */
 async function startServer(style, extra = []) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...SERVE_ARGS, ...extra],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let text = '';
   for await (const chunk of child.stdout) {
     text += chunk;
@@ -103,6 +190,7 @@ async function startServer(style, extra = []) {
       return {
         url: m[2],
         version: m[1],
+        pid: child.pid,
         async close() {
           child.kill('SIGTERM');
           await once(child, 'exit');
@@ -111,6 +199,25 @@ async function startServer(style, extra = []) {
     }
   }
   throw new Error(`the server did not start: ${text}`);
+}
+
+/** CPU seconds (user + system) of a process (all its threads) or of one thread (/proc/<pid>/task/<tid>). */
+function cpuSeconds(pid, tid) {
+  const stat = readFileSync(tid ? `/proc/${pid}/task/${tid}/stat` : `/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
+}
+
+/** CPU seconds so far: the whole process, and its main thread (HTTP, express, the pool's messages). */
+function cpuNow(pid) {
+  return { all: cpuSeconds(pid), main: cpuSeconds(pid, pid) };
+}
+
+/** Resident set size now and at its peak, in MiB (/proc/<pid>/status VmRSS, VmHWM). */
+function rss(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
 function pct(sorted, p) {
@@ -155,11 +262,18 @@ const row = (label, runs) =>
       .toFixed(1)
       .padStart(7)} ms   p99 ${median(runs.map((r) => r.p99))
       .toFixed(1)
-      .padStart(7)} ms   (median of ${runs.length})`,
+      .padStart(
+        7,
+      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)})` : ''}   (median of ${runs.length})`,
   );
 
-console.log(`tile server: ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, backend ${BACKEND}, 256 px tiles, loopback`);
-for (const s of styles) {
+if (PARTS.has('png')) await pngSizes();
+
+if (PARTS.has('serve'))
+  console.log(
+    `tile server: ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, backend ${BACKEND}, 256 px tiles, loopback${SERVE_ARGS.length ? `, serve ${SERVE_ARGS.join(' ')}` : ''}`,
+  );
+for (const s of PARTS.has('serve') ? styles : []) {
   const uncached = [];
   const cached = [];
   for (let run = 0; run < RUNS; run++) {
@@ -170,12 +284,13 @@ for (const s of styles) {
         tilesOf(3).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
         64,
       ); // warm the workers
-      uncached.push(
-        await load(
-          tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
-          256,
-        ),
+      const c0 = cpuNow(srv.pid);
+      const r = await load(
+        tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
+        256,
       );
+      const c1 = cpuNow(srv.pid);
+      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, mainMs: ((c1.main - c0.main) * 1000) / 256 });
     } finally {
       await srv.close();
     }
@@ -192,8 +307,10 @@ for (const s of styles) {
   row(`${s.name}, cached`, cached);
 }
 
-console.log(`pyramid export (tiles to .pmtiles, zoom 0-4 = 341 tiles, ${os.availableParallelism()} worker threads)`);
-for (const s of styles) {
+if (PARTS.has('memory') && MEMORY_REQUESTS > 0) await memory();
+
+if (PARTS.has('pyramid')) console.log(`pyramid export (tiles to .pmtiles, zoom 0-4 = 341 tiles, ${os.availableParallelism()} worker threads)`);
+for (const s of PARTS.has('pyramid') ? styles : []) {
   const rates = [];
   for (let run = 0; run < RUNS; run++) {
     const out = path.join(tmp, `pyramid-${run}.pmtiles`);

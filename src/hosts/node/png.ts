@@ -1,13 +1,81 @@
-// PNG encoding and decoding through sharp (Node host only).
+// PNG encoding (our own: node:zlib over the smallest lossless form of the pixels) and decoding
+// through sharp (Node host only).
+import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { fromRGBA8, toRGBA8 } from '../../render/encode.js';
+import { fromRGBA8, pngImage, type PngImage } from '../../render/encode.js';
 import type { Raster } from '../../types.js';
 
-export async function encodePng(r: Raster, options: { compressionLevel?: number } = {}): Promise<Buffer> {
-  const rgba = toRGBA8(r);
-  return sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
-    .png({ compressionLevel: options.compressionLevel ?? 6 })
-    .toBuffer();
+export interface PngOptions {
+  /**
+   * zlib level 0-9. Default 6 (sharp's default), 4 for Sub-filtered gradients: on those 6 costs
+   * about three times the CPU of 4 for ~8% fewer bytes, and 4 is already ~25% below sharp's 6.
+   */
+  compressionLevel?: number;
+}
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+let crcTable: Int32Array | undefined;
+/** CRC-32 of a chunk's type and data (zlib.crc32 from Node 20.15; a table otherwise). */
+function crc32(bytes: Uint8Array): number {
+  const native = (zlib as { crc32?: (d: Uint8Array) => number }).crc32;
+  if (native) return native(bytes);
+  if (!crcTable) {
+    crcTable = new Int32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c;
+    }
+  }
+  let c = -1;
+  for (let i = 0; i < bytes.length; i++) c = crcTable[(c ^ bytes[i]!) & 255]! ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
+/** The PNG file of image data (src/render/encode.ts pngImage), in one buffer of its own (transferable). */
+export function pngFile(img: PngImage, options: PngOptions = {}): Uint8Array {
+  const idat = zlib.deflateSync(img.scanlines, { level: options.compressionLevel ?? (img.filter ? 4 : 6) });
+  const chunks: [string, Uint8Array][] = [];
+  const ihdr = new Uint8Array(13);
+  const dv = new DataView(ihdr.buffer);
+  dv.setUint32(0, img.width);
+  dv.setUint32(4, img.height);
+  ihdr[8] = img.bitDepth;
+  ihdr[9] = img.colorType;
+  chunks.push(['IHDR', ihdr]);
+  if (img.palette) chunks.push(['PLTE', img.palette]);
+  if (img.alpha) chunks.push(['tRNS', img.alpha]);
+  chunks.push(['IDAT', idat], ['IEND', new Uint8Array(0)]);
+  let size = SIGNATURE.length;
+  for (const [, d] of chunks) size += 12 + d.length;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  out.set(SIGNATURE);
+  let o = SIGNATURE.length;
+  for (const [type, d] of chunks) {
+    view.setUint32(o, d.length);
+    for (let k = 0; k < 4; k++) out[o + 4 + k] = type.charCodeAt(k);
+    out.set(d, o + 8);
+    view.setUint32(o + 8 + d.length, crc32(out.subarray(o + 4, o + 8 + d.length)));
+    o += 12 + d.length;
+  }
+  return out;
+}
+
+/**
+ * A raster (premultiplied float RGBA) as PNG, lossless: indexed when it has at most 256 colours,
+ * RGB when opaque, rows unfiltered or Sub-filtered for gradients. On map tiles about 20% smaller
+ * in total than sharp's default encode of the same pixels and about half its CPU
+ * (tests/server/png.test.ts, bench/server.mjs).
+ */
+export function encodePngSync(r: Raster, options: PngOptions = {}): Uint8Array {
+  return pngFile(pngImage(r), options);
+}
+
+export async function encodePng(r: Raster, options: PngOptions = {}): Promise<Buffer> {
+  const png = encodePngSync(r, options);
+  return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
 }
 
 export async function decodePngRGBA(bytes: Uint8Array): Promise<{ data: Uint8Array; width: number; height: number }> {

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { RenderError, releaseRaster, type Backend, type ParamValues, type Window } from '../../index.js';
 import { fromWire, type FromWorker, type ToWorker, type WireParams } from '../protocol.js';
-import { encodePng } from './png.js';
+import { encodePngSync } from './png.js';
 import type { LoadedStyle } from './style-file.js';
 
 export interface PngRenderer {
@@ -43,7 +43,7 @@ export class InProcessRenderer implements PngRenderer {
 
   async render(style: LoadedStyle, window: Window, params: ParamValues, signal?: AbortSignal): Promise<Uint8Array> {
     const { raster } = await style.renderer.renderWindow(window, params, { backend: this.backend, signal });
-    const png = await encodePng(raster, { compressionLevel: this.compressionLevel });
+    const png = encodePngSync(raster, { compressionLevel: this.compressionLevel });
     releaseRaster(raster); // encoded: its buffer serves the next render
     return png;
   }

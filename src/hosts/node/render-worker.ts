@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { CpuBackend, ParamValues, releaseRaster, type Renderer } from '../../index.js';
 import { toWire } from '../protocol.js';
-import { encodePng } from './png.js';
+import { encodePngSync } from './png.js';
 import type { WorkerReply, WorkerRequest } from './render-pool.js';
 import { rendererFromText } from './style-file.js';
 
@@ -43,9 +43,10 @@ port.on('message', async (m: WorkerRequest) => {
         // Values, validated on the caller's side, checked against the declarations here; never re-parsed.
         const params = ParamValues.fromValues(style.plan.params, m.job.params);
         const { raster } = await style.renderWindow(m.job.window, params, { backend, signal: ac.signal });
-        const png = await encodePng(raster, { compressionLevel: m.job.compressionLevel });
+        const png = encodePngSync(raster, { compressionLevel: m.job.compressionLevel });
         releaseRaster(raster); // encoded: its buffer serves the next render
-        reply({ type: 'done', id: m.id, result: png });
+        // The PNG owns its buffer: moved to the main thread, not copied.
+        reply({ type: 'done', id: m.id, result: png }, [png.buffer as ArrayBuffer]);
       } catch (e) {
         reply({ type: 'error', id: m.id, error: toWire(e) });
       } finally {
