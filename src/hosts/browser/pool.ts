@@ -98,16 +98,6 @@ export interface PoolRenderOptions {
   priority?: number;
 }
 
-/** A macrotask with no timer clamp: renders asked for in one burst are sorted by priority before any is sent. */
-function soon(f: () => void): void {
-  const ch = new MessageChannel();
-  ch.port1.onmessage = () => {
-    ch.port1.close();
-    f();
-  };
-  ch.port2.postMessage(null);
-}
-
 export class WorkerPool {
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
@@ -144,7 +134,8 @@ export class WorkerPool {
       this.queue.push(job);
       if (!this.pumpSoon) {
         this.pumpSoon = true;
-        soon(() => {
+        // After the current task's synchronous requests: a burst (all the tiles of a view) is sorted by priority before any is sent.
+        queueMicrotask(() => {
           this.pumpSoon = false;
           this.pump();
         });

@@ -176,8 +176,11 @@ async function main(state: PreviewState): Promise<void> {
   const backend: BackendChoice = asked === 'gpu' || asked === 'cpu' ? asked : 'auto';
   const styleUrl = new URL('style', root);
   const dataUrl = new URL('data/', root);
-  const workersAsked = Number(hashOption('workers'));
-  const workers = Number.isInteger(workersAsked) && workersAsked >= 0 && workersAsked <= 8 ? workersAsked : undefined;
+  // One render worker per core (at most 4): while a param change renders, this thread only waits
+  // (the tiles reach the map together afterwards), so it needs no core of its own. `#workers=N` overrides.
+  const workersAsked = Number(hashOption('workers') ?? Number.NaN);
+  const workers =
+    Number.isInteger(workersAsked) && workersAsked >= 0 && workersAsked <= 8 ? workersAsked : Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
   const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend, workers });
   state.renderer = renderer;
   const doc = renderer.core.doc as StyleDoc;
@@ -286,6 +289,8 @@ async function main(state: PreviewState): Promise<void> {
             : undefined,
         });
       },
+      // A repaint costs much more than a tile on a software-GL browser (and blocks this thread there): few hand-overs.
+      maxHoldMs: 250,
       onFlush: (keys) => mark('flush', keys.join(' ')),
     });
   const outputFeed = feedFor(() => renderer);
