@@ -16,6 +16,10 @@ export function styleOf(node: NodeSpec): {
   };
 }
 
+/** A Stroker kept from the last call (kernels run one at a time), unless its buffers grew large. */
+let spare: Stroker | undefined;
+const SPARE_MAX_FLOATS = 1 << 20;
+
 /**
  * The outline rings of every group that draws, with its premultiplied paint (opacity applied):
  * one source of truth for both backends. Ring edges made by clipping (polygonCuts) and line ends
@@ -30,11 +34,15 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
   const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
   const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
   const offset = ctx.num('offset', 0);
-  const stroker = new Stroker();
+  // A spare Stroker (its scratch and ring buffers) from the last call: kernels run one at a time.
+  const stroker = spare ?? new Stroker();
+  spare = undefined;
   stroker.merged = merged;
   // One style object, set again only when a group's width differs from the last one's.
   const style: StrokeStyle = { width: NaN, join, cap, miterLimit, offset };
   const rings = stroker.out;
+  // The paint handed to visit: read it before visit returns (it is reused for the next group).
+  const paintOut: RGBA = [0, 0, 0, 0];
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
     const w = Math.min(width(g), wmax);
@@ -56,6 +64,12 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
       const cuts = g.polygonCuts?.[i];
       for (let k = 0; k < poly.length; k++) stroker.ring(poly[k]!, cuts?.[k]);
     }
-    visit(rings, [c[0], c[1], c[2], a]);
+    paintOut[0] = c[0];
+    paintOut[1] = c[1];
+    paintOut[2] = c[2];
+    paintOut[3] = a;
+    visit(rings, paintOut);
   }
+  rings.clear();
+  if (rings.coords.length <= SPARE_MAX_FLOATS) spare = stroker;
 }
