@@ -112,7 +112,13 @@ if (want('geojson')) {
 if (want('decode Terrain-RGB|dem')) {
   const png = fx('dem/terrain-rgb/maplibre-terrain-shading-512/10-544-357.png');
   const times = await bench(async () => decodeElevation(await decodeImage(png), 'mapbox'));
-  record('1 decode Terrain-RGB', 'tilegraph (sharp + JS loop)', 512, times, 'PNG bytes -> Float32Array metres');
+  record(
+    '1 decode Terrain-RGB',
+    'tilegraph (host PNG decoder + JS loop)',
+    512,
+    times,
+    'PNG bytes -> Float32Array metres (node:zlib inflate, unfilter to RGBA8; sharp only for unusual PNGs)',
+  );
   const files = {};
   for (const x of [543, 544, 545]) for (const y of [357, 358]) files[`10/${x}/${y}`] = fx(`dem/terrain-rgb/maplibre-terrain-shading-512/10-${x}-${y}.png`);
   const src = createDemSource('d', { type: 'dem', tiles: ['{z}/{x}/{y}'], encoding: 'mapbox', tileSize: 512, maxzoom: 10 }, ctx(new MemoryLoader(files)));

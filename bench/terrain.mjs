@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Renderer, releaseRaster } from '../dist/index.js';
+import { release } from '../dist/backends/cpu/pool.js';
 import { NodeLoader, decodePngRGBA } from '../dist/hosts/node/index.js';
 import { hillshade } from '../dist/ops/hillshade/cpu.js';
 import { rowInverseResolution, shadeTerms } from '../dist/ops/hillshade/plan.js';
@@ -79,8 +80,8 @@ if (haveFixtures) {
           '1 hillshade',
           tool('hillshade kernel'),
           size,
-          await bench(() => hillshade(src, size, size, inv, terms, colours)),
-          'Float32 m (+1 px) -> premultiplied float RGBA, Horn, ground res per row',
+          await bench(() => release(hillshade(src, size, size, inv, terms, colours))),
+          'Float32 m (+1 px) -> premultiplied float RGBA, Horn, ground res per row (WebAssembly SIMD); output back to the pool as in a render',
         );
     }
     // The fixture block has no row 356 above the peers' tile, so the render rows take a window of the
@@ -168,8 +169,8 @@ if (want('9 ') && !backend) {
       '9 edge-detect',
       tool('edge-detect kernel'),
       size,
-      await bench(() => sobel(src, sw, size, size, 1)),
-      'premultiplied float RGBA, Sobel x and y, magnitude, per channel',
+      await bench(() => release(sobel(src, sw, size, size, 1))),
+      'premultiplied float RGBA, Sobel x and y, magnitude, per channel (WebAssembly SIMD); output back to the pool as in a render',
     );
   }
 }
