@@ -179,7 +179,13 @@ const jobs = [
     'tilegraph cpu (decode per render)',
     'tile cache emptied before each render: MVT parse + layer decode + clip inside the render',
   ],
-  ['5b street (MVT via OGR)', street(false), 'none', 'tilegraph cpu (no tile cache)', 'maxBytes 0: the tile parsed again by each of the 5 features nodes'],
+  [
+    '5b street (MVT via OGR)',
+    street(false),
+    'none',
+    'tilegraph cpu (no tile cache)',
+    'maxBytes 0: each of the 5 features nodes indexes the tile (layer names only) and decodes its own layer',
+  ],
   ['5b street (pre-decoded)', street(false), 'warm', 'tilegraph cpu (tile cache warm)', 'decoded layers and sampled groups cached; raster'],
   [
     '5b street+buildings (MVT)',
