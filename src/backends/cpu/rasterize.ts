@@ -122,7 +122,10 @@ export class Rasterizer {
         d = -d;
       }
       if (y1 <= 0 || y0 >= H) continue;
-      const dxdy = (x1 - x0) / (y1 - y0);
+      // An edge within one row of the canvas (most edges of strokes) is one piece from its
+      // start to its end: no slope, no row walk.
+      const oneRow = y0 >= 0 && y1 <= (y0 | 0) + 1 && y1 <= H;
+      const dxdy = oneRow ? 0 : (x1 - x0) / (y1 - y0);
       let ya = y0;
       let xa = x0;
       if (ya < 0) {
@@ -132,7 +135,7 @@ export class Rasterizer {
       const yEnd = y1 < H ? y1 : H;
       let row = ya | 0; // ya >= 0
       if (row < yLo) yLo = row;
-      const rLast = Math.ceil(yEnd) - 1;
+      const rLast = oneRow ? row : Math.ceil(yEnd) - 1;
       if (rLast > yHi) yHi = rLast;
       while (ya < yEnd) {
         const yb = row + 1 < yEnd ? row + 1 : yEnd;
@@ -316,21 +319,33 @@ export class Rasterizer {
           continue;
         }
         blk[bi] = 0;
-        for (; x <= end; x++) {
-          const v = acc[base + x]!;
-          if (v === 0) continue;
-          acc[base + x] = 0;
-          s += v;
-          let n: number;
-          if (antialias) {
+        if (antialias) {
+          for (; x <= end; x++) {
+            const v = acc[base + x]!;
+            if (v === 0) continue;
+            acc[base + x] = 0;
+            s += v;
             const m = s < 0 ? -s : s;
             // Below 1e-9 is rounding left by cancelled edges, not coverage.
-            n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
-          } else n = Math.round(s) !== 0 ? 1 : 0;
-          if (n !== c) {
-            if (c !== 0) paintRun(d, px + run * 4, x - run, r, g, b, a, c);
-            c = n;
-            run = x;
+            const n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
+            if (n !== c) {
+              if (c !== 0) paintRun(d, px + run * 4, x - run, r, g, b, a, c);
+              c = n;
+              run = x;
+            }
+          }
+        } else {
+          for (; x <= end; x++) {
+            const v = acc[base + x]!;
+            if (v === 0) continue;
+            acc[base + x] = 0;
+            s += v;
+            const n = Math.round(s) !== 0 ? 1 : 0;
+            if (n !== c) {
+              if (c !== 0) paintRun(d, px + run * 4, x - run, r, g, b, a, c);
+              c = n;
+              run = x;
+            }
           }
         }
       }
