@@ -8,9 +8,9 @@
 // Median and max over BENCH_PREVIEW_CHANGES (20) changes per slider, and where the time went
 // (medians): the render workers' busy time summed over tiles, the last worker's end, and the page
 // after it (hand-over, upload, repaint). BENCH_PREVIEW_WORKERS sets the page's render workers.
-// Rows: with the worker's node cache (what the page ships: a change re-runs only the nodes that
-// read the param) and without it (the worker bundle served with its NodeCache removed, so every
-// change renders whole tiles).
+// Rows: with the workers' node cache (what the page ships: a change re-runs only the nodes that
+// read the param) and without it (the page opened with `#nodecache=0`, so every change renders
+// whole tiles).
 // Needs `npm run build` first. Skipped (with a line saying so) when chromium is absent.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -103,16 +103,9 @@ async function run(label, { noNodeCache }) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  if (noNodeCache) {
-    // The worker's engine builds `nodeCache: new NodeCache(bytes)`; serve the chunk without it.
-    await page.route(/\/chunk-[\w-]+\.js$/, async (route) => {
-      const res = await route.fetch();
-      const body = (await res.text()).replace(/nodeCache:new [\w$]+\([\w$]+\)/g, 'nodeCache:void 0');
-      await route.fulfill({ response: res, body });
-    });
-  }
   const workers = process.env.BENCH_PREVIEW_WORKERS ? `&workers=${process.env.BENCH_PREVIEW_WORKERS}` : '';
-  await page.goto(`${server.url}#backend=cpu${workers}`);
+  // `#nodecache=0`: the page's workers keep no node results (every change renders whole tiles).
+  await page.goto(`${server.url}#backend=cpu${workers}${noNodeCache ? '&nodecache=0' : ''}`);
   await settle(page);
   const status = await page.locator('#status').textContent();
   if (!/CPU/.test(status ?? '')) throw new Error(`the preview is not on the CPU worker path: ${status}`);

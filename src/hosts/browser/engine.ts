@@ -8,10 +8,41 @@ import type { Backend } from '../../backends/backend.js';
 import { requestBrowserGpu } from './gpu.js';
 import { FetchLoader } from './loader.js';
 import { ParamValues } from '../../params/index.js';
+import type { Plan, PlanNode } from '../../graph/build.js';
+import type { Window } from '../../types.js';
+import type { WireParams } from '../protocol.js';
 import type { EngineOptions, RenderedPixels, RenderRequest } from './protocol.js';
 
 /** Node results a worker keeps for the visible tiles across param changes. */
 const NODE_CACHE_BYTES = 128 * 2 ** 20;
+
+/**
+ * The worker's node cache, except for the nodes that read a param being dragged. A slider sends a
+ * new value with every step, so those results would not be read again; keeping them would only pin
+ * their buffers (no reuse through the buffer pool: allocations and GC at every step), push out the
+ * results that are reused, and make the output a copy. The params that changed at the last change
+ * are the hot ones, until another param changes.
+ */
+export class DragAwareNodeCache extends NodeCache {
+  private hot = new Set<string>();
+  private last?: Record<string, string>;
+
+  /** The params of the next render: those that differ from the previous render's become the hot ones. */
+  observe(params: WireParams): void {
+    const now: Record<string, string> = {};
+    for (const [k, v] of Object.entries(params)) now[k] = JSON.stringify(v);
+    if (this.last) {
+      const changed = Object.keys(now).filter((k) => now[k] !== this.last![k]);
+      if (changed.length) this.hot = new Set(changed);
+    }
+    this.last = now;
+  }
+
+  override key(plan: Plan, n: PlanNode, window: Window, params: ParamValues): string {
+    for (const p of this.hot) if (n.params.has(p)) return undefined as unknown as string; // render.ts: no key, not cached, buffer back to the pool
+    return super.key(plan, n, window, params);
+  }
+}
 
 export type { RenderedPixels } from './protocol.js';
 
@@ -20,9 +51,11 @@ export class TileEngine {
   readonly backendName: 'cpu' | 'gpu';
   readonly adapter?: string;
   private readonly backend: Backend;
+  private readonly cache?: DragAwareNodeCache;
 
   private constructor(core: CoreRenderer, backend: Backend, adapter?: string) {
     this.core = core;
+    this.cache = core.nodeCache instanceof DragAwareNodeCache ? core.nodeCache : undefined;
     this.backend = backend;
     this.backendName = backend.name;
     this.adapter = adapter;
@@ -32,7 +65,8 @@ export class TileEngine {
   static async create(o: EngineOptions): Promise<TileEngine> {
     const loader = new FetchLoader({ baseUrl: o.baseUrl, dataUrl: o.dataUrl });
     // A param change in the preview re-runs only the nodes that read it (render/node-cache.ts).
-    const core = CoreRenderer.create(o.style, { loader, nodeCache: new NodeCache(NODE_CACHE_BYTES) });
+    const nodeCache = o.nodeCache === false ? undefined : new DragAwareNodeCache(NODE_CACHE_BYTES);
+    const core = CoreRenderer.create(o.style, { loader, nodeCache });
     if (o.backend === 'cpu') return new TileEngine(core, new CpuBackend());
     const gpu = await requestBrowserGpu(o.backend === 'gpu');
     if (gpu) return new TileEngine(core, gpu.backend, gpu.adapter);
@@ -44,6 +78,7 @@ export class TileEngine {
     const start = performance.timeOrigin + performance.now();
     // Values validated on the page, checked against the declarations here; never re-parsed.
     const params = ParamValues.fromValues(this.core.plan.params, req.params);
+    this.cache?.observe(req.params);
     const raster = await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal });
     const data = toRGBA8(raster);
     releaseRaster(raster); // converted: its buffer serves the next render

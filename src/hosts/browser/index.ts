@@ -25,6 +25,8 @@ export interface BrowserRendererOptions {
   workerUrl?: string | URL;
   /** Tile size in pixels (default 256). */
   tileSize?: number;
+  /** Each worker keeps node results across renders (default true), so a param change re-runs only the nodes that read it. */
+  nodeCache?: boolean;
 }
 
 export interface RenderTileOptions {
@@ -97,7 +99,7 @@ export class Renderer {
     const baseUrl = new URL(String(o.baseUrl ?? url ?? globalThis.document?.baseURI ?? globalThis.location?.href)).href;
     const dataUrl = o.dataUrl === undefined ? undefined : new URL(String(o.dataUrl), baseUrl).href;
     const core = CoreRenderer.create(doc, { loader: new FetchLoader({ baseUrl, dataUrl }) });
-    const engine: EngineOptions = { style: core.doc as StyleDoc, baseUrl, dataUrl, backend: o.backend ?? 'auto' };
+    const engine: EngineOptions = { style: core.doc as StyleDoc, baseUrl, dataUrl, backend: o.backend ?? 'auto', nodeCache: o.nodeCache };
     const tileSize = o.tileSize ?? 256;
     const workers = o.workers ?? defaultWorkers();
     if (workers <= 0 || typeof Worker === 'undefined') return new Renderer(core, tileSize, { local: await TileEngine.create(engine) });

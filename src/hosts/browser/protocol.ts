@@ -12,6 +12,8 @@ export interface EngineOptions {
   baseUrl: string;
   dataUrl?: string;
   backend: BackendChoice;
+  /** Keep node results across renders (default true): a param change re-runs only the nodes that read it. */
+  nodeCache?: boolean;
 }
 
 export interface RenderRequest {

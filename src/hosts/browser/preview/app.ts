@@ -181,7 +181,8 @@ async function main(state: PreviewState): Promise<void> {
   const workersAsked = Number(hashOption('workers') ?? Number.NaN);
   const workers =
     Number.isInteger(workersAsked) && workersAsked >= 0 && workersAsked <= 8 ? workersAsked : Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
-  const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend, workers });
+  // `#nodecache=0`: workers keep no node results (bench/preview.mjs measures what the cache saves).
+  const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend, workers, nodeCache: hashOption('nodecache') !== '0' });
   state.renderer = renderer;
   const doc = renderer.core.doc as StyleDoc;
   const defaults = paramStrings(renderer.core.params());
@@ -314,6 +315,16 @@ async function main(state: PreviewState): Promise<void> {
     return tm && typeof tm.getIds === 'function' && typeof tm.getTileByID === 'function' ? tm : undefined;
   };
 
+  let tilesTimer: ReturnType<typeof setTimeout> | undefined;
+  let tilesAt = 0;
+  const setTilesNow = () => {
+    clearTimeout(tilesTimer);
+    tilesTimer = undefined;
+    tilesAt = performance.now();
+    state.shownGeneration = state.generation;
+    (map?.getSource(SOURCE) as RasterTileSource | undefined)?.setTiles([tileUrl()]);
+  };
+
   /**
    * Show the current params. A param change with tiles rendered here renders the tiles the map
    * holds at once (no debounce), nearest the centre first, and uploads them into the tiles'
@@ -330,10 +341,15 @@ async function main(state: PreviewState): Promise<void> {
     if (!map) return;
     const tm = what === 'params' && !compare.checked ? liveTiles() : undefined;
     if (!tm) {
-      state.shownGeneration = g;
-      (map.getSource(SOURCE) as RasterTileSource | undefined)?.setTiles([tileUrl()]);
+      // A new tile URL: at once for a new source, at most every 100 ms for a moving slider (the
+      // compared server tiles are HTTP requests, and MapLibre does not cancel those it re-requests).
+      const wait = tilesAt + 100 - performance.now();
+      if (what === 'source' || wait <= 0) setTilesNow();
+      else tilesTimer ??= setTimeout(setTilesNow, wait);
       return;
     }
+    clearTimeout(tilesTimer);
+    tilesTimer = undefined;
     // Tiles kept for views left earlier hold old params: drop them (they render again if the view returns).
     tm._outOfViewCache?.reset();
     const feed = currentFeed();
