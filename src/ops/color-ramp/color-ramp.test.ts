@@ -6,7 +6,8 @@ import { color as d3color } from 'd3-color';
 import { interpolateColor, type ColorSpace } from '../../backends/cpu/color.js';
 import { compileExpr } from '../../expr/index.js';
 import { colorRamp } from './index.js';
-import { makeSampler, resolveStops, stopTables, SEGMENT_SIZE } from './plan.js';
+import { makeSampler, resolveStops, stopTables, SEGMENT_SIZE, type Stop } from './plan.js';
+import { rampField, rampFieldOpaque } from './cpu.js';
 import type { OpContext } from '../types.js';
 import type { RGBA, Raster, ScalarField, ScalarValue } from '../../types.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -375,5 +376,29 @@ gpuDescribe('color-ramp: no-data (NaN) samples', () => {
     let max = 0;
     for (let i = 0; i < cpu.raster.data.length; i++) max = Math.max(max, Math.abs(cpu.raster.data[i]! - gpu.raster.data[i]!));
     expect(max).toBeLessThan(RASTER_TOL);
+  });
+});
+
+describe('the opaque fast loop', () => {
+  test('equals the general loop bit for bit (NaN, below, above, on the stops, between them)', () => {
+    const stops = [
+      { value: 0, color: [0.18, 0.6, 0.34, 1] },
+      { value: 500, color: [0.98, 1, 0.5, 1] },
+      { value: 1000, color: [0.88, 0.42, 0.12, 1] },
+      { value: 1000, color: [0.1, 0.2, 0.3, 1] },
+      { value: 3000, color: [1, 1, 1, 1] },
+    ] as Stop[];
+    const n = 5000;
+    const src = new Float32Array(n);
+    for (let i = 0; i < n; i++) src[i] = -200 + ((i * 7919) % 3600) + (i % 3) * 0.37;
+    src.set([NaN, 0, 500, 1000, 3000, -1e-3, 2999.999, Infinity, -Infinity], 0);
+    for (const space of ['rgb', 'lab', 'hcl'] as const) {
+      const lut = stopTables(stops, space);
+      const a = new Float32Array(n * 4);
+      const b = new Float32Array(n * 4);
+      rampField(src, n, lut, 1, a);
+      rampFieldOpaque(src, n, lut, b);
+      expect(Array.from(b)).toEqual(Array.from(a));
+    }
   });
 });

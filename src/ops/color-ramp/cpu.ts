@@ -13,7 +13,8 @@ export function colorRampCpu(ctx: OpContext): Raster {
   const n = input.width * input.height;
   if (input.kind === 'scalar-field' && !lut.premultiplied) {
     const out = newRasterUninit(input.width, input.height); // rampField writes every pixel
-    rampField(input.data, n, lut, opacity, out.data);
+    if (opacity === 1 && isOpaque(lut)) rampFieldOpaque(input.data, n, lut, out.data);
+    else rampField(input.data, n, lut, opacity, out.data);
     return out;
   }
   const out = newRaster(input.width, input.height);
@@ -61,6 +62,73 @@ function cachedStopTables(stops: Stop[], space: ColorSpace): RampTable {
   return t;
 }
 
+const OPAQUE = new WeakMap<RampTable, boolean>();
+
+/** Every table entry and both ends have alpha 1 (straight tables of opaque stops). */
+function isOpaque(lut: RampTable): boolean {
+  let v = OPAQUE.get(lut);
+  if (v === undefined) {
+    v = !lut.premultiplied && lut.ends[3] === 1 && lut.ends[7] === 1;
+    for (let i = 3; v && i < lut.table.length; i += 4) if (lut.table[i] !== 1) v = false;
+    OPAQUE.set(lut, v);
+  }
+  return v;
+}
+
+/**
+ * rampField for opaque stops at opacity 1: alpha is exactly 1 (1 + f (1 - 1)) and premultiplying
+ * by it changes nothing, so the colour is written as interpolated: the same pixels, bit for bit.
+ */
+export function rampFieldOpaque(src: Float32Array, n: number, lut: RampTable, o: Float32Array): void {
+  const { size, values, table, ends } = lut;
+  const last = values.length - 1;
+  const lo = values[0]!;
+  const hi = values[last]!;
+  const scale = new Float64Array(last);
+  for (let s = 0; s < last; s++) scale[s] = (size - 1) / (values[s + 1]! - values[s]!);
+  const top = size - 2;
+  let s = last - 1;
+  let vs = values[s]!,
+    ve = values[s + 1]!,
+    sc = scale[s]!,
+    base = s * size;
+  for (let i = 0, q = 0; i < n; i++, q += 4) {
+    const t = src[i]!;
+    if (!(t >= vs && t < ve)) {
+      if (t !== t) {
+        o[q] = o[q + 1] = o[q + 2] = o[q + 3] = 0; // NaN: no data
+        continue;
+      }
+      if (t < lo || t >= hi) {
+        const e = t < lo ? 0 : 4;
+        o[q] = ends[e]!;
+        o[q + 1] = ends[e + 1]!;
+        o[q + 2] = ends[e + 2]!;
+        o[q + 3] = 1;
+        continue;
+      }
+      s = last - 1;
+      while (values[s]! > t) s--;
+      vs = values[s]!;
+      ve = values[s + 1]!;
+      sc = scale[s]!;
+      base = s * size;
+    }
+    const p = (t - vs) * sc; // >= 0 and <= size - 1 (+ rounding): p | 0 is floor(p)
+    let j = p | 0;
+    if (j > top) j = top;
+    const f = p - j;
+    const e = (base + j) << 2;
+    const t0 = table[e]!,
+      t1 = table[e + 1]!,
+      t2 = table[e + 2]!;
+    o[q] = t0 + f * (table[e + 4]! - t0);
+    o[q + 1] = t1 + f * (table[e + 5]! - t1);
+    o[q + 2] = t2 + f * (table[e + 6]! - t2);
+    o[q + 3] = 1;
+  }
+}
+
 /**
  * The common case (a scalar field through stops) as one loop: makeSampler's lookup written out
  * inline (the same segment and table entries; the division by the segment's width is a product
@@ -68,7 +136,7 @@ function cachedStopTables(stops: Stop[], space: ColorSpace): RampTable {
  * The segment of the previous pixel is tried first: neighbours mostly share one. Its own
  * function: V8 optimises a small loop function as a unit.
  */
-function rampField(src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array): void {
+export function rampField(src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array): void {
   const { size, values, table, ends } = lut;
   const last = values.length - 1;
   const lo = values[0]!;
