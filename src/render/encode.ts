@@ -192,8 +192,9 @@ export function pngImage(r: Raster): PngImage {
   // Truecolour. Filter None suits flat colours with a little anti-aliasing (each row repeats the
   // row above, which deflate matches); Sub suits gradients (blurs, heatmaps), where the difference
   // to the left neighbour repeats. Count for each where the coded pixel differs from the one before:
-  // Sub when its count is not clearly higher (measured on the bundled example and a heatmap: the
-  // choice is within 2% of the better of the two per tile).
+  // Sub when its count is at most 2% higher. On the 326 truecolour tiles of the bundled example
+  // (z1-4) and a heatmap (z3-4) this lands within 0.3% of choosing the smaller output per tile
+  // (1.05 instead of 1.02: 0.9% and several tiles 8% larger; 1.0: 4%).
   let changesNone = 0;
   let changesSub = 0;
   for (let y = 0, p = 0; y < height; y++, p++) {
@@ -208,7 +209,7 @@ export function pngImage(r: Raster): PngImage {
       prevDelta = delta;
     }
   }
-  const filter = changesSub < 1.05 * changesNone ? 1 : 0;
+  const filter = changesSub < 1.02 * changesNone ? 1 : 0;
   const channels = opaque ? 3 : 4;
   const out = lines(height * (width * channels + 1));
   let o = 0;
