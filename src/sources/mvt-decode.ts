@@ -173,6 +173,8 @@ Props.prototype = Object.create(null);
 // Scratch buffers of the geometry reader, grown as needed and reused by every layer.
 let scratchCoords = new Int32Array(1 << 16);
 let scratchParts = new Uint32Array(1 << 12);
+/** Entries of a scratch array kept between layers (4 MiB); a larger one is dropped after use. */
+const SCRATCH_KEEP = 1 << 20;
 
 /**
  * Decode every feature of one layer; throws on truncated or corrupt geometry. Features are read
@@ -239,6 +241,9 @@ export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
   }
   const coords = scratchCoords.slice(0, cursor.coords);
   const parts = scratchParts.slice(0, cursor.parts);
+  // A huge layer's scratch is not kept for the life of the process.
+  if (scratchCoords.length > SCRATCH_KEEP) scratchCoords = new Int32Array(1 << 16);
+  if (scratchParts.length > SCRATCH_KEEP) scratchParts = new Uint32Array(1 << 12);
   let exterior: Uint8Array | undefined;
   for (let i = 0; i < features.length; i++) {
     const f = features[i]!;
