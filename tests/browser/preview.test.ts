@@ -152,6 +152,36 @@ test('reloading the URL restores the params and the same pixels', async () => {
   expect(compareRGBA(again.data, borderWide.data, again.width, again.height).ok).toBe(true);
 });
 
+test('a fast drag ends on its last value: renders of superseded values never overwrite it', async () => {
+  const g = await generation(s.page);
+  await s.page.evaluate(async () => {
+    (window as unknown as { tilegraphPreview: { trace?: unknown[] } }).tilegraphPreview.trace = [];
+    const slider = document.querySelector<HTMLInputElement>('#params [data-param="border-width"] input[type=range]')!;
+    for (let i = 0; i <= 16; i++) {
+      slider.value = i === 16 ? '4' : (0.5 + i * 0.2).toFixed(1); // away from 4 and back to it
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      if (i % 4 === 3)
+        await new Promise((r) => setTimeout(r, 0)); // some land while a render runs, some in one burst
+      else await new Promise((r) => setTimeout(r, 6));
+    }
+  });
+  await settled(s.page, g + 17);
+  // 17 values x the tiles in view were asked for; renders of superseded values that had not started never ran.
+  const trace = await s.page.evaluate(() => {
+    const t = (window as unknown as { tilegraphPreview: { trace?: [string, number, string?][] } }).tilegraphPreview;
+    const marks = t.trace ?? [];
+    t.trace = undefined;
+    return { asked: marks.filter((m) => m[0] === 'render').length, ran: marks.filter((m) => m[0] === 'worker').length };
+  });
+  expect(trace.asked).toBeGreaterThanOrEqual(17 * 8);
+  expect(trace.ran).toBeLessThan(trace.asked / 2);
+  const after = await mapShot('preview-after-drag.png');
+  const cmp = compareRGBA(after.data, borderWide.data, after.width, after.height);
+  expect({ badFraction: cmp.badFraction, ok: cmp.ok }).toEqual(expect.objectContaining({ ok: true }));
+  expect(new URL(s.page.url()).search).toBe('?border-width=4');
+  expect(s.consoleErrors).toEqual([]);
+});
+
 test('a colour keeps its alpha through the picker, and a bad hex shows the server’s error', async () => {
   await s.page.goto(`${s.base}?land=%23ff000080`);
   await settled(s.page);
