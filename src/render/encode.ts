@@ -103,9 +103,17 @@ export function pngImage(r: Raster): PngImage {
   let opaque = true;
   let last = -1;
   let lastIdx = 0;
+  // The same floats as bits: a pixel equal to the one before (runs of one colour, most of a map
+  // tile) reuses its value and index without converting or looking up.
+  const bits = new Int32Array(d.buffer, d.byteOffset, n * 4);
+  let v = 0;
   for (let p = 0, i = 0; p < n; p++, i += 4) {
+    if (p > 0 && bits[i] === bits[i - 4] && bits[i + 1] === bits[i - 3] && bits[i + 2] === bits[i - 2] && bits[i + 3] === bits[i - 1]) {
+      px[p] = v;
+      idx[p] = lastIdx;
+      continue;
+    }
     const a = d[i + 3]!;
-    let v: number;
     if (a >= 1) {
       // Opaque (most map pixels): no division. x * 255 of a float32 is exact in a double, and for
       // x in [0, 1] only 127.5 is a tie, which both roundings take to 128.

@@ -60,6 +60,8 @@ describe('encodePng: lossless', () => {
     ['256 colours', raster(64, 64, (x, y) => palette(256, true)[(x + 64 * y) % 256]!), 3, 8],
     ['257 colours, opaque', raster(64, 64, (x, y) => palette(257, false)[(x + 64 * y) % 257]!), 2, 8],
     ['257 colours with alpha', raster(64, 64, (x, y) => palette(257, true)[(x + 64 * y) % 257]!), 6, 8],
+    ['runs of 7 translucent colours', raster(50, 20, (x, y) => palette(7, true)[Math.floor((x + 50 * y) / 9) % 7]!), 3, 4],
+    ['runs of 300 colours with alpha', raster(100, 40, (x, y) => palette(300, true)[Math.floor((x + 100 * y) / 5) % 300]!), 6, 8],
   ];
   test.each(cases)('%s: decodes to the bytes toRGBA8 gives, in the expected form', async (_name, r, colorType, bitDepth) => {
     expect(await roundTrip(r)).toEqual({ colorType, bitDepth });
