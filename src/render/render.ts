@@ -92,7 +92,7 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
   };
   const cache = options.nodeCache;
   for (const id of plan.order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);
-  const fused = session.paintTargets ? plan.fusions : new Map<string, Fusion>();
+  const fused = session.paintTargets ? fusionsFor(plan, !!cache) : new Map<string, Fusion>();
   const paintedLater = new Set([...fused.values()].map((f) => f.paintId));
   try {
     for (const id of plan.order) {
@@ -173,6 +173,18 @@ function releaseDone(st: RenderState, edges: PlanNode['edges'], value: Handle, t
     const s = storageOf(v);
     if (s !== undefined && !live.has(s) && !held(st, s)) st.session.release(v);
   }
+}
+
+/**
+ * The fusions a render uses (on sessions that paint onto targets). With a node cache, a paint whose
+ * params are a strict subset of its composite's stays its own node: a change that reaches only the
+ * base (a shadow, a background) then reuses the cached paint and re-runs one composite instead of
+ * rasterizing the paint again. (The composite reads every param its paint reads, so comparing sizes
+ * is the subset test.)
+ */
+export function fusionsFor(plan: Plan, withNodeCache: boolean): Map<string, Fusion> {
+  if (!withNodeCache) return plan.fusions;
+  return new Map([...plan.fusions].filter(([id, f]) => plan.nodes.get(f.paintId)!.params.size === plan.nodes.get(id)!.params.size));
 }
 
 /**

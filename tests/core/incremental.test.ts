@@ -1,6 +1,8 @@
 // Incremental re-render: with a node cache, a param change re-runs only the nodes that read that
 // param (directly or through their inputs); the pixels equal a fresh render.
 import { NodeCache, Renderer, type Raster } from '../../src/index.js';
+import { fusionsFor } from '../../src/render/render.js';
+import { toRGBA8 } from '../../src/render/encode.js';
 
 const square = (x: number, y: number, s: number) => ({
   type: 'Feature',
@@ -48,10 +50,13 @@ function same(a: Raster, b: Raster): boolean {
 
 describe('incremental re-render', () => {
   const cached = Renderer.create(style, { nodeCache: new NodeCache() });
-  const fresh = Renderer.create(style);
+  // A fresh render of the same plan shape: a node cache that keeps nothing (with a cache, paints
+  // whose composite reads more params stay their own nodes, so the float sums run in another order).
+  const fresh = Renderer.create(style, { nodeCache: new NodeCache(0) });
+  const fused = fusionsFor(cached.plan, true);
   /** Plan nodes that run (fused paint layers run inside their blends) and read `param`. */
   const readers = (param: string) =>
-    cached.plan.order.filter((id) => ![...cached.plan.fusions.values()].some((f) => f.paintId === id) && cached.plan.nodes.get(id)!.params.has(param));
+    cached.plan.order.filter((id) => ![...fused.values()].some((f) => f.paintId === id) && cached.plan.nodes.get(id)!.params.has(param));
   const run = (r: Renderer, p: Record<string, string>) => r.renderWindow(W, r.params(p));
 
   test('after a param change only the nodes reading it re-run, and the pixels equal a fresh render', async () => {
@@ -71,8 +76,10 @@ describe('incremental re-render', () => {
       expect(again.stats.cached).toBe(executed - readers(param).length);
       expect(same(again.raster, (await run(fresh, p)).raster)).toBe(true);
     }
-    // A border change re-runs one node: the stroke painted onto the cached land.
-    expect(readers('border')).toEqual(['out']);
+    // A border change re-runs the stroke and one composite onto the cached land.
+    expect(readers('border')).toEqual(['line', 'out']);
+    // A land change re-runs the land fill painted onto the cached shadow; the stroke stays cached.
+    expect(readers('land')).toEqual(['a', 'out']);
 
     // Back to the first values: nothing re-runs, same pixels.
     const back = await run(cached, {});
@@ -86,6 +93,15 @@ describe('incremental re-render', () => {
     const b = await run(cached, { land: '#123456' });
     expect(b.stats.nodes).toBe(0);
     expect(same(b.raster, (await run(fresh, { land: '#123456' })).raster)).toBe(true);
+  });
+
+  test('the encoded pixels equal a render without any node cache (where every paint fuses)', async () => {
+    const none = Renderer.create(style);
+    for (const p of [{}, { border: '#aa0000' }, { width: '3' }] as Record<string, string>[]) {
+      const a = toRGBA8((await run(cached, p)).raster);
+      const b = toRGBA8((await run(none, p)).raster);
+      expect(a.every((v, i) => v === b[i])).toBe(true);
+    }
   });
 
   test('the cache is bounded by bytes', async () => {
