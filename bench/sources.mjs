@@ -170,7 +170,8 @@ const loader = new MemoryLoader({ '14/8801/5371': berlin });
 // Cache modes: 'cleared' empties the tile cache before every render, so each render parses the
 // tile and decodes the layers it reads once (as Mapnik's OGR path opens and decodes the tile per
 // render); 'none' keeps nothing at all (maxBytes 0), so the tile is parsed again by every features
-// node of the render (five here); 'warm' keeps the decoded layers across renders.
+// node of the render (five here); 'warm' keeps the decoded layers and sampled groups across
+// renders; 'layers' keeps the decoded layers but samples them again on every render.
 const jobs = [
   [
     '5b street (MVT via OGR)',
@@ -188,6 +189,13 @@ const jobs = [
   ],
   ['5b street (pre-decoded)', street(false), 'warm', 'tilegraph cpu (tile cache warm)', 'decoded layers and sampled groups cached; raster'],
   [
+    '5b street (pre-decoded)',
+    street(false),
+    'layers',
+    'tilegraph cpu (layers cached, sampled per render)',
+    'decoded layers cached; the sampled groups dropped before each render (as Mapnik queries and projects its indexed GeoJSON per render)',
+  ],
+  [
     '5b street+buildings (MVT)',
     street(true),
     'cleared',
@@ -203,6 +211,8 @@ for (const [job, style, mode, tool, note] of jobs) {
     const t = { z: 14, x: 8801, y: 5371 };
     const once = async () => {
       if (mode === 'cleared') cache.clear();
+      // Sampled groups' keys are 'vs|...' after the registry's per-style prefix.
+      if (mode === 'layers') cache.clear((k) => k.includes('vs|'));
       // Back to the pool once done, as the hosts do after encoding.
       releaseRaster(await r.renderTile(t, undefined, { tileSize: size }));
     };

@@ -135,10 +135,11 @@ export class TileCache {
     }
   }
 
-  /** Drop every entry whose key starts with `prefix` (all entries when omitted). */
-  clear(prefix = ''): void {
+  /** Drop every entry whose key starts with `prefix` (all entries when omitted), or that `which` picks. */
+  clear(which: string | ((key: string) => boolean) = ''): void {
+    const drop = typeof which === 'string' ? (k: string) => k.startsWith(which) : which;
     for (const [k, v] of this.done) {
-      if (k.startsWith(prefix)) {
+      if (drop(k)) {
         this.done.delete(k);
         this.total -= v.bytes;
       }
