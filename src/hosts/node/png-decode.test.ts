@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { decodePngFast } from './png-decode.js';
+import { paethKernels } from './png-paeth.js';
 import { decodeImage, decodeImageSharp } from './image.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 
@@ -105,11 +106,14 @@ function noise(n: number, seed: number, smooth: boolean): Uint8Array {
 }
 
 async function expectSameAsSharp(png: Uint8Array): Promise<void> {
-  const fast = decodePngFast(png);
-  expect(fast).toBeDefined();
   const ref = await decodeImageSharp(png);
-  expect([fast!.width, fast!.height]).toEqual([ref.width, ref.height]);
-  expect(Buffer.compare(Buffer.from(fast!.data), Buffer.from(ref.data))).toBe(0);
+  // With RGB Paeth rows in WebAssembly (png-paeth.ts) and in TypeScript.
+  for (const wasm of [true, false]) {
+    const fast = decodePngFast(png, { wasm });
+    expect(fast).toBeDefined();
+    expect([fast!.width, fast!.height]).toEqual([ref.width, ref.height]);
+    expect(Buffer.compare(Buffer.from(fast!.data), Buffer.from(ref.data))).toBe(0);
+  }
 }
 
 describe('direct PNG decoder', () => {
@@ -146,6 +150,10 @@ describe('direct PNG decoder', () => {
     expect(decodePngFast(laced)).toBeUndefined();
     expect((await decodeImage(deep)).width).toBe(4);
     expect(decodePngFast(new Uint8Array([1, 2, 3]))).toBeUndefined(); // not a PNG (a WebP, say)
+  });
+
+  test('the WebAssembly Paeth kernel is available here', () => {
+    expect(paethKernels()).not.toBeNull();
   });
 
   test('a decompression bomb is refused by its header, before anything is inflated', () => {

@@ -6,6 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import { formatInt, LIMITS } from '../../limits.js';
 import type { DecodedImage } from '../../sources/types.js';
+import { paethKernels } from './png-paeth.js';
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
@@ -18,8 +19,9 @@ const u32 = (b: Uint8Array, p: number) => ((b[p]! << 24) | (b[p + 1]! << 16) | (
  * RGBA8 pixels of a PNG this decoder supports, undefined for one it leaves to a general decoder.
  * Throws on a corrupt file and on an image above LIMITS.maxImagePixels (before inflating anything:
  * a decompression bomb is refused by its header, and the inflate is capped at the expected size).
+ * `wasm: false` keeps RGB Paeth rows in TypeScript (the path without WebAssembly; for tests).
  */
-export function decodePngFast(bytes: Uint8Array): DecodedImage | undefined {
+export function decodePngFast(bytes: Uint8Array, options: { wasm?: boolean } = {}): DecodedImage | undefined {
   if (bytes.length < 33) return undefined;
   for (let i = 0; i < 8; i++) if (bytes[i] !== SIGNATURE[i]) return undefined;
   if (u32(bytes, 8) !== 13 || u32(bytes, 12) !== 0x49484452) return undefined; // IHDR first
@@ -78,8 +80,18 @@ export function decodePngFast(bytes: Uint8Array): DecodedImage | undefined {
   if (raw.length < expected) throw new Error('the PNG has fewer rows of image data than its height');
 
   const out = new Uint8Array(width * height * 4);
-  if (type === 2 && LITTLE_ENDIAN) rgbToRgba(raw, new Uint32Array(out.buffer), width, height);
-  else {
+  if (type === 2 && LITTLE_ENDIAN) {
+    const k = options.wasm === false ? null : paethKernels();
+    if (k) {
+      // Rows and pixels in the WebAssembly memory: Paeth rows there, the other filters here on views.
+      const outAt = (expected + 3) & ~3;
+      k.reserve(outAt + width * height * 4);
+      k.u8(0, expected).set(raw.subarray(0, expected));
+      const paeth = (s: number, o: number) => k.fn.paeth(s, outAt + o * 4, width, width * 4);
+      rgbToRgba(k.u8(0, expected), k.u32(outAt, width * height), width, height, paeth);
+      out.set(k.u8(outAt, width * height * 4));
+    } else rgbToRgba(raw, new Uint32Array(out.buffer), width, height);
+  } else {
     unfilter(raw, height, stride, channels);
     expand(raw, out, height, stride, type, palette, trns);
   }
@@ -94,7 +106,7 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
  * stays in locals, the row above is read from the output. The filters of `unfilter`, written out
  * for three channels.
  */
-function rgbToRgba(raw: Uint8Array, out32: Uint32Array, width: number, height: number): void {
+function rgbToRgba(raw: Uint8Array, out32: Uint32Array, width: number, height: number, paethRow?: (s: number, o: number) => void): void {
   const stride = width * 3;
   const A = 0xff000000;
   for (let y = 0; y < height; y++) {
@@ -132,6 +144,8 @@ function rgbToRgba(raw: Uint8Array, out32: Uint32Array, width: number, height: n
         b = (raw[s + 2]! + ((b + ((up >>> 16) & 255)) >> 1)) & 255;
         out32[o] = (r | (g << 8) | (b << 16) | A) >>> 0;
       }
+    } else if (f === 4 && paethRow) {
+      paethRow(s, o); // raw byte s and output word o, in the kernel's memory (png-paeth.ts)
     } else if (f === 4) {
       let cr = 0,
         cg = 0,

@@ -132,6 +132,12 @@ export class WasmKernels<T> {
   f32(at: number, length: number): Float32Array {
     return new Float32Array(this.mem.buffer, at, length);
   }
+  u8(at: number, length: number): Uint8Array {
+    return new Uint8Array(this.mem.buffer, at, length);
+  }
+  u32(at: number, length: number): Uint32Array {
+    return new Uint32Array(this.mem.buffer, at, length);
+  }
 }
 
 /** Compile once; null where WebAssembly (with SIMD) is unavailable or refuses the module. */
