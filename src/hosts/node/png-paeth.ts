@@ -2,7 +2,7 @@
 // predictor's choice: no branches on the data). Paeth is most rows of a typical DEM tile and the
 // slowest filter in JavaScript; the other filters stay in png-decode.ts. The module comes from the
 // project's small encoder (src/ops/edge-detect/wasm.ts); without WebAssembly the TypeScript row runs.
-import { compile, I32, loopLt, moduleBytes, op, type WasmKernels } from '../../ops/edge-detect/wasm.js';
+import { compile, I32, loopLt, moduleBytes, op, type WasmKernels } from '../../util/wasm.js';
 
 interface Exports {
   /** One RGB row at byte `s` (after its filter byte) into RGBA words at `o`; the row above at o - ostride. */

@@ -4,40 +4,10 @@
 // WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path runs.
 // Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
 
+import { I32, loopLt, name, section, sleb, uleb, V128, vec } from '../../util/wasm.js';
 import type { SplinePlan, TentPlan } from './plan.js';
 
-// --- a minimal WebAssembly encoder ---------------------------------------------------------------
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
-
-const I32 = 0x7f;
-const V128 = 0x7b;
+// Blur's own instruction table (aligned loads and stores); the encoder is src/util/wasm.ts.
 const op = {
   get: (i: number) => [0x20, ...uleb(i)],
   set: (i: number) => [0x21, ...uleb(i)],
@@ -60,21 +30,6 @@ const op = {
   fadd: [0xfd, ...uleb(0xe4)],
   fmul: [0xfd, ...uleb(0xe6)],
 };
-
-/** `for (i = from; i < limit; i += step) body`, with `i` and `limit` locals (limit > from or no pass). */
-// biome-ignore format: one line per step of the instruction sequence
-function loopLt(i: number, from: number[], limit: number, step: number[], body: number[]): number[] {
-  return [
-    ...from, ...op.set(i),
-    ...op.block,
-    ...op.get(i), ...op.get(limit), ...op.ltu, 0x45 /* i32.eqz */, ...op.brIf(0),
-    ...op.loop,
-    ...body,
-    ...op.get(i), ...step, ...op.add, ...op.tee(i), ...op.get(limit), ...op.ltu, ...op.brIf(0),
-    ...op.end,
-    ...op.end,
-  ];
-}
 
 /**
  * gatherRows(in, rowBytes, out, nOut, idx, wts, T): output row y (rowBytes bytes, a multiple of 16)

@@ -13,22 +13,8 @@
 // neither). The module is assembled here from its few instructions (no toolchain, no binary
 // file); where WebAssembly SIMD is missing, `morphSimd` returns false and the scalar path runs.
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
+import { I32, name, section, uleb, vec } from '../../util/wasm.js';
 
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
-
-const I32 = 0x7f;
 const get = (i: number) => [0x20, ...uleb(i)];
 const set = (i: number) => [0x21, ...uleb(i)];
 const tee = (i: number) => [0x22, ...uleb(i)];

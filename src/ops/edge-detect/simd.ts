@@ -1,7 +1,7 @@
 // edge-detect's Sobel in WebAssembly SIMD: one f32x4 per RGBA pixel, the same sums in the same
 // order as the TypeScript kernel (cpu.ts `sobelScalar`, the reference) but in f32 (the scalar
 // kernel in f64): the two differ by ~1e-7.
-import { compile, F32, I32, loopLt, moduleBytes, op, V128 } from './wasm.js';
+import { compile, F32, I32, loopLt, moduleBytes, op, V128 } from '../../util/wasm.js';
 
 interface Exports {
   sobel(inp: number, sw: number, out: number, w: number, h: number, strength: number): void;

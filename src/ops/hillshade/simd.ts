@@ -2,7 +2,7 @@
 // f32x4, the same arithmetic as the TypeScript kernel (cpu.ts, the reference) in f32 (the scalar
 // kernel in f64; they differ by ~1e-6 of full scale). No data is the same test: a pixel whose
 // 3x3 window holds a NaN or an infinity is transparent.
-import { compile, I32, loopLt, moduleBytes, op, V128 } from '../edge-detect/wasm.js';
+import { compile, I32, loopLt, moduleBytes, op, V128 } from '../../util/wasm.js';
 import type { ShadeColours, ShadeTerms } from './plan.js';
 
 interface Exports {

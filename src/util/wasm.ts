@@ -1,6 +1,6 @@
-// A minimal WebAssembly encoder for the small SIMD kernels of edge-detect and hillshade (no
-// toolchain, no binary file; the same approach as src/ops/blur/simd.ts), and the module instance
-// with its scratch memory. Where WebAssembly SIMD is missing, `wasmKernels` gives null and the
+// A minimal WebAssembly encoder for the small SIMD kernels (blur, dilate / erode, edge-detect,
+// hillshade, the Node host's PNG Paeth rows; no toolchain, no binary file), and the module
+// instance with its scratch memory. Where WebAssembly SIMD is missing, `wasmKernels` gives null and the
 // TypeScript kernels run.
 
 export function uleb(n: number): number[] {
@@ -27,9 +27,9 @@ export function sleb(n: number): number[] {
   }
 }
 
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+export const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
+export const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
+export const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
 
 export const I32 = 0x7f;
 export const F32 = 0x7d;
