@@ -239,7 +239,7 @@ export class GroupCollector {
         b.ringCuts?.push([cuts]);
       } else {
         current!.push(ring);
-        b.ringCuts?.[polygons.length - 1]!.push(cuts);
+        if (b.ringCuts) b.ringCuts[polygons.length - 1]!.push(cuts);
       }
       if (cuts && !b.ringCuts) {
         // The first ring with a clipped edge: every ring so far gets its (empty) entry.
