@@ -1,6 +1,6 @@
 // The render worker's node cache (engine.ts): it keeps what a param change reuses and nothing that
-// reads the param being dragged; pixels equal a render without any cache.
-import { Renderer, type Raster } from '../../index.js';
+// reads the param being dragged; pixels equal a render that keeps nothing.
+import { NodeCache, Renderer, type Raster } from '../../index.js';
 import { DragAwareNodeCache } from './engine.js';
 
 const square = (x: number, y: number, s: number) => ({
@@ -47,7 +47,10 @@ const same = (a: Raster, b: Raster) => a.data.length === b.data.length && a.data
 test('a dragged param: its readers are neither looked up nor kept; the rest still comes from the cache', async () => {
   const cache = new DragAwareNodeCache();
   const cached = Renderer.create(style, { nodeCache: cache });
-  const fresh = Renderer.create(style);
+  // Nothing kept, same plan shape (with a node cache, paints whose composite reads more params
+  // stay their own nodes: render.ts fusionsFor); tests/core/incremental.test.ts checks the encoded
+  // pixels against a render with no cache at all.
+  const fresh = Renderer.create(style, { nodeCache: new NodeCache(0) });
   const run = async (r: Renderer, p: Record<string, string>) => {
     const values = r.params(p);
     if (r === cached) cache.observe(values.toValues());
