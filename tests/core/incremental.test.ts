@@ -1,25 +1,11 @@
 // Incremental re-render: with a node cache, a param change re-runs only the nodes that read that
 // param (directly or through their inputs); the pixels equal a fresh render.
 import { NodeCache, Renderer, type Raster } from '../../src/index.js';
+import { squareFeature } from '../helpers/geometry.js';
 import { fusionsFor } from '../../src/render/render.js';
 import { toRGBA8 } from '../../src/render/encode.js';
 
-const square = (x: number, y: number, s: number) => ({
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [x, y],
-        [x + s, y],
-        [x + s, y + s],
-        [x, y + s],
-        [x, y],
-      ],
-    ],
-  },
-});
+const square = squareFeature;
 
 const style = {
   output: 'out',

@@ -64,3 +64,21 @@ export function polygonsArea(polys: readonly (readonly ArrayLike<number>[])[]): 
 }
 
 export const sq = (x: number, y: number, s: number): Float64Array => Float64Array.of(x, y, x + s, y, x + s, y + s, x, y + s);
+
+/** A GeoJSON Feature: the lon/lat square with south-west corner (x, y) and side s degrees. */
+export const squareFeature = (x: number, y: number, s: number) => ({
+  type: 'Feature',
+  properties: {},
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [x, y],
+        [x + s, y],
+        [x + s, y + s],
+        [x, y + s],
+        [x, y],
+      ],
+    ],
+  },
+});

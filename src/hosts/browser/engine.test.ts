@@ -1,24 +1,10 @@
 // The render worker's node cache (engine.ts): it keeps what a param change reuses and nothing that
 // reads the param being dragged; pixels equal a render that keeps nothing.
 import { NodeCache, Renderer, type Raster } from '../../index.js';
+import { squareFeature } from '../../../tests/helpers/geometry.js';
 import { DragAwareNodeCache } from './engine.js';
 
-const square = (x: number, y: number, s: number) => ({
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [x, y],
-        [x + s, y],
-        [x + s, y + s],
-        [x, y + s],
-        [x, y],
-      ],
-    ],
-  },
-});
+const square = squareFeature;
 
 const style = {
   output: 'out',
