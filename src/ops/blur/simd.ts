@@ -4,7 +4,7 @@
 // WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path runs.
 // Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
 
-import { I32, loopLt, name, section, sleb, uleb, V128, vec } from '../../util/wasm.js';
+import { compile, I32, loopLt, name, section, sleb, uleb, V128, vec } from '../../util/wasm.js';
 import type { SplinePlan, TentPlan } from './plan.js';
 
 // Blur's own instruction table (aligned loads and stores); the encoder is src/util/wasm.ts.
@@ -120,21 +120,11 @@ interface Kernels {
   mem: WebAssembly.Memory;
 }
 
-let kernels: Kernels | null | undefined;
+const compiled = compile<Kernels>(() => moduleBytes() as Uint8Array<ArrayBuffer>);
 
 /** The compiled kernels, or null where WebAssembly SIMD is unavailable. Built once, on first use. */
 function instance(): Kernels | null {
-  if (kernels !== undefined) return kernels;
-  kernels = null;
-  try {
-    if (typeof WebAssembly === 'undefined') return null;
-    const bytes = moduleBytes() as Uint8Array<ArrayBuffer>;
-    if (!WebAssembly.validate(bytes)) return null;
-    kernels = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernels;
-  } catch {
-    kernels = null;
-  }
-  return kernels;
+  return compiled()?.fn ?? null;
 }
 
 export function simdAvailable(): boolean {

@@ -13,7 +13,7 @@
 // neither). The module is assembled here from its few instructions (no toolchain, no binary
 // file); where WebAssembly SIMD is missing, `morphSimd` returns false and the scalar path runs.
 
-import { I32, name, section, uleb, vec } from '../../util/wasm.js';
+import { compile, I32, name, section, uleb, vec } from '../../util/wasm.js';
 
 const get = (i: number) => [0x20, ...uleb(i)];
 const set = (i: number) => [0x21, ...uleb(i)];
@@ -84,20 +84,11 @@ interface Kernels {
   mem: WebAssembly.Memory;
 }
 
-let kernels: Kernels | null | undefined;
+const compiled = compile<Kernels>(() => moduleBytes() as Uint8Array<ArrayBuffer>);
 
+/** The compiled kernels, or null where WebAssembly SIMD is unavailable. Built once, on first use. */
 function instance(): Kernels | null {
-  if (kernels !== undefined) return kernels;
-  kernels = null;
-  try {
-    if (typeof WebAssembly === 'undefined') return null;
-    const bytes = moduleBytes();
-    if (!WebAssembly.validate(bytes)) return null;
-    kernels = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Kernels;
-  } catch {
-    kernels = null;
-  }
-  return kernels;
+  return compiled()?.fn ?? null;
 }
 
 export function morphSimdAvailable(): boolean {
