@@ -11,7 +11,7 @@ import type { Canvas, ScalarField } from '../types.js';
 import { archiveAttribution, checkedHeader, PmtilesArchive } from './pmtiles.js';
 import { declBounds, TemplateFetcher } from './template.js';
 import { tileKey } from './tiles.js';
-import type { DecodedImage, DemSource, SourceContext } from './types.js';
+import type { DecodedElevation, DecodedImage, DemSource, SourceContext } from './types.js';
 import { tileError } from './vector.js';
 
 export type DemEncoding = 'mapbox' | 'terrarium';
@@ -54,6 +54,8 @@ export function decodeElevation(img: DecodedImage, encoding: DemEncoding): Float
   }
   return out;
 }
+
+const noDecoder = (name: string, t: string) => new SourceError(name, t, 'no image decoder is bound to this renderer (pass decodeImage to Renderer.create)');
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
@@ -104,11 +106,27 @@ class DemTileSource implements DemSource {
           throw tileError(this.name, t, 'cannot load the tile', e);
         }
         if (!bytes || !bytes.length) return { value: null, bytes: 64 };
+        const direct = this.ctx.loader?.decodeElevation;
         const decode = this.ctx.decodeImage;
-        if (!decode) throw new SourceError(this.name, t, 'no image decoder is bound to this renderer (pass decodeImage to Renderer.create)');
+        if (!decode && !direct) throw noDecoder(this.name, t);
         // Sizes from the header first: a wrong or huge image is refused before its pixels are allocated.
         const head = imageSize(bytes);
         if (head) this.checkSize(t, head.width, head.height);
+        // The host's direct path to metres when it reads this image (the Node loader: RGB PNGs).
+        if (direct) {
+          let dem: DecodedElevation | undefined;
+          try {
+            dem = await direct.call(this.ctx.loader, bytes, this.encoding);
+          } catch (e) {
+            throw tileError(this.name, t, 'the tile is not a readable PNG or WebP image', e);
+          }
+          if (dem) {
+            this.checkSize(t, dem.width, dem.height);
+            if (dem.data.length < dem.width * dem.height) throw new SourceError(this.name, t, 'the decoder returned fewer pixels than the image has');
+            return { value: dem.data, bytes: dem.data.byteLength + 64 };
+          }
+        }
+        if (!decode) throw noDecoder(this.name, t);
         let img: DecodedImage;
         try {
           img = await decode(bytes);

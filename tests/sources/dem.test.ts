@@ -7,6 +7,7 @@ import { createDemSource, decodeElevation } from '../../src/sources/dem.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
 import { TileCache } from '../../src/sources/cache.js';
+import type { Loader } from '../../src/sources/types.js';
 import { ctxOf, FIXTURES, MemoryLoader } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
 import { fixturesTest } from '../helpers/fixtures.js';
@@ -241,5 +242,61 @@ describe('zoom clamp (issue 13 defect 9)', () => {
     // Below the source's minzoom there is still no data.
     const below = await src.field(tileWindow({ z: 4, x: 5, y: 6 }, 256));
     expect(Array.from(below.data).every(Number.isNaN)).toBe(true);
+  });
+});
+
+describe("the loader's decodeElevation (the Node loader: RGB PNG rows straight to metres)", () => {
+  /** The NodeLoader without its fast path: decodeImage, then the dem source's conversion. */
+  const withoutFastPath = (dir: string): Loader => {
+    const l = new NodeLoader({ baseDir: dir });
+    return { load: (ref, range, signal) => l.load(ref, range, signal), decodeImage: l.decodeImage };
+  };
+
+  fixturesTest('every DEM fixture set, both encodings: the same field as decodeImage + decodeElevation', async () => {
+    const sets: [string, number, number, number, number][] = [
+      ['terrain-rgb/maplibre-deadsea-256', 256, 11, 1224, 838],
+      ['terrain-rgb/maplibre-terrain-shading-512', 512, 10, 544, 357],
+      ['terrain-rgb/martini-fuji-512', 512, 10, 906, 404], // RGBA: the loader declines, decodeImage reads it
+      ['terrarium/mapzen-z9-256', 256, 9, 268, 177],
+      ['terrarium/mapzen-z0-256', 256, 0, 0, 0],
+      ['terrarium/maplibre-grandcanyon-256', 256, 11, 379, 802],
+    ];
+    for (const [dir, size, z, x, y] of sets)
+      for (const encoding of ['mapbox', 'terrarium']) {
+        const base = path.join(FIXTURES, 'dem', dir);
+        const decl = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding, tileSize: size, maxzoom: z } as const;
+        // The tile's own window and one inside it over-zoomed 2x (every sample interpolated).
+        const inner = { ...tileWindow({ z: z + 1, x: 2 * x, y: 2 * y }, size), x0: 2 * x * size + size / 2 + 1, y0: 2 * y * size + size / 2 - 3 };
+        for (const c of [tileWindow({ z, x, y }, size), inner]) {
+          const fast = await createDemSource('d', decl, ctxOf(new NodeLoader({ baseDir: base }))).field(c);
+          const slow = await createDemSource('d', decl, ctxOf(withoutFastPath(base))).field(c);
+          expect(
+            Buffer.compare(
+              Buffer.from(fast.data.buffer, fast.data.byteOffset, fast.data.byteLength),
+              Buffer.from(slow.data.buffer, slow.data.byteOffset, slow.data.byteLength),
+            ),
+          ).toBe(0);
+        }
+      }
+  });
+
+  test('undefined falls back to decodeImage; a throw is the tile error', async () => {
+    const files = { 'd/5/10/12.png': await rampTile(10, 12, 256, (gi, gj) => gi * 0.5 + gj * 0.25) };
+    const decl = { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 5, maxzoom: 5 } as const;
+    const c = tileWindow({ z: 5, x: 10, y: 12 }, 256);
+    const declining = new MemoryLoader(files) as MemoryLoader & Loader;
+    let asked = 0;
+    declining.decodeElevation = () => {
+      asked++;
+      return undefined;
+    };
+    const f = await createDemSource('d', decl, ctxOf(declining)).field(c);
+    expect(asked).toBe(1);
+    expect(f.data[0]).toBeCloseTo(10 * 256 * 0.5 + 12 * 256 * 0.25, 3);
+    const failing = new MemoryLoader(files) as MemoryLoader & Loader;
+    failing.decodeElevation = () => {
+      throw new Error('boom');
+    };
+    await expect(createDemSource('d', decl, ctxOf(failing)).field(c)).rejects.toThrow(/not a readable PNG or WebP image.*boom|boom/);
   });
 });

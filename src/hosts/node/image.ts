@@ -3,14 +3,22 @@
 // through sharp.
 import sharp from 'sharp';
 import { LIMITS } from '../../limits.js';
-import type { DecodedImage } from '../../sources/types.js';
-import { decodePngFast } from './png-decode.js';
+import type { DecodedElevation, DecodedImage } from '../../sources/types.js';
+import { decodePngElevation, decodePngFast } from './png-decode.js';
 
 /** Bytes to 8-bit sRGB RGBA (alpha added when the image has none). Rejects on corrupt or unknown data. */
 export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
   const direct = decodePngFast(bytes);
   if (direct) return direct;
   return decodeImageSharp(bytes);
+}
+
+/**
+ * A DEM tile's metres straight from an RGB PNG (png-decode.ts: no RGBA8 image); undefined for any
+ * other image, which the `dem` source then decodes through decodeImage.
+ */
+export function decodeImageElevation(bytes: Uint8Array, encoding: 'mapbox' | 'terrarium'): DecodedElevation | undefined {
+  return decodePngElevation(bytes, encoding);
 }
 
 /** The general path: sharp (libvips) for every format and PNG variant it reads. */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompress } from 'node:zlib';
 import type { ImageDecoder, Loader } from '../../sources/types.js';
 import { formatBytes, LIMITS } from '../../limits.js';
-import { decodeImage } from './image.js';
+import { decodeImage, decodeImageElevation } from './image.js';
 import { readBody } from '../body.js';
 
 /** Seconds a network request may take (connect to last byte) before it fails as timed out. */
@@ -61,6 +61,8 @@ export class NodeLoader implements Loader {
   readonly allowOutside: boolean;
   readonly fetchTimeoutMs: number;
   readonly decodeImage: ImageDecoder = decodeImage;
+  /** DEM tiles that are RGB PNGs: metres without the RGBA8 image (png-decode.ts). */
+  readonly decodeElevation = decodeImageElevation;
 
   constructor(o: NodeLoaderOptions) {
     this.baseDir = path.resolve(o.baseDir);

@@ -4,8 +4,9 @@ import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { decodePngFast } from './png-decode.js';
-import { paethKernels } from './png-paeth.js';
+import { decodePngElevation, decodePngFast } from './png-decode.js';
+import { demKernels, paethKernels } from './png-paeth.js';
+import { decodeElevation, type DemEncoding } from '../../sources/dem.js';
 import { decodeImage, decodeImageSharp } from './image.js';
 import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 
@@ -195,6 +196,94 @@ describe('direct PNG decoder', () => {
         for (const f of readdirSync(fixture(d, sub)).filter((f) => f.endsWith('.png'))) {
           await expectSameAsSharp(new Uint8Array(await readFile(path.join(fixture(d, sub), f))));
           n++;
+        }
+    expect(n).toBeGreaterThanOrEqual(20);
+  });
+});
+
+/** Metres of the RGB PNG's rows (WebAssembly) bit for bit those of sharp's RGBA through the dem source's loop. */
+async function expectSameMetres(png: Uint8Array): Promise<void> {
+  const ref = await decodeImageSharp(png);
+  for (const encoding of ['mapbox', 'terrarium'] as DemEncoding[]) {
+    const want = decodeElevation(ref, encoding);
+    const got = decodePngElevation(png, encoding);
+    expect(got).toBeDefined();
+    expect([got!.width, got!.height]).toEqual([ref.width, ref.height]);
+    expect(got!.data.length).toBe(want.length);
+    let diff = 0;
+    for (let i = 0; i < want.length; i++) if (!Object.is(got!.data[i], want[i])) diff++;
+    expect(diff).toBe(0);
+  }
+}
+
+describe('direct PNG to metres (RGB rows unfiltered and converted in WebAssembly)', () => {
+  test('the kernel is available here', () => {
+    expect(demKernels()).not.toBeNull();
+  });
+
+  for (const filters of [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4, 4, 3, 1]])
+    test(`row filters ${filters.join(',')}: the metres of sharp's RGBA, both encodings`, async () => {
+      for (const smooth of [false, true]) {
+        const samples = noise(37 * 29 * 3, 7 + filters.length, smooth);
+        await expectSameMetres(writePng({ width: 37, height: 29, type: 2, samples, filters, idats: 3 }));
+      }
+    });
+
+  test('extreme samples (0 and 255 everywhere, alternating), 1 px wide and 1 px high images', async () => {
+    const extremes = Uint8Array.from({ length: 16 * 16 * 3 }, (_, i) => (((i * 7) >> 2) & 1 ? 255 : 0));
+    await expectSameMetres(writePng({ width: 16, height: 16, type: 2, samples: extremes, filters: [4, 3, 2, 1, 0] }));
+    await expectSameMetres(writePng({ width: 16, height: 16, type: 2, samples: new Uint8Array(768).fill(255), filters: [4, 3] }));
+    await expectSameMetres(writePng({ width: 1, height: 9, type: 2, samples: noise(27, 1, false), filters: [0, 1, 2, 3, 4] }));
+    await expectSameMetres(writePng({ width: 9, height: 1, type: 2, samples: noise(27, 2, false), filters: [4] }));
+  });
+
+  test('anything but a plain 8-bit RGB PNG is left to decodeImage (undefined)', () => {
+    for (const type of [0, 3, 4, 6] as const) {
+      const samples = noise(8 * 8 * CH[type], 3, false);
+      const png = writePng({ width: 8, height: 8, type, samples, filters: [0], palette: type === 3 ? noise(768, 5, false) : undefined });
+      expect(decodePngElevation(png, 'mapbox')).toBeUndefined();
+    }
+    const rgb = noise(8 * 8 * 3, 4, false);
+    expect(
+      decodePngElevation(writePng({ width: 8, height: 8, type: 2, samples: rgb, filters: [0], trns: Uint8Array.of(0, 1, 0, 2, 0, 3) }), 'mapbox'),
+    ).toBeUndefined();
+    expect(decodePngElevation(writePng({ width: 8, headerWidth: 4, height: 8, type: 2, samples: rgb, filters: [0], depth: 16 }), 'mapbox')).toBeUndefined();
+    expect(decodePngElevation(writePng({ width: 8, height: 8, type: 2, samples: rgb, filters: [0], interlace: 1 }), 'mapbox')).toBeUndefined();
+    expect(decodePngElevation(new Uint8Array([1, 2, 3]), 'mapbox')).toBeUndefined();
+  });
+
+  test('the size bound before inflating, and corrupt files: the errors of decodePngFast', () => {
+    const png = writePng({ width: 4, height: 4, type: 2, samples: new Uint8Array(48), filters: [0] });
+    const bomb = Buffer.from(png);
+    bomb.writeUInt32BE(100_000, 16);
+    bomb.writeUInt32BE(100_000, 20);
+    expect(() => decodePngElevation(bomb, 'mapbox')).toThrow(/100000x100000 px, above the limit of/);
+    const big = Buffer.from(writePng({ width: 64, height: 64, type: 2, samples: new Uint8Array(64 * 64 * 3), filters: [0] }));
+    big.writeUInt32BE(8, 16);
+    big.writeUInt32BE(8, 20);
+    expect(decodePngElevation(big, 'mapbox')).toBeUndefined(); // more data than the header says: left to sharp
+    const ok = writePng({ width: 16, height: 16, type: 2, samples: noise(768, 1, false), filters: [1] });
+    expect(() => decodePngElevation(ok.subarray(0, ok.length - 30), 'mapbox')).toThrow(/truncated/);
+    const bad = Buffer.from(ok);
+    bad[bad.indexOf('IDAT', 0, 'latin1') + 8] ^= 0xff;
+    expect(() => decodePngElevation(bad, 'terrarium')).toThrow(/corrupt/);
+    const tall = Buffer.from(writePng({ width: 16, height: 8, type: 2, samples: new Uint8Array(16 * 8 * 3), filters: [0] }));
+    tall.writeUInt32BE(32, 20);
+    expect(() => decodePngElevation(tall, 'mapbox')).toThrow(/fewer rows/);
+    const filt = writePng({ width: 4, height: 4, type: 2, samples: new Uint8Array(48), filters: [5 as number] });
+    expect(() => decodePngElevation(filt, 'mapbox')).toThrow(/unknown row filter 5/);
+  });
+
+  fixturesTest("every RGB DEM fixture, both encodings: the metres of sharp's RGBA; the RGBA one is left to decodeImage", async () => {
+    let n = 0;
+    for (const d of ['dem/terrain-rgb', 'dem/terrarium'])
+      for (const sub of readdirSync(fixture(d)))
+        for (const f of readdirSync(fixture(d, sub)).filter((f) => f.endsWith('.png'))) {
+          const png = new Uint8Array(await readFile(path.join(fixture(d, sub), f)));
+          if (png[25] === 2) {
+            await expectSameMetres(png);
+            n++;
+          } else expect(decodePngElevation(png, 'mapbox')).toBeUndefined();
         }
     expect(n).toBeGreaterThanOrEqual(20);
   });

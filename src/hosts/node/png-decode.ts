@@ -5,8 +5,9 @@
 // grey or RGB, an embedded ICC profile) returns undefined and the caller decodes through sharp.
 import { inflateSync } from 'node:zlib';
 import { formatInt, LIMITS } from '../../limits.js';
-import type { DecodedImage } from '../../sources/types.js';
-import { paethKernels } from './png-paeth.js';
+import type { DecodedElevation, DecodedImage } from '../../sources/types.js';
+import type { DemEncoding } from '../../sources/dem.js';
+import { demKernels, paethKernels } from './png-paeth.js';
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
@@ -15,13 +16,25 @@ const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 const u32 = (b: Uint8Array, p: number) => ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
 
+/** A parsed PNG this decoder supports: its header, palette and inflated (still filtered) rows. */
+interface RawPng {
+  width: number;
+  height: number;
+  type: number;
+  channels: number;
+  palette: Uint8Array | undefined;
+  trns: Uint8Array | undefined;
+  /** The inflated rows, each its filter byte and width * channels bytes; `expected` bytes in all. */
+  raw: Uint8Array;
+  expected: number;
+}
+
 /**
- * RGBA8 pixels of a PNG this decoder supports, undefined for one it leaves to a general decoder.
- * Throws on a corrupt file and on an image above LIMITS.maxImagePixels (before inflating anything:
- * a decompression bomb is refused by its header, and the inflate is capped at the expected size).
- * `wasm: false` keeps RGB Paeth rows in TypeScript (the path without WebAssembly; for tests).
+ * Header checks, chunks and the inflate shared by both decoders: undefined for a PNG left to a
+ * general decoder, throws on a corrupt file and on an image above LIMITS.maxImagePixels (before
+ * inflating anything; the inflate is capped at the expected size).
  */
-export function decodePngFast(bytes: Uint8Array, options: { wasm?: boolean } = {}): DecodedImage | undefined {
+function readPng(bytes: Uint8Array): RawPng | undefined {
   if (bytes.length < 33) return undefined;
   for (let i = 0; i < 8; i++) if (bytes[i] !== SIGNATURE[i]) return undefined;
   if (u32(bytes, 8) !== 13 || u32(bytes, 12) !== 0x49484452) return undefined; // IHDR first
@@ -66,19 +79,74 @@ export function decodePngFast(bytes: Uint8Array, options: { wasm?: boolean } = {
   if (type === 3 && (!palette || palette.length % 3 !== 0)) throw new Error('the PNG has no valid palette');
   if (!idatBytes) throw new Error('the PNG has no image data');
 
-  const stride = width * channels;
-  const expected = height * (stride + 1);
+  const expected = height * (width * channels + 1);
   let raw: Uint8Array;
   try {
     const joined = idat.length === 1 ? idat[0]! : Buffer.concat(idat, idatBytes);
-    raw = inflateSync(joined, { maxOutputLength: expected });
+    // One output chunk a byte longer than the image: no joining of pieces, and a stream with more
+    // data than the image holds still passes maxOutputLength and is refused.
+    raw = inflateSync(joined, { maxOutputLength: expected, chunkSize: Math.max(64, expected + 1) });
   } catch (e) {
     // More data than the image holds: leave the oddity to the general decoder (itself bounded).
     if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return undefined;
     throw new Error(`the PNG's image data is corrupt (${(e as Error).message})`);
   }
   if (raw.length < expected) throw new Error('the PNG has fewer rows of image data than its height');
+  return { width, height, type, channels, palette, trns, raw, expected };
+}
 
+/** Metres per step of R << 16 | G << 8 | B, and the offset, of each encoding (src/sources/dem.ts). */
+const ENCODINGS: Record<DemEncoding, [scale: number, offset: number]> = {
+  mapbox: [0.1, -10000],
+  terrarium: [1 / 256, -32768],
+};
+
+/**
+ * Elevations straight from an RGB PNG (the common Terrain-RGB / Terrarium tile): rows unfiltered
+ * and converted to metres one at a time in WebAssembly, so no RGBA8 image is made. The values are
+ * those of `decodeElevation(decodePngFast(bytes), encoding)`. Undefined for any other PNG (alpha,
+ * palette, grey, or anything decodePngFast leaves to sharp) and without WebAssembly SIMD: the
+ * caller then decodes the image and converts it. Throws as decodePngFast does.
+ */
+export function decodePngElevation(bytes: Uint8Array, encoding: DemEncoding): DecodedElevation | undefined {
+  if (!LITTLE_ENDIAN || bytes.length < 33 || bytes[25] !== 2) return undefined; // RGB only (IHDR's colour type)
+  const k = demKernels();
+  if (!k) return undefined;
+  const png = readPng(bytes);
+  if (!png || png.type !== 2) return undefined;
+  const { width, height, raw, expected } = png;
+  const [scale, offset] = ENCODINGS[encoding];
+  // Memory: the filtered rows (+ 4 bytes: a pixel's load reads one past its 3), two rows of
+  // unfiltered pixels (8 bytes each; the first starts as zeros, the row above the first row), metres.
+  const rowBytes = width * 8;
+  const rowsAt = (expected + 4 + 15) & ~15;
+  const outAt = rowsAt + 2 * rowBytes;
+  k.reserve(outAt + width * height * 4);
+  k.u8(0, expected).set(raw.subarray(0, expected));
+  k.u8(rowsAt, rowBytes).fill(0);
+  const stride = width * 3 + 1;
+  for (let y = 0; y < height; y++) {
+    const s = y * stride;
+    const f = raw[s]!;
+    if (f > 4) throw new Error(`the PNG has an unknown row filter ${f}`);
+    const prev = rowsAt + (y & 1) * rowBytes;
+    const cur = rowsAt + ((y + 1) & 1) * rowBytes;
+    k.fn.demRow(s + 1, prev, cur, outAt + y * width * 4, width, f, scale, offset);
+  }
+  return { data: k.f32(outAt, width * height).slice(), width, height };
+}
+
+/**
+ * RGBA8 pixels of a PNG this decoder supports, undefined for one it leaves to a general decoder.
+ * Throws on a corrupt file and on an image above LIMITS.maxImagePixels (before inflating anything:
+ * a decompression bomb is refused by its header, and the inflate is capped at the expected size).
+ * `wasm: false` keeps RGB Paeth rows in TypeScript (the path without WebAssembly; for tests).
+ */
+export function decodePngFast(bytes: Uint8Array, options: { wasm?: boolean } = {}): DecodedImage | undefined {
+  const png = readPng(bytes);
+  if (!png) return undefined;
+  const { width, height, type, channels, palette, trns, raw, expected } = png;
+  const stride = width * channels;
   const out = new Uint8Array(width * height * 4);
   if (type === 2 && LITTLE_ENDIAN) {
     const k = options.wasm === false ? null : paethKernels();

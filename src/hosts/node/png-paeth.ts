@@ -2,7 +2,7 @@
 // predictor's choice: no branches on the data). Paeth is most rows of a typical DEM tile and the
 // slowest filter in JavaScript; the other filters stay in png-decode.ts. The module comes from the
 // project's small encoder (src/ops/edge-detect/wasm.ts); without WebAssembly the TypeScript row runs.
-import { compile, I32, loopLt, moduleBytes, op, type WasmKernels } from '../../util/wasm.js';
+import { compile, I32, loopLt, moduleBytes, op, uleb, V128, type WasmKernels } from '../../util/wasm.js';
 
 interface Exports {
   /** One RGB row at byte `s` (after its filter byte) into RGBA words at `o`; the row above at o - ostride. */
@@ -53,4 +53,99 @@ const kernels = compile<Exports>(() => moduleBytes([{ name: 'paeth', params: [I3
 /** The instance (its memory holds the rows while a tile decodes), or null without WebAssembly. */
 export function paethKernels(): WasmKernels<Exports> | null {
   return kernels();
+}
+
+interface DemExports {
+  /**
+   * One RGB row at byte `s` (after its filter byte), filter `filter` (0-4), unfiltered against the
+   * row above at `prev` into `cur` (8 bytes a pixel: R, G, B as 16-bit lanes and one spare lane)
+   * and converted to metres at `out` (f32): (R * 65536 + G * 256 + B) * scale + offset, computed in
+   * f64 and rounded once to f32, as the TypeScript loop of src/sources/dem.ts does.
+   */
+  demRow(s: number, prev: number, cur: number, out: number, width: number, filter: number, scale: number, offset: number): void;
+}
+
+const F64 = 0x7c;
+const simd = (code: number, ...imm: number[]) => [0xfd, ...uleb(code), ...imm];
+const v = {
+  load32zero: simd(0x5c, 0, 0),
+  load64zero: simd(0x5d, 0, 0),
+  store64lane0: simd(0x5b, 0, 0, 0),
+  extendLowU: simd(0x89), // i16x8.extend_low_i8x16_u
+  abs: simd(0x80), // i16x8.abs
+  add: simd(0x8e), // i16x8.add
+  sub: simd(0x91), // i16x8.sub
+  shrU: simd(0x8d), // i16x8.shr_u
+  minU: simd(0x97), // i16x8.min_u
+  eq: simd(0x2d), // i16x8.eq
+  and: simd(0x4e),
+  bitselect: simd(0x52),
+  splat: simd(0x10), // i16x8.splat
+  lane: (k: number) => simd(0x19, k), // i16x8.extract_lane_u
+  zero: simd(0x0c, ...new Array(16).fill(0)),
+};
+
+// biome-ignore format: one line per step of the instruction sequence
+function demRowFn(): number[] {
+  const [S, PREV, CUR, OUT, W, F, SCALE, OFFSET] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const X = 8; // i32 locals from 8
+  const [A, B, C, XV, PA, PB, PC, SM, M] = [9, 10, 11, 12, 13, 14, 15, 16, 17]; // v128 locals
+  const g = op.get;
+  // Predictors per filter type: none, sub (a), up (b), average, Paeth (ties to a, then b).
+  const preds: number[][] = [
+    [...v.zero],
+    [...g(A)],
+    [...g(B)],
+    [...g(A), ...g(B), ...v.add, ...op.i32(1), ...v.shrU],
+    [
+      ...g(B), ...g(C), ...v.sub, ...v.abs, ...op.set(PA),
+      ...g(A), ...g(C), ...v.sub, ...v.abs, ...op.set(PB),
+      ...g(A), ...g(B), ...v.add, ...g(C), ...v.sub, ...g(C), ...v.sub, ...v.abs, ...op.set(PC),
+      ...g(PA), ...g(PB), ...g(PC), ...v.minU, ...v.minU, ...op.set(SM),
+      ...g(A),
+      ...g(B), ...g(C), ...g(PB), ...g(SM), ...v.eq, ...v.bitselect,
+      ...g(PA), ...g(SM), ...v.eq,
+      ...v.bitselect,
+    ],
+  ];
+  const pixel = (pred: number[]) => [
+    ...g(S), ...v.load32zero, ...v.extendLowU, ...op.set(XV),
+    ...g(PREV), ...v.load64zero, ...op.set(B),
+    ...g(XV), ...pred, ...v.add, ...g(M), ...v.and, ...op.set(A),
+    ...g(CUR), ...g(A), ...v.store64lane0,
+    ...g(B), ...op.set(C),
+    // Metres: R << 16 | G << 8 | B, times scale plus offset in f64, rounded to f32.
+    ...g(OUT),
+    ...g(A), ...v.lane(0), ...op.i32(16), 0x74, ...g(A), ...v.lane(1), ...op.i32(8), 0x74, 0x72, ...g(A), ...v.lane(2), 0x72,
+    0xb8, ...g(SCALE), 0xa2, ...g(OFFSET), 0xa0, 0xb6,
+    0x38, 0, 0,
+    ...g(S), ...op.i32(3), ...op.add, ...op.set(S),
+    ...g(PREV), ...op.i32(8), ...op.add, ...op.set(PREV),
+    ...g(CUR), ...op.i32(8), ...op.add, ...op.set(CUR),
+    ...g(OUT), ...op.i32(4), ...op.add, ...op.set(OUT),
+  ];
+  const body: number[] = [...op.i32(255), ...v.splat, ...op.set(M), ...v.zero, ...op.set(A), ...v.zero, ...op.set(C)];
+  for (let f = 0; f < 5; f++) {
+    body.push(...g(F), ...op.i32(f), 0x46, 0x04, 0x40, ...loopLt(X, op.i32(0), W, op.i32(1), pixel(preds[f]!)), ...op.end);
+  }
+  return body;
+}
+
+const demKernelsOnce = compile<DemExports>(() =>
+  moduleBytes([
+    {
+      name: 'demRow',
+      params: [I32, I32, I32, I32, I32, I32, F64, F64],
+      locals: [
+        [1, I32],
+        [9, V128],
+      ],
+      body: demRowFn(),
+    },
+  ]),
+);
+
+/** The RGB-rows-to-metres kernel (WebAssembly SIMD), or null where it is unavailable. */
+export function demKernels(): WasmKernels<DemExports> | null {
+  return demKernelsOnce();
 }
