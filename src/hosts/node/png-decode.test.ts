@@ -235,6 +235,9 @@ describe('direct PNG to metres (RGB rows unfiltered and converted in WebAssembly
     await expectSameMetres(writePng({ width: 16, height: 16, type: 2, samples: new Uint8Array(768).fill(255), filters: [4, 3] }));
     await expectSameMetres(writePng({ width: 1, height: 9, type: 2, samples: noise(27, 1, false), filters: [0, 1, 2, 3, 4] }));
     await expectSameMetres(writePng({ width: 9, height: 1, type: 2, samples: noise(27, 2, false), filters: [4] }));
+    // Widths 2, 3, 6 and 7: the 4-pixel steps of the conversion run past the row end by 2, 1, 2 and 1.
+    for (const width of [2, 3, 6, 7])
+      await expectSameMetres(writePng({ width, height: 5, type: 2, samples: noise(width * 15, width, false), filters: [4, 3, 2, 1, 0] }));
   });
 
   test('anything but a plain 8-bit RGB PNG is left to decodeImage (undefined)', () => {

@@ -118,10 +118,12 @@ export function decodePngElevation(bytes: Uint8Array, encoding: DemEncoding): De
   const [scale, offset] = ENCODINGS[encoding];
   // Memory: the filtered rows (+ 4 bytes: a pixel's load reads one past its 3), two rows of
   // unfiltered pixels (8 bytes each; the first starts as zeros, the row above the first row), metres.
-  const rowBytes = width * 8;
+  // Each row buffer has room for the 4-pixel steps of the conversion (up to 3 pixels past the row),
+  // and the metres 3 values past the last row.
+  const rowBytes = ((width + 3) & ~3) * 8;
   const rowsAt = (expected + 4 + 15) & ~15;
   const outAt = rowsAt + 2 * rowBytes;
-  k.reserve(outAt + width * height * 4);
+  k.reserve(outAt + width * height * 4 + 16);
   k.u8(0, expected).set(raw.subarray(0, expected));
   k.u8(rowsAt, rowBytes).fill(0);
   const stride = width * 3 + 1;

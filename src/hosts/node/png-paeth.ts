@@ -83,6 +83,15 @@ const v = {
   splat: simd(0x10), // i16x8.splat
   lane: (k: number) => simd(0x19, k), // i16x8.extract_lane_u
   zero: simd(0x0c, ...new Array(16).fill(0)),
+  addBytes: simd(0x6e), // i8x16.add: the low byte of each 16-bit lane wraps, the high byte stays 0
+  load: simd(0x00, 0, 0),
+  store: simd(0x0b, 0, 0),
+  shuffle: (lanes: number[]) => simd(0x0d, ...lanes),
+  f64splat: simd(0x14),
+  f64mul: simd(0xf2),
+  f64add: simd(0xf0),
+  convertLowU: simd(0xff), // f64x2.convert_low_i32x4_u
+  demote: simd(0x5e), // f32x4.demote_f64x2_zero
 };
 
 // biome-ignore format: one line per step of the instruction sequence
@@ -98,10 +107,11 @@ function demRowFn(): number[] {
     [...g(B)],
     [...g(A), ...g(B), ...v.add, ...op.i32(1), ...v.shrU],
     [
-      ...g(B), ...g(C), ...v.sub, ...v.abs, ...op.set(PA),
-      ...g(A), ...g(C), ...v.sub, ...v.abs, ...op.set(PB),
-      ...g(A), ...g(B), ...v.add, ...g(C), ...v.sub, ...g(C), ...v.sub, ...v.abs, ...op.set(PC),
-      ...g(PA), ...g(PB), ...g(PC), ...v.minU, ...v.minU, ...op.set(SM),
+      // pa = |b - c|, pb = |a - c|, pc = |(a - c) + (b - c)|: only a - c waits for the left pixel.
+      ...g(B), ...g(C), ...v.sub, ...op.tee(M), ...v.abs, ...op.set(PA),
+      ...g(A), ...g(C), ...v.sub, ...op.tee(SM), ...v.abs, ...op.set(PB),
+      ...g(SM), ...g(M), ...v.add, ...v.abs, ...op.set(PC),
+      ...g(PA), ...g(PB), ...v.minU, ...g(PC), ...v.minU, ...op.set(SM),
       ...g(A),
       ...g(B), ...g(C), ...g(PB), ...g(SM), ...v.eq, ...v.bitselect,
       ...g(PA), ...g(SM), ...v.eq,
@@ -111,23 +121,34 @@ function demRowFn(): number[] {
   const pixel = (pred: number[]) => [
     ...g(S), ...v.load32zero, ...v.extendLowU, ...op.set(XV),
     ...g(PREV), ...v.load64zero, ...op.set(B),
-    ...g(XV), ...pred, ...v.add, ...g(M), ...v.and, ...op.set(A),
-    ...g(CUR), ...g(A), ...v.store64lane0,
+    ...g(XV), ...pred, ...v.addBytes, ...op.set(A),
+    ...g(CUR), ...g(X), ...op.i32(3), 0x74, ...op.add, ...g(A), ...v.store64lane0,
     ...g(B), ...op.set(C),
-    // Metres: R << 16 | G << 8 | B, times scale plus offset in f64, rounded to f32.
-    ...g(OUT),
-    ...g(A), ...v.lane(0), ...op.i32(16), 0x74, ...g(A), ...v.lane(1), ...op.i32(8), 0x74, 0x72, ...g(A), ...v.lane(2), 0x72,
-    0xb8, ...g(SCALE), 0xa2, ...g(OFFSET), 0xa0, 0xb6,
-    0x38, 0, 0,
     ...g(S), ...op.i32(3), ...op.add, ...op.set(S),
     ...g(PREV), ...op.i32(8), ...op.add, ...op.set(PREV),
-    ...g(CUR), ...op.i32(8), ...op.add, ...op.set(CUR),
-    ...g(OUT), ...op.i32(4), ...op.add, ...op.set(OUT),
   ];
-  const body: number[] = [...op.i32(255), ...v.splat, ...op.set(M), ...v.zero, ...op.set(A), ...v.zero, ...op.set(C)];
+  const body: number[] = [...v.zero, ...op.set(A), ...v.zero, ...op.set(C)];
   for (let f = 0; f < 5; f++) {
     body.push(...g(F), ...op.i32(f), 0x46, 0x04, 0x40, ...loopLt(X, op.i32(0), W, op.i32(1), pixel(preds[f]!)), ...op.end);
   }
+  // Metres, four pixels a step: R << 16 | G << 8 | B as 32-bit lanes (bytes B, G, R and R's zero high
+  // byte of each 8-byte pixel), then f64 scale and offset, rounded to f32. A row whose width is not a
+  // multiple of 4 writes up to 3 values past its end (the next row's, written after; the memory has room).
+  const gather = [0, 1, 2, 3].flatMap((k) => [8 * k + 4, 8 * k + 2, 8 * k, 8 * k + 1]);
+  const metres = (lanes: number[]) => [...lanes, ...v.convertLowU, ...g(M), ...v.f64mul, ...g(SM), ...v.f64add, ...v.demote];
+  body.push(
+    ...g(SCALE), ...v.f64splat, ...op.set(M), ...g(OFFSET), ...v.f64splat, ...op.set(SM),
+    ...loopLt(X, op.i32(0), W, op.i32(4), [
+      ...g(CUR), ...g(X), ...op.i32(3), 0x74, ...op.add, ...op.tee(S), ...v.load,
+      ...g(S), ...op.i32(16), ...op.add, ...v.load,
+      ...v.shuffle(gather), ...op.set(XV),
+      ...g(OUT), ...g(X), ...op.i32(2), 0x74, ...op.add,
+      ...metres(g(XV)),
+      ...metres([...g(XV), ...g(XV), ...v.shuffle([8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15])]),
+      ...v.shuffle([0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]),
+      ...v.store,
+    ]),
+  );
   return body;
 }
 
