@@ -2,13 +2,15 @@
 // bundled example and a heatmap style; then pyramid export tiles/s. Runs the compiled dist/.
 // Usage: npm run build && node bench/server.mjs   (BENCH_RUNS=3, BENCH_CONCURRENCY=16, BENCH_BACKEND=cpu,
 //   BENCH_SERVE_ARGS="--workers 2" extra `serve` flags for A/B runs, BENCH_MEMORY_REQUESTS=10000 (0 skips),
-//   BENCH_PARTS=png,serve,memory,pyramid)
+//   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=world,heatmap, BENCH_CACHED=0 skips the cached rows,
+//   BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node flags of the server,
+//   BENCH_WARM=64 warm-up requests before each uncached run)
 // Bounded: each uncached run renders the 256 distinct tiles of zoom 4 once; a few minutes in all.
 // CPU per tile is the server process's (main thread + render workers) user + system time from
 // /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +23,8 @@ const RUNS = Number(process.env.BENCH_RUNS || 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const BACKEND = process.env.BENCH_BACKEND || 'cpu';
 const SERVE_ARGS = (process.env.BENCH_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+const WARM = Number(process.env.BENCH_WARM || 64);
 const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
 const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-'));
@@ -90,6 +94,8 @@ const styles = [
   { name: 'heatmap', file: path.join(tmp, 'heatmap.json'), doc: heatmapStyle() },
 ];
 for (const s of styles) if (s.doc) writeFileSync(s.file, JSON.stringify(s.doc));
+const STYLES = (process.env.BENCH_STYLES || 'world,heatmap').split(',');
+const CACHED = process.env.BENCH_CACHED !== '0';
 
 /**
  * Our PNG encoder against sharp's default (compressionLevel 6, no adaptive filtering) on the same
@@ -180,7 +186,7 @@ const tilesOf = (z) => {
 async function startServer(style, extra = []) {
   const child = spawn(
     process.execPath,
-    [path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...SERVE_ARGS, ...extra],
+    [...NODE_ARGS, path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...SERVE_ARGS, ...extra],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -211,9 +217,28 @@ function cpuSeconds(pid, tid) {
   return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
 }
 
-/** CPU seconds so far: the whole process, and its main thread (HTTP, express, the pool's messages). */
+/** CPU seconds so far: the whole process, its main thread (HTTP, express, the pool's messages), and by thread name. */
 function cpuNow(pid) {
-  return { all: cpuSeconds(pid), main: cpuSeconds(pid, pid) };
+  const byName = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const key = Number(tid) === pid ? 'main' : `${name}/${tid}`;
+      byName[key] = (byName[key] ?? 0) + cpuSeconds(pid, tid);
+    } catch {} // a thread that ended
+  }
+  return { all: cpuSeconds(pid), main: cpuSeconds(pid, pid), byName };
+}
+
+/** CPU ms per tile by thread name between two cpuNow()s, for BENCH_THREADS=1. */
+function threadsLine(c0, c1, n) {
+  return Object.keys(c1.byName)
+    .map((k) => [k, ((c1.byName[k] - (c0.byName[k] ?? 0)) * 1000) / n])
+    .filter(([, ms]) => ms > 0.005)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, ms]) => `${k} ${ms.toFixed(2)}`)
+    .join(', ');
 }
 
 /** Resident set size now and at its peak, in MiB (/proc/<pid>/status VmRSS, VmHWM). */
@@ -276,7 +301,7 @@ if (PARTS.has('serve'))
   console.log(
     `tile server: ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, backend ${BACKEND}, 256 px tiles, loopback${SERVE_ARGS.length ? `, serve ${SERVE_ARGS.join(' ')}` : ''}`,
   );
-for (const s of PARTS.has('serve') ? styles : []) {
+for (const s of PARTS.has('serve') ? styles.filter((s) => STYLES.some((k) => s.name.startsWith(k))) : []) {
   const uncached = [];
   const cached = [];
   for (let run = 0; run < RUNS; run++) {
@@ -285,7 +310,7 @@ for (const s of PARTS.has('serve') ? styles : []) {
     try {
       await load(
         tilesOf(3).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
-        64,
+        WARM,
       ); // warm the workers
       const c0 = cpuNow(srv.pid);
       const r = await load(
@@ -293,11 +318,14 @@ for (const s of PARTS.has('serve') ? styles : []) {
         256,
       );
       const c1 = cpuNow(srv.pid);
+      if (process.env.BENCH_THREADS === '1') console.log(`  CPU ms/tile by thread: ${threadsLine(c0, c1, 256)}`);
       uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, mainMs: ((c1.main - c0.main) * 1000) / 256 });
     } finally {
       await srv.close();
     }
   }
+  row(`${s.name}, uncached`, uncached);
+  if (!CACHED) continue;
   const srv = await startServer(s.file);
   try {
     const urls = tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png?v=${srv.version}`);
@@ -306,7 +334,6 @@ for (const s of PARTS.has('serve') ? styles : []) {
   } finally {
     await srv.close();
   }
-  row(`${s.name}, uncached`, uncached);
   row(`${s.name}, cached`, cached);
 }
 
