@@ -125,6 +125,28 @@ export class Rasterizer {
       // An edge within one row of the canvas (most edges of strokes) is one piece from its
       // start to its end: no slope, no row walk.
       const oneRow = y0 >= 0 && y1 <= (y0 | 0) + 1 && y1 <= H;
+      if (oneRow) {
+        // Within one cell of the canvas too (the most common edge of a thin stroke): written here,
+        // as the loop below would (the same numbers), without its row bookkeeping.
+        const lo = x0 < x1 ? x0 : x1;
+        const hi = x0 < x1 ? x1 : x0;
+        const c0 = lo | 0;
+        if (lo >= 0 && hi <= c0 + 1 && hi < W) {
+          const row = y0 | 0;
+          if (row < yLo) yLo = row;
+          if (row > yHi) yHi = row;
+          const h = (y1 - y0) * d;
+          const f = (lo + hi) * 0.5 - c0;
+          const p = (row - oy) * sw - ox + c0;
+          acc[p] += h * (1 - f);
+          acc[p + 1] += h * f;
+          if (c0 < rowMin[row]!) rowMin[row] = c0;
+          if (c0 + 1 > rowMax[row]!) rowMax[row] = c0 + 1;
+          blk[row * nb + (c0 >> BLOCK)] = 1;
+          blk[row * nb + ((c0 + 1) >> BLOCK)] = 1;
+          continue;
+        }
+      }
       const dxdy = oneRow ? 0 : (x1 - x0) / (y1 - y0);
       let ya = y0;
       let xa = x0;
