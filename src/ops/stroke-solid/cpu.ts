@@ -14,10 +14,19 @@ export function strokeSolidCpu(ctx: OpContext): Raster {
   const box = emptyBox();
   strokeOutlines(
     ctx,
-    (rings, paint) => {
+    (rings, paint, g, reach) => {
       comp.setColor(paint);
-      // Each group's cells packed in its own box (Rasterizer.confine).
-      growBox(emptyBox(box), rings.coords, 0, rings.starts[rings.count]);
+      // Each group's cells packed in its own box (Rasterizer.confine): the box of the group's
+      // points grown by the outline's reach (fewer points than the outline's), else the outline's.
+      emptyBox(box);
+      if (reach >= 0) {
+        for (const line of g.lines) growBox(box, line);
+        for (const poly of g.polygons) for (const ring of poly) growBox(box, ring);
+        box[0] -= reach;
+        box[1] -= reach;
+        box[2] += reach;
+        box[3] += reach;
+      } else growBox(box, rings.coords, 0, rings.starts[rings.count]);
       rast.confine(box[0]! - x0, box[1]! - y0, box[2]! - x0, box[3]! - y0);
       rast.addRings(rings, -x0, -y0);
       rast.composite(comp);

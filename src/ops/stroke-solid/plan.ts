@@ -1,6 +1,6 @@
 import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { Stroker, type Cap, type Join, type StrokeStyle } from '../../geometry/stroke.js';
-import type { Features, RGBA } from '../../types.js';
+import type { FeatureGroup, Features, RGBA } from '../../types.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import type { NodeSpec, OpContext } from '../types.js';
 
@@ -25,8 +25,10 @@ const SPARE_MAX_FLOATS = 1 << 20;
  * one source of truth for both backends. Ring edges made by clipping (polygonCuts) and line ends
  * made by clipping (cutEnds) are not stroked or capped. `merged`: one ring per polyline (Stroker.merged,
  * the same winding with fewer edges: the CPU rasterizer) rather than convex pieces (the GPU's triangles).
+ * `visit` also gets the group and `reach`: no outline point lies farther than that from a point of
+ * the group's lines and rings (bounding boxes from the input points), or NaN when not known (offset).
  */
-export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA) => void, merged = false): void {
+export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA, group: FeatureGroup, reach: number) => void, merged = false): void {
   const features = ctx.input<'features'>('features') as Features;
   const { join, cap, miterLimit } = styleOf(ctx.node);
   const wmax = explicitMax(ctx.node, 'width');
@@ -68,7 +70,10 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     paintOut[1] = c[1];
     paintOut[2] = c[2];
     paintOut[3] = a;
-    visit(rings, paintOut);
+    // Half the width times the farthest an outline point gets from its vertex in half widths:
+    // the miter limit (a miter tip), sqrt 2 (a square cap's corner) or 1; plus a pixel for rounding.
+    const reach = offset === 0 ? (w / 2) * Math.max(miterLimit, 1.5) + 1 : Number.NaN;
+    visit(rings, paintOut, g, reach);
   }
   rings.clear();
   if (rings.coords.length <= SPARE_MAX_FLOATS) spare = stroker;
