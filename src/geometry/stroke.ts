@@ -347,7 +347,7 @@ export class Stroker {
     // Normal (scaled by h) of the segment before the current vertex.
     let pnx = 0;
     let pny = 0;
-    let pl = 0;
+    // Unit direction of that segment.
     let pux = 0;
     let puy = 0;
     for (let i = closed ? -1 : 0; i < segs; i++) {
@@ -358,26 +358,27 @@ export class Stroker {
       const dx = p[b * 2]! - ax;
       const dy = p[b * 2 + 1]! - ay;
       const l = Math.sqrt(dx * dx + dy * dy); // pixel coordinates: no overflow for hypot to guard
-      const nx = (-dy / l) * h;
-      const ny = (dx / l) * h;
+      const ux = dx / l;
+      const uy = dy / l;
+      // (-dy / l) is exactly -(dy / l): the normal is (-uy, ux) * h.
+      const nx = -uy * h;
+      const ny = ux * h;
       if (i < 0) {
         // Closed: the segment into vertex 0, only for its normal.
         pnx = nx;
         pny = ny;
-        pl = l;
-        pux = dx;
-        puy = dy;
+        pux = ux;
+        puy = uy;
         continue;
       }
       if (i === 0 && !closed) {
         o.push(ax - nx, ay - ny);
         this.pushRight(ax + nx, ay + ny);
-      } else this.vertex(ax, ay, pnx, pny, nx, ny, pux / pl, puy / pl, dx / l, dy / l);
+      } else this.vertex(ax, ay, pnx, pny, nx, ny, pux, puy, ux, uy);
       pnx = nx;
       pny = ny;
-      pl = l;
-      pux = dx;
-      puy = dy;
+      pux = ux;
+      puy = uy;
     }
     const r = this.right;
     if (!closed) {
