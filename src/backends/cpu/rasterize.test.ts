@@ -1,17 +1,7 @@
 // Rasterizer.composite (the fill and stroke kernels' one-pass sweep) against sweep() into a
 // Compositor's span callback: the same pixels, bit for bit.
 import { Compositor, Rasterizer, emptyBox, growBox } from './rasterize.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../../tests/helpers/random.js';
 
 describe('Rasterizer.composite', () => {
   test('random rings, AA and not, opaque and translucent paint: the same pixels as sweep(comp.span)', () => {

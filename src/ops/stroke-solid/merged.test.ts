@@ -1,18 +1,8 @@
 // Merged stroke outlines (Stroker.merged, the CPU kernel's) against the convex pieces (the GPU's):
 // the same signed winding, so the exact-area rasterizer gives the same coverage per pixel.
 import { Rasterizer } from '../../backends/cpu/rasterize.js';
+import { rng } from '../../../tests/helpers/random.js';
 import { Stroker, type Cap, type Join } from '../../geometry/stroke.js';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function coverage(W: number, H: number, merged: boolean, draw: (s: Stroker) => void): Float32Array {
   const s = new Stroker();
