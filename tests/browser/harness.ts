@@ -84,6 +84,25 @@ export function saveArtifact(name: string, png: Buffer | Uint8Array): string {
   return file;
 }
 
+/**
+ * The page URL's query value of a param, once the page has written it: the preview writes its URL
+ * at most every 100 ms (browsers throttle history updates), so a value typed a moment ago may not
+ * be there yet. Waits up to 5 s for `expected`, then returns what the URL holds, so a mismatch
+ * fails the caller's assertion with the real value.
+ */
+export async function urlParam(page: Page, name: string, expected: string | null): Promise<string | null> {
+  await page
+    .waitForFunction(([n, v]) => new URLSearchParams(location.search).get(n!) === v, [name, expected] as const, { timeout: 5000 })
+    .catch(() => undefined);
+  return new URL(page.url()).searchParams.get(name);
+}
+
+/** The page URL's whole query (`?a=1&b=2`, or '' for none), once it is `expected` or after 5 s. */
+export async function urlSearch(page: Page, expected: string): Promise<string> {
+  await page.waitForFunction((v) => location.search === v, expected, { timeout: 5000 }).catch(() => undefined);
+  return new URL(page.url()).search;
+}
+
 export function decodePng(bytes: Buffer | Uint8Array): { width: number; height: number; data: Uint8Array } {
   const png = PNG.sync.read(Buffer.from(bytes));
   return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };

@@ -2,7 +2,7 @@
 // server-sent events; the page keeps its view and the values of params that still exist.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ARTIFACTS, decodePng, EXAMPLE_STYLE, saveArtifact, type Session } from './harness.js';
+import { ARTIFACTS, decodePng, EXAMPLE_STYLE, saveArtifact, type Session, urlSearch } from './harness.js';
 import { openWorkbench, previewState, settled, share } from './workbench-harness.js';
 
 let s: Session;
@@ -54,6 +54,6 @@ test('a style file change reloads the page with its view and the params that sti
   // A broken edit keeps the page (and the server) on the last good version, and says so.
   writeFileSync(file, '{ "nodes": ');
   await s.page.waitForFunction(() => /does not load/.test(document.getElementById('status')!.textContent ?? ''), undefined, { timeout: 30_000 });
-  expect(new URL(s.page.url()).search).toBe('?border-width=2');
+  expect(await urlSearch(s.page, '?border-width=2')).toBe('?border-width=2');
   expect(s.consoleErrors).toEqual([]);
 });

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { decodePng, EXAMPLE_STYLE, ROOT, saveArtifact, type Session } from './harness.js';
+import { decodePng, EXAMPLE_STYLE, ROOT, saveArtifact, type Session, urlParam } from './harness.js';
 import { openWorkbench, previewState, settled, share } from './workbench-harness.js';
 
 let s: Session;
@@ -124,7 +124,7 @@ describe('the workbench on the example style', () => {
     await settled(s.page, g + 1);
     await expect(box.locator('input.num').inputValue()).resolves.toBe('2.5');
     await expect(box.locator('input[type=range]').inputValue()).resolves.toBe('2.5');
-    expect(new URL(s.page.url()).searchParams.get('border-width')).toBe('2.5');
+    expect(await urlParam(s.page, 'border-width', '2.5')).toBe('2.5');
     // Arrow keys step on the slider's grid.
     await box.locator('input.num').press('ArrowUp');
     await expect(box.locator('input.num').inputValue()).resolves.toBe('2.51');
@@ -132,7 +132,7 @@ describe('the workbench on the example style', () => {
     await box.locator('input.num').press('Enter');
     await expect(box.locator('.error').textContent()).resolves.toBe("param 'border-width': 40 is above its max 4");
     await expect(box.locator('input.num').getAttribute('aria-invalid')).resolves.toBe('true');
-    expect(new URL(s.page.url()).searchParams.get('border-width')).toBe('2.51');
+    expect(await urlParam(s.page, 'border-width', '2.51')).toBe('2.51');
   });
 
   test('colour fields take #rgb and CSS colour names, stored as #rrggbb', async () => {
@@ -141,7 +141,7 @@ describe('the workbench on the example style', () => {
     await box.locator('input.hex').press('Enter');
     await expect(box.locator('input.hex').inputValue()).resolves.toBe('#663399');
     await expect(box.locator('input[type=color]').inputValue()).resolves.toBe('#663399');
-    expect(new URL(s.page.url()).searchParams.get('land')).toBe('#663399');
+    expect(await urlParam(s.page, 'land', '#663399')).toBe('#663399');
     await box.locator('input.hex').fill('#F80');
     await box.locator('input.hex').press('Enter');
     await expect(box.locator('input.hex').inputValue()).resolves.toBe('#ff8800');
@@ -151,7 +151,7 @@ describe('the workbench on the example style', () => {
     await box.locator('input.hex').fill('sand');
     await box.locator('input.hex').press('Enter');
     await expect(box.locator('.error').textContent()).resolves.toMatch(/'sand' is not a colour/);
-    expect(new URL(s.page.url()).searchParams.get('land')).toBe('#00800080');
+    expect(await urlParam(s.page, 'land', '#00800080')).toBe('#00800080');
     await box.locator('input.hex').fill('tan');
     await box.locator('input.hex').press('Enter');
     await expect(box.locator('input.hex').inputValue()).resolves.toBe('#d2b48c');
