@@ -295,6 +295,25 @@ describe('one-colour rasters blur their alpha plane alone', () => {
     }
   });
 
+  test('the WebAssembly SIMD stages equal the TypeScript ones (one plane)', () => {
+    for (const sigma of [4, 5.5, 9, 16, 24]) {
+      const r = kernelRadius(sigma);
+      for (const [w, h, wx, wy] of [
+        [37, 29, 0, 0],
+        [64, 48, -1001, 77],
+        [5, 70, 3, -9],
+        [256, 256, 1024, -512],
+      ] as const) {
+        const sw = w + 2 * r + 3,
+          sh = h + 2 * r;
+        const a = plane(image('noise', sw, sh, sigma, 6));
+        const fast = blurFast(a, sw, sh, r, r, w, h, sigma, wx, wy, 1);
+        expect(fast.length).toBe(w * h);
+        expect(maxDiff(fast, blurFastScalar(a, sw, sh, r, r, w, h, sigma, wx, wy, 1))).toBeLessThanOrEqual(1e-6);
+      }
+    }
+  });
+
   test('monoPlane finds the colour of a one-colour raster and rejects two colours', () => {
     const c = [0.0627, 0.188, 0.29]; // #10304a
     const rnd = rng(9);

@@ -6,7 +6,7 @@ import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
-import { blurStagesSimd } from './simd.js';
+import { blurPlaneSimd, blurStagesSimd } from './simd.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
 export type Channels = 1 | 4;
@@ -287,6 +287,12 @@ function fast(
     // RGBA: one f32x4 per pixel in WebAssembly SIMD (simd.ts), the same stages and plans.
     const out = acquire(w * h * 4, false);
     if (blurStagesSimd(src, sw, sh, tx, ty, k, kd, sx, sy, w, h, out)) return out;
+    release(out);
+  }
+  if (useSimd && nc === 1) {
+    // One plane: the same stages as `rows` gathers of four columns, the horizontal ones transposed.
+    const out = acquire(w * h, false);
+    if (blurPlaneSimd(src, sw, sh, tx, ty, k, kd, sx, sy, w, h, out)) return out;
     release(out);
   }
 

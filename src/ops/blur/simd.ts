@@ -1,5 +1,6 @@
-// WebAssembly SIMD for blur's fast path on RGBA (one f32x4 per pixel): the same stages and the same
-// tap plans as blurFastScalar (cpu.ts), each stage a weighted gather of whole rows or of pixels.
+// WebAssembly SIMD for blur's fast path on RGBA (one f32x4 per pixel) and on one plane (four columns
+// a vector, horizontal stages on the transposed plane): the same stages and the same tap plans as
+// blurFastScalar (cpu.ts), each stage a weighted gather of whole rows or of pixels.
 // The module is assembled here from its few instructions (no toolchain, no binary file); where
 // WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path runs.
 // Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
@@ -97,17 +98,50 @@ function gatherPixels(): number[] {
   return [...vec([[7, I32], [1, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
 }
 
+/**
+ * transpose(src, srcRowBytes, rows, cols, dst, dstRowBytes): dst (cols x rows) = src (rows x cols)
+ * transposed, in 4 x 4 blocks of f32 (four loads, eight shuffles, four stores). rows and cols are
+ * rounded up to multiples of 4: the caller gives both planes that many rows and columns (padding
+ * lanes carry values no valid lane reads).
+ */
+// biome-ignore format: one line per step of the instruction sequence
+function transposeBlocks(): number[] {
+  // params 0 src, 1 srcRowBytes, 2 rows, 3 cols, 4 dst, 5 dstRowBytes; locals 6 y, 7 x, 8 p, 9 q; 10..17 v128
+  const [SRC, SS, ROWS, COLS, DST, DS, Y, X, P, Q, A, B, C, D, T0, T1, T2, T3] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
+  // i8x16.shuffle picking f32 lanes (0-3 of the first vector, 4-7 of the second).
+  const shuf = (l: number[]) => [0xfd, 0x0d, ...l.flatMap((k) => [4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3])];
+  const block = [
+    ...op.get(SRC), ...op.get(Y), ...op.get(SS), ...op.mul, ...op.add, ...op.get(X), ...op.i32(4), ...op.mul, ...op.add, ...op.set(P),
+    ...op.get(P), ...op.v128load, ...op.set(A),
+    ...op.get(P), ...op.get(SS), ...op.add, ...op.tee(P), ...op.v128load, ...op.set(B),
+    ...op.get(P), ...op.get(SS), ...op.add, ...op.tee(P), ...op.v128load, ...op.set(C),
+    ...op.get(P), ...op.get(SS), ...op.add, ...op.v128load, ...op.set(D),
+    ...op.get(A), ...op.get(B), ...shuf([0, 4, 1, 5]), ...op.set(T0), // a0 b0 a1 b1
+    ...op.get(A), ...op.get(B), ...shuf([2, 6, 3, 7]), ...op.set(T1), // a2 b2 a3 b3
+    ...op.get(C), ...op.get(D), ...shuf([0, 4, 1, 5]), ...op.set(T2), // c0 d0 c1 d1
+    ...op.get(C), ...op.get(D), ...shuf([2, 6, 3, 7]), ...op.set(T3), // c2 d2 c3 d3
+    ...op.get(DST), ...op.get(X), ...op.get(DS), ...op.mul, ...op.add, ...op.get(Y), ...op.i32(4), ...op.mul, ...op.add, ...op.set(Q),
+    ...op.get(Q), ...op.get(T0), ...op.get(T2), ...shuf([0, 1, 4, 5]), ...op.v128store, // a0 b0 c0 d0
+    ...op.get(Q), ...op.get(DS), ...op.add, ...op.tee(Q), ...op.get(T0), ...op.get(T2), ...shuf([2, 3, 6, 7]), ...op.v128store,
+    ...op.get(Q), ...op.get(DS), ...op.add, ...op.tee(Q), ...op.get(T1), ...op.get(T3), ...shuf([0, 1, 4, 5]), ...op.v128store,
+    ...op.get(Q), ...op.get(DS), ...op.add, ...op.get(T1), ...op.get(T3), ...shuf([2, 3, 6, 7]), ...op.v128store,
+  ];
+  const body = loopLt(Y, op.i32(0), ROWS, op.i32(4), loopLt(X, op.i32(0), COLS, op.i32(4), block));
+  return [...vec([[4, I32], [8, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
+}
+
 // biome-ignore format: one line per step of the instruction sequence
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const rowsType = [0x60, ...vec(new Array(7).fill([I32])), 0];
   const pixelsType = [0x60, ...vec(new Array(8).fill([I32])), 0];
-  const code = [gatherRows(), gatherPixels()].map((f) => [...uleb(f.length), ...f]);
+  const transposeType = [0x60, ...vec(new Array(6).fill([I32])), 0];
+  const code = [gatherRows(), gatherPixels(), transposeBlocks()].map((f) => [...uleb(f.length), ...f]);
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([rowsType, pixelsType])),
-    ...section(3, vec([[0], [1]])),
+    ...section(1, vec([rowsType, pixelsType, transposeType])),
+    ...section(3, vec([[0], [1], [2]])),
     ...section(5, vec([[0x00, 1]])), // one memory, 1 page to start
-    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('mem'), 0x02, 0]])),
+    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('transpose'), 0x00, 2], [...name('mem'), 0x02, 0]])),
     ...section(10, vec(code)),
   ]);
 }
@@ -117,6 +151,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 interface Kernels {
   rows(inp: number, rowBytes: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
   pixels(inp: number, inRowBytes: number, rows: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
+  transpose(src: number, srcRowBytes: number, rows: number, cols: number, dst: number, dstRowBytes: number): void;
   mem: WebAssembly.Memory;
 }
 
@@ -267,5 +302,113 @@ export function blurStagesSimd(
   K.pixels(pG, bw * 16, bh, pH, w, uh.idx, uh.wts, uh.taps);
   K.rows(pH, w * 16, pOut, h, uv.idx, uv.wts, uv.taps);
   out.set(a.f32(pOut, w * h * 4));
+  return true;
+}
+
+/**
+ * blurFast's stages on one plane with the SIMD kernels: every stage is a `rows` gather (four
+ * neighbouring columns a vector), the horizontal ones on the transposed plane (the `transpose`
+ * kernel). Order: tent vertical, transpose, tent horizontal, grid rows, transpose, grid columns,
+ * B-spline vertical, transpose, B-spline horizontal, transpose; the result is copied into `out` (w x h). The stages are linear and act on
+ * one axis each, so this order gives the scalar path's values up to rounding (f32 accumulation).
+ * Returns false without SIMD.
+ */
+export function blurPlaneSimd(
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  tx: TentPlan,
+  ty: TentPlan,
+  k: number,
+  kd: Float64Array,
+  sx: SplinePlan,
+  sy: SplinePlan,
+  w: number,
+  h: number,
+  out: Float32Array,
+): boolean {
+  const s = simd();
+  if (!s) return false;
+  const { k: K, arena: a } = s;
+  const bw = tx.blocks;
+  const bh = ty.blocks;
+  const k2 = 2 * k;
+  const rd = (kd.length - 1) >> 1;
+  const clamp = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
+  // Row strides in floats, whole vectors; the padding lanes carry garbage that no valid lane reads.
+  const P = (n: number) => (n + 3) & ~3;
+  const tv = tapTable(
+    a,
+    bh,
+    k2,
+    (b, t) => (t < ty.count[b]! ? ty.first[b]! + t : 0),
+    (b, t) => (t < ty.count[b]! ? ty.weights[b * k2 + t]! : 0),
+  );
+  const th = tapTable(
+    a,
+    bw,
+    k2,
+    (b, t) => (t < tx.count[b]! ? tx.first[b]! + t : 0),
+    (b, t) => (t < tx.count[b]! ? tx.weights[b * k2 + t]! : 0),
+  );
+  const gr = tapTable(
+    a,
+    bw,
+    kd.length,
+    (x, t) => clamp(x + t - rd, bw),
+    (_, t) => kd[t]!,
+  );
+  const gc = tapTable(
+    a,
+    bh,
+    kd.length,
+    (y, t) => clamp(y + t - rd, bh),
+    (_, t) => kd[t]!,
+  );
+  const uv = tapTable(
+    a,
+    h,
+    3,
+    (y, t) => clamp(sy.center[y]! - 1 + t, bh),
+    (y, t) => sy.weights[y * 3 + t]!,
+  );
+  const uh = tapTable(
+    a,
+    w,
+    3,
+    (x, t) => clamp(sx.center[x]! - 1 + t, bw),
+    (x, t) => sx.weights[x * 3 + t]!,
+  );
+  // Each plane gets rows and columns rounded up to 4: the transposes move whole 4 x 4 blocks.
+  const [sws, bhs, bws, hs, ws] = [P(sw), P(bh), P(bw), P(h), P(w)];
+  const pSrc = a.alloc(sh * sws * 4); // sh x sw
+  const pV = a.alloc(bhs * sws * 4); // bh x sw: tent vertical
+  const pVT = a.alloc(sws * bhs * 4); // sw x bh: transposed
+  const pD = a.alloc(bws * bhs * 4); // bw x bh: tent horizontal
+  const pR = a.alloc(bws * bhs * 4); // bw x bh: grid rows
+  const pRT = a.alloc(bhs * bws * 4); // bh x bw: transposed
+  const pG = a.alloc(bhs * bws * 4); // bh x bw: grid columns
+  const pU = a.alloc(hs * bws * 4); // h x bw: B-spline vertical
+  const pUT = a.alloc(bws * hs * 4); // bw x h: transposed
+  const pO = a.alloc(ws * hs * 4); // w x h: B-spline horizontal
+  const pT = a.alloc(hs * ws * 4); // h x w: transposed, the result
+  if (sws === sw) a.f32(pSrc, sw * sh).set(src.subarray(0, sw * sh));
+  else {
+    const m = a.f32(pSrc, sh * sws);
+    for (let y = 0; y < sh; y++) m.set(src.subarray(y * sw, y * sw + sw), y * sws);
+  }
+  K.rows(pSrc, sws * 4, pV, bh, tv.idx, tv.wts, tv.taps);
+  K.transpose(pV, sws * 4, bh, sw, pVT, bhs * 4);
+  K.rows(pVT, bhs * 4, pD, bw, th.idx, th.wts, th.taps);
+  K.rows(pD, bhs * 4, pR, bw, gr.idx, gr.wts, gr.taps);
+  K.transpose(pR, bhs * 4, bw, bh, pRT, bws * 4);
+  K.rows(pRT, bws * 4, pG, bh, gc.idx, gc.wts, gc.taps);
+  K.rows(pG, bws * 4, pU, h, uv.idx, uv.wts, uv.taps);
+  K.transpose(pU, bws * 4, h, bw, pUT, hs * 4);
+  K.rows(pUT, hs * 4, pO, w, uh.idx, uh.wts, uh.taps);
+  K.transpose(pO, hs * 4, w, h, pT, ws * 4);
+  const res = a.f32(pT, h * ws);
+  if (ws === w) out.set(res.subarray(0, w * h));
+  else for (let y = 0; y < h; y++) out.set(res.subarray(y * ws, y * ws + w), y * w);
   return true;
 }
