@@ -62,6 +62,7 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
     );
   };
   return {
+    cache: ctx.cache,
     featureSource: (name) => pick(name, (s): s is FeatureSource => s.type !== 'dem', 'feature'),
     demSource: (name) => pick(name, (s): s is DemSource => s.type === 'dem', 'dem'),
     sprite: createSpriteLoader(ctx.loader, ctx.decodeImage),

@@ -105,4 +105,6 @@ export interface SourceRegistry {
   demSource(name: string | undefined): DemSource;
   /** Merged, de-duplicated attribution of the style and its sources. */
   attribution(): Promise<string[]>;
+  /** The tile cache the sources decode into (absent on stand-ins such as the legend's). */
+  readonly cache?: TileCache;
 }

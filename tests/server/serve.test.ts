@@ -143,3 +143,44 @@ test('a source failing inside a worker thread still answers 502 naming the sourc
     await s.close();
   }
 });
+
+test('sourceCacheBytes bounds the decoded source tiles a style keeps, and changes no pixel', async () => {
+  const tiles = [
+    [0, 0, 0],
+    [1, 0, 0],
+    [1, 1, 1],
+    [2, 1, 1],
+    [2, 2, 1],
+  ] as const;
+  const render = async (style: LoadedStyle) => {
+    const out: Buffer[] = [];
+    for (const [z, x, y] of tiles) out.push(await encodePng(await style.renderer.renderTile({ z, x, y })));
+    return out;
+  };
+  const plain = await loadStyleFile(fx.shapes);
+  const bounded = await loadStyleFile(fx.shapes, { sourceCacheBytes: 1024 });
+  const none = await loadStyleFile(fx.shapes, { sourceCacheBytes: 0 });
+  const expected = await render(plain);
+  expect(plain.renderer.sources.cache!.maxBytes).toBe(128 * 1024 * 1024);
+  expect(plain.renderer.sources.cache!.stats.bytes).toBeGreaterThan(1024); // the bound below is reached
+  for (const [style, max] of [
+    [bounded, 1024],
+    [none, 0],
+  ] as const) {
+    const got = await render(style);
+    for (let i = 0; i < tiles.length; i++) expect(Buffer.compare(got[i]!, expected[i]!)).toBe(0);
+    expect(style.renderer.sources.cache!.maxBytes).toBe(max);
+    expect(style.renderer.sources.cache!.stats.bytes).toBeLessThanOrEqual(max);
+  }
+  expect(none.renderer.sources.cache!.stats.entries).toBe(0);
+  // The render workers build the style with the same bound (NodeInit carries it).
+  const s = await serve({ style: fx.shapes, port: 0, workers: 1, workerUrl: WORKER, backend: 'cpu', cacheBytes: 0, sourceCacheBytes: 0, log: () => undefined });
+  try {
+    expect(s.service.style.sourceCacheBytes).toBe(0);
+    const r = await get(`${s.url}tiles/1/1/1.png`);
+    expect(r.status).toBe(200);
+    expect(Buffer.compare(r.bytes, expected[2]!)).toBe(0);
+  } finally {
+    await s.close();
+  }
+});

@@ -142,6 +142,11 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('workers', { type: 'number', describe: 'render worker threads (default: one per core; 0 renders on the main thread)' })
         .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
         .option('cache-mb', { type: 'number', default: 128, describe: 'memory for cached tiles, in MiB' })
+        .option('source-cache-mb', {
+          type: 'number',
+          default: 128,
+          describe: 'memory for decoded source tiles and sampled geometry, in MiB, per render worker and style version',
+        })
         .option('queue', { type: 'number', default: 256, describe: 'renders that may wait before requests get 503' })
         .option('timeout', { type: 'number', default: 30, describe: 'seconds before a render answers 503' })
         .option('min-zoom', { type: 'string', default: '0', describe: 'lowest zoom served' })
@@ -153,6 +158,9 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         const minZoom = parseZoom(a.minZoom, 'min-zoom');
         const maxZoom = parseZoom(a.maxZoom, 'max-zoom');
         if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
+        for (const [flag, v] of [['cache-mb', a.cacheMb], ['source-cache-mb', a.sourceCacheMb]] as const) {
+          if (!(Number.isFinite(v) && v >= 0 && v <= 1024 * 1024)) throw new UsageError(`--${flag} takes MiB from 0 to 1048576, not '${v}'`);
+        }
         const { serve } = await import('../server/serve.js');
         const { TilegraphError } = await import('../../index.js');
         const s = await serve({
@@ -163,6 +171,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           workers: a.workers,
           backend: a.backend as BackendChoice,
           cacheBytes: a.cacheMb * 1024 * 1024,
+          sourceCacheBytes: a.sourceCacheMb * 1024 * 1024,
           maxQueue: a.queue,
           timeoutMs: a.timeout * 1000,
           minZoom,

@@ -21,6 +21,7 @@ export interface NodeInit {
   allowOutside: boolean;
   fetchTimeoutMs?: number;
   nodeCacheBytes?: number;
+  sourceCacheBytes?: number;
 }
 
 /** One window to render and encode. */
@@ -181,6 +182,7 @@ export class WorkerPool implements PngRenderer {
         allowOutside: style.allowOutside,
         fetchTimeoutMs: style.fetchTimeoutMs,
         nodeCacheBytes: style.nodeCacheBytes,
+        sourceCacheBytes: style.sourceCacheBytes,
       };
       slot.worker.postMessage({ type: 'init', key: version, init } satisfies WorkerRequest);
       slot.loaded.push(version);

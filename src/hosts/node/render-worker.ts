@@ -21,7 +21,7 @@ port.on('message', async (m: WorkerRequest) => {
     case 'init': {
       styles.delete(m.key);
       try {
-        styles.set(m.key, rendererFromText(m.init.text, m.init.baseDir, m.init.allowOutside, m.init.fetchTimeoutMs, m.init.nodeCacheBytes));
+        styles.set(m.key, rendererFromText(m.init.text, m.init));
         reply({ type: 'ready', key: m.key, info: {} });
       } catch (e) {
         styles.set(m.key, { error: e });

@@ -1,7 +1,7 @@
 // A style file read once: its text (so worker threads build exactly the same version) and its Renderer.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { NodeCache, Renderer } from '../../index.js';
+import { NodeCache, Renderer, TileCache } from '../../index.js';
 import { NodeLoader } from './index.js';
 
 export interface LoadedStyle {
@@ -18,32 +18,37 @@ export interface LoadedStyle {
    * buffers leave the pool, which cost uncached throughput more than the cache saved).
    */
   nodeCacheBytes?: number;
+  /**
+   * Bytes of decoded source tiles and sampled geometry each built renderer keeps (its TileCache;
+   * default 128 MiB). A render worker holds up to two versions of a style, each with its own.
+   */
+  sourceCacheBytes?: number;
 }
 
+/** How a style's Renderer is built from its text: what LoadedStyle and a worker's init carry. */
+export type BuildOptions = Pick<LoadedStyle, 'baseDir' | 'allowOutside' | 'fetchTimeoutMs' | 'nodeCacheBytes' | 'sourceCacheBytes'>;
+
 /** Build a Renderer from style text with the Node loader (what `openStyle` does for a file). */
-export function rendererFromText(text: string, baseDir: string, allowOutside = false, fetchTimeoutMs?: number, nodeCacheBytes?: number): Renderer {
-  const nodeCache = nodeCacheBytes ? new NodeCache(nodeCacheBytes) : undefined;
-  return Renderer.create(text, { loader: new NodeLoader({ baseDir, allowOutside, fetchTimeoutMs }), nodeCache });
+export function rendererFromText(text: string, o: BuildOptions): Renderer {
+  const nodeCache = o.nodeCacheBytes ? new NodeCache(o.nodeCacheBytes) : undefined;
+  const tileCache = o.sourceCacheBytes !== undefined ? new TileCache({ maxBytes: o.sourceCacheBytes }) : undefined;
+  const loader = new NodeLoader({ baseDir: o.baseDir, allowOutside: o.allowOutside, fetchTimeoutMs: o.fetchTimeoutMs });
+  return Renderer.create(text, { loader, nodeCache, tileCache });
 }
 
 /** Read, validate and build a style file. Throws StyleError / BuildError, or the fs error when unreadable. */
 export async function loadStyleFile(
   file: string,
-  options: { allowOutside?: boolean; fetchTimeoutMs?: number; nodeCacheBytes?: number } = {},
+  options: { allowOutside?: boolean; fetchTimeoutMs?: number; nodeCacheBytes?: number; sourceCacheBytes?: number } = {},
 ): Promise<LoadedStyle> {
   const abs = path.resolve(file);
   const text = await readFile(abs, 'utf8');
-  const baseDir = path.dirname(abs);
-  const allowOutside = options.allowOutside ?? false;
-  const fetchTimeoutMs = options.fetchTimeoutMs;
-  const nodeCacheBytes = options.nodeCacheBytes;
-  return {
-    file: abs,
-    text,
-    baseDir,
-    allowOutside,
-    fetchTimeoutMs,
-    nodeCacheBytes,
-    renderer: rendererFromText(text, baseDir, allowOutside, fetchTimeoutMs, nodeCacheBytes),
+  const o: BuildOptions = {
+    baseDir: path.dirname(abs),
+    allowOutside: options.allowOutside ?? false,
+    fetchTimeoutMs: options.fetchTimeoutMs,
+    nodeCacheBytes: options.nodeCacheBytes,
+    sourceCacheBytes: options.sourceCacheBytes,
   };
+  return { file: abs, text, ...o, renderer: rendererFromText(text, o) };
 }

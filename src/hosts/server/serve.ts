@@ -36,6 +36,8 @@ export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'render
   workers?: number;
   backend?: BackendChoice;
   allowOutside?: boolean;
+  /** Bytes of decoded source tiles and sampled geometry kept per render worker and style version (default 128 MiB). */
+  sourceCacheBytes?: number;
   publicUrl?: string;
   /** Cache-Control max-age for tiles requested without the current `v` (default 60, 0 with --watch). */
   shortMaxAge?: number;
@@ -70,7 +72,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     if (Array.isArray(o.style) && files.length === 1) return serve({ ...o, style: files[0]! });
     return serveMany({ ...o, styles: files });
   }
-  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs });
+  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, sourceCacheBytes: o.sourceCacheBytes });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });
   const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });

@@ -148,7 +148,7 @@ export class TileService {
     try {
       const text = await readFile(old.file, 'utf8');
       if (text === old.text) return { ok: true, version: this.version };
-      const renderer = rendererFromText(text, old.baseDir, old.allowOutside, old.fetchTimeoutMs, old.nodeCacheBytes);
+      const renderer = rendererFromText(text, old);
       this.style = { ...old, text, renderer };
       if (renderer.version !== old.renderer.version) this.cache.clear();
       this.metrics.reloadsOk++;
