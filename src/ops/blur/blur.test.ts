@@ -342,6 +342,23 @@ describe('one-colour rasters blur their alpha plane alone', () => {
     const flat = new Float32Array(64 * 4);
     for (let i = 0; i < 64; i++) flat.set([0.5 * 0.25, 0.2 * 0.25, 0, 0.25], i * 4);
     expect(monoPlane(flat)!.constant).toBeCloseTo(0.25, 7);
+    // A window (20 x 25 pixels a row): a second colour outside it does not count; inside it does.
+    const win = { x0: 3, y0: 2, x1: 17, y1: 21 };
+    const framed = one.slice();
+    framed[(1 * 20 + 6) * 4 + 1] = (c[1]! + 0.1) * framed[(1 * 20 + 6) * 4 + 3]!;
+    const w = monoPlane(framed, 20, win)!;
+    expect(w).toBeDefined();
+    const inside: number[] = [];
+    for (let y = win.y0; y < win.y1; y++) for (let x = win.x0; x < win.x1; x++) inside.push(framed[(y * 20 + x) * 4 + 3]!);
+    expect(Array.from(w.alpha)).toEqual(inside);
+    expect(monoPlane(framed, 20, { ...win, y0: 1 })).toBeUndefined();
+    // A window that is transparent up to its last pixel, then constant nowhere.
+    const late = new Float32Array(20 * 25 * 4);
+    late.set([0.1, 0.1, 0.1, 0.5], (20 * 20 + 16) * 4);
+    const l = monoPlane(late, 20, win)!;
+    expect(l.alpha[l.alpha.length - 1]).toBe(0.5);
+    expect(l.alpha.slice(0, -1).every((v) => v === 0)).toBe(true);
+    expect(Number.isNaN(l.constant)).toBe(true);
   });
 
   // The op's result against the 4-channel kernel on the same input: the fill rendered on the blur's

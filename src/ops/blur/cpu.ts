@@ -242,6 +242,12 @@ export function blurFastScalar(
   return fast(src, sw, sh, ox, oy, w, h, sigma, wx, wy, channels, false);
 }
 
+/** How far beyond its output the blur of `sigma` reads: r, or r + 4k + 2 on the decimated path. */
+export function readMargin(sigma: number): number {
+  const k = decimationFactor(sigma);
+  return kernelRadius(sigma) + (k === 1 ? 0 : 4 * k + 2);
+}
+
 function fast(
   src: Float32Array,
   sw: number,
@@ -260,7 +266,7 @@ function fast(
   if (k === 1) return blurExact(src, sw, sh, ox, oy, w, h, sigma, nc);
   // The padding is sized for the sigma bound; a smaller sigma reads only r + a few blocks around
   // the output. Work on that window alone (same world alignment, so the same result).
-  const need = kernelRadius(sigma) + 4 * k + 2;
+  const need = readMargin(sigma);
   const xa = Math.max(0, ox - need),
     xb = Math.min(sw, ox + w + need);
   const ya = Math.max(0, oy - need),
@@ -489,54 +495,82 @@ export interface MonoRaster {
   constant: number;
 }
 
+/** A window of a raster, in pixels: columns x0..x1 - 1 of rows y0..y1 - 1. */
+export interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /**
  * If every pixel of premultiplied RGBA `data` is c * A for one colour c (within MONO_TOLERANCE * A,
  * so a pixel with A = 0 must have rgb = 0), that colour and the alpha plane; else undefined. One
  * pass, stopping at the first pixel that disagrees. c is taken from the first pixel with A > 0: a
  * Float32 c A carries a relative error ~6e-8 at any magnitude, so any such pixel gives c to ~1e-7.
+ * With `width` and `box`, only that window of the raster (`width` pixels a row) is tested, and the
+ * plane is the window's (box width x box height).
  */
-export function monoPlane(data: Float32Array): MonoRaster | undefined {
-  const n = data.length >> 2;
+export function monoPlane(data: Float32Array, width?: number, box?: PixelBox): MonoRaster | undefined {
+  // Without a window: the whole raster, taken as one row.
+  const sw = width ?? data.length >> 2;
+  const { x0, y0, x1, y1 } = box ?? { x0: 0, y0: 0, x1: sw, y1: sw > 0 ? 1 : 0 };
+  const bw = x1 - x0;
+  const alpha = acquire(bw * (y1 - y0), false); // every value is written below
   // Leading transparent pixels must be exactly (0, 0, 0, 0); the first other one gives c.
-  let i = 0;
-  for (; i < n; i++) {
-    const p = i * 4;
-    if (data[p + 3]! > 0) break;
-    if (data[p] !== 0 || data[p + 1] !== 0 || data[p + 2] !== 0 || data[p + 3] !== 0) return undefined;
+  let y = y0;
+  let x = x0;
+  let a0 = 0;
+  find: for (; y < y1; y++) {
+    for (x = x0; x < x1; x++) {
+      const p = (y * sw + x) * 4;
+      if (data[p + 3]! > 0) {
+        a0 = data[p + 3]!;
+        break find;
+      }
+      if (data[p] !== 0 || data[p + 1] !== 0 || data[p + 2] !== 0 || data[p + 3] !== 0) {
+        release(alpha);
+        return undefined;
+      }
+      alpha[(y - y0) * bw + x - x0] = 0;
+    }
   }
-  const alpha = acquire(n); // zero-filled: the leading pixels are done
-  if (i === n) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
-  const a0 = data[i * 4 + 3]!;
-  const r = data[i * 4]! / a0,
-    g = data[i * 4 + 1]! / a0,
-    b = data[i * 4 + 2]! / a0;
+  if (y >= y1) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
+  const p0 = (y * sw + x) * 4;
+  const r = data[p0]! / a0,
+    g = data[p0 + 1]! / a0,
+    b = data[p0 + 2]! / a0;
   const range = new Float64Array([a0, a0]);
-  const first = i;
-  if (scanMono(data, alpha, i, r, g, b, range) < n) {
-    release(alpha);
-    return undefined;
+  const atStart = x === x0 && y === y0;
+  for (; y < y1; y++, x = x0) {
+    const n = x1 - x;
+    if (scanMono(data, (y * sw + x) * 4, n, alpha, (y - y0) * bw + x - x0, r, g, b, range) < n) {
+      release(alpha);
+      return undefined;
+    }
   }
   return {
     r,
     g,
     b,
     alpha,
-    constant: first === 0 && range[0] === range[1] ? a0 : NaN,
+    constant: atStart && range[0] === range[1] ? a0 : NaN,
   };
 }
 
 /**
- * monoPlane's main loop from pixel i: copies alpha, widens range [min, max], and returns the index of
- * the first pixel off colour (r, g, b), or n. Its own function: inline in monoPlane it ran 3x slower.
+ * monoPlane's main loop over n pixels from data[p] (alpha into alpha[q...]): widens range [min, max],
+ * and returns how many pixels are on colour (r, g, b) before the first that is not (n: all). Its own
+ * function: inline in monoPlane it ran 3x slower.
  */
-function scanMono(data: Float32Array, alpha: Float32Array, i: number, r: number, g: number, b: number, range: Float64Array): number {
-  const n = alpha.length;
+function scanMono(data: Float32Array, p: number, n: number, alpha: Float32Array, q: number, r: number, g: number, b: number, range: Float64Array): number {
   const rel = MONO_TOLERANCE; // a local: an exported binding read in the loop costs 2x
   let lo = range[0]!,
     hi = range[1]!;
-  for (let p = i * 4; i < n; i++, p += 4) {
+  let i = 0;
+  for (; i < n; i++, p += 4) {
     const a = data[p + 3]!;
-    alpha[i] = a;
+    alpha[q + i] = a;
     lo = a < lo ? a : lo;
     hi = a > hi ? a : hi;
     // A negative alpha makes tol < 0 and fails the test: such a raster takes the RGBA path.
@@ -583,7 +617,10 @@ export function blurCpu(ctx: OpContext): Raster {
   const src = ctx.input<'raster'>('input');
   const { width, height, x0, y0 } = ctx.canvas;
   // sigma 0 is an exact crop: keep it bit-identical to the input.
-  const mono = sigma > 0 ? monoPlane(src.data) : undefined;
+  // Only the pixels the blur reads matter (a pad sized for a larger sigma bound is not read).
+  const m = readMargin(sigma);
+  const box = { x0: Math.max(0, pad - m), y0: Math.max(0, pad - m), x1: Math.min(src.width, pad + width + m), y1: Math.min(src.height, pad + height + m) };
+  const mono = sigma > 0 ? monoPlane(src.data, src.width, box) : undefined;
   if (!mono) {
     const data = blurFast(src.data, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad);
     return { kind: 'raster', width, height, data } satisfies Raster;
@@ -594,7 +631,8 @@ export function blurCpu(ctx: OpContext): Raster {
   const data = acquire(width * height * 4);
   if (mono.constant === mono.constant) fillColour(data, mono.r, mono.g, mono.b, mono.constant);
   else {
-    const blurred = blurFast(mono.alpha, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad, 1);
+    const bw = box.x1 - box.x0;
+    const blurred = blurFast(mono.alpha, bw, box.y1 - box.y0, pad - box.x0, pad - box.y0, width, height, sigma, x0 - pad + box.x0, y0 - pad + box.y0, 1);
     tint(blurred, mono.r, mono.g, mono.b, data);
     release(blurred);
   }
