@@ -216,6 +216,10 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
   // @2x: sizes in pixels scale with the window's pixel ratio (src/render/pixel-ratio.ts).
   const ratio = st.window.pixelRatio ?? 1;
   const px = (field: string) => ratio !== 1 && isPixelField(n.op.name, field);
+  const scaledBound = (field: string): number | undefined => {
+    const b = n.bounds[field];
+    return b !== undefined && px(field) ? b * ratio : b;
+  };
   const slotValue = (field: string): ScalarValue | undefined => {
     const slot = n.slots.get(field);
     if (!slot) return undefined;
@@ -232,7 +236,10 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     if (!e) throw new RenderError(`node '${n.id}' has no input '${field}'`);
     const v = st.results.get(e.from)!;
     if (v.kind === 'features' || v.kind === 'scalar' || v.kind === 'sprite' || v.kind === 'brush') return v;
-    const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], field, spec) * ratio) : 0);
+    // The pad of the sizes this render uses: pixel fields' bounds times the ratio (what ctx.bound
+    // hands the kernel), fixed pads (a 1 px neighbour read) as they are. Scaling the pad itself
+    // instead would misplace the kernel's window: ceil(3 x 1.5) x 2 = 10, but a blur of sigma 3 reads 9.
+    const g = grow ?? (n.op.pad ? Math.ceil(n.op.pad((f) => scaledBound(f), field, spec)) : 0);
     const c = st.session.crop(v, st.canvases.get(e.from)!, growWindow(canvas, g));
     if (c !== v && storageOf(c) !== storageOf(v)) temps.push(c); // a fresh copy, released after this node
     return c;
@@ -292,9 +299,9 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
       throw new RenderError(`node '${n.id}': cannot resolve ${JSON.stringify(v)}`);
     },
     bound(field) {
-      const b = n.bounds[field];
+      const b = scaledBound(field);
       if (b === undefined) throw new RenderError(`${where(field)} has no static bound`);
-      return px(field) ? b * ratio : b;
+      return b;
     },
     expr(field) {
       const e = n.exprs.get(field);

@@ -105,6 +105,53 @@ test('pixelRatio 2 equals ratio 1 with doubled pixel sizes (stroke width and wid
   expect(maxDiff(plain, ref)).toBeGreaterThan(40);
 });
 
+test('pads at pixelRatio 2: a constant blur sigma (3 sigma not whole), and the 1 px neighbour reads of hillshade and edge-detect', async () => {
+  // Before the fix the input was grown by ceil(pad) x ratio while the kernel read ceil(pad x ratio):
+  // a constant sigma 1.5 at @2x grew it by 10 px for a blur reading 9, shifting the blur a pixel
+  // (alpha 0.58 where sigma 3 gives 0.75); hillshade and edge-detect got 2 px for a 1 px read.
+  const pts = {
+    type: 'FeatureCollection',
+    features: [
+      [-60, -30],
+      [10, 20],
+      [70, -10],
+      [12, 22],
+      [-58, -28],
+    ].map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })),
+  };
+  const styleAt = (k: number, output: string) =>
+    Renderer.create({
+      output,
+      sources: { f: { type: 'geojson', data: pts }, shapes: { type: 'geojson', data: features } },
+      nodes: {
+        f: { op: 'features', source: 'f' },
+        s: { op: 'features', source: 'shapes' },
+        fill: { op: 'fill-solid', features: '@s', fill: '#1f6feb' },
+        soft: { op: 'blur', input: '@fill', sigma: 1.5 * k },
+        d: { op: 'density', features: '@f', radius: 20 * k, intensity: 1 },
+        shade: { op: 'hillshade', field: '@d' },
+        heat: {
+          op: 'color-ramp',
+          field: '@d',
+          stops: [
+            { value: 0, color: '#000000' },
+            { value: 1, color: '#ffffff' },
+          ],
+        },
+        edges: { op: 'edge-detect', input: '@heat' },
+      },
+    });
+  const w: Window = { z: 1, x0: 0, y0: 0, width: 1024, height: 1024, tileSize: 512 };
+  for (const out of ['soft', 'shade', 'edges']) {
+    const base = styleAt(1, out);
+    const doubled = styleAt(2, out);
+    const at2 = (await base.renderWindow({ ...w, pixelRatio: 2 }, base.params())).raster;
+    const ref = (await doubled.renderWindow(w, doubled.params())).raster;
+    const d = maxDiff(at2, ref);
+    expect({ out, withinOneLevel: d <= 1 }).toEqual({ out, withinOneLevel: true });
+  }
+});
+
 test('a tile at pixelRatio 2 continues its neighbour (margins scale with the ratio)', async () => {
   const r = Renderer.create(style(1));
   const p = r.params({ sigma: '6' });
