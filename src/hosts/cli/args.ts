@@ -1,5 +1,6 @@
 // Parsing of the CLI's address-like options: --tile, --bbox, --param, --shard, and bbox windows.
 import { ParamError, type TileAddress, type Window } from '../../index.js';
+import { MAX_PIXEL_RATIO } from '../../render/pixel-ratio.js';
 import { lngLatToPixel } from '../../sources/tiles.js';
 import { UsageError } from './exit.js';
 
@@ -16,6 +17,18 @@ export function parseZoom(v: unknown, name = 'zoom'): number {
   const s = String(v);
   if (!INT.test(s) || Number(s) < 0 || Number(s) > MAX_ZOOM) throw new UsageError(`--${name} '${s}' is not an integer zoom in 0..${MAX_ZOOM}`);
   return Number(s);
+}
+
+/** --pixel-ratio: an integer 1..MAX_PIXEL_RATIO (MapLibre's @2x is 2). */
+export function parsePixelRatio(v: unknown): number {
+  const s = String(v ?? 1);
+  if (!INT.test(s) || Number(s) < 1 || Number(s) > MAX_PIXEL_RATIO) throw new UsageError(`--pixel-ratio '${s}' is not an integer from 1 to ${MAX_PIXEL_RATIO}`);
+  return Number(s);
+}
+
+/** A window at a pixel ratio: the window itself at 1, else with `pixelRatio` set (sizes in pixels scale by it). */
+export function atPixelRatio(w: Window, ratio: number): Window {
+  return ratio === 1 ? w : { ...w, pixelRatio: ratio };
 }
 
 export function parseTile(s: string): TileAddress {

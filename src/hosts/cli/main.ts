@@ -35,6 +35,11 @@ const common = <T>(y: Argv<T>) =>
     .option('timeout', { type: 'number', default: 30, describe: 'seconds one render, and each network read of a source, may take' });
 
 const tileSize = { choices: [256, 512], default: 256, describe: 'tile size in pixels (the world is tile-size x 2^zoom pixels wide)' } as const;
+const pixelRatio = {
+  type: 'string',
+  default: '1',
+  describe: "pixel density 1-4 (MapLibre's @2x is 2): the same area in that many times the pixels, every size in pixels scaled",
+} as const;
 
 const cli = yargs(joinNegativeValues(hideBin(process.argv)))
   .scriptName('tilegraph')
@@ -47,7 +52,8 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
       common(y)
         .option('tile', { type: 'string', demandOption: true, describe: 'tile address z/x/y' })
         .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
-        .option('tile-size', tileSize),
+        .option('tile-size', tileSize)
+        .option('pixel-ratio', pixelRatio),
     (a) => run(async () => (await import('./render.js')).tileCommand({ ...a, backend: a.backend as BackendChoice, tileSize: a.tileSize })),
   )
   .command(
@@ -59,6 +65,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('zoom', { type: 'string', demandOption: true, describe: 'zoom level' })
         .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
         .option('tile-size', tileSize)
+        .option('pixel-ratio', pixelRatio)
         .option('max-pixels', { type: 'number', default: LIMITS.maxCanvasPixels, describe: 'refuse a window larger than this many pixels' }),
     (a) => run(async () => (await import('./render.js')).bboxCommand({ ...a, backend: a.backend as BackendChoice })),
   )
@@ -76,6 +83,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           describe: 'output directory, or a file ending in .pmtiles; {shard} is replaced by the shard index',
         })
         .option('tile-size', tileSize)
+        .option('pixel-ratio', pixelRatio)
         .option('resume', { type: 'boolean', default: false, describe: 'skip tiles already written by an earlier run' })
         .option('shard', { type: 'string', describe: 'render share i of n (0 <= i < n) of the tile list' })
         .option('concurrency', { type: 'number', describe: 'worker threads (default: one per core)' })
@@ -158,7 +166,10 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         const minZoom = parseZoom(a.minZoom, 'min-zoom');
         const maxZoom = parseZoom(a.maxZoom, 'max-zoom');
         if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
-        for (const [flag, v] of [['cache-mb', a.cacheMb], ['source-cache-mb', a.sourceCacheMb]] as const) {
+        for (const [flag, v] of [
+          ['cache-mb', a.cacheMb],
+          ['source-cache-mb', a.sourceCacheMb],
+        ] as const) {
           if (!(Number.isFinite(v) && v >= 0 && v <= 1024 * 1024)) throw new UsageError(`--${flag} takes MiB from 0 to 1048576, not '${v}'`);
         }
         const { serve } = await import('../server/serve.js');

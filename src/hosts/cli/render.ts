@@ -6,7 +6,7 @@ import { DEFAULT_FETCH_TIMEOUT_S } from '../node/loader.js';
 import { encodePng } from '../node/png.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile, type LoadedStyle } from '../node/style-file.js';
-import { bboxWindow, parseBbox, parseParams, parseTile, parseZoom } from './args.js';
+import { atPixelRatio, bboxWindow, parseBbox, parseParams, parsePixelRatio, parseTile, parseZoom } from './args.js';
 import { OutputError, StyleFileError, UsageError } from './exit.js';
 
 export interface CommonArgs {
@@ -79,12 +79,16 @@ export interface TileArgs extends CommonArgs {
   tile: string;
   out: string;
   tileSize: number;
+  /** 1..4 (default 1): the same area in ratio times the pixels, every size in pixels scaled with it. */
+  pixelRatio?: number | string;
 }
 
 export async function tileCommand(a: TileArgs): Promise<string> {
   const t = parseTile(a.tile);
-  await renderToFile(a, a.out, () => tileWindow(t, a.tileSize));
-  return `${a.out} (tile ${t.z}/${t.x}/${t.y}, ${a.tileSize}x${a.tileSize})`;
+  const r = parsePixelRatio(a.pixelRatio);
+  const size = a.tileSize * r;
+  await renderToFile(a, a.out, () => atPixelRatio(tileWindow(t, size), r));
+  return `${a.out} (tile ${t.z}/${t.x}/${t.y}, ${size}x${size}${r > 1 ? ` at pixel ratio ${r}` : ''})`;
 }
 
 export interface BboxArgs extends CommonArgs {
@@ -93,17 +97,20 @@ export interface BboxArgs extends CommonArgs {
   out: string;
   tileSize: number;
   maxPixels: number;
+  /** 1..4 (default 1): the same area in ratio times the pixels, every size in pixels scaled with it. */
+  pixelRatio?: number | string;
 }
 
 export async function bboxCommand(a: BboxArgs): Promise<string> {
   const b = parseBbox(a.bbox);
   const z = parseZoom(a.zoom);
-  const w = bboxWindow(b, z, a.tileSize);
+  const r = parsePixelRatio(a.pixelRatio);
+  const w = atPixelRatio(bboxWindow(b, z, a.tileSize * r), r);
   if (w.width * w.height > a.maxPixels) {
     throw new UsageError(
       `--bbox at zoom ${z} is ${w.width}x${w.height} pixels, above --max-pixels ${a.maxPixels}; lower the zoom, use 'tiles', or raise --max-pixels`,
     );
   }
   await renderToFile(a, a.out, () => w);
-  return `${a.out} (${w.width}x${w.height} px at zoom ${z}, world pixels x ${w.x0}..${w.x0 + w.width}, y ${w.y0}..${w.y0 + w.height})`;
+  return `${a.out} (${w.width}x${w.height} px at zoom ${z}${r > 1 ? ` and pixel ratio ${r}` : ''}, world pixels x ${w.x0}..${w.x0 + w.width}, y ${w.y0}..${w.y0 + w.height})`;
 }

@@ -10,7 +10,7 @@ import { valueKey } from '../../params/index.js';
 import { jobDifferences, PmtilesWriter, ResumeMismatchError, type JobIdentity } from '../node/pmtiles/index.js';
 import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
-import { bboxCenterLng, bboxTileRanges, parseBbox, parseParams, parseShard, parseZoom, type Bbox } from './args.js';
+import { atPixelRatio, bboxCenterLng, bboxTileRanges, parseBbox, parseParams, parsePixelRatio, parseShard, parseZoom, type Bbox } from './args.js';
 import { InterruptedError, OutputError, UsageError } from './exit.js';
 import { Progress } from './progress.js';
 import { encodeTile, type TileFormat } from '../node/webp.js';
@@ -29,6 +29,8 @@ export interface TilesArgs extends CommonArgs {
   progress?: 'auto' | 'bar' | 'plain' | 'none';
   /** Override where the pool's worker script lives (tests of an uncompiled tree). */
   workerUrl?: URL | string;
+  /** 1..4 (default 1): tiles of tileSize x ratio pixels showing the same area, sizes in pixels scaled (MapLibre's @2x). */
+  pixelRatio?: number | string;
   /** Tile format (default png); webp is encoded from the rendered PNG (src/hosts/node/webp.ts). */
   format?: TileFormat;
 }
@@ -223,6 +225,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   const maxZoom = parseZoom(a.maxZoom, 'max-zoom');
   if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
   const shard = parseShard(a.shard);
+  const ratio = parsePixelRatio(a.pixelRatio);
   const concurrency = a.concurrency ?? availableParallelism();
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency '${a.concurrency}' is not a positive integer`);
   const out = a.out.replaceAll('{shard}', String(shard.index));
@@ -243,6 +246,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
     bbox,
     shard: `${shard.index}/${shard.count}`,
     ...(a.format === 'webp' ? { format: 'webp' } : {}),
+    ...(ratio > 1 ? { pixelRatio: ratio } : {}),
   };
 
   const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
@@ -270,7 +274,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
       }
       const deadline = renderDeadline(ms);
       const job = renderer
-        .render(style, tileWindow(t, a.tileSize), params, deadline.signal)
+        .render(style, atPixelRatio(tileWindow(t, a.tileSize * ratio), ratio), params, deadline.signal)
         .catch((e: unknown) => {
           throw deadline.explain(e);
         })
