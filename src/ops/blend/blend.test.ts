@@ -1,6 +1,7 @@
 // blend: every mode and composite against the W3C Compositing and Blending Level 1 formulas,
 // written out here from the spec text on straight colours, independently of cpu.ts.
-import { BLEND_MODES, blendRasters, type BlendMode, type Composite } from './cpu.js';
+import { BLEND_MODES, blendRasters, normalOver, type BlendMode, type Composite } from './cpu.js';
+import { normalOverSimd, normalOverSimdAvailable } from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
@@ -196,6 +197,32 @@ describe('blend hand-checked values', () => {
     expect(0.3 * r! + 0.59 * g! + 0.11 * b!).toBeCloseTo(0.5, 5);
     expect(r).toBeGreaterThan(g!);
     expect(g).toBeCloseTo(b!, 6);
+  });
+});
+
+describe('normal over in WebAssembly SIMD', () => {
+  test('equals the TypeScript loop within 1e-6, the base kept where the source alpha is <= 0', () => {
+    expect(normalOverSimdAvailable()).toBe(true); // Node 20 and current browsers have WebAssembly SIMD
+    const r = rng(17);
+    const n = 999;
+    const base = new Float32Array(n * 4);
+    const over = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const ab = i % 4 === 0 ? 1 : r();
+      base.set([r() * ab, r() * ab, r() * ab, ab], i * 4);
+      // Transparent, light with alpha 0 (additive), alpha above 1 and below 0, and ordinary pixels.
+      const as = i % 9 === 0 ? 0 : i % 11 === 0 ? 1.25 : i % 13 === 0 ? -0.5 : r();
+      over.set([r() * Math.abs(as), r() * Math.abs(as), i % 9 === 0 ? 0.3 : r() * Math.abs(as), as], i * 4);
+    }
+    for (const opacity of [1, 0.5, 0.37, 0]) {
+      const ref = normalOver(base, over, opacity, undefined, new Float32Array(n * 4));
+      const simd = new Float32Array(n * 4);
+      expect(normalOverSimd(base, over, opacity, simd)).toBe(true);
+      let worst = 0;
+      for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(ref[i]! - simd[i]!));
+      expect(worst).toBeLessThanOrEqual(1e-6);
+      for (let i = 0; i < n; i += 9) expect(Array.from(simd.subarray(i * 4, i * 4 + 4))).toEqual(Array.from(base.subarray(i * 4, i * 4 + 4)));
+    }
   });
 });
 

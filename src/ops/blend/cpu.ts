@@ -6,6 +6,7 @@
 // where as is the source alpha times opacity times the mask's alpha.
 
 import { acquire } from '../../backends/cpu/pool.js';
+import { normalOverSimd } from './simd.js';
 
 export const BLEND_MODES = [
   'normal',
@@ -163,7 +164,11 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
   const mask = o.mask;
   const opacity = clamp01(o.opacity);
   const nonSep = mode >= HUE;
-  if (mode === NORMAL && o.composite === 'over') return normalOver(base, over, opacity, mask, out);
+  if (mode === NORMAL && o.composite === 'over') {
+    // Without a mask, in WebAssembly SIMD (simd.ts) where available.
+    if (!mask && normalOverSimd(base, over, opacity, out)) return out;
+    return normalOver(base, over, opacity, mask, out);
+  }
   const B = new Float64Array(3);
   for (let i = 0; i < base.length; i += 4) {
     const ab = clamp01(base[i + 3]!);
@@ -217,7 +222,7 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
  * `normal` + `over`, the common case, without unpremultiplying: as * Cs = opacity * mask * cs, so
  * co = f cs + (1 - f as) cb with f = opacity * mask. Equal to the general path up to rounding.
  */
-function normalOver(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array | undefined, out: Float32Array): Float32Array {
+export function normalOver(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array | undefined, out: Float32Array): Float32Array {
   for (let i = 0; i < base.length; i += 4) {
     const srcA = over[i + 3]!;
     if (srcA <= 0) {
