@@ -1,7 +1,7 @@
 // blur: the fast path against the exact truncated Gaussian, the exact one against a direct 2-D sum,
 // and the op's padding, clamping and tile seams through the render loop.
 import { blurExact, blurFast, blurFastScalar, monoPlane } from './cpu.js';
-import { simdAvailable } from './simd.js';
+import { simdAvailable, tintSimd } from './simd.js';
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -310,6 +310,22 @@ describe('one-colour rasters blur their alpha plane alone', () => {
         const fast = blurFast(a, sw, sh, r, r, w, h, sigma, wx, wy, 1);
         expect(fast.length).toBe(w * h);
         expect(maxDiff(fast, blurFastScalar(a, sw, sh, r, r, w, h, sigma, wx, wy, 1))).toBeLessThanOrEqual(1e-6);
+      }
+    }
+  });
+
+  test('tintSimd writes (c A, A) for each A of the plane', () => {
+    const rnd = rng(4);
+    for (const n of [1, 7, 64, 1001]) {
+      const plane = Float32Array.from({ length: n }, () => rnd());
+      const out = new Float32Array(n * 4).fill(-1);
+      expect(tintSimd(plane, 0.25, 0.5, 0.75, out)).toBe(true);
+      for (let i = 0; i < n; i++) {
+        const a = plane[i]!;
+        expect(Math.abs(out[i * 4]! - 0.25 * a)).toBeLessThanOrEqual(1e-7);
+        expect(Math.abs(out[i * 4 + 1]! - 0.5 * a)).toBeLessThanOrEqual(1e-7);
+        expect(Math.abs(out[i * 4 + 2]! - 0.75 * a)).toBeLessThanOrEqual(1e-7);
+        expect(out[i * 4 + 3]).toBe(a);
       }
     }
   });

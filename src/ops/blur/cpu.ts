@@ -6,7 +6,7 @@ import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
-import { blurPlaneSimd, blurStagesSimd } from './simd.js';
+import { blurPlaneSimd, blurStagesSimd, tintSimd } from './simd.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
 export type Channels = 1 | 4;
@@ -597,7 +597,10 @@ function tint(plane: Float32Array, r: number, g: number, b: number, out: Float32
 }
 
 function fillColour(out: Float32Array, r: number, g: number, b: number, a: number): void {
-  if (a === 0) return; // acquire() zero-fills
+  if (a === 0) {
+    out.fill(0);
+    return;
+  }
   const pr = r * a,
     pg = g * a,
     pb = b * a;
@@ -628,12 +631,12 @@ export function blurCpu(ctx: OpContext): Raster {
   // One colour c: premultiplied RGB is c A, and the blur is linear, so blur(RGB) = c blur(A).
   // Blurring the alpha plane alone does a quarter of the work. A constant plane (all sea, all
   // land) blurs to itself: the kernel is normalised and reads only the pad (ceil(3 sigma) <= pad).
-  const data = acquire(width * height * 4);
+  const data = acquire(width * height * 4, false); // every value is written below
   if (mono.constant === mono.constant) fillColour(data, mono.r, mono.g, mono.b, mono.constant);
   else {
     const bw = box.x1 - box.x0;
     const blurred = blurFast(mono.alpha, bw, box.y1 - box.y0, pad - box.x0, pad - box.y0, width, height, sigma, x0 - pad + box.x0, y0 - pad + box.y0, 1);
-    tint(blurred, mono.r, mono.g, mono.b, data);
+    if (!tintSimd(blurred, mono.r, mono.g, mono.b, data)) tint(blurred, mono.r, mono.g, mono.b, data);
     release(blurred);
   }
   release(mono.alpha);

@@ -5,7 +5,7 @@
 // WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path runs.
 // Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
 
-import { compile, I32, loopLt, name, section, sleb, uleb, V128, vec } from '../../util/wasm.js';
+import { compile, F32, I32, loopLt, name, section, sleb, uleb, V128, vec } from '../../util/wasm.js';
 import type { SplinePlan, TentPlan } from './plan.js';
 
 // Blur's own instruction table (aligned loads and stores); the encoder is src/util/wasm.ts.
@@ -130,18 +130,44 @@ function transposeBlocks(): number[] {
   return [...vec([[4, I32], [8, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
 }
 
+/**
+ * tint(plane, planeBytes, out, r, g, b): out pixel i (RGBA) = (r A, g A, b A, A) for A = plane[i];
+ * planeBytes a multiple of 16 (four values a vector, four pixels out).
+ */
+// biome-ignore format: one line per step of the instruction sequence
+function tintPlane(): number[] {
+  // params 0 plane, 1 planeBytes, 2 out, 3 r, 4 g, 5 b (f32); locals 6 p, 7 o; 8 c, 9 v (v128)
+  const [PLANE, N, OUT, R, G, B, P, O, C, V] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const replace = (lane: number) => [0xfd, 0x20, lane]; // f32x4.replace_lane
+  const one = [0x43, ...new Uint8Array(Float32Array.of(1).buffer)]; // f32.const 1
+  const broadcast = (lane: number) => [0xfd, 0x0d, ...[0, 1, 2, 3].flatMap(() => [4 * lane, 4 * lane + 1, 4 * lane + 2, 4 * lane + 3])];
+  const pixel = (j: number) => [...op.get(O), ...op.i32(16 * j), ...op.add, ...op.get(V), ...op.get(V), ...broadcast(j), ...op.get(C), ...op.fmul, ...op.v128store];
+  const step = [
+    ...op.get(PLANE), ...op.get(P), ...op.add, ...op.v128load, ...op.set(V),
+    ...pixel(0), ...pixel(1), ...pixel(2), ...pixel(3),
+    ...op.get(O), ...op.i32(64), ...op.add, ...op.set(O),
+  ];
+  const body = [
+    ...one, ...op.splat, ...op.get(R), ...replace(0), ...op.get(G), ...replace(1), ...op.get(B), ...replace(2), ...op.set(C),
+    ...op.get(OUT), ...op.set(O),
+    ...loopLt(P, op.i32(0), N, op.i32(16), step),
+  ];
+  return [...vec([[2, I32], [2, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
+}
+
 // biome-ignore format: one line per step of the instruction sequence
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const rowsType = [0x60, ...vec(new Array(7).fill([I32])), 0];
   const pixelsType = [0x60, ...vec(new Array(8).fill([I32])), 0];
   const transposeType = [0x60, ...vec(new Array(6).fill([I32])), 0];
-  const code = [gatherRows(), gatherPixels(), transposeBlocks()].map((f) => [...uleb(f.length), ...f]);
+  const tintType = [0x60, ...vec([[I32], [I32], [I32], [F32], [F32], [F32]]), 0];
+  const code = [gatherRows(), gatherPixels(), transposeBlocks(), tintPlane()].map((f) => [...uleb(f.length), ...f]);
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([rowsType, pixelsType, transposeType])),
-    ...section(3, vec([[0], [1], [2]])),
+    ...section(1, vec([rowsType, pixelsType, transposeType, tintType])),
+    ...section(3, vec([[0], [1], [2], [3]])),
     ...section(5, vec([[0x00, 1]])), // one memory, 1 page to start
-    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('transpose'), 0x00, 2], [...name('mem'), 0x02, 0]])),
+    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('transpose'), 0x00, 2], [...name('tint'), 0x00, 3], [...name('mem'), 0x02, 0]])),
     ...section(10, vec(code)),
   ]);
 }
@@ -152,6 +178,7 @@ interface Kernels {
   rows(inp: number, rowBytes: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
   pixels(inp: number, inRowBytes: number, rows: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
   transpose(src: number, srcRowBytes: number, rows: number, cols: number, dst: number, dstRowBytes: number): void;
+  tint(plane: number, planeBytes: number, out: number, r: number, g: number, b: number): void;
   mem: WebAssembly.Memory;
 }
 
@@ -410,5 +437,23 @@ export function blurPlaneSimd(
   const res = a.f32(pT, h * ws);
   if (ws === w) out.set(res.subarray(0, w * h));
   else for (let y = 0; y < h; y++) out.set(res.subarray(y * ws, y * ws + w), y * w);
+  return true;
+}
+
+/**
+ * out (RGBA, plane.length pixels) = (r A, g A, b A, A) for each A of the plane: a one-colour
+ * blur's result. False without SIMD.
+ */
+export function tintSimd(plane: Float32Array, r: number, g: number, b: number, out: Float32Array): boolean {
+  const s = simd();
+  if (!s) return false;
+  const { k: K, arena: a } = s;
+  const n = plane.length;
+  const nv = (n + 3) & ~3;
+  const pIn = a.alloc(nv * 4);
+  const pOut = a.alloc(nv * 16);
+  a.f32(pIn, n).set(plane);
+  K.tint(pIn, nv * 4, pOut, r, g, b);
+  out.set(a.f32(pOut, n * 4));
   return true;
 }
