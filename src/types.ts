@@ -37,7 +37,9 @@ export type ScalarValue = number | boolean | RGBA;
  * Polygons are [exterior, ...holes]; exterior rings wind clockwise on screen (positive shoelace
  * area with y down), holes counter-clockwise. Points are one flat array of all points.
  * `cutEnds` marks line ends that were made by clipping (no cap is drawn there): bit 0 = start,
- * bit 1 = end, per line.
+ * bit 1 = end, per line; bits 2 / 3: the start / end cut lies on a vertical side of the clip
+ * rectangle (x = the end's x), bits 4 / 5: on a horizontal side (src/geometry/clip.ts CUT_START...;
+ * stroke-solid ends the piece on that line). Read them by mask; ops that keep an end keep its bits.
  * `polygonCuts`, when set, parallels `polygons`: per ring, a flag per edge (vertex i to i+1,
  * wrapping) that is 1 where the edge was made by clipping to a source tile's square or near the
  * canvas (strokes and outlines skip it); an undefined ring has no such edge. Ops that rebuild

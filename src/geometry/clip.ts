@@ -44,8 +44,32 @@ export function clipRing(ring: ArrayLike<number>, r: Rect): Float64Array {
 }
 
 /**
- * Clip a polyline to a rectangle. Returns the pieces inside, with flags: bit 0 = the start was
- * made by the clip, bit 1 = the end was (strokes draw no cap there).
+ * Line end flags (FeatureGroup.cutEnds): the start / end was made by clipping (no cap is drawn
+ * there), and for such an end, the side of the clip rectangle it lies on: a vertical side
+ * (x = the end's x) or a horizontal one (y = the end's y). Strokes use the side to end the piece
+ * exactly on the cut line (src/geometry/stroke.ts, Stroker.line), so the pieces of a line split
+ * between source tiles meet along the tile edge. Producers that do not know the side set only
+ * CUT_START / CUT_END.
+ */
+export const CUT_START = 1;
+export const CUT_END = 2;
+export const CUT_START_X = 4;
+export const CUT_END_X = 8;
+export const CUT_START_Y = 16;
+export const CUT_END_Y = 32;
+/** The flags of the start (CUT_START and its side), and of the end. */
+export const CUT_START_BITS = CUT_START | CUT_START_X | CUT_START_Y;
+export const CUT_END_BITS = CUT_END | CUT_END_X | CUT_END_Y;
+
+/** The cut line of a line end from its flags: 0 none or unknown, 1 vertical (x = the end's x), 2 horizontal. */
+export function cutAxis(cut: number, end: boolean): 0 | 1 | 2 {
+  if (end) return (cut & CUT_END) === 0 ? 0 : cut & CUT_END_X ? 1 : cut & CUT_END_Y ? 2 : 0;
+  return (cut & CUT_START) === 0 ? 0 : cut & CUT_START_X ? 1 : cut & CUT_START_Y ? 2 : 0;
+}
+
+/**
+ * Clip a polyline to a rectangle. Returns the pieces inside, with flags (CUT_START, CUT_END and
+ * the side each cut lies on: CUT_START_X... above); a cut end lies exactly on its side.
  */
 export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array; cut: number }[] {
   const out: { line: Float64Array; cut: number }[] = [];
@@ -53,8 +77,10 @@ export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array
   let curCut = 0;
   const n = line.length / 2;
   const inside = (x: number, y: number) => x >= r.x0 && x <= r.x1 && y >= r.y0 && y <= r.y1;
-  const flush = (endCut: boolean) => {
-    if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: curCut | (endCut ? 2 : 0) });
+  // The side flags (x side, y side) of a point on the rectangle's boundary, else none.
+  const sideOf = (x: number, y: number, xBit: number, yBit: number) => (x === r.x0 || x === r.x1 ? xBit : y === r.y0 || y === r.y1 ? yBit : 0);
+  const flush = (endCut: number) => {
+    if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: curCut | endCut });
     cur = [];
     curCut = 0;
   };
@@ -63,9 +89,11 @@ export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array
     const ay = line[i * 2 + 1]!;
     const bx = line[i * 2 + 2]!;
     const by = line[i * 2 + 3]!;
-    // Liang–Barsky.
+    // Liang–Barsky; k0 / k1: the side (0 x0, 1 x1, 2 y0, 3 y1) that set t0 / t1.
     let t0 = 0;
     let t1 = 1;
+    let k0 = -1;
+    let k1 = -1;
     const dx = bx - ax;
     const dy = by - ay;
     const p = [-dx, dx, -dy, dy];
@@ -76,26 +104,44 @@ export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array
         if (q[k]! < 0) reject = true;
       } else {
         const t = q[k]! / p[k]!;
-        if (p[k]! < 0) t0 = Math.max(t0, t);
-        else t1 = Math.min(t1, t);
+        if (p[k]! < 0) {
+          if (t > t0) {
+            t0 = t;
+            k0 = k;
+          }
+        } else if (t < t1) {
+          t1 = t;
+          k1 = k;
+        }
       }
     }
     if (reject || t0 > t1) {
-      if (cur.length) flush(true);
+      // The last point was on the boundary and the line leaves from there.
+      if (cur.length) flush(CUT_END | sideOf(cur[cur.length - 2]!, cur[cur.length - 1]!, CUT_END_X, CUT_END_Y));
       continue;
     }
-    const sx = ax + dx * t0;
-    const sy = ay + dy * t0;
-    const ex = ax + dx * t1;
-    const ey = ay + dy * t1;
+    let sx = ax + dx * t0;
+    let sy = ay + dy * t0;
+    let ex = ax + dx * t1;
+    let ey = ay + dy * t1;
+    // Cut points exactly on their side, so the pieces of neighbouring rectangles meet there.
+    if (k0 >= 0) {
+      if (k0 < 2) sx = k0 === 0 ? r.x0 : r.x1;
+      else sy = k0 === 2 ? r.y0 : r.y1;
+    }
+    if (k1 >= 0 && t1 < 1) {
+      if (k1 < 2) ex = k1 === 0 ? r.x0 : r.x1;
+      else ey = k1 === 2 ? r.y0 : r.y1;
+    }
     if (cur.length === 0) {
       cur.push(sx, sy);
-      curCut = t0 > 0 || !inside(ax, ay) ? 1 : 0;
+      if (t0 > 0) curCut = CUT_START | (k0 < 2 ? CUT_START_X : CUT_START_Y);
+      else curCut = inside(ax, ay) ? 0 : CUT_START;
     }
     cur.push(ex, ey);
-    if (t1 < 1) flush(true);
+    if (t1 < 1) flush(CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y));
   }
-  if (cur.length) flush(false);
+  if (cur.length) flush(0);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Polyline kernels: dash patterns, densification, polygon boundaries.
+import { CUT_END, CUT_END_BITS, CUT_END_X, CUT_END_Y, CUT_START, CUT_START_BITS, CUT_START_X, CUT_START_Y } from './clip.js';
 
-/** One piece of a line with its cut flags (bit 0: the start is a cut, bit 1: the end is). */
+/** One piece of a line with its cut flags (FeatureGroup.cutEnds: CUT_START, CUT_END and their sides, src/geometry/clip.ts). */
 export interface LinePiece {
   line: Float64Array;
   cut: number;
@@ -25,7 +26,7 @@ export function dashLine(line: ArrayLike<number>, dash: number, gap: number, pha
   let pos = mod(s0 + phase, period); // pattern position at the current vertex
   let on = pos < dash;
   let cur: number[] = on ? [line[0]!, line[1]!] : [];
-  let curCut = on ? cut & 1 : 0;
+  let curCut = on ? cut & CUT_START_BITS : 0;
   for (let i = 1; i < n; i++) {
     const ax = line[i * 2 - 2]!,
       ay = line[i * 2 - 1]!,
@@ -59,7 +60,7 @@ export function dashLine(line: ArrayLike<number>, dash: number, gap: number, pha
     }
     if (on) cur.push(bx, by);
   }
-  if (on && cur.length >= 4) out.push({ line: new Float64Array(cur), cut: curCut | (cut & 2) });
+  if (on && cur.length >= 4) out.push({ line: new Float64Array(cur), cut: curCut | (cut & CUT_END_BITS) });
   return out;
 }
 
@@ -134,7 +135,8 @@ export function densifiedCount(coords: ArrayLike<number>, target: number, closed
 /**
  * The boundary of a polygon ring as polylines. Without flags: one closed polyline (its first vertex
  * repeated at the end). With edge flags (1 = an edge made by clipping), the ring breaks at flagged
- * edges and the pieces' ends there are cuts (no cap is drawn).
+ * edges and the pieces' ends there are cuts (no cap is drawn), with the side of the flagged edge
+ * (vertical or horizontal) when it is axis-aligned, as clipLine gives them.
  */
 export function ringBoundary(ring: ArrayLike<number>, flags: Uint8Array | undefined, out: LinePiece[] = []): LinePiece[] {
   const n = ring.length >> 1;
@@ -149,19 +151,28 @@ export function ringBoundary(ring: ArrayLike<number>, flags: Uint8Array | undefi
     out.push({ line, cut: 0 });
     return out;
   }
+  // The side of flagged edge i: vertical (x side), horizontal (y side) or neither.
+  const side = (i: number, xBit: number, yBit: number) => {
+    const j = (i + 1) % n;
+    const dx = Math.abs(ring[j * 2]! - ring[i * 2]!);
+    const dy = Math.abs(ring[j * 2 + 1]! - ring[i * 2 + 1]!);
+    return dy > 0 && dx <= 1e-9 * dy ? xBit : dx > 0 && dy <= 1e-9 * dx ? yBit : 0;
+  };
   // Walk the edges after the last flagged one, once round; flagged edges end the current piece.
   let cur: number[] = [];
+  let startCut = CUT_START | side(start, CUT_START_X, CUT_START_Y);
   for (let s = 1; s <= n; s++) {
     const i = (start + s) % n;
     if (flags![i]) {
-      if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: 3 });
+      if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: startCut | CUT_END | side(i, CUT_END_X, CUT_END_Y) });
       cur = [];
+      startCut = CUT_START | side(i, CUT_START_X, CUT_START_Y);
       continue;
     }
     const j = (i + 1) % n;
     if (!cur.length) cur.push(ring[i * 2]!, ring[i * 2 + 1]!);
     cur.push(ring[j * 2]!, ring[j * 2 + 1]!);
   }
-  if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: 3 });
+  if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: startCut | CUT_END });
   return out;
 }

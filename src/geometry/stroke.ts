@@ -28,6 +28,15 @@ export interface StrokeStyle {
 const ARC_TOLERANCE = 0.01;
 /** Consecutive points closer than this are one point (their direction would be noise). */
 const SAME_POINT = 1e-6;
+/**
+ * A cut end is squared to its cut line only when the line crosses it at least this steeply (the
+ * cosine of the angle between the line and the cut line's normal): nearer parallel, the squared
+ * end would run along the cut line for more than 64 half widths.
+ */
+const MIN_SEAM_COS = 1 / 64;
+
+/** The cut line through a line end (FeatureGroup.cutEnds, src/geometry/clip.ts cutAxis): 0 none, 1 x = the end's x, 2 y = the end's y. */
+export type CutAxis = 0 | 1 | 2;
 
 /** A growable flat buffer of rings; implements RingSet for the rasterizer. */
 export class RingBuffer implements RingSet {
@@ -99,6 +108,15 @@ export class Stroker {
    * triangulates convex pieces wants the pieces (the default).
    */
   merged = false;
+  /**
+   * How far the rings that square cut ends to their cut lines (seam()) reach from their end
+   * points, at most, since it was last set to 0 (the ends' band runs up to width / 2 / cos from the
+   * end, farther than the stroke's own outline reaches when the line crosses the cut slantwise).
+   */
+  seamReach = 0;
+  /** Scratch polygons of seam(): a quad clipped by two lines has at most 6 points. */
+  private seamPoly = new Float64Array(16);
+  private seamTmp = new Float64Array(16);
 
   constructor(out = new RingBuffer()) {
     this.out = out;
@@ -113,20 +131,25 @@ export class Stroker {
   }
 
   /**
-   * Stroke an open polyline (flat coords). `capStart` / `capEnd` false leaves that end butt with no
-   * cap: an end made by tile clipping, so the neighbouring tile's piece abuts exactly.
+   * Stroke an open polyline (flat coords). `capStart` / `capEnd` false leaves that end with no
+   * cap: an end made by tile clipping. Such an end with a cut line (`startCut` / `endCut`: the
+   * vertical or horizontal line through the end point, the edge of the tile the piece was clipped
+   * to) ends exactly on that line instead of square to the line (seam()), so the neighbouring
+   * tile's piece, ended the same way on the same line, meets it along that line; without one it
+   * ends butt (square), which also abuts the neighbour's butt end exactly.
    */
-  line(coords: ArrayLike<number>, capStart = true, capEnd = true): void {
+  line(coords: ArrayLike<number>, capStart = true, capEnd = true, startCut: CutAxis = 0, endCut: CutAxis = 0): void {
     if (!(this.h > 0)) return;
     const n = this.dedupe(coords, 0, coords.length, false);
     if (n < 2) return;
-    this.strokeOpen(this.pts, n, capStart, capEnd);
+    this.strokeOpen(this.pts, n, capStart, capEnd, capStart ? 0 : startCut, capEnd ? 0 : endCut);
   }
 
   /**
    * Stroke a closed ring (flat coords, with or without a repeated first point), joined all round.
    * `cuts` flags edges (vertex i to i + 1, wrapping) made by clipping, as in
-   * FeatureGroup.polygonCuts: they are not stroked, and the ends they leave get no cap, so the
+   * FeatureGroup.polygonCuts: they are not stroked, and the ends they leave get no cap and end on
+   * the cut edge's line when that edge is vertical or horizontal (as line()'s cut ends), so the
    * pieces of a polygon split between tiles meet like one outline.
    */
   ring(coords: ArrayLike<number>, cuts?: ArrayLike<number>): void {
@@ -155,11 +178,15 @@ export class Stroker {
     run[0] = p[start * 2]!;
     run[1] = p[start * 2 + 1]!;
     let m = 2;
+    // The cut line the current run starts on.
+    let from = edgeAxis(p, firstCut, n);
     for (let k = 0; k < n; k++) {
       const i = (start + k) % n;
       const j = (i + 1) % n;
       if (this.isCut(cuts!, i)) {
-        if (m >= 4) this.strokeOpen(run, m >> 1, false, false);
+        const to = edgeAxis(p, i, n);
+        if (m >= 4) this.strokeOpen(run, m >> 1, false, false, from, to);
+        from = to;
         m = 0;
       }
       run[m++] = p[j * 2]!;
@@ -292,7 +319,11 @@ export class Stroker {
     return k;
   }
 
-  private strokeOpen(p: Float64Array, n: number, capStart: boolean, capEnd: boolean): void {
+  /** `startCut` / `endCut`: the cut line through that end (line()); only for uncapped ends. */
+  private strokeOpen(p: Float64Array, n: number, capStart: boolean, capEnd: boolean, startCut: CutAxis = 0, endCut: CutAxis = 0): void {
+    // The cut lines' coordinates: through the end points before any offset.
+    const k0 = startCut === 1 ? p[0]! : p[1]!;
+    const k1 = endCut === 1 ? p[n * 2 - 2]! : p[n * 2 - 1]!;
     if (this.style.offset !== 0) {
       n = this.offsetCurve(p, n, false);
       p = this.off;
@@ -304,6 +335,10 @@ export class Stroker {
       for (let i = 0; i < n - 1; i++) this.quad(p, i, i + 1);
       for (let i = 1; i < n - 1; i++) this.join(p, i - 1, i, i + 1);
     }
+    // The end first: when both ends lie on one segment, the start's overhang is then taken from
+    // what is left of the segment's quad on the end's side.
+    if (endCut !== 0) this.seam(p, n - 2, n - 1, endCut, k1, 0, 0);
+    if (startCut !== 0) this.seam(p, 1, 0, startCut, k0, n === 2 ? endCut : 0, k1);
     const cap = this.style.cap;
     if (cap === 'butt') return;
     if (capStart) {
@@ -314,6 +349,103 @@ export class Stroker {
       const [ux, uy] = unit(p, n - 2, n - 1);
       this.cap(p[n * 2 - 2]!, p[n * 2 - 1]!, ux, uy, h, cap);
     }
+  }
+
+  /**
+   * Square the end b of segment a -> b (the last one, or the first one reversed, of the curve as
+   * stroked: the offset curve when there is an offset) to the cut line through it (`axis`: x = k
+   * or y = k), so the stroke ends exactly on that line: one more positive ring, the part of the
+   * segment's band beyond the butt end up to the cut line on the piece's side (the triangle the
+   * butt leaves out, or for an offset end off the line, the band up to the line), and one negative
+   * ring, the part of the segment's quad beyond the cut line (where the neighbouring piece
+   * draws). Both are convex, so both outputs (merged or pieces) take them as they are, and the
+   * negative one lies inside the quad, so the winding stays >= 0. `otherAxis` / `otherK`: the cut
+   * line of the segment's other end when it is cut too (a two-point curve), whose overhang was
+   * already taken: the overhang here is taken from what is on that line's near side.
+   */
+  private seam(p: Float64Array, a: number, b: number, axis: CutAxis, k: number, otherAxis: CutAxis, otherK: number): void {
+    const ax = p[a * 2]!;
+    const ay = p[a * 2 + 1]!;
+    const bx = p[b * 2]!;
+    const by = p[b * 2 + 1]!;
+    const l = Math.hypot(bx - ax, by - ay);
+    if (!(l > 0)) return;
+    const ux = (bx - ax) / l;
+    const uy = (by - ay) / l;
+    // Across the cut line, and its sign: the outward direction crosses to the far side.
+    const cos = axis === 1 ? ux : uy;
+    if (!(Math.abs(cos) >= MIN_SEAM_COS)) return;
+    const sx = axis === 1 ? Math.sign(cos) : 0;
+    const sy = axis === 1 ? 0 : Math.sign(cos);
+    const h = this.h;
+    const nx = -uy * h;
+    const ny = ux * h;
+    // Distance beyond the cut line of the butt corners (negative: on the piece's side).
+    const f1 = (bx - nx - (axis === 1 ? k : 0)) * sx + (by - ny - (axis === 1 ? 0 : k)) * sy;
+    const f2 = (bx + nx - (axis === 1 ? k : 0)) * sx + (by + ny - (axis === 1 ? 0 : k)) * sy;
+    const gap = -Math.min(f1, f2) / Math.abs(cos);
+    const s = this.seamPoly;
+    if (gap > 1e-9) {
+      // The band from the butt on, long enough to pass the cut line, clipped to the near side.
+      const L = gap + h;
+      s[0] = bx - nx;
+      s[1] = by - ny;
+      s[2] = bx - nx + ux * L;
+      s[3] = by - ny + uy * L;
+      s[4] = bx + nx + ux * L;
+      s[5] = by + ny + uy * L;
+      s[6] = bx + nx;
+      s[7] = by + ny;
+      this.pushClipped(s, 4, axis, k, -sx, -sy, 1, 0, 0, 0, 0);
+      this.seamReach = Math.max(this.seamReach, h + gap);
+    }
+    if (Math.max(f1, f2) > 1e-9) {
+      // The quad's part beyond the cut line, negatively (on the other cut's near side, if any).
+      s[0] = ax - nx;
+      s[1] = ay - ny;
+      s[2] = bx - nx;
+      s[3] = by - ny;
+      s[4] = bx + nx;
+      s[5] = by + ny;
+      s[6] = ax + nx;
+      s[7] = ay + ny;
+      // The other end's far side is the one its outward direction (-u) crosses to.
+      const ocos = otherAxis === 1 ? -ux : -uy;
+      const osx = otherAxis === 1 ? -Math.sign(ocos) : 0;
+      const osy = otherAxis === 2 ? -Math.sign(ocos) : 0;
+      this.pushClipped(s, 4, axis, k, sx, sy, -1, otherAxis, otherK, osx, osy);
+    }
+  }
+
+  /**
+   * Clip the convex polygon `s` (m points) to the half-plane where (x, y) - (k on `axis`) has a
+   * non-negative dot product with (dx, dy), and, when `axis2` is set, the same for the second line;
+   * push it (reversed when `sign` < 0) as one ring.
+   */
+  private pushClipped(
+    s: Float64Array,
+    m: number,
+    axis: CutAxis,
+    k: number,
+    dx: number,
+    dy: number,
+    sign: number,
+    axis2: CutAxis,
+    k2: number,
+    dx2: number,
+    dy2: number,
+  ): void {
+    let n = clipHalf(s, m, this.seamTmp, axis === 1 ? k : 0, axis === 1 ? 0 : k, dx, dy);
+    let src: Float64Array = this.seamTmp;
+    if (axis2 !== 0 && (dx2 !== 0 || dy2 !== 0)) {
+      n = clipHalf(src, n, s, axis2 === 1 ? k2 : 0, axis2 === 1 ? 0 : k2, dx2, dy2);
+      src = s;
+    }
+    if (n < 3) return;
+    const o = this.out;
+    if (sign > 0) for (let i = 0; i < n; i++) o.push(src[i * 2]!, src[i * 2 + 1]!);
+    else for (let i = n - 1; i >= 0; i--) o.push(src[i * 2]!, src[i * 2 + 1]!);
+    o.close();
   }
 
   private strokeClosed(p: Float64Array, n: number): void {
@@ -592,6 +724,42 @@ export class Stroker {
       this.out.push(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
     }
   }
+}
+
+/** The cut line along edge i -> i + 1 (wrapping) of n points: 1 vertical, 2 horizontal, else 0. */
+function edgeAxis(p: Float64Array, i: number, n: number): CutAxis {
+  const j = (i + 1) % n;
+  const dx = Math.abs(p[j * 2]! - p[i * 2]!);
+  const dy = Math.abs(p[j * 2 + 1]! - p[i * 2 + 1]!);
+  return dy > 0 && dx <= 1e-9 * dy ? 1 : dx > 0 && dy <= 1e-9 * dx ? 2 : 0;
+}
+
+/**
+ * Sutherland-Hodgman of convex polygon `src` (m points) against the half-plane
+ * ((x, y) - (px, py)) . (dx, dy) >= 0 (an axis direction), into `dst`; returns its point count.
+ */
+function clipHalf(src: Float64Array, m: number, dst: Float64Array, px: number, py: number, dx: number, dy: number): number {
+  let n = 0;
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    const ax = src[i * 2]!;
+    const ay = src[i * 2 + 1]!;
+    const bx = src[j * 2]!;
+    const by = src[j * 2 + 1]!;
+    const fa = (ax - px) * dx + (ay - py) * dy;
+    const fb = (bx - px) * dx + (by - py) * dy;
+    if (fa >= 0) {
+      dst[n++] = ax;
+      dst[n++] = ay;
+    }
+    if (fa >= 0 !== fb >= 0) {
+      const t = fa / (fa - fb);
+      // On the line exactly along its axis.
+      dst[n++] = dx !== 0 ? px : ax + (bx - ax) * t;
+      dst[n++] = dy !== 0 ? py : ay + (by - ay) * t;
+    }
+  }
+  return n >> 1;
 }
 
 function unit(p: Float64Array, a: number, b: number): [number, number] {

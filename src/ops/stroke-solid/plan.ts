@@ -1,5 +1,6 @@
 import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { Stroker, type Cap, type Join, type StrokeStyle } from '../../geometry/stroke.js';
+import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
 import type { FeatureGroup, Features, RGBA } from '../../types.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import type { NodeSpec, OpContext } from '../types.js';
@@ -23,8 +24,11 @@ const SPARE_MAX_FLOATS = 1 << 20;
 /**
  * The outline rings of every group that draws, with its premultiplied paint (opacity applied):
  * one source of truth for both backends. Ring edges made by clipping (polygonCuts) and line ends
- * made by clipping (cutEnds) are not stroked or capped. `merged`: one ring per polyline (Stroker.merged,
- * the same winding with fewer edges: the CPU rasterizer) rather than convex pieces (the GPU's triangles).
+ * made by clipping (cutEnds) are not stroked or capped; such an end on a known cut line (a source
+ * tile's edge) ends exactly on that line (Stroker.line), so pieces from neighbouring source tiles
+ * meet along the tile edge, also when they are separate groups painted one after the other.
+ * `merged`: one ring per polyline (Stroker.merged, the same winding with fewer edges: the CPU
+ * rasterizer) rather than convex pieces (the GPU's triangles).
  * `visit` also gets the group and `reach`: no outline point lies farther than that from a point of
  * the group's lines and rings (bounding boxes from the input points), or NaN when not known (offset).
  */
@@ -57,9 +61,10 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
       style.width = w;
       stroker.setStyle(style);
     }
+    stroker.seamReach = 0;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
-      stroker.line(g.lines[i]!, (cut & 1) === 0, (cut & 2) === 0);
+      stroker.line(g.lines[i]!, (cut & CUT_START) === 0, (cut & CUT_END) === 0, cutAxis(cut, false), cutAxis(cut, true));
     }
     for (let i = 0; i < g.polygons.length; i++) {
       const poly = g.polygons[i]!;
@@ -71,8 +76,9 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     paintOut[2] = c[2];
     paintOut[3] = a;
     // Half the width times the farthest an outline point gets from its vertex in half widths:
-    // the miter limit (a miter tip), sqrt 2 (a square cap's corner) or 1; plus a pixel for rounding.
-    const reach = offset === 0 ? (w / 2) * Math.max(miterLimit, 1.5) + 1 : Number.NaN;
+    // the miter limit (a miter tip), sqrt 2 (a square cap's corner) or 1; or the farthest a cut
+    // end squared to its cut line reaches; plus a pixel for rounding.
+    const reach = offset === 0 ? Math.max((w / 2) * Math.max(miterLimit, 1.5), stroker.seamReach) + 1 : Number.NaN;
     visit(rings, paintOut, g, reach);
   }
   rings.clear();
