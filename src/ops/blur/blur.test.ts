@@ -1,6 +1,6 @@
 // blur: the fast path against the exact truncated Gaussian, the exact one against a direct 2-D sum,
 // and the op's padding, clamping and tile seams through the render loop.
-import { blurExact, blurFast, blurFastScalar, monoPlane } from './cpu.js';
+import { blurExact, blurFast, blurFastScalar, monoPlane, monoPlane as monoOf, type PixelBox } from './cpu.js';
 import { simdAvailable, tintSimd } from './simd.js';
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
@@ -330,7 +330,8 @@ describe('one-colour rasters blur their alpha plane alone', () => {
     }
   });
 
-  test('monoPlane finds the colour of a one-colour raster and rejects two colours', () => {
+  test.each([true, false])('monoPlane finds the colour of a one-colour raster and rejects two colours (SIMD %s)', (simd) => {
+    const monoPlane = (data: Float32Array, width?: number, box?: PixelBox) => monoOf(data, width, box, simd);
     const c = [0.0627, 0.188, 0.29]; // #10304a
     const rnd = rng(9);
     const n = 500;

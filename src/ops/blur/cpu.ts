@@ -6,7 +6,7 @@ import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
-import { blurPlaneSimd, blurStagesSimd, tintSimd } from './simd.js';
+import { blurPlaneSimd, blurStagesSimd, monoScanSimd, tintSimd } from './simd.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
 export type Channels = 1 | 4;
@@ -505,84 +505,82 @@ export interface PixelBox {
 
 /**
  * If every pixel of premultiplied RGBA `data` is c * A for one colour c (within MONO_TOLERANCE * A,
- * so a pixel with A = 0 must have rgb = 0), that colour and the alpha plane; else undefined. One
- * pass, stopping at the first pixel that disagrees. c is taken from the first pixel with A > 0: a
- * Float32 c A carries a relative error ~6e-8 at any magnitude, so any such pixel gives c to ~1e-7.
- * With `width` and `box`, only that window of the raster (`width` pixels a row) is tested, and the
- * plane is the window's (box width x box height).
+ * so a pixel with A = 0 must have rgb = 0), that colour and the alpha plane; else undefined. c is
+ * taken from the first pixel with A > 0: a Float32 c A carries a relative error ~6e-8 at any
+ * magnitude, so any such pixel gives c to ~1e-7. Then one pass tests every pixel (WebAssembly SIMD
+ * where available). With `width` and `box`, only that window of the raster (`width` pixels a row)
+ * is tested, and the plane is the window's (box width x box height). `useSimd: false`: the
+ * TypeScript test only (the reference the SIMD kernel is tested against).
  */
-export function monoPlane(data: Float32Array, width?: number, box?: PixelBox): MonoRaster | undefined {
+export function monoPlane(data: Float32Array, width?: number, box?: PixelBox, useSimd = true): MonoRaster | undefined {
   // Without a window: the whole raster, taken as one row.
   const sw = width ?? data.length >> 2;
   const { x0, y0, x1, y1 } = box ?? { x0: 0, y0: 0, x1: sw, y1: sw > 0 ? 1 : 0 };
-  const bw = x1 - x0;
-  const alpha = acquire(bw * (y1 - y0), false); // every value is written below
-  // Leading transparent pixels must be exactly (0, 0, 0, 0); the first other one gives c.
-  let y = y0;
-  let x = x0;
-  let a0 = 0;
-  find: for (; y < y1; y++) {
-    for (x = x0; x < x1; x++) {
-      const p = (y * sw + x) * 4;
-      if (data[p + 3]! > 0) {
-        a0 = data[p + 3]!;
-        break find;
-      }
-      if (data[p] !== 0 || data[p + 1] !== 0 || data[p + 2] !== 0 || data[p + 3] !== 0) {
-        release(alpha);
-        return undefined;
-      }
-      alpha[(y - y0) * bw + x - x0] = 0;
-    }
+  const alpha = acquire((x1 - x0) * (y1 - y0), false); // every value is written below
+  if (x1 <= x0 || y1 <= y0) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
+  const p0 = firstOpaque(data, sw, x0, y0, x1, y1);
+  const a0 = p0 < 0 ? 1 : data[p0 + 3]!;
+  const r = p0 < 0 ? 0 : data[p0]! / a0,
+    g = p0 < 0 ? 0 : data[p0 + 1]! / a0,
+    b = p0 < 0 ? 0 : data[p0 + 2]! / a0;
+  const range = new Float64Array(2);
+  const ok =
+    (useSimd ? monoScanSimd(data, sw, x0, y0, x1, y1, r, g, b, MONO_TOLERANCE, alpha, range) : undefined) ??
+    scanMono(data, sw, x0, y0, x1, y1, r, g, b, alpha, range);
+  if (!ok) {
+    release(alpha);
+    return undefined;
   }
-  if (y >= y1) return { r: 0, g: 0, b: 0, alpha, constant: 0 };
-  const p0 = (y * sw + x) * 4;
-  const r = data[p0]! / a0,
-    g = data[p0 + 1]! / a0,
-    b = data[p0 + 2]! / a0;
-  const range = new Float64Array([a0, a0]);
-  const atStart = x === x0 && y === y0;
-  for (; y < y1; y++, x = x0) {
-    const n = x1 - x;
-    if (scanMono(data, (y * sw + x) * 4, n, alpha, (y - y0) * bw + x - x0, r, g, b, range) < n) {
-      release(alpha);
-      return undefined;
-    }
+  // Every pixel transparent: constant 0.
+  return { r, g, b, alpha, constant: range[0] === range[1] ? range[0]! : NaN };
+}
+
+/** Index in `data` of the first pixel of the window with A > 0, or -1. */
+function firstOpaque(data: Float32Array, sw: number, x0: number, y0: number, x1: number, y1: number): number {
+  for (let y = y0; y < y1; y++) {
+    for (let p = (y * sw + x0) * 4 + 3, e = (y * sw + x1) * 4; p < e; p += 4) if (data[p]! > 0) return p - 3;
   }
-  return {
-    r,
-    g,
-    b,
-    alpha,
-    constant: atStart && range[0] === range[1] ? a0 : NaN,
-  };
+  return -1;
 }
 
 /**
- * monoPlane's main loop over n pixels from data[p] (alpha into alpha[q...]): widens range [min, max],
- * and returns how many pixels are on colour (r, g, b) before the first that is not (n: all). Its own
- * function: inline in monoPlane it ran 3x slower.
+ * monoPlane's test in TypeScript: every pixel of the window on colour (r, g, b), its alpha copied
+ * into `alpha`, range = [min, max] of alpha. Its own function: inline in monoPlane it ran 3x slower.
  */
-function scanMono(data: Float32Array, p: number, n: number, alpha: Float32Array, q: number, r: number, g: number, b: number, range: Float64Array): number {
+function scanMono(
+  data: Float32Array,
+  sw: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  r: number,
+  g: number,
+  b: number,
+  alpha: Float32Array,
+  range: Float64Array,
+): boolean {
   const rel = MONO_TOLERANCE; // a local: an exported binding read in the loop costs 2x
-  let lo = range[0]!,
-    hi = range[1]!;
-  let i = 0;
-  for (; i < n; i++, p += 4) {
-    const a = data[p + 3]!;
-    alpha[q + i] = a;
-    lo = a < lo ? a : lo;
-    hi = a > hi ? a : hi;
-    // A negative alpha makes tol < 0 and fails the test: such a raster takes the RGBA path.
-    const tol = rel * a;
-    const d0 = data[p]! - r * a,
-      d1 = data[p + 1]! - g * a,
-      d2 = data[p + 2]! - b * a;
-    if (d0 > tol || d0 < -tol || d1 > tol || d1 < -tol || d2 > tol || d2 < -tol) break;
+  let lo = Number.POSITIVE_INFINITY,
+    hi = Number.NEGATIVE_INFINITY;
+  let q = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let p = (y * sw + x0) * 4, e = (y * sw + x1) * 4; p < e; p += 4, q++) {
+      const a = data[p + 3]!;
+      alpha[q] = a;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+      // A negative alpha makes tol < 0 and fails the test: such a raster takes the RGBA path.
+      const tol = rel * a;
+      const d0 = data[p]! - r * a,
+        d1 = data[p + 1]! - g * a,
+        d2 = data[p + 2]! - b * a;
+      if (d0 > tol || d0 < -tol || d1 > tol || d1 < -tol || d2 > tol || d2 < -tol) return false;
+    }
   }
   range[0] = lo;
   range[1] = hi;
-  return i;
+  return true;
 }
 
 /** out (RGBA) = (c A, A) for each A of the plane. Its own function: V8 optimises it as a unit. */

@@ -155,19 +155,67 @@ function tintPlane(): number[] {
   return [...vec([[2, I32], [2, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
 }
 
+/**
+ * mono(src, srcRowBytes, rows, cols, alpha, stats, r, g, b, rel): the one-colour test of monoPlane
+ * (cpu.ts) over rows x cols RGBA pixels: each pixel's alpha A into the plane `alpha` (cols a row),
+ * and at `stats` three vectors: a lane mask set where some |rgb - c A| > rel A (c = (r, g, b)), the
+ * minimum and the maximum of A (the same in every lane).
+ */
+// biome-ignore format: one line per step of the instruction sequence
+function monoScan(): number[] {
+  // params 0 src, 1 srcRowBytes, 2 rows, 3 cols, 4 alpha, 5 stats, 6 r, 7 g, 8 b, 9 rel (f32);
+  // locals 10 y, 11 x, 12 p, 13 o; 14 c, 15 rel, 16 bad, 17 lo, 18 hi, 19 v, 20 a (v128)
+  const [SRC, SS, ROWS, COLS, ALPHA, STATS, R, G, B, REL] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const [Y, X, P, O, C, VREL, BAD, LO, HI, V, A] = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+  const f32const = (v: number) => [0x43, ...new Uint8Array(Float32Array.of(v).buffer)];
+  const simdOp = (code: number, ...imm: number[]) => [0xfd, ...uleb(code), ...imm];
+  const [replace, lane] = [(l: number) => simdOp(0x20, l), (l: number) => simdOp(0x1f, l)];
+  const [fsub, fabs, fgt, or, pmin, pmax] = [simdOp(0xe5), simdOp(0xe0), simdOp(0x44), simdOp(0x50), simdOp(0xea), simdOp(0xeb)];
+  const alpha3 = [0xfd, 0x0d, ...[0, 1, 2, 3].flatMap(() => [12, 13, 14, 15])]; // lane 3 in every lane
+  const pixel = [
+    ...op.get(P), ...op.v128load, ...op.tee(V), ...op.get(V), ...alpha3, ...op.set(A),
+    // bad |= |v - c A| > rel A (lane 3: c is 1, the difference 0)
+    ...op.get(BAD),
+    ...op.get(V), ...op.get(C), ...op.get(A), ...op.fmul, ...fsub, ...fabs,
+    ...op.get(VREL), ...op.get(A), ...op.fmul, ...fgt, ...or, ...op.set(BAD),
+    ...op.get(LO), ...op.get(A), ...pmin, ...op.set(LO),
+    ...op.get(HI), ...op.get(A), ...pmax, ...op.set(HI),
+    ...op.get(O), ...op.get(V), ...lane(3), 0x38, 2, 0, // f32.store
+    ...op.get(O), ...op.i32(4), ...op.add, ...op.set(O),
+    ...op.get(P), ...op.i32(16), ...op.add, ...op.set(P),
+  ];
+  const row = [
+    ...op.get(SRC), ...op.get(Y), ...op.get(SS), ...op.mul, ...op.add, ...op.set(P),
+    ...loopLt(X, op.i32(0), COLS, op.i32(1), pixel),
+  ];
+  const body = [
+    ...f32const(1), ...op.splat, ...op.get(R), ...replace(0), ...op.get(G), ...replace(1), ...op.get(B), ...replace(2), ...op.set(C),
+    ...op.get(REL), ...op.splat, ...op.set(VREL),
+    ...f32const(Number.POSITIVE_INFINITY), ...op.splat, ...op.set(LO),
+    ...f32const(Number.NEGATIVE_INFINITY), ...op.splat, ...op.set(HI),
+    ...op.get(ALPHA), ...op.set(O),
+    ...loopLt(Y, op.i32(0), ROWS, op.i32(1), row),
+    ...op.get(STATS), ...op.get(BAD), ...op.v128store,
+    ...op.get(STATS), ...op.i32(16), ...op.add, ...op.get(LO), ...op.v128store,
+    ...op.get(STATS), ...op.i32(32), ...op.add, ...op.get(HI), ...op.v128store,
+  ];
+  return [...vec([[4, I32], [7, V128]].map(([n, t]) => [...uleb(n!), t!])), ...body, ...op.end];
+}
+
 // biome-ignore format: one line per step of the instruction sequence
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const rowsType = [0x60, ...vec(new Array(7).fill([I32])), 0];
   const pixelsType = [0x60, ...vec(new Array(8).fill([I32])), 0];
   const transposeType = [0x60, ...vec(new Array(6).fill([I32])), 0];
   const tintType = [0x60, ...vec([[I32], [I32], [I32], [F32], [F32], [F32]]), 0];
-  const code = [gatherRows(), gatherPixels(), transposeBlocks(), tintPlane()].map((f) => [...uleb(f.length), ...f]);
+  const monoType = [0x60, ...vec([[I32], [I32], [I32], [I32], [I32], [I32], [F32], [F32], [F32], [F32]]), 0];
+  const code = [gatherRows(), gatherPixels(), transposeBlocks(), tintPlane(), monoScan()].map((f) => [...uleb(f.length), ...f]);
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([rowsType, pixelsType, transposeType, tintType])),
-    ...section(3, vec([[0], [1], [2], [3]])),
+    ...section(1, vec([rowsType, pixelsType, transposeType, tintType, monoType])),
+    ...section(3, vec([[0], [1], [2], [3], [4]])),
     ...section(5, vec([[0x00, 1]])), // one memory, 1 page to start
-    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('transpose'), 0x00, 2], [...name('tint'), 0x00, 3], [...name('mem'), 0x02, 0]])),
+    ...section(7, vec([[...name('rows'), 0x00, 0], [...name('pixels'), 0x00, 1], [...name('transpose'), 0x00, 2], [...name('tint'), 0x00, 3], [...name('mono'), 0x00, 4], [...name('mem'), 0x02, 0]])),
     ...section(10, vec(code)),
   ]);
 }
@@ -179,6 +227,7 @@ interface Kernels {
   pixels(inp: number, inRowBytes: number, rows: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
   transpose(src: number, srcRowBytes: number, rows: number, cols: number, dst: number, dstRowBytes: number): void;
   tint(plane: number, planeBytes: number, out: number, r: number, g: number, b: number): void;
+  mono(src: number, srcRowBytes: number, rows: number, cols: number, alpha: number, stats: number, r: number, g: number, b: number, rel: number): void;
   mem: WebAssembly.Memory;
 }
 
@@ -455,5 +504,44 @@ export function tintSimd(plane: Float32Array, r: number, g: number, b: number, o
   a.f32(pIn, n).set(plane);
   K.tint(pIn, nv * 4, pOut, r, g, b);
   out.set(a.f32(pOut, n * 4));
+  return true;
+}
+
+/**
+ * monoPlane's test (cpu.ts) of the window x0..x1 - 1, y0..y1 - 1 of RGBA `data` (sw pixels a row)
+ * against colour (r, g, b) with the SIMD kernel: the window's alpha into `alpha`, its minimum and
+ * maximum into range, and whether every pixel is on colour; undefined without SIMD. In f32 (the
+ * TypeScript test in f64): a pixel within ~1e-7 A of the tolerance may be judged either way.
+ */
+export function monoScanSimd(
+  data: Float32Array,
+  sw: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  r: number,
+  g: number,
+  b: number,
+  rel: number,
+  alpha: Float32Array,
+  range: Float64Array,
+): boolean | undefined {
+  const s = simd();
+  if (!s) return undefined;
+  const { k: K, arena: a } = s;
+  const rows = y1 - y0,
+    cols = x1 - x0;
+  const pIn = a.alloc(rows * sw * 16);
+  const pA = a.alloc(rows * cols * 4);
+  const pS = a.alloc(48);
+  a.f32(pIn, rows * sw * 4).set(data.subarray(y0 * sw * 4, y1 * sw * 4));
+  K.mono(pIn + x0 * 16, sw * 16, rows, cols, pA, pS, r, g, b, rel);
+  const bad = a.i32(pS, 4);
+  if (bad[0] !== 0 || bad[1] !== 0 || bad[2] !== 0 || bad[3] !== 0) return false;
+  const stats = a.f32(pS, 12);
+  range[0] = stats[4]!;
+  range[1] = stats[8]!;
+  alpha.set(a.f32(pA, rows * cols));
   return true;
 }
