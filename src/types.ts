@@ -60,6 +60,13 @@ export interface Features {
   groups: FeatureGroup[];
   /** GeoJSON sources only: every feature of the layer that passed the node, unclipped (src/geometry/whole.ts). */
   whole?: import('./geometry/whole.js').WholeLayer;
+  /**
+   * Tiled sources (MVT, PMTiles) only: each source tile's own copy of the layer's features that
+   * passed the node (with the tile's buffer, unclipped by the canvas), each owned by its tile's
+   * square; loaded on the first call. Ops that measure a feature use them to give every canvas the
+   * same answer (src/sources/pieces.ts).
+   */
+  pieces?: (signal?: AbortSignal) => Promise<readonly import('./geometry/whole.js').WholeFeature[]>;
 }
 
 /** Canvas-sized RGBA, premultiplied alpha, sRGB-encoded values in [0, 1], row-major from the canvas's top-left. */

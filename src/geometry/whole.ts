@@ -19,6 +19,12 @@ export interface WholeFeature {
   centroids?: { polygon?: [number, number]; line?: [number, number] };
   /** Memo of wholeBoundary(). */
   boundary?: WholeFeature;
+  /**
+   * A tiled source's piece (src/sources/pieces.ts): the square [x0, y0, x1, y1) of the source tile
+   * that holds it, Mercator units. A measure of the piece (its centroid) counts only inside it, so
+   * a feature a neighbouring tile also holds (in its buffer) is counted once.
+   */
+  owner?: [number, number, number, number];
 }
 
 /** The whole features of one layer that passed a features node (its filter, its min-zoom-field). */

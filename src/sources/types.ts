@@ -74,6 +74,13 @@ export interface FeatureSource {
    */
   features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]>;
   /**
+   * Tiled sources: every feature of `layer` as each source tile whose square meets the canvas
+   * (grown by CLIP_BUFFER) holds it, buffer included, in Mercator units, owned by the tile's
+   * square (src/sources/pieces.ts). The same pieces whatever the canvas, so measures of them are
+   * seamless.
+   */
+  tilePieces?(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<readonly WholeFeature[]>;
+  /**
    * Every feature of the layer, unclipped, when the source holds whole features (GeoJSON): a getter,
    * so that they are converted only when an op asks for them.
    */

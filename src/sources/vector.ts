@@ -5,7 +5,9 @@ import type { Canvas, FeatureGroup } from '../types.js';
 import { formatBytes, LIMITS } from '../limits.js';
 import { maybeGunzip } from './gzip.js';
 import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
-import { GroupCollector, canvasKey, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
+import type { WholeFeature } from '../geometry/whole.js';
+import { piecesBytes, tilePieces } from './pieces.js';
+import { CLIP_BUFFER, GroupCollector, canvasKey, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
 import type { FeatureSource, SourceContext } from './types.js';
 
@@ -146,6 +148,39 @@ export class VectorTileSource implements FeatureSource {
       async (sig) => {
         const groups = await this.sample(info, layer, canvas, sig);
         return { value: groups, bytes: groupsBytes(groups) };
+      },
+      signal,
+    );
+  }
+
+  async tilePieces(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<readonly WholeFeature[]> {
+    const info = await this.info(signal);
+    if (canvas.z < info.minzoom) return [];
+    const sz = Math.min(canvas.z, info.maxzoom);
+    // Every tile whose square meets the canvas grown by CLIP_BUFFER (where ops place measures),
+    // each once (a canvas wider than the world meets a tile twice).
+    const grown = {
+      ...canvas,
+      x0: canvas.x0 - CLIP_BUFFER,
+      y0: canvas.y0 - CLIP_BUFFER,
+      width: canvas.width + 2 * CLIP_BUFFER,
+      height: canvas.height + 2 * CLIP_BUFFER,
+    };
+    const seen = new Set<string>();
+    const tiles = coveringTiles(grown, sz).filter((t) => !seen.has(`${t.wx}/${t.y}`) && !!seen.add(`${t.wx}/${t.y}`));
+    const parts = await Promise.all(tiles.map((t) => this.pieces(t.z, t.wx, t.y, layer, signal)));
+    return parts.flat();
+  }
+
+  /** The pieces of one tile's layer (src/sources/pieces.ts), cached. */
+  private pieces(z: number, x: number, y: number, layer: string, signal?: AbortSignal): Promise<WholeFeature[]> {
+    const k = `${this.ctx.cachePrefix}vp|${this.fetcher.key}|${tileKey(z, x, y)}|${layer}`;
+    return this.ctx.cache.get(
+      k,
+      async (sig) => {
+        const d = await this.layer(z, x, y, layer, sig);
+        const value = d ? tilePieces(d, z, x, y) : [];
+        return { value, bytes: piecesBytes(value) };
       },
       signal,
     );

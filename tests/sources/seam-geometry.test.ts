@@ -35,8 +35,8 @@ function expectSeamless(r: Awaited<ReturnType<typeof seam>>, minCovered: number)
 /**
  * A style drawing one geometry node `g` (built on `@src`): polygons filled opaque, points as
  * circles, and for ops that make lines (`lines`), everything buffered by 1.5 px (round) and filled.
- * Lines are not drawn with stroke-solid here: its butt ends at source-tile cuts are not seamless by
- * themselves (docs/format.md, "Seams"); a buffer's round ends overlap and unite exactly.
+ * Lines are drawn as a buffer rather than with stroke-solid (whose ends at source-tile cuts are
+ * tested in tests/sources/seam-stroke.test.ts): a buffer's round ends overlap and unite exactly.
  */
 function drawn(sources: object, src: object, g: object, extra: Record<string, object> = {}, lines = false) {
   const geom = lines

@@ -21,20 +21,25 @@ export const centroid: OpDef = {
     'include-polygons': bool(true),
   },
   required: ['features'],
-  cpu(ctx): Features {
+  async cpu(ctx): Promise<Features> {
     const withLines = ctx.bool('include-lines', true);
     const withPolygons = ctx.bool('include-polygons', true);
     const input = ctx.input<'features'>('features');
-    if (input.whole) {
-      // GeoJSON: the centroid of the whole feature, drawn by every tile whose canvas holds it.
+    // GeoJSON: whole features. Tiled sources: each source tile's own pieces, counted by the tile
+    // whose square holds the centroid (src/sources/pieces.ts). Either way the same points in every
+    // canvas, drawn by every tile whose canvas holds them.
+    const whole = input.whole ? input.whole.features() : input.pieces ? await input.pieces(ctx.signal) : undefined;
+    if (whole) {
       const { canvas } = ctx;
       const W = worldSize(canvas);
       const out: FeatureGroup[] = [];
-      for (const w of input.whole.features()) {
+      for (const w of whole) {
         const c = wholeCentroids(w);
         const pts: number[] = [];
+        const o = w.owner;
         const at = (p: [number, number] | undefined) => {
           if (!p) return;
+          if (o && !(p[0] >= o[0] && p[0] < o[2] && p[1] >= o[1] && p[1] < o[3])) return;
           for (const dx of worldShifts(p[0], p[0], canvas, CLIP_BUFFER))
             if (inCanvas(canvas, CLIP_BUFFER, p[0] * W + dx, p[1] * W)) pts.push(p[0] * W + dx, p[1] * W);
         };

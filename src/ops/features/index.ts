@@ -66,6 +66,18 @@ export const features: OpDef = {
     if (all) {
       let kept: readonly WholeFeature[] | undefined;
       out.whole = { features: () => (kept ??= filter || mzField ? all().filter(passes) : all()) };
+    } else if (source.tilePieces) {
+      // Tiled sources: each source tile's own pieces, loaded when an op asks (centroid).
+      const tiled = source.tilePieces.bind(source);
+      const canvas = ctx.canvas;
+      let kept: readonly WholeFeature[] | undefined;
+      out.pieces = async (signal) => {
+        if (!kept) {
+          const ps = await tiled(layer, canvas, signal);
+          kept = filter || mzField ? ps.filter(passes) : ps;
+        }
+        return kept;
+      };
     }
     return out;
   },
