@@ -99,6 +99,48 @@ describe('Rasterizer.composite', () => {
     }
   });
 
+  test('thin strokes (rows narrower than a block, painted cell by cell): the same pixels as sweep(comp.span)', () => {
+    const r = rng(5);
+    const W = 90;
+    const H = 60;
+    const base = new Float32Array(W * H * 4);
+    for (let i = 0; i < base.length; i += 4) {
+      const a = r();
+      base[i] = r() * a;
+      base[i + 1] = r() * a;
+      base[i + 2] = r() * a;
+      base[i + 3] = a;
+    }
+    const a = base.slice();
+    const b = base.slice();
+    const ra = new Rasterizer(W, H);
+    const rb = new Rasterizer(W, H);
+    const ca = new Compositor(a, W);
+    const cb = new Compositor(b, W);
+    for (let t = 0; t < 80; t++) {
+      const color = [r(), r(), r(), t % 2 ? 1 : r()];
+      ca.setColor(color);
+      cb.setColor(color);
+      // A segment's quad, 0.3 to 3 px wide, some crossing the canvas edges.
+      const x0 = -10 + r() * (W + 20);
+      const y0 = -10 + r() * (H + 20);
+      const x1 = -10 + r() * (W + 20);
+      const y1 = -10 + r() * (H + 20);
+      const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+      const h = (0.15 + r() * 1.35) / len;
+      const nx = -(y1 - y0) * h;
+      const ny = (x1 - x0) * h;
+      const ring = new Float64Array([x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny]);
+      ra.addRing(ring);
+      rb.addRing(ring);
+      ra.sweep(ca.span);
+      rb.composite(cb);
+    }
+    let differ = 0;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) differ++;
+    expect(differ).toBe(0);
+  });
+
   test('growBox: a non-finite coordinate gives a box confine ignores', () => {
     const box = emptyBox();
     growBox(box, [1, 2, NaN, 3, 5, 6]);

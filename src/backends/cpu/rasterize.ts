@@ -33,6 +33,8 @@ const NONE = 0x7fffffff;
 const SOLID_RUN = 8;
 /** Cells per block of the touched-block flags (log2): the sweep skips blocks nothing touched. */
 const BLOCK = 4;
+/** Rows whose touched cells span fewer than this many columns are composited cell by cell. */
+const NARROW = 16;
 
 export class Rasterizer {
   readonly width: number;
@@ -333,6 +335,28 @@ export class Rasterizer {
       let c = 0;
       let run = c0; // start of the current run of coverage c
       let x = c0;
+      if (antialias && last - c0 < NARROW) {
+        // A narrow row (a thin stroke crossing it): every cell in turn, each pixel painted with
+        // its own coverage (the same numbers as its run's paintRun), zero coverage skipped; no
+        // block flags to read and no runs to track. The block flags it spans are cleared.
+        for (; x <= last; x++) {
+          const q = base + x;
+          s += acc[q]!;
+          acc[q] = 0;
+          const m = s < 0 ? -s : s;
+          const n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
+          c = n;
+          if (n === 0) continue;
+          const k = 1 - a * n;
+          const p = px + x * 4;
+          d[p] = r * n + d[p]! * k;
+          d[p + 1] = g * n + d[p + 1]! * k;
+          d[p + 2] = b * n + d[p + 2]! * k;
+          d[p + 3] = a * n + d[p + 3]! * k;
+        }
+        for (let k = c0 >> BLOCK, e = last >> BLOCK; k <= e; k++) blk[bb + k] = 0;
+        run = x;
+      }
       while (x <= last) {
         const bi = bb + (x >> BLOCK);
         const end = (x | BM) < last ? x | BM : last;
