@@ -3,6 +3,7 @@
 import type { FeatureGroup, RGBA } from '../types.js';
 import { exprFeature } from '../ops/features/index.js';
 import type { OpContext } from '../ops/types.js';
+import { isPixelField } from '../render/pixel-ratio.js';
 
 export type GroupValue<T> = (g: FeatureGroup) => T;
 
@@ -58,8 +59,13 @@ export function sizeBound(bound: (f: string) => number | undefined, node: Record
 /** Assumed bound (pixels) of a width or radius that has no static one. */
 export const DEFAULT_SIZE_BOUND = 16;
 
-/** The explicit `<field>-max` of a node (runtime values clamp to it), or Infinity. */
-export function explicitMax(node: Record<string, unknown>, field: string): number {
-  const m = node[`${field}-max`];
-  return typeof m === 'number' ? m : Infinity;
+/**
+ * The explicit `<field>-max` of a node (runtime values clamp to it), or Infinity. At a pixel ratio
+ * (@2x) a size in pixels is clamped to its max times the ratio, as the size itself is scaled.
+ */
+export function explicitMax(ctx: Pick<OpContext, 'node' | 'window'>, field: string): number {
+  const m = ctx.node[`${field}-max`];
+  if (typeof m !== 'number') return Infinity;
+  const r = ctx.window.pixelRatio ?? 1;
+  return r !== 1 && isPixelField(String(ctx.node.op), field) ? m * r : m;
 }

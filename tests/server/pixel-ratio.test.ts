@@ -105,7 +105,7 @@ test('pixelRatio 2 equals ratio 1 with doubled pixel sizes (stroke width and wid
   expect(maxDiff(plain, ref)).toBeGreaterThan(40);
 });
 
-test('pads at pixelRatio 2: a constant blur sigma (3 sigma not whole), and the 1 px neighbour reads of hillshade and edge-detect', async () => {
+test('pads and maxes at pixelRatio 2: a constant blur sigma (3 sigma not whole), the 1 px neighbour reads of hillshade and edge-detect, width-max and radius-max', async () => {
   // Before the fix the input was grown by ceil(pad) x ratio while the kernel read ceil(pad x ratio):
   // a constant sigma 1.5 at @2x grew it by 10 px for a blur reading 9, shifting the blur a pixel
   // (alpha 0.58 where sigma 3 gives 0.75); hillshade and edge-detect got 2 px for a 1 px read.
@@ -139,10 +139,14 @@ test('pads at pixelRatio 2: a constant blur sigma (3 sigma not whole), and the 1
           ],
         },
         edges: { op: 'edge-detect', input: '@heat' },
+        // Sizes past their explicit max: the max is in pixels too (before: not scaled, so @2x
+        // clamped a width of 2 x 3 px to 2 px and a radius of 2 x 6 px to 4 px).
+        line: { op: 'stroke-solid', features: '@s', color: '#d0312d', width: 1, 'width-expr': ['*', 3 * k, ['get', 'w']], 'width-max': 2 * k },
+        dots: { op: 'circles', features: '@f', color: '#222222', 'radius-expr': ['*', 6, k], 'radius-max': 4 * k },
       },
     });
   const w: Window = { z: 1, x0: 0, y0: 0, width: 1024, height: 1024, tileSize: 512 };
-  for (const out of ['soft', 'shade', 'edges']) {
+  for (const out of ['soft', 'shade', 'edges', 'line', 'dots']) {
     const base = styleAt(1, out);
     const doubled = styleAt(2, out);
     const at2 = (await base.renderWindow({ ...w, pixelRatio: 2 }, base.params())).raster;

@@ -15,8 +15,8 @@ export interface CirclePaint {
 /** Per-group paint of a circles node, for both backends; groups that draw nothing are left out. */
 export function circlePaints(ctx: OpContext): CirclePaint[] {
   const features = ctx.input<'features'>('features') as Features;
-  const rmax = explicitMax(ctx.node, 'radius');
-  const swmax = explicitMax(ctx.node, 'stroke-width');
+  const rmax = explicitMax(ctx, 'radius');
+  const swmax = explicitMax(ctx, 'stroke-width');
   const radius = groupNumber(ctx, 'radius-expr', ctx.num('radius', 5));
   const strokeWidth = groupNumber(ctx, 'stroke-width-expr', ctx.num('stroke-width', 0));
   const fillColor = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));

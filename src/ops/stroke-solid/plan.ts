@@ -35,7 +35,7 @@ const SPARE_MAX_FLOATS = 1 << 20;
 export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA, group: FeatureGroup, reach: number) => void, merged = false): void {
   const features = ctx.input<'features'>('features') as Features;
   const { join, cap, miterLimit } = styleOf(ctx.node);
-  const wmax = explicitMax(ctx.node, 'width');
+  const wmax = explicitMax(ctx, 'width');
   const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
   const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
   const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
