@@ -72,7 +72,9 @@ export interface RunningGallery extends RunningServer {
 export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: string[] }): Promise<RunningGallery> {
   const files = o.styles;
   const ids = styleIds(files);
-  const styles = await Promise.all(files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, sourceCacheBytes: o.sourceCacheBytes })));
+  const styles = await Promise.all(
+    files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, sourceCacheBytes: o.sourceCacheBytes })),
+  );
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const services = new Map<string, TileService>();
   // Each style's own bounds and zooms come from its sources where it declares them (the hand-drawn
