@@ -33,7 +33,7 @@ const NONE = 0x7fffffff;
 const SOLID_RUN = 8;
 /** Cells per block of the touched-block flags (log2): the sweep skips blocks nothing touched. */
 const BLOCK = 4;
-/** Rows whose touched cells span fewer than this many columns are composited cell by cell. */
+/** Rows whose touched cells span fewer than this many columns are composited cell by cell (<= 1 << BLOCK). */
 const NARROW = 16;
 
 export class Rasterizer {
@@ -354,7 +354,9 @@ export class Rasterizer {
           d[p + 2] = b * n + d[p + 2]! * k;
           d[p + 3] = a * n + d[p + 3]! * k;
         }
-        for (let k = c0 >> BLOCK, e = last >> BLOCK; k <= e; k++) blk[bb + k] = 0;
+        // Fewer than NARROW <= 1 << BLOCK columns: two blocks at most.
+        blk[bb + (c0 >> BLOCK)] = 0;
+        blk[bb + (last >> BLOCK)] = 0;
         run = x;
       }
       while (x <= last) {
