@@ -3,70 +3,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ratioStyle as style } from '../helpers/pixel-ratio.js';
 import { requireBuild } from '../server/fixtures.js';
 import { cli, readPng, type Image } from './helpers.js';
-
-/** A line, a blurred fill and dots, with every size in pixels multiplied by `k`. */
-function style(k: number): object {
-  const features = {
-    type: 'FeatureCollection',
-    features: [
-      {
-        type: 'Feature',
-        properties: {},
-        geometry: {
-          type: 'LineString',
-          coordinates: [
-            [-60, -30],
-            [10, 20],
-            [70, -10],
-          ],
-        },
-      },
-      {
-        type: 'Feature',
-        properties: {},
-        geometry: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [-20, -20],
-              [30, -25],
-              [25, 30],
-              [-20, -20],
-            ],
-          ],
-        },
-      },
-      {
-        type: 'Feature',
-        properties: {},
-        geometry: {
-          type: 'MultiPoint',
-          coordinates: [
-            [-80, 40],
-            [60, 45],
-          ],
-        },
-      },
-    ],
-  };
-  return {
-    output: 'out',
-    sources: { f: { type: 'geojson', data: features } },
-    nodes: {
-      f: { op: 'features', source: 'f' },
-      paper: { op: 'solid', color: '#ffffff' },
-      fill: { op: 'fill-solid', features: '@f', fill: '#1f6feb' },
-      soft: { op: 'blur', input: '@fill', sigma: 1.5 * k },
-      line: { op: 'stroke-solid', features: '@f', color: '#d0312d', width: 1.25 * k, join: 'round', cap: 'round' },
-      dots: { op: 'circles', features: '@f', color: '#222222', radius: 3 * k },
-      a: { op: 'blend', base: '@paper', over: '@soft' },
-      b: { op: 'blend', base: '@a', over: '@line' },
-      out: { op: 'blend', base: '@b', over: '@dots' },
-    },
-  };
-}
 
 const maxDiff = (a: Image, b: Image) => {
   expect([a.width, a.height]).toEqual([b.width, b.height]);

@@ -2,7 +2,7 @@
 // by side equal the same 2x2 area rendered as one window, within 1/255 on all but 0.01 % of pixels
 // (tests/sources/seam.test.ts states the same rule). Also reports coverage and distinct colours so
 // an empty or flat render cannot pass.
-import { Renderer, toRGBA8, type Backend, type Loader } from '../../src/index.js';
+import { Renderer, tileWindow, toRGBA8, type Backend, type Loader, type ParamValues, type Window } from '../../src/index.js';
 import { compareRGBA, type Tolerance } from './compare.js';
 
 export const SEAM_TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
@@ -15,8 +15,21 @@ export interface SeamResult {
   colours: number;
 }
 
-export async function seam(style: object, z: number, x: number, y: number, T = 128, opts: { loader?: Loader; backend?: Backend } = {}): Promise<SeamResult> {
-  const r = Renderer.create(style, opts.loader ? { loader: opts.loader } : {});
+export interface SeamOptions {
+  loader?: Loader;
+  backend?: Backend;
+  params?: ParamValues;
+  /** Render every window at this pixel ratio (T is then the tiles' real pixel size). */
+  pixelRatio?: number;
+  tolerance?: Tolerance;
+}
+
+/** `style` is a style document, or a Renderer already built (its own loader). T: tile size in pixels. */
+export async function seam(style: object, z: number, x: number, y: number, T = 128, opts: SeamOptions = {}): Promise<SeamResult> {
+  const r = style instanceof Renderer ? style : Renderer.create(style, opts.loader ? { loader: opts.loader } : {});
+  const ratio = opts.pixelRatio ?? 1;
+  const at = (w: Window): Window => (ratio !== 1 ? { ...w, pixelRatio: ratio } : w);
+  const render = async (w: Window) => toRGBA8((await r.renderWindow(at(w), opts.params, { backend: opts.backend })).raster);
   const W = 2 * T;
   const mosaic = new Uint8Array(W * W * 4);
   for (const [dx, dy] of [
@@ -25,11 +38,11 @@ export async function seam(style: object, z: number, x: number, y: number, T = 1
     [0, 1],
     [1, 1],
   ] as const) {
-    const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T, backend: opts.backend }));
+    const px = await render(tileWindow({ z, x: x + dx, y: y + dy }, T));
     for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
   }
-  const win = toRGBA8((await r.renderWindow({ z, x0: x * T, y0: y * T, width: W, height: W, tileSize: T }, undefined, { backend: opts.backend })).raster);
-  const cmp = compareRGBA(win, mosaic, W, W, SEAM_TOLERANCE);
+  const win = await render({ z, x0: x * T, y0: y * T, width: W, height: W, tileSize: T });
+  const cmp = compareRGBA(win, mosaic, W, W, opts.tolerance ?? SEAM_TOLERANCE);
   let covered = 0;
   const colours = new Set<number>();
   for (let i = 0; i < win.length; i += 4) {

@@ -10,80 +10,7 @@ import { toRGBA8 } from '../../src/index.js';
 import { writeFixtures } from './fixtures.js';
 import { GPU, gpuTest } from '../gpu/harness.js';
 import { compareRGBA } from '../helpers/compare.js';
-
-const features = {
-  type: 'FeatureCollection',
-  features: [
-    {
-      type: 'Feature',
-      properties: { w: 2 },
-      geometry: {
-        type: 'LineString',
-        coordinates: [
-          [-60, -30],
-          [10, 20],
-          [70, -10],
-        ],
-      },
-    },
-    {
-      type: 'Feature',
-      properties: { w: 1 },
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [-20, -20],
-            [30, -25],
-            [25, 30],
-            [-20, -20],
-          ],
-        ],
-      },
-    },
-    {
-      type: 'Feature',
-      properties: { w: 3 },
-      geometry: {
-        type: 'MultiPoint',
-        coordinates: [
-          [-80, 40],
-          [60, 45],
-          [0, -50],
-        ],
-      },
-    },
-  ],
-};
-
-/** A style whose pixel sizes are `k` times the base ones. */
-function style(k: number): object {
-  return {
-    output: 'out',
-    params: { sigma: { type: 'number', default: 1.5 * k, min: 0, max: 12 } },
-    sources: { f: { type: 'geojson', data: features } },
-    nodes: {
-      f: { op: 'features', source: 'f' },
-      paper: { op: 'solid', color: '#ffffff' },
-      fill: { op: 'fill-solid', features: '@f', fill: '#1f6feb' },
-      soft: { op: 'blur', input: '@fill', sigma: '$sigma' },
-      line: {
-        op: 'stroke-solid',
-        features: '@f',
-        color: '#d0312d',
-        width: 1.25 * k,
-        'width-expr': ['*', k, ['get', 'w']],
-        join: 'round',
-        cap: 'round',
-        'width-max': 8 * k,
-      },
-      dots: { op: 'circles', features: '@f', color: '#222222', radius: 3 * k, 'stroke-width': 1 * k, 'stroke-color': '#ffcc00' },
-      a: { op: 'blend', base: '@paper', over: '@soft' },
-      b: { op: 'blend', base: '@a', over: '@line' },
-      out: { op: 'blend', base: '@b', over: '@dots' },
-    },
-  };
-}
+import { RATIO_FEATURES, ratioStyle } from '../helpers/pixel-ratio.js';
 
 const maxDiff = (a: Raster, b: Raster) => {
   const x = toRGBA8(a);
@@ -94,8 +21,8 @@ const maxDiff = (a: Raster, b: Raster) => {
 };
 
 test('pixelRatio 2 equals ratio 1 with doubled pixel sizes (stroke width and width-expr, circle radius and stroke, blur sigma)', async () => {
-  const base = Renderer.create(style(1));
-  const doubled = Renderer.create(style(2));
+  const base = Renderer.create(ratioStyle(1));
+  const doubled = Renderer.create(ratioStyle(2));
   const w: Window = { z: 1, x0: 0, y0: 0, width: 1024, height: 1024, tileSize: 512 };
   const at2 = (await base.renderWindow({ ...w, pixelRatio: 2 }, base.params())).raster;
   const ref = (await doubled.renderWindow(w, doubled.params())).raster;
@@ -122,7 +49,7 @@ test('pads and maxes at pixelRatio 2: a constant blur sigma (3 sigma not whole),
   const styleAt = (k: number, output: string) =>
     Renderer.create({
       output,
-      sources: { f: { type: 'geojson', data: pts }, shapes: { type: 'geojson', data: features } },
+      sources: { f: { type: 'geojson', data: pts }, shapes: { type: 'geojson', data: RATIO_FEATURES } },
       nodes: {
         f: { op: 'features', source: 'f' },
         s: { op: 'features', source: 'shapes' },
@@ -157,7 +84,7 @@ test('pads and maxes at pixelRatio 2: a constant blur sigma (3 sigma not whole),
 });
 
 test('a tile at pixelRatio 2 continues its neighbour (margins scale with the ratio)', async () => {
-  const r = Renderer.create(style(1));
+  const r = Renderer.create(ratioStyle(1));
   const p = r.params({ sigma: '6' });
   const whole = (await r.renderWindow({ z: 1, x0: 0, y0: 0, width: 1024, height: 512, tileSize: 512, pixelRatio: 2 }, p)).raster;
   const left = (await r.renderWindow({ z: 1, x0: 0, y0: 0, width: 512, height: 512, tileSize: 512, pixelRatio: 2 }, p)).raster;
@@ -176,7 +103,7 @@ test('a tile at pixelRatio 2 continues its neighbour (margins scale with the rat
 });
 
 test('a pixel ratio outside 1..4 or not an integer is refused; the table names real ops and fields', async () => {
-  const r = Renderer.create(style(1));
+  const r = Renderer.create(ratioStyle(1));
   await expect(r.renderWindow({ z: 0, x0: 0, y0: 0, width: 8, height: 8, tileSize: 256, pixelRatio: 1.5 }, r.params())).rejects.toThrow(
     /pixelRatio 1.5 is not an integer in 1..4/,
   );
@@ -215,12 +142,12 @@ test('the server’s @2x tile is the 512 px render at pixel ratio 2', async () =
 gpuTest(
   'the GPU backend scales the same sizes (pixel ratio 2, CPU/GPU within the golden tolerance)',
   async () => {
-    const r = Renderer.create(style(1));
+    const r = Renderer.create(ratioStyle(1));
     const w: Window = { z: 1, x0: 256, y0: 256, width: 256, height: 256, tileSize: 512, pixelRatio: 2 };
     const cpu = toRGBA8((await r.renderWindow(w, r.params())).raster);
     const gpu = toRGBA8((await r.renderWindow(w, r.params(), { backend: GPU! })).raster);
     expect(compareRGBA(gpu, cpu, 256, 256).ok).toBe(true);
-    const ref = Renderer.create(style(2));
+    const ref = Renderer.create(ratioStyle(2));
     const doubled = toRGBA8((await ref.renderWindow({ ...w, pixelRatio: 1 }, ref.params(), { backend: GPU! })).raster);
     expect(compareRGBA(gpu, doubled, 256, 256).ok).toBe(true);
   },

@@ -4,9 +4,10 @@
 // this checks that its tiles continue each other.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { CpuBackend, Renderer, tileWindow, toRGBA8, type Window } from '../../src/index.js';
+import { CpuBackend, Renderer } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
-import { compareRGBA, type Tolerance } from '../helpers/compare.js';
+import type { Tolerance } from '../helpers/compare.js';
+import { seam } from '../helpers/seam.js';
 import { fixturesPresent } from '../helpers/fixtures.js';
 
 const GOLDEN = path.resolve('golden');
@@ -70,24 +71,9 @@ function cases(): Case[] {
 
 const backend = new CpuBackend();
 
-async function seam(c: Case, ratio: number) {
+async function seamOf(c: Case, ratio: number) {
   const r = Renderer.create(c.style, { loader: new NodeLoader({ baseDir: c.dir, allowOutside: true }) });
-  const params = r.params(c.params);
-  const S = c.tileSize * ratio;
-  const W = 2 * S;
-  const at = (w: Window): Window => (ratio > 1 ? { ...w, pixelRatio: ratio } : w);
-  const whole = toRGBA8((await r.renderWindow(at({ z: c.z, x0: c.tx * S, y0: c.ty * S, width: W, height: W, tileSize: S }), params, { backend })).raster);
-  const mosaic = new Uint8Array(W * W * 4);
-  for (const [dx, dy] of [
-    [0, 0],
-    [1, 0],
-    [0, 1],
-    [1, 1],
-  ] as const) {
-    const t = toRGBA8((await r.renderWindow(at(tileWindow({ z: c.z, x: c.tx + dx, y: c.ty + dy }, S)), params, { backend })).raster);
-    for (let row = 0; row < S; row++) mosaic.set(t.subarray(row * S * 4, (row + 1) * S * 4), ((dy * S + row) * W + dx * S) * 4);
-  }
-  return compareRGBA(whole, mosaic, W, W, c.tolerance);
+  return seam(r, c.z, c.tx, c.ty, c.tileSize * ratio, { backend, params: r.params(c.params), pixelRatio: ratio, tolerance: c.tolerance });
 }
 
 describe('every golden style: 2x2 tiles = the same block as one window', () => {
@@ -102,7 +88,7 @@ describe('every golden style: 2x2 tiles = the same block as one window', () => {
       `${c.name}: z${c.z} tiles ${c.tx}..${c.tx + 1} x ${c.ty}..${c.ty + 1}, ${what}${reason ? ` (skipped: ${reason})` : ''}`,
       async () => {
         for (const ratio of ratios) {
-          const cmp = await seam(c, ratio);
+          const cmp = await seamOf(c, ratio);
           expect({ ratio, ok: cmp.ok, badPixels: cmp.badPixels, maxDiff: cmp.maxDiff }).toEqual({
             ratio,
             ok: true,

@@ -1,63 +1,15 @@
 // Seam invariant (DESIGN §3): four tiles z/x..x+1/y..y+1 rendered one by one and put side by
-// side equal the same area rendered through the window API, within TOLERANCE. Each case reaches
+// side equal the same area rendered through the window API, within SEAM_TOLERANCE (tests/helpers/seam.ts:
+// 1/255, except on at most 0.01 % of the pixels). Each case reaches
 // across tile edges: a blur of fills, a density of points near the edges, contours of a DEM, a
 // colour-ramped DEM. Real data: @mapbox/mvt-fixtures (always) and ../shared/fixtures (Chicago,
 // Tyrol Terrain-RGB, Terrarium blocks, Florence PMTiles); a generated DEM runs without ../shared.
 import path from 'node:path';
 import sharp from 'sharp';
-import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
-import { compareRGBA, type Tolerance } from '../helpers/compare.js';
+import { expectSeamless, seam } from '../helpers/seam.js';
 import { FIXTURES, MemoryLoader, MVT_FIXTURES } from './helpers.js';
 import { fixturesTest } from '../helpers/fixtures.js';
-
-/**
- * Stated tolerance: at most 1/255 per channel, except on at most 0.01 % of the pixels (26 of a
- * 512x512 mosaic). Fields, fills, blurs and densities come out exact or within 1/255; the only
- * larger differences seen are a few isolated pixels on contour strokes away from the seams.
- */
-const TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
-
-interface SeamResult {
-  ok: boolean;
-  badPixels: number;
-  maxDiff: number;
-  /** Share of pixels with any alpha, so that an empty render cannot pass. */
-  covered: number;
-  /** Distinct RGBA values, so that a flat render cannot pass either. */
-  colours: number;
-}
-
-async function seam(style: object, loader: Loader, z: number, x: number, y: number, T = 256): Promise<SeamResult> {
-  const r = Renderer.create(style, { loader });
-  const W = 2 * T;
-  const mosaic = new Uint8Array(W * W * 4);
-  for (const [dx, dy] of [
-    [0, 0],
-    [1, 0],
-    [0, 1],
-    [1, 1],
-  ] as const) {
-    const px = toRGBA8(await r.renderTile({ z, x: x + dx, y: y + dy }, undefined, { tileSize: T }));
-    for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((dy * T + row) * W + dx * T) * 4);
-  }
-  const win = toRGBA8((await r.renderWindow({ z, x0: x * T, y0: y * T, width: W, height: W, tileSize: T })).raster);
-  const cmp = compareRGBA(win, mosaic, W, W, TOLERANCE);
-  let covered = 0;
-  const colours = new Set<number>();
-  for (let i = 0; i < win.length; i += 4) {
-    if (win[i + 3]! > 0) covered++;
-    if (colours.size < 1000) colours.add((win[i]! << 24) | (win[i + 1]! << 16) | (win[i + 2]! << 8) | win[i + 3]!);
-  }
-  return { ok: cmp.ok, badPixels: cmp.badPixels, maxDiff: cmp.maxDiff, covered: covered / (W * W), colours: colours.size };
-}
-
-function expectSeamless(r: SeamResult, minCovered = 0.3): void {
-  if (process.env.SEAM_DEBUG) console.log(JSON.stringify(r));
-  expect(r.covered).toBeGreaterThan(minCovered);
-  expect(r.colours).toBeGreaterThan(20);
-  expect({ ok: r.ok, badPixels: r.badPixels }).toEqual({ ok: true, badPixels: expect.any(Number) });
-}
 
 const blurOfFills = (source: object) => ({
   output: 'out',
@@ -143,7 +95,7 @@ const RELIEF: [number, string][] = [
 describe('seam invariant: 2x2 tile mosaic = window render', () => {
   test('blur of fills, real MVT block (mvt-fixtures Chicago, z13)', async () => {
     const style = blurOfFills({ type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 });
-    expectSeamless(await seam(style, new NodeLoader({ baseDir: MVT_FIXTURES }), 13, 2100, 3044), 0.9);
+    expectSeamless(await seam(style, 13, 2100, 3044, 256, { loader: new NodeLoader({ baseDir: MVT_FIXTURES }) }), 0.9);
   });
 
   test('density of points sitting on and near the tile edges (generated), radius 24', async () => {
@@ -162,13 +114,13 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
       type: 'geojson',
       data: { type: 'FeatureCollection', features: pts.map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })) },
     };
-    const r = await seam(densityOf(src, 'pts', 24), new MemoryLoader(), 4, 7, 5);
+    const r = await seam(densityOf(src, 'pts', 24), 4, 7, 5, 256, { loader: new MemoryLoader() });
     expectSeamless(r, 0.05);
   });
 
   test('density of real points: the poi_label layer of the mvt-fixtures Chicago block, radius 30', async () => {
     const style = densityOf({ type: 'mvt', tiles: ['chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 }, 'poi_label', 30);
-    expectSeamless(await seam(style, new NodeLoader({ baseDir: MVT_FIXTURES }), 13, 2100, 3044), 0.05);
+    expectSeamless(await seam(style, 13, 2100, 3044, 256, { loader: new NodeLoader({ baseDir: MVT_FIXTURES }) }), 0.05);
   });
 
   test('density of building centroids (the gallery heatmap): the mvt-fixtures San Francisco block, z15, radius 24', async () => {
@@ -186,21 +138,21 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
     style.nodes.c = { op: 'centroid', features: '@p' };
     style.nodes.d!.features = '@c';
     style.nodes.d!.intensity = 4;
-    expectSeamless(await seam(style, new NodeLoader({ baseDir: MVT_FIXTURES }), 15, 5237, 12665), 0.5);
+    expectSeamless(await seam(style, 15, 5237, 12665, 256, { loader: new NodeLoader({ baseDir: MVT_FIXTURES }) }), 0.5);
   });
 
   test('contours and colour ramp of a generated DEM, over-zoomed and bilinear across source tiles', async () => {
     const dem = { type: 'dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, minzoom: 6, maxzoom: 6 };
     // z8 tiles inside the centre z6 tile (31, 21): k = 1/4, every sample is interpolated.
     const loader = await syntheticDem();
-    expectSeamless(await seam(demStyle(dem, 50, RELIEF), loader, 8, 125, 85), 0.95);
+    expectSeamless(await seam(demStyle(dem, 50, RELIEF), 8, 125, 85, 256, { loader }), 0.95);
     // z6 itself at 256 px (k = 1), on the corner where four source tiles meet.
-    expectSeamless(await seam(demStyle(dem, 50, RELIEF), loader, 6, 31, 21), 0.95);
+    expectSeamless(await seam(demStyle(dem, 50, RELIEF), 6, 31, 21, 256, { loader }), 0.95);
   });
 
   fixturesTest('real fixtures: blur of fills on the Chicago 2x2 block (over-zoomed to z14)', async () => {
     const style = blurOfFills({ type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 });
-    expectSeamless(await seam(style, new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/mvt-fixtures-chicago') }), 14, 4203, 6089), 0.9);
+    expectSeamless(await seam(style, 14, 4203, 6089, 256, { loader: new NodeLoader({ baseDir: path.join(FIXTURES, 'mvt/mvt-fixtures-chicago') }) }), 0.9);
   });
 
   fixturesTest('real fixtures: contours and colour ramp of the Terrain-RGB 512 px block (Tyrol), rendered at z11 / 256 px', async () => {
@@ -213,13 +165,13 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
       [3000, '#ffffff'],
     ];
     const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrain-rgb/maplibre-terrain-shading-512') });
-    expectSeamless(await seam(demStyle(dem, 100, stops), loader, 11, 1088, 715), 0.95);
+    expectSeamless(await seam(demStyle(dem, 100, stops), 11, 1088, 715, 256, { loader }), 0.95);
   });
 
   fixturesTest('real fixtures: colour-ramped Terrarium blocks (Black Forest z9, Grand Canyon z11), over-zoomed one level', async () => {
     const dem = { type: 'dem', tiles: ['{z}-{x}-{y}.png'], encoding: 'terrarium', tileSize: 256 };
     const bf = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/mapzen-z9-256') });
-    expectSeamless(await seam(demStyle({ ...dem, maxzoom: 9 }, 50, RELIEF), bf, 10, 538, 355), 0.95);
+    expectSeamless(await seam(demStyle({ ...dem, maxzoom: 9 }, 50, RELIEF), 10, 538, 355, 256, { loader: bf }), 0.95);
     const gc = new NodeLoader({ baseDir: path.join(FIXTURES, 'dem/terrarium/maplibre-grandcanyon-256') });
     const canyon: [number, string][] = [
       [500, '#6b3d1f'],
@@ -227,11 +179,11 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
       [1800, '#f1d7a3'],
       [2300, '#ffffff'],
     ];
-    expectSeamless(await seam(demStyle({ ...dem, maxzoom: 11 }, 100, canyon), gc, 12, 759, 1607), 0.95);
+    expectSeamless(await seam(demStyle({ ...dem, maxzoom: 11 }, 100, canyon), 12, 759, 1607, 256, { loader: gc }), 0.95);
   });
 
   fixturesTest('real fixtures: density of Florence POIs from the PMTiles archive (z15)', async () => {
     const style = densityOf({ type: 'pmtiles', url: 'protomaps_vector_ODbL_firenze.pmtiles' }, 'pois', 20);
-    expectSeamless(await seam(style, new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') }), 15, 17406, 11942), 0.2);
+    expectSeamless(await seam(style, 15, 17406, 11942, 256, { loader: new NodeLoader({ baseDir: path.join(FIXTURES, 'pmtiles') }) }), 0.2);
   });
 });
