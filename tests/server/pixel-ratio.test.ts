@@ -32,50 +32,52 @@ test('pixelRatio 2 equals ratio 1 with doubled pixel sizes (stroke width and wid
   expect(maxDiff(plain, ref)).toBeGreaterThan(40);
 });
 
+const pts = {
+  type: 'FeatureCollection',
+  features: [
+    [-60, -30],
+    [10, 20],
+    [70, -10],
+    [12, 22],
+    [-58, -28],
+  ].map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })),
+};
+/** Pads and clamps at a pixel ratio: a constant blur sigma, 1 px neighbour reads, sizes past their max (k: the pixel sizes' factor). */
+const padsStyle = (k: number, output: string) =>
+  Renderer.create({
+    output,
+    sources: { f: { type: 'geojson', data: pts }, shapes: { type: 'geojson', data: RATIO_FEATURES } },
+    nodes: {
+      f: { op: 'features', source: 'f' },
+      s: { op: 'features', source: 'shapes' },
+      fill: { op: 'fill-solid', features: '@s', fill: '#1f6feb' },
+      soft: { op: 'blur', input: '@fill', sigma: 1.5 * k },
+      d: { op: 'density', features: '@f', radius: 20 * k, intensity: 1 },
+      shade: { op: 'hillshade', field: '@d' },
+      heat: {
+        op: 'color-ramp',
+        field: '@d',
+        stops: [
+          { value: 0, color: '#000000' },
+          { value: 1, color: '#ffffff' },
+        ],
+      },
+      edges: { op: 'edge-detect', input: '@heat' },
+      // Sizes past their explicit max: the max is in pixels too (before: not scaled, so @2x
+      // clamped a width of 2 x 3 px to 2 px and a radius of 2 x 6 px to 4 px).
+      line: { op: 'stroke-solid', features: '@s', color: '#d0312d', width: 1, 'width-expr': ['*', 3 * k, ['get', 'w']], 'width-max': 2 * k },
+      dots: { op: 'circles', features: '@f', color: '#222222', 'radius-expr': ['*', 6, k], 'radius-max': 4 * k },
+    },
+  });
+
 test('pads and maxes at pixelRatio 2: a constant blur sigma (3 sigma not whole), the 1 px neighbour reads of hillshade and edge-detect, width-max and radius-max', async () => {
   // Before the fix the input was grown by ceil(pad) x ratio while the kernel read ceil(pad x ratio):
   // a constant sigma 1.5 at @2x grew it by 10 px for a blur reading 9, shifting the blur a pixel
   // (alpha 0.58 where sigma 3 gives 0.75); hillshade and edge-detect got 2 px for a 1 px read.
-  const pts = {
-    type: 'FeatureCollection',
-    features: [
-      [-60, -30],
-      [10, 20],
-      [70, -10],
-      [12, 22],
-      [-58, -28],
-    ].map((c) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: c } })),
-  };
-  const styleAt = (k: number, output: string) =>
-    Renderer.create({
-      output,
-      sources: { f: { type: 'geojson', data: pts }, shapes: { type: 'geojson', data: RATIO_FEATURES } },
-      nodes: {
-        f: { op: 'features', source: 'f' },
-        s: { op: 'features', source: 'shapes' },
-        fill: { op: 'fill-solid', features: '@s', fill: '#1f6feb' },
-        soft: { op: 'blur', input: '@fill', sigma: 1.5 * k },
-        d: { op: 'density', features: '@f', radius: 20 * k, intensity: 1 },
-        shade: { op: 'hillshade', field: '@d' },
-        heat: {
-          op: 'color-ramp',
-          field: '@d',
-          stops: [
-            { value: 0, color: '#000000' },
-            { value: 1, color: '#ffffff' },
-          ],
-        },
-        edges: { op: 'edge-detect', input: '@heat' },
-        // Sizes past their explicit max: the max is in pixels too (before: not scaled, so @2x
-        // clamped a width of 2 x 3 px to 2 px and a radius of 2 x 6 px to 4 px).
-        line: { op: 'stroke-solid', features: '@s', color: '#d0312d', width: 1, 'width-expr': ['*', 3 * k, ['get', 'w']], 'width-max': 2 * k },
-        dots: { op: 'circles', features: '@f', color: '#222222', 'radius-expr': ['*', 6, k], 'radius-max': 4 * k },
-      },
-    });
   const w: Window = { z: 1, x0: 0, y0: 0, width: 1024, height: 1024, tileSize: 512 };
   for (const out of ['soft', 'shade', 'edges', 'line', 'dots']) {
-    const base = styleAt(1, out);
-    const doubled = styleAt(2, out);
+    const base = padsStyle(1, out);
+    const doubled = padsStyle(2, out);
     const at2 = (await base.renderWindow({ ...w, pixelRatio: 2 }, base.params())).raster;
     const ref = (await doubled.renderWindow(w, doubled.params())).raster;
     const d = maxDiff(at2, ref);
@@ -138,6 +140,20 @@ test('the server’s @2x tile is the 512 px render at pixel ratio 2', async () =
     await s.close(0);
   }
 });
+
+gpuTest(
+  'the GPU backend grows inputs by the same pads and clamps to the same maxes at pixel ratio 2 (CPU/GPU within the golden tolerance)',
+  async () => {
+    const w: Window = { z: 1, x0: 256, y0: 256, width: 256, height: 256, tileSize: 512, pixelRatio: 2 };
+    for (const out of ['soft', 'shade', 'edges', 'line', 'dots']) {
+      const r = padsStyle(1, out);
+      const cpu = toRGBA8((await r.renderWindow(w, r.params())).raster);
+      const gpu = toRGBA8((await r.renderWindow(w, r.params(), { backend: GPU! })).raster);
+      expect({ out, ok: compareRGBA(gpu, cpu, 256, 256).ok }).toEqual({ out, ok: true });
+    }
+  },
+  300_000,
+);
 
 gpuTest(
   'the GPU backend scales the same sizes (pixel ratio 2, CPU/GPU within the golden tolerance)',
