@@ -3,25 +3,39 @@
 import { Compositor, Rasterizer, emptyBox, growBox } from './rasterize.js';
 import { rng } from '../../../tests/helpers/random.js';
 
+/**
+ * Two rasterizers compositing onto two copies of one canvas (random premultiplied pixels when `r`
+ * is given, else zeros): one through sweep(comp.span), the other through composite(comp).
+ */
+function twin(W: number, H: number, r?: () => number) {
+  const base = new Float32Array(W * H * 4);
+  if (r) {
+    for (let i = 0; i < base.length; i += 4) {
+      const a = r();
+      base[i] = r() * a;
+      base[i + 1] = r() * a;
+      base[i + 2] = r() * a;
+      base[i + 3] = a;
+    }
+  }
+  const a = base.slice();
+  const b = base.slice();
+  return { a, b, ra: new Rasterizer(W, H), rb: new Rasterizer(W, H), ca: new Compositor(a, W), cb: new Compositor(b, W) };
+}
+
+/** Values that differ, bit for bit (-0 and 0 count as different). */
+function differing(a: Float32Array, b: Float32Array): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) n++;
+  return n;
+}
+
 describe('Rasterizer.composite', () => {
   test('random rings, AA and not, opaque and translucent paint: the same pixels as sweep(comp.span)', () => {
     const r = rng(3);
     for (const W of [37, 70, 300]) {
       const H = 45;
-      const base = new Float32Array(W * H * 4);
-      for (let i = 0; i < base.length; i += 4) {
-        const a = r();
-        base[i] = r() * a;
-        base[i + 1] = r() * a;
-        base[i + 2] = r() * a;
-        base[i + 3] = a;
-      }
-      const a = base.slice();
-      const b = base.slice();
-      const ra = new Rasterizer(W, H);
-      const rb = new Rasterizer(W, H);
-      const ca = new Compositor(a, W);
-      const cb = new Compositor(b, W);
+      const { a, b, ra, rb, ca, cb } = twin(W, H, r);
       for (let t = 0; t < 40; t++) {
         const aa = t % 5 !== 4;
         ra.antialias = rb.antialias = aa;
@@ -46,9 +60,7 @@ describe('Rasterizer.composite', () => {
         rb.composite(cb);
         expect(ra.empty && rb.empty).toBe(true);
       }
-      let differ = 0;
-      for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) differ++;
-      expect(differ).toBe(0);
+      expect(differing(a, b)).toBe(0);
     }
   });
 
@@ -56,12 +68,7 @@ describe('Rasterizer.composite', () => {
     const r = rng(11);
     for (const W of [20, 64, 257]) {
       const H = 50;
-      const a = new Float32Array(W * H * 4);
-      const b = new Float32Array(W * H * 4);
-      const ra = new Rasterizer(W, H);
-      const rb = new Rasterizer(W, H);
-      const ca = new Compositor(a, W);
-      const cb = new Compositor(b, W);
+      const { a, b, ra, rb, ca, cb } = twin(W, H);
       const box = emptyBox();
       for (let t = 0; t < 60; t++) {
         ra.antialias = rb.antialias = t % 7 !== 6;
@@ -93,9 +100,7 @@ describe('Rasterizer.composite', () => {
         ra.sweep(ca.span);
         rb.composite(cb);
       }
-      let differ = 0;
-      for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) differ++;
-      expect(differ).toBe(0);
+      expect(differing(a, b)).toBe(0);
     }
   });
 
@@ -103,20 +108,7 @@ describe('Rasterizer.composite', () => {
     const r = rng(5);
     const W = 90;
     const H = 60;
-    const base = new Float32Array(W * H * 4);
-    for (let i = 0; i < base.length; i += 4) {
-      const a = r();
-      base[i] = r() * a;
-      base[i + 1] = r() * a;
-      base[i + 2] = r() * a;
-      base[i + 3] = a;
-    }
-    const a = base.slice();
-    const b = base.slice();
-    const ra = new Rasterizer(W, H);
-    const rb = new Rasterizer(W, H);
-    const ca = new Compositor(a, W);
-    const cb = new Compositor(b, W);
+    const { a, b, ra, rb, ca, cb } = twin(W, H, r);
     for (let t = 0; t < 80; t++) {
       const color = [r(), r(), r(), t % 2 ? 1 : r()];
       ca.setColor(color);
@@ -136,9 +128,7 @@ describe('Rasterizer.composite', () => {
       ra.sweep(ca.span);
       rb.composite(cb);
     }
-    let differ = 0;
-    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) differ++;
-    expect(differ).toBe(0);
+    expect(differing(a, b)).toBe(0);
   });
 
   test('growBox: a non-finite coordinate gives a box confine ignores', () => {
