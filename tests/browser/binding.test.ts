@@ -30,14 +30,15 @@ async function browserTile(
   config: { backend: string; workers?: number },
   tile: { z: number; x: number; y: number },
   params: Record<string, string>,
+  pixelRatio = 1,
 ): Promise<BrowserTile> {
   return s.page.evaluate(
-    async ({ config, tile, params }) => {
+    async ({ config, tile, params, pixelRatio }) => {
       const bundle = '/preview/tilegraph.js';
       const { Renderer } = await import(bundle);
       const r = await Renderer.create({ style: '/style', dataUrl: '/data/', ...config });
       try {
-        const img: ImageData = await r.renderTile(tile, { params });
+        const img: ImageData = await r.renderTile(tile, { params, pixelRatio });
         const u8 = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
         let bin = '';
         for (let i = 0; i < u8.length; i += 0x8000) bin += String.fromCharCode(...u8.subarray(i, i + 0x8000));
@@ -46,12 +47,12 @@ async function browserTile(
         r.destroy();
       }
     },
-    { config, tile, params },
+    { config, tile, params, pixelRatio },
   );
 }
 
-async function serverTile(tile: { z: number; x: number; y: number }, params: Record<string, string>) {
-  const res = await httpGet(`${s.base}tiles/${tile.z}/${tile.x}/${tile.y}.png?${new URLSearchParams(params)}`);
+async function serverTile(tile: { z: number; x: number; y: number }, params: Record<string, string>, at2x = false) {
+  const res = await httpGet(`${s.base}tiles/${tile.z}/${tile.x}/${tile.y}${at2x ? '@2x' : ''}.png?${new URLSearchParams(params)}`);
   expect(res.status).toBe(200);
   return decodePng(res.body);
 }
@@ -145,6 +146,16 @@ describe.each([
       if (Math.abs(pixels[i]! - 0x4a) <= 2 && Math.abs(pixels[i + 1]! - 0x90) <= 2 && Math.abs(pixels[i + 2]! - 0xc0) <= 2) sea++;
     expect(sea / (256 * 256)).toBeGreaterThan(0.03);
   });
+});
+
+test("pixelRatio 2: the browser's 512 px tile matches the server's @2x tile", async () => {
+  const [b, server] = await Promise.all([browserTile({ backend: 'cpu' }, TILE, PARAMS, 2), serverTile(TILE, PARAMS, true)]);
+  expect([b.width, b.height]).toEqual([512, 512]);
+  expect([server.width, server.height]).toEqual([512, 512]);
+  const pixels = new Uint8Array(Buffer.from(b.b64, 'base64'));
+  saveArtifact('tile-cpu-worker-2x.png', encodePng(512, 512, pixels));
+  const cmp = compareRGBA(pixels, server.data, 512, 512);
+  expect({ badFraction: cmp.badFraction, maxDiff: cmp.maxDiff, ok: cmp.ok }).toEqual(expect.objectContaining({ ok: true }));
 });
 
 test('an aborted render rejects with AbortError and the renderer keeps working', async () => {

@@ -241,3 +241,20 @@ test('#backend=gpu renders the page with WebGPU, the same map as the CPU worker'
   expect(new URLSearchParams(new URL(s.page.url()).hash.slice(1)).get('backend')).toBe('gpu');
   expect(s.consoleErrors).toEqual([]);
 });
+
+test('tiles render at the screen’s pixel density (#ratio=2 here: a headless screen is 1x)', async () => {
+  expect(await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { pixelRatio?: number } }).tilegraphPreview.pixelRatio)).toBe(1);
+  await s.page.goto('about:blank');
+  await s.page.goto(`${s.base}#ratio=2`);
+  await settled(s.page);
+  expect(await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { pixelRatio?: number } }).tilegraphPreview.pixelRatio)).toBe(2);
+  // 512 px tiles shown at 256 CSS px: the same map, sharper (borders 1.6 px drawn, shown at 0.8).
+  const dense = await mapShot('preview-ratio-2.png');
+  let far = 0;
+  for (let i = 0; i < dense.data.length; i += 4) {
+    const d = Math.max(...[0, 1, 2].map((c) => Math.abs(dense.data[i + c]! - defaultMap.data[i + c]!)));
+    if (d > 48) far++;
+  }
+  expect(far / (dense.width * dense.height)).toBeLessThan(0.02);
+  expect(s.consoleErrors).toEqual([]);
+});

@@ -2,7 +2,7 @@
 // CPU backend. It runs inside the render worker (or on the page when workers are off).
 import { CpuBackend } from '../../backends/cpu/backend.js';
 import { TilegraphError } from '../../errors.js';
-import { NodeCache, Renderer as CoreRenderer, releaseRaster } from '../../index.js';
+import { NodeCache, Renderer as CoreRenderer, releaseRaster, tileWindow } from '../../index.js';
 import { toRGBA8 } from '../../render/encode.js';
 import type { Backend } from '../../backends/backend.js';
 import { requestBrowserGpu } from './gpu.js';
@@ -79,7 +79,12 @@ export class TileEngine {
     // Values validated on the page, checked against the declarations here; never re-parsed.
     const params = ParamValues.fromValues(this.core.plan.params, req.params);
     this.cache?.observe(req.params);
-    const raster = await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal });
+    const ratio = req.pixelRatio ?? 1;
+    const raster =
+      ratio === 1
+        ? await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal })
+        : (await this.core.renderWindow({ ...tileWindow(req.tile, req.tileSize * ratio), pixelRatio: ratio }, params, { backend: this.backend, signal }))
+            .raster;
     const data = toRGBA8(raster);
     releaseRaster(raster); // converted: its buffer serves the next render
     return { width: raster.width, height: raster.height, data, timing: { start, end: performance.timeOrigin + performance.now() } };

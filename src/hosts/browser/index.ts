@@ -31,6 +31,11 @@ export interface BrowserRendererOptions {
 
 export interface RenderTileOptions {
   tileSize?: number;
+  /**
+   * Pixel density 1..4 (default 1), as MapLibre's @2x: the tile in tileSize x ratio pixels with
+   * every size the style gives in pixels scaled by it (a crisp tile on a high-density screen).
+   */
+  pixelRatio?: number;
   /** Overrides on top of the defaults, as strings (the tile server's query semantics), or a ParamValues. Default: the renderer's current params. */
   params?: ParamValues | Record<string, string | undefined>;
   /** Abort: a queued render is dropped, a running one stops at its next check; rejects with AbortError. */
@@ -182,6 +187,7 @@ export class Renderer {
     const p = options.params;
     const values = p === undefined ? this.current : p instanceof ParamValues ? p : this.core.params(p);
     const req: RenderRequest = { tile, tileSize: options.tileSize ?? this.tileSize, params: values.toValues() };
+    if (options.pixelRatio !== undefined && options.pixelRatio !== 1) req.pixelRatio = options.pixelRatio;
     if (this.pool) return this.pool.render(bitmap ? { ...req, bitmap } : req, options);
     if (options.superseded?.aborted) return Promise.reject(new DOMException('the render was aborted', 'AbortError'));
     return this.local!.render(req, options.signal);

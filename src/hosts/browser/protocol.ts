@@ -19,6 +19,8 @@ export interface EngineOptions {
 export interface RenderRequest {
   tile: TileAddress;
   tileSize: number;
+  /** Pixel density 1..4 (default 1): the tile in tileSize x ratio pixels, sizes in pixels scaled (@2x). */
+  pixelRatio?: number;
   /** Every declared param's value, validated on the page (ParamValues.toValues). */
   params: WireParams;
   /** Answer with an ImageBitmap made in the worker (transferred, no copy on the page) instead of pixels. */

@@ -47,6 +47,8 @@ export interface PreviewState {
   lastExport?: { name: string; bytes: number; window?: Window };
   /** Live reload: the server's events are connected. */
   live: boolean;
+  /** Pixel density the tiles render at: the screen's (1..4, rounded), or `#ratio=N`. */
+  pixelRatio?: number;
   ready: Promise<void>;
 }
 
@@ -183,6 +185,12 @@ async function main(state: PreviewState): Promise<void> {
     Number.isInteger(workersAsked) && workersAsked >= 0 && workersAsked <= 8 ? workersAsked : Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
   // `#nodecache=0`: workers keep no node results (bench/preview.mjs measures what the cache saves).
   const renderer = await Renderer.create({ style: styleUrl, dataUrl, backend, workers, nodeCache: hashOption('nodecache') !== '0' });
+  // Tiles at the screen's pixel density (as MapLibre's @2x): crisp on a high-density display, every
+  // size in pixels scaled, so the map looks as it will at that density. `#ratio=1` renders 1x tiles.
+  const ratioAsked = Number(hashOption('ratio') ?? Number.NaN);
+  const pixelRatio =
+    Number.isInteger(ratioAsked) && ratioAsked >= 1 && ratioAsked <= 4 ? ratioAsked : Math.max(1, Math.min(4, Math.round(globalThis.devicePixelRatio || 1)));
+  state.pixelRatio = pixelRatio;
   state.renderer = renderer;
   const doc = renderer.core.doc as StyleDoc;
   const defaults = paramStrings(renderer.core.params());
@@ -222,7 +230,8 @@ async function main(state: PreviewState): Promise<void> {
     const q = query();
     const qs = q ? '?' + q : '';
     if (nodeRenderer) return `tilegraph-node://{z}/{x}/{y}${qs}`;
-    return compare.checked ? `${new URL('tiles', root).href}/{z}/{x}/{y}.png${qs}` : `tilegraph://{z}/{x}/{y}${qs}`;
+    // The server has @2x tiles: a denser screen compares against those.
+    return compare.checked ? `${new URL('tiles', root).href}/{z}/{x}/{y}${pixelRatio > 1 ? '@2x' : ''}.png${qs}` : `tilegraph://{z}/{x}/{y}${qs}`;
   };
   const describe = () => {
     if (state.node) return `Showing node '${state.node}' (${kindOf(state.node)}), rendered in this browser`;
@@ -281,6 +290,7 @@ async function main(state: PreviewState): Promise<void> {
         if (!which) return Promise.reject(new DOMException('the node view was closed', 'AbortError'));
         mark('render', key);
         return which.renderTileBitmap(tileOf(key), {
+          pixelRatio,
           params: Object.fromEntries(new URLSearchParams(q)),
           signal: o.signal,
           superseded: o.superseded,
