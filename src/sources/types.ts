@@ -74,8 +74,7 @@ export interface FeatureSource {
    */
   features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]>;
   /**
-   * Tiled sources: every feature of `layer` as each source tile whose square meets the canvas
-   * (grown by CLIP_BUFFER) holds it, buffer included, in Mercator units, owned by the tile's
+   * Tiled sources: every feature of `layer` as each source tile whose square meets the canvas holds it, buffer included, in Mercator units, owned by the tile's
    * square (src/sources/pieces.ts). The same pieces whatever the canvas, so measures of them are
    * seamless.
    */

@@ -7,7 +7,7 @@ import { maybeGunzip } from './gzip.js';
 import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import { piecesBytes, tilePieces } from './pieces.js';
-import { CLIP_BUFFER, GroupCollector, canvasKey, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
+import { GroupCollector, canvasKey, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
 import type { FeatureSource, SourceContext } from './types.js';
 
@@ -157,17 +157,11 @@ export class VectorTileSource implements FeatureSource {
     const info = await this.info(signal);
     if (canvas.z < info.minzoom) return [];
     const sz = Math.min(canvas.z, info.maxzoom);
-    // Every tile whose square meets the canvas grown by CLIP_BUFFER (where ops place measures),
-    // each once (a canvas wider than the world meets a tile twice).
-    const grown = {
-      ...canvas,
-      x0: canvas.x0 - CLIP_BUFFER,
-      y0: canvas.y0 - CLIP_BUFFER,
-      width: canvas.width + 2 * CLIP_BUFFER,
-      height: canvas.height + 2 * CLIP_BUFFER,
-    };
+    // Every tile whose square meets the canvas, each once (a canvas wider than the world meets a
+    // tile twice). A measure owned by another tile lies outside the canvas, where nothing reads it
+    // (the canvas already holds its consumers' margins), so no further neighbour is loaded.
     const seen = new Set<string>();
-    const tiles = coveringTiles(grown, sz).filter((t) => !seen.has(`${t.wx}/${t.y}`) && !!seen.add(`${t.wx}/${t.y}`));
+    const tiles = coveringTiles(canvas, sz).filter((t) => !seen.has(`${t.wx}/${t.y}`) && !!seen.add(`${t.wx}/${t.y}`));
     const parts = await Promise.all(tiles.map((t) => this.pieces(t.z, t.wx, t.y, layer, signal)));
     return parts.flat();
   }
