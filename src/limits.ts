@@ -26,6 +26,12 @@ export const LIMITS = {
   maxImagePixels: 4096 * 4096,
   /** A whole source file or HTTP body (GeoJSON, a tile); archives are read by ranges. */
   maxSourceBytes: 512 * 1024 * 1024,
+  /**
+   * One byte range read from a file, and one range the server's /data route answers (a longer
+   * request gets the first this many bytes, as a 206 whose Content-Range says so). Covers the
+   * largest PMTiles block below.
+   */
+  maxRangeBytes: 32 * 1024 * 1024,
   /** A PMTiles directory or metadata block, compressed or not. */
   maxPmtilesBlockBytes: 32 * 1024 * 1024,
   /** Highest zoom of a PMTiles archive (tile ids above z26 are not exact doubles). */

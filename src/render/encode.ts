@@ -101,7 +101,10 @@ export function pngImage(r: Raster): PngImage {
   let count = 0;
   let indexed = true;
   let opaque = true;
-  let last = -1;
+  // The previous pixel's packed colour; `haveLast` rather than a sentinel, because every int32 is
+  // a colour (-1 is opaque white).
+  let last = 0;
+  let haveLast = false;
   let lastIdx = 0;
   // The same floats as bits: a pixel equal to the one before (runs of one colour, most of a map
   // tile) reuses its value and index without converting or looking up.
@@ -136,8 +139,9 @@ export function pngImage(r: Raster): PngImage {
     }
     px[p] = v;
     if (!indexed) continue;
-    if (v !== last) {
+    if (!haveLast || v !== last) {
       last = v;
+      haveLast = true;
       let h = (Math.imul(v, 0x9e3779b1) >>> 22) & (SLOTS - 1);
       for (;;) {
         const k = slotIdx[h]!;

@@ -1,5 +1,7 @@
 // Issue 13, defects 4 and 7: every client mistake is a JSON 4xx (never a 500), and no error body
 // carries an absolute path of the server (the full error goes to the server log).
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { CpuBackend } from '../../src/index.js';
 import { InProcessRenderer } from '../../src/hosts/node/render-pool.js';
@@ -75,6 +77,52 @@ describe('client errors are JSON 4xx (defect 4)', () => {
     const { app } = makeApp(s);
     const r = await request(app).get('/data/shapes.json').set('Range', 'bytes=100000000-100000010');
     expectJsonError(r, 416);
+  });
+
+  // The audit's one-request denial of service: a 2 GiB range made fs.read assert (args[3]->IsInt32())
+  // and abort the process after allocating the length asked for. Witness: RFC 9110 §14.1.2 (the
+  // last byte position is bounded by the representation) and §15.5.17 (416 with bytes */length).
+  test.each([
+    ['bytes=0-2147483647', 0],
+    ['bytes=0-4294967295', 0],
+    ['bytes=0-99999999999999999999', -1], // not an exact integer: ignored, the whole file
+    ['bytes=10-', 10],
+  ])('Range %s is bounded by the file: the process survives and the bytes are the file', async (header, from) => {
+    const s = await loadStyleFile(fx.shapes);
+    const doc = s.renderer.doc as { sources: Record<string, Record<string, unknown>> };
+    doc.sources.shapes!.data = 'shapes.json';
+    const { app } = makeApp(s);
+    const file = readFileSync(path.join(fx.dir, 'shapes.json'));
+    const r = await request(app)
+      .get('/data/shapes.json')
+      .set('Range', header)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    if (from < 0) {
+      expect(r.status).toBe(200);
+      expect(Buffer.compare(r.body as Buffer, file)).toBe(0);
+      return;
+    }
+    expect(r.status).toBe(206);
+    expect(r.headers['content-range']).toBe(`bytes ${from}-${file.length - 1}/${file.length}`);
+    expect(Buffer.compare(r.body as Buffer, file.subarray(from))).toBe(0);
+  });
+
+  test('a range past the end says the length in Content-Range (bytes */length)', async () => {
+    const s = await loadStyleFile(fx.shapes);
+    const doc = s.renderer.doc as { sources: Record<string, Record<string, unknown>> };
+    doc.sources.shapes!.data = 'shapes.json';
+    const { app } = makeApp(s);
+    const size = statSync(path.join(fx.dir, 'shapes.json')).size;
+    const r = await request(app)
+      .get('/data/shapes.json')
+      .set('Range', `bytes=${size}-${size + 5}`);
+    expectJsonError(r, 416);
+    expect(r.headers['content-range']).toBe(`bytes */${size}`);
   });
 });
 

@@ -52,6 +52,11 @@ async function roundTrip(r: Raster): Promise<{ colorType: number; bitDepth: numb
 describe('encodePng: lossless', () => {
   const cases: [string, Raster, number, number][] = [
     ['one colour', raster(256, 256, () => [0.66, 0.81, 0.9, 1]), 3, 1],
+    // Opaque white packs to -1, the run test's old sentinel: an empty PLTE, or the first run
+    // taking another colour's index (the outside audit's bug).
+    ['opaque white only', raster(256, 256, () => [1, 1, 1, 1]), 3, 1],
+    ['white top half, black square below', raster(256, 256, (x, y) => (y >= 128 && x >= 64 && x < 192 ? [0, 0, 0, 1] : [1, 1, 1, 1])), 3, 1],
+    ['white first pixel, then 3 colours', raster(9, 9, (x, y) => (x + y === 0 ? [1, 1, 1, 1] : palette(3, false)[(x + y) % 3]!)), 3, 2],
     ['fully transparent', raster(64, 64, () => [0, 0, 0, 0]), 3, 1],
     ['2 colours, odd size', raster(13, 7, (x, y) => ((x + y) % 2 ? [1, 0.5, 0, 1] : [0.2, 0.3, 0.4, 1])), 3, 1],
     ['3 colours with alpha, odd size', raster(11, 5, (x, y) => palette(3, true)[(x * 7 + y) % 3]!), 3, 2],

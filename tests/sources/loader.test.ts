@@ -25,6 +25,18 @@ describe('NodeLoader', () => {
     expect(l.key('data.bin')).toBe(path.join(dir, 'style', 'data.bin'));
   });
 
+  test('a range of 2 GiB or 4 GiB reads what the file holds, allocating no more (fs.read asserted on lengths over 2^31)', async () => {
+    const l = new NodeLoader({ baseDir: path.join(dir, 'style') });
+    for (const length of [2 ** 31, 2 ** 32 - 1, Number.MAX_SAFE_INTEGER]) {
+      const b = await l.load('data.bin', { offset: 0, length });
+      expect(b.length).toBe(100);
+      expect(b.buffer.byteLength).toBe(100);
+    }
+    expect((await l.load('data.bin', { offset: 2 ** 40, length: 2 ** 31 })).length).toBe(0);
+    await expect(l.load('data.bin', { offset: -1, length: 5 })).rejects.toThrow(/invalid byte range/);
+    expect(await l.size('data.bin')).toBe(100);
+  });
+
   test('refuses paths outside the style directory unless allowed', async () => {
     const strict = new NodeLoader({ baseDir: path.join(dir, 'style') });
     await expect(strict.load('../secret.txt')).rejects.toThrow(/outside the style's directory/);

@@ -91,16 +91,32 @@ export class NodeLoader implements Loader {
   async load(ref: string, range?: { offset: number; length: number }, signal?: AbortSignal): Promise<Uint8Array> {
     if (/^https?:\/\//.test(ref)) return this.fetchUrl(ref, range, signal);
     try {
-      // `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas).
-      const file = ref.startsWith('npm:') ? createRequire(path.join(this.baseDir, 'noop.js')).resolve(ref.slice(4)) : this.resolvePath(ref);
-      return await this.readFile(file, range, signal);
+      return await this.readFile(this.filePath(ref), range, signal);
     } catch (e) {
-      if ((e as Error)?.name === 'AbortError') throw e;
-      const code = (e as NodeJS.ErrnoException).code;
-      const cause = (code && FS_CAUSES[code]) ?? (code === 'MODULE_NOT_FOUND' ? 'no such package file' : undefined);
-      // Messages without a code are ours (outside the directory) and name no absolute path.
-      throw new Error(cause ? `cannot read '${ref}': ${cause}` : (e as Error).message, { cause: e });
+      throw this.fileError(ref, e);
     }
+  }
+
+  /** The size in bytes of a file, `npm:` or relative ref (not a URL), for a server's Content-Range. */
+  async size(ref: string): Promise<number> {
+    try {
+      return (await stat(this.filePath(ref))).size;
+    } catch (e) {
+      throw this.fileError(ref, e);
+    }
+  }
+
+  /** `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas). */
+  private filePath(ref: string): string {
+    return ref.startsWith('npm:') ? createRequire(path.join(this.baseDir, 'noop.js')).resolve(ref.slice(4)) : this.resolvePath(ref);
+  }
+
+  private fileError(ref: string, e: unknown): Error {
+    if ((e as Error)?.name === 'AbortError') return e as Error;
+    const code = (e as NodeJS.ErrnoException).code;
+    const cause = (code && FS_CAUSES[code]) ?? (code === 'MODULE_NOT_FOUND' ? 'no such package file' : undefined);
+    // Messages without a code are ours (outside the directory) and name no absolute path.
+    return new Error(cause ? `cannot read '${ref}': ${cause}` : (e as Error).message, { cause: e });
   }
 
   /** Brotli for PMTiles archives, bounded: zlib stops at maxOutputLength. */
@@ -144,17 +160,24 @@ export class NodeLoader implements Loader {
       return new Uint8Array(await readFile(p, { signal }));
     }
     signal?.throwIfAborted();
+    if (!Number.isSafeInteger(range.offset) || !Number.isSafeInteger(range.length) || range.offset < 0 || range.length < 0)
+      throw new Error(`invalid byte range ${range.offset}+${range.length} of '${path.basename(p)}'`);
     const fh = await open(p, 'r');
     try {
-      const buf = new Uint8Array(range.length);
+      // Bounded by the file (a range past its end reads nothing) and by LIMITS.maxRangeBytes, so a
+      // request for 4 GiB neither allocates it nor hands fs.read a length over 2^31.
+      const length = Math.min(range.length, Math.max(0, (await fh.stat()).size - range.offset));
+      if (length > LIMITS.maxRangeBytes)
+        throw new Error(`a range of ${formatBytes(length)} of '${path.basename(p)}' is above the limit of ${formatBytes(LIMITS.maxRangeBytes)} for one read`);
+      const buf = new Uint8Array(length);
       let got = 0;
       // One read may return less than asked; loop until the range or the file ends.
-      while (got < range.length) {
-        const { bytesRead } = await fh.read(buf, got, range.length - got, range.offset + got);
+      while (got < length) {
+        const { bytesRead } = await fh.read(buf, got, length - got, range.offset + got);
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      return got === range.length ? buf : buf.subarray(0, got);
+      return got === length ? buf : buf.subarray(0, got);
     } finally {
       await fh.close();
     }

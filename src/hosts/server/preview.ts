@@ -3,6 +3,7 @@
 // browser's fetch loader; only refs the style's sources declare).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { LIMITS } from '../../limits.js';
 import { fileURLToPath } from 'node:url';
 import { Router, type Request, type Response } from 'express';
 import { NodeLoader } from '../node/loader.js';
@@ -72,6 +73,8 @@ function parseRange(header: string | undefined): { offset: number; end?: number 
   if (!m) return undefined;
   const offset = Number(m[1]);
   const end = m[2] ? Number(m[2]) : undefined;
+  // Digits past 2^53 are not exact: such a range is ignored, as an unparseable one is.
+  if (!Number.isSafeInteger(offset) || (end !== undefined && !Number.isSafeInteger(end))) return undefined;
   return end !== undefined && end < offset ? undefined : { offset, end };
 }
 
@@ -111,31 +114,42 @@ export function previewRouter(service: TileService, options: PreviewOptions = {}
       throw new HttpError(404, { error: 'not found', details: [{ field: 'ref', message: `the style's sources declare no '${ref}'` }] });
     }
     const loader = new NodeLoader({ baseDir: style.baseDir, allowOutside: style.allowOutside });
-    const range = parseRange(req.get('Range'));
-    let bytes: Uint8Array;
+    let size: number;
     try {
-      bytes = await loader.load(ref, range && range.end !== undefined ? { offset: range.offset, length: range.end - range.offset + 1 } : undefined);
-      if (range && range.end === undefined) bytes = bytes.subarray(range.offset);
+      size = await loader.size(ref);
     } catch (e) {
       throw new HttpError(404, { error: 'not found', details: [{ field: 'ref', message: (e as Error).message }] });
     }
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Accept-Ranges', 'bytes');
+    const range = parseRange(req.get('Range'));
+    if (range && range.offset >= size) {
+      res.setHeader('Content-Range', `bytes */${size}`);
+      throw new HttpError(416, {
+        error: 'range not satisfiable',
+        details: [{ field: 'range', message: `the range starts at byte ${range.offset}, past the end of '${ref}' (${size} bytes)` }],
+      });
+    }
+    // A range ends at the file's end and spans at most LIMITS.maxRangeBytes (RFC 9110 lets the
+    // Content-Range say what was sent); a whole file is bounded by the loader's maxSourceBytes.
+    const offset = range?.offset ?? 0;
+    const end = range ? Math.min(range.end ?? size - 1, size - 1, offset + LIMITS.maxRangeBytes - 1) : size - 1;
+    let bytes: Uint8Array;
+    try {
+      bytes = await loader.load(ref, range ? { offset, length: end - offset + 1 } : undefined);
+    } catch (e) {
+      throw new HttpError(range ? 416 : 404, {
+        error: range ? 'range not satisfiable' : 'not found',
+        details: [{ field: range ? 'range' : 'ref', message: (e as Error).message }],
+      });
+    }
     res.type(TYPES[path.extname(ref).toLowerCase()] ?? 'application/octet-stream');
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (!range) {
       res.send(body);
       return;
     }
-    if (bytes.byteLength === 0) {
-      res.setHeader('Content-Range', 'bytes */*');
-      throw new HttpError(416, {
-        error: 'range not satisfiable',
-        details: [{ field: 'range', message: `the range starts at byte ${range.offset}, past the end of '${ref}'` }],
-      });
-    }
-    // The loader does not report the total size; RFC 9110 allows '*'.
-    res.status(206).setHeader('Content-Range', `bytes ${range.offset}-${range.offset + bytes.byteLength - 1}/*`);
+    res.status(206).setHeader('Content-Range', `bytes ${offset}-${offset + bytes.byteLength - 1}/${size}`);
     res.send(body);
   });
 
