@@ -31,10 +31,13 @@ export function coveringTiles(canvas: Canvas, sz: number, buffer = 0): SourceTil
     x1 = canvas.x0 + canvas.width - ix;
   const y0 = canvas.y0 + iy,
     y1 = canvas.y0 + canvas.height - iy;
-  const tx0 = Math.floor(x0 / size);
-  const tx1 = Math.max(tx0, Math.floor((x1 - 1e-9) / size));
-  const ty0 = Math.max(0, Math.min(n - 1, Math.floor(y0 / size)));
-  const ty1 = Math.max(ty0, Math.min(n - 1, Math.floor((y1 - 1e-9) / size)));
+  // An edge within rounding of a tile boundary does not reach into the next tile. The tolerance is
+  // relative: world pixels reach tileSize * 2^30, where an absolute 1e-9 is below one unit in the
+  // last place (at z16 with 512 px tiles already), and a one-tile canvas took four source tiles.
+  const tx0 = Math.floor((x0 + edgeTolerance(x0)) / size);
+  const tx1 = Math.max(tx0, Math.floor((x1 - edgeTolerance(x1)) / size));
+  const ty0 = Math.max(0, Math.min(n - 1, Math.floor((y0 + edgeTolerance(y0)) / size)));
+  const ty1 = Math.max(ty0, Math.min(n - 1, Math.floor((y1 - edgeTolerance(y1)) / size)));
   const out: SourceTileRef[] = [];
   for (let y = ty0; y <= ty1; y++) {
     for (let x = tx0; x <= tx1; x++) {
@@ -42,6 +45,14 @@ export function coveringTiles(canvas: Canvas, sz: number, buffer = 0): SourceTil
     }
   }
   return out;
+}
+
+/**
+ * How far a world-pixel coordinate may sit past a tile edge and still count as on it: about 450
+ * units in the last place of `v` (0.05 px at z30 with 512 px tiles), and 1e-9 near zero.
+ */
+function edgeTolerance(v: number): number {
+  return Math.max(1e-9, Math.abs(v) * 1e-13);
 }
 
 export function tileKey(z: number, x: number, y: number): string {
@@ -79,14 +90,25 @@ export function expandTemplate(template: string, z: number, x: number, y: number
   });
 }
 
-/** Lng/lat bounds [west, south, east, north] as a tile range at zoom z (inclusive; west > east crosses the antimeridian). */
+/**
+ * Lng/lat bounds [west, south, east, north] as a tile range at zoom z (inclusive; west > east
+ * crosses the antimeridian, and then x0 >= x1). A bound on a tile edge takes the tile on its
+ * inner side; zero-width (or zero-height) bounds on an edge take the tiles on both sides of it.
+ */
 export function boundsTileRange(bounds: readonly number[], z: number): { x0: number; y0: number; x1: number; y1: number } {
   const n = 1 << z;
   const [w, s, e, nn] = bounds as [number, number, number, number];
   const [px0, py0] = lngLatToPixel(w, nn, z, 1);
   const [px1, py1] = lngLatToPixel(e, s, z, 1);
   const clampT = (v: number) => Math.max(0, Math.min(n - 1, v));
-  return { x0: clampT(Math.floor(px0)), y0: clampT(Math.floor(py0)), x1: clampT(Math.ceil(px1) - 1), y1: clampT(Math.ceil(py1) - 1) };
+  let x0 = clampT(Math.floor(px0)),
+    x1 = clampT(Math.ceil(px1) - 1);
+  let y0 = clampT(Math.floor(py0)),
+    y1 = clampT(Math.ceil(py1) - 1);
+  // Only a zero-width range on an edge (floor(k) = k > ceil(k) - 1) gives x1 < x0 without crossing.
+  if (w <= e && x1 < x0) [x0, x1] = [x1, x0];
+  if (y1 < y0) [y0, y1] = [y1, y0];
+  return { x0, y0, x1, y1 };
 }
 
 /** Whether tile z/x/y (x wrapped) intersects lng/lat bounds. */
@@ -94,5 +116,7 @@ export function tileInBounds(bounds: readonly number[] | undefined, z: number, x
   if (!bounds) return true;
   const r = boundsTileRange(bounds, z);
   if (y < r.y0 || y > r.y1) return false;
-  return r.x0 <= r.x1 ? x >= r.x0 && x <= r.x1 : x >= r.x0 || x <= r.x1;
+  // West > east crosses the antimeridian: the columns from x0 east to the edge and from 0 to x1
+  // (every column when both ends fall in one).
+  return (bounds[0] as number) <= (bounds[2] as number) ? x >= r.x0 && x <= r.x1 : x >= r.x0 || x <= r.x1;
 }

@@ -25,12 +25,14 @@ export class ByteLru<V extends { byteLength: number }> {
   }
 
   set(key: string, value: V): void {
-    if (value.byteLength > this.maxBytes) return;
     const old = this.map.get(key);
     if (old !== undefined) {
       this.used -= old.byteLength;
       this.map.delete(key);
     }
+    // Too large to hold: not kept, and the value it replaces is gone too (a get must never answer
+    // with what was set before).
+    if (value.byteLength > this.maxBytes) return;
     this.map.set(key, value);
     this.used += value.byteLength;
     while (this.used > this.maxBytes) {

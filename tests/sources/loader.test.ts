@@ -103,6 +103,23 @@ describe('tile math', () => {
     expect(tileInBounds([170, -10, -170, 10], 3, 4, 3)).toBe(false);
   });
 
+  test('zero-width bounds on a tile edge select the tiles beside that edge, not every column (issue 19)', () => {
+    // lng 0 / lat 0 is the edge between columns 3 and 4 (rows 3 and 4) at z3.
+    const r = boundsTileRange([0, 0, 0, 0], 3);
+    expect(r.x0).toBeLessThanOrEqual(r.x1);
+    expect(r.y0).toBeLessThanOrEqual(r.y1);
+    for (let x = 0; x < 8; x++) expect([x, tileInBounds([0, 10, 0, 20], 3, x, 3)]).toEqual([x, x === 3 || x === 4]);
+    for (let x = 0; x < 8; x++) expect([x, tileInBounds([45, 10, 45, 20], 3, x, 3)]).toEqual([x, x === 4 || x === 5]);
+    // A zero-height range on a row edge: the rows beside it, never a wrapped range.
+    for (let y = 0; y < 8; y++) expect([y, tileInBounds([10, 0, 20, 0], 3, 4, y)]).toEqual([y, y === 3 || y === 4]);
+    // A point inside a tile selects that tile alone; at the antimeridian (-180 or 180) the edge column.
+    for (let x = 0; x < 8; x++) expect([x, tileInBounds([10, 10, 10, 10], 3, x, 3)]).toEqual([x, x === 4]);
+    for (let x = 0; x < 8; x++) expect([x, tileInBounds([180, 10, 180, 10], 3, x, 3)]).toEqual([x, x === 7]);
+    for (let x = 0; x < 8; x++) expect([x, tileInBounds([-180, 10, -180, 10], 3, x, 3)]).toEqual([x, x === 0]);
+    // West > east inside one column: everything but a sliver of that column, so every column.
+    for (let x = 0; x < 8; x++) expect([x, tileInBounds([12, 10, 11, 20], 3, x, 3)]).toEqual([x, true]);
+  });
+
   test('covering tiles wrap x, clamp y and over-zoom', () => {
     const c = coveringTiles({ z: 2, x0: -10, y0: -10, width: 20, height: 20, tileSize: 256 }, 2);
     expect(c.map((t) => [t.x, t.wx, t.y])).toEqual([
@@ -111,6 +128,28 @@ describe('tile math', () => {
     ]);
     const o = coveringTiles({ z: 5, x0: 8 * 256, y0: 8 * 256, width: 256, height: 256, tileSize: 256 }, 3);
     expect(o.map((t) => [t.z, t.x, t.y, t.size])).toEqual([[3, 2, 2, 1024]]);
+  });
+
+  test('a one-tile canvas covers one source tile at every zoom (issue 19: an absolute 1e-9 is below the rounding step at z16 with 512 px tiles)', () => {
+    // World pixels reach 512 * 2^z: at z16 that is 2^25, where one unit in the last place is 2^-28 > 1e-9,
+    // so x1 - 1e-9 == x1 and the tile to the east (and south) was taken too.
+    for (const tileSize of [256, 512]) {
+      for (const z of [0, 4, 12, 16, 20, 24, 30]) {
+        const n = 2 ** z;
+        for (const [tx, ty] of [
+          [0, 0],
+          [n - 1, n - 1],
+          [Math.floor(n / 3), Math.floor((2 * n) / 3)],
+        ] as const) {
+          const c = { z, x0: tx * tileSize, y0: ty * tileSize, width: tileSize, height: tileSize, tileSize };
+          expect([tileSize, z, coveringTiles(c, z).map((t) => [t.x, t.y])]).toEqual([tileSize, z, [[tx, ty]]]);
+          // Over-zoomed: the parent at z - 2 holds it.
+          if (z >= 2) expect([tileSize, z, coveringTiles(c, z - 2).map((t) => [t.x, t.y])]).toEqual([tileSize, z, [[tx >> 2, ty >> 2]]]);
+          // One pixel more reaches the neighbours.
+          if (tx < n - 1 && ty < n - 1) expect(coveringTiles({ ...c, width: tileSize + 1, height: tileSize + 1 }, z)).toHaveLength(4);
+        }
+      }
+    }
   });
 });
 
