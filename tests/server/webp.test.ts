@@ -1,6 +1,19 @@
-// WebP tiles (issue 15 item 5): /tiles/{z}/{x}/{y}[@2x].webp, the same map as the PNG.
+// WebP tiles (issue 15 item 5): /tiles/{z}/{x}/{y}[@2x].webp, the same map as the PNG. WebP is
+// lossy (quality 90, effort 2; docs/server.md), so its witness is libvips' own WebP encode of the
+// same pixels (toRGBA8 of the raster): on every raster of the codec generator ours is no further
+// from the pixels than libvips' encode is, pixel by pixel; both decoded by libvips.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
 import sharp from 'sharp';
+import { CpuBackend } from '../../src/index.js';
+import { encodePngSync } from '../../src/hosts/node/png.js';
+import { loadStyleFile } from '../../src/hosts/node/style-file.js';
+import { pngToWebp } from '../../src/hosts/node/webp.js';
 import { serve, type RunningServer } from '../../src/hosts/server/serve.js';
+import type { Raster } from '../../src/types.js';
+import { decodeWithSharp, premultipliedError, rgbaOf } from '../helpers/decode.js';
+import { codecCase } from '../helpers/raster-arbitrary.js';
 import { writeFixtures, type Fixture } from './fixtures.js';
 
 let fx: Fixture;
@@ -18,12 +31,59 @@ async function get(url: string) {
   return { status: r.status, headers: r.headers, bytes: Buffer.from(await r.arrayBuffer()) };
 }
 
-async function rgba(bytes: Buffer) {
-  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+/** libvips' own WebP of the raster's pixels, with the settings we ship (src/hosts/node/webp.ts). */
+async function libvipsWebp(r: Raster): Promise<Buffer> {
+  const px = rgbaOf(r);
+  return sharp(Buffer.from(px.buffer, px.byteOffset, px.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
+    .webp({ quality: 90, effort: 2 })
+    .toBuffer();
 }
 
-test('a .webp tile is WebP with the PNG tile’s pixels (lossy, within a few levels), cached under its own ETag', async () => {
+/**
+ * Our WebP of `r` decodes (libvips) to its size, and no pixel is further from toRGBA8(r) than in
+ * libvips' encode of the same pixels (premultiplied, 1/255 slack for a different but equal-quality
+ * encode); the mean error no more than 5% above libvips'.
+ */
+async function expectAsGoodAsLibvips(r: Raster, webp: Uint8Array): Promise<{ max: number; mean: number }> {
+  const want = rgbaOf(r);
+  const ours = await decodeWithSharp(webp);
+  expect([ours.width, ours.height]).toEqual([r.width, r.height]);
+  const theirs = await decodeWithSharp(await libvipsWebp(r));
+  const a = premultipliedError(ours.data, want);
+  const b = premultipliedError(theirs.data, want);
+  let worse = 0;
+  for (let p = 0; p < a.perPixel.length; p++) if (a.perPixel[p]! > b.perPixel[p]! + 1) worse++;
+  expect({ worse }).toEqual({ worse: 0 });
+  expect(a.mean).toBeLessThanOrEqual(b.mean * 1.05 + 1e-9);
+  return { max: a.max, mean: a.mean };
+}
+
+describe('WebP of our PNG against libvips’ own WebP of the same pixels (fast-check)', () => {
+  test('every raster: decodes, and no pixel further from toRGBA8 than in libvips’ encode', async () => {
+    await fc.assert(
+      fc.asyncProperty(codecCase, async ({ raster: r }) => {
+        await expectAsGoodAsLibvips(r, await pngToWebp(encodePngSync(r)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('one-colour tiles, white above all (the PNG with an empty palette made its WebP throw): white, black and transparent exact, a colour within 2/255 (YUV)', async () => {
+    for (const [c, bound] of [
+      [[1, 1, 1, 1], 0],
+      [[0, 0, 0, 1], 0],
+      [[0, 0, 0, 0], 0],
+      [[0.2, 0.4, 0.6, 1], 2],
+    ] as const) {
+      const data = new Float32Array(256 * 256 * 4);
+      for (let i = 0; i < data.length; i += 4) data.set([c[0]! * c[3]!, c[1]! * c[3]!, c[2]! * c[3]!, c[3]!], i);
+      const r: Raster = { kind: 'raster', width: 256, height: 256, data };
+      expect((await expectAsGoodAsLibvips(r, await pngToWebp(encodePngSync(r)))).max).toBeLessThanOrEqual(bound);
+    }
+  });
+});
+
+test('a .webp tile is WebP of the raster’s pixels (lossy: as close as libvips’ own encode), cached under its own ETag', async () => {
   const png = await get(`${s.url}tiles/1/0/0.png?fill=%2300aa44`);
   const webp = await get(`${s.url}tiles/1/0/0.webp?fill=%2300aa44`);
   expect(webp.status).toBe(200);
@@ -31,12 +91,11 @@ test('a .webp tile is WebP with the PNG tile’s pixels (lossy, within a few lev
   expect(webp.bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
   expect(webp.bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
   expect(webp.headers.get('etag')).not.toBe(png.headers.get('etag'));
-  const a = await rgba(png.bytes);
-  const b = await rgba(webp.bytes);
-  expect([b.width, b.height]).toEqual([256, 256]);
-  let sum = 0;
-  for (let i = 0; i < a.data.length; i++) sum += Math.abs(a.data[i]! - b.data[i]!);
-  expect(sum / a.data.length).toBeLessThan(3);
+  const style = await loadStyleFile(fx.shapes);
+  const raster = await style.renderer.renderTile({ z: 1, x: 0, y: 0 }, style.renderer.params({ fill: '#00aa44' }), { backend: new CpuBackend() });
+  const err = await expectAsGoodAsLibvips(raster, webp.bytes);
+  // Flat fills with anti-aliased edges: a few levels on average at quality 90.
+  expect(err.mean).toBeLessThan(3);
   const again = await get(`${s.url}tiles/1/0/0.webp?fill=%2300aa44`);
   expect(again.headers.get('x-tilegraph-cache')).toBe('hit');
   expect(Buffer.compare(again.bytes, webp.bytes)).toBe(0);
@@ -47,8 +106,30 @@ test('a .webp tile is WebP with the PNG tile’s pixels (lossy, within a few lev
 test('@2x.webp is 512 px; a bad extension names the accepted forms', async () => {
   const big = await get(`${s.url}tiles/2/1/1@2x.webp`);
   expect(big.status).toBe(200);
-  expect((await rgba(big.bytes)).width).toBe(512);
+  expect((await decodeWithSharp(big.bytes)).width).toBe(512);
   const bad = await get(`${s.url}tiles/1/0/0.jpg`);
   expect(bad.status).toBe(400);
   expect(JSON.parse(bad.bytes.toString()).details[0]).toEqual({ field: 'format', message: "'0.jpg' is not {y}.png, {y}@2x.png, {y}.webp or {y}@2x.webp" });
+});
+
+test('an all-white style: its PNG and WebP tiles (and @2x) decode with libvips to white pixels only', async () => {
+  const file = path.join(fx.dir, 'white.json');
+  writeFileSync(file, JSON.stringify({ name: 'white', output: 'bg', nodes: { bg: { op: 'solid', color: '#ffffff' } } }));
+  const w = await serve({ style: file, port: 0, workers: 0, backend: 'cpu', log: () => undefined });
+  try {
+    for (const [name, size] of [
+      ['0/0/0.png', 256],
+      ['0/0/0.webp', 256],
+      ['3/2/5@2x.png', 512],
+      ['3/2/5@2x.webp', 512],
+    ] as const) {
+      const r = await get(`${w.url}tiles/${name}`);
+      expect({ name, status: r.status }).toEqual({ name, status: 200 });
+      const img = await decodeWithSharp(r.bytes);
+      expect([img.width, img.height]).toEqual([size, size]);
+      expect({ name, white: img.data.every((v) => v === 255) }).toEqual({ name, white: true });
+    }
+  } finally {
+    await w.close(0);
+  }
 });
