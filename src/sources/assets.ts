@@ -33,7 +33,8 @@ async function loadSprite(ref: string, loader: Loader | undefined, decode: Image
   try {
     bytes = await loader.load(ref, undefined, signal);
   } catch (e) {
-    throw new Error(`asset '${ref}' cannot be loaded: ${(e as Error)?.message ?? e}`);
+    // The loader's own "cannot read '<ref>': " would name the ref twice.
+    throw new Error(`asset '${ref}' cannot be loaded: ${String((e as Error)?.message ?? e).replace(`cannot read '${ref}': `, '')}`);
   }
   let img: DecodedImage;
   try {

@@ -146,7 +146,9 @@ export class GeojsonSource implements FeatureSource {
           try {
             bytes = await this.loader.load(doc, undefined, signal);
           } catch (e) {
-            throw new SourceError(this.name, undefined, `cannot read '${doc}': ${(e as Error).message}`, { cause: e });
+            const message = String((e as Error)?.message ?? e);
+            // The loader's message names the ref already ("cannot read 'npm:…': no such file").
+            throw new SourceError(this.name, undefined, message.includes(doc) ? message : `cannot read '${doc}': ${message}`, { cause: e });
           }
           try {
             doc = JSON.parse(new TextDecoder().decode(bytes));

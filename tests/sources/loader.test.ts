@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NodeLoader } from '../../src/hosts/node/loader.js';
+import { NodeLoader, resolveNpmRef } from '../../src/hosts/node/loader.js';
+import { Renderer } from '../../src/index.js';
 import { boundsTileRange, coveringTiles, expandTemplate, tileInBounds } from '../../src/sources/tiles.js';
 
 describe('NodeLoader', () => {
@@ -50,6 +51,53 @@ describe('NodeLoader', () => {
     const l = new NodeLoader({ baseDir: process.cwd() });
     const b = await l.load('npm:world-atlas/countries-110m.json');
     expect(JSON.parse(new TextDecoder().decode(b)).type).toBe('Topology');
+  });
+
+  test("npm: refs resolve from the style's folder first, then tilegraph's installation, then the working directory (docs/sources.md)", async () => {
+    // A style outside the checkout: world-atlas comes from tilegraph's own installation.
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'tilegraph-user-style-'));
+    const fromInstall = new NodeLoader({ baseDir: elsewhere });
+    expect(JSON.parse(new TextDecoder().decode(await fromInstall.load('npm:world-atlas/countries-110m.json'))).type).toBe('Topology');
+    // A package in a node_modules folder above the style's folder wins over tilegraph's own copy.
+    const own = path.join(elsewhere, 'node_modules', 'world-atlas');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'countries-110m.json'), '{"type":"FeatureCollection","features":[]}');
+    mkdirSync(path.join(elsewhere, 'styles', 'a'), { recursive: true });
+    const nested = new NodeLoader({ baseDir: path.join(elsewhere, 'styles', 'a') });
+    expect(JSON.parse(new TextDecoder().decode(await nested.load('npm:world-atlas/countries-110m.json'))).type).toBe('FeatureCollection');
+    // Scoped packages; the working directory last.
+    const cwd = mkdtempSync(path.join(tmpdir(), 'tilegraph-cwd-'));
+    mkdirSync(path.join(cwd, 'node_modules', '@me', 'data'), { recursive: true });
+    writeFileSync(path.join(cwd, 'node_modules', '@me', 'data', 'x.json'), '{}');
+    expect(resolveNpmRef('npm:@me/data/x.json', path.join(elsewhere, 'styles', 'a'), cwd)).toBe(path.join(cwd, 'node_modules', '@me', 'data', 'x.json'));
+    // Nothing found: one sentence naming the ref once and every place looked in.
+    let message = '';
+    await fromInstall.load('npm:no-such-package-xyz/a.json').catch((e: Error) => (message = e.message));
+    expect(message).toBe(
+      "cannot read 'npm:no-such-package-xyz/a.json': no package 'no-such-package-xyz' in a node_modules folder from the style's folder, tilegraph's installation or the working directory upwards (npm install no-such-package-xyz)",
+    );
+    await expect(fromInstall.load('npm:world-atlas/no-such-file.json')).rejects.toThrow(/^cannot read 'npm:world-atlas\/no-such-file\.json': no such file$/);
+    // The file part stays inside the package folder; a ref without a file is no npm ref.
+    await expect(fromInstall.load('npm:world-atlas/../../package.json')).rejects.toThrow(
+      "'npm:world-atlas/../../package.json' leaves the package 'world-atlas'",
+    );
+    await expect(fromInstall.load('npm:world-atlas')).rejects.toThrow(/is not an npm reference: write npm:<package>\/<file>/);
+  });
+
+  test('a geojson source whose npm: file is missing names the ref once (issue 23: the message repeated itself)', async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'tilegraph-user-style-'));
+    const r = Renderer.create(
+      {
+        output: 'f',
+        sources: { c: { type: 'geojson', data: 'npm:world-atlas/countries-999m.json' } },
+        nodes: { c: { op: 'features', source: 'c' }, f: { op: 'fill-solid', features: '@c', fill: '#000000' } },
+      },
+      { loader: new NodeLoader({ baseDir: elsewhere }) },
+    );
+    let message = '';
+    await r.renderTile({ z: 0, x: 0, y: 0 }, r.params()).catch((e: Error) => (message = e.message));
+    expect(message).toMatch(/cannot read 'npm:world-atlas\/countries-999m\.json': no such file$/);
+    expect(message.split('npm:world-atlas').length).toBe(2);
   });
 
   test('http(s): byte ranges from servers that honour Range, ignore it, or answer 416', async () => {

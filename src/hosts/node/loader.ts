@@ -2,9 +2,9 @@
 // files; it also carries the host's image decoder (sharp) and brotli (zlib) for the sources.
 // Error messages name the ref as the style wrote it, never an absolute path (they reach HTTP
 // error bodies); the underlying error stays in `cause` for the server log.
+import { statSync } from 'node:fs';
 import { readFile, open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompress } from 'node:zlib';
 import type { ImageDecoder, Loader } from '../../sources/types.js';
@@ -108,13 +108,13 @@ export class NodeLoader implements Loader {
 
   /** `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas). */
   private filePath(ref: string): string {
-    return ref.startsWith('npm:') ? createRequire(path.join(this.baseDir, 'noop.js')).resolve(ref.slice(4)) : this.resolvePath(ref);
+    return ref.startsWith('npm:') ? resolveNpmRef(ref, this.baseDir) : this.resolvePath(ref);
   }
 
   private fileError(ref: string, e: unknown): Error {
     if ((e as Error)?.name === 'AbortError') return e as Error;
     const code = (e as NodeJS.ErrnoException).code;
-    const cause = (code && FS_CAUSES[code]) ?? (code === 'MODULE_NOT_FOUND' ? 'no such package file' : undefined);
+    const cause = code && FS_CAUSES[code];
     // Messages without a code are ours (outside the directory) and name no absolute path.
     return new Error(cause ? `cannot read '${ref}': ${cause}` : (e as Error).message, { cause: e });
   }
@@ -182,4 +182,47 @@ export class NodeLoader implements Loader {
       await fh.close();
     }
   }
+}
+
+/** Where tilegraph itself is installed: its own `node_modules` (and a project's that installed it) hold the examples' data packages. */
+const INSTALL_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/**
+ * The file of `npm:<package>/<file>` (`<package>` may be `@scope/name`): the first
+ * `node_modules/<package>` folder found going up from the style's directory, then from
+ * tilegraph's installation, then from the working directory (docs/sources.md). Read as a plain
+ * file of the package folder (a package's `exports` map does not hide data files); a file part
+ * that leaves the package folder is refused.
+ */
+export function resolveNpmRef(ref: string, styleDir: string, cwd = process.cwd()): string {
+  const m = /^npm:((?:@[^/]+\/)?[^/@][^/]*)\/(.+)$/.exec(ref);
+  if (!m) throw new Error(`'${ref}' is not an npm reference: write npm:<package>/<file> (npm:@scope/package/<file> for a scoped package)`);
+  const [, pkg, file] = m as unknown as [string, string, string];
+  const looked: string[] = [];
+  const starts: [string, string][] = [
+    [styleDir, "the style's folder"],
+    [INSTALL_DIR, "tilegraph's installation"],
+    [cwd, 'the working directory'],
+  ];
+  for (const [start, where] of starts) {
+    for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+      const pkgDir = path.join(dir, 'node_modules', pkg);
+      if (isDir(pkgDir)) {
+        const p = path.resolve(pkgDir, file);
+        const rel = path.relative(pkgDir, p);
+        if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`'${ref}' leaves the package '${pkg}'`);
+        return p;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+    looked.push(where);
+  }
+  throw Object.assign(
+    new Error(
+      `cannot read '${ref}': no package '${pkg}' in a node_modules folder from ${looked.slice(0, -1).join(', ')} or ${looked.at(-1)} upwards (npm install ${pkg})`,
+    ),
+    { code: 'ENOPKG' },
+  );
 }
