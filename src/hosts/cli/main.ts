@@ -118,7 +118,11 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('backend', { type: 'string', default: 'cpu', describe: 'cpu, gpu or cpu,gpu' })
         .option('update', { type: 'boolean', default: false, describe: 'write expected.png for cases that differ or lack one' })
         .option('case', { type: 'string', array: true, describe: 'only cases whose folder name contains this (repeatable)' })
-        .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside each case's directory" }),
+        .option('allow-outside', {
+          type: 'boolean',
+          default: true,
+          describe: "let sources read files outside each case's folder (cases share fixtures); --no-allow-outside refuses it",
+        }),
     (a) =>
       run(async () => {
         const { runCheck, EXIT_DIFFERENCE } = await import('./check.js');
