@@ -301,7 +301,8 @@ describe('documents', () => {
       minzoom: 0,
       maxzoom: 8,
       tiles: [`http://tiles.example:8080/tiles/{z}/{x}/{y}.png?v=${service.version}`],
-      bounds: [-180, -85.0511287798066, 180, 85.0511287798066],
+      // The extent of the shapes' coordinates (tests/server/fixtures.ts), not the world.
+      bounds: [-120, -60, 100, 70],
     });
     expect(r.body.attribution).toBe('test data | shapes by tests');
     const p = await request(app).get('/tilejson.json?fill=%23FF0000');

@@ -5,27 +5,48 @@ import { valueKey } from '../../params/index.js';
 import { HttpError, toHttpError } from './http-errors.js';
 import { previewRouter } from './preview.js';
 import { WORLD_BOUNDS, type TileService } from './service.js';
-import { dataExtent, fitZoom } from '../../sources/extent.js';
+import { fitZoom, styleCoverage, type StyleCoverage } from '../../sources/extent.js';
 import { NodeLoader } from '../node/loader.js';
 
-/** TileJSON `center` from where the style's data is (issue 15), once per loaded style. */
-const dataCenters = new WeakMap<object, Promise<[number, number, number] | undefined>>();
-function dataCenter(service: TileService): Promise<[number, number, number] | undefined> {
+/** What a TileJSON advertises: where and at which zooms the style's tiles hold data. */
+export interface TileJsonCoverage {
+  bounds: [number, number, number, number];
+  center: [number, number, number];
+  minzoom: number;
+  maxzoom: number;
+}
+
+/**
+ * TileJSON `bounds`, `center` and `minzoom` from the style's sources (issue 19): the union of their
+ * extents (declared `bounds`, a PMTiles header, a GeoJSON file's extent), within the served area;
+ * the world when a source cannot say, the style has none, or the server was given bounds. Once per
+ * loaded style.
+ */
+const coverages = new WeakMap<object, Promise<TileJsonCoverage>>();
+export function tilejsonCoverage(service: TileService): Promise<TileJsonCoverage> {
   const style = service.style;
-  let p = dataCenters.get(style);
+  let p = coverages.get(style);
   if (!p) {
-    p = dataExtent(style.renderer.doc, new NodeLoader({ baseDir: style.baseDir, allowOutside: style.allowOutside })).then(
-      (x): [number, number, number] | undefined => {
-        // Nothing to say, or data all round the world: the served area's centre.
-        if (!x || x.bounds[2] - x.bounds[0] >= 300) return undefined;
-        const [w, s, e, n] = x.bounds;
-        const c = x.center ?? [(w + e) / 2, (s + n) / 2];
-        const z = x.center && x.zoom ? x.zoom : fitZoom(x.bounds, service.minZoom, service.maxZoom);
-        return [c[0], c[1], Math.max(service.minZoom, Math.min(service.maxZoom, z))];
-      },
-      () => undefined,
-    );
-    dataCenters.set(style, p);
+    const explicit = service.bounds !== WORLD_BOUNDS;
+    const data = explicit
+      ? Promise.resolve({} as StyleCoverage)
+      : styleCoverage(style.renderer.doc, new NodeLoader({ baseDir: style.baseDir, allowOutside: style.allowOutside })).catch(() => ({}) as StyleCoverage);
+    p = data.then((x): TileJsonCoverage => {
+      const { minZoom, maxZoom } = service;
+      // Below every source's minzoom the style draws without data. The deepest zoom stays the
+      // server's: every source is over-zoomed past its own maxzoom (vector geometry stays sharp).
+      const minzoom = Math.min(maxZoom, Math.max(minZoom, x.minzoom ?? minZoom));
+      const bounds = x.bounds ?? service.bounds;
+      const [w, s, e, n] = bounds;
+      const clampZ = (z: number) => Math.max(minzoom, Math.min(maxZoom, z));
+      // A centre the data names (one archive's header), else the middle of the data's bounds at the
+      // zoom that fits them; data all round the world, or explicit bounds: their centre at minzoom.
+      let center: [number, number, number] = [(w + e) / 2, (s + n) / 2, minzoom];
+      if (x.bounds && e - w < 300)
+        center = x.center && x.zoom ? [x.center[0], x.center[1], clampZ(x.zoom)] : [center[0], center[1], clampZ(fitZoom(bounds, minzoom, maxZoom))];
+      return { bounds, center, minzoom, maxzoom: maxZoom };
+    });
+    coverages.set(style, p);
   }
   return p;
 }
@@ -178,17 +199,16 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     // Params given to the TileJSON carry into its tiles URL, in canonical form.
     for (const name of Object.keys(query)) if (!RESERVED_QUERY_KEYS.includes(name as 'v')) search.set(name, valueKey(params.get(name)!));
     const r = service.style.renderer;
-    const [w, s, e, n] = service.bounds;
+    const cover = await tilejsonCoverage(service);
     const tilejson: Record<string, unknown> = {
       tilejson: '3.0.0',
       name: r.doc.name ?? 'tilegraph',
       scheme: 'xyz',
       tiles: [`${base}/tiles/{z}/{x}/{y}.png?${search.toString().replace(/%7B/g, '{').replace(/%7D/g, '}')}`],
-      minzoom: service.minZoom,
-      maxzoom: service.maxZoom,
-      bounds: service.bounds,
-      // Tiles exist everywhere (bounds: the served area); a client starts where the data is.
-      center: (service.bounds === WORLD_BOUNDS ? await dataCenter(service) : undefined) ?? [(w + e) / 2, (s + n) / 2, service.minZoom],
+      minzoom: cover.minzoom,
+      maxzoom: cover.maxzoom,
+      bounds: cover.bounds,
+      center: cover.center,
       attribution: (await r.attribution()).join(' | '),
     };
     if (r.doc.version) tilejson.version = r.doc.version;

@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadStyleFile } from '../node/style-file.js';
-import { createApp } from './app.js';
+import { createApp, tilejsonCoverage } from './app.js';
 import { listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
 import { TileService } from './service.js';
 
@@ -49,13 +49,14 @@ export function styleIds(files: readonly string[]): string[] {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The tile a style's thumbnail shows: the centre of its TileJSON bounds at its lowest zoom worth a look (>= 2). */
-function thumbnailTile(service: TileService): { z: number; x: number; y: number } {
-  const [w, s, e, n] = service.bounds;
+async function thumbnailTile(service: TileService): Promise<{ z: number; x: number; y: number }> {
+  const cover = await tilejsonCoverage(service);
+  const [w, s, e, n] = cover.bounds;
   const lon = (w + e) / 2;
   const lat = (s + n) / 2;
   // Zoom where the bounds span about one tile.
   const span = Math.max(e - w, 1e-9);
-  const z = Math.min(service.maxZoom, Math.max(service.minZoom, Math.max(2, Math.floor(Math.log2(360 / span)))));
+  const z = Math.min(cover.maxzoom, Math.max(cover.minzoom, Math.max(2, Math.floor(Math.log2(360 / span)))));
   const k = 2 ** z;
   const x = Math.min(k - 1, Math.max(0, Math.floor(((lon + 180) / 360) * k)));
   const r = (lat * Math.PI) / 180;
@@ -77,34 +78,33 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
   );
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const services = new Map<string, TileService>();
-  // Each style's own bounds and zooms come from its sources where it declares them (the hand-drawn
-  // example covers a few tiles of one city); else the server's.
-  styles.forEach((style, i) => {
-    const own = boundsOf(style.renderer.doc.sources as Record<string, Record<string, unknown>> | undefined);
-    services.set(ids[i]!, new TileService({ ...o, style, renderer, ...(own ? { bounds: own.bounds, minZoom: Math.max(o.minZoom ?? 0, own.minZoom) } : {}) }));
-  });
+  // Each style's TileJSON bounds and zooms come from its sources (app.ts tilejsonCoverage: the
+  // hand-drawn example covers a few tiles of one city).
+  styles.forEach((style, i) => services.set(ids[i]!, new TileService({ ...o, style, renderer })));
 
   const root = express();
   root.disable('x-powered-by');
   root.set('etag', false);
   const list = (req: Request) => {
     const base = (o.publicUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/$/, '');
-    return [...services].map(([id, s]) => {
-      const t = thumbnailTile(s);
-      return {
-        id,
-        name: s.style.renderer.doc.name ?? id,
-        version: s.version,
-        url: `${base}/styles/${id}/`,
-        tilejson: `${base}/styles/${id}/tilejson.json`,
-        params: `${base}/styles/${id}/style/params`,
-        thumbnail: `${base}/styles/${id}/tiles/${t.z}/${t.x}/${t.y}.png`,
-      };
-    });
+    return Promise.all(
+      [...services].map(async ([id, s]) => {
+        const t = await thumbnailTile(s);
+        return {
+          id,
+          name: s.style.renderer.doc.name ?? id,
+          version: s.version,
+          url: `${base}/styles/${id}/`,
+          tilejson: `${base}/styles/${id}/tilejson.json`,
+          params: `${base}/styles/${id}/style/params`,
+          thumbnail: `${base}/styles/${id}/tiles/${t.z}/${t.x}/${t.y}.png`,
+        };
+      }),
+    );
   };
-  root.get('/', (req: Request, res: Response) => {
+  root.get('/', async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-cache');
-    const cards = list(req)
+    const cards = (await list(req))
       .map(
         (s) =>
           `<a class="card" href="styles/${esc(s.id)}/"><img src="styles/${esc(s.id)}/${esc(s.thumbnail.split(`/styles/${s.id}/`)[1]!)}" width="256" height="256" alt="${esc(s.name)}"><span>${esc(s.name)}</span></a>`,
@@ -120,9 +120,9 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
 ${cards}
 </div></body></html>`);
   });
-  root.get('/styles', (req: Request, res: Response) => {
+  root.get('/styles', async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.json({ styles: list(req) });
+    res.json({ styles: await list(req) });
   });
   root.get('/health', (_req: Request, res: Response) => {
     const draining = [...services.values()].some((s) => s.draining);
@@ -192,16 +192,4 @@ ${cards}
       await release();
     })());
   return { url: `http://${shown}:${port}/`, server, service: services.values().next().value!, services, close };
-}
-
-/** Bounds and lowest zoom from a style's sources' `bounds` / `minzoom` (the union), when every source declares bounds. */
-function boundsOf(sources: Record<string, Record<string, unknown>> | undefined): { bounds: [number, number, number, number]; minZoom: number } | undefined {
-  const decls = Object.values(sources ?? {});
-  if (!decls.length || !decls.every((d) => Array.isArray(d.bounds) && d.bounds.length === 4)) return undefined;
-  const b = decls.map((d) => d.bounds as number[]);
-  const minZoom = Math.min(...decls.map((d) => (typeof d.minzoom === 'number' ? d.minzoom : 0)));
-  return {
-    bounds: [Math.min(...b.map((x) => x[0]!)), Math.min(...b.map((x) => x[1]!)), Math.max(...b.map((x) => x[2]!)), Math.max(...b.map((x) => x[3]!))],
-    minZoom,
-  };
 }
