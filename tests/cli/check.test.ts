@@ -1,11 +1,15 @@
 // `tilegraph check <dir>`: the golden runner for style authors, through the compiled CLI. Our own
-// golden suite runs through it on both backends; an altered expected image fails with a diff.
+// golden suite runs through it on both backends; an altered expected image fails with a diff. It
+// judges the PNG a user receives (our encoder), decoded by libvips: a faulty encoder fails it.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { caseWindow, compareImages, parseBackends, summaryTable } from '../../src/hosts/cli/check.js';
+import { CpuBackend, toRGBA8, type Raster } from '../../src/index.js';
+import { caseWindow, checkCase, compareImages, parseBackends, readCase, summaryTable } from '../../src/hosts/cli/check.js';
+import { encodePng } from '../../src/hosts/node/png.js';
+import { decodeWithSharp, pixelDifference } from '../helpers/decode.js';
 import { gpuTest } from '../gpu/harness.js';
 import { fixturesPresent } from '../helpers/fixtures.js';
 import { CLI, requireBuild, ROOT } from '../server/fixtures.js';
@@ -155,6 +159,58 @@ describe('tilegraph check', () => {
     expect((await cli(['check', path.join(dir, 'nope')])).code).toBe(1);
     expect((await cli(['check', dir, '--backend', 'metal'])).code).toBe(1);
   }, 120_000);
+});
+
+describe('check: what a user receives, decoded by libvips', () => {
+  /** Our encoder, then pixel (0, 0) of the file turned black: one pixel, inside the default tolerance. */
+  const losesOnePixel = async (r: Raster) => {
+    const px = toRGBA8(r);
+    px.set([0, 0, 0, 255], 0);
+    return sharp(Buffer.from(px.buffer), { raw: { width: r.width, height: r.height, channels: 4 } })
+      .png()
+      .toBuffer();
+  };
+  /** A PNG whose palette is empty (what the old run sentinel wrote for an all-white tile). */
+  const emptyPalette = async (r: Raster) => {
+    const png = Buffer.from(await encodePng(r));
+    // IHDR (8 + 25 bytes) then PLTE: its length field set to 0 leaves a chunk libvips rejects.
+    png.writeUInt32BE(0, 33);
+    return png;
+  };
+
+  test('an encoder that loses one pixel, or writes an unreadable PNG, fails the case even within its tolerance; --update does not accept it', async () => {
+    const dir = copyCases('faulty-encoder', ['solid-param', 'encode-white']);
+    const backend = new CpuBackend();
+    const one = path.join(dir, 'solid-param');
+    const fine = await checkCase(one, readCase(one), { backend });
+    expect(fine.status).toBe('pass');
+    const lost = await checkCase(one, readCase(one), { backend, encode: losesOnePixel, update: true });
+    expect(lost.status).toBe('fail');
+    expect(lost.message).toMatch(/^the PNG encoder lost 1 pixels: decoded by libvips, \(0, 0\) is 0,0,0,255, rendered /);
+    expect(existsSync(path.join(one, 'actual.png'))).toBe(true);
+    const white = path.join(dir, 'encode-white');
+    const unreadable = await checkCase(white, readCase(white), { backend, encode: emptyPalette });
+    expect(unreadable.status).toBe('fail');
+    expect(unreadable.message).toMatch(/^the PNG encoder lost 65536 pixels: libvips cannot read it/);
+    // The expected images were left alone.
+    for (const c of ['solid-param', 'encode-white'])
+      expect(Buffer.compare(readFileSync(path.join(dir, c, 'expected.png')), readFileSync(path.join(GOLDEN, c, 'expected.png')))).toBe(0);
+  });
+
+  test('--update writes expected.png through libvips from the rendered pixels, not through our encoder', async () => {
+    const dir = copyCases('update-libvips', ['encode-256-colours']);
+    const c = path.join(dir, 'encode-256-colours');
+    rmSync(path.join(c, 'expected.png'));
+    const u = await checkCase(c, readCase(c), { backend: new CpuBackend(), update: true });
+    expect(u.status).toBe('updated');
+    const file = readFileSync(path.join(c, 'expected.png'));
+    // libvips keeps the four bands (colour type 6); our encoder would write a 256-entry palette (3).
+    expect(file[25]).toBe(6);
+    // And it holds the closed form the case was made from (scripts/witness/encoder-goldens.mjs).
+    expect(
+      pixelDifference(await decodeWithSharp(file), await decodeWithSharp(readFileSync(path.join(GOLDEN, 'encode-256-colours', 'expected.png')))),
+    ).toBeUndefined();
+  });
 });
 
 describe('check: comparison and summary', () => {

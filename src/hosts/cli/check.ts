@@ -1,6 +1,8 @@
 // `tilegraph check <dir>`: golden comparisons for style authors. Every case folder
-// (style.json, case.json, expected.png) is rendered on the chosen backends and compared with its
-// expected image; a failing case gets actual.png and diff.png beside it (docs/cli.md).
+// (style.json, case.json, expected.png) is rendered on the chosen backends, encoded by the PNG
+// encoder we ship, decoded by libvips (sharp), and compared with its expected image (decoded by
+// libvips too): what a user receives, not the raster inside the process. A failing case gets
+// actual.png and diff.png beside it (docs/cli.md).
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -41,6 +43,53 @@ export interface CaseSpec {
 }
 
 export type CaseStatus = 'pass' | 'fail' | 'missing' | 'error' | 'updated';
+
+/**
+ * The PNG a user receives (our encoder) decoded by libvips, and the pixels it must hold (the
+ * render through toRGBA8): `lost` counts the pixels where they differ. The encoder is lossless,
+ * so any is a failure, however small the tolerance would have judged it.
+ */
+async function encodeAndDecode(
+  raster: Raster,
+  encode: (r: Raster) => Promise<Uint8Array>,
+): Promise<{ png: Uint8Array; decoded: Uint8Array; lost: number; firstLost?: string }> {
+  const png = await encode(raster);
+  const want = toRGBA8(raster);
+  let decoded: Uint8Array;
+  try {
+    const d = await decodePngRGBA(png);
+    if (d.width !== raster.width || d.height !== raster.height) throw new Error(`it is ${d.width}x${d.height}`);
+    decoded = d.data;
+  } catch (e) {
+    return {
+      png,
+      decoded: new Uint8Array(want.length),
+      lost: raster.width * raster.height,
+      firstLost: `libvips cannot read it (${(e as Error).message.trim()})`,
+    };
+  }
+  let lost = 0;
+  let firstLost: string | undefined;
+  for (let i = 0; i < want.length; i += 4) {
+    if (decoded[i] === want[i] && decoded[i + 1] === want[i + 1] && decoded[i + 2] === want[i + 2] && decoded[i + 3] === want[i + 3]) continue;
+    if (lost++ === 0) {
+      const p = i / 4;
+      firstLost = `decoded by libvips, (${p % raster.width}, ${Math.floor(p / raster.width)}) is ${[...decoded.subarray(i, i + 4)].join(',')}, rendered ${[...want.subarray(i, i + 4)].join(',')}`;
+    }
+  }
+  return { png, decoded, lost, firstLost };
+}
+
+/**
+ * expected.png as libvips writes the render's pixels (toRGBA8), not as our encoder does: an
+ * accepted image holds the pixels themselves, so a later encoder bug shows as a difference.
+ */
+async function expectedPngOf(raster: Raster): Promise<Buffer> {
+  const px = toRGBA8(raster);
+  return sharp(Buffer.from(px.buffer, px.byteOffset, px.byteLength), { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    .png({ compressionLevel: 9, palette: false })
+    .toBuffer();
+}
 
 export interface CaseResult {
   name: string;
@@ -137,12 +186,15 @@ export interface CheckCaseOptions {
   allowOutside?: boolean;
   /** A renderer already opened for this case (several backends share one). */
   renderer?: Renderer;
+  /** The encoder whose output is checked (default: the PNG encoder the CLI and the server ship; tests swap in a faulty one). */
+  encode?: (r: Raster) => Promise<Uint8Array>;
   signal?: AbortSignal;
 }
 
 /**
- * Render one case on one backend and compare it with expected.png. A failing case gets
- * actual[-gpu].png and diff[-gpu].png beside it; a passing one loses stale ones.
+ * Render one case on one backend, encode it as the CLI and the server do, decode that with
+ * libvips and compare it with expected.png (libvips too). A failing case gets actual[-gpu].png
+ * (the encoded render) and diff[-gpu].png beside it; a passing one loses stale ones.
  */
 export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions): Promise<CaseResult> {
   const name = path.basename(dir);
@@ -167,17 +219,23 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
   } catch (e) {
     return result('error', { message: oneLine(e).replace(/^tilegraph: /, '') });
   }
-  const actual = toRGBA8(raster);
+  const { png, decoded: actual, lost, firstLost } = await encodeAndDecode(raster, o.encode ?? encodePng);
   const writeExpected = async () => {
-    await writeOutput(expectedPath, await encodePng(raster));
+    await writeOutput(expectedPath, await expectedPngOf(raster));
     for (const f of [actualPath, diffPath]) rmSync(f, { force: true });
   };
+  if (lost > 0) {
+    // Never accepted by --update: the image would not be what a user receives.
+    await writeOutput(actualPath, png);
+    const n = raster.width * raster.height;
+    return result('fail', { badPixels: lost, badFraction: lost / n, message: `the PNG encoder lost ${lost} pixels: ${firstLost}` });
+  }
   if (!existsSync(expectedPath)) {
     if (o.update) {
       await writeExpected();
       return result('updated', { message: 'expected.png written' });
     }
-    await writeOutput(actualPath, await encodePng(raster));
+    await writeOutput(actualPath, png);
     return result('missing', { message: `no expected.png; actual${suffix}.png written (run with --update to accept it)` });
   }
   const exp = await decodePngRGBA(readFileSync(expectedPath));
@@ -186,7 +244,7 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
       await writeExpected();
       return result('updated', { message: `expected.png was ${exp.width}x${exp.height}, now ${raster.width}x${raster.height}` });
     }
-    await writeOutput(actualPath, await encodePng(raster));
+    await writeOutput(actualPath, png);
     return result('fail', { message: `expected.png is ${exp.width}x${exp.height} but the render is ${raster.width}x${raster.height}` });
   }
   const cmp = compareImages(actual, exp.data, raster.width, raster.height, spec.tolerance);
@@ -199,7 +257,7 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
     await writeExpected();
     return result('updated', { ...numbers, message: 'expected.png rewritten' });
   }
-  await writeOutput(actualPath, await encodePng(raster));
+  await writeOutput(actualPath, png);
   await writeOutput(
     diffPath,
     await sharp(Buffer.from(cmp.diff), { raw: { width: raster.width, height: raster.height, channels: 4 } })
