@@ -1,15 +1,20 @@
-// GeoJSON whose rings jump across the antimeridian (179.9 -> -179.9, as TopoJSON from world-atlas
-// and many exports write them) would draw as bands across the whole map in a planar renderer.
-// Unwrap each ring and line so consecutive longitudes never differ by more than 180 degrees;
-// geojson-vt then wraps the parts beyond +-180 onto the other side of the world. A ring that
-// circles a pole (Antarctica) no longer closes when unwrapped: it is closed through that pole.
-// Only rings and lines that really cross are unwrapped: one with a jump of more than 270 degrees
-// (less than 90 the short way round). RFC 7946 edges are straight in longitude, so a wide polygon
-// with an edge of 220 degrees (-120 to 100) is drawn as written, not inverted.
+// How a geojson source reads an edge between longitudes far apart (its `antimeridian` field).
+//
+// 'as-written' (GeoJSON's default): RFC 7946 edges are straight lines in longitude/latitude, and
+// producers cut features at the antimeridian (section 3.1.9), so an edge from -180 to 180 runs
+// across the whole world: a world mask, a band 359.98 degrees wide, a rectangle 281 degrees wide
+// are drawn as written.
+//
+// 'short-way' (TopoJSON's default): the geometry is spherical (world-atlas, us-atlas: d3 draws an
+// edge as the short great-circle arc), so an edge whose ends are more than 180 degrees of
+// longitude apart crosses the antimeridian (179.9 then -179.9). Each such ring and line is
+// unwrapped so consecutive longitudes never differ by more than 180 degrees; geojson-vt then
+// wraps the parts beyond +-180 onto the other side of the world. A ring that circles a pole
+// (Antarctica) no longer closes when unwrapped: it is closed through that pole.
 import type { GeoJSON, Geometry, Position } from 'geojson';
 
 /** A jump this large between consecutive longitudes is a crossing written the short way round. */
-const CROSSING_SPAN = 270;
+const CROSSING_SPAN = 180;
 
 /** Does the ring or line jump across the antimeridian somewhere? */
 function crossesAntimeridian(coords: Position[]): boolean {
@@ -65,6 +70,7 @@ function fixGeometry(g: Geometry | null): Geometry | null {
   }
 }
 
+/** The document with every edge of more than 180 degrees of longitude taken the short way ('short-way'). */
 export function unwrapAntimeridian(doc: GeoJSON): GeoJSON {
   switch (doc.type) {
     case 'FeatureCollection':

@@ -39,6 +39,15 @@ let instances = 0;
 
 type Index = InstanceType<typeof geojsonvt>;
 
+/** How edges between far-apart longitudes are read (src/sources/antimeridian.ts). */
+export type AntimeridianMode = 'as-written' | 'short-way';
+
+/** A source's `antimeridian`, else the document's own convention: TopoJSON is spherical, GeoJSON (RFC 7946) planar. */
+export function antimeridianMode(decl: SourceDecl, doc: unknown): AntimeridianMode {
+  if (decl.antimeridian === 'as-written' || decl.antimeridian === 'short-way') return decl.antimeridian;
+  return (doc as { type?: string } | null)?.type === 'Topology' ? 'short-way' : 'as-written';
+}
+
 /** TopoJSON documents are accepted too: every object becomes features. */
 function toGeoJSON(doc: unknown): GeoJSON {
   const d = doc as { type?: string; objects?: Record<string, unknown> };
@@ -156,12 +165,13 @@ export class GeojsonSource implements FeatureSource {
             throw new SourceError(this.name, undefined, `'${doc}' is not valid JSON: ${(e as Error).message}`);
           }
         }
+        const mode = antimeridianMode(this.decl, doc);
         const gj = toGeoJSON(doc);
         if (!gj || typeof gj !== 'object' || !('type' in gj)) throw new SourceError(this.name, undefined, 'the data is not GeoJSON');
         const bad = positionProblem(gj);
         if (bad) throw new SourceError(this.name, undefined, `the data is not valid GeoJSON: ${bad}`);
         try {
-          this.unwrapped = unwrapAntimeridian(gj);
+          this.unwrapped = mode === 'short-way' ? unwrapAntimeridian(gj) : gj;
           return new geojsonvt(this.unwrapped, {
             maxZoom: this.maxzoom,
             extent: EXTENT,

@@ -62,6 +62,12 @@ const sourceSchema: Schema = {
           buffer,
           tolerance: { type: 'number', minimum: 0, default: 3 },
           promoteId: { type: 'string' },
+          antimeridian: {
+            type: 'string',
+            enum: ['as-written', 'short-way'],
+            description:
+              "'as-written': edges are straight in longitude/latitude (RFC 7946; default for GeoJSON); 'short-way': an edge between longitudes more than 180 degrees apart crosses the antimeridian (spherical data; default for TopoJSON)",
+          },
         },
       },
     },

@@ -1,6 +1,9 @@
-// Rings written across the antimeridian (179 -> -179) must not draw as bands across the world.
+// Rings written across the antimeridian (179 -> -179) in spherical data ('short-way': TopoJSON's
+// default, or a geojson source that says so) must not draw as bands across the world. GeoJSON is
+// read as written by default (RFC 7946): tests/sources/wide-polygons.test.ts.
 import { unwrapAntimeridian } from '../../src/sources/antimeridian.js';
 import { Renderer } from '../../src/index.js';
+import { antimeridianMode } from '../../src/sources/geojson.js';
 import type { FeatureCollection, Polygon } from 'geojson';
 
 const square = (coords: number[][]): FeatureCollection => ({
@@ -45,12 +48,13 @@ describe('antimeridian', () => {
     ]);
   });
 
-  test('a crossing polygon renders at both edges of the world and nowhere between', async () => {
+  test('a crossing polygon read the short way renders at both edges of the world and nowhere between', async () => {
     const r = Renderer.create({
       output: 'o',
       sources: {
         s: {
           type: 'geojson',
+          antimeridian: 'short-way',
           data: square([
             [170, 10],
             [-170, 10],
@@ -79,14 +83,11 @@ describe('wide polygons that do not cross (issue 13 defect 9)', () => {
     [-120, -40],
   ]);
 
-  test('an edge of 220 degrees is drawn as written: no unwrap', () => {
-    const out = (unwrapAntimeridian(wide) as FeatureCollection).features[0]!.geometry as Polygon;
-    expect(out.coordinates[0]).toEqual([
-      [-120, -40],
-      [100, -60],
-      [30, 70],
-      [-120, -40],
-    ]);
+  test('GeoJSON is read as written unless the source says otherwise; TopoJSON the short way', () => {
+    expect(antimeridianMode({ type: 'geojson' }, wide)).toBe('as-written');
+    expect(antimeridianMode({ type: 'geojson' }, { type: 'Topology', objects: {}, arcs: [] })).toBe('short-way');
+    expect(antimeridianMode({ type: 'geojson', antimeridian: 'short-way' }, wide)).toBe('short-way');
+    expect(antimeridianMode({ type: 'geojson', antimeridian: 'as-written' }, { type: 'Topology' })).toBe('as-written');
   });
 
   test('the wide triangle renders filled inside, empty outside (not inverted, not empty)', async () => {
