@@ -139,6 +139,7 @@ export function styleSchema(): Schema {
     properties: {
       $schema: { type: 'string' },
       name: { type: 'string' },
+      description: { type: 'string', description: 'what the style shows and where, in a sentence (plain text)' },
       version: { type: 'string' },
       attribution: { type: 'string' },
       output: { type: 'string', pattern: NODE_REF, description: 'the node whose raster is the tile' },

@@ -43,6 +43,8 @@ export interface SourceDecl {
 export interface StyleDoc {
   $schema?: string;
   name?: string;
+  /** What the style shows and where (plain text): the gallery's card, TileJSON, MBTiles metadata. */
+  description?: string;
   version?: string;
   attribution?: string;
   output: string;

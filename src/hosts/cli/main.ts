@@ -34,6 +34,8 @@ const common = <T>(y: Argv<T>) =>
     .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" })
     .option('timeout', { type: 'number', default: 30, describe: 'seconds one render, and each network read of a source, may take' });
 
+const quality = { type: 'number', describe: 'quality of a lossy format (JPEG, WebP), 1-100; default 90' } as const;
+
 const tileSize = { choices: [256, 512], default: 256, describe: 'tile size in pixels (the world is tile-size x 2^zoom pixels wide)' } as const;
 const pixelRatio = {
   type: 'string',
@@ -47,23 +49,25 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
   .usage('$0 <command> [options]')
   .command(
     'tile',
-    'render one tile to a PNG',
+    'render one tile to an image (PNG, JPEG or WebP)',
     (y) =>
       common(y)
         .option('tile', { type: 'string', demandOption: true, describe: 'tile address z/x/y' })
-        .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
+        .option('out', { type: 'string', demandOption: true, describe: 'output image: .png, .jpg (.jpeg) or .webp, by its extension' })
+        .option('quality', quality)
         .option('tile-size', tileSize)
         .option('pixel-ratio', pixelRatio),
     (a) => run(async () => (await import('./render.js')).tileCommand({ ...a, backend: a.backend as BackendChoice, tileSize: a.tileSize })),
   )
   .command(
     'bbox',
-    'render a bounding box at one zoom to one PNG',
+    'render a bounding box at one zoom to one image (PNG, JPEG or WebP)',
     (y) =>
       common(y)
         .option('bbox', { type: 'string', demandOption: true, describe: 'west,south,east,north in degrees' })
         .option('zoom', { type: 'string', demandOption: true, describe: 'zoom level' })
-        .option('out', { type: 'string', demandOption: true, describe: 'output PNG' })
+        .option('out', { type: 'string', demandOption: true, describe: 'output image: .png, .jpg (.jpeg) or .webp, by its extension' })
+        .option('quality', quality)
         .option('tile-size', tileSize)
         .option('pixel-ratio', pixelRatio)
         .option('max-pixels', { type: 'number', default: LIMITS.maxCanvasPixels, describe: 'refuse a window larger than this many pixels' }),
@@ -71,7 +75,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
   )
   .command(
     'tiles',
-    'render a tile pyramid into a directory (z/x/y.png) or a .pmtiles archive',
+    'render a tile pyramid into a directory (z/x/y.png), a .pmtiles or an .mbtiles archive',
     (y) =>
       common(y)
         .option('bbox', { type: 'string', default: '-180,-85.0511287798066,180,85.0511287798066', describe: 'west,south,east,north in degrees' })
@@ -80,7 +84,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         .option('out', {
           type: 'string',
           demandOption: true,
-          describe: 'output directory, or a file ending in .pmtiles; {shard} is replaced by the shard index',
+          describe: 'output directory, or a file ending in .pmtiles or .mbtiles; {shard} is replaced by the shard index',
         })
         .option('tile-size', tileSize)
         .option('pixel-ratio', pixelRatio)
@@ -92,7 +96,12 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           default: 'auto' as const,
           describe: 'progress on stderr: a bar on a TTY, plain lines otherwise',
         })
-        .option('format', { choices: ['png', 'webp'] as const, default: 'png' as const, describe: 'tile format: png (exact) or webp (lossy, quality 90)' }),
+        .option('format', {
+          choices: ['png', 'webp', 'jpeg', 'jpg'] as const,
+          default: 'png' as const,
+          describe: 'tile format: png (exact), webp or jpeg (lossy, --quality; JPEG has no alpha: flattened onto white)',
+        })
+        .option('quality', quality),
     (a) => run(async () => (await import('./tiles.js')).tilesCommand({ ...a, backend: a.backend as BackendChoice })),
   )
   .command(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { RenderError, tileWindow, TilegraphError, type Window } from '../../index.js';
 import { DEFAULT_FETCH_TIMEOUT_S } from '../node/loader.js';
 import { encodePng } from '../node/png.js';
+import { DEFAULT_QUALITY, encodeTile, imageFormatOf, type TileFormat } from '../node/webp.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile, type LoadedStyle } from '../node/style-file.js';
 import { atPixelRatio, bboxWindow, parseBbox, parseParams, parsePixelRatio, parseTile, parseZoom } from './args.js';
@@ -11,6 +12,8 @@ import { OutputError, StyleFileError, UsageError } from './exit.js';
 
 export interface CommonArgs {
   style: string;
+  /** 1..100 for the lossy formats (JPEG, WebP); default 90. */
+  quality?: number;
   param?: string[];
   backend: BackendChoice;
   allowOutside?: boolean;
@@ -56,8 +59,25 @@ export async function writeOutput(file: string, bytes: Uint8Array): Promise<void
   }
 }
 
-/** Render one window to a PNG file with the chosen backend. Returns the window rendered. */
+/** --quality: an integer 1..100 (default 90). */
+export function parseQuality(q: number | undefined): number {
+  if (q === undefined) return DEFAULT_QUALITY;
+  if (!Number.isInteger(q) || q < 1 || q > 100) throw new UsageError(`--quality '${q}' is not an integer from 1 to 100`);
+  return q;
+}
+
+/** The format `--out` names by its extension: .png (or none), .jpg/.jpeg, .webp; any other is refused before rendering. */
+export function outputFormat(out: string): TileFormat {
+  const f = imageFormatOf(out);
+  if (f) return f;
+  if (!/\.[^./\\]+$/.test(out)) return 'png';
+  throw new UsageError(`--out '${out}': the extension names no format tilegraph writes here; use .png, .jpg (or .jpeg) or .webp`);
+}
+
+/** Render one window to an image file (its format from the extension) with the chosen backend. Returns the window rendered. */
 async function renderToFile(args: CommonArgs, out: string, windowOf: (style: LoadedStyle) => Window): Promise<Window> {
+  const format = outputFormat(out);
+  const quality = parseQuality(args.quality);
   const ms = timeoutMs(args);
   const style = await loadStyleForCli(args.style, args.allowOutside, ms);
   const params = style.renderer.params(parseParams(args.param));
@@ -68,12 +88,18 @@ async function renderToFile(args: CommonArgs, out: string, windowOf: (style: Loa
     const { raster } = await style.renderer.renderWindow(window, params, { backend: selected.backend, signal: deadline.signal }).catch((e: unknown) => {
       throw deadline.explain(e);
     });
-    await writeOutput(out, await encodePng(raster));
+    await writeOutput(out, await encodeTile(await encodePng(raster), format, quality));
   } finally {
     await selected.close();
   }
   return window;
 }
+
+/** ", JPEG at quality 90" for a lossy output (PNG is exact and says nothing). */
+const lossy = (a: { out: string; quality?: number }) => {
+  const f = outputFormat(a.out);
+  return f === 'png' ? '' : `, ${f === 'jpeg' ? 'JPEG' : 'WebP'} at quality ${parseQuality(a.quality)}`;
+};
 
 export interface TileArgs extends CommonArgs {
   tile: string;
@@ -88,7 +114,7 @@ export async function tileCommand(a: TileArgs): Promise<string> {
   const r = parsePixelRatio(a.pixelRatio);
   const size = a.tileSize * r;
   await renderToFile(a, a.out, () => atPixelRatio(tileWindow(t, size), r));
-  return `${a.out} (tile ${t.z}/${t.x}/${t.y}, ${size}x${size}${r > 1 ? ` at pixel ratio ${r}` : ''})`;
+  return `${a.out} (tile ${t.z}/${t.x}/${t.y}, ${size}x${size}${r > 1 ? ` at pixel ratio ${r}` : ''}${lossy(a)})`;
 }
 
 export interface BboxArgs extends CommonArgs {
@@ -112,5 +138,5 @@ export async function bboxCommand(a: BboxArgs): Promise<string> {
     );
   }
   await renderToFile(a, a.out, () => w);
-  return `${a.out} (${w.width}x${w.height} px at zoom ${z}${r > 1 ? ` and pixel ratio ${r}` : ''}, world pixels x ${w.x0}..${w.x0 + w.width}, y ${w.y0}..${w.y0 + w.height})`;
+  return `${a.out} (${w.width}x${w.height} px at zoom ${z}${r > 1 ? ` and pixel ratio ${r}` : ''}, world pixels x ${w.x0}..${w.x0 + w.width}, y ${w.y0}..${w.y0 + w.height}${lossy(a)})`;
 }

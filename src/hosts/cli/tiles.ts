@@ -13,9 +13,10 @@ import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { atPixelRatio, bboxCenterLng, bboxTileRanges, parseBbox, parseParams, parsePixelRatio, parseShard, parseZoom, type Bbox } from './args.js';
 import { InterruptedError, OutputError, UsageError } from './exit.js';
 import { Progress } from './progress.js';
-import { encodeTile, type TileFormat } from '../node/webp.js';
+import { DEFAULT_QUALITY, encodeTile, tileExtension, type TileFormat } from '../node/webp.js';
+import { MbtilesWriter } from '../node/mbtiles.js';
 import type { LoadedStyle } from '../node/style-file.js';
-import { loadStyleForCli, renderDeadline, timeoutMs, type CommonArgs } from './render.js';
+import { loadStyleForCli, parseQuality, renderDeadline, timeoutMs, type CommonArgs } from './render.js';
 
 export interface TilesArgs extends CommonArgs {
   bbox: string;
@@ -31,8 +32,8 @@ export interface TilesArgs extends CommonArgs {
   workerUrl?: URL | string;
   /** 1..4 (default 1): tiles of tileSize x ratio pixels showing the same area, sizes in pixels scaled (MapLibre's @2x). */
   pixelRatio?: number | string;
-  /** Tile format (default png); webp is encoded from the rendered PNG (src/hosts/node/webp.ts). */
-  format?: TileFormat;
+  /** Tile format (default png); webp and jpeg are encoded from the rendered PNG (src/hosts/node/webp.ts). */
+  format?: TileFormat | 'jpg';
 }
 
 interface Range {
@@ -97,7 +98,7 @@ const DIR_JOB_FILE = '.tilegraph-job.json';
 class DirSink implements TileSink {
   constructor(
     private readonly dir: string,
-    private readonly ext: TileFormat = 'png',
+    private readonly ext: string = 'png',
   ) {}
 
   /** Record the job (a fresh run), or refuse to resume a directory written by another job. */
@@ -115,7 +116,7 @@ class DirSink implements TileSink {
     } catch (e) {
       throw new OutputError(`cannot write '${file}': ${(e as Error).message}`);
     }
-    return new DirSink(dir, job.format === 'webp' ? 'webp' : 'png');
+    return new DirSink(dir, tileExtension((job.format as TileFormat | undefined) ?? 'png'));
   }
 
   private file(t: TileAddress): string {
@@ -160,6 +161,41 @@ class PmtilesSink implements TileSink {
   }
 }
 
+class MbtilesSink implements TileSink {
+  constructor(
+    private readonly w: MbtilesWriter,
+    private readonly info: Parameters<MbtilesWriter['finish']>[0],
+  ) {}
+  has(t: TileAddress): boolean {
+    return this.w.has(t.z, t.x, t.y);
+  }
+  write(t: TileAddress, tile: Uint8Array): Promise<void> {
+    return this.w.write(t.z, t.x, t.y, tile).catch((e) => {
+      throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
+    });
+  }
+  finish(): Promise<void> {
+    return this.w.finish(this.info).catch((e) => {
+      throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
+    });
+  }
+  close(): Promise<void> {
+    return this.w.close();
+  }
+}
+
+/** Extensions of files `tiles` does not write: `--out w.zip` would otherwise become a directory named so. */
+const NOT_A_PYRAMID = /\.(png|jpe?g|webp|gif|tiff?|zip|tar|gz|tgz|json|geojson|mvt|pbf|sqlite3?|db|gpkg|mbtile|pmtile)$/i;
+
+/** What `--out` names: a PMTiles or MBTiles archive by extension, else a directory of z/x/y files. */
+export function outputKind(out: string): 'pmtiles' | 'mbtiles' | 'dir' {
+  if (/\.pmtiles$/i.test(out)) return 'pmtiles';
+  if (/\.mbtiles$/i.test(out)) return 'mbtiles';
+  if (NOT_A_PYRAMID.test(out))
+    throw new UsageError(`--out '${out}': tiles writes a directory (z/x/y files), a .pmtiles or an .mbtiles archive; name one of them`);
+  return 'dir';
+}
+
 /** Below this many tiles, worker start-up (each builds the style) costs more than it saves. */
 const MIN_TILES_FOR_WORKERS = 64;
 
@@ -192,15 +228,16 @@ async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params
     if (e instanceof ResumeMismatchError) throw new UsageError(e.message);
     throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
   });
+  const format = tileFormat(a.format);
   return new PmtilesSink(writer, {
-    tileType: a.format === 'webp' ? TileType.Webp : TileType.Png,
+    tileType: format === 'webp' ? TileType.Webp : format === 'jpeg' ? TileType.Jpeg : TileType.Png,
     minZoom,
     maxZoom,
     bounds: bbox,
     center: [bboxCenterLng(bbox), (bbox[1] + bbox[3]) / 2, minZoom],
     metadata: {
       name: doc.name ?? path.basename(style.file),
-      format: a.format ?? 'png',
+      format: tileExtension(format),
       type: 'baselayer',
       attribution: (await style.renderer.attribution()).join(' | '),
       tileSize: a.tileSize,
@@ -219,6 +256,39 @@ async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params
   });
 }
 
+/** --format: png (default), webp, jpeg (or jpg). */
+export const tileFormat = (f: TilesArgs['format']): TileFormat => (f === 'jpg' ? 'jpeg' : (f ?? 'png'));
+
+/** The MBTiles archive's writer and metadata (the same facts as a PMTiles archive's). */
+async function openMbtiles(out: string, a: TilesArgs, style: LoadedStyle, params: ParamValues, job: JobIdentity): Promise<TileSink> {
+  const bbox = parseBbox(a.bbox);
+  const [minZoom, maxZoom] = [parseZoom(a.minZoom), parseZoom(a.maxZoom)];
+  const doc = style.renderer.doc;
+  const writer = await MbtilesWriter.open(out, { resume: a.resume, job }).catch((e) => {
+    if (e instanceof ResumeMismatchError) throw new UsageError(e.message);
+    throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
+  });
+  const format = tileFormat(a.format);
+  return new MbtilesSink(writer, {
+    name: doc.name ?? path.basename(style.file),
+    format: format === 'jpeg' ? 'jpg' : format,
+    bounds: bbox,
+    center: [bboxCenterLng(bbox), (bbox[1] + bbox[3]) / 2, minZoom],
+    minzoom: minZoom,
+    maxzoom: maxZoom,
+    attribution: (await style.renderer.attribution()).join(' | ') || undefined,
+    description: doc.description,
+    extra: {
+      tileSize: String(a.tileSize),
+      tilegraph: {
+        style: path.basename(style.file),
+        version: style.renderer.version,
+        params: Object.fromEntries(Object.keys(parseParams(a.param)).map((k) => [k, valueKey(params.get(k)!)])),
+      },
+    },
+  });
+}
+
 export async function tilesCommand(a: TilesArgs): Promise<string> {
   const bbox = parseBbox(a.bbox);
   const minZoom = parseZoom(a.minZoom, 'min-zoom');
@@ -229,6 +299,9 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   const concurrency = a.concurrency ?? availableParallelism();
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency '${a.concurrency}' is not a positive integer`);
   const out = a.out.replaceAll('{shard}', String(shard.index));
+  const kind = outputKind(out);
+  const format = tileFormat(a.format);
+  const quality = parseQuality(a.quality);
 
   const ms = timeoutMs(a);
   const style = await loadStyleForCli(a.style, a.allowOutside, ms);
@@ -245,7 +318,8 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
     maxZoom,
     bbox,
     shard: `${shard.index}/${shard.count}`,
-    ...(a.format === 'webp' ? { format: 'webp' } : {}),
+    ...(format !== 'png' ? { format } : {}),
+    ...(format !== 'png' && quality !== DEFAULT_QUALITY ? { quality } : {}),
     ...(ratio > 1 ? { pixelRatio: ratio } : {}),
   };
 
@@ -253,7 +327,12 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl);
   let sink: TileSink;
   try {
-    sink = out.endsWith('.pmtiles') ? await openPmtiles(out, a, style, params, job) : await DirSink.open(out, job, !!a.resume);
+    sink =
+      kind === 'pmtiles'
+        ? await openPmtiles(out, a, style, params, job)
+        : kind === 'mbtiles'
+          ? await openMbtiles(out, a, style, params, job)
+          : await DirSink.open(out, job, !!a.resume);
   } catch (e) {
     await close();
     throw e;
@@ -278,7 +357,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
         .catch((e: unknown) => {
           throw deadline.explain(e);
         })
-        .then(async (png) => sink.write(t, await encodeTile(png, a.format ?? 'png')))
+        .then(async (png) => sink.write(t, await encodeTile(png, format, quality)))
         .then(
           () => progress.tick(),
           (e) => void (failure ??= e),
