@@ -132,3 +132,16 @@ test('bbox across the antimeridian renders one window across the seam (issue 13 
   // Every pixel of the box lies inside the square, on both sides of the antimeridian.
   for (const x of [0, 20, 29, 30, 40, 57]) expect(px(img, x, Math.floor(img.height / 2))[3]).toBe(255);
 });
+
+test('serve: a bad --headers-timeout, --request-timeout or --max-connections is a usage error (issue 23)', async () => {
+  const base = ['serve', '--style', fx.shapes, '--port', '0', '--workers', '0'];
+  const [h, r, m] = await Promise.all([
+    cli([...base, '--headers-timeout', '0']),
+    cli([...base, '--headers-timeout', '30', '--request-timeout', '10']),
+    cli([...base, '--max-connections', '1.5']),
+  ]);
+  expect([h.code, r.code, m.code]).toEqual([1, 1, 1]);
+  expect(h.stderr).toMatch(/^tilegraph: usage error: --headers-timeout takes a positive number of seconds, not '0'/);
+  expect(r.stderr).toMatch(/--request-timeout 10 is below --headers-timeout 30/);
+  expect(m.stderr).toMatch(/--max-connections takes a positive integer, not '1.5'/);
+});

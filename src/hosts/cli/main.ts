@@ -170,6 +170,10 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         })
         .option('queue', { type: 'number', default: 256, describe: 'renders that may wait before requests get 503' })
         .option('timeout', { type: 'number', default: 30, describe: 'seconds before a render answers 503' })
+        .option('headers-timeout', { type: 'number', default: 10, describe: "seconds a client may take to send a request's headers (then 408)" })
+        .option('request-timeout', { type: 'number', default: 20, describe: 'seconds a client may take to send a whole request (then 408)' })
+        .option('keep-alive-timeout', { type: 'number', default: 5, describe: 'seconds an idle keep-alive connection stays open' })
+        .option('max-connections', { type: 'number', default: 1024, describe: 'open connections at once; more are closed as they connect' })
         .option('min-zoom', { type: 'string', default: '0', describe: 'lowest zoom served' })
         .option('max-zoom', { type: 'string', default: '22', describe: 'highest zoom served' })
         .option('public-url', { type: 'string', describe: 'base URL written into the TileJSON (default: from the request)' })
@@ -186,6 +190,22 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           if (!(Number.isFinite(v) && v >= 0 && v <= 1024 * 1024)) throw new UsageError(`--${flag} takes MiB from 0 to 1048576, not '${v}'`);
         }
         const { serve } = await import('../server/serve.js');
+        const limits = {
+          headersTimeoutMs: a.headersTimeout * 1000,
+          requestTimeoutMs: a.requestTimeout * 1000,
+          keepAliveTimeoutMs: a.keepAliveTimeout * 1000,
+          maxConnections: a.maxConnections,
+        };
+        for (const [flag, v] of [
+          ['headers-timeout', a.headersTimeout],
+          ['request-timeout', a.requestTimeout],
+          ['keep-alive-timeout', a.keepAliveTimeout],
+        ] as const) {
+          if (!(Number.isFinite(v) && v > 0 && v <= 2_000_000)) throw new UsageError(`--${flag} takes a positive number of seconds, not '${v}'`);
+        }
+        if (!(Number.isInteger(a.maxConnections) && a.maxConnections > 0))
+          throw new UsageError(`--max-connections takes a positive integer, not '${a.maxConnections}'`);
+        if (a.requestTimeout < a.headersTimeout) throw new UsageError(`--request-timeout ${a.requestTimeout} is below --headers-timeout ${a.headersTimeout}`);
         const { TilegraphError } = await import('../../index.js');
         const s = await serve({
           style: a.style.length === 1 ? a.style[0]! : a.style,
@@ -202,6 +222,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           maxZoom,
           publicUrl: a.publicUrl,
           allowOutside: a.allowOutside,
+          ...limits,
         }).catch((e) => {
           if (e instanceof TilegraphError || e instanceof UsageError) throw e;
           if ((e as NodeJS.ErrnoException).syscall === 'listen') throw new UsageError(`cannot listen on ${a.host}:${a.port}: ${(e as Error).message}`);

@@ -4,11 +4,10 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp, tilejsonCoverage } from './app.js';
-import { listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
+import { createHttpServer, httpLimits, listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
 import { TileService } from './service.js';
 
 /** Style files named by `--style` arguments: a file as is; a directory's `*\/style.json` and `*.json` style files, sorted. */
@@ -71,6 +70,7 @@ export interface RunningGallery extends RunningServer {
 
 /** Serve several styles from one server (see the file comment). */
 export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: string[] }): Promise<RunningGallery> {
+  httpLimits(o);
   const files = o.styles;
   const ids = styleIds(files);
   const styles = await Promise.all(
@@ -150,7 +150,7 @@ ${cards}
     });
   });
 
-  const server = createServer(root);
+  const server = createHttpServer(root, o);
   const host = o.host ?? '127.0.0.1';
   try {
     await listen(server, o.port ?? 8080, host);

@@ -1,9 +1,9 @@
 // `tilegraph serve`: start the HTTP server on a style, optionally watching the file; graceful shutdown.
 import { statSync, watch, type FSWatcher } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile } from '../node/style-file.js';
@@ -22,10 +22,96 @@ export function listen(server: Server, port: number, host: string): Promise<void
   });
 }
 
+/**
+ * What a client may hold of the server (docs/server.md "Limits"): Node's own defaults held a client
+ * trickling one header byte a second for ~90 s (60 s, checked every 30 s), with no cap on sockets.
+ */
+export const HTTP_DEFAULTS = {
+  /** From a request's first byte to the end of its headers; then 408 and the socket closes. */
+  headersTimeoutMs: 10_000,
+  /** From a request's first byte to the end of its body (GETs have none); then 408. */
+  requestTimeoutMs: 20_000,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: 5_000,
+  /** Open sockets at once; one more is closed as soon as it connects. */
+  maxConnections: 1024,
+} as const;
+
+export interface HttpLimits {
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxConnections?: number;
+}
+
+/** Checks the limits (a RangeError naming the option) and fills in the defaults. */
+export function httpLimits(o: HttpLimits): Required<HttpLimits> {
+  const l = {
+    headersTimeoutMs: o.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
+    requestTimeoutMs: o.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs,
+    keepAliveTimeoutMs: o.keepAliveTimeoutMs ?? HTTP_DEFAULTS.keepAliveTimeoutMs,
+    maxConnections: o.maxConnections ?? HTTP_DEFAULTS.maxConnections,
+  };
+  for (const [k, v] of Object.entries(l)) {
+    if (!(Number.isFinite(v) && v > 0 && v <= 2 ** 31 - 1)) throw new RangeError(`${k} must be a positive number, not ${v}`);
+  }
+  if (!Number.isInteger(l.maxConnections)) throw new RangeError(`maxConnections must be an integer, not ${l.maxConnections}`);
+  if (l.requestTimeoutMs < l.headersTimeoutMs)
+    throw new RangeError(`requestTimeoutMs (${l.requestTimeoutMs}) must not be below headersTimeoutMs (${l.headersTimeoutMs})`);
+  return l;
+}
+
+/** What a connection past `maxConnections` reads before it is closed: a 503 in the server's JSON error form. */
+function busyAnswer(max: number): string {
+  const body = JSON.stringify({
+    error: 'too many connections',
+    details: [{ field: 'connections', message: `${max} connections are open (the limit is ${max})` }],
+  });
+  return (
+    'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nCache-Control: no-store\r\n' +
+    `Access-Control-Allow-Origin: *\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+/** The HTTP server of `serve` and the gallery, with our timeouts and connection cap. */
+export function createHttpServer(handler: RequestListener, o: HttpLimits): Server {
+  const l = httpLimits(o);
+  const server = createServer(
+    {
+      headersTimeout: l.headersTimeoutMs,
+      requestTimeout: l.requestTimeoutMs,
+      keepAliveTimeout: l.keepAliveTimeoutMs,
+      // Node checks the two timeouts every 30 s by default, so a 10 s limit held a socket up to 40 s.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(l.headersTimeoutMs / 4))),
+    },
+    handler,
+  );
+  // Our own count rather than server.maxConnections, which closes a socket without a word (and
+  // fetch() then retries it until its own timeout): a connection past the cap gets a 503 and is closed
+  // before the HTTP parser sees it. Twice the cap is a hard backstop while those close.
+  const handle = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= l.maxConnections) {
+      socket.on('error', () => undefined);
+      socket.resume(); // read and drop the request: unread bytes at close would reset the connection before the answer
+      setTimeout(() => socket.destroy(), 1000).unref(); // however the client behaves
+      socket.end(busyAnswer(l.maxConnections));
+      return;
+    }
+    open++;
+    socket.once('close', () => open--);
+    for (const h of handle) h.call(server, socket);
+  });
+  server.maxConnections = 2 * l.maxConnections;
+  return server;
+}
+
 /** The host as written in a URL a person can open (a wildcard address as localhost, IPv6 in brackets). */
 export const shownHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
 
-export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'renderer'> {
+export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'renderer'>, HttpLimits {
   /** A style file; several files or a directory of styles serve a gallery (src/hosts/server/gallery.ts). */
   style: string | string[];
   port?: number;
@@ -72,11 +158,12 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     if (Array.isArray(o.style) && files.length === 1) return serve({ ...o, style: files[0]! });
     return serveMany({ ...o, styles: files });
   }
+  httpLimits(o); // a bad limit fails before any worker starts
   const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, sourceCacheBytes: o.sourceCacheBytes });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });
   const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });
-  const server = createServer(app);
+  const server = createHttpServer(app, o);
   const host = o.host ?? '127.0.0.1';
   try {
     await listen(server, o.port ?? 8080, host);

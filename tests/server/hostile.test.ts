@@ -1,0 +1,104 @@
+// Issue 23 part 3: what a hostile client finds, bounded. Each probe of the audit (bench/hostile.mjs
+// runs them at full size) as a small test: slow clients are cut off by our own header and request
+// timeouts, connections are capped.
+import net from 'node:net';
+import { serve, HTTP_DEFAULTS } from '../../src/hosts/server/serve.js';
+import { requireBuild, writeFixtures, type Fixture } from './fixtures.js';
+
+let fx: Fixture;
+beforeAll(() => {
+  requireBuild();
+  fx = writeFixtures();
+});
+
+/** A client that sends `text` one byte every `everyMs`; resolves with what it got and when the server closed it. */
+function slowClient(port: number, text: string, everyMs: number): Promise<{ ms: number; got: string }> {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const c = net.connect(port, '127.0.0.1');
+    let got = '';
+    let i = 0;
+    const iv = setInterval(() => {
+      if (i < text.length && !c.destroyed) c.write(text[i++]!);
+    }, everyMs);
+    c.on('data', (d) => (got += d.toString('latin1')));
+    c.on('error', () => undefined);
+    c.on('close', () => {
+      clearInterval(iv);
+      resolve({ ms: Date.now() - t0, got });
+    });
+  });
+}
+
+describe('slow clients and connection count', () => {
+  test('the defaults are ours, not Node’s (headers 10 s, request 20 s, keep-alive 5 s, 1,024 connections)', async () => {
+    const s = await serve({ style: fx.shapes, port: 0, workers: 0, backend: 'cpu', log: () => undefined });
+    try {
+      expect(HTTP_DEFAULTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024 });
+      expect(s.server.headersTimeout).toBe(10_000);
+      expect(s.server.requestTimeout).toBe(20_000);
+      expect(s.server.keepAliveTimeout).toBe(5_000);
+    } finally {
+      await s.close();
+    }
+  });
+
+  // The audit: 200 sockets sending one byte a second were held ~90 s (Node's 60 s headersTimeout,
+  // checked every 30 s). Witness: RFC 9110 §15.5.9, 408 Request Timeout.
+  test('a client trickling its headers gets 408 once headersTimeout has passed', async () => {
+    const s = await serve({ style: fx.shapes, port: 0, workers: 0, backend: 'cpu', headersTimeoutMs: 600, requestTimeoutMs: 1000, log: () => undefined });
+    try {
+      const port = Number(new URL(s.url).port);
+      const clients = await Promise.all(
+        Array.from({ length: 20 }, () => slowClient(port, 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 100)),
+      );
+      for (const c of clients) {
+        expect(c.got).toMatch(/^HTTP\/1\.1 408 /);
+        expect(c.ms).toBeGreaterThanOrEqual(500);
+        expect(c.ms).toBeLessThan(3000);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a connection past maxConnections gets a JSON 503 with Retry-After and is closed; those within it are served', async () => {
+    const s = await serve({
+      style: fx.shapes,
+      port: 0,
+      workers: 0,
+      backend: 'cpu',
+      maxConnections: 3,
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 2000,
+      log: () => undefined,
+    });
+    try {
+      const port = Number(new URL(s.url).port);
+      const held = await Promise.all(
+        Array.from(
+          { length: 3 },
+          () =>
+            new Promise<net.Socket>((resolve) => {
+              const c = net.connect(port, '127.0.0.1', () => resolve(c));
+              c.on('error', () => undefined);
+            }),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const extra = await slowClient(port, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n', 1);
+      expect(extra.got).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(extra.got).toMatch(/\r\nRetry-After: 1\r\n/);
+      expect(JSON.parse(extra.got.split('\r\n\r\n')[1]!)).toMatchObject({ error: 'too many connections' });
+      expect(extra.ms).toBeLessThan(1000);
+      // fetch() reads the same answer (a socket closed without one, it retries until its own timeout).
+      const r = await fetch(`${s.url}health`, { signal: AbortSignal.timeout(2000) });
+      expect(r.status).toBe(503);
+      for (const c of held) c.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await fetch(`${s.url}health`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
