@@ -17,7 +17,7 @@ import { TileFeed } from './feed.js';
 /** The server's root: this script is served from <root>/preview/preview.js. */
 const root = new URL('../', import.meta.url);
 const SOURCE = 'tilegraph';
-const TILE = /^tilegraph(-node)?:\/\/(\d+)\/(\d+)\/(\d+)(?:\?(.*))?$/;
+const TILE = /^tilegraph(-node|-server)?:\/\/(\d+)\/(\d+)\/(\d+)(?:\?(.*))?$/;
 /** The largest export, in pixels (a bbox render on this page's thread). */
 const MAX_EXPORT_PIXELS = 4096 * 4096;
 
@@ -74,6 +74,19 @@ function setHashOption(key: string, value: string | undefined): void {
 function errorText(e: unknown): string {
   if (e instanceof TilegraphError) return e.problems.map((p) => p.message).join('; ');
   return (e as Error)?.message ?? String(e);
+}
+
+/** A failed server answer in the server's words: `HTTP 502: source 'dem': cannot fetch …: unknown host`. */
+async function serverErrorText(res: Response): Promise<string> {
+  let text = res.statusText;
+  try {
+    const body = (await res.json()) as { error?: string; details?: { message?: string }[] };
+    const details = (body.details ?? []).map((d) => d.message).filter(Boolean);
+    text = details.join('; ') || body.error || text; // the details name the source and the cause
+  } catch {
+    // not our JSON error body (a proxy's page): the status line says it
+  }
+  return `HTTP ${res.status}${text ? `: ${text}` : ''}`;
 }
 
 function download(name: string, blob: Blob): void {
@@ -230,9 +243,12 @@ async function main(state: PreviewState): Promise<void> {
     const q = query();
     const qs = q ? '?' + q : '';
     if (nodeRenderer) return `tilegraph-node://{z}/{x}/{y}${qs}`;
-    // The server has @2x tiles: a denser screen compares against those.
-    return compare.checked ? `${new URL('tiles', root).href}/{z}/{x}/{y}${pixelRatio > 1 ? '@2x' : ''}.png${qs}` : `tilegraph://{z}/{x}/{y}${qs}`;
+    // Server tiles go through a protocol of ours too, so that a failed or undecodable one is
+    // counted and its error shown like a tile rendered here (MapLibre would only log it).
+    return compare.checked ? `tilegraph-server://{z}/{x}/{y}${qs}` : `tilegraph://{z}/{x}/{y}${qs}`;
   };
+  /** The server's URL of a tile; the server has @2x tiles, and a denser screen compares against those. */
+  const serverTileUrl = (key: string, q: string) => `${new URL('tiles', root).href}/${key}${pixelRatio > 1 ? '@2x' : ''}.png${q ? '?' + q : ''}`;
   const describe = () => {
     if (state.node) return `Showing node '${state.node}' (${kindOf(state.node)}), rendered in this browser`;
     return compare.checked
@@ -244,7 +260,9 @@ async function main(state: PreviewState): Promise<void> {
   const tileErrors = new Map<string, string>();
   const showErrors = () => {
     state.errors = [...new Set(tileErrors.values())];
-    if (state.errors.length) setStatus(`${tileErrors.size} tile${tileErrors.size > 1 ? 's' : ''} failed: ${state.errors[0]}`, true);
+    const n = tileErrors.size;
+    const what = compare.checked && !state.node ? `server tile${n > 1 ? 's' : ''}` : `tile${n > 1 ? 's' : ''}`;
+    if (state.errors.length) setStatus(`${n} ${what} failed: ${state.errors[0]}`, true);
     else setStatus(describe());
   };
 
@@ -491,6 +509,28 @@ async function main(state: PreviewState): Promise<void> {
     'tilegraph-node',
     tileRequest(() => nodeFeed),
   );
+  // Compare: the server's tile, its failure in the server's own words (the JSON error body).
+  addProtocol('tilegraph-server', async (req: { url: string }, abort: AbortController) => {
+    const m = TILE.exec(req.url);
+    if (!m) throw new Error(`not a tilegraph tile URL: ${req.url}`);
+    const key = `${m[2]}/${m[3]}/${m[4]}`;
+    try {
+      const res = await fetch(serverTileUrl(key, m[5] ?? ''), { signal: abort.signal });
+      if (!res.ok) throw new Error(await serverErrorText(res));
+      const blob = await res.blob();
+      const bitmap = await createImageBitmap(blob).catch(() => {
+        throw new Error(`the server's tile ${key} is not an image this browser decodes (${blob.type || 'no type'}, ${blob.size} bytes)`);
+      });
+      if (tileErrors.delete(key)) showErrors();
+      return { data: bitmap };
+    } catch (e) {
+      if ((e as Error)?.name !== 'AbortError') {
+        tileErrors.set(key, errorText(e));
+        showErrors();
+      }
+      throw e;
+    }
+  });
 
   // Open where the data is, unless the URL names a view.
   let view: { center: [number, number]; zoom: number } | { bounds: [number, number, number, number] } = { center: [0, 20], zoom: 1 };
