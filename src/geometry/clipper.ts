@@ -237,6 +237,35 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
   }
 }
 
+/**
+ * A group's polygon rings ready for one non-zero union with other pieces: a polygon with an edge
+ * made by clipping (`polygonCuts`) is first united on its own. Sutherland-Hodgman clipping leaves
+ * zero-width bridges along the clip line (the ring runs back over itself), and Clipper2 can keep
+ * the shared edge when it unites such a piece with its neighbour across a tile edge: an erosion
+ * then opens a gap along every tile edge (the stipple example's shore bands). United on its own,
+ * a piece has no bridges and abuts its neighbour edge to edge, which the union merges.
+ */
+export function pieceRings(
+  m: Clipper,
+  g: { polygons: readonly (readonly Float64Array[])[]; polygonCuts?: readonly (readonly (Uint8Array | undefined)[])[] },
+): Float64Array[] {
+  const cuts = g.polygonCuts;
+  const out: Float64Array[] = [];
+  g.polygons.forEach((poly, p) => {
+    if (!cuts?.[p]?.some((c) => c?.includes(1))) {
+      out.push(...poly);
+      return;
+    }
+    const s = new Scope(m);
+    try {
+      out.push(...readPaths(s.keep(m.UnionSelfD(offsetPaths(s, poly), m.FillRule.NonZero, PRECISION))));
+    } finally {
+      s.free();
+    }
+  });
+  return out;
+}
+
 /** A polygon boolean of two ring sets (non-zero fill on each side). */
 export function boolean(m: Clipper, op: BooleanOp, a: ArrayLike<number>[], b: ArrayLike<number>[]): Float64Array[][] {
   const s = new Scope(m);

@@ -63,6 +63,18 @@ function toGeoJSON(doc: unknown): GeoJSON {
   return doc as GeoJSON;
 }
 
+/**
+ * Every feature with a properties object of its own: geojson-vt hands each piece of a feature that
+ * object, and the sampler merges pieces by it (GroupCollector). A feature without properties (or
+ * a bare geometry) gets an empty one, so its pieces still merge across tiles.
+ */
+function withOwnProperties(gj: GeoJSON): GeoJSON {
+  const own = (f: Feature): Feature => (f.properties && typeof f.properties === 'object' ? f : { ...f, properties: {} });
+  if (gj.type === 'FeatureCollection') return gj.features.some((f) => !f?.properties) ? { ...gj, features: gj.features.map((f) => (f ? own(f) : f)) } : gj;
+  if (gj.type === 'Feature') return own(gj);
+  return { type: 'Feature', properties: {}, geometry: gj };
+}
+
 /** geojson-vt's flat tile features as the sampler's TileFeature (computed once per tile). */
 function convertTile(tile: RawTile): TileFeature[] {
   const out: TileFeature[] = [];
@@ -172,7 +184,7 @@ export class GeojsonSource implements FeatureSource {
         if (bad) throw new SourceError(this.name, undefined, `the data is not valid GeoJSON: ${bad}`);
         try {
           this.unwrapped = mode === 'short-way' ? unwrapAntimeridian(gj) : gj;
-          return new geojsonvt(this.unwrapped, {
+          return new geojsonvt(withOwnProperties(this.unwrapped), {
             maxZoom: this.maxzoom,
             extent: EXTENT,
             buffer: ((typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer) * EXTENT) / 4096,
@@ -220,7 +232,7 @@ export class GeojsonSource implements FeatureSource {
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));
     const tiles = coveringTiles(canvas, sz, typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer);
     const rects = contributionRects(tiles, canvas);
-    const out = new GroupCollector(tiles.length > 1);
+    const out = new GroupCollector(tiles.length > 1, true);
     tiles.forEach((t, i) => {
       const raw = index.getTileRaw(sz, t.wx, t.y);
       if (!raw) return;

@@ -103,9 +103,15 @@ export class GroupCollector {
 
   /**
    * `merge` false: the canvas is covered by one source tile, so no two pieces can merge (two
-   * features of one tile never do) and the lookups are skipped.
+   * features of one tile never do) and the lookups are skipped. `sharedProperties`: the source
+   * hands every piece of a feature the feature's own properties object (geojson-vt does, for
+   * GeoJSON), which then decides alone; decoded tiles (MVT) give each feature its own object, and
+   * pieces merge on id and equal properties (real tilesets reuse ids, so never within a tile).
    */
-  constructor(private readonly merge = true) {}
+  constructor(
+    private readonly merge = true,
+    private readonly sharedProperties = false,
+  ) {}
 
   /**
    * Add the features of one source tile. `tileIndex` tells tiles apart: pieces from different
@@ -144,27 +150,27 @@ export class GroupCollector {
   }
 
   private builder(f: TileFeature, tileIndex: number): Builder {
-    if (!this.merge) return this.newBuilder(f, tileIndex);
+    if (this.sharedProperties) {
+      // The very same properties object is the same source feature, in one tile or several (world
+      // copies can share a tile): one group, so a canvas of one tile and a canvas of several group
+      // alike (else a buffer erodes the pieces of one feature apart along their shared edge).
+      const byProps = this.byProps[f.type - 1]!;
+      const same = byProps.get(f.properties);
+      if (same) return same;
+      const b = this.newBuilder(f, tileIndex);
+      byProps.set(f.properties, b);
+      return b;
+    }
+    if (!this.merge || f.id === undefined) return this.newBuilder(f, tileIndex);
     const byId = this.byId[f.type - 1]!;
-    if (f.id !== undefined) {
-      const b = byId.get(f.id);
-      if (b && b.tile !== tileIndex && sameProperties(b.group.properties, f.properties)) {
-        b.tile = tileIndex;
-        return b;
-      }
+    const b = byId.get(f.id);
+    if (b && b.tile !== tileIndex && sameProperties(b.group.properties, f.properties)) {
+      b.tile = tileIndex;
+      return b;
     }
-    // Without an id, pieces holding the very same properties object are one feature: geojson-vt
-    // hands every tile a GeoJSON feature's own properties (geometry ops then see whole features).
-    const byProps = this.byProps[f.type - 1]!;
-    const same = f.id === undefined ? byProps.get(f.properties) : undefined;
-    if (same && same.tile !== tileIndex) {
-      same.tile = tileIndex;
-      return same;
-    }
-    const b = this.newBuilder(f, tileIndex);
-    if (f.id !== undefined && !byId.has(f.id)) byId.set(f.id, b);
-    if (f.id === undefined && !byProps.has(f.properties)) byProps.set(f.properties, b);
-    return b;
+    const nb = this.newBuilder(f, tileIndex);
+    if (!b) byId.set(f.id, nb);
+    return nb;
   }
 
   private newBuilder(f: TileFeature, tileIndex: number): Builder {

@@ -64,12 +64,51 @@ describe('geojson source', () => {
     expect(g.length).toBeGreaterThan(150);
   });
 
+  test('one feature is one group whether a canvas covers one source tile or several (world-atlas land, a tile holding two copies of it)', async () => {
+    // The stipple example's land at 2/0/1 at pixel ratio 2: geojson-vt's tile 2/1/1 holds the
+    // MultiPolygon twice (a world copy), and the canvas of a 2x2 window put the copy's pieces in a
+    // group of their own, which a buffer then eroded apart from its neighbours along the tile edge.
+    const src = new GeojsonSource({
+      name: 'land',
+      decl: { type: 'geojson', data: 'npm:world-atlas/land-110m.json', maxzoom: 6 },
+      loader: new NodeLoader({ baseDir: process.cwd() }),
+    });
+    for (const canvas of [
+      { z: 2, x0: -34, y0: 478, width: 580, height: 580, tileSize: 512 },
+      { z: 2, x0: -34, y0: 478, width: 1092, height: 1092, tileSize: 512 },
+      { z: 1, x0: 0, y0: 0, width: 256, height: 256, tileSize: 256 },
+    ]) {
+      const groups = await src.features('land', canvas);
+      expect({ canvas, groups: groups.length }).toEqual({ canvas, groups: 1 });
+    }
+  });
+
+  test('a feature without properties still merges across tiles', async () => {
+    const sq = [
+      [-10, -10],
+      [10, -10],
+      [10, 10],
+      [-10, 10],
+      [-10, -10],
+    ];
+    const src = inline(
+      { type: 'FeatureCollection', features: [{ type: 'Feature', properties: null, geometry: { type: 'Polygon', coordinates: [sq] } }] },
+      { tolerance: 0 },
+    );
+    const groups = await src.features('g', { z: 2, x0: 256, y0: 256, width: 512, height: 512, tileSize: 256 });
+    expect(groups.map((g) => g.polygons.length)).toEqual([4]);
+    const bare = inline({ type: 'Polygon', coordinates: [sq] }, { tolerance: 0 });
+    expect((await bare.features('g', { z: 2, x0: 256, y0: 256, width: 512, height: 512, tileSize: 256 })).map((g) => g.polygons.length)).toEqual([4]);
+  });
+
   fixturesTest('Natural Earth countries and places; the null-geometry feature is skipped', async () => {
     const loader = new NodeLoader({ baseDir: path.join(FIXTURES, 'geojson') });
     const countries = new GeojsonSource({ name: 'c', decl: { type: 'geojson', data: 'ne_110m_admin_0_countries.geojson' }, loader });
     const world = await countries.features('c', tileWindow({ z: 0, x: 0, y: 0 }, 256));
-    // Every country is there (a few appear twice: geojson-vt copies features across the antimeridian).
+    // Every country is there, once: geojson-vt's copies of a feature across the antimeridian (which
+    // share a tile with the feature) are pieces of its one group.
     expect(new Set(world.map((g) => g.properties.ADMIN)).size).toBe(177);
+    expect(world).toHaveLength(177);
     const places = new GeojsonSource({ name: 'p', decl: { type: 'geojson', data: 'supercluster-places.geojson' }, loader });
     // 162 points plus one null geometry ("Null Island"), which yields nothing.
     const all = await places.features('p', tileWindow({ z: 0, x: 0, y: 0 }, 256));

@@ -3,6 +3,7 @@
 import { buffer } from './index.js';
 import { group, polygonsArea, ringArea, runOp, sq } from '../../../tests/helpers/geometry.js';
 import { arcTolerance, capsule, loadClipper, offset } from '../../geometry/clipper.js';
+import { insidePolygon } from '../../geometry/measure.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { Renderer, toRGBA8 } from '../../index.js';
 
@@ -91,6 +92,24 @@ describe('buffer', () => {
     const out = await run({ distance: -3 }, [group({ polygons: [[sq(0, 0, 20)], [Float64Array.of(20, 0, 40, 0, 40, 20, 20, 20)]] })]);
     expect(out.groups[0]!.polygons).toHaveLength(1);
     expect(polygonsArea(out.groups[0]!.polygons)).toBeCloseTo(34 * 14, 1);
+  });
+
+  test('a piece with a zero-width bridge along the cut erodes as one with its neighbour (the stipple example at 2/0/1@2x)', async () => {
+    // Clipping a U-shaped coast to a tile leaves the eastern piece as two lobes joined by a bridge
+    // along x = 0 (its ring runs down 300..350 and back up 400..0); the western piece abuts the
+    // first lobe along x = 0 for y in 100..300. Their union is two polygons: the western piece with
+    // the first lobe, and the second lobe. Clipper2 alone keeps the edge x = 0 (three polygons),
+    // which an erosion opened into a band along every tile edge. Geometry by hand: at y = 200 the
+    // union spans x = -3.3..25, so a 2 px erosion keeps (0, 200) and (1, 200).
+    const west = Float64Array.of(0, 100, 0, 300, -10, 400);
+    const east = Float64Array.of(0, 0, 50, 100, 0, 300, 0, 350, 20, 350, 0, 400);
+    const cut = (ring: Float64Array) =>
+      Uint8Array.from({ length: ring.length / 2 }, (_, i) => (ring[i * 2] === 0 && ring[((i + 1) % (ring.length / 2)) * 2] === 0 ? 1 : 0));
+    const out = await run({ distance: -2, join: 'round' }, [group({ polygons: [[west], [east]], polygonCuts: [[cut(west)], [cut(east)]] })]);
+    const polys = out.groups[0]!.polygons;
+    const inside = (x: number, y: number) => polys.some((p) => insidePolygon(p, x, y));
+    expect([inside(0, 200), inside(1, 200), inside(-0.5, 200)]).toEqual([true, true, true]);
+    expect(polys).toHaveLength(2);
   });
 
   test('a negative distance from a param whose max is 0 still erodes (the bound caps inflation only)', async () => {

@@ -1,4 +1,4 @@
-import { loadClipper, offsetMany, type Join } from '../../geometry/clipper.js';
+import { loadClipper, offsetMany, pieceRings, type Join } from '../../geometry/clipper.js';
 import { features, groupLike } from '../../geometry/groups.js';
 import { num, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
@@ -33,7 +33,7 @@ export const buffer: OpDef = {
     const results = offsetMany(
       m,
       input.map((g) => ({
-        rings: g.polygons.flat(),
+        rings: pieceRings(m, g),
         lines: g.lines,
         points: g.points,
         simple: g.polygons.length === 1 && !g.polygonCuts?.some((p) => p.some((c) => c)),

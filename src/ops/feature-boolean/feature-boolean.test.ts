@@ -115,3 +115,22 @@ describe('feature-boolean', () => {
     expect(polygonsArea((await runOp(featureBoolean, { operation: 'union' }, { a: [], b: a })).groups[0]!.polygons)).toBeCloseTo(100, 6);
   });
 });
+
+test('pieces of one feature cut apart by tiles, one with a zero-width bridge along the cut, act as one polygon (against polyclip-ts)', async () => {
+  // The case of buffer.test.ts: the western piece abuts the eastern piece's first lobe along x = 0;
+  // the eastern piece's two lobes are joined by a bridge along the cut (x = 0, y 300..350).
+  const west = Float64Array.of(0, 100, 0, 300, -10, 400);
+  const east = Float64Array.of(0, 0, 50, 100, 0, 300, 0, 350, 20, 350, 0, 400);
+  const cut = (ring: Float64Array) =>
+    Uint8Array.from({ length: ring.length / 2 }, (_, i) => (ring[i * 2] === 0 && ring[((i + 1) % (ring.length / 2)) * 2] === 0 ? 1 : 0));
+  const pieces = group({ polygons: [[west], [east]], polygonCuts: [[cut(west)], [cut(east)]] });
+  const want = polyclip.union(toPc([[west]]), toPc([[east]]));
+  for (const operation of ['intersection', 'union'] as const) {
+    const out = await runOp(featureBoolean, { operation }, { a: [group({ polygons: [[sq(-20, -10, 420)]] })], b: [pieces] });
+    const polys = out.groups[0]!.polygons;
+    expect({ operation, polygons: polys.length }).toEqual({ operation, polygons: operation === 'union' ? 1 : want.length });
+    if (operation === 'intersection') expect(polygonsArea(polys)).toBeCloseTo(pcArea(want), 3);
+  }
+  const a = await runOp(featureBoolean, { operation: 'intersection' }, { a: [pieces], b: [group({ polygons: [[sq(-20, -10, 420)]] })] });
+  expect(a.groups[0]!.polygons).toHaveLength(want.length);
+});

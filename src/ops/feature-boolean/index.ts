@@ -1,4 +1,4 @@
-import { boolean, loadClipper, type BooleanOp } from '../../geometry/clipper.js';
+import { boolean, loadClipper, pieceRings, type BooleanOp } from '../../geometry/clipper.js';
 import { features, groupLike } from '../../geometry/groups.js';
 import { nodeRef, oneOfEnum } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
@@ -24,14 +24,16 @@ export const featureBoolean: OpDef = {
   async cpu(ctx): Promise<Features> {
     const op = (ctx.node.operation as BooleanOp | undefined) ?? 'intersection';
     const a = ctx.input<'features'>('a').groups.filter((g) => g.polygons.length);
-    const bRings = ctx.input<'features'>('b').groups.flatMap((g) => g.polygons.flat());
-    if (!a.length && (op === 'intersection' || op === 'difference' || !bRings.length)) return features([]);
+    const bGroups = ctx.input<'features'>('b').groups.filter((g) => g.polygons.length);
+    if (!a.length && (op === 'intersection' || op === 'difference' || !bGroups.length)) return features([]);
     const m = await loadClipper();
+    // Pieces of one feature cut apart by source tiles are made whole first (pieceRings).
+    const bRings = bGroups.flatMap((g) => pieceRings(m, g));
     if (op === 'union' || op === 'xor') {
       const polygons = boolean(
         m,
         op,
-        a.flatMap((g) => g.polygons.flat()),
+        a.flatMap((g) => pieceRings(m, g)),
         bRings,
       );
       return features(polygons.length ? [{ properties: {}, polygons, lines: [], points: new Float64Array(0) }] : []);
@@ -50,7 +52,7 @@ export const featureBoolean: OpDef = {
         if (op === 'difference') out.push(groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts }));
         continue;
       }
-      const polygons = boolean(m, op, g.polygons.flat(), near);
+      const polygons = boolean(m, op, pieceRings(m, g), near);
       if (polygons.length) out.push(groupLike(g, { polygons }));
     }
     return features(out);
