@@ -1,6 +1,8 @@
 // Running the compiled CLI as a child process, and reading its PNG output.
 import { execFile } from 'node:child_process';
+import { CpuBackend, type Raster } from '../../src/index.js';
 import { decodePngRGBA } from '../../src/hosts/node/png.js';
+import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { CLI, ROOT } from '../server/fixtures.js';
 
 export interface CliResult {
@@ -34,4 +36,10 @@ export const readPng = (bytes: Uint8Array): Promise<Image> => decodePngRGBA(byte
 export function px(img: Image, x: number, y: number): number[] {
   const i = (y * img.width + x) * 4;
   return [...img.data.subarray(i, i + 4)];
+}
+
+/** Tile z/x/y of a style file rendered in this process on the CPU (the raster a CLI output must hold). */
+export async function renderTileHere(style: string, [z, x, y]: readonly number[], params: Record<string, string> = {}, tileSize = 256): Promise<Raster> {
+  const s = await loadStyleFile(style);
+  return s.renderer.renderTile({ z: z!, x: x!, y: y! }, s.renderer.params(params), { tileSize, backend: new CpuBackend() });
 }

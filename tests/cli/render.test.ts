@@ -1,8 +1,9 @@
 // CLI `tile` and `bbox` through child processes, and every exit code.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { requireBuild, writeFixtures, type Fixture } from '../server/fixtures.js';
-import { cli, px, readPng } from './helpers.js';
+import { decodeWithSharp, differenceFromRaster } from '../helpers/decode.js';
+import { cli, px, readPng, renderTileHere } from './helpers.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -32,6 +33,18 @@ test('tile writes the PNG of one tile; --param and --tile-size apply', async () 
   expect(p[1]).toBeGreaterThanOrEqual(254);
   expect(p[0]).toBeLessThanOrEqual(1);
   expect(Math.abs(p[3]! - 128)).toBeLessThanOrEqual(1);
+  // Both files decode (libvips) to exactly the pixels of the same render in this process.
+  expect(await differenceFromRaster(readFileSync(out), await renderTileHere(fx.shapes, [1, 0, 0]))).toBeUndefined();
+  expect(await differenceFromRaster(readFileSync(green), await renderTileHere(fx.shapes, [1, 0, 0], { fill: '#00ff00', alpha: '0.5' }, 512))).toBeUndefined();
+});
+
+test('tile of a solid #ffffff style: libvips decodes 65,536 white pixels (opaque white was the old encoder’s run sentinel)', async () => {
+  const style = path.join(fx.dir, 'white.json');
+  writeFileSync(style, JSON.stringify({ output: 'bg', nodes: { bg: { op: 'solid', color: '#ffffff' } } }));
+  const out = path.join(fx.dir, 'white.png');
+  expect((await cli(['tile', '--style', style, '--tile', '0/0/0', '--out', out])).code).toBe(0);
+  const img = await decodeWithSharp(readFileSync(out));
+  expect([img.width, img.height, img.data.filter((v) => v === 255).length]).toEqual([256, 256, 65536 * 4]);
 });
 
 test('bbox renders exactly the floor/ceil world-pixel window of the box', async () => {

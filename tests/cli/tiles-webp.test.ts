@@ -1,12 +1,14 @@
 // `tiles --format webp` (issue 15 item 5): WebP tiles into a directory or a PMTiles archive, and
-// shards of one WebP export merged.
+// shards of one WebP export merged. Each tile is decoded by libvips and judged against libvips'
+// own WebP of the same tile's pixels (rendered in this process): WebP is lossy.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PMTiles, TileType } from 'pmtiles';
 import { NodeFileSource } from '../../src/hosts/node/pmtiles/index.js';
 import { requireBuild, writeFixtures, type Fixture } from '../server/fixtures.js';
-import { cli } from './helpers.js';
+import { lossyAgainstLibvips } from '../helpers/decode.js';
+import { cli, renderTileHere } from './helpers.js';
 
 let fx: Fixture;
 let tmp: string;
@@ -25,8 +27,24 @@ test('into a directory: z/x/y.webp files', async () => {
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(existsSync(path.join(out, '1/1/1.png'))).toBe(false);
-  for (const f of ['0/0/0.webp', '1/0/0.webp', '1/1/1.webp']) expect(isWebp(readFileSync(path.join(out, f)))).toBe(true);
+  for (const t of [
+    [0, 0, 0],
+    [1, 0, 0],
+    [1, 1, 1],
+  ]) {
+    const bytes = readFileSync(path.join(out, `${t.join('/')}.webp`));
+    expect(isWebp(bytes)).toBe(true);
+    await expectNearRender(bytes, t);
+  }
 });
+
+/** A WebP tile no further from the pixels than libvips' own WebP of them (per pixel, 1/255 slack). */
+async function expectNearRender(bytes: Uint8Array, tile: readonly number[]): Promise<void> {
+  const c = await lossyAgainstLibvips(bytes, await renderTileHere(fx.shapes, tile));
+  expect({ tile: tile.join('/'), worse: c.worse }).toEqual({ tile: tile.join('/'), worse: 0 });
+  // Flat fills with anti-aliased edges: a few levels on average at quality 90.
+  expect(c.mean).toBeLessThan(3);
+}
 
 test('into PMTiles: tile type WebP, metadata format webp; two shards merge into one WebP archive', async () => {
   const parts = [0, 1].map((i) => path.join(tmp, `part-${i}.pmtiles`));
@@ -58,8 +76,16 @@ test('into PMTiles: tile type WebP, metadata format webp; two shards merge into 
     expect(h.tileType).toBe(TileType.Webp);
     expect(h.numAddressedTiles).toBe(1 + 4 + 16);
     expect(((await p.getMetadata()) as { format: string }).format).toBe('webp');
-    const t = await p.getZxy(2, 1, 1);
-    expect(isWebp(new Uint8Array(t!.data))).toBe(true);
+    for (const tile of [
+      [0, 0, 0],
+      [1, 1, 0],
+      [2, 1, 1],
+      [2, 3, 2],
+    ]) {
+      const t = await p.getZxy(tile[0]!, tile[1]!, tile[2]!);
+      expect(isWebp(new Uint8Array(t!.data))).toBe(true);
+      await expectNearRender(new Uint8Array(t!.data), tile);
+    }
   } finally {
     await (src as { close?: () => Promise<void> }).close?.();
   }

@@ -70,3 +70,56 @@ export function premultipliedError(a: Uint8Array, b: Uint8Array | Uint8ClampedAr
   }
   return { max, mean: sum / perPixel.length, perPixel };
 }
+
+/**
+ * How the image file `bytes` (PNG or WebP), decoded by libvips, differs from the pixels of `r`
+ * (toRGBA8); undefined when it holds exactly them. For lossless files: what a user receives.
+ */
+export async function differenceFromRaster(bytes: Uint8Array, r: Raster): Promise<string | undefined> {
+  let got: Decoded;
+  try {
+    got = await decodeWithSharp(bytes);
+  } catch (e) {
+    return `libvips cannot read it: ${(e as Error).message}`;
+  }
+  return pixelDifference(got, { width: r.width, height: r.height, data: rgbaOf(r) });
+}
+
+/** How two image files differ once decoded by libvips (undefined when their pixels are equal). */
+export async function decodedDifference(a: Uint8Array, b: Uint8Array): Promise<string | undefined> {
+  return pixelDifference(await decodeWithSharp(a), await decodeWithSharp(b));
+}
+
+/** libvips' own WebP of a raster's pixels (toRGBA8), with the settings we ship (src/hosts/node/webp.ts: quality 90, effort 2). */
+export async function libvipsWebp(r: Raster): Promise<Buffer> {
+  const px = rgbaOf(r);
+  return sharp(Buffer.from(px.buffer, px.byteOffset, px.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
+    .webp({ quality: 90, effort: 2 })
+    .toBuffer();
+}
+
+export interface LossyComparison {
+  /** Pixels further from toRGBA8 than in libvips' encode by more than 1/255 (premultiplied). */
+  worse: number;
+  /** Our error: largest and mean per pixel (premultiplied 1/255 units). */
+  max: number;
+  mean: number;
+  /** libvips' own encode's mean error. */
+  libvipsMean: number;
+}
+
+/**
+ * A lossy file (WebP) of raster `r` judged against libvips' own WebP of the same pixels, both
+ * decoded by libvips: the witness for a lossy tile is how close an encoder we did not write gets.
+ */
+export async function lossyAgainstLibvips(bytes: Uint8Array, r: Raster): Promise<LossyComparison> {
+  const want = rgbaOf(r);
+  const ours = await decodeWithSharp(bytes);
+  if (ours.width !== r.width || ours.height !== r.height) throw new Error(`decoded ${ours.width}x${ours.height}, want ${r.width}x${r.height}`);
+  const theirs = await decodeWithSharp(await libvipsWebp(r));
+  const a = premultipliedError(ours.data, want);
+  const b = premultipliedError(theirs.data, want);
+  let worse = 0;
+  for (let p = 0; p < a.perPixel.length; p++) if (a.perPixel[p]! > b.perPixel[p]! + 1) worse++;
+  return { worse, max: a.max, mean: a.mean, libvipsMean: b.mean };
+}
