@@ -120,5 +120,37 @@ async function probeConnections() {
   }
 }
 
-const probes = { slow: probeSlow, connections: probeConnections };
+async function probeParams() {
+  const srv = await startServer(['--workers', '1']);
+  try {
+    for (const n of [1500, 600]) {
+      const query = Array.from({ length: n }, (_, i) => `p${i}=1`).join('&');
+      const r = await fetch(`${srv.url}tiles/0/0/0.png?${query}`);
+      const body = await r.text();
+      console.log(
+        `params: ${n} unknown params (a ${query.length.toLocaleString('en')}-byte query): ${r.status}, a ${body.length.toLocaleString('en')}-byte body`,
+      );
+    }
+  } finally {
+    await srv.close();
+  }
+}
+
+async function probeRange() {
+  const srv = await startServer(['--workers', '1']);
+  try {
+    const ref = encodeURIComponent('npm:world-atlas/countries-110m.json');
+    for (const range of ['bytes=0-2147483647', 'bytes=0-4294967295', 'bytes=99999999-']) {
+      const r = await fetch(`${srv.url}data/${ref}`, { headers: { Range: range } });
+      const body = await r.arrayBuffer();
+      console.log(
+        `range: ${range}: ${r.status} ${r.headers.get('content-range') ?? ''}, ${body.byteLength.toLocaleString('en')} bytes; server alive: ${srv.child.exitCode === null}`,
+      );
+    }
+  } finally {
+    await srv.close();
+  }
+}
+
+const probes = { slow: probeSlow, connections: probeConnections, params: probeParams, range: probeRange };
 for (const [name, fn] of Object.entries(probes)) if (PROBES.has(name)) await fn();

@@ -32,6 +32,10 @@ export const LIMITS = {
    * largest PMTiles block below.
    */
   maxRangeBytes: 32 * 1024 * 1024,
+  /** The query string of one server request (params), in bytes as sent; past it 414. */
+  maxQueryBytes: 8 * 1024,
+  /** Problems an HTTP error body lists; the rest are counted in one more entry. */
+  maxErrorDetails: 20,
   /** A PMTiles directory or metadata block, compressed or not. */
   maxPmtilesBlockBytes: 32 * 1024 * 1024,
   /** Highest zoom of a PMTiles archive (tile ids above z26 are not exact doubles). */

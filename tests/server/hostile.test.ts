@@ -102,3 +102,47 @@ describe('slow clients and connection count', () => {
     }
   });
 });
+
+describe('the size of an error answer is bounded by ours, not the request', () => {
+  // The audit: 1,500 unknown params got a 400 of 125 KB (11x the request), each detail listing the
+  // declared params again.
+  test('600 unknown params: a 400 listing the first 20 and how many more, smaller than the request', async () => {
+    const s = await serve({ style: fx.shapes, port: 0, workers: 0, backend: 'cpu', log: () => undefined });
+    try {
+      const query = Array.from({ length: 600 }, (_, i) => `p${i}=1`).join('&');
+      expect(query.length).toBeLessThan(8192);
+      const r = await fetch(`${s.url}tiles/0/0/0.png?${query}`);
+      const text = await r.text();
+      expect(r.status).toBe(400);
+      expect(text.length).toBeLessThan(query.length);
+      const body = JSON.parse(text) as { error: string; details: { param?: string; field?: string; message: string }[] };
+      expect(body.error).toBe('invalid params');
+      expect(body.details).toHaveLength(21);
+      expect(body.details.slice(0, 20).map((d) => d.param)).toEqual(Array.from({ length: 20 }, (_, i) => `p${i}`));
+      expect(body.details[20]).toEqual({ field: 'details', message: 'and 580 more problems, not listed' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a query string over 8 KiB is a 414 with a short JSON body; the 1,500 params of the audit too', async () => {
+    const s = await serve({ style: fx.shapes, port: 0, workers: 0, backend: 'cpu', log: () => undefined });
+    try {
+      const audit = Array.from({ length: 1500 }, (_, i) => `p${i}=1`).join('&');
+      for (const q of [audit, `fill=%23ff0000&x=${'a'.repeat(8200)}`]) {
+        const r = await fetch(`${s.url}tiles/0/0/0.png?${q}`);
+        const text = await r.text();
+        expect(r.status).toBe(414);
+        expect(text.length).toBeLessThan(400);
+        expect(JSON.parse(text)).toMatchObject({ error: 'query string too long', details: [{ field: 'query' }] });
+        expect(r.headers.get('cache-control')).toBe('no-store');
+      }
+      // 8 KiB exactly still parses (a long but honest query).
+      const pad = `fill=%23ff0000&alpha=${'0'.repeat(8192 - 'fill=%23ff0000&alpha='.length - 2)}.5`;
+      expect(pad.length).toBe(8192);
+      expect((await fetch(`${s.url}tiles/0/0/0.png?${pad}`)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { previewRouter } from './preview.js';
 import { WORLD_BOUNDS, type TileService } from './service.js';
 import { fitZoom, styleCoverage, type StyleCoverage } from '../../sources/extent.js';
 import { NodeLoader } from '../node/loader.js';
+import { formatInt, LIMITS } from '../../limits.js';
 
 /** What a TileJSON advertises: where and at which zooms the style's tiles hold data. */
 export interface TileJsonCoverage {
@@ -133,6 +134,19 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     if (service.draining) res.setHeader('Connection', 'close');
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Expose-Headers', 'ETag, Cache-Control, X-Tilegraph-Cache, X-Tilegraph-Version');
+    // Params are short: a query string past LIMITS.maxQueryBytes is refused before it is parsed.
+    const q = req.originalUrl.indexOf('?');
+    const queryBytes = q < 0 ? 0 : Buffer.byteLength(req.originalUrl) - q - 1;
+    if (queryBytes > LIMITS.maxQueryBytes) {
+      send(
+        res,
+        new HttpError(414, {
+          error: 'query string too long',
+          details: [{ field: 'query', message: `the query string is ${formatInt(queryBytes)} bytes; the limit is ${formatInt(LIMITS.maxQueryBytes)}` }],
+        }),
+      );
+      return;
+    }
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', req.get('Access-Control-Request-Headers') ?? 'If-None-Match');

@@ -1,5 +1,6 @@
 // Every error the server answers with: a status and a JSON body {error, details: [{param|field, message}]}.
 import type { TilegraphError } from '../../index.js';
+import { formatInt, LIMITS } from '../../limits.js';
 import { QueueFullError, RenderTimeoutError } from './queue.js';
 
 export interface ErrorDetail {
@@ -44,10 +45,14 @@ export function scrubPaths(text: string, dirs: readonly string[]): string {
 }
 
 function scrubbed(e: HttpError, dirs: readonly string[]): HttpError {
+  // A request naming 1,000 unknown params got 1,000 details (11x the request): the first few and a count.
+  const max = LIMITS.maxErrorDetails;
+  const listed = e.body.details.slice(0, max).map((d) => ({ ...d, message: scrubPaths(d.message, dirs) }));
+  const more = e.body.details.length - listed.length;
   const body: ErrorBody = {
     ...e.body,
     error: scrubPaths(e.body.error, dirs),
-    details: e.body.details.map((d) => ({ ...d, message: scrubPaths(d.message, dirs) })),
+    details: more > 0 ? [...listed, { field: 'details', message: `and ${formatInt(more)} more problems, not listed` }] : listed,
   };
   return new HttpError(e.status, body, e.headers);
 }
