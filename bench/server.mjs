@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './lib.mjs';
+import { heatmapStyle, median } from './lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js'));
@@ -30,66 +30,6 @@ const WARM = Number(process.env.BENCH_WARM || 1000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
 const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-'));
-
-/** Seeded points clustered around a few centres (mulberry32), as a heatmap input. */
-function heatmapStyle() {
-  let seed = 42;
-  const rand = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const centres = [
-    [2.35, 48.85],
-    [-74, 40.7],
-    [139.7, 35.7],
-    [77.2, 28.6],
-    [-46.6, -23.5],
-    [31.2, 30],
-    [116.4, 39.9],
-    [-99.1, 19.4],
-    [3.4, 6.5],
-    [151.2, -33.9],
-  ];
-  const features = [];
-  for (let i = 0; i < 3000; i++) {
-    const [lng, lat] = centres[i % centres.length];
-    const r = 25 * Math.sqrt(-2 * Math.log(rand() + 1e-12));
-    const a = 2 * Math.PI * rand();
-    features.push({
-      type: 'Feature',
-      properties: {},
-      geometry: {
-        type: 'Point',
-        coordinates: [Math.max(-179, Math.min(179, lng + r * Math.cos(a))), Math.max(-80, Math.min(80, lat + 0.6 * r * Math.sin(a)))],
-      },
-    });
-  }
-  return {
-    name: 'bench heatmap',
-    output: 'out',
-    params: { radius: { type: 'number', default: 30, min: 0, max: 30 } },
-    sources: { pts: { type: 'geojson', data: { type: 'FeatureCollection', features } } },
-    nodes: {
-      pts: { op: 'features', source: 'pts' },
-      sea: { op: 'solid', color: '#1d2230' },
-      density: { op: 'density', features: '@pts', radius: '$radius', intensity: 0.4 },
-      heat: {
-        op: 'color-ramp',
-        field: '@density',
-        stops: [
-          { value: 0, color: '#ffffb200' },
-          { value: 0.3, color: '#fecc5c' },
-          { value: 1, color: '#fd8d3c' },
-          { value: 2, color: '#f03b20' },
-          { value: 4, color: '#bd0026' },
-        ],
-      },
-      out: { op: 'blend', base: '@sea', over: '@heat' },
-    },
-  };
-}
 
 const styles = [
   { name: 'world example', file: path.join(root, 'examples/world/style.json') },

@@ -5,7 +5,7 @@
 import { RenderError } from '../../errors.js';
 import type { Backend } from '../backend.js';
 import { DeviceContext } from './context.js';
-import { GpuSession, type PipeliningStats } from './session.js';
+import { emptyTimings, GpuSession, type GpuTimings, type PipeliningStats } from './session.js';
 
 export interface GpuBackendOptions {
   device: GPUDevice;
@@ -25,7 +25,9 @@ export class GpuBackend implements Backend {
   /** Devices made by this backend: 1 + recreations after a loss. */
   devicesCreated = 1;
   /** How this backend's renders overlapped (several tiles in flight on one device). */
-  readonly pipelining: PipeliningStats = { readingBack: 0, overlapped: 0 };
+  readonly pipelining: PipeliningStats = { readingBack: 0, overlapped: 0, maxReadingBack: 0 };
+  /** Where this backend's renders spent their time (summed; see GpuTimings). */
+  readonly timings: GpuTimings = emptyTimings();
 
   constructor(options: GpuBackendOptions) {
     this.poolBytes = options.poolBytes ?? 256 * 2 ** 20;

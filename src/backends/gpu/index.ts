@@ -2,3 +2,4 @@
 export { GpuBackend, type GpuBackendOptions } from './backend.js';
 export { GpuImage, isGpuImage } from './image.js';
 export type { GpuOp, GpuEncoder } from './encoder.js';
+export { emptyTimings, type GpuTimings, type PipeliningStats } from './session.js';

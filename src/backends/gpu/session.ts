@@ -19,6 +19,8 @@ export interface DeviceSource {
   context(): Promise<DeviceContext>;
   /** Pipelining counters of the device's renders (GpuBackend.pipelining). */
   readonly pipelining?: PipeliningStats;
+  /** Where the device's renders spend their time (GpuBackend.timings). */
+  readonly timings?: GpuTimings;
 }
 
 const COPY_ROW_ALIGN = 256;
@@ -32,7 +34,53 @@ export interface PipeliningStats {
   readingBack: number;
   /** Renders that started encoding while another render of the device was waiting for its readback. */
   overlapped: number;
+  /** Most renders waiting for a readback at once. */
+  maxReadingBack: number;
 }
+
+/**
+ * Where the GPU backend's renders spend their time, summed over every render of the backend
+ * (wall-clock milliseconds, performance.now(): a handful of reads per op, cheap). Renders overlap
+ * (a pyramid export keeps several in flight), so phases of different renders can overlap: divide
+ * by `renders` for a per-tile figure, not by the export's wall time.
+ */
+export interface GpuTimings {
+  /** Renders that read an output. */
+  renders: number;
+  /** From a render's first op to its end: its latency. */
+  renderMs: number;
+  /** In GPU ops' encode(): recording passes, plus their CPU-side preparation (triangulation, bins, uniforms, writeBuffer). */
+  recordMs: number;
+  /**
+   * In ops run by their CPU kernel (sources and features, geometry, ops without a GPU module),
+   * their inputs' downloads included (those are counted in wait and readback too).
+   */
+  cpuOpsMs: number;
+  /** encoder.finish() + queue.submit(). */
+  submitMs: number;
+  /** Waiting for mapAsync: the GPU executing this render's passes, and queueing behind other work. */
+  waitMs: number;
+  /** getMappedRange, the f16 decode into Float32 and unmap. */
+  readbackMs: number;
+  submits: number;
+  readbacks: number;
+  bytesReadBack: number;
+}
+
+export const emptyTimings = (): GpuTimings => ({
+  renders: 0,
+  renderMs: 0,
+  recordMs: 0,
+  cpuOpsMs: 0,
+  submitMs: 0,
+  waitMs: 0,
+  readbackMs: 0,
+  submits: 0,
+  readbacks: 0,
+  bytesReadBack: 0,
+});
+
+const now = (): number => performance.now();
 
 export class GpuSession implements Session, GpuEncoder {
   readonly paintTargets = false;
@@ -49,8 +97,14 @@ export class GpuSession implements Session, GpuEncoder {
   private buffers: PooledBuffer[] = [];
   /** CPU copies of textures this render uploaded or downloaded (a texture is written once), so no texture crosses twice. */
   private cpuCopies = new Map<PooledTexture, Float32Array>();
+  /** performance.now() at the first op (timings). */
+  private started = 0;
+  /** The backend's timing counters (none for a bare DeviceSource). */
+  private readonly t?: GpuTimings;
 
-  constructor(private readonly source: DeviceSource) {}
+  constructor(private readonly source: DeviceSource) {
+    this.t = source.timings;
+  }
 
   get device(): GPUDevice {
     if (!this.dc) throw new RenderError('the GPU session has no device yet');
@@ -65,15 +119,25 @@ export class GpuSession implements Session, GpuEncoder {
   async run(op: OpDef, ctx: OpContext): Promise<Handle> {
     // The device is pinned at the first op: a render never mixes devices.
     if (!this.dc) {
+      if (this.t) this.started = now();
       this.dc = await this.source.context();
       const p = this.source.pipelining;
       if (p && p.readingBack > 0) p.overlapped++;
     }
+    const t = this.t;
+    const t0 = t ? now() : 0;
     if (op.gpu) {
       const out = await op.gpu.encode(this, ctx);
-      if (out) return out;
+      if (out) {
+        if (t) t.recordMs += now() - t0;
+        return out;
+      }
     }
-    return this.runOnCpu(op, ctx);
+    try {
+      return await this.runOnCpu(op, ctx);
+    } finally {
+      if (t) t.cpuOpsMs += now() - t0;
+    }
   }
 
   crop(value: Handle, from: Canvas, to: Canvas): Handle {
@@ -105,6 +169,11 @@ export class GpuSession implements Session, GpuEncoder {
     const dc = this.dc;
     this.encoder = undefined;
     if (!dc) return;
+    if (this.t && this.started) {
+      this.t.renders++;
+      this.t.renderMs += now() - this.started;
+      this.started = 0;
+    }
     for (const t of this.textures) dc.releaseTexture(t);
     for (const b of this.buffers) dc.releaseBuffer(b);
     this.textures = [];
@@ -271,9 +340,18 @@ export class GpuSession implements Session, GpuEncoder {
     this.submit();
     this.stats.readbacks += jobs.length;
     for (const j of jobs) this.stats.bytesReadBack += j.size;
+    const t = this.t;
+    if (t) {
+      t.readbacks += jobs.length;
+      for (const j of jobs) t.bytesReadBack += j.size;
+    }
     const dc = this.dc!;
     const p = this.source.pipelining;
-    if (p) p.readingBack++;
+    if (p) {
+      p.readingBack++;
+      if (p.readingBack > p.maxReadingBack) p.maxReadingBack = p.readingBack;
+    }
+    const tWait = t ? now() : 0;
     try {
       await Promise.all(jobs.map((j) => j.b.buffer.mapAsync(1 /* MapMode.READ */, 0, j.size)));
     } catch (e) {
@@ -284,6 +362,8 @@ export class GpuSession implements Session, GpuEncoder {
     } finally {
       if (p) p.readingBack--;
     }
+    const tRead = t ? now() : 0;
+    if (t) t.waitMs += tRead - tWait;
     const out = jobs.map((j) => {
       const mapped = j.b.buffer.getMappedRange(0, j.size);
       const data =
@@ -294,6 +374,7 @@ export class GpuSession implements Session, GpuEncoder {
       this.buffers.push(j.b);
       return data;
     });
+    if (t) t.readbackMs += now() - tRead;
     dc.checkErrors();
     return out;
   }
@@ -307,10 +388,15 @@ export class GpuSession implements Session, GpuEncoder {
   }
 
   private submit(): void {
+    const t0 = this.t ? now() : 0;
     if (!this.encoder) this.encoder = this.device.createCommandEncoder();
     this.device.queue.submit([this.encoder.finish()]);
     this.encoder = undefined;
     this.stats.submits++;
+    if (this.t) {
+      this.t.submitMs += now() - t0;
+      this.t.submits++;
+    }
   }
 
   /** An op without a GPU module: download its image inputs, run the CPU kernel, upload an image result. */

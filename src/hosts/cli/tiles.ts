@@ -34,6 +34,10 @@ export interface TilesArgs extends CommonArgs {
   pixelRatio?: number | string;
   /** Tile format (default png); webp and jpeg are encoded from the rendered PNG (src/hosts/node/webp.ts). */
   format?: TileFormat | 'jpg';
+  /** Library use (the GPU bench): stops the export as SIGINT does (the tiles in flight finish; --resume continues). */
+  signal?: AbortSignal;
+  /** Library use (the GPU bench): called after each tile is written, with its size in bytes. */
+  onTile?: (t: TileAddress, bytes: number) => void;
 }
 
 interface Range {
@@ -197,7 +201,7 @@ export function outputKind(out: string): 'pmtiles' | 'mbtiles' | 'dir' {
 }
 
 /** Below this many tiles, worker start-up (each builds the style) costs more than it saves. */
-const MIN_TILES_FOR_WORKERS = 64;
+export const MIN_TILES_FOR_WORKERS = 64;
 
 /**
  * Pick the renderer: the GPU backend renders in this thread (one device); the CPU backend spreads
@@ -343,6 +347,9 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   const onTerm = () => stop('SIGTERM');
   process.once('SIGINT', onInt);
   process.once('SIGTERM', onTerm);
+  const onAbort = () => stop('stopped by the caller');
+  a.signal?.addEventListener('abort', onAbort, { once: true });
+  if (a.signal?.aborted) onAbort();
   try {
     const inflight = new Set<Promise<void>>();
     for (const t of list.slice(start, end)) {
@@ -357,7 +364,11 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
         .catch((e: unknown) => {
           throw deadline.explain(e);
         })
-        .then(async (png) => sink.write(t, await encodeTile(png, format, quality)))
+        .then(async (png) => {
+          const bytes = await encodeTile(png, format, quality);
+          await sink.write(t, bytes);
+          a.onTile?.(t, bytes.length);
+        })
         .then(
           () => progress.tick(),
           (e) => void (failure ??= e),
@@ -375,6 +386,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   } finally {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
+    a.signal?.removeEventListener('abort', onAbort);
     await close();
   }
   progress.finish();

@@ -26,6 +26,10 @@ export interface AdapterSummary {
   architecture: string;
   /** A software adapter (SwiftShader): `auto` does not use it. */
   fallback: boolean;
+  /** Every field of the adapter's GPUAdapterInfo that Dawn reports (device, driver description...), for logs and the bench. */
+  details: Record<string, string | number | boolean>;
+  /** The adapter's optional features (timestamp-query, shader-f16...). */
+  features: string[];
 }
 
 interface DawnModule {
@@ -62,11 +66,20 @@ function summarize(adapter: GPUAdapter): AdapterSummary {
   const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
   const legacy = (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter;
   const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
+  const details: Record<string, string | number | boolean> = {};
+  const keys = new Set(['vendor', 'architecture', 'device', 'description', 'subgroupMinSize', 'subgroupMaxSize', 'isFallbackAdapter']);
+  for (const k in info) keys.add(k);
+  for (const k of keys) {
+    const v = (info as unknown as Record<string, unknown>)[k];
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') details[k] = v;
+  }
   return {
     description: info.description || `${info.vendor} ${info.architecture}`.trim(),
     vendor: info.vendor,
     architecture: info.architecture,
     fallback: !!info.isFallbackAdapter || !!legacy || /swiftshader/i.test(text),
+    details,
+    features: [...adapter.features].map(String).sort(),
   };
 }
 

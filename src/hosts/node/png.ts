@@ -70,8 +70,15 @@ export function pngFile(img: PngImage, options: PngOptions = {}): Uint8Array {
  * (tests/server/png.test.ts, bench/server.mjs).
  */
 export function encodePngSync(r: Raster, options: PngOptions = {}): Uint8Array {
-  return pngFile(pngImage(r), options);
+  const t0 = performance.now();
+  const png = pngFile(pngImage(r), options);
+  pngEncodeTimings.count++;
+  pngEncodeTimings.ms += performance.now() - t0;
+  return png;
 }
+
+/** PNG encodes done by this thread and their wall time (the GPU bench's per-tile breakdown). */
+export const pngEncodeTimings = { count: 0, ms: 0 };
 
 export async function encodePng(r: Raster, options: PngOptions = {}): Promise<Buffer> {
   const png = encodePngSync(r, options);
