@@ -79,6 +79,13 @@ export async function buildApp(dir, { bench = true } = {}) {
   // clipper2-wasm finds its wasm beside the module that loads it (import.meta.url).
   const clipper = path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('clipper2-wasm/dist/es/clipper2z.js'));
   copyFileSync(path.join(clipper, 'clipper2z.wasm'), path.join(dir, 'clipper2z.wasm'));
+  // sql.js (MBTiles output) reads its wasm from __dirname, which the banner makes this folder.
+  try {
+    const sql = path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('sql.js'));
+    if (existsSync(path.join(sql, 'sql-wasm.wasm'))) copyFileSync(path.join(sql, 'sql-wasm.wasm'), path.join(dir, 'sql-wasm.wasm'));
+  } catch {
+    // no sql.js installed: .mbtiles output is not in the bundle
+  }
   return dir;
 }
 
