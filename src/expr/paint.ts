@@ -3,7 +3,6 @@
 import type { FeatureGroup, RGBA } from '../types.js';
 import { exprFeature } from '../ops/features/index.js';
 import type { OpContext } from '../ops/types.js';
-import { isPixelField } from '../render/pixel-ratio.js';
 
 export type GroupValue<T> = (g: FeatureGroup) => T;
 
@@ -61,11 +60,8 @@ export const DEFAULT_SIZE_BOUND = 16;
 
 /**
  * The explicit `<field>-max` of a node (runtime values clamp to it), or Infinity. At a pixel ratio
- * (@2x) a size in pixels is clamped to its max times the ratio, as the size itself is scaled.
+ * (@2x) a max in pixels (declared `unit: 'px'`, as the size it bounds) comes scaled by ctx.num.
  */
-export function explicitMax(ctx: Pick<OpContext, 'node' | 'window'>, field: string): number {
-  const m = ctx.node[`${field}-max`];
-  if (typeof m !== 'number') return Infinity;
-  const r = ctx.window.pixelRatio ?? 1;
-  return r !== 1 && isPixelField(String(ctx.node.op), field) ? m * r : m;
+export function explicitMax(ctx: Pick<OpContext, 'node' | 'num'>, field: string): number {
+  return typeof ctx.node[`${field}-max`] === 'number' ? ctx.num(`${field}-max`) : Infinity;
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { OP_LIST, OPS } from './index.js';
 import type { NodeSpec, OpDef } from './types.js';
 import type { Kind } from '../types.js';
+import { unitOf } from '../style/fields.js';
 
 const OPS_DIR = path.resolve('src/ops');
 const GOLDEN = path.resolve('golden');
@@ -75,3 +76,60 @@ describe('the op list', () => {
     });
   }
 });
+
+// Units are declared on the fields (src/style/fields.ts `unit`), so @2x scales what each op
+// declares in pixels; these rules catch a field that says pixels without declaring it.
+describe('units of the fields', () => {
+  const sayPixels = (f: string, s: Record<string, unknown>) => /(^|-)px($|-)/.test(f) || /\bpixels?\b|\bpx\b/i.test(String(s.description ?? ''));
+
+  for (const op of OP_LIST) {
+    test(`${op.name}: a field in pixels declares its unit; its -max and -expr declare the same`, () => {
+      const problems: string[] = [];
+      for (const [f, s] of Object.entries(op.fields)) {
+        const unit = unitOf(s);
+        if (sayPixels(f, s) && !unit) problems.push(`'${f}' speaks of pixels but declares no unit`);
+        const base = f.replace(/-(max|expr)$/, '');
+        if (base !== f && op.fields[base] && unitOf(op.fields[base]) !== unit && !(f.endsWith('-expr') && !unitOf(op.fields[base])))
+          problems.push(`'${f}' declares ${unit ?? 'no unit'} but '${base}' declares ${unitOf(op.fields[base]) ?? 'none'}`);
+        if (unit === 'px') {
+          const numeric =
+            s['x-expr'] === 'number' ||
+            s.type === 'number' ||
+            s.type === 'integer' ||
+            (s.type === 'array' && (s.items as { type?: string })?.type === 'number') ||
+            s['x-scalar'] === 'number';
+          if (!numeric) problems.push(`'${f}' declares px but is not a number`);
+        }
+      }
+      expect({ op: op.name, problems }).toEqual({ op: op.name, problems: [] });
+    });
+  }
+
+  test('the pixel fields, op by op (issue 19: the list a reviewer checks against the docs)', () => {
+    const px = Object.fromEntries(
+      OP_LIST.map((op) => [op.name, Object.keys(op.fields).filter((f) => unitOf(op.fields[f]) === 'px')] as const).filter(([, f]) => f.length > 0),
+    );
+    expect(px).toEqual(PIXEL_FIELDS_BY_HAND);
+  });
+});
+
+/** Written by hand from each op's docs (docs/ops.md, docs/format.md): what is a size on the map in pixels. */
+const PIXEL_FIELDS_BY_HAND: Record<string, string[]> = {
+  blur: ['sigma', 'sigma-max'],
+  'brush-file': ['width-px'],
+  'brush-solid': ['width-px'],
+  buffer: ['distance', 'distance-max'],
+  circles: ['radius', 'radius-max', 'stroke-width', 'stroke-width-max', 'radius-expr', 'stroke-width-expr'],
+  dash: ['dash-px', 'gap-px', 'phase-px'],
+  densify: ['target-px'],
+  density: ['radius', 'radius-max', 'radius-expr'],
+  dilate: ['radius-px', 'radius-px-max'],
+  displace: ['amp-px', 'amp-x-px', 'amp-y-px', 'amp-px-max', 'amp-x-px-max', 'amp-y-px-max'],
+  'dot-density': ['spacing-px'],
+  erode: ['radius-px', 'radius-px-max'],
+  'fill-pattern': ['scale', 'offset'],
+  noise: ['scale-px'],
+  stamp: ['scale', 'scale-expr', 'size-max'],
+  stroke: ['scatter-px', 'scatter-px-max', 'width-max'],
+  'stroke-solid': ['width', 'width-max', 'offset', 'width-expr'],
+};

@@ -68,15 +68,21 @@ export interface OpContext {
   handle(field: string, grow?: number): Handle;
   /** Whether a node input is wired. */
   has(field: string): boolean;
-  /** A scalar field as a number: literal, `$param` or `@node`, clamped to its padding bound. */
+  /**
+   * A scalar field as a number: literal, `$param` or `@node`, clamped to its padding bound; the
+   * fallback, else the schema default, when unset. A field declared `unit: 'px'` comes in render
+   * pixels (times the window's pixel ratio), its fallback and default too.
+   */
   num(field: string, fallback?: number): number;
+  /** A literal list of numbers (an `[x, y]` offset), or its schema default; in render pixels when the field's unit is `px`. */
+  nums(field: string): number[] | undefined;
   color(field: string, fallback?: RGBA): RGBA;
   bool(field: string, fallback?: boolean): boolean;
   /** Resolve a table entry (literal or `$param`). */
   resolve(value: unknown): ScalarValue;
-  /** Static bound of a padding field (from build). */
+  /** Static bound of a padding field (from build); in render pixels when the field's unit is `px`. */
   bound(field: string): number;
-  /** A compiled `*-expr` field, or undefined if the node does not set it. */
+  /** A compiled `*-expr` field, or undefined if the node does not set it; its numbers in render pixels when its unit is `px`. */
   expr(field: string): CompiledExpr | undefined;
   sources: SourceRegistry;
   signal?: AbortSignal;

@@ -213,9 +213,10 @@ function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion,
 function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle[]): OpContext {
   const spec = n.spec;
   const where = (field: string) => `node '${n.id}' field '${field}'`;
-  // @2x: sizes in pixels scale with the window's pixel ratio (src/render/pixel-ratio.ts).
+  // @2x: sizes in pixels (fields declared `unit: 'px'`) scale with the window's pixel ratio
+  // (src/render/pixel-ratio.ts).
   const ratio = st.window.pixelRatio ?? 1;
-  const px = (field: string) => ratio !== 1 && isPixelField(n.op.name, field);
+  const px = (field: string) => ratio !== 1 && isPixelField(n.op, field);
   const scaledBound = (field: string): number | undefined => {
     const b = n.bounds[field];
     return b !== undefined && px(field) ? b * ratio : b;
@@ -264,7 +265,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
       const s = scalar(field, fallback);
       if (s === undefined) {
         const d = schemaDefault(field);
-        if (typeof d === 'number') return d;
+        if (typeof d === 'number') return px(field) ? d * ratio : d;
         throw new RenderError(`${where(field)} has no value`);
       }
       const x = asNumber(s, where(field));
@@ -272,6 +273,12 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
       const b = n.bounds[field];
       const v = b !== undefined && n.op.paddingFields?.includes(field) ? Math.min(x, b) : x;
       return px(field) ? v * ratio : v;
+    },
+    nums(field) {
+      const v = spec[field] ?? schemaDefault(field);
+      if (v === undefined) return undefined;
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) throw new RenderError(`${where(field)} is not a list of numbers`);
+      return px(field) ? v.map((x: number) => x * ratio) : [...(v as number[])];
     },
     color(field, fallback) {
       const s = scalar(field, fallback);

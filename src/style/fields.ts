@@ -4,6 +4,29 @@
 
 export type Schema = Record<string, unknown>;
 
+/**
+ * The unit of a numeric field, declared on the field (`unit` of the helpers below; `x-unit` in the
+ * JSON Schema and a column of docs/ops.md), as MapLibre's style spec says `"units": "pixels"`.
+ * `px` is what the pixel ratio (@2x) reads: every `px` field, its `*-max` and its `*-expr` are
+ * multiplied by the window's ratio when an op reads them (src/render/render.ts). The others say
+ * what a number means and are never scaled.
+ */
+export type Unit = 'px' | 'device-px' | 'texel' | 'deg' | 'per-km2';
+
+/** What each unit means (docs/format.md "Units"). */
+export const UNITS: Readonly<Record<Unit, string>> = {
+  px: 'pixels at pixel ratio 1: sizes on the map, multiplied by the pixel ratio (@2x draws them twice as large in pixels)',
+  'device-px': 'pixels of the image itself, whatever its pixel ratio (anti-aliasing ramps); not scaled',
+  texel: 'texels of a sprite (its own pixels, drawn at the scale of the op that draws it); not scaled',
+  deg: 'degrees (angles, light directions); not scaled',
+  'per-km2': 'per square kilometre on the ground; not scaled',
+};
+
+/** The unit a field's schema declares (`x-unit`), if any. */
+export function unitOf(schema: Schema | undefined): Unit | undefined {
+  return schema?.['x-unit'] as Unit | undefined;
+}
+
 export const NODE_REF = '^@?[A-Za-z_][A-Za-z0-9_-]*$';
 const SCALAR_REF = '^[$@][A-Za-z_][A-Za-z0-9_-]*$';
 const PARAM_REF = '^\\$[A-Za-z_][A-Za-z0-9_-]*$';
@@ -15,6 +38,13 @@ interface NumOpts {
   exclusiveMin?: number;
   default?: number;
   description?: string;
+  /** What the number measures; `px` scales with the pixel ratio (see Unit). */
+  unit?: Unit;
+}
+
+/** The schema with its unit declared (`x-unit`), when there is one. */
+function withUnit(s: Schema, unit: Unit | undefined): Schema {
+  return unit ? { ...s, 'x-unit': unit } : s;
 }
 
 function range(o: NumOpts): string {
@@ -36,13 +66,13 @@ function numberSchema(type: 'number' | 'integer', o: NumOpts): Schema {
 /** A literal number. */
 export function num(o: NumOpts = {}): Schema {
   const r = range(o);
-  return { ...numberSchema('number', o), 'x-expect': `a number${r ? ' ' + r : ''}` };
+  return withUnit({ ...numberSchema('number', o), 'x-expect': `a number${r ? ' ' + r : ''}` }, o.unit);
 }
 
 /** A literal integer. */
 export function int(o: NumOpts = {}): Schema {
   const r = range(o);
-  return { ...numberSchema('integer', o), 'x-expect': `an integer${r ? ' ' + r : ''}` };
+  return withUnit({ ...numberSchema('integer', o), 'x-expect': `an integer${r ? ' ' + r : ''}` }, o.unit);
 }
 
 /** A number, or a `$param` / `@node` scalar reference (`num|ref`). */
@@ -56,7 +86,15 @@ export function numRef(o: NumOpts = {}, integer = false): Schema {
   };
   if (o.default !== undefined) s.default = o.default;
   if (o.description) s.description = o.description;
-  return s;
+  return withUnit(s, o.unit);
+}
+
+/** Two literal numbers `[x, y]` (an offset in world pixels). */
+export function pair(o: { default?: [number, number]; description?: string; unit?: Unit } = {}): Schema {
+  const s: Schema = { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, 'x-expect': 'two numbers [x, y]' };
+  if (o.default) s.default = [...o.default];
+  if (o.description) s.description = o.description;
+  return withUnit(s, o.unit);
 }
 
 /** A number or a `$param` (table entries: never an `@node`). */
@@ -123,10 +161,10 @@ export function oneOfEnum(values: readonly string[], dflt?: string): Schema {
 }
 
 /** A raw map-style expression (JSON array or literal), compiled by the style-spec at build time. */
-export function expr(type: 'number' | 'color' | 'filter' | 'ramp' | 'boolean', description?: string): Schema {
+export function expr(type: 'number' | 'color' | 'filter' | 'ramp' | 'boolean', description?: string, unit?: Unit): Schema {
   const s: Schema = { 'x-expr': type };
   if (description) s.description = description;
-  return s;
+  return withUnit(s, unit);
 }
 
 export function str(description?: string): Schema {

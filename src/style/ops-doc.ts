@@ -1,7 +1,7 @@
 // Markdown reference of every op, generated from the op modules (docs/ops.md is this text;
 // a test keeps it in step with the code).
 import { OPS } from '../ops/index.js';
-import type { Schema } from './fields.js';
+import { UNITS, unitOf, type Schema } from './fields.js';
 
 function describeField(s: Schema): string {
   if (s['x-expr']) return `expression (${String(s['x-expr'])})`;
@@ -23,6 +23,18 @@ export function opsMarkdown(): string {
     '',
   ];
   const names = [...OPS.keys()].sort();
+  lines.push(
+    '## Units',
+    '',
+    'A numeric field may declare its unit (`x-unit` in the JSON Schema, as MapLibre\'s style spec says `"units"`). At a pixel ratio (`@2x` tiles, `--pixel-ratio`) every `px` field is multiplied by the ratio; the others never are (docs/format.md, Pixel ratio).',
+    '',
+    '| unit | meaning |',
+    '|---|---|',
+    ...Object.entries(UNITS).map(([u, m]) => `| \`${u}\` | ${m} |`),
+    '',
+    '## Ops',
+    '',
+  );
   lines.push('| op | produces | runs as |', '|---|---|---|');
   for (const n of names) {
     const op = OPS.get(n)!;
@@ -37,14 +49,17 @@ export function opsMarkdown(): string {
       lines.push('No fields.');
       continue;
     }
-    lines.push('| field | required | value | default | notes |', '|---|---|---|---|---|');
+    lines.push('| field | required | value | unit | default | notes |', '|---|---|---|---|---|---|');
     for (const [f, s] of fields) {
       const req = op.required?.includes(f) ? 'yes' : '';
       const kinds = op.inputs[f] ? `input: ${op.inputs[f]!.join(' or ')}` : '';
       const pad = op.paddingFields?.includes(f) ? 'padding-determining: needs a static bound' : '';
       const d = s.default !== undefined ? `\`${JSON.stringify(s.default)}\`` : '';
+      const unit = unitOf(s);
       const notes = [kinds, pad, (s.description as string | undefined) ?? ''].filter(Boolean).join('; ');
-      lines.push(`| \`${f}\` | ${req} | ${describeField(s).replace(/\|/g, '\\|')} | ${d} | ${notes.replace(/\|/g, '\\|')} |`);
+      lines.push(
+        `| \`${f}\` | ${req} | ${describeField(s).replace(/\|/g, '\\|')} | ${unit ? `[${unit}](#units)` : ''} | ${d} | ${notes.replace(/\|/g, '\\|')} |`,
+      );
     }
   }
   return lines.join('\n') + '\n';

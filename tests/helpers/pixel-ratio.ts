@@ -1,78 +1,31 @@
-// The style both pixel-ratio tests render (tests/server/pixel-ratio.test.ts, tests/cli/pixel-ratio.test.ts).
-/** A line, a triangle and three points, with a width per feature (`w`). */
-export const RATIO_FEATURES = {
-  type: 'FeatureCollection',
-  features: [
-    {
-      type: 'Feature',
-      properties: { w: 2 },
-      geometry: {
-        type: 'LineString',
-        coordinates: [
-          [-60, -30],
-          [10, 20],
-          [70, -10],
-        ],
-      },
-    },
-    {
-      type: 'Feature',
-      properties: { w: 1 },
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [-20, -20],
-            [30, -25],
-            [25, 30],
-            [-20, -20],
-          ],
-        ],
-      },
-    },
-    {
-      type: 'Feature',
-      properties: { w: 3 },
-      geometry: {
-        type: 'MultiPoint',
-        coordinates: [
-          [-80, 40],
-          [60, 45],
-          [0, -50],
-        ],
-      },
-    },
-  ],
-};
+// The @2x styles written by hand (tests/pixel-ratio/README.md): a style and the same style with
+// every size in pixels written twice as large, committed side by side, never derived from the
+// ops' declared units.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PIXEL_RATIO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../pixel-ratio');
+
+type Doc = { sources?: Record<string, { data?: unknown }> } & Record<string, unknown>;
 
 /**
- * A style whose pixel sizes are `k` times the base ones: a blurred fill, a stroke with a
- * width-expr, circles with a stroke. Rendered at pixel ratio k it must equal k = 1 at ratio k.
+ * `tests/pixel-ratio/<name>/style.json` (k = 1) or `style@2x.json` (k = 2), with its GeoJSON files
+ * inlined so it renders without a loader and from any directory.
  */
-export function ratioStyle(k: number): object {
-  return {
-    output: 'out',
-    params: { sigma: { type: 'number', default: 1.5 * k, min: 0, max: 12 } },
-    sources: { f: { type: 'geojson', data: RATIO_FEATURES } },
-    nodes: {
-      f: { op: 'features', source: 'f' },
-      paper: { op: 'solid', color: '#ffffff' },
-      fill: { op: 'fill-solid', features: '@f', fill: '#1f6feb' },
-      soft: { op: 'blur', input: '@fill', sigma: '$sigma' },
-      line: {
-        op: 'stroke-solid',
-        features: '@f',
-        color: '#d0312d',
-        width: 1.25 * k,
-        'width-expr': ['*', k, ['get', 'w']],
-        join: 'round',
-        cap: 'round',
-        'width-max': 8 * k,
-      },
-      dots: { op: 'circles', features: '@f', color: '#222222', radius: 3 * k, 'stroke-width': 1 * k, 'stroke-color': '#ffcc00' },
-      a: { op: 'blend', base: '@paper', over: '@soft' },
-      b: { op: 'blend', base: '@a', over: '@line' },
-      out: { op: 'blend', base: '@b', over: '@dots' },
-    },
-  };
+export function handStyle(name: string, k: 1 | 2): Doc {
+  const dir = path.join(PIXEL_RATIO_DIR, name);
+  const doc = JSON.parse(readFileSync(path.join(dir, k === 2 ? 'style@2x.json' : 'style.json'), 'utf8')) as Doc;
+  for (const s of Object.values(doc.sources ?? {})) {
+    if (typeof s.data === 'string' && s.data.endsWith('.geojson')) s.data = JSON.parse(readFileSync(path.join(dir, s.data), 'utf8'));
+  }
+  return doc;
+}
+
+/** The line, triangle and three points the mixed and pads styles draw (each with a width `w`). */
+export const RATIO_FEATURES = JSON.parse(readFileSync(path.join(PIXEL_RATIO_DIR, 'ratio-features.geojson'), 'utf8')) as object;
+
+/** A blurred fill, a stroke with a width-expr, circles with a stroke: at pixel ratio 2, k = 1 must equal k = 2 at ratio 1. */
+export function ratioStyle(k: 1 | 2): object {
+  return handStyle('mixed', k);
 }

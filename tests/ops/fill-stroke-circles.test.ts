@@ -36,6 +36,7 @@ function ctxFor(op: OpDef, node: Record<string, unknown>, groups: FeatureGroup[]
     handle: () => ({ kind: 'features', groups }),
     has: (f) => spec[f] !== undefined,
     num: (f, fb) => (value(f) ?? fb ?? dflt(f)) as number,
+    nums: () => undefined,
     color: (f, fb) => (value(f) ?? fb) as RGBA,
     bool: (f, fb) => (value(f) ?? fb ?? dflt(f)) as boolean,
     resolve: (v) => v as ScalarValue,

@@ -1,91 +1,77 @@
-// Pixel ratio over every golden style: the case's window at pixel ratio 2 equals the same window at
-// twice the pixels (ratio 1) of the style with every size in pixels written twice as large (the
-// fields of src/render/pixel-ratio.ts, their `*-max`, the params they read), within the golden
-// tolerance. An op whose kernel, pad or clamp forgets the ratio fails here.
+// Pixel ratio per op family against styles whose doubled sizes are written by hand
+// (tests/pixel-ratio/<family>/style@2x.json, not derived from the ops' declared units): the case's
+// tile of style.json at pixel ratio 2 equals the same 512 px tile of style@2x.json at ratio 1. An
+// op that forgets to declare a size in pixels (`unit: 'px'`), or a kernel that reads one without
+// the ratio, fails here: before issue 19, fill-pattern's `offset` (25,046 pixels off on the
+// pattern-hatch case) and every brush's `width-px` and stroke's `width-max`; density's unset
+// `radius` (its default 30 px) too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CpuBackend, Renderer, tileWindow, toRGBA8, type Window } from '../../src/index.js';
+import { CpuBackend, Renderer, tileWindow, toRGBA8, type Backend, type Window } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
-import { PIXEL_FIELDS } from '../../src/render/pixel-ratio.js';
+import { GPU, gpuDescribe } from '../gpu/harness.js';
 import { compareRGBA } from '../helpers/compare.js';
-import { fixturesPresent } from '../helpers/fixtures.js';
-
-const GOLDEN = path.resolve('golden');
-
-/** Cases the rewrite cannot double, and why. */
-const EXCEPTIONS: Record<string, string> = {
-  'drop-shadow-func': 'its stroke width comes from an @node scalar (a function port): no field to rewrite',
-  'gallery-toner': 'its stroke widths come from @node scalars: no field to rewrite',
-  'source-dem-relief': 'at pixel ratio 2 the window reads a Terrain-RGB tile ../shared/fixtures does not hold',
-};
-
-type Doc = { params?: Record<string, Record<string, unknown>>; nodes: Record<string, Record<string, unknown>> };
-
-/** The style with every size in pixels times k; the params those sizes read, to scale their values. */
-function doubled(doc: Doc, k: number): { doc: Doc; params: Set<string> } {
-  const d = structuredClone(doc);
-  const params = new Set<string>();
-  for (const n of Object.values(d.nodes)) {
-    const maxes = new Set<string>();
-    for (const f of PIXEL_FIELDS[n.op as string] ?? []) {
-      const v = n[f];
-      if (v === undefined) continue;
-      if (typeof v === 'number') n[f] = v * k;
-      else if (typeof v === 'string' && v.startsWith('$')) params.add(v.slice(1));
-      else if (f.endsWith('-expr')) n[f] = ['*', k, v];
-      else throw new Error(`cannot double ${n.op} '${f}': ${JSON.stringify(v)}`);
-      maxes.add(`${f.replace(/-expr$/, '')}-max`);
-    }
-    if (n.op === 'stamp') maxes.add('size-max');
-    for (const m of maxes) if (typeof n[m] === 'number') n[m] = (n[m] as number) * k;
-  }
-  for (const p of params) {
-    const decl = d.params![p]!;
-    for (const key of ['default', 'min', 'max']) if (typeof decl[key] === 'number') decl[key] = (decl[key] as number) * k;
-  }
-  return { doc: d, params };
-}
+import { PIXEL_RATIO_DIR } from '../helpers/pixel-ratio.js';
 
 const backend = new CpuBackend();
 
-describe('every golden style at pixel ratio 2 = the style with doubled pixel sizes', () => {
-  for (const name of readdirSync(GOLDEN).sort()) {
-    const dir = path.join(GOLDEN, name);
-    if (!existsSync(path.join(dir, 'case.json'))) continue;
-    const text = readFileSync(path.join(dir, 'style.json'), 'utf8');
-    const reason = EXCEPTIONS[name];
-    const run = reason || (text.includes('shared/fixtures') && !fixturesPresent) ? test.skip : test;
-    run(
-      `${name}${reason ? ` (skipped: ${reason})` : ''}`,
-      async () => {
-        const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as {
-          tile?: string;
-          window?: Omit<Window, 'tileSize'>;
-          tileSize?: number;
-          params?: Record<string, string>;
-          tolerance?: { channel?: number; fraction?: number };
-        };
-        const T = spec.tileSize ?? 256;
-        const [z, x, y] = (spec.tile ?? '0/0/0').split('/').map(Number) as [number, number, number];
-        const w: Window = spec.window ? { ...spec.window, tileSize: T } : tileWindow({ z, x, y }, T);
-        const w2: Window = { z: w.z, x0: w.x0 * 2, y0: w.y0 * 2, width: w.width * 2, height: w.height * 2, tileSize: T * 2 };
-        const doc = JSON.parse(text) as Doc;
-        const twice = doubled(doc, 2);
-        const loader = new NodeLoader({ baseDir: dir, allowOutside: true });
-        const base = Renderer.create(doc, { loader });
-        const ref = Renderer.create(twice.doc, { loader });
-        const given = spec.params ?? {};
-        const refParams = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, twice.params.has(k) ? String(Number(v) * 2) : v]));
-        const at2 = toRGBA8((await base.renderWindow({ ...w2, pixelRatio: 2 }, base.params(given), { backend })).raster);
-        const expected = toRGBA8((await ref.renderWindow(w2, ref.params(refParams), { backend })).raster);
-        const cmp = compareRGBA(at2, expected, w2.width, w2.height, { channel: spec.tolerance?.channel ?? 2, fraction: spec.tolerance?.fraction ?? 0.001 });
-        expect({ ok: cmp.ok, badPixels: cmp.badPixels, maxDiff: cmp.maxDiff }).toEqual({
-          ok: true,
-          badPixels: expect.any(Number),
-          maxDiff: expect.any(Number),
-        });
-      },
-      120_000,
-    );
+/** Every folder with a case: one per op family, and any a new op adds. */
+const FAMILIES = readdirSync(PIXEL_RATIO_DIR)
+  .filter((d) => existsSync(path.join(PIXEL_RATIO_DIR, d, 'case.json')))
+  .sort();
+/** The op families issue 19 names (text comes with its op). */
+const REQUIRED = ['fills-strokes', 'circles', 'brushes-stroke', 'stamp-pattern', 'raster-kernels', 'density-contour', 'geometry'];
+
+interface Case {
+  tile: string;
+  tileSize?: number;
+}
+
+function load(family: string) {
+  const dir = path.join(PIXEL_RATIO_DIR, family);
+  const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as Case;
+  const T = spec.tileSize ?? 256;
+  const [z, x, y] = spec.tile.split('/').map(Number) as [number, number, number];
+  const loader = new NodeLoader({ baseDir: dir, allowOutside: true });
+  const base = Renderer.create(readFileSync(path.join(dir, 'style.json'), 'utf8'), { loader });
+  const twice = Renderer.create(readFileSync(path.join(dir, 'style@2x.json'), 'utf8'), { loader });
+  // The tile at twice the pixels: the same area, world pixels of a 2T world.
+  const w2: Window = tileWindow({ z, x, y }, 2 * T);
+  return { base, twice, w2 };
+}
+
+const pixels = async (r: Renderer, w: Window, b: Backend = backend) => toRGBA8((await r.renderWindow(w, r.params(), { backend: b })).raster);
+
+test('every family folder holds a style, its hand-doubled twin and a case', () => {
+  expect(FAMILIES).toEqual(expect.arrayContaining(REQUIRED));
+  for (const d of FAMILIES) for (const f of ['style.json', 'style@2x.json']) expect([d, f, existsSync(path.join(PIXEL_RATIO_DIR, d, f))]).toEqual([d, f, true]);
+});
+
+describe('each op family at pixel ratio 2 = its style with sizes doubled by hand', () => {
+  for (const family of FAMILIES) {
+    test(family, async () => {
+      const { base, twice, w2 } = load(family);
+      const at2 = await pixels(base, { ...w2, pixelRatio: 2 });
+      const expected = await pixels(twice, w2);
+      // Both render the same world pixels with the same sizes: equal up to float rounding.
+      const cmp = compareRGBA(at2, expected, w2.width, w2.height, { channel: 1, fraction: 0 });
+      expect({ family, ok: cmp.ok, badPixels: cmp.badPixels, maxDiff: cmp.maxDiff }).toEqual({ family, ok: true, badPixels: 0, maxDiff: expect.any(Number) });
+      // And the sizes matter: the plain 512 px render (sizes not doubled) differs on many pixels.
+      const plain = await pixels(base, w2);
+      const diff = compareRGBA(plain, expected, w2.width, w2.height, { channel: 8, fraction: 0 });
+      expect({ family, plainDiffers: diff.badPixels > 500 }).toEqual({ family, plainDiffers: true });
+    });
+  }
+});
+
+gpuDescribe('each op family at pixel ratio 2 on the GPU = its hand-doubled style on the CPU (golden tolerance)', () => {
+  for (const family of FAMILIES) {
+    test(family, async () => {
+      const { base, twice, w2 } = load(family);
+      const gpu = await pixels(base, { ...w2, pixelRatio: 2 }, GPU!);
+      const expected = await pixels(twice, w2);
+      const cmp = compareRGBA(gpu, expected, w2.width, w2.height, { channel: 2, fraction: 0.001 });
+      expect({ family, ok: cmp.ok, badPixels: cmp.badPixels }).toEqual({ family, ok: true, badPixels: expect.any(Number) });
+    }, 300_000);
   }
 });

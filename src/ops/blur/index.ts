@@ -12,9 +12,10 @@ export const blur: OpDef = {
   inputs: { input: ['raster'] },
   fields: {
     input: nodeRef(),
-    sigma: numRef({ min: 0, description: 'standard deviation in pixels' }),
+    sigma: numRef({ min: 0, unit: 'px', description: 'standard deviation in pixels' }),
     'sigma-max': num({
       min: 0,
+      unit: 'px',
       description: 'bound of sigma when it is an @node port',
     }),
   },

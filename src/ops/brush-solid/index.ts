@@ -14,10 +14,16 @@ export const brushSolid: OpDef = {
   output: 'brush',
   inputs: {},
   fields: {
-    'width-px': num({ min: 0.4, max: 256, description: 'dab diameter in pixels' }),
+    'width-px': num({ min: 0.4, max: 256, unit: 'px', description: 'dab diameter in pixels' }),
     color: color('brush colour'),
     hardness: num({ min: 0, max: 1, default: 1, description: 'fraction of the radius at full strength; below it the dab fades linearly to its rim' }),
-    aa: num({ min: 0, max: 1, default: 1, description: 'anti-aliasing ramp of the rim, in pixels (0: aliased)' }),
+    aa: num({
+      min: 0,
+      max: 1,
+      default: 1,
+      unit: 'device-px',
+      description: 'anti-aliasing ramp of the rim, in device pixels (0: aliased); not scaled at a pixel ratio',
+    }),
     'dabs-per-radius': num({ min: 0.5, max: 64, default: 4, description: 'dabs per radius of line; more is smoother and slower' }),
   },
   required: ['width-px', 'color'],

@@ -16,8 +16,8 @@ export const buffer: OpDef = {
   inputs: { features: ['features'] },
   fields: {
     features: nodeRef(),
-    distance: numRef({ description: 'tile pixels; negative erodes polygons' }),
-    'distance-max': num({ min: 0, description: 'bound of |distance| when it is an @node port; larger values clamp to it' }),
+    distance: numRef({ unit: 'px', description: 'tile pixels; negative erodes polygons' }),
+    'distance-max': num({ min: 0, unit: 'px', description: 'bound of |distance| when it is an @node port; larger values clamp to it' }),
     join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
   },
   required: ['features', 'distance'],

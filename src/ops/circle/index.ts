@@ -22,8 +22,8 @@ export const circle: OpDef = {
       description: 'fraction of the radius that is fully opaque; the rest falls off linearly to 0 at the radius',
     }),
     kind: oneOfEnum(['raster', 'sprite'], 'raster'),
-    'width-px': int({ min: 1, max: MAX_SPRITE_PX, description: 'sprite width (kind sprite)' }),
-    'height-px': int({ min: 1, max: MAX_SPRITE_PX, description: 'sprite height (kind sprite)' }),
+    'width-px': int({ min: 1, max: MAX_SPRITE_PX, unit: 'texel', description: 'sprite width (kind sprite)' }),
+    'height-px': int({ min: 1, max: MAX_SPRITE_PX, unit: 'texel', description: 'sprite height (kind sprite)' }),
   },
   required: ['color', 'radius-frac'],
   check: (node) =>

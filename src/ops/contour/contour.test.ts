@@ -41,6 +41,7 @@ function ctxFor(node: Record<string, unknown>, field: ScalarField, fieldCanvas: 
       if (v === undefined) return (contour.fields[f] as { default: number }).default;
       return resolve(v) as number;
     },
+    nums: () => undefined,
     color: () => [0, 0, 0, 1],
     bool: () => false,
     resolve,

@@ -18,9 +18,9 @@ export const dash: OpDef = {
   inputs: { features: ['features'] },
   fields: {
     features: nodeRef(),
-    'dash-px': numRef({ min: 0, description: 'dash length, pixels' }),
-    'gap-px': numRef({ min: 0, description: 'gap length, pixels' }),
-    'phase-px': numRef({ default: 0, description: 'shifts the pattern back along each line (SVG stroke-dashoffset); may be negative' }),
+    'dash-px': numRef({ min: 0, unit: 'px', description: 'dash length, pixels' }),
+    'gap-px': numRef({ min: 0, unit: 'px', description: 'gap length, pixels' }),
+    'phase-px': numRef({ default: 0, unit: 'px', description: 'shifts the pattern back along each line (SVG stroke-dashoffset); may be negative' }),
   },
   required: ['features', 'dash-px', 'gap-px'],
   cpu(ctx): Features {

@@ -16,7 +16,7 @@ export const densify: OpDef = {
   inputs: { features: ['features'] },
   fields: {
     features: nodeRef(),
-    'target-px': num({ min: 0, description: 'longest segment, pixels; 0 leaves the geometry as it is' }),
+    'target-px': num({ min: 0, unit: 'px', description: 'longest segment, pixels; 0 leaves the geometry as it is' }),
   },
   required: ['features', 'target-px'],
   cpu(ctx): Features {

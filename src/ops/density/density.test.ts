@@ -49,6 +49,7 @@ function ctxFor(node: Record<string, unknown>, groups: FeatureGroup[], params: R
       if (density.paddingFields?.includes(f)) x = Math.min(x, boundOf(f)!);
       return x;
     },
+    nums: () => undefined,
     color: () => [0, 0, 0, 1],
     bool: () => false,
     resolve,

@@ -16,10 +16,11 @@ export const density: OpDef = {
     radius: numRef({
       min: 0,
       default: 30,
+      unit: 'px',
       description: 'kernel support in pixels',
     }),
-    'radius-max': num({ min: 0 }),
-    'radius-expr': expr('number', 'per-group radius, clamped to the static bound'),
+    'radius-max': num({ min: 0, unit: 'px', description: 'bound of radius (an @node port) or radius-expr' }),
+    'radius-expr': expr('number', 'per-group radius, clamped to the static bound', 'px'),
     'weight-expr': expr('number', 'per-group weight (1 when absent or not a number)'),
   },
   required: ['features'],

@@ -181,8 +181,11 @@ export function morphOp(name: string, mode: MorphMode, description: string, gpu:
     inputs: { input: ['raster'] },
     fields: {
       input: nodeRef(),
-      'radius-px': numRef({ min: 0, max: MAX_RADIUS, description: 'half the square side in pixels (the kernel is 2r + 1 wide); integer 0..256' }, true),
-      'radius-px-max': int({ min: 0, max: MAX_RADIUS, description: 'bound of radius-px when it is an @node port' }),
+      'radius-px': numRef(
+        { min: 0, max: MAX_RADIUS, unit: 'px', description: 'half the square side in pixels (the kernel is 2r + 1 wide); integer 0..256' },
+        true,
+      ),
+      'radius-px-max': int({ min: 0, max: MAX_RADIUS, unit: 'px', description: 'bound of radius-px when it is an @node port' }),
     },
     required: ['input', 'radius-px'],
     paddingFields: ['radius-px'],

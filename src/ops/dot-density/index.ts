@@ -22,12 +22,12 @@ export const dotDensity: OpDef = {
   inputs: { features: ['features'] },
   fields: {
     features: nodeRef(),
-    density: numRef({ min: 0, default: 0, description: 'units per km²' }),
-    'density-expr': expr('number', 'units per km², per feature; overrides density'),
+    density: numRef({ min: 0, default: 0, unit: 'per-km2', description: 'units per km²' }),
+    'density-expr': expr('number', 'units per km², per feature; overrides density', 'per-km2'),
     'dot-value': numRef({ exclusiveMin: 0, default: 1, description: 'units per dot' }),
     jitter: num({ min: 0, max: 1, default: 1, description: '0: dots at cell centres; 1: anywhere in their cell' }),
     seed: int({ min: 0, default: 0 }),
-    'spacing-px': numRef({ exclusiveMin: 0, default: 3, description: 'lattice cell size, pixels' }),
+    'spacing-px': numRef({ exclusiveMin: 0, default: 3, unit: 'px', description: 'lattice cell size, pixels' }),
   },
   required: ['features'],
   cpu(ctx): Features {

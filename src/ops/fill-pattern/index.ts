@@ -1,4 +1,4 @@
-import { boolRef, nodeRef, numRef } from '../../style/fields.js';
+import { boolRef, nodeRef, numRef, pair } from '../../style/fields.js';
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { clamp01 } from '../../expr/paint.js';
@@ -23,16 +23,8 @@ export const fillPattern: OpDef = {
   fields: {
     features: nodeRef(),
     pattern: assetField('the pattern tile (a sprite) or a raster'),
-    scale: numRef({ exclusiveMin: 0, default: 1, description: 'pixels per pattern texel' }),
-    offset: {
-      type: 'array',
-      items: { type: 'number' },
-      minItems: 2,
-      maxItems: 2,
-      default: [0, 0],
-      description: 'world pixels [x, y] where a pattern tile starts',
-      'x-expect': 'two numbers [x, y]',
-    },
+    scale: numRef({ exclusiveMin: 0, default: 1, unit: 'px', description: 'pixels per pattern texel' }),
+    offset: pair({ default: [0, 0], unit: 'px', description: 'world pixels [x, y] where a pattern tile starts' }),
     opacity: numRef({ min: 0, max: 1, default: 1 }),
     antialias: boolRef(true),
   },
@@ -75,7 +67,8 @@ export const fillPattern: OpDef = {
  */
 export function patternPhase(ctx: OpContext, s: Sprite): { u0: number; v0: number; inv: number } {
   const scale = Math.max(1e-6, ctx.num('scale', 1));
-  const off = Array.isArray(ctx.node.offset) ? (ctx.node.offset as number[]) : [0, 0];
+  // In render pixels: at a pixel ratio the world's pixels are that many times smaller.
+  const off = ctx.nums('offset') ?? [0, 0];
   const mod = (v: number, m: number) => ((v % m) + m) % m;
   return {
     u0: mod((ctx.canvas.x0 + 0.5 - (off[0] ?? 0)) / scale, s.width),

@@ -14,8 +14,8 @@ export const hillshade: OpDef = {
   inputs: { field: ['scalar-field'] },
   fields: {
     field: nodeRef('the elevation field, metres (a dem node)'),
-    azimuth: numRef({ default: 315, description: 'light direction, degrees clockwise from north' }),
-    altitude: numRef({ min: 0, max: 90, default: 45, description: 'light elevation above the horizon, degrees' }),
+    azimuth: numRef({ default: 315, unit: 'deg', description: 'light direction, degrees clockwise from north' }),
+    altitude: numRef({ min: 0, max: 90, default: 45, unit: 'deg', description: 'light elevation above the horizon, degrees' }),
     'z-factor': numRef({ default: 1, description: 'vertical exaggeration' }),
     multidirectional: bool(false),
     'shadow-color': color('colour at v = 0 (default #000000)'),

@@ -13,7 +13,7 @@ export const noise: OpDef = {
   output: (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'),
   inputs: {},
   fields: {
-    'scale-px': numRef({ exclusiveMin: 0, default: 64, description: 'lattice spacing of the first octave, in pixels at the tile zoom' }),
+    'scale-px': numRef({ exclusiveMin: 0, default: 64, unit: 'px', description: 'lattice spacing of the first octave, in pixels at the tile zoom' }),
     octaves: int({ min: 1, max: MAX_OCTAVES, default: 1, description: 'octaves of fBm, each twice the frequency and half the weight of the last' }),
     seed: int({ min: 0, default: 0, description: 'reshuffles the lattice' }),
     kind: oneOfEnum(['value', 'simplex'], 'value'),

@@ -26,8 +26,8 @@ export function sizeMaxOf(node: Record<string, unknown>): number {
 export function stampPlan(ctx: OpContext, sprite: Sprite): Stamps {
   const features = ctx.input<'features'>('features') as Features;
   const { x0, y0, width: W, height: H } = ctx.canvas;
-  // size-max is in pixels: at a pixel ratio it scales with the stamps' scale.
-  const scaleMax = (sizeMaxOf(ctx.node) * (ctx.window.pixelRatio ?? 1)) / Math.max(sprite.width, sprite.height);
+  // size-max is in pixels (unit px): at a pixel ratio ctx.num scales it with the stamps' scale.
+  const scaleMax = ctx.num('size-max', DEFAULT_SIZE_MAX) / Math.max(sprite.width, sprite.height);
   const scale = groupNumber(ctx, 'scale-expr', ctx.num('scale', 1));
   const rotation = groupNumber(ctx, 'rotation-expr', ctx.num('rotation', 0));
   const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));

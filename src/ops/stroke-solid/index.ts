@@ -14,9 +14,10 @@ export const strokeSolid: OpDef = {
   inputs: { features: ['features'] },
   fields: {
     features: nodeRef(),
-    width: numRef({ min: 0, default: 1, description: 'line width in pixels' }),
+    width: numRef({ min: 0, default: 1, unit: 'px', description: 'line width in pixels' }),
     'width-max': num({
       min: 0,
+      unit: 'px',
       description: 'bound of width (an @node port) or width-expr; larger values clamp to it',
     }),
     color: color('stroke colour (default #000000)'),
@@ -26,9 +27,10 @@ export const strokeSolid: OpDef = {
     'miter-limit': num({ min: 1, default: 2 }),
     offset: numRef({
       default: 0,
+      unit: 'px',
       description: 'pixels to the right of the line direction',
     }),
-    'width-expr': expr('number', 'per-feature width'),
+    'width-expr': expr('number', 'per-feature width', 'px'),
     'color-expr': expr('color', 'per-feature colour'),
     'opacity-expr': expr('number', 'per-feature opacity'),
   },

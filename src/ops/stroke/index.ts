@@ -34,9 +34,10 @@ export const stroke: OpDef = {
       min: 0,
       max: 64,
       default: 0,
+      unit: 'px',
       description: 'dabs move up to this far across the line (hashed per dab); sets the padding, so a $param needs a max',
     }),
-    'scatter-px-max': num({ min: 0, max: 64, description: 'bound of scatter-px when it is an @node port' }),
+    'scatter-px-max': num({ min: 0, max: 64, unit: 'px', description: 'bound of scatter-px when it is an @node port' }),
     'size-jitter': numRef({ min: 0, max: 1, default: 0, description: 'dab widths vary by up to this fraction' }),
     'opacity-jitter': numRef({ min: 0, max: 1, default: 0, description: 'dab strengths drop by up to this fraction' }),
     opacity: numRef({ min: 0, max: 1, default: 1 }),
@@ -46,13 +47,14 @@ export const stroke: OpDef = {
       min: 0,
       max: 512,
       default: DEFAULT_WIDTH_MAX,
+      unit: 'px',
       description: 'bound of a dab width in pixels (sets the padding); wider dabs clamp to it',
     }),
   },
   required: ['features', 'brush'],
   paddingFields: ['scatter-px'],
-  pad(bound, _field, node) {
-    const wmax = typeof node['width-max'] === 'number' ? node['width-max'] : DEFAULT_WIDTH_MAX;
+  pad(bound) {
+    const wmax = bound('width-max') ?? DEFAULT_WIDTH_MAX;
     const scatter = bound('scatter-px') ?? 0;
     return Math.ceil(dabReach(wmax / 2, false, 1) + scatter);
   },

@@ -111,7 +111,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const tintOf = groupColor(ctx, 'color-expr', ctx.node.color !== undefined ? ctx.color('color', BLACK) : BLACK);
   const widthScaleOf = groupNumber(ctx, 'width-scale-expr', ctx.num('width-scale', 1));
   const spacingScale = Math.max(1e-6, ctx.num('spacing-scale', 1));
-  const widthMax = typeof ctx.node['width-max'] === 'number' ? (ctx.node['width-max'] as number) : DEFAULT_WIDTH_MAX;
+  const widthMax = ctx.num('width-max', DEFAULT_WIDTH_MAX);
   const scatter = Math.max(0, ctx.num('scatter-px', 0));
   const sizeJitter = clamp01(ctx.num('size-jitter', 0));
   const opacityJitter = clamp01(ctx.num('opacity-jitter', 0));
