@@ -107,7 +107,7 @@ const QUICK = args.quick;
 const S = args.budgetScale > 0 ? args.budgetScale : 1;
 /** Seconds per section (and the whole run), scaled by --budget-scale. */
 const BUDGET = Object.fromEntries(
-  Object.entries(QUICK ? { export: 60, server: 24, ops: 20, total: 140 } : { export: 230, server: 80, ops: 60, total: 420 }).map(([k, v]) => [k, v * S]),
+  Object.entries(QUICK ? { export: 60, server: 24, ops: 20, total: 140 } : { export: 200, server: 70, ops: 50, total: 360 }).map(([k, v]) => [k, v * S]),
 );
 const START = now();
 const SECTIONS = new Set(args.sections ?? ['adapter', 'export', 'server', 'ops']);
