@@ -178,7 +178,7 @@ export function writeBenchStyles(dir, { fixtures = path.resolve(ROOT, '../shared
     file: put('world', worldData(readJson('examples/world/style.json')), { 'countries-110m.json': countries }),
     tileSize: 256,
     bbox: WORLD_BBOX,
-    ladder: ladder(0, 6),
+    ladder: ladder(0, 7),
     serve: { zooms: [4, 5] },
   });
   styles.push({
@@ -187,7 +187,7 @@ export function writeBenchStyles(dir, { fixtures = path.resolve(ROOT, '../shared
     file: put('heatmap', heatmapStyle()),
     tileSize: 256,
     bbox: WORLD_BBOX,
-    ladder: ladder(0, 6),
+    ladder: ladder(0, 7),
     serve: { zooms: [4, 5] },
   });
   // Chicago lakefront, Mapbox Streets v7 (4 tiles at z13) from @mapbox/mvt-fixtures or ../shared/fixtures.
@@ -206,7 +206,7 @@ export function writeBenchStyles(dir, { fixtures = path.resolve(ROOT, '../shared
     file: put('chicago', chicago, Object.fromEntries(chicagoTiles.map((t) => [`tiles/${t}.mvt`, path.join(chicagoDir, `${t}.mvt`)]))),
     tileSize: 512,
     bbox: inset(chicagoBounds),
-    ladder: ladder(13, 17),
+    ladder: ladder(13, 18),
     serve: { zooms: [14, 15, 16] },
   });
   // Terrain: examples/terrain on the fixtures' Terrain-RGB block (6 tiles of 512 px at z10, Tyrol).
@@ -232,7 +232,7 @@ export function writeBenchStyles(dir, { fixtures = path.resolve(ROOT, '../shared
     file: put('terrain', terrain, Object.fromEntries(demTiles.map((t) => [`dem/${t}.png`, path.join(demDir, `${t}.png`)]))),
     tileSize: 512,
     bbox: inset(demBounds),
-    ladder: ladder(10, 13),
+    ladder: ladder(10, 14),
     serve: { zooms: [11, 12] },
   });
   styles.push({
@@ -241,7 +241,7 @@ export function writeBenchStyles(dir, { fixtures = path.resolve(ROOT, '../shared
     file: put('watercolor', worldData(readJson('examples/watercolor/style.json')), { 'countries-110m.json': countries }),
     tileSize: 256,
     bbox: WORLD_BBOX,
-    ladder: ladder(0, 6),
+    ladder: ladder(0, 7),
     serve: { zooms: [4, 5] },
   });
   writeFileSync(path.join(dir, 'bench.json'), JSON.stringify({ styles }, null, 1) + '\n');
