@@ -20,6 +20,12 @@ export const LIMITS = {
   maxZoom: 30,
   /** Nesting depth of a style document (objects and arrays; expressions count). */
   maxStyleDepth: 64,
+  /** Nodes of a style: in the document (function bodies included), and again after inlining the calls. */
+  maxNodes: 1024,
+  /** Longest chain of nodes, from a node without inputs to the one that reads it all, counted in nodes. */
+  maxGraphDepth: 128,
+  /** Function calls inside function calls (f calling g calling h is 3). */
+  maxFunctionNesting: 16,
   /** A vector tile after gzip inflation. Real street tiles stay below 2 MiB. */
   maxTileBytes: 32 * 1024 * 1024,
   /** Pixels of a decoded source image (DEM tile), checked from its header before decoding. */

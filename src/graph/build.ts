@@ -12,6 +12,7 @@ import type { Kind, ScalarValue } from '../types.js';
 import { styleVersion } from './hash.js';
 import { checkLimits } from './limits.js';
 import { levenshtein } from '../util/levenshtein.js';
+import { formatInt, LIMITS } from '../limits.js';
 
 /** One input edge of a plan node. */
 export interface Edge {
@@ -93,10 +94,28 @@ function substitute(value: unknown, map: (s: string) => unknown): unknown {
   return value;
 }
 
-function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; aliases: Map<string, { target: string; kind: Kind; pointer: string }> } {
+/** Thrown inside `inline` when the calls make more nodes than LIMITS.maxNodes: stops the expansion. */
+class TooManyNodes extends Error {}
+
+/**
+ * Inline function calls. Recursive once per level of calls, which LIMITS.maxFunctionNesting bounds;
+ * the nodes made are counted as they are made (calls that double at each level would make 2^n).
+ */
+function inline(
+  doc: StyleDoc,
+  problems: Problem[],
+): { raw: Map<string, Raw>; aliases: Map<string, { target: string; kind: Kind; pointer: string }>; limited: boolean } {
   const raw = new Map<string, Raw>();
   const aliases = new Map<string, { target: string; kind: Kind; pointer: string }>();
   const functions = doc.functions ?? {};
+  let made = 0;
+  let limited = false;
+  const reported = new Set<string>();
+  const report = (p: Problem) => {
+    const k = p.pointer + '|' + p.message;
+    if (!reported.has(k)) problems.push(p);
+    reported.add(k);
+  };
 
   const expand = (nodes: Record<string, NodeSpec>, prefix: string, basePointer: string, args: Record<string, unknown> | null, stack: string[]) => {
     const local = new Set(Object.keys(nodes));
@@ -110,6 +129,7 @@ function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; al
     };
     for (const [name, node] of Object.entries(nodes)) {
       const pointer = basePointer + ptr(name);
+      if (++made > LIMITS.maxNodes) throw new TooManyNodes();
       const spec = substitute(node, map) as NodeSpec;
       const id = prefix + name;
       if (spec.op !== 'func') {
@@ -126,7 +146,15 @@ function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; al
         continue;
       }
       if (stack.includes(fname)) {
-        problems.push({ pointer: pointer + '/function', message: `function '${fname}' calls itself (${[...stack, fname].join(' > ')})` });
+        report({ pointer: pointer + '/function', message: `function '${fname}' calls itself (${[...stack, fname].join(' > ')})` });
+        continue;
+      }
+      if (stack.length >= LIMITS.maxFunctionNesting) {
+        limited = true;
+        report({
+          pointer: pointer + '/function',
+          message: `function calls nested ${stack.length + 1} deep (${[...stack, fname].join(' > ')}); the limit is ${LIMITS.maxFunctionNesting}`,
+        });
         continue;
       }
       const given = (spec.inputs ?? {}) as Record<string, unknown>;
@@ -157,15 +185,30 @@ function inline(doc: StyleDoc, problems: Problem[]): { raw: Map<string, Raw>; al
     }
   };
   const argChecks: { pointer: string; ref: string; kind: Kind; fname: string; input: string }[] = [];
-  expand(doc.nodes, '', '/nodes', null, []);
+  // Top-level nodes one at a time, so the node-limit problem names the call that passed it.
+  for (const [name, node] of Object.entries(doc.nodes)) {
+    try {
+      expand({ [name]: node }, '', '/nodes', null, []);
+    } catch (e) {
+      if (!(e instanceof TooManyNodes)) throw e;
+      limited = true;
+      problems.push({
+        pointer: '/nodes' + ptr(name),
+        message: `inlining the function calls makes more than ${formatInt(LIMITS.maxNodes)} nodes (the limit)`,
+      });
+      break;
+    }
+  }
   (raw as unknown as { argChecks: typeof argChecks }).argChecks = argChecks;
-  return { raw, aliases };
+  return { raw, aliases, limited };
 }
 
 export function buildPlan(doc: StyleDoc): Plan {
   const problems: Problem[] = [...checkDeclarations(doc.params)];
   const params = doc.params ?? {};
-  const { raw, aliases } = inline(doc, problems);
+  const { raw, aliases, limited } = inline(doc, problems);
+  // Past a size limit the inlined graph is cut short: what else it lacks is noise.
+  if (limited) throw new BuildError(problems);
   const argChecks = (raw as unknown as { argChecks: { pointer: string; ref: string; kind: Kind; fname: string; input: string }[] }).argChecks;
 
   const resolveId = (name: string): string | undefined => {
@@ -317,7 +360,15 @@ export function buildPlan(doc: StyleDoc): Plan {
 
   // Cycles (over all nodes, so a cycle off the output's path is still reported).
   const cycle = findCycle(nodes);
-  if (cycle) problems.push({ pointer: nodes.get(cycle[0]!)!.pointer, message: `the graph has a cycle: ${cycle.map((c) => '@' + c).join(' -> ')}` });
+  if (cycle) {
+    // A long cycle: its ends and how many between (the message stays a line).
+    const refs = cycle.map((c) => '@' + c);
+    const shown = refs.length > 13 ? [...refs.slice(0, 6), `... (${formatInt(refs.length - 12)} more)`, ...refs.slice(-6)] : refs;
+    problems.push({ pointer: nodes.get(cycle[0]!)!.pointer, message: `the graph has a cycle: ${shown.join(' -> ')}` });
+  } else {
+    const deep = depthProblem(nodes);
+    if (deep) problems.push(deep);
+  }
 
   if (problems.length) throw new BuildError(problems);
 
@@ -440,44 +491,84 @@ function staticBound(n: PlanNode, field: string, params: Record<string, ParamDec
   return {};
 }
 
-function findCycle(nodes: Map<string, PlanNode>): string[] | undefined {
-  const state = new Map<string, 1 | 2>();
-  const stack: string[] = [];
-  const dfs = (id: string): string[] | undefined => {
-    state.set(id, 1);
-    stack.push(id);
-    for (const e of nodes.get(id)?.edges ?? []) {
-      const s = state.get(e.from);
-      if (s === 1) return [...stack.slice(stack.indexOf(e.from)), e.from];
-      if (!s) {
-        const c = dfs(e.from);
-        if (c) return c;
-      }
+/**
+ * Depth-first over the inputs, with an explicit stack (a chain of 10,000 nodes recursed 10,000
+ * deep): calls `done` for each node after all its inputs (post-order), and returns the first cycle
+ * met, as the path around it, or undefined. `state` carries over between calls.
+ */
+function walkInputs(nodes: Map<string, PlanNode>, root: string, state: Map<string, 1 | 2>, done: (id: string) => void = () => undefined): string[] | undefined {
+  if (state.has(root)) return undefined;
+  const path: string[] = [root];
+  const next: number[] = [0];
+  state.set(root, 1);
+  while (path.length) {
+    const id = path[path.length - 1]!;
+    const edges = nodes.get(id)?.edges ?? [];
+    const i = next[next.length - 1]!++;
+    if (i >= edges.length) {
+      state.set(id, 2);
+      path.pop();
+      next.pop();
+      done(id);
+      continue;
     }
-    stack.pop();
-    state.set(id, 2);
-    return undefined;
-  };
-  for (const id of nodes.keys()) {
-    if (!state.has(id)) {
-      const c = dfs(id);
-      if (c) return c.reverse();
+    const to = edges[i]!.from;
+    const s = state.get(to);
+    if (s === 1) return [...path.slice(path.indexOf(to)), to];
+    if (!s) {
+      state.set(to, 1);
+      path.push(to);
+      next.push(0);
     }
   }
   return undefined;
 }
 
-function topoOrder(nodes: Map<string, PlanNode>, output: string): string[] {
+function findCycle(nodes: Map<string, PlanNode>): string[] | undefined {
+  const state = new Map<string, 1 | 2>();
+  for (const id of nodes.keys()) {
+    const c = walkInputs(nodes, id, state);
+    if (c) return c.reverse();
+  }
+  return undefined;
+}
+
+/** The nodes `roots` depend on, inputs first (the graph has no cycle). */
+export function topoOrder(nodes: Map<string, PlanNode>, ...roots: string[]): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    for (const e of nodes.get(id)!.edges) visit(e.from);
-    out.push(id);
-  };
-  visit(output);
+  const state = new Map<string, 1 | 2>();
+  for (const r of roots) walkInputs(nodes, r, state, (id) => out.push(id));
   return out;
+}
+
+/**
+ * The first node (inputs first) reached by a chain longer than LIMITS.maxGraphDepth, as a problem;
+ * every node, read by the output or not (a legend draws from others).
+ */
+function depthProblem(nodes: Map<string, PlanNode>): Problem | undefined {
+  const depth = new Map<string, number>();
+  /** Where each node's longest chain starts. */
+  const start = new Map<string, string>();
+  for (const id of topoOrder(nodes, ...nodes.keys())) {
+    let d = 0;
+    let from = id;
+    for (const e of nodes.get(id)!.edges) {
+      const de = depth.get(e.from) ?? 0;
+      if (de > d) {
+        d = de;
+        from = start.get(e.from)!;
+      }
+    }
+    depth.set(id, d + 1);
+    start.set(id, from);
+    if (d + 1 > LIMITS.maxGraphDepth) {
+      return {
+        pointer: nodes.get(id)!.pointer,
+        message: `a chain of ${formatInt(d + 1)} nodes leads to this node (from @${from}); the limit is ${LIMITS.maxGraphDepth} nodes deep`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Legend swatches: a legend entry's `from` node rendered over stand-in features (spec §2.4),
 // so a host can draw each entry's symbol beside the map with the current param values.
 import { RenderError } from '../errors.js';
-import type { Plan } from '../graph/build.js';
+import { topoOrder, type Plan } from '../graph/build.js';
 import { ringArea, reverseRing } from '../geometry/clip.js';
 import type { ParamValues } from '../params/index.js';
 import type { FeatureSource, SourceRegistry } from '../sources/types.js';
@@ -68,15 +68,8 @@ export async function renderLegendSwatch(
   const entry = plan.legend?.entries?.[index];
   if (!entry) throw new RenderError(`the legend has no entry ${index}`);
   const size = options.size ?? 32;
-  const order: string[] = [];
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    for (const e of plan.nodes.get(id)!.edges) visit(e.from);
-    order.push(id);
-  };
-  visit(entry.from);
+  const order = topoOrder(plan.nodes, entry.from);
+  const seen = new Set(order);
   const fusions = new Map([...plan.fusions].filter(([b, f]) => seen.has(b) && seen.has(f.paintId)));
   const sub: Plan = { ...plan, output: entry.from, order, fusions };
   const z = entry['min-zoom'] ?? 0;

@@ -2,7 +2,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { StyleError, type Problem } from '../errors.js';
-import { LIMITS } from '../limits.js';
+import { formatInt, LIMITS } from '../limits.js';
 import { levenshtein, nearest } from '../util/levenshtein.js';
 import { OPS } from '../ops/index.js';
 import { opSchema, styleSchema } from './schema.js';
@@ -39,11 +39,10 @@ function getOpValidator(op: string): ValidateFunction {
 
 /** Every node of the document (top level and function bodies) with its JSON pointer. */
 function* allNodes(doc: Record<string, unknown>): Generator<[string, Record<string, unknown>]> {
-  const nodes = (doc.nodes ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [k, n] of Object.entries(nodes)) yield [`/nodes/${escapeToken(k)}`, n];
-  const fns = (doc.functions ?? {}) as Record<string, { nodes?: Record<string, Record<string, unknown>> }>;
-  for (const [f, fn] of Object.entries(fns)) {
-    for (const [k, n] of Object.entries(fn?.nodes ?? {})) yield [`/functions/${escapeToken(f)}/nodes/${escapeToken(k)}`, n];
+  const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as Record<string, unknown>;
+  for (const [k, n] of Object.entries(obj(doc.nodes))) yield [`/nodes/${escapeToken(k)}`, n as Record<string, unknown>];
+  for (const [f, fn] of Object.entries(obj(doc.functions))) {
+    for (const [k, n] of Object.entries(obj(obj(fn).nodes))) yield [`/functions/${escapeToken(f)}/nodes/${escapeToken(k)}`, n as Record<string, unknown>];
   }
 }
 
@@ -200,6 +199,14 @@ function loadUnchecked(input: string | object): StyleDoc {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new StyleError('the style must be a JSON object');
   const deep = tooDeep(doc);
   if (deep !== undefined) throw new StyleError([{ pointer: deep, message: `nested deeper than ${LIMITS.maxStyleDepth} levels (the limit)` }]);
+  // Counted before validation: 10,000 nodes would be validated one by one, then built.
+  let count = 0;
+  for (const _ of allNodes(doc as Record<string, unknown>)) count++;
+  if (count > LIMITS.maxNodes) {
+    throw new StyleError([
+      { pointer: '/nodes', message: `the style has ${formatInt(count)} nodes; the limit is ${formatInt(LIMITS.maxNodes)} (functions included)` },
+    ]);
+  }
   const errors = validateDoc(doc as Record<string, unknown>);
   if (errors.length) throw new StyleError(translate(errors));
   const sources = sourceProblems(doc as StyleDoc);

@@ -145,3 +145,13 @@ test('serve: a bad --headers-timeout, --request-timeout or --max-connections is 
   expect(r.stderr).toMatch(/--request-timeout 10 is below --headers-timeout 30/);
   expect(m.stderr).toMatch(/--max-connections takes a positive integer, not '1.5'/);
 });
+
+test('a style of 10,000 chained blends is a style error naming the node limit, not a stack overflow (issue 23)', async () => {
+  const nodes: Record<string, unknown> = { n0: { op: 'solid', color: '#ff0000' } };
+  for (let i = 1; i < 10_000; i++) nodes[`n${i}`] = { op: 'blend', base: `@n${i - 1}`, over: '@n0' };
+  const file = path.join(fx.dir, 'chain.json');
+  writeFileSync(file, JSON.stringify({ output: 'n9999', nodes }));
+  const r = await cli(['tile', '--style', file, '--tile', '0/0/0', '--out', path.join(fx.dir, 'chain.png')]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe('tilegraph: style error: /nodes: the style has 10,000 nodes; the limit is 1,024 (functions included)\n');
+});

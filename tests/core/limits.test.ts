@@ -157,3 +157,84 @@ describe('world copies of a feature are bounded on their own (not only by GeoJSO
     expect(() => worldShifts(Number.NaN, 0, canvas, 0)).toThrow('infinitely many world copies');
   });
 });
+
+// Issue 23: a style of 10,000 chained `blend` nodes failed as "cannot read style ...: Maximum call
+// stack size exceeded" (the cycle check recursed once per node). The node count, the depth of the
+// graph and the nesting of function calls are limits with their own sentences; nothing in load or
+// build recurses once per node.
+describe('graph size: node count, depth, function nesting (issue 23)', () => {
+  /** n nodes: a solid, then n-1 blends each over the one before (depth n). */
+  const chain = (n: number) => {
+    const nodes: Record<string, unknown> = { n0: { op: 'solid', color: '#ff0000' } };
+    for (let i = 1; i < n; i++) nodes[`n${i}`] = { op: 'blend', base: `@n${i - 1}`, over: '@n0' };
+    return { output: `n${n - 1}`, nodes };
+  };
+  /** Functions f0..f(n-1), each calling the next `calls` times; the last holds one solid. */
+  const nested = (n: number, calls = 1) => {
+    const functions: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const body: Record<string, unknown> =
+        i === n - 1
+          ? { out: { op: 'solid', color: '#00ff00' } }
+          : Object.fromEntries(Array.from({ length: calls }, (_, k) => [`c${k}`, { op: 'func', function: `f${i + 1}` }]));
+      if (i < n - 1 && calls > 1) body.out = { op: 'blend', base: '@c0', over: '@c1' };
+      functions[`f${i}`] = { nodes: body, output: i < n - 1 && calls === 1 ? 'c0' : 'out', 'output-kind': 'raster' };
+    }
+    return { output: 'top', functions, nodes: { top: { op: 'func', function: 'f0' } } };
+  };
+
+  test('the limits are documented values', () => {
+    expect([LIMITS.maxNodes, LIMITS.maxGraphDepth, LIMITS.maxFunctionNesting]).toEqual([1024, 128, 16]);
+  });
+
+  test('10,000 chained blends: a StyleError naming the node limit, before validation', () => {
+    const t0 = performance.now();
+    const e = thrown(() => loadStyle(chain(10_000)));
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(e).toBeInstanceOf(StyleError);
+    expect((e as StyleError).problems).toEqual([{ pointer: '/nodes', message: 'the style has 10,000 nodes; the limit is 1,024 (functions included)' }]);
+  });
+
+  test('a chain deeper than the depth limit is a BuildError naming it; one at the limit builds', () => {
+    const e = thrown(() => Renderer.create(chain(129)));
+    expect(e).toBeInstanceOf(BuildError);
+    expect((e as BuildError).problems).toEqual([
+      { pointer: '/nodes/n128', message: 'a chain of 129 nodes leads to this node (from @n0); the limit is 128 nodes deep' },
+    ]);
+    expect(() => Renderer.create(chain(128))).not.toThrow();
+  });
+
+  test('1,000 nodes in a cycle: the cycle is reported (no recursion per node)', () => {
+    const doc = chain(1000);
+    (doc.nodes.n0 as Record<string, unknown>) = { op: 'blend', base: '@n999', over: '@n1' };
+    const e = thrown(() => Renderer.create(doc));
+    expect(e).toBeInstanceOf(BuildError);
+    // Data flows along the arrows: n0 feeds n1 ... n999 feeds n0; the middle is counted, not listed.
+    expect((e as BuildError).problems).toEqual([
+      {
+        pointer: '/nodes/n0',
+        message: 'the graph has a cycle: @n0 -> @n1 -> @n2 -> @n3 -> @n4 -> @n5 -> ... (989 more) -> @n995 -> @n996 -> @n997 -> @n998 -> @n999 -> @n0',
+      },
+    ]);
+  });
+
+  test('function calls nested past the limit: a BuildError naming the chain of calls', () => {
+    expect(() => Renderer.create(nested(16))).not.toThrow();
+    const e = thrown(() => Renderer.create(nested(17)));
+    expect(e).toBeInstanceOf(BuildError);
+    expect((e as BuildError).problems).toEqual([
+      {
+        pointer: '/functions/f15/nodes/c0/function',
+        message: `function calls nested 17 deep (${Array.from({ length: 16 }, (_, i) => `f${i}`).join(' > ')} > f16); the limit is 16`,
+      },
+    ]);
+  });
+
+  test('functions that double at every level (2^15 nodes from 31): a BuildError naming the node limit, quickly', () => {
+    const t0 = performance.now();
+    const e = thrown(() => Renderer.create(nested(16, 2)));
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(e).toBeInstanceOf(BuildError);
+    expect((e as BuildError).problems).toEqual([{ pointer: '/nodes/top', message: 'inlining the function calls makes more than 1,024 nodes (the limit)' }]);
+  });
+});
