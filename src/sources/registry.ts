@@ -70,7 +70,26 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
       const out: string[] = [];
       if (doc.attribution) out.push(doc.attribution);
       for (const s of all.values()) out.push(...(await s.attribution().catch(() => [] as string[])));
-      return [...new Set(out.map((s) => s.trim()).filter(Boolean))];
+      return dedupeAttribution(out);
     },
   };
+}
+
+/** An attribution's words: tags and entities dropped, spaces collapsed, lower case. */
+const attributionText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[a-z]+;|&#\d+;/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * Attributions, each credit once and in order: an entry whose words another entry already holds
+ * goes (a source's "AWS Terrain Tiles" beside the style's "Elevation: AWS Terrain Tiles (Mapzen /
+ * Tilezen): ..." was listed twice); of two with the same words the first stays.
+ */
+export function dedupeAttribution(list: readonly string[]): string[] {
+  const items = [...new Set(list.map((s) => s.trim()).filter(Boolean))].map((html) => ({ html, text: attributionText(html) }));
+  return items.filter((a, i) => !items.some((b, j) => j !== i && b.text.includes(a.text) && (b.text.length > a.text.length || j < i))).map((a) => a.html);
 }

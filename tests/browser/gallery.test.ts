@@ -1,6 +1,7 @@
 // The gallery (`tilegraph serve --style examples`, what `npm start` serves) in chromium: the index
 // lists every style, and each style's preview renders its tiles in the browser with no error.
 import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodePng, openSession, ROOT, saveArtifact, type Session } from './harness.js';
 
@@ -39,6 +40,35 @@ test('the index lists every example style with a thumbnail that loads', async ()
     .evaluateAll((els) => Object.fromEntries(els.map((a) => [a.getAttribute('href'), (a.querySelector('img') as HTMLImageElement).naturalWidth])));
   for (const id of ['handdrawn', 'heatmap', 'toner', 'watercolor', 'world']) expect([id, sizes[`styles/${id}/`]]).toEqual([id, 256]);
   saveArtifact('gallery-index.png', await s.page.screenshot());
+}, 180_000);
+
+test('each card says what the style shows and where; a thumbnail the server cannot render shows its error (issue 23)', async () => {
+  // The terrain thumbnail as the server answers when the AWS tiles are unreachable.
+  const body = {
+    error: "source 'terrain' failed",
+    source: 'terrain',
+    details: [
+      { field: '/sources/terrain', message: "source 'terrain': cannot fetch https://s3.amazonaws.com/elevation-tiles-prod/terrarium/2/0/1.png: unknown host" },
+    ],
+  };
+  await s.page.route('**/styles/terrain/tiles/**', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify(body) }));
+  try {
+    await s.page.goto(s.base);
+    const cards = await s.page
+      .locator('a.card')
+      .evaluateAll((els) => els.map((a) => ({ id: a.getAttribute('href')!.split('/')[1]!, about: a.querySelector('.about')?.textContent ?? '' })));
+    for (const { id, about } of cards) {
+      const doc = JSON.parse(readFileSync(path.join(ROOT, 'examples', id, 'style.json'), 'utf8')) as { description: string };
+      expect({ id, about }).toEqual({ id, about: doc.description });
+    }
+    const failed = s.page.locator('a.card[href="styles/terrain/"] .failed');
+    await failed.waitFor({ state: 'visible', timeout: 60_000 });
+    await expect(failed.textContent()).resolves.toBe(`No thumbnail: HTTP 502: ${body.details[0]!.message}`);
+    await expect(s.page.locator('a.card[href="styles/terrain/"] img').isHidden()).resolves.toBe(true);
+    saveArtifact('gallery-index-failed-thumbnail.png', await s.page.screenshot({ fullPage: true }));
+  } finally {
+    await s.page.unroute('**/styles/terrain/tiles/**');
+  }
 }, 180_000);
 
 // A view inside each style's data (the street styles' tiles start at z13 / z15), and a colour

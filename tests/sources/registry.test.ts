@@ -1,8 +1,10 @@
 // The registry of a style's sources: attribution merged and de-duplicated, the dem op through a
 // Renderer (decoder carried by the loader), source selection errors, a cache shared by renderers.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Renderer, TileCache, RenderError } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
+import { dedupeAttribution } from '../../src/sources/registry.js';
 import { MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
 import { writePmtiles } from './pmtiles-writer.js';
 
@@ -25,6 +27,18 @@ describe('source registry', () => {
       { loader: new MemoryLoader({ 'a.pmtiles': archive }) },
     );
     expect(await r.attribution()).toEqual(['Style © Example', '© Mapbox', '© OpenStreetMap contributors']);
+  });
+
+  test("attribution: a credit another entry already holds is listed once (issue 23: the terrain example said 'AWS Terrain Tiles' twice)", async () => {
+    const terrain = JSON.parse(readFileSync(path.resolve('examples/terrain/style.json'), 'utf8')) as { attribution: string };
+    const r = Renderer.create(terrain, { loader: new NodeLoader({ baseDir: path.resolve('examples/terrain') }) });
+    const list = await r.attribution();
+    expect(list).toEqual([terrain.attribution]);
+    expect(list.join(' | ').match(/AWS Terrain Tiles/g)).toHaveLength(1);
+    // Words compared without tags, entities, spacing or case; the first of two equal ones stays; unrelated ones all stay.
+    expect(
+      dedupeAttribution(['<a href="x">© OpenStreetMap</a> contributors', '© openstreetmap   contributors', '© OpenStreetMap', 'Natural Earth', '© Mapbox']),
+    ).toEqual(['<a href="x">© OpenStreetMap</a> contributors', 'Natural Earth', '© Mapbox']);
   });
 
   test('the dem op renders through a Renderer whose loader carries the image decoder', async () => {

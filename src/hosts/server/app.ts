@@ -226,6 +226,7 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
       attribution: (await r.attribution()).join(' | '),
     };
     if (r.doc.version) tilejson.version = r.doc.version;
+    if (r.doc.description) tilejson.description = r.doc.description;
     res.setHeader('Cache-Control', 'no-cache');
     res.json(tilejson);
   });

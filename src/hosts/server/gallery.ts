@@ -93,6 +93,7 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
         return {
           id,
           name: s.style.renderer.doc.name ?? id,
+          description: s.style.renderer.doc.description,
           version: s.version,
           url: `${base}/styles/${id}/`,
           tilejson: `${base}/styles/${id}/tilejson.json`,
@@ -107,18 +108,39 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
     const cards = (await list(req))
       .map(
         (s) =>
-          `<a class="card" href="styles/${esc(s.id)}/"><img src="styles/${esc(s.id)}/${esc(s.thumbnail.split(`/styles/${s.id}/`)[1]!)}" width="256" height="256" alt="${esc(s.name)}"><span>${esc(s.name)}</span></a>`,
+          `<a class="card" href="styles/${esc(s.id)}/"><img src="styles/${esc(s.id)}/${esc(s.thumbnail.split(`/styles/${s.id}/`)[1]!)}" width="256" height="256" alt="${esc(s.name)}">` +
+          `<p class="failed" role="status" hidden></p><strong>${esc(s.name)}</strong>${s.description ? `<span class="about">${esc(s.description)}</span>` : ''}</a>`,
       )
       .join('\n');
     res.type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tilegraph gallery</title><link rel="icon" href="data:,">
 <style>body{font:15px system-ui,sans-serif;margin:2em;background:#f4f3ef}h1{font-weight:600}
-.grid{display:flex;flex-wrap:wrap;gap:1.2em}.card{display:flex;flex-direction:column;gap:.4em;color:#222;text-decoration:none;background:#fff;padding:.6em;border-radius:6px;box-shadow:0 1px 3px #0002}
-.card img{background:#ddd;image-rendering:auto}.card:hover{box-shadow:0 2px 8px #0004}</style></head>
+.grid{display:flex;flex-wrap:wrap;gap:1.2em}.card{display:flex;flex-direction:column;gap:.4em;width:256px;color:#222;text-decoration:none;background:#fff;padding:.6em;border-radius:6px;box-shadow:0 1px 3px #0002}
+.card img{background:#ddd;image-rendering:auto}.card:hover{box-shadow:0 2px 8px #0004}.about{color:#555;font-size:13px;line-height:1.35}
+.failed{box-sizing:border-box;width:256px;height:256px;margin:0;padding:1em;overflow:auto;overflow-wrap:anywhere;background:#f3e3e1;color:#8a1c12;font-size:13px}</style></head>
 <body><h1>tilegraph: ${services.size} styles</h1><p>Pick a style to open its preview (a live map with a control per param).</p>
 <div class="grid">
 ${cards}
-</div></body></html>`);
+</div>
+<script>
+// A thumbnail the server could not render (a source offline, say) shows the server's error in its place.
+for (const img of document.querySelectorAll('.card img')) {
+  const fail = async () => {
+    let why = 'the server sent no image';
+    try {
+      const res = await fetch(img.src);
+      const body = await res.json();
+      why = 'HTTP ' + res.status + ': ' + ((body.details || []).map((d) => d.message).join('; ') || body.error);
+    } catch (e) {}
+    const box = img.parentElement.querySelector('.failed');
+    box.textContent = 'No thumbnail: ' + why;
+    box.hidden = false;
+    img.hidden = true;
+  };
+  if (img.complete && img.naturalWidth === 0) fail();
+  else img.addEventListener('error', fail);
+}
+</script></body></html>`);
   });
   root.get('/styles', async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-cache');
