@@ -279,7 +279,9 @@ export function buildPlan(doc: StyleDoc): Plan {
             });
             return;
           }
-          if (d.type !== type) problems.push({ pointer: where, message: `param '${name}' is a ${d.type} but this field takes a ${type}` });
+          // An opacity takes a bool too (true = 1, false = 0): a bool param switches a layer.
+          const fits = d.type === type || (d.type === 'bool' && sch['x-bool'] === true);
+          if (!fits) problems.push({ pointer: where, message: `param '${name}' is a ${d.type} but this field takes a ${type}` });
           n.directParams.add(name);
         } else {
           if (sch['x-no-node']) {

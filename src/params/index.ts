@@ -1,4 +1,5 @@
 // Params: typed inputs with defaults; overrides arrive as strings and are parsed against the declarations.
+import { Color } from '@maplibre/maplibre-gl-style-spec';
 import { ParamError, ptr, type Problem } from '../errors.js';
 import type { ParamDecl } from '../style/types.js';
 import type { RGBA, ScalarValue } from '../types.js';
@@ -12,6 +13,27 @@ export function parseHexColor(s: string): RGBA | undefined {
   const h = s.slice(1);
   const c = (i: number) => parseInt(h.slice(i, i + 2), 16) / 255;
   return [c(0), c(2), c(4), h.length === 8 ? c(6) : 1];
+}
+
+/** Longest colour text parsed (`rgba(255, 255, 255, 0.5)` and every CSS name fit well within it). */
+const MAX_COLOR_TEXT = 64;
+
+/**
+ * A colour override as a person writes it, in every host (query string, --param, setParam, the
+ * workbench's text field): #rrggbb or #rrggbbaa, or any CSS colour the MapLibre style spec parses
+ * (names like `beige`, #rgb, rgb(), hsl(); an addition to the spec's two hex forms, docs/format.md).
+ * Channels are rounded to 8 bits, so `beige` and `#f5f5dc` are one value (one cache key).
+ */
+export function parseColor(s: string): RGBA | undefined {
+  const hex = parseHexColor(s);
+  if (hex) return hex;
+  const t = s.trim();
+  if (!t || t.length > MAX_COLOR_TEXT) return undefined;
+  const c = Color.parse(t);
+  if (!c) return undefined;
+  const q = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 255) / 255;
+  const [r, g, b, a] = c.rgb;
+  return [q(r), q(g), q(b), q(a)];
 }
 
 /** Declaration checks beyond the JSON Schema: defaults inside their ranges, min <= max. */
@@ -45,8 +67,8 @@ function parseParamValue(name: string, decl: ParamDecl, raw: string): { value: S
       return { value: n };
     }
     case 'color': {
-      const c = parseHexColor(raw);
-      if (!c) return { error: `param '${name}': '${raw}' is not a colour; use #rrggbb or #rrggbbaa` };
+      const c = parseColor(raw);
+      if (!c) return { error: `param '${name}': '${raw}' is not a colour; use #rrggbb, #rrggbbaa or a CSS colour name` };
       return { value: c };
     }
     case 'bool':

@@ -97,6 +97,18 @@ export function pair(o: { default?: [number, number]; description?: string; unit
   return withUnit(s, o.unit);
 }
 
+/**
+ * An opacity: a number 0..1 or a `$param` / `@node` reference, where a **bool** param or scalar
+ * also fits (true = 1, false = 0), so a bool param switches a layer on and off (docs/format.md).
+ */
+export function opacityRef(description?: string): Schema {
+  return {
+    ...numRef({ min: 0, max: 1, default: 1, description }),
+    'x-bool': true,
+    'x-expect': 'a number >= 0 and <= 1 or a $param / @node reference (a bool reads as 1 or 0)',
+  };
+}
+
 /** A number or a `$param` (table entries: never an `@node`). */
 export function numParam(o: NumOpts = {}): Schema {
   const r = range(o);

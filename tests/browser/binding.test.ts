@@ -70,7 +70,7 @@ test('paramsSchema is the document the server serves at /style/params', async ()
 });
 
 test('params set by name from strings fail exactly as the server answers', async () => {
-  const bad: Record<string, string>[] = [{ 'border-width': '9' }, { 'border-width': 'wide' }, { land: 'red' }, { land: '#12345' }, { nope: '1' }];
+  const bad: Record<string, string>[] = [{ 'border-width': '9' }, { 'border-width': 'wide' }, { land: 'sand' }, { land: '#12345' }, { nope: '1' }];
   for (const params of bad) {
     const res = await httpGet(`${s.base}tiles/0/0/0.png?${new URLSearchParams(params)}`);
     expect(res.status).toBe(400);
@@ -115,7 +115,7 @@ test('setParams is all or nothing, and a render with invalid params rejects befo
     r.resetParams();
     return { message, after, renderError, reset: r.params.get('border-width') };
   });
-  expect(r.message).toBe("param 'land': 'sand' is not a colour; use #rrggbb or #rrggbbaa");
+  expect(r.message).toBe("param 'land': 'sand' is not a colour; use #rrggbb, #rrggbbaa or a CSS colour name");
   expect(r.after).toBe(2);
   expect(r.renderError).toBe("ParamError: param 'shadow': 99 is above its max 12");
   expect(r.reset).toBe(0.8);

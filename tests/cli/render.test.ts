@@ -47,6 +47,19 @@ test('tile of a solid #ffffff style: libvips decodes 65,536 white pixels (opaque
   expect([img.width, img.height, img.data.filter((v) => v === 255).length]).toEqual([256, 256, 65536 * 4]);
 });
 
+test('--param takes CSS colour names as the workbench does (issue 23): fill=beige is fill=#f5f5dc', async () => {
+  const named = path.join(fx.dir, 'beige.png');
+  const hex = path.join(fx.dir, 'f5f5dc.png');
+  const [a, b] = await Promise.all([
+    cli(['tile', '--style', fx.shapes, '--tile', '1/0/0', '--out', named, '--param', 'fill=beige']),
+    cli(['tile', '--style', fx.shapes, '--tile', '1/0/0', '--out', hex, '--param', 'fill=#f5f5dc']),
+  ]);
+  expect([a.code, a.stderr, b.code]).toEqual([0, '', 0]);
+  expect(readFileSync(named).equals(readFileSync(hex))).toBe(true);
+  // Witness: CSS Color 4's named colour beige is rgb(245, 245, 220).
+  expect(px(await readPng(readFileSync(named)), 200, 250)).toEqual([245, 245, 220, 255]);
+});
+
 test('bbox renders exactly the floor/ceil world-pixel window of the box', async () => {
   const out = path.join(fx.dir, 'b.png');
   const [w, s, e, n] = [-12.3, -7.7, 21.9, 15.2];
@@ -75,7 +88,7 @@ test('distinct exit codes with a one-line message', async () => {
     [['tile', '--style', fx.brokenJson, ...t], 2, /^tilegraph: style error: .*JSON/],
     [['tile', '--style', fx.badRef, ...t], 2, /^tilegraph: style error: \/nodes\/out\/features: '@nope' names no node/],
     [['tile', '--style', path.join(fx.dir, 'absent.json'), ...t], 2, /^tilegraph: style error: cannot read style .*absent\.json/],
-    [['tile', '--style', fx.shapes, '--param', 'fill=red', ...t], 3, /^tilegraph: param error: param 'fill': 'red' is not a colour/],
+    [['tile', '--style', fx.shapes, '--param', 'fill=sand', ...t], 3, /^tilegraph: param error: param 'fill': 'sand' is not a colour/],
     [
       ['tile', '--style', fx.shapes, '--param', 'alpha=3', '--param', 'nope=1', ...t],
       3,

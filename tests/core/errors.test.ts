@@ -37,12 +37,31 @@ describe('section 7: param overrides are validated before rendering', () => {
     expect(r.params({ width: '8' }).get('width')).toBe(8);
   });
 
-  test('a colour that is not #rrggbb or #rrggbbaa fails', () => {
-    for (const bad of ['red', '#fff', '336699', '#3366991', '#33669g']) {
+  test('a colour that is neither #rrggbb / #rrggbbaa nor a CSS colour fails', () => {
+    for (const bad of ['sand', '336699', '#3366991', '#33669g', 'currentColor', 'rgb(1, 2)', `#${'f'.repeat(70)}`, '']) {
       expect(() => r.params({ tint: bad })).toThrow(ParamError);
     }
-    expect(problemsOf(() => r.params({ tint: 'red' }))[0]!.message).toBe("param 'tint': 'red' is not a colour; use #rrggbb or #rrggbbaa");
+    expect(problemsOf(() => r.params({ tint: 'sand' }))[0]!.message).toBe("param 'tint': 'sand' is not a colour; use #rrggbb, #rrggbbaa or a CSS colour name");
     expect(r.params({ tint: '#ff000080' }).get('tint')).toEqual([1, 0, 0, 128 / 255]);
+  });
+
+  test('CSS colours are accepted as overrides (issue 23: the CLI refused land=beige, which the workbench took)', () => {
+    // Witness: CSS Color Module Level 4, named colours (beige #f5f5dc, rebeccapurple #663399) and
+    // hsl(120, 50%, 50%) = rgb(63.75, 191.25, 63.75), stored at 8 bits as #40bf40.
+    const same: [string, string][] = [
+      ['beige', '#f5f5dc'],
+      ['Beige', '#f5f5dc'],
+      ['rebeccapurple', '#663399'],
+      ['#fff', '#ffffff'],
+      ['#0f08', '#00ff0088'],
+      ['rgb(10, 20, 30)', '#0a141e'],
+      ['rgba(255, 0, 0, 0.5)', '#ff000080'],
+      ['hsl(120, 50%, 50%)', '#40bf40'],
+      ['transparent', '#00000000'],
+    ];
+    for (const [css, hex] of same) expect([css, r.params({ tint: css }).get('tint')]).toEqual([css, r.params({ tint: hex }).get('tint')]);
+    // One value, one cache key: the canonical text of a named colour is its hex.
+    expect(r.params({ tint: 'beige' }).key(['tint'])).toBe(r.params({ tint: '#f5f5dc' }).key(['tint']));
   });
 
   test('a bool that is not true/false fails', () => {

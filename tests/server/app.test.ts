@@ -134,17 +134,21 @@ describe('GET /tiles/{z}/{x}/{y}.png', () => {
     // The same colour written differently is the same value.
     const a = await request(app).get('/tiles/1/0/0.png?fill=%23FF8800');
     expect(a.headers['etag']).toBe(base.headers['etag']);
+    // A CSS colour name is its hex (CSS Color 4: darkorange is #ff8c00): one value, one ETag.
+    const named = await request(app).get('/tiles/1/0/0.png?fill=darkorange');
+    const hex = await request(app).get('/tiles/1/0/0.png?fill=%23ff8c00');
+    expect([named.status, named.headers['etag']]).toEqual([200, hex.headers['etag']]);
   });
 
   test('400 with {error, details:[{param, message}]} for bad params', async () => {
     const { app } = makeApp();
-    const colour = await request(app).get('/tiles/0/0/0.png?fill=red');
+    const colour = await request(app).get('/tiles/0/0/0.png?fill=sand');
     expect(colour.status).toBe(400);
     expect(colour.headers['content-type']).toMatch(/^application\/json/);
     expect(colour.headers['cache-control']).toBe('no-store');
     expect(colour.headers['etag']).toBeUndefined();
     expect(colour.body.error).toBe('invalid params');
-    expect(colour.body.details).toEqual([{ param: 'fill', message: expect.stringContaining("'red' is not a colour") }]);
+    expect(colour.body.details).toEqual([{ param: 'fill', message: expect.stringContaining("'sand' is not a colour") }]);
     const several = await request(app).get('/tiles/0/0/0.png?alpha=2&nope=1');
     expect(several.status).toBe(400);
     expect(several.body.details.map((d: { param: string }) => d.param).sort()).toEqual(['alpha', 'nope']);

@@ -1,4 +1,4 @@
-import { boolRef, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
+import { boolRef, nodeRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { BLEND_MODES, blendRasters, type BlendMode } from './cpu.js';
 import type { Raster } from '../../types.js';
 import type { OpDef } from '../types.js';
@@ -18,7 +18,7 @@ export const blend: OpDef = {
     base: nodeRef(),
     over: nodeRef(),
     mode: oneOfEnum(BLEND_MODES, 'normal'),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
     clip: boolRef(false),
     composite: oneOfEnum(COMPOSITES, 'over'),
     mask: nodeRef('raster whose alpha modulates the source coverage'),

@@ -1,4 +1,4 @@
-import { color, expr, nodeRef, num, numRef } from '../../style/fields.js';
+import { color, expr, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
 import { sizeBound } from '../../expr/paint.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
@@ -23,7 +23,7 @@ export const circles: OpDef = {
       unit: 'px',
       description: 'bound of radius (an @node port) or radius-expr; larger values clamp to it',
     }),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
     'stroke-color': color('stroke colour (default #000000)'),
     'stroke-width': numRef({ min: 0, default: 0, unit: 'px' }),
     'stroke-width-max': num({

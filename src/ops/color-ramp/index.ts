@@ -1,4 +1,4 @@
-import { colorParam, expr, nodeRef, numParam, numRef, oneOfEnum } from '../../style/fields.js';
+import { colorParam, expr, nodeRef, numParam, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { COLOR_SPACES } from '../../backends/cpu/color.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
@@ -25,7 +25,7 @@ export const colorRamp: OpDef = {
     },
     'ramp-expr': expr('ramp', "expression over ['heatmap-density'], baked into a 256-entry table"),
     space: oneOfEnum(COLOR_SPACES, 'rgb'),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
   },
   required: ['field'],
   check: (node) =>

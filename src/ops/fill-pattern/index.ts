@@ -1,4 +1,4 @@
-import { boolRef, nodeRef, numRef, pair } from '../../style/fields.js';
+import { boolRef, nodeRef, numRef, opacityRef, pair } from '../../style/fields.js';
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { clamp01 } from '../../expr/paint.js';
@@ -25,7 +25,7 @@ export const fillPattern: OpDef = {
     pattern: assetField('the pattern tile (a sprite) or a raster'),
     scale: numRef({ exclusiveMin: 0, default: 1, unit: 'px', description: 'pixels per pattern texel' }),
     offset: pair({ default: [0, 0], unit: 'px', description: 'world pixels [x, y] where a pattern tile starts' }),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
     antialias: boolRef(true),
   },
   required: ['features', 'pattern'],

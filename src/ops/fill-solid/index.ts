@@ -1,4 +1,4 @@
-import { boolRef, color, expr, nodeRef, numRef } from '../../style/fields.js';
+import { boolRef, color, expr, nodeRef, opacityRef } from '../../style/fields.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
 import { fillSolidCpu } from './cpu.js';
@@ -12,7 +12,7 @@ export const fillSolid: OpDef = {
   fields: {
     features: nodeRef(),
     fill: color('fill colour (default #000000)'),
-    'fill-alpha': numRef({ min: 0, max: 1, default: 1 }),
+    'fill-alpha': opacityRef(),
     antialias: boolRef(true),
     'fill-expr': expr('color', 'per-feature fill colour; overrides fill'),
     'fill-alpha-expr': expr('number', 'per-feature alpha; overrides fill-alpha'),

@@ -1,4 +1,4 @@
-import { expr, nodeRef, num, numRef } from '../../style/fields.js';
+import { expr, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { RenderError } from '../../errors.js';
 import type { Raster, Sprite } from '../../types.js';
@@ -22,7 +22,7 @@ export const stamp: OpDef = {
     sprite: assetField('the image drawn at each point'),
     scale: numRef({ min: 0, default: 1, unit: 'px', description: 'pixels per sprite texel' }),
     rotation: numRef({ default: 0, unit: 'deg', description: 'degrees clockwise' }),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
     'scale-expr': expr('number', 'per-feature scale', 'px'),
     'rotation-expr': expr('number', 'per-feature rotation', 'deg'),
     'opacity-expr': expr('number', 'per-feature opacity'),

@@ -1,4 +1,4 @@
-import { color, expr, nodeRef, numRef, oneOfEnum, num } from '../../style/fields.js';
+import { color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { strokeReach } from '../../geometry/stroke.js';
 import { DEFAULT_SIZE_BOUND, sizeBound } from '../../expr/paint.js';
 import type { OpDef } from '../types.js';
@@ -21,7 +21,7 @@ export const strokeSolid: OpDef = {
       description: 'bound of width (an @node port) or width-expr; larger values clamp to it',
     }),
     color: color('stroke colour (default #000000)'),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
     join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
     cap: oneOfEnum(['butt', 'round', 'square'], 'butt'),
     'miter-limit': num({ min: 1, default: 2 }),

@@ -1,4 +1,4 @@
-import { color, expr, int, nodeRef, num, numRef } from '../../style/fields.js';
+import { color, expr, int, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
 import type { Brush } from '../../types.js';
 import type { OpDef } from '../types.js';
 import { drawDabs } from './cpu.js';
@@ -40,7 +40,7 @@ export const stroke: OpDef = {
     'scatter-px-max': num({ min: 0, max: 64, unit: 'px', description: 'bound of scatter-px when it is an @node port' }),
     'size-jitter': numRef({ min: 0, max: 1, default: 0, description: 'dab widths vary by up to this fraction' }),
     'opacity-jitter': numRef({ min: 0, max: 1, default: 0, description: 'dab strengths drop by up to this fraction' }),
-    opacity: numRef({ min: 0, max: 1, default: 1 }),
+    opacity: opacityRef(),
     'width-scale-expr': expr('number', 'per-feature width-scale'),
     'color-expr': expr('color', 'per-feature colour (as color)'),
     'width-max': num({

@@ -4,6 +4,8 @@
 // `group` headings with their `label`s. Every edit goes through `onChange`, which validates like
 // the server.
 
+import { parseColor, valueKey } from '../../../params/index.js';
+
 export interface ParamProperty {
   type?: string;
   minimum?: number;
@@ -53,42 +55,14 @@ export function normalizeNumber(text: string): string {
   return /^-?\d*,\d+$/.test(t) ? t.replace(',', '.') : t;
 }
 
-let probe: CanvasRenderingContext2D | null | undefined;
-
 /**
- * A colour as typed by a person, as the param parser takes it: #rgb, #rgba, #rrggbb, #rrggbbaa,
- * or any CSS colour the browser knows (names like `rebeccapurple`, rgb(), hsl()), stored as
- * #rrggbb (#rrggbbaa when not opaque). Undefined when it is no colour.
+ * A colour as typed by a person, through the param parser every host uses (params/index.ts
+ * parseColor: hex, or a CSS colour such as `rebeccapurple`, rgb(), hsl()), stored as #rrggbb
+ * (#rrggbbaa when not opaque). Undefined when it is no colour.
  */
 export function normalizeColor(text: string): string | undefined {
-  const t = text.trim().toLowerCase();
-  if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(t)) return shortColor(t);
-  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])([0-9a-f])?$/.exec(t);
-  if (short)
-    return shortColor(
-      '#' +
-        short
-          .slice(1)
-          .filter(Boolean)
-          .map((c) => c + c)
-          .join(''),
-    );
-  if (!t || t.startsWith('#')) return undefined;
-  probe ??= document.createElement('canvas').getContext('2d');
-  if (!probe) return undefined;
-  // The 2D context normalises any CSS colour to #rrggbb or rgba(); an invalid one leaves it unchanged.
-  for (const sentinel of ['#000001', '#000002']) {
-    probe.fillStyle = sentinel;
-    probe.fillStyle = t;
-    if (probe.fillStyle === sentinel) return undefined;
-  }
-  const v = String(probe.fillStyle);
-  if (v.startsWith('#')) return v;
-  const m = /^rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)$/.exec(v);
-  if (!m) return undefined;
-  const hex = (n: number) => Math.round(n).toString(16).padStart(2, '0');
-  const a = m[4] === undefined ? 1 : Number(m[4]);
-  return shortColor('#' + [m[1], m[2], m[3]].map((c) => hex(Number(c))).join('') + hex(a * 255));
+  const c = parseColor(text);
+  return c ? shortColor(valueKey(c)) : undefined;
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
