@@ -61,7 +61,7 @@ def render(case, xml, box, w, h):
     os.makedirs(d, exist_ok=True)
     im.save(os.path.join(d, 'mapnik.png'), 'png32')
     with open(os.path.join(d, 'mapnik.xml'), 'w') as f:
-        f.write(xml.replace(TMP, '$TMP'))
+        f.write(xml.replace(TMP, '$TMP').replace(ROOT, '$ROOT'))
 
 
 def style_of(case):
@@ -111,7 +111,7 @@ def stroke_joins_caps():
     layers = [layer('l%d' % i, path, [n]) for i, n in enumerate(['s1', 's1c', 's2', 's3', 's4', 's5'])]
     xml = mapnik_xml('#ffffff', styles, layers)
     render(case, xml, tile_box(1, 0, 0), 256, 256)
-    return {case: 'LineSymbolizer per stroke node in blend order: widths from [w], joins, caps, miter limits, opacity 0.8, offset -6 (Mapnik: positive is left), white background, tile 1/0/0'}
+    return {case: 'LineSymbolizer per stroke node in blend order: widths from [w], joins (miter-revert for miter), caps, miter limits, opacity 0.8, offsets +6 on lines and -6 on the ring (Mapnik reorients rings), white background, tile 1/0/0'}
 
 
 def world_px(z, T=256):
@@ -291,10 +291,116 @@ def geom_dash_densify():
         '<Style name="vx"><Rule><LineSymbolizer stroke="#000000" stroke-width="4" stroke-linecap="round" stroke-dasharray="0.01,9.99"/></Rule></Style>',
     ], layers)
     render(case, xml, tile_box(1, 0, 0), 256, 256)
-    return {case: 'Mapnik dashes (stroke-dasharray 12,6 with round caps; 12,6 at stroke-dashoffset -9 offset 5 px right; 0.01,9.99 with 4 px round caps along the triangle ring: its densified vertices), the triangle filled and outlined'}
+    return {case: 'Mapnik dashes (stroke-dasharray 12,6 with round caps; 0.01,9.99 with 4 px round caps along the triangle ring: its densified vertices); the phase -9 dashes cut by GEOS (shapely substring) and each offset 5 px right; the triangle filled and outlined'}
 
 
-CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify]
+def source_geojson_natural_earth():
+    case = 'source-geojson-natural-earth'
+    ne = os.path.join(FIXTURES, 'geojson')
+    z, T = 2, 512
+    to_px, _ = world_px(z, T)
+    _, to_m = world_px(z, T)
+    colours = {1: '#f2efe9', 2: '#e8e0d0', 3: '#efe6c8', 4: '#e4ead6', 5: '#f0dcd4', 6: '#dfe3ec'}
+    land = ''.join('<Rule><Filter>[MAPCOLOR7] = %d</Filter><PolygonSymbolizer fill="%s"/></Rule>' % (k, c) for k, c in colours.items())
+    land += '<Rule><ElseFilter/><PolygonSymbolizer fill="#eeeeee"/></Rule>'
+    # Cities: radius linear in pop_max from 1.5 px (0) to 6 px (2e7), clamped; a 0.75 px white ring outside it.
+    cities = []
+    for f in json.load(open(os.path.join(ne, 'ne_110m_populated_places_simple.geojson')))['features']:
+        pop = f['properties']['pop_max']
+        r = 1.5 + (6 - 1.5) * min(1.0, max(0.0, pop / 2e7))
+        g = to_px(shape(f['geometry']))
+        cities.append((to_m(g.buffer(r + 0.75, resolution=QUAD)), {'c': '#ffffff'}))
+        cities.append((to_m(g.buffer(r, resolution=QUAD)), {'c': '#c0392b'}))
+    layers = [layer('land', os.path.join(ne, 'ne_110m_admin_0_countries.geojson'), ['land']),
+              layer('lakes', os.path.join(ne, 'ne_110m_lakes.geojson'), ['lakes']),
+              layer('rivers', os.path.join(ne, 'ne_110m_rivers_lake_centerlines.geojson'), ['rivers']),
+              layer('borders', os.path.join(ne, 'ne_110m_admin_0_countries.geojson'), ['borders']),
+              layer('cities', merc_file(case + '-cities', cities), ['cities'], 'epsg:3857')]
+    xml = mapnik_xml('#a6cee3', [
+        '<Style name="land">%s</Style>' % land,
+        '<Style name="lakes"><Rule><PolygonSymbolizer fill="#a6cee3"/></Rule></Style>',
+        '<Style name="rivers"><Rule><LineSymbolizer stroke="#5b9bd5" stroke-width="1.2"/></Rule></Style>',
+        '<Style name="borders"><Rule><LineSymbolizer stroke="#555555" stroke-width="1.5"/></Rule></Style>',
+        '<Style name="cities"><Rule><PolygonSymbolizer fill="[c]"/></Rule></Style>',
+    ], layers)
+    render(case, xml, tile_box(z, 2, 1), T, T)
+    return {case: 'Natural Earth 110m countries (PolygonSymbolizer by MAPCOLOR7), lakes, rivers (1.2 px), borders (1.5 px) read by Mapnik from the fixtures; cities as GEOS disks (radius linear in pop_max, 1.5 to 6 px) with a 0.75 px white ring; tile 2/2/1 at 512 px'}
+
+
+def mvt_path(src, z, x, y):
+    """The MVT file at a z/x/y path, where GDAL's MVT driver reads the tile address from."""
+    d = os.path.join(TMP, 'mvt', str(z), str(x))
+    os.makedirs(d, exist_ok=True)
+    dst = os.path.join(d, '%d.pbf' % y)
+    with open(src, 'rb') as f, open(dst, 'wb') as g:
+        g.write(f.read())
+    return dst
+
+
+def ogr_layer(name, path, layer_name, styles):
+    return ('<Layer name="%s" srs="epsg:3857">%s<Datasource><Parameter name="type">ogr</Parameter>'
+            '<Parameter name="file">%s</Parameter><Parameter name="layer">%s</Parameter></Datasource></Layer>') % (
+        name, ''.join('<StyleName>%s</StyleName>' % s for s in styles), path, layer_name)
+
+
+def source_mvt_street():
+    case = 'source-mvt-street'
+    path = mvt_path(os.path.join(FIXTURES, 'mvt', 'vector-tile-js', '14-8801-5371.mvt'), 14, 8801, 5371)
+    order = [('landuse', 'lu'), ('water', 'wa'), ('building', 'bu'), ('tunnel', 'tu'), ('road', 'rd'), ('bridge', 'br')]
+    xml = mapnik_xml('#f8f4f0', [
+        '<Style name="lu"><Rule><PolygonSymbolizer fill="#cfe5b4"/></Rule></Style>',
+        '<Style name="wa"><Rule><PolygonSymbolizer fill="#9fc7ef"/></Rule></Style>',
+        '<Style name="bu"><Rule><PolygonSymbolizer fill="#d9d0c9"/></Rule></Style>',
+        '<Style name="tu"><Rule><LineSymbolizer stroke="#bbbbbb" stroke-width="1.5"/></Rule></Style>',
+        '<Style name="rd"><Rule><LineSymbolizer stroke="#7f7f7f" stroke-width="1.5"/></Rule></Style>',
+        '<Style name="br"><Rule><LineSymbolizer stroke="#555555" stroke-width="2.5"/></Rule></Style>',
+    ], [ogr_layer(name, path, name, [st]) for name, st in order])
+    render(case, xml, tile_box(14, 8801, 5371), 512, 512)
+    return {case: "the Berlin tile 14/8801/5371 read by GDAL's MVT driver through Mapnik's ogr plugin (which clips features to the tile), landuse, water, building fills, tunnel/road/bridge strokes (1.5, 1.5, 2.5 px, polygons outlined too), 512 px"}
+
+
+def source_mvt_npm_chicago():
+    case = 'source-mvt-npm-chicago'
+    from osgeo import ogr
+    z, x0, y0, w, h = 13, 537950, 779400, 384, 320
+    _, to_m = world_px(z)
+    fixtures = os.path.join(ROOT, 'node_modules', '@mapbox', 'mvt-fixtures', 'real-world', 'chicago')
+    tiles = [(x, y) for y in (3044, 3045) for x in (2101, 2102)]
+    paths = {t: mvt_path(os.path.join(fixtures, '%d-%d-%d.mvt' % (z, t[0], t[1])), z, t[0], t[1]) for t in tiles}
+    landuse = {'park': '#b5d99c', 'grass': '#cde8b0', 'hospital': '#f4d4d4', 'school': '#efe3c0'}
+    lu = ''.join('<Rule><Filter>[class] = \'%s\'</Filter><PolygonSymbolizer fill="%s"/></Rule>' % (k, c) for k, c in landuse.items())
+    lu += '<Rule><ElseFilter/><PolygonSymbolizer fill="#e4dccf"/></Rule>'
+    roads = [('motorway', 3, '#e892a2'), ('trunk', 2.5, '#f9b29c'), ('primary', 2, '#fcd6a4'), ('secondary', 1.5, '#ffffff')]
+    rd = ''.join('<Rule><Filter>[class] = \'%s\'</Filter><LineSymbolizer stroke="%s" stroke-width="%s"/></Rule>' % (k, c, wd) for k, wd, c in roads)
+    rd += '<Rule><ElseFilter/><LineSymbolizer stroke="#ffffff" stroke-width="0.75"/></Rule>'
+    # POIs: GDAL reads the points; each a 2.5 px disk with a 1 px white ring (GEOS), in tile order.
+    pois = []
+    for t in tiles:
+        ds = ogr.Open(paths[t])
+        lyr = ds.GetLayerByName('poi_label')
+        for feat in lyr or []:
+            g = feat.GetGeometryRef()
+            if g is None or g.GetGeometryName() != 'POINT':
+                continue
+            n = 256 * 2 ** z
+            px = Point((g.GetX() + HALF) / (2 * HALF) * n, (HALF - g.GetY()) / (2 * HALF) * n)
+            pois.append((to_m(px.buffer(3.5, resolution=QUAD)), {'c': '#ffffff'}))
+            pois.append((to_m(px.buffer(2.5, resolution=QUAD)), {'c': '#7b3294'}))
+    layers = []
+    for name, st in [('landuse', 'lu'), ('water', 'wa'), ('road', 'rd')]:
+        layers += [ogr_layer('%s-%d-%d' % (name, t[0], t[1]), paths[t], name, [st]) for t in tiles]
+    layers.append(layer('pois', merc_file(case + '-pois', pois), ['po'], 'epsg:3857'))
+    xml = mapnik_xml('#f2efe9', [
+        '<Style name="lu">%s</Style>' % lu,
+        '<Style name="wa"><Rule><PolygonSymbolizer fill="#9fc7ef"/></Rule></Style>',
+        '<Style name="rd">%s</Style>' % rd,
+        '<Style name="po"><Rule><PolygonSymbolizer fill="[c]"/></Rule></Style>',
+    ], layers)
+    render(case, xml, window_box(z, x0, y0, w, h), w, h)
+    return {case: "the four z13 Chicago tiles of @mapbox/mvt-fixtures under the 384 x 320 window read by GDAL's MVT driver (Mapnik ogr plugin, clipped to each tile): landuse by class, water, roads by class (widths 3 to 0.75 px); POIs read by GDAL as GEOS disks (2.5 px, 1 px white ring)"}
+
+
+CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago]
 
 
 def main():
@@ -305,7 +411,10 @@ def main():
         if only and fn.__name__.replace('_', '-') not in only:
             continue
         info['cases'].update(fn())
-    info.update({'mapnik': mapnik.mapnik_version(), 'mapnik_string': mapnik.mapnik_version_string() if hasattr(mapnik, 'mapnik_version_string') else str(mapnik.mapnik_version()),
+    import shapely
+    from shapely import geos
+    info.update({'shapely': shapely.__version__, 'geos': geos.geos_version_string, 'gdal_ogr_mvt': __import__('osgeo.gdal', fromlist=['gdal']).__version__,
+                 'mapnik': mapnik.mapnik_version(), 'mapnik_string': mapnik.mapnik_version_string() if hasattr(mapnik, 'mapnik_version_string') else str(mapnik.mapnik_version()),
                  'python': sys.version.split()[0], 'script': 'scripts/witness/mapnik-references.py',
                  'debian': 'libmapnik3.1 3.1.0+ds-3+b1, python3-mapnik 1:0.0~20200224-7da019cf9-4+b1, AGG renderer'})
     with open(path, 'w') as f:

@@ -74,6 +74,26 @@ const CASES: MapnikCase[] = [
     fraction: 0.005,
     why: 'Mapnik dashes the blue and black lines itself (stroke-dasharray), GEOS cuts the red ones; past 16/255 (0.15%): dash ends and their round caps, placed to a fraction of a pixel differently along the curve',
   },
+  {
+    name: 'source-geojson-natural-earth',
+    bound: 16,
+    fraction: 0.005,
+    why: "Mapnik reads the Natural Earth files itself; past 16/255 (0.21%): coastlines and borders, which our GeoJSON source simplifies by up to 0.375 px at 512 (MapLibre's tolerance) and Mapnik does not",
+    needsFixtures: true,
+  },
+  {
+    name: 'source-mvt-street',
+    bound: 8,
+    fraction: 0.003,
+    why: "GDAL's MVT driver decodes the tile for Mapnik; past 8/255 (0.16%): road ends at the tile edge (GDAL clips features to the tile) and stroke joins",
+    needsFixtures: true,
+  },
+  {
+    name: 'source-mvt-npm-chicago',
+    bound: 8,
+    fraction: 0.003,
+    why: "GDAL's MVT driver decodes the four source tiles, each clipped to its square; past 8/255 (0.22%): strokes where a road crosses a source tile edge (two butt-capped pieces in Mapnik) and joins",
+  },
 ];
 
 describe.each(CASES)('$name against Mapnik', ({ name, bound, fraction, why, needsFixtures }) => {
