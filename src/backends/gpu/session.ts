@@ -24,6 +24,14 @@ export interface DeviceSource {
 }
 
 const COPY_ROW_ALIGN = 256;
+/**
+ * Smallest storage binding: a binding must hold at least one element of the shader's array
+ * (WebGPU's minimum binding size: 16 bytes for array<vec4f>, 48 for the circles' struct), also
+ * when the data is empty (no feature in the window). Shaders take their counts from uniforms,
+ * never from arrayLength, so the bytes past the data are never read. Pooled buffers are at least
+ * 256 bytes anyway.
+ */
+const MIN_BINDING_BYTES = 256;
 
 /**
  * How renders overlapped on one device: while one render waits for its readback, others record and
@@ -220,7 +228,7 @@ export class GpuSession implements Session, GpuEncoder {
   }
 
   storage(data: ArrayBufferView): GPUBufferBinding {
-    const size = Math.max(4, Math.ceil(data.byteLength / 4) * 4);
+    const size = Math.max(MIN_BINDING_BYTES, Math.ceil(data.byteLength / 4) * 4);
     const b = this.buffer(size, STORAGE_USAGE);
     if (data.byteLength > 0) {
       const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -239,7 +247,7 @@ export class GpuSession implements Session, GpuEncoder {
   }
 
   scratch(bytes: number): GPUBufferBinding {
-    const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+    const size = Math.max(MIN_BINDING_BYTES, Math.ceil(bytes / 4) * 4);
     const b = this.buffer(size, STORAGE_USAGE);
     this.enc.clearBuffer(b.buffer, 0, size);
     return { buffer: b.buffer, offset: 0, size };
