@@ -51,7 +51,7 @@ def layer(name, path, styles, srs='epsg:4326'):
             '<Parameter name="file">%s</Parameter></Datasource></Layer>') % (name, srs, ''.join('<StyleName>%s</StyleName>' % s for s in styles), path)
 
 
-def render(case, xml, box, w, h):
+def render(case, xml, box, w, h, name='mapnik'):
     m = mapnik.Map(w, h)
     mapnik.load_map_from_string(m, xml)
     m.zoom_to_box(box)
@@ -59,8 +59,8 @@ def render(case, xml, box, w, h):
     mapnik.render(m, im)
     d = os.path.join(OUT, case)
     os.makedirs(d, exist_ok=True)
-    im.save(os.path.join(d, 'mapnik.png'), 'png32')
-    with open(os.path.join(d, 'mapnik.xml'), 'w') as f:
+    im.save(os.path.join(d, name + '.png'), 'png32')
+    with open(os.path.join(d, name + '.xml'), 'w') as f:
         f.write(xml.replace(TMP, '$TMP').replace(ROOT, '$ROOT'))
 
 
@@ -400,7 +400,40 @@ def source_mvt_npm_chicago():
     return {case: "the four z13 Chicago tiles of @mapbox/mvt-fixtures under the 384 x 320 window read by GDAL's MVT driver (Mapnik ogr plugin, clipped to each tile): landuse by class, water, roads by class (widths 3 to 0.75 px); POIs read by GDAL as GEOS disks (2.5 px, 1 px white ring)"}
 
 
-CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago]
+BLUR_MARGIN = 40  # px around the window: past 3 sigma of the largest blur (10 px), so libvips' edge copy never shows
+
+
+def blur_shapes():
+    """The unblurred fills with a margin; tests/witness/mapnik.test.ts blurs them with libvips."""
+    case = 'blur-shapes'
+    s = style_of(case)
+    data = s['sources']['shapes']['data']
+    z, tx, ty, T, M = 4, 8, 5, 256, BLUR_MARGIN
+    for side, colour in (('left', '#ffe066'), ('right', '#66ddff')):
+        path = geojson_file('%s-%s' % (case, side), {'type': 'FeatureCollection', 'features': [f for f in data['features'] if f['properties']['side'] == side]})
+        xml = mapnik_xml(None, ['<Style name="f"><Rule><PolygonSymbolizer fill="%s"/></Rule></Style>' % colour], [layer('f', path, ['f'])])
+        render(case, xml, window_box(z, tx * T - M, ty * T - M, T + 2 * M, T + 2 * M), T + 2 * M, T + 2 * M, 'mapnik-' + side)
+    return {case: 'the left (#ffe066) and right (#66ddff) fills drawn by Mapnik on transparent, 40 px beyond the tile; the test blurs them with libvips (sigma 1.5 and 10) and lays them over #202840 (W3C source-over)'}
+
+
+def seam_mvt_blur():
+    case = 'seam-mvt-blur'
+    z, x0, y0, w, h, M = 14, 1076096, 1558912, 256, 256, BLUR_MARGIN
+    fixtures = os.path.join(ROOT, 'node_modules', '@mapbox', 'mvt-fixtures', 'real-world', 'chicago')
+    tiles = [(x, y) for y in (3044, 3045) for x in (2101, 2102)]
+    paths = {t: mvt_path(os.path.join(fixtures, '13-%d-%d.mvt' % t), 13, t[0], t[1]) for t in tiles}
+    layers = []
+    for name, st in [('landuse', 'lu'), ('water', 'wa')]:
+        layers += [ogr_layer('%s-%d-%d' % (name, t[0], t[1]), paths[t], name, [st]) for t in tiles]
+    xml = mapnik_xml('#ffffff', [
+        '<Style name="lu"><Rule><PolygonSymbolizer fill="#4caf50"/></Rule></Style>',
+        '<Style name="wa"><Rule><PolygonSymbolizer fill="#1e64c8"/></Rule></Style>',
+    ], layers)
+    render(case, xml, window_box(z, x0 - M, y0 - M, w + 2 * M, h + 2 * M), w + 2 * M, h + 2 * M, 'mapnik-unblurred')
+    return {case: "the z13 Chicago tiles (GDAL's MVT driver, each clipped to its square) drawn at z14 over white, 40 px beyond the window; the test blurs it with libvips (sigma 6)"}
+
+
+CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago, blur_shapes, seam_mvt_blur]
 
 
 def main():

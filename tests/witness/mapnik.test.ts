@@ -5,6 +5,7 @@
 // differ by a few levels; each case states its bound and the share of pixels allowed past it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { fixturesPresent } from '../helpers/fixtures.js';
 import { decodeWithSharp } from '../helpers/decode.js';
 import { compareWithReference, GOLDEN, goldenImages, WITNESS, type Reference } from './harness.js';
@@ -108,6 +109,78 @@ describe.each(CASES)('$name against Mapnik', ({ name, bound, fraction, why, need
       const c = compareWithReference(img, ref, bound);
       const within = c.beyond <= fraction * c.compared;
       expect({ name, which, within, first: within ? undefined : c.first }).toEqual({ name, which, within: true, first: undefined });
+    }
+  });
+});
+
+/**
+ * libvips' Gaussian blur of a Mapnik image drawn with a margin, cropped to the window: premultiplied
+ * float RGBA. The mask is cut at 3 sigma (minAmplitude exp(-4.5)), where our blur cuts it; float
+ * precision; libvips premultiplies alpha around the blur.
+ */
+async function libvipsBlur(file: string, sigma: number, margin: number): Promise<{ width: number; height: number; rgba: Float64Array }> {
+  const { data, info } = await sharp(readFileSync(file))
+    .ensureAlpha()
+    .blur({ sigma, minAmplitude: Math.exp(-4.5), precision: 'float' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const width = info.width - 2 * margin;
+  const height = info.height - 2 * margin;
+  const rgba = new Float64Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = ((y + margin) * info.width + x + margin) * 4;
+      const a = data[i + 3]! / 255;
+      rgba.set([(data[i]! / 255) * a, (data[i + 1]! / 255) * a, (data[i + 2]! / 255) * a, a], (y * width + x) * 4);
+    }
+  return { width, height, rgba };
+}
+
+/** Premultiplied source-over (W3C normal) of `over` onto `base`, in place in base. */
+function over(base: Float64Array, top: Float64Array): void {
+  for (let i = 0; i < base.length; i += 4) {
+    const k = 1 - top[i + 3]!;
+    for (let c = 0; c < 4; c++) base[i + c] = top[i + c]! + base[i + c]! * k;
+  }
+}
+
+const MARGIN = 40; // scripts/witness/mapnik-references.py BLUR_MARGIN
+
+describe('blurs: Mapnik fills blurred by libvips', () => {
+  test('blur-shapes: sigma 1.5 and 10 over #202840 (3/255 everywhere)', async () => {
+    // Bound 3/255 on every pixel (measured 2): the Mapnik edges (up to 4/255 before, averaged out by
+    // the blur), libvips' float mask against our kernel (the exact Gaussian at 1.5; the fast path at
+    // 10, within 1/255 of it in the op's tests) and two 8-bit roundings of the blurred layers.
+    const spec = JSON.parse(readFileSync(path.join(GOLDEN, 'blur-shapes', 'case.json'), 'utf8'));
+    expect(spec.params).toEqual({ s: '10' });
+    const left = await libvipsBlur(path.join(WITNESS, 'blur-shapes', 'mapnik-left.png'), 1.5, MARGIN);
+    const right = await libvipsBlur(path.join(WITNESS, 'blur-shapes', 'mapnik-right.png'), 10, MARGIN);
+    const n = left.width * left.height;
+    const rgba = new Float64Array(n * 4);
+    for (let p = 0; p < n; p++) rgba.set([0x20 / 255, 0x28 / 255, 0x40 / 255, 1], p * 4);
+    over(rgba, left.rgba);
+    over(rgba, right.rgba);
+    const g = await goldenImages('blur-shapes');
+    for (const [which, img] of [
+      ['expected.png', g.expected],
+      ['render', g.rendered],
+    ] as const) {
+      const c = compareWithReference(img, { width: left.width, height: left.height, rgba, mask: new Uint8Array(n).fill(1) }, 3);
+      expect({ which, beyond: c.beyond, first: c.first }).toEqual({ which, beyond: 0, first: undefined });
+    }
+  });
+
+  test('seam-mvt-blur: the fills of four source tiles blurred at sigma 6 as one window (3/255 everywhere)', async () => {
+    // Bound as for blur-shapes (measured 1); the GDAL-clipped source tile edges vanish under the blur.
+    const ref = await libvipsBlur(path.join(WITNESS, 'seam-mvt-blur', 'mapnik-unblurred.png'), 6, MARGIN);
+    const n = ref.width * ref.height;
+    const g = await goldenImages('seam-mvt-blur');
+    for (const [which, img] of [
+      ['expected.png', g.expected],
+      ['render', g.rendered],
+    ] as const) {
+      const c = compareWithReference(img, { ...ref, mask: new Uint8Array(n).fill(1) }, 3);
+      expect({ which, beyond: c.beyond, first: c.first }).toEqual({ which, beyond: 0, first: undefined });
     }
   });
 });
