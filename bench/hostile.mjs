@@ -1,6 +1,6 @@
 // The hostile-client audit of issue 23, as a script: each probe against `tilegraph serve` on
 // loopback (the compiled dist/), printing what a hostile client gets. Bounded: about a minute.
-// Usage: npm run build && node bench/hostile.mjs   (HOSTILE_PROBES=slow,connections,params,range
+// Usage: npm run build && node bench/hostile.mjs   (HOSTILE_PROBES=slow,connections,params,range,sigterm
 //   selects probes; HOSTILE_SLOW=200 slow sockets; HOSTILE_SERVE_ARGS extra `serve` flags)
 // The tests keep each probe small (tests/server/hostile.test.ts); this runs them at the audit's size.
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PROBES = new Set((process.env.HOSTILE_PROBES || 'slow,connections,params,range').split(','));
+const PROBES = new Set((process.env.HOSTILE_PROBES || 'slow,connections,params,range,sigterm').split(','));
 const SLOW = Number(process.env.HOSTILE_SLOW || 200);
 const SERVE_ARGS = (process.env.HOSTILE_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
 const STYLE = path.join(root, 'examples/world/style.json');
@@ -152,5 +152,38 @@ async function probeRange() {
   }
 }
 
-const probes = { slow: probeSlow, connections: probeConnections, params: probeParams, range: probeRange };
+async function probeSigterm() {
+  // More renders than one worker finishes in the 10 s grace period, then SIGTERM.
+  const n = Number(process.env.HOSTILE_SIGTERM || 3000);
+  const srv = await startServer(['--workers', '1', '--cache-mb', '0', '--queue', String(n), '--max-connections', String(n + 100)]);
+  try {
+    const urls = [];
+    for (let y = 0; y < 64 && urls.length < n; y++) for (let x = 0; x < 64 && urls.length < n; x++) urls.push(`${srv.url}tiles/6/${x}/${y}.png`);
+    const answers = urls.map((u) =>
+      fetch(u).then(
+        async (r) => (await r.arrayBuffer(), `${r.status}${r.headers.get('retry-after') ? ' Retry-After ' + r.headers.get('retry-after') : ''}`),
+        (e) => `no answer (${e.cause?.code ?? e.message})`,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    const t0 = Date.now();
+    srv.child.kill('SIGTERM');
+    const got = await Promise.all(answers);
+    await srv.close();
+    const lines = srv
+      .log()
+      .split('\n')
+      .filter((l) => l && !/finishing requests/.test(l));
+    console.log(
+      `sigterm: ${n} tile requests, SIGTERM after 1 s: ${count(got)}; exit ${srv.child.exitCode ?? srv.child.signalCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    // The log by kind of line (tile addresses dropped), so 2,000 lines read as one.
+    const kinds = count(lines.map((l) => l.replace(/\/tiles\/\S+/, '/tiles/...')));
+    console.log(`sigterm: server log: ${kinds || '(nothing)'}`);
+  } finally {
+    await srv.close();
+  }
+}
+
+const probes = { slow: probeSlow, connections: probeConnections, params: probeParams, range: probeRange, sigterm: probeSigterm };
 for (const [name, fn] of Object.entries(probes)) if (PROBES.has(name)) await fn();

@@ -2,6 +2,9 @@
 // runs them at full size) as a small test: slow clients are cut off by our own header and request
 // timeouts, connections are capped.
 import net from 'node:net';
+import { RenderError, type ParamValues, type Window } from '../../src/index.js';
+import type { PngRenderer } from '../../src/hosts/node/render-pool.js';
+import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
 import { serve, HTTP_DEFAULTS } from '../../src/hosts/server/serve.js';
 import { requireBuild, writeFixtures, type Fixture } from './fixtures.js';
 
@@ -144,5 +147,46 @@ describe('the size of an error answer is bounded by ours, not the request', () =
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('shutdown (SIGTERM) with renders still queued at the grace limit', () => {
+  // The audit: requests still queued when the grace period ran out were logged as
+  // "500: the render pool is closed" and their sockets destroyed. Now they are answered 503 with
+  // Retry-After (RFC 9110 §15.6.4, §10.2.3): the client may retry on another instance.
+  test('running and queued renders answer 503 server shutting down with Retry-After; nothing is logged as 500', async () => {
+    const style = await loadStyleFile(fx.shapes);
+    const pending = new Set<(e: unknown) => void>();
+    // Like the worker pool: a render runs until aborted; close() fails what is left.
+    const renderer: PngRenderer = {
+      capacity: 1,
+      render(_s: LoadedStyle, _w: Window, _p: ParamValues, signal?: AbortSignal) {
+        return new Promise<Uint8Array>((_resolve, reject) => {
+          pending.add(reject);
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      },
+      async close() {
+        for (const r of pending) r(new RenderError('the render pool is closed'));
+      },
+    };
+    void style;
+    const log: string[] = [];
+    const s = await serve({ style: fx.shapes, port: 0, renderer, log: (l) => log.push(l) });
+    const answers = [0, 1, 2].map((x) =>
+      fetch(`${s.url}tiles/1/${x % 2}/${x >> 1}.png`).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() })),
+    );
+    const until = Date.now() + 5000;
+    while ((s.service.queue.running < 1 || s.service.queue.waiting < 2) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect([s.service.queue.running, s.service.queue.waiting]).toEqual([1, 2]);
+    const t0 = Date.now();
+    await s.close(300);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    for (const a of await Promise.all(answers)) {
+      expect(a.status).toBe(503);
+      expect(a.retry).toBe('1');
+      expect(a.body).toMatchObject({ error: 'server shutting down', details: [{ field: 'shutdown' }] });
+    }
+    expect(log).toEqual(['tilegraph: stopping: 3 renders not done after the 0.3 s grace period answered 503']);
   });
 });

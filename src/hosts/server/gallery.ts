@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AddressInfo } from 'node:net';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp, tilejsonCoverage } from './app.js';
-import { createHttpServer, httpLimits, listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
+import { createHttpServer, drain, httpLimits, listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
 import { TileService } from './service.js';
 
 /** Style files named by `--style` arguments: a file as is; a directory's `*\/style.json` and `*.json` style files, sorted. */
@@ -201,15 +201,8 @@ for (const img of document.querySelectorAll('.card img')) {
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000) =>
     (closing ??= (async () => {
-      for (const s of services.values()) s.draining = true;
       for (const w of watchers) w.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-      await closed;
-      clearInterval(sweep);
-      clearTimeout(timer);
+      await drain(server, [...services.values()], graceMs);
       for (const s of services.values()) await s.close();
       await release();
     })());

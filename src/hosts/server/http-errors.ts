@@ -1,7 +1,7 @@
 // Every error the server answers with: a status and a JSON body {error, details: [{param|field, message}]}.
 import type { TilegraphError } from '../../index.js';
 import { formatInt, LIMITS } from '../../limits.js';
-import { QueueFullError, RenderTimeoutError } from './queue.js';
+import { QueueFullError, RenderTimeoutError, ShuttingDownError } from './queue.js';
 
 export interface ErrorDetail {
   param?: string;
@@ -66,6 +66,9 @@ function classify(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
   if (e instanceof QueueFullError) {
     return new HttpError(503, { error: 'render queue is full', details: [{ field: 'queue', message: e.message }] }, { 'Retry-After': '1' });
+  }
+  if (e instanceof ShuttingDownError) {
+    return new HttpError(503, { error: 'server shutting down', details: [{ field: 'shutdown', message: e.message }] }, { 'Retry-After': '1' });
   }
   if (e instanceof RenderTimeoutError) {
     return new HttpError(503, { error: 'render timed out', details: [{ field: 'timeout', message: e.message }] }, { 'Retry-After': '5' });

@@ -4,4 +4,4 @@ export { TileService, WORLD_BOUNDS, type TileServiceOptions, type TileResult } f
 export { serve, HTTP_DEFAULTS, type HttpLimits, type ServeOptions, type RunningServer } from './serve.js';
 export { HttpError, toHttpError, type ErrorBody, type ErrorDetail } from './http-errors.js';
 export { ByteLru } from '../../util/byte-lru.js';
-export { RenderQueue, QueueFullError, RenderTimeoutError } from './queue.js';
+export { RenderQueue, QueueFullError, RenderTimeoutError, ShuttingDownError } from './queue.js';

@@ -9,6 +9,11 @@ export class RenderTimeoutError extends Error {
   override name = 'RenderTimeoutError';
 }
 
+/** The server is stopping: renders still queued or running when the grace period ends (503, Retry-After). */
+export class ShuttingDownError extends Error {
+  override name = 'ShuttingDownError';
+}
+
 export interface RenderQueueOptions {
   concurrency: number;
   maxWaiting: number;
@@ -18,6 +23,9 @@ export interface RenderQueueOptions {
 export class RenderQueue {
   private active = 0;
   private readonly queue: (() => void)[] = [];
+  /** Every render not yet answered (waiting or running): close() aborts them. */
+  private readonly controllers = new Set<AbortController>();
+  private closed?: Error;
 
   constructor(readonly options: RenderQueueOptions) {}
 
@@ -31,6 +39,7 @@ export class RenderQueue {
 
   /** Run `fn` when a slot is free. Throws QueueFullError at once when the queue is full. */
   async run<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.closed) throw this.closed;
     if (this.active >= this.options.concurrency && this.queue.length >= this.options.maxWaiting) {
       throw new QueueFullError(`${this.queue.length} renders are waiting (the limit is ${this.options.maxWaiting})`);
     }
@@ -38,10 +47,12 @@ export class RenderQueue {
     const timer = setTimeout(() => ac.abort(new RenderTimeoutError(`the render did not finish within ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
     const aborted = new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true }));
     aborted.catch(() => undefined);
+    this.controllers.add(ac);
     try {
       await this.acquire(ac.signal);
     } catch (e) {
       clearTimeout(timer);
+      this.controllers.delete(ac);
       throw e;
     }
     const work = fn(ac.signal);
@@ -54,7 +65,16 @@ export class RenderQueue {
       return await Promise.race([work, aborted]);
     } finally {
       clearTimeout(timer);
+      this.controllers.delete(ac);
     }
+  }
+
+  /** Fail every render waiting or running with `reason` (their renders are aborted), and every later one; returns how many there were. */
+  close(reason: Error): number {
+    this.closed = reason;
+    const open = [...this.controllers];
+    for (const ac of open) ac.abort(reason);
+    return open.length;
   }
 
   private acquire(signal: AbortSignal): Promise<void> {

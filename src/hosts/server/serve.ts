@@ -9,6 +9,7 @@ import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
+import { ShuttingDownError } from './queue.js';
 import { TileService, type TileServiceOptions } from './service.js';
 
 /** Starts listening; rejects with the listen error (port in use, ...). */
@@ -140,6 +141,34 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** After the grace period, how long the 503s of renders still queued get to reach their clients. */
+const FLUSH_MS = 1000;
+
+/**
+ * Graceful shutdown of an HTTP server and its services: stop accepting, let requests in flight
+ * finish for up to `graceMs`, then answer the renders still waiting or running 503 with
+ * Retry-After (ShuttingDownError) and close the connections once those answers are out (or after
+ * FLUSH_MS). The services' renderers are closed by the caller afterwards.
+ */
+export async function drain(server: Server, services: readonly TileService[], graceMs: number): Promise<void> {
+  for (const s of services) s.draining = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections become idle as their last response ends: close them as they do.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  let flush: NodeJS.Timeout | undefined;
+  const grace = setTimeout(() => {
+    const why = new ShuttingDownError(`the server is stopping; the render did not finish within the ${graceMs / 1000} s grace period`);
+    const n = services.reduce((sum, s) => sum + s.queue.close(why), 0);
+    if (n) services[0]!.log(`tilegraph: stopping: ${n} render${n === 1 ? '' : 's'} not done after the ${graceMs / 1000} s grace period answered 503`);
+    flush = setTimeout(() => server.closeAllConnections(), FLUSH_MS);
+  }, graceMs);
+  await closed;
+  clearInterval(sweep);
+  clearTimeout(grace);
+  clearTimeout(flush);
+}
+
 export async function makeRenderer(o: Omit<ServeOptions, 'style'>): Promise<{ renderer: PngRenderer; release(): Promise<void> }> {
   const workers = o.workers ?? availableParallelism();
   const choice = o.backend ?? 'auto';
@@ -192,16 +221,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000) =>
     (closing ??= (async () => {
-      service.draining = true;
       watcher?.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections become idle as their last response ends: close them as they do.
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-      await closed;
-      clearInterval(sweep);
-      clearTimeout(timer);
+      await drain(server, [service], graceMs);
       await service.close();
       await release();
     })());
