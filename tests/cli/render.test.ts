@@ -81,6 +81,17 @@ test('bbox renders exactly the floor/ceil world-pixel window of the box', async 
   expect(px(img, Math.floor(width / 2), Math.floor(height / 2))[3]).toBe(255);
 });
 
+test("a mistyped command names the nearest one (issue 23: 'tiel' got no suggestion)", async () => {
+  const r = await cli(['tiel', '--style', fx.shapes, '--tile', '0/0/0', '--out', path.join(fx.dir, 'y.png')]);
+  expect([r.code, r.stderr]).toEqual([1, "tilegraph: usage error: unknown command 'tiel'; did you mean 'tile'? (see tilegraph --help)\n"]);
+  const far = await cli(['frobnicate']);
+  expect(far.stderr).toBe("tilegraph: usage error: unknown command 'frobnicate'; the commands are tile, bbox, tiles, merge, check, serve (see tilegraph --help)\n");
+  // Every command --help lists is one the suggestion knows (none is reported unknown).
+  const help = await cli(['--help']);
+  const listed = [...help.stdout.matchAll(/^ {2}tilegraph (\w+)/gm)].map((m) => m[1]);
+  expect(listed).toEqual(['tile', 'bbox', 'tiles', 'merge', 'check', 'serve']);
+});
+
 test('distinct exit codes with a one-line message', async () => {
   const out = path.join(fx.dir, 'x.png');
   const t = ['--tile', '0/0/0', '--out', out];

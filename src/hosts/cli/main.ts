@@ -7,11 +7,15 @@ import { BACKEND_CHOICES, type BackendChoice } from '../protocol.js';
 import { EXIT, exitCodeOf, oneLine, StyleFileError, UsageError } from './exit.js';
 import { joinNegativeValues, parseZoom } from './args.js';
 import { LIMITS } from '../../limits.js';
+import { nearest } from '../../util/levenshtein.js';
 
 // Commands import their modules when they run: `--help` and usage errors answer at once, and
 // `serve` does not load the pyramid writer (nor `tile` express).
 const envBackend = (process.env.TILEGRAPH_BACKEND ?? '').trim().toLowerCase() as BackendChoice;
 const defaultBackend: BackendChoice = BACKEND_CHOICES.includes(envBackend) ? envBackend : 'auto';
+
+/** The subcommands, for a suggestion when one is mistyped. */
+const COMMANDS = ['tile', 'bbox', 'tiles', 'merge', 'check', 'serve'];
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -247,6 +251,12 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
   .strict()
   .help()
   .fail((msg, err) => {
+    // A mistyped command ('tiel'): name it and the nearest command, not yargs' "Unknown arguments".
+    const first = hideBin(process.argv)[0];
+    if (!err && first && !first.startsWith('-') && !COMMANDS.includes(first)) {
+      const guess = nearest(first, COMMANDS, 2);
+      msg = `unknown command '${first}'${guess ? `; did you mean '${guess}'?` : `; the commands are ${COMMANDS.join(', ')}`}`;
+    }
     process.stderr.write(oneLine(err ?? new UsageError(`${msg ?? 'bad usage'} (see tilegraph --help)`)) + '\n');
     process.exit(err ? exitCodeOf(err) : EXIT.usage);
   });
