@@ -116,14 +116,18 @@ describe("the preview's /data route", () => {
   });
 });
 
-test('slider steps put the default and both bounds on the grid', () => {
-  expect(rangeStep(0, 4, 0.8)).toBeCloseTo(0.01, 12);
+test('slider steps: 20 to 200 steps over the range (issue 23: 0..4 stepped by 0.01), the default and both bounds on the grid', () => {
+  expect(rangeStep(0, 4, 0.8)).toBeCloseTo(0.1, 12);
   expect(rangeStep(0, 12, 4)).toBeCloseTo(0.1, 12);
+  expect(rangeStep(0, 1, 0.5)).toBeCloseTo(0.01, 12);
+  expect(rangeStep(0, 360, 0)).toBe(10);
+  expect(rangeStep(0, 360, 315)).toBe(1); // 315 is not on a grid of 10
   expect(rangeStep(0, 1000, 40)).toBe(10);
   expect(rangeStep(0, 1000, 42)).toBe(1);
   expect(rangeStep(0, 1, 0.333)).toBeCloseTo(0.001, 12);
-  expect(rangeStep(-1, 1, 0)).toBeCloseTo(0.01, 12);
-  expect(rangeStep(0.5, 1.25, 1)).toBeCloseTo(0.001, 12); // span 0.75 is not a multiple of 0.01's parent
+  expect(rangeStep(-1, 1, 0)).toBeCloseTo(0.1, 12);
+  expect(rangeStep(0.5, 1.25, 1)).toBeCloseTo(0.01, 12);
+  expect(rangeStep(0, 0.01, 0.0002)).toBeCloseTo(0.0001, 12);
   expect(rangeStep(3, 3, 3)).toBe(1);
   expect(shortColor('#a9cfe6ff')).toBe('#a9cfe6');
   expect(shortColor('#a9cfe680')).toBe('#a9cfe680');

@@ -125,14 +125,19 @@ describe('the workbench on the example style', () => {
     await expect(box.locator('input.num').inputValue()).resolves.toBe('2.5');
     await expect(box.locator('input[type=range]').inputValue()).resolves.toBe('2.5');
     expect(await urlParam(s.page, 'border-width', '2.5')).toBe('2.5');
-    // Arrow keys step on the slider's grid.
+    // Arrow keys step on the slider's grid: 0.1 on this 0..4 slider, in the box and on the slider.
     await box.locator('input.num').press('ArrowUp');
-    await expect(box.locator('input.num').inputValue()).resolves.toBe('2.51');
+    await expect(box.locator('input.num').inputValue()).resolves.toBe('2.6');
+    await box.locator('input[type=range]').press('ArrowDown');
+    await expect(box.locator('input.num').inputValue()).resolves.toBe('2.5');
+    await box.locator('input.num').press('ArrowUp');
+    await box.locator('input.num').press('ArrowUp');
+    await expect(box.locator('input.num').inputValue()).resolves.toBe('2.7');
     await box.locator('input.num').fill('40');
     await box.locator('input.num').press('Enter');
     await expect(box.locator('.error').textContent()).resolves.toBe("param 'border-width': 40 is above its max 4");
     await expect(box.locator('input.num').getAttribute('aria-invalid')).resolves.toBe('true');
-    expect(await urlParam(s.page, 'border-width', '2.51')).toBe('2.51');
+    expect(await urlParam(s.page, 'border-width', '2.7')).toBe('2.7');
   });
 
   test('colour fields take #rgb and CSS colour names, stored as #rrggbb', async () => {

@@ -32,10 +32,14 @@ export interface Panel {
   setValues(values: Record<string, string>): void;
 }
 
-/** A step that puts the default and both bounds on the slider's grid (a range input snaps to min + k*step). */
+/**
+ * The slider's step, which the arrow keys also take: a power of ten giving 20 to 200 steps over
+ * the range (0..4 steps by 0.1, 0..1 by 0.01, 0..360 by 10), made finer until the default and both
+ * bounds sit on the grid (a range input snaps to min + k*step). The number box takes any value.
+ */
 export function rangeStep(min: number, max: number, def: number): number {
   const span = max - min;
-  let step = span > 0 ? 10 ** Math.floor(Math.log10(span / 100)) : 1;
+  let step = span > 0 ? 10 ** Math.floor(Math.log10(span / 20)) : 1;
   const onGrid = (x: number) => Math.abs(Math.round(x / step) * step - x) <= step * 1e-6;
   for (let i = 0; i < 8 && !(onGrid(def - min) && onGrid(span)); i++) step /= 10;
   return step;
