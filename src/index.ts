@@ -3,7 +3,7 @@
 import { buildPlan, type Plan } from './graph/build.js';
 import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';
-import { renderLegendSwatch } from './render/legend.js';
+import { renderLegendScale, renderLegendSwatch, type LegendScale } from './render/legend.js';
 import type { Backend } from './backends/backend.js';
 import type { NodeCache } from './render/node-cache.js';
 import { createSourceRegistry } from './sources/registry.js';
@@ -91,6 +91,11 @@ export class Renderer {
     return renderLegendSwatch(this.plan, index, params, { ...options, backend: options.backend ?? this.backend, sprite: this.sources.sprite });
   }
 
+  /** Legend entry `index` as a colour scale (width x height, default 160 x 12) when its node is a `color-ramp`; else undefined. */
+  renderLegendScale(index: number, params?: ParamValues, options: { width?: number; height?: number } = {}): LegendScale | undefined {
+    return renderLegendScale(this.plan, index, params, options);
+  }
+
   /** Attribution of the style and every source, de-duplicated. */
   attribution(): Promise<string[]> {
     return this.sources.attribution();
@@ -101,6 +106,7 @@ export { loadStyle } from './style/load.js';
 export { styleSchema } from './style/schema.js';
 export { buildPlan } from './graph/build.js';
 export type { Plan, PlanNode } from './graph/build.js';
+export type { LegendScale } from './render/legend.js';
 export { render } from './render/render.js';
 export type { RenderResult, RenderOptions } from './render/render.js';
 export { NodeCache, type NodeCacheStats } from './render/node-cache.js';

@@ -3,7 +3,9 @@
 import { RenderError } from '../errors.js';
 import { topoOrder, type Plan } from '../graph/build.js';
 import { ringArea, reverseRing } from '../geometry/clip.js';
-import type { ParamValues } from '../params/index.js';
+import { ParamValues, parseHexColor } from '../params/index.js';
+import type { ColorSpace } from '../backends/cpu/color.js';
+import { exprTable, makeSampler, resolveStops, stopTables } from '../ops/color-ramp/plan.js';
 import type { FeatureSource, SourceRegistry } from '../sources/types.js';
 import type { LegendEntry } from '../style/types.js';
 import type { FeatureGroup, Raster } from '../types.js';
@@ -75,4 +77,47 @@ export async function renderLegendSwatch(
   const z = entry['min-zoom'] ?? 0;
   const window = { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 };
   return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size), options.sprite) })).raster;
+}
+
+/** A legend entry drawn as a colour scale: the colours of a `color-ramp` node from `min` (left) to `max`. */
+export interface LegendScale {
+  min: number;
+  max: number;
+  /** width x height, premultiplied like every raster; each column is the ramp's colour at its value. */
+  raster: Raster;
+}
+
+/**
+ * Legend entry `index` as a colour scale when its `from` node is a `color-ramp` (a heatmap, a
+ * hypsometric tint): the ramp's colours with the current params, from its first stop value to
+ * its last (0 to 1 for a `ramp-expr`), through the op's own tables; undefined for other entries.
+ */
+export function renderLegendScale(plan: Plan, index: number, params?: ParamValues, options: { width?: number; height?: number } = {}): LegendScale | undefined {
+  const entry = plan.legend?.entries?.[index];
+  if (!entry) throw new RenderError(`the legend has no entry ${index}`);
+  const node = plan.nodes.get(entry.from);
+  if (node?.op.name !== 'color-ramp') return undefined;
+  const values = params ?? ParamValues.from(plan.params);
+  const read = (v: unknown): unknown => (typeof v === 'string' && v.startsWith('$') ? values.get(v.slice(1)) : typeof v === 'string' ? parseHexColor(v) : v);
+  const ctx = { id: node.id, node: node.spec, resolve: read };
+  const ramp = node.exprs.get('ramp-expr');
+  const lut = ramp ? exprTable(ramp, entry['min-zoom'] ?? 0) : stopTables(resolveStops(ctx as never), (node.spec.space as ColorSpace | undefined) ?? 'rgb');
+  const min = lut.values[0]!;
+  const max = lut.values[lut.values.length - 1]!;
+  // An opacity from an @node (a zoom curve) has no one value here: the scale shows the colours at 1.
+  const o = read(node.spec.opacity ?? 1);
+  const opacity = typeof o === 'number' ? Math.min(1, Math.max(0, o)) : o === false ? 0 : 1;
+  const width = Math.max(2, Math.round(options.width ?? 160));
+  const height = Math.max(1, Math.round(options.height ?? 12));
+  const data = new Float32Array(width * height * 4);
+  const sample = makeSampler(lut);
+  const c = new Float64Array(4);
+  for (let x = 0; x < width; x++) {
+    // Columns span [min, max] end to end; the last column samples just below max (the sampler's
+    // top end colour is for t >= max, the same colour).
+    sample(min + ((max - min) * x) / (width - 1), c);
+    const a = c[3]! * opacity;
+    for (let y = 0; y < height; y++) data.set([c[0]! * a, c[1]! * a, c[2]! * a, a], (y * width + x) * 4);
+  }
+  return { min, max, raster: { kind: 'raster', width, height, data } };
 }

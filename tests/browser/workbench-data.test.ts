@@ -45,6 +45,33 @@ describe('the heatmap example (declared bounds, a scalar field)', () => {
     expect(levels.size).toBeGreaterThan(8);
     expect(s.consoleErrors).toEqual([]);
   });
+
+  test('the legend draws the heat ramp as a colour scale with its end values, and redraws it when a colour param moves', async () => {
+    const bar = s.page.locator('#legend-entries canvas.legend-scale');
+    await expect(bar.count()).resolves.toBe(1);
+    await expect(s.page.locator('#legend-entries .legend-scale-ends').textContent()).resolves.toBe('01');
+    const ends = () =>
+      bar.evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, 1).data;
+        return { left: Array.from(d.subarray(0, 4)), right: Array.from(d.subarray(d.length - 4)) };
+      });
+    const before = await ends();
+    expect(before.left[3]).toBe(0); // the ramp starts transparent
+    expect(before.right[3]).toBeGreaterThan(100);
+    const hot = s.page.locator('#params [data-param="hot"] input.hex');
+    await hot.fill('#00ff00');
+    await hot.press('Enter');
+    await s.page.waitForFunction(
+      () => {
+        const c = document.querySelector<HTMLCanvasElement>('#legend-entries canvas.legend-scale')!;
+        const d = c.getContext('2d')!.getImageData(c.width - 1, 0, 1, 1).data;
+        return d[1]! > 200 && d[0]! < 60;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    saveArtifact('workbench-heat-legend.png', await s.page.locator('#legend').screenshot());
+  });
 });
 
 describe('a PMTiles style on real data (Florence)', () => {

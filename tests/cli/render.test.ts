@@ -85,7 +85,9 @@ test("a mistyped command names the nearest one (issue 23: 'tiel' got no suggesti
   const r = await cli(['tiel', '--style', fx.shapes, '--tile', '0/0/0', '--out', path.join(fx.dir, 'y.png')]);
   expect([r.code, r.stderr]).toEqual([1, "tilegraph: usage error: unknown command 'tiel'; did you mean 'tile'? (see tilegraph --help)\n"]);
   const far = await cli(['frobnicate']);
-  expect(far.stderr).toBe("tilegraph: usage error: unknown command 'frobnicate'; the commands are tile, bbox, tiles, merge, check, serve (see tilegraph --help)\n");
+  expect(far.stderr).toBe(
+    "tilegraph: usage error: unknown command 'frobnicate'; the commands are tile, bbox, tiles, merge, check, serve (see tilegraph --help)\n",
+  );
   // Every command --help lists is one the suggestion knows (none is reported unknown).
   const help = await cli(['--help']);
   const listed = [...help.stdout.matchAll(/^ {2}tilegraph (\w+)/gm)].map((m) => m[1]);

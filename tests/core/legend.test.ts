@@ -61,3 +61,75 @@ describe('legend swatches', () => {
     expect(at(land, 10, 10).map((v) => Math.round(v * 255))).toEqual([0x10, 0x20, 0x30, 255]);
   });
 });
+
+describe('legend colour scales (issue 23: the heatmap legend had no colour scale)', () => {
+  const ramp = {
+    output: 'ramp',
+    params: {
+      top: { type: 'number', default: 10, min: 1, max: 100 },
+      hot: { type: 'color', default: '#ffffff' },
+      opacity: { type: 'number', default: 1, min: 0, max: 1 },
+    },
+    sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } } },
+    nodes: {
+      f: { op: 'features', source: 's' },
+      d: { op: 'density', features: '@f', radius: 10 },
+      ramp: {
+        op: 'color-ramp',
+        field: '@d',
+        opacity: '$opacity',
+        stops: [
+          { value: 0, color: '#000000' },
+          { value: '$top', color: '$hot' },
+        ],
+      },
+      shade: { op: 'color-ramp', field: '@d', 'ramp-expr': ['interpolate', ['linear'], ['heatmap-density'], 0, '#000000', 1, '#ff0000'] },
+      fill: { op: 'fill-solid', features: '@f', fill: '#123456' },
+    },
+    legend: {
+      entries: [
+        { label: 'Density', from: 'ramp' },
+        { label: 'Shade', from: 'shade' },
+        { label: 'Fill', from: 'fill' },
+      ],
+    },
+  };
+  const r = Renderer.create(ramp);
+  const px8 = (s: { raster: { data: Float32Array; width: number } }, x: number) => at(s.raster, x, 0).map((v) => Math.round(v * 255));
+
+  test("a color-ramp entry is its scale: first to last stop value, each column the ramp's colour at its value", () => {
+    // Witness: linear interpolation in sRGB between two stops (the rgb space), a closed form:
+    // column x of 11 holds value x, whose colour is x/10 of the way from black to white.
+    const s = r.renderLegendScale(0, r.params(), { width: 11, height: 3 })!;
+    expect([s.min, s.max, s.raster.width, s.raster.height]).toEqual([0, 10, 11, 3]);
+    // (The op's table is within 0.5/255 of exact, so a value at a half step may round either way.)
+    for (let x = 0; x <= 10; x++) {
+      const want = (255 * x) / 10;
+      expect([x, px8(s, x).map((v, k) => Math.abs(v - (k < 3 ? want : 255)) <= 1)]).toEqual([x, [true, true, true, true]]);
+    }
+    expect(at(s.raster, 4, 2)).toEqual(at(s.raster, 4, 0)); // every row alike
+  });
+
+  test('params move the stops, colour them and fade the scale; a ramp-expr spans 0..1; other entries have none', () => {
+    const s = r.renderLegendScale(0, r.params({ top: '20', hot: '#ff0000', opacity: '0.5' }), { width: 5 })!;
+    expect([s.min, s.max]).toEqual([0, 20]);
+    expect(px8(s, 4)).toEqual([128, 0, 0, 128]); // premultiplied red at half opacity
+    const e = r.renderLegendScale(1, r.params(), { width: 3 })!;
+    expect([e.min, e.max]).toEqual([0, 1]);
+    expect(px8(e, 2)).toEqual([255, 0, 0, 255]);
+    expect(r.renderLegendScale(2, r.params())).toBeUndefined();
+  });
+
+  test('the heatmap example has one, ending at its hot colour', () => {
+    const doc = JSON.parse(readFileSync('examples/heatmap/style.json', 'utf8'));
+    const h = Renderer.create(doc, { loader: new NodeLoader({ baseDir: 'examples/heatmap' }) });
+    const i = (h.legend?.entries ?? []).findIndex((e) => e.from === 'ramp');
+    const s = h.renderLegendScale(i, h.params(), { width: 50 })!;
+    expect([s.min, s.max]).toEqual([0, 1]);
+    const hot = doc.params.hot.default as string;
+    const opacity = doc.params.opacity.default as number;
+    const [rr, gg, bb] = [1, 3, 5].map((k) => parseInt(hot.slice(k, k + 2), 16));
+    expect(px8(s, 49).map((v, k) => Math.abs(v - [rr! * opacity, gg! * opacity, bb! * opacity, 255 * opacity][k]!) <= 1)).toEqual([true, true, true, true]);
+    expect(px8(s, 0)[3]).toBe(0); // the first stop is transparent
+  });
+});

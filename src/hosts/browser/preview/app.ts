@@ -7,7 +7,7 @@ import { FetchLoader, paramStrings, Renderer, TilegraphError, type BackendChoice
 import { buildPanel, el, shortColor } from './panel.js';
 import { toRGBA8 } from '../../../render/encode.js';
 import type { StyleDoc } from '../../../style/types.js';
-import type { Kind, Window } from '../../../types.js';
+import type { Kind, Raster, Window } from '../../../types.js';
 import { lngLatToPixel } from '../../../sources/tiles.js';
 import { dataExtent } from '../../../sources/extent.js';
 import { drawGraph, graphOf, nodeViewStyle, viewable, type GraphView } from './graph.js';
@@ -98,6 +98,9 @@ function download(name: string, blob: Blob): void {
 }
 
 const SWATCH = 20;
+/** A colour scale's bar, in CSS pixels. */
+const SCALE_WIDTH = 180;
+const SCALE_HEIGHT = 12;
 
 function renderLegend(renderer: Renderer): void {
   const legend = renderer.legend;
@@ -106,11 +109,22 @@ function renderLegend(renderer: Renderer): void {
   if (!legend) return;
   $('legend-title').textContent = legend.title ?? 'Legend';
   $<HTMLUListElement>('legend-entries').replaceChildren(
-    ...(legend.entries ?? []).map((e) => {
+    ...(legend.entries ?? []).map((e, i) => {
       const li = el('li');
-      const swatch = el('canvas', { class: 'legend-swatch', 'aria-hidden': 'true' });
-      swatch.width = swatch.height = SWATCH;
-      li.append(swatch, el('span', { class: 'legend-label' }, e.label));
+      // A color-ramp entry is its colour scale: a bar from the ramp's first value to its last.
+      const scale = renderer.core.renderLegendScale(i, renderer.params, { width: SCALE_WIDTH, height: SCALE_HEIGHT });
+      if (scale) {
+        const bar = el('canvas', { class: 'legend-scale', 'data-entry': String(i), role: 'img', 'aria-label': `${e.label}: colour scale` });
+        bar.width = SCALE_WIDTH;
+        bar.height = SCALE_HEIGHT;
+        const ends = el('span', { class: 'legend-scale-ends' });
+        ends.append(el('span', {}, scaleNumber(scale.min)), el('span', {}, scaleNumber(scale.max)));
+        li.append(el('span', { class: 'legend-label' }, e.label), bar, ends);
+      } else {
+        const swatch = el('canvas', { class: 'legend-swatch', 'aria-hidden': 'true', 'data-entry': String(i) });
+        swatch.width = swatch.height = SWATCH;
+        li.append(swatch, el('span', { class: 'legend-label' }, e.label));
+      }
       if (e.note) li.append(el('span', { class: 'legend-entry-note' }, e.note));
       return li;
     }),
@@ -121,15 +135,29 @@ function renderLegend(renderer: Renderer): void {
   drawSwatches(renderer);
 }
 
-/** Each entry's symbol: its node drawn over stand-in features with the current params (CPU, small). */
+/** A scale's end value as a person reads it: 3 significant digits. */
+const scaleNumber = (v: number) => String(Number(v.toPrecision(3)));
+
+const putRaster = (canvas: HTMLCanvasElement, raster: Raster) =>
+  canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(toRGBA8(raster)), raster.width, raster.height), 0, 0);
+
+/** Each entry's symbol: its node drawn over stand-in features with the current params (CPU, small); a scale's colours. */
 function drawSwatches(renderer: Renderer): void {
-  document.querySelectorAll<HTMLCanvasElement>('#legend-entries canvas.legend-swatch').forEach((canvas, i) => {
+  document.querySelectorAll<HTMLCanvasElement>('#legend-entries canvas.legend-scale').forEach((canvas) => {
+    const scale = renderer.core.renderLegendScale(Number(canvas.dataset.entry), renderer.params, { width: canvas.width, height: canvas.height });
+    if (!scale) return;
+    putRaster(canvas, scale.raster);
+    const ends = canvas.nextElementSibling?.children;
+    if (ends?.length === 2) {
+      ends[0]!.textContent = scaleNumber(scale.min);
+      ends[1]!.textContent = scaleNumber(scale.max);
+    }
+  });
+  document.querySelectorAll<HTMLCanvasElement>('#legend-entries canvas.legend-swatch').forEach((canvas) => {
+    const i = Number(canvas.dataset.entry);
     renderer.core
       .renderLegendSwatch(i, renderer.params, { size: SWATCH })
-      .then((raster) => {
-        const rgba = toRGBA8(raster);
-        canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), raster.width, raster.height), 0, 0);
-      })
+      .then((raster) => putRaster(canvas, raster))
       .catch(() => {
         canvas.hidden = true; // an entry whose node cannot be drawn over stand-ins (e.g. a DEM) shows its label only
       });
