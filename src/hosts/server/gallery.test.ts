@@ -48,6 +48,16 @@ describe('serving a gallery of styles', () => {
     }
   });
 
+  test('the examples name their nodes for what they hold (the graph view shows the names; toner and handdrawn said a, b, c ... h)', () => {
+    for (const [id, svc] of s.services) {
+      // One letter says nothing, except the conventional `z` of a zoom node.
+      const short = Object.entries(svc.style.renderer.doc.nodes)
+        .filter(([n, spec]) => n.length < 2 && !(n === 'z' && spec.op === 'zoom'))
+        .map(([n]) => n);
+      expect({ id, short }).toEqual({ id, short: [] });
+    }
+  });
+
   test("each style's own endpoints live under /styles/{id}/: params, TileJSON (tiles URL included), tiles, preview", async () => {
     const params = (await (await get(s.url + 'styles/watercolor/style/params')).json()) as { properties: Record<string, { description?: string }> };
     expect(params.properties.wobble?.description).toMatch(/coastlines/);
