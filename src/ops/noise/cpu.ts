@@ -1,26 +1,37 @@
-// noise on the CPU (the reference): fBm of value or simplex noise over world pixels (plan.ts).
+// noise on the CPU (the reference): fBm of value or simplex noise over the canvas's sampling plan
+// (plan.ts: periodic across the antimeridian).
 import { acquire } from '../../backends/cpu/pool.js';
-import { CHANNELS, octaveSeed, simplexNoise, valueNoise, type NoiseKind, type Octave } from './plan.js';
+import { CHANNELS, ENTRY, octaveSeed, simplexNoise, valueNoise, type NoisePlan } from './plan.js';
 
 /** w x h values of `channels` (1: a field; 3: RGB of an opaque raster, RGBA out). */
-export function noise(w: number, h: number, octs: Octave[], kind: NoiseKind, seed: number, raster: boolean): Float32Array {
+export function noise(p: NoisePlan, seed: number, raster: boolean): Float32Array {
+  const { width: w, height: h, octaves: n, cells, cols, rows } = p;
   const channels = raster ? CHANNELS : 1;
   const stride = raster ? 4 : 1;
   const out = acquire(w * h * stride, false);
-  const fn = kind === 'value' ? valueNoise : simplexNoise;
-  const seeds = octs.map((_, o) => Array.from({ length: channels }, (_, c) => octaveSeed(seed, c, o)));
+  const cellsF = new Float32Array(cells.buffer, cells.byteOffset, cells.length);
+  const colsF = new Float32Array(cols.buffer, cols.byteOffset, cols.length);
+  const rowsF = new Float32Array(rows.buffer, rows.byteOffset, rows.length);
+  const seeds = Array.from({ length: n }, (_, o) => Array.from({ length: channels }, (_, c) => octaveSeed(seed, c, o)));
+  const simplex = p.kind === 'simplex';
   for (let j = 0; j < h; j++) {
     for (let i = 0; i < w; i++) {
-      const p = (j * w + i) * stride;
+      const q = (j * w + i) * stride;
       for (let c = 0; c < channels; c++) {
         let v = 0;
-        for (let o = 0; o < octs.length; o++) {
-          const oc = octs[o]!;
-          v += oc.weight * fn(oc.rx + i * oc.step, oc.ry + j * oc.step, oc.cx, oc.cy, seeds[o]![c]!);
+        for (let o = 0; o < n; o++) {
+          const k = (o * w + i) * ENTRY;
+          const r = (o * h + j) * ENTRY;
+          const s = seeds[o]![c]!;
+          v +=
+            cellsF[o * 4 + 3]! *
+            (simplex
+              ? simplexNoise(colsF[k]!, rowsF[r]!, colsF[k + 1]!, cells[o * 4]!, cells[o * 4 + 1]!, cells[o * 4 + 2]!, s)
+              : valueNoise(cols[k]!, cols[k + 1]!, colsF[k + 2]!, rows[r]!, rows[r + 1]!, rowsF[r + 2]!, s));
         }
-        out[p + c] = v;
+        out[q + c] = v;
       }
-      if (raster) out[p + 3] = 1;
+      if (raster) out[q + 3] = 1;
     }
   }
   return out;

@@ -9,7 +9,7 @@ import { gpu } from './gpu.js';
 export const noise: OpDef = {
   name: 'noise',
   description:
-    'world-anchored fractal noise (value or simplex) in [0, 1]: a scalar field, or an opaque raster whose R, G and B are three independent noises (a displacement source for displace); continues across tiles',
+    'world-anchored fractal noise (value or simplex) in [0, 1]: a scalar field, or an opaque raster whose R, G and B are three independent noises (a displacement source for displace); continues across tiles and across the antimeridian',
   output: (n: NodeSpec) => (n.output === 'raster' ? 'raster' : 'scalar-field'),
   inputs: {},
   fields: {
@@ -23,8 +23,8 @@ export const noise: OpDef = {
   gpu,
   cpu(ctx) {
     const { width, height } = ctx.canvas;
-    const { octs, kind, seed, raster } = noiseInputs(ctx);
-    const data = run(width, height, octs, kind, seed, raster);
+    const { plan, seed, raster } = noiseInputs(ctx);
+    const data = run(plan, seed, raster);
     return raster ? ({ kind: 'raster', width, height, data } satisfies Raster) : ({ kind: 'scalar-field', width, height, data } satisfies ScalarField);
   },
 };

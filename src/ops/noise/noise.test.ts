@@ -1,7 +1,9 @@
 // noise: value noise against the lattice hash written out here (lowbias32 by its published
-// constants) with quintic bilinear interpolation, simplex noise against a plain global-coordinate
-// implementation of Gustavson's 2-D simplex noise (the op splits the origin per octave; the
-// result must not change), fBm weights, world anchoring, and CPU/GPU parity.
+// constants) with quintic bilinear interpolation on the lattice snapped to a whole number of cells
+// around the world; simplex noise against a plain global-coordinate implementation of Gustavson's
+// 3-D simplex noise, read on the cylinder (R cos θ, y, R sin θ) of circumference W / scale-px (the
+// op splits the origin per octave; the result must not change); fBm weights, world anchoring,
+// periodicity across the antimeridian at every zoom, and CPU/GPU parity.
 import { Renderer, type Window } from '../../index.js';
 import { GPU, checkParity, gpuDescribe, gpuTest, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
@@ -17,57 +19,91 @@ function lowbias32(v: number): number {
 }
 const seedOf = (seed: number, channel: number, octave: number) =>
   lowbias32((seed ^ Number((BigInt(channel * 16 + octave + 1) * 0x9e3779b9n) & 0xffffffffn)) >>> 0);
-const hash = (ix: number, iy: number, s: number) => lowbias32(((ix >>> 0) ^ lowbias32(((iy >>> 0) ^ s) >>> 0)) >>> 0);
+const u32 = (v: number) => Number(BigInt.asUintN(32, BigInt(v)));
+const hash = (ix: number, iy: number, s: number) => lowbias32((u32(ix) ^ lowbias32((u32(iy) ^ s) >>> 0)) >>> 0);
+const hash3 = (ix: number, iy: number, iz: number, s: number) => lowbias32((u32(ix) ^ lowbias32((u32(iy) ^ lowbias32((u32(iz) ^ s) >>> 0)) >>> 0)) >>> 0);
 const lattice = (ix: number, iy: number, s: number) => Math.floor(hash(ix, iy, s) / 256) / 2 ** 24;
 const quintic = (t: number) => 6 * t ** 5 - 15 * t ** 4 + 10 * t ** 3;
+const mod = (a: number, m: number) => ((a % m) + m) % m;
 
-function valueRef(u: number, v: number, s: number): number {
+/** Value noise at lattice position (u, v) of a lattice with P columns around the world. */
+function valueRef(u: number, v: number, s: number, P: number): number {
   const i = Math.floor(u),
     j = Math.floor(v);
   const a = quintic(u - i),
     b = quintic(v - j);
-  const top = lattice(i, j, s) * (1 - a) + lattice(i + 1, j, s) * a;
-  const bottom = lattice(i, j + 1, s) * (1 - a) + lattice(i + 1, j + 1, s) * a;
+  const i0 = mod(i, P),
+    i1 = mod(i + 1, P);
+  const top = lattice(i0, j, s) * (1 - a) + lattice(i1, j, s) * a;
+  const bottom = lattice(i0, j + 1, s) * (1 - a) + lattice(i1, j + 1, s) * a;
   return top * (1 - b) + bottom * b;
 }
 
-const GRAD = [
-  [1, 1],
-  [-1, 1],
-  [1, -1],
-  [-1, -1],
-  [1, 0],
-  [-1, 0],
-  [1, 0],
-  [-1, 0],
-  [0, 1],
-  [0, -1],
-  [0, 1],
-  [0, -1],
+// Gustavson, "Simplex noise demystified" (2005), 3-D: the 12 cube-edge gradients, skew 1/3,
+// unskew 1/6; kernel (0.5 - r²)^4 (radius² 0.5, continuous); 76 maps the sum onto [-0.5, 0.5].
+const GRAD3 = [
+  [1, 1, 0],
+  [-1, 1, 0],
+  [1, -1, 0],
+  [-1, -1, 0],
+  [1, 0, 1],
+  [-1, 0, 1],
+  [1, 0, -1],
+  [-1, 0, -1],
+  [0, 1, 1],
+  [0, -1, 1],
+  [0, 1, -1],
+  [0, -1, -1],
 ];
-function simplexRef(x: number, y: number, s: number): number {
-  const F = (Math.sqrt(3) - 1) / 2,
-    G = (3 - Math.sqrt(3)) / 6;
-  const k = (x + y) * F;
+function simplex3Ref(x: number, y: number, z: number, s: number): number {
+  const F = 1 / 3,
+    G = 1 / 6;
+  const k = (x + y + z) * F;
   const i = Math.floor(x + k),
-    j = Math.floor(y + k);
-  const t = (i + j) * G;
-  const x0 = x - (i - t),
-    y0 = y - (j - t);
-  const [i1, j1] = x0 > y0 ? [1, 0] : [0, 1];
-  const pts: [number, number, number, number][] = [
-    [x0, y0, i, j],
-    [x0 - i1 + G, y0 - j1 + G, i + i1, j + j1],
-    [x0 - 1 + 2 * G, y0 - 1 + 2 * G, i + 1, j + 1],
-  ];
-  let n = 0;
-  for (const [px, py, ix, iy] of pts) {
-    const r = 0.5 - px * px - py * py;
-    if (r < 0) continue;
-    const g = GRAD[hash(ix, iy, s) % 12]!;
-    n += r ** 4 * (g[0]! * px + g[1]! * py);
+    j = Math.floor(y + k),
+    l = Math.floor(z + k);
+  const t = (i + j + l) * G;
+  const p0 = [x - (i - t), y - (j - t), z - (l - t)];
+  // Corners in the order the coordinates rank (largest first).
+  const order = [0, 1, 2].sort((a, b) => p0[b]! - p0[a]! || a - b);
+  const offs: number[][] = [[0, 0, 0]];
+  const cur = [0, 0, 0];
+  for (const axis of order) {
+    cur[axis] = 1;
+    offs.push([...cur]);
   }
-  return Math.min(1, Math.max(0, 0.5 + 35 * n));
+  let n = 0;
+  offs.forEach((o, c) => {
+    const d = [p0[0]! - o[0]! + c * G, p0[1]! - o[1]! + c * G, p0[2]! - o[2]! + c * G];
+    const r = 0.5 - d[0]! ** 2 - d[1]! ** 2 - d[2]! ** 2;
+    if (r < 0) return;
+    const g = GRAD3[hash3(i + o[0]!, j + o[1]!, l + o[2]!, s) % 12]!;
+    n += r ** 4 * (g[0]! * d[0]! + g[1]! * d[1]! + g[2]! * d[2]!);
+  });
+  return Math.min(1, Math.max(0, 0.5 + 38 * n));
+}
+
+/** Simplex noise of world pixel (x, y) (centre) at one octave: on the cylinder of circumference W step. */
+function simplexAt(x: number, y: number, W: number, step: number, s: number): number {
+  const R = (W * step) / (2 * Math.PI);
+  const th = (2 * Math.PI * (mod(x, W) + 0.5)) / W;
+  return simplex3Ref(R * Math.cos(th), (y + 0.5) * step, R * Math.sin(th), s);
+}
+
+/** fBm of the reference at world pixel (x, y). */
+function fbmRef(kind: 'value' | 'simplex', x: number, y: number, W: number, scale: number, octaves: number, seed: number): number {
+  let total = 0;
+  for (let o = 0; o < octaves; o++) total += 0.5 ** o;
+  let v = 0;
+  for (let o = 0; o < octaves; o++) {
+    const s = seedOf(seed, 0, o);
+    if (kind === 'value') {
+      const P = Math.max(1, Math.round(W / scale)) * 2 ** o;
+      const step = P / W;
+      v += (0.5 ** o / total) * valueRef((mod(x, W) + 0.5) * step, (y + 0.5) * step, s, P);
+    } else v += (0.5 ** o / total) * simplexAt(x, y, W, 2 ** o / scale, s);
+  }
+  return v;
 }
 
 // --- rendering a field through a plan ----------------------------------------------------------
@@ -102,31 +138,43 @@ describe('noise against the written-out reference', () => {
   });
 
   for (const kind of ['value', 'simplex'] as const) {
-    test(`${kind} noise, 3 octaves: sum of 0.5^o weighted octaves over (world px + 0.5) 2^o / scale`, async () => {
+    test(`${kind} noise, 3 octaves: the written-out reference, at z12 and across the antimeridian at z0, z3 and z24`, async () => {
       const scale = 13.7;
-      const f = await field({ kind, 'scale-px': scale, seed: 4, octaves: 3 }, WIN);
-      const weights = [1, 0.5, 0.25].map((w) => w / 1.75);
-      let worst = 0,
-        lo = 1,
-        hi = 0;
-      for (let j = 0; j < WIN.height; j++)
-        for (let i = 0; i < WIN.width; i++) {
-          let want = 0;
-          for (let o = 0; o < 3; o++) {
-            const u = ((WIN.x0 + i + 0.5) * 2 ** o) / scale,
-              v = ((WIN.y0 + j + 0.5) * 2 ** o) / scale;
-            want += weights[o]! * (kind === 'value' ? valueRef(u, v, seedOf(4, 0, o)) : simplexRef(u, v, seedOf(4, 0, o)));
+      const wins: Window[] = [WIN, ...[0, 3, 24].map((z) => ({ z, x0: 256 * 2 ** z - 24, y0: 100, width: 48, height: 40, tileSize: 256 }))];
+      for (const w of wins) {
+        const W = w.tileSize * 2 ** w.z;
+        const f = await field({ kind, 'scale-px': scale, seed: 4, octaves: 3 }, w);
+        let worst = 0,
+          lo = 1,
+          hi = 0;
+        for (let j = 0; j < w.height; j++)
+          for (let i = 0; i < w.width; i++) {
+            const got = f[j * w.width + i]!;
+            worst = Math.max(worst, Math.abs(got - fbmRef(kind, w.x0 + i, w.y0 + j, W, scale, 3, 4)));
+            lo = Math.min(lo, got);
+            hi = Math.max(hi, got);
           }
-          const got = f[j * WIN.width + i]!;
-          worst = Math.max(worst, Math.abs(got - want));
-          lo = Math.min(lo, got);
-          hi = Math.max(hi, got);
+        // f32 local coordinates and f32 storage of the raster.
+        expect({ z: w.z, worst: worst < 2e-5 }).toEqual({ z: w.z, worst: true });
+        expect(lo).toBeGreaterThanOrEqual(0);
+        expect(hi).toBeLessThanOrEqual(1);
+        if (w.z > 0) expect(hi - lo).toBeGreaterThan(0.2);
+      }
+    });
+
+    test(`${kind} noise is periodic across the antimeridian at every zoom: pixel x and x + W agree`, async () => {
+      // A window straddling x = W (its right half wraps) against the same columns read at x - W.
+      for (const z of [0, 1, 2, 3, 5, 9, 13, 17, 21, 24]) {
+        const W = 256 * 2 ** z;
+        for (const scale of [37, 5.3]) {
+          const node = { kind, 'scale-px': scale, seed: 8, octaves: 4 };
+          const across = await field(node, { z, x0: W - 20, y0: 30, width: 40, height: 8, tileSize: 256 });
+          const west = await field(node, { z, x0: -20, y0: 30, width: 40, height: 8, tileSize: 256 });
+          let worst = 0;
+          for (let k = 0; k < across.length; k++) worst = Math.max(worst, Math.abs(across[k]! - west[k]!));
+          expect({ z, scale, worst }).toEqual({ z, scale, worst: 0 });
         }
-      // f32 storage of the raster: 6e-8 relative.
-      expect(worst).toBeLessThan(1e-6);
-      expect(lo).toBeGreaterThanOrEqual(0);
-      expect(hi).toBeLessThanOrEqual(1);
-      expect(hi - lo).toBeGreaterThan(0.3);
+      }
     });
   }
 
@@ -180,6 +228,16 @@ gpuDescribe('CPU/GPU parity', () => {
     // Far from the origin (z 18): the per-octave split keeps the GPU's f32 arithmetic small.
     const far: Window = { z: 18, x0: 180000 * 64, y0: 90000 * 64, width: 64, height: 64, tileSize: 64 };
     await checkParity('noise simplex z18', { output: 'n', nodes: { n: { op: 'noise', kind: 'simplex', octaves: 3, 'scale-px': 3.3, output: 'raster' } } }, far);
+    // Across the antimeridian (the right half of each window wraps), where the tables wrap.
+    for (const kind of ['value', 'simplex'] as const)
+      for (const z of [0, 3]) {
+        const across: Window = { z, x0: 256 * 2 ** z - 32, y0: 100, width: 64, height: 64, tileSize: 256 };
+        await checkParity(
+          `noise ${kind} across z${z}`,
+          { output: 'n', nodes: { n: { op: 'noise', kind, octaves: 4, 'scale-px': 21, output: 'raster' } } },
+          across,
+        );
+      }
   });
 });
 

@@ -1,8 +1,20 @@
-// What both noise kernels share. Noise is anchored to world pixels at the tile zoom: lattice
-// coordinate u = (world pixel + 0.5) * 2^octave / scale-px. Each octave splits the canvas origin
-// (in f64, here) into an integer lattice cell and a small local offset, so a kernel only ever does
-// f32-sized arithmetic (local offset + pixel * step) and integer hashing of u32 cell indices (which
-// wrap identically on both backends). Neighbouring tiles therefore continue each other.
+// What both noise kernels share. Noise is anchored to world pixels at the tile zoom and is
+// periodic across the antimeridian: world pixel x and x + W (W = tileSize 2^z, the world's width)
+// give the same value, at every zoom, so the tiles x = 2^z - 1 and x = 0 continue each other.
+//
+// - value: the lattice is snapped per zoom to a whole number of cells around the world,
+//   P = max(1, round(W / scale-px)) for the first octave (x 2^octave after), spacing W / P in x and
+//   y; the cell index wraps modulo P. Where W / scale-px is already whole nothing moves; otherwise
+//   the feature size differs from scale-px by at most half a cell around the whole world.
+// - simplex: 3-D simplex noise sampled on a cylinder: world x is an angle, and pixel (x, y) reads
+//   the noise at (R cos θ, (y + 0.5) s, R sin θ), θ = 2π (x mod W + 0.5) / W, s = 2^octave /
+//   scale-px, R = W s / 2π, so one pixel moves s lattice units along the circle as along y: the
+//   feature size is scale-px exactly, with no snapping.
+//
+// This plan computes, per canvas in float64, everything that depends on position: per octave an
+// origin lattice cell (u32) and per column and per row of the canvas a small local coordinate
+// (or, for value noise, the wrapped cell indices and the fraction), so a kernel only does f32
+// arithmetic on small numbers and integer hashing of u32 cells (which wraps alike on both backends).
 import type { Canvas } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { RenderError } from '../../errors.js';
@@ -13,7 +25,7 @@ export const CHANNELS = 3;
 
 export type NoiseKind = 'value' | 'simplex';
 
-/** Chris Wellons' lowbias32 integer hash (u32 in, u32 out); the WGSL twin is in noise.wgsl. */
+/** Chris Wellons' lowbias32 integer hash (u32 in, u32 out); the WGSL twin is in noise-lib.wgsl. */
 export function hash32(v: number): number {
   let x = v >>> 0;
   x ^= x >>> 16;
@@ -24,9 +36,14 @@ export function hash32(v: number): number {
   return x >>> 0;
 }
 
-/** Hash of lattice point (ix, iy) (u32s) under a per-octave seed. */
+/** Hash of value-noise lattice point (ix, iy) (u32s) under a per-octave seed. */
 function latticeHash(ix: number, iy: number, seed: number): number {
   return hash32((ix ^ hash32((iy ^ seed) >>> 0)) >>> 0);
+}
+
+/** Hash of simplex lattice point (ix, iy, iz) (u32s) under a per-octave seed. */
+function latticeHash3(ix: number, iy: number, iz: number, seed: number): number {
+  return hash32((ix ^ hash32((iy ^ hash32((iz ^ seed) >>> 0)) >>> 0)) >>> 0);
 }
 
 /** The seed of one channel's octave: decorrelated from every other channel and octave. */
@@ -34,115 +51,188 @@ export function octaveSeed(seed: number, channel: number, octave: number): numbe
   return hash32((seed >>> 0) ^ Math.imul(channel * 16 + octave + 1, 0x9e3779b9));
 }
 
-export const F2 = 0.5 * (Math.sqrt(3) - 1);
-export const G2 = (3 - Math.sqrt(3)) / 6;
+/** 3-D simplex skew and unskew factors. */
+export const F3 = 1 / 3;
+export const G3 = 1 / 6;
+/**
+ * Scale of the summed corner contributions (radius² 0.5 kernels, the 12 cube-edge gradients) onto
+ * [-0.5, 0.5]: the largest |sum| over 4 x 10^6 random points was 0.0130 = 1 / 76.9, so nothing
+ * clamps in practice (the result is clamped to [0, 1] anyway). The standard deviation comes out
+ * 0.19 of [0, 1] (the 2-D simplex noise used before: 0.22).
+ */
+export const SIMPLEX_GAIN = 76;
 
-/** One octave over a canvas: lattice units per pixel, weight, and the origin split into cell + offset. */
-export interface Octave {
-  /** Lattice units per pixel: 2^octave / scale-px. */
-  step: number;
-  /** Weight 0.5^octave / sum of weights. */
-  weight: number;
-  /** Integer lattice cell of the origin as u32 (value: floor(u); simplex: skewed floor). */
-  cx: number;
-  cy: number;
-  /** Position of pixel (0, 0)'s centre relative to that cell's lattice point (unskewed), small. */
-  rx: number;
-  ry: number;
+/** Words per column and per row entry of the plan's tables (u32, with f32 values bit-cast). */
+export const ENTRY = 4;
+
+/**
+ * The sampling plan of one canvas. `cells`: per octave (cx, cy, cz, weight as f32 bits).
+ * `cols` / `rows`: per octave, per column / row of the canvas, ENTRY words (index (o n + i) ENTRY):
+ *   value:   cols (ix, ix + 1 wrapped, fx as f32), rows (iy, iy + 1, fy as f32): the lattice cells
+ *            either side of the pixel centre (u32) and where it sits between them;
+ *   simplex: cols (X, Z as f32), rows (Y as f32): the pixel centre's point on the cylinder
+ *            relative to the unskewed lattice point of the octave's origin cell (cx, cy, cz).
+ */
+export interface NoisePlan {
+  kind: NoiseKind;
+  octaves: number;
+  width: number;
+  height: number;
+  cells: Uint32Array;
+  cols: Uint32Array;
+  rows: Uint32Array;
 }
 
-export function octaves(canvas: Canvas, scalePx: number, count: number, kind: NoiseKind): Octave[] {
+const TWO32 = 4294967296;
+/** An integer (|v| < 2^53) as its u32 residue. */
+const u32 = (v: number): number => (((v % TWO32) + TWO32) % TWO32) >>> 0;
+
+/** Lattice cells once around the world for the first octave of value noise (snapped, at least 1). */
+export function valuePeriod(worldWidth: number, scalePx: number): number {
+  return Math.max(1, Math.round(worldWidth / scalePx));
+}
+
+export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: NoiseKind): NoisePlan {
   const n = Math.max(1, Math.min(MAX_OCTAVES, Math.round(count)));
+  const { width, height, x0, y0 } = canvas;
+  const W = canvas.tileSize * 2 ** canvas.z;
+  const cells = new Uint32Array(n * 4);
+  const cellsF = new Float32Array(cells.buffer);
+  const cols = new Uint32Array(n * width * ENTRY);
+  const colsF = new Float32Array(cols.buffer);
+  const rows = new Uint32Array(n * height * ENTRY);
+  const rowsF = new Float32Array(rows.buffer);
   let total = 0;
   for (let o = 0; o < n; o++) total += 0.5 ** o;
-  const out: Octave[] = [];
+  // World x of column i, wrapped into [0, W).
+  const wrapped = (i: number) => {
+    const x = x0 + i;
+    return x - Math.floor(x / W) * W;
+  };
   for (let o = 0; o < n; o++) {
-    const step = 2 ** o / scalePx;
-    const ox = (canvas.x0 + 0.5) * step;
-    const oy = (canvas.y0 + 0.5) * step;
-    let cx: number, cy: number, lx: number, ly: number;
+    cellsF[o * 4 + 3] = 0.5 ** o / total;
     if (kind === 'value') {
-      cx = Math.floor(ox);
-      cy = Math.floor(oy);
-      lx = cx;
-      ly = cy;
+      const P = valuePeriod(W, scalePx) * 2 ** o;
+      const step = P / W;
+      for (let i = 0; i < width; i++) {
+        const u = (wrapped(i) + 0.5) * step;
+        const ix = Math.min(P - 1, Math.floor(u));
+        const k = (o * width + i) * ENTRY;
+        cols[k] = u32(ix);
+        cols[k + 1] = u32(ix + 1 === P ? 0 : ix + 1);
+        colsF[k + 2] = u - ix;
+      }
+      for (let j = 0; j < height; j++) {
+        const v = (y0 + j + 0.5) * step;
+        const iy = Math.floor(v);
+        const k = (o * height + j) * ENTRY;
+        rows[k] = u32(iy);
+        rows[k + 1] = u32(iy + 1);
+        rowsF[k + 2] = v - iy;
+      }
     } else {
-      const s = (ox + oy) * F2;
-      cx = Math.floor(ox + s);
-      cy = Math.floor(oy + s);
-      const t = (cx + cy) * G2;
-      lx = cx - t;
-      ly = cy - t;
+      const step = 2 ** o / scalePx;
+      const R = (W * step) / (2 * Math.PI);
+      const at = (i: number): [number, number] => {
+        const t = (2 * Math.PI * (wrapped(i) + 0.5)) / W;
+        return [R * Math.cos(t), R * Math.sin(t)];
+      };
+      // The origin cell: the skewed lattice cell of the canvas's first pixel centre.
+      const [ox, oz] = at(0);
+      const oy = (y0 + 0.5) * step;
+      const s = (ox + oy + oz) * F3;
+      const cx = Math.floor(ox + s),
+        cy = Math.floor(oy + s),
+        cz = Math.floor(oz + s);
+      const t = (cx + cy + cz) * G3;
+      const lx = cx - t,
+        ly = cy - t,
+        lz = cz - t;
+      cells[o * 4] = u32(cx);
+      cells[o * 4 + 1] = u32(cy);
+      cells[o * 4 + 2] = u32(cz);
+      for (let i = 0; i < width; i++) {
+        const [X, Z] = at(i);
+        const k = (o * width + i) * ENTRY;
+        colsF[k] = X - lx;
+        colsF[k + 1] = Z - lz;
+      }
+      for (let j = 0; j < height; j++) rowsF[(o * height + j) * ENTRY] = (y0 + j + 0.5) * step - ly;
     }
-    out.push({ step, weight: 0.5 ** o / total, cx: cx >>> 0, cy: cy >>> 0, rx: ox - lx, ry: oy - ly });
   }
-  return out;
+  return { kind, octaves: n, width, height, cells, cols, rows };
 }
 
 const fade = (t: number) => t * t * t * (t * (t * 6 - 15) + 10);
 const unit = (h: number) => (h >>> 8) / 16777216;
 
-/** Value noise in [0, 1) at local position (px, py) of an octave whose origin cell is (cx, cy). */
-export function valueNoise(px: number, py: number, cx: number, cy: number, seed: number): number {
-  const fx = Math.floor(px),
-    fy = Math.floor(py);
-  const ix = (cx + fx) >>> 0,
-    iy = (cy + fy) >>> 0;
-  const ix1 = (ix + 1) >>> 0,
-    iy1 = (iy + 1) >>> 0;
-  const sx = fade(px - fx),
-    sy = fade(py - fy);
-  const v00 = unit(latticeHash(ix, iy, seed)),
-    v10 = unit(latticeHash(ix1, iy, seed));
-  const v01 = unit(latticeHash(ix, iy1, seed)),
+/** Value noise in [0, 1): cells ix0/ix1 x iy0/iy1 (u32), the pixel at fraction (fx, fy) between them. */
+export function valueNoise(ix0: number, ix1: number, fx: number, iy0: number, iy1: number, fy: number, seed: number): number {
+  const sx = fade(fx),
+    sy = fade(fy);
+  const v00 = unit(latticeHash(ix0, iy0, seed)),
+    v10 = unit(latticeHash(ix1, iy0, seed));
+  const v01 = unit(latticeHash(ix0, iy1, seed)),
     v11 = unit(latticeHash(ix1, iy1, seed));
   const a = v00 + (v10 - v00) * sx;
   const b = v01 + (v11 - v01) * sx;
   return a + (b - a) * sy;
 }
 
+// The 12 gradients of 3-D simplex noise: the midpoints of a cube's edges (Perlin, Gustavson).
 const GX = [1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0];
 const GY = [1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1];
+const GZ = [0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1];
 
-function corner(x: number, y: number, ix: number, iy: number, seed: number): number {
-  const t = 0.5 - x * x - y * y;
+function corner(x: number, y: number, z: number, ix: number, iy: number, iz: number, seed: number): number {
+  const t = 0.5 - x * x - y * y - z * z;
   if (t < 0) return 0;
-  const g = latticeHash(ix, iy, seed) % 12;
+  const g = latticeHash3(ix, iy, iz, seed) % 12;
   const t2 = t * t;
-  return t2 * t2 * (GX[g]! * x + GY[g]! * y);
+  return t2 * t2 * (GX[g]! * x + GY[g]! * y + GZ[g]! * z);
 }
 
 /**
- * 2-D simplex noise (Gustavson's formulation) mapped to [0, 1]: local position (px, py) relative
- * to the lattice point of skewed cell (cx, cy).
+ * 3-D simplex noise (Gustavson's formulation, kernel radius² 0.5 so it is continuous) mapped to
+ * [0, 1]: local position (px, py, pz) relative to the unskewed lattice point of skewed cell
+ * (cx, cy, cz) (u32s).
  */
-export function simplexNoise(px: number, py: number, cx: number, cy: number, seed: number): number {
-  const s = (px + py) * F2;
+export function simplexNoise(px: number, py: number, pz: number, cx: number, cy: number, cz: number, seed: number): number {
+  const s = (px + py + pz) * F3;
   const i = Math.floor(px + s),
-    j = Math.floor(py + s);
-  const t = (i + j) * G2;
+    j = Math.floor(py + s),
+    k = Math.floor(pz + s);
+  const t = (i + j + k) * G3;
   const x0 = px - (i - t),
-    y0 = py - (j - t);
-  const upper = x0 > y0;
-  const i1 = upper ? 1 : 0,
-    j1 = upper ? 0 : 1;
-  const x1 = x0 - i1 + G2,
-    y1 = y0 - j1 + G2;
-  const x2 = x0 - 1 + 2 * G2,
-    y2 = y0 - 1 + 2 * G2;
+    y0 = py - (j - t),
+    z0 = pz - (k - t);
+  // The simplex holding the point: the order of its coordinates within the skewed cube.
+  let i1: number, j1: number, k1: number, i2: number, j2: number, k2: number;
+  if (x0 >= y0) {
+    if (y0 >= z0) [i1, j1, k1, i2, j2, k2] = [1, 0, 0, 1, 1, 0];
+    else if (x0 >= z0) [i1, j1, k1, i2, j2, k2] = [1, 0, 0, 1, 0, 1];
+    else [i1, j1, k1, i2, j2, k2] = [0, 0, 1, 1, 0, 1];
+  } else if (y0 < z0) [i1, j1, k1, i2, j2, k2] = [0, 0, 1, 0, 1, 1];
+  else if (x0 < z0) [i1, j1, k1, i2, j2, k2] = [0, 1, 0, 0, 1, 1];
+  else [i1, j1, k1, i2, j2, k2] = [0, 1, 0, 1, 1, 0];
   const ix = (cx + i) >>> 0,
-    iy = (cy + j) >>> 0;
-  const n = corner(x0, y0, ix, iy, seed) + corner(x1, y1, (ix + i1) >>> 0, (iy + j1) >>> 0, seed) + corner(x2, y2, (ix + 1) >>> 0, (iy + 1) >>> 0, seed);
-  const v = 0.5 + 35 * n;
+    iy = (cy + j) >>> 0,
+    iz = (cz + k) >>> 0;
+  const n =
+    corner(x0, y0, z0, ix, iy, iz, seed) +
+    corner(x0 - i1 + G3, y0 - j1 + G3, z0 - k1 + G3, (ix + i1) >>> 0, (iy + j1) >>> 0, (iz + k1) >>> 0, seed) +
+    corner(x0 - i2 + 2 * G3, y0 - j2 + 2 * G3, z0 - k2 + 2 * G3, (ix + i2) >>> 0, (iy + j2) >>> 0, (iz + k2) >>> 0, seed) +
+    corner(x0 - 1 + 3 * G3, y0 - 1 + 3 * G3, z0 - 1 + 3 * G3, (ix + 1) >>> 0, (iy + 1) >>> 0, (iz + 1) >>> 0, seed);
+  const v = 0.5 + (SIMPLEX_GAIN / 2) * n;
   return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
-/** The node's octave plan, kind, seed and output (read once per render by either kernel). */
-export function noiseInputs(ctx: OpContext): { octs: Octave[]; kind: NoiseKind; seed: number; raster: boolean } {
+/** The node's sampling plan, seed and output (read once per render by either kernel). */
+export function noiseInputs(ctx: OpContext): { plan: NoisePlan; seed: number; raster: boolean } {
   const kind: NoiseKind = ctx.node.kind === 'simplex' ? 'simplex' : 'value';
   const scale = ctx.num('scale-px');
   if (!(scale > 0)) throw new RenderError(`node '${ctx.id}' field 'scale-px' is ${scale}; it must be > 0`);
   const count = typeof ctx.node.octaves === 'number' ? ctx.node.octaves : 1;
   const seed = typeof ctx.node.seed === 'number' ? ctx.node.seed : 0;
-  return { octs: octaves(ctx.canvas, scale, count, kind), kind, seed, raster: ctx.node.output === 'raster' };
+  return { plan: planNoise(ctx.canvas, scale, count, kind), seed, raster: ctx.node.output === 'raster' };
 }
