@@ -433,7 +433,37 @@ def seam_mvt_blur():
     return {case: "the z13 Chicago tiles (GDAL's MVT driver, each clipped to its square) drawn at z14 over white, 40 px beyond the window; the test blurs it with libvips (sigma 6)"}
 
 
-CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago, blur_shapes, seam_mvt_blur]
+def heatmap_over_countries():
+    """The map under the heatmap; the test draws the heatmap (density closed form, d3) over it."""
+    case = 'heatmap-over-countries'
+    s = style_of(case)
+    path = geojson_file(case, s['sources']['countries']['data'])
+    names = {'France': '#e8d8b0', 'Switzerland': '#f2c9a0', 'Germany': '#cfe0b4', 'Italy': '#d9c9e6', 'Austria': '#f0e6a8', 'Liechtenstein': '#bfd8e0'}
+    fills = ''.join('<Rule><Filter>[name] = \'%s\'</Filter><PolygonSymbolizer fill="%s"/></Rule>' % (k, c) for k, c in names.items())
+    fills += '<Rule><ElseFilter/><PolygonSymbolizer fill="#e6e0d4"/></Rule>'
+    xml = mapnik_xml('#cfe3f0', ['<Style name="fills">%s</Style>' % fills, '<Style name="borders"><Rule><LineSymbolizer stroke="#ffffff" stroke-width="1"/></Rule></Style>'],
+                     [layer('fills', path, ['fills']), layer('borders', path, ['borders'])])
+    render(case, xml, tile_box(6, 33, 22), 256, 256, 'mapnik-map')
+    return {case: 'the countries (the style\'s inline world-atlas 50m extract) filled by name over #cfe3f0 with 1 px white borders, tile 6/33/22; the test lays the heatmap (density closed form, d3 rgb ramp) over it at 0.85 (W3C)'}
+
+
+def drop_shadow_func():
+    """The shape mask, the body and the outlines with a margin; the test blurs the mask with libvips."""
+    case = 'drop-shadow-func'
+    s = style_of(case)
+    path = geojson_file(case, s['sources']['shapes']['data'])
+    z, x0, y0, w, h, M = 3, 768, 768, 512, 384, BLUR_MARGIN
+    box = window_box(z, x0 - M, y0 - M, w + 2 * M, h + 2 * M)
+    # ink = #c0603a (case.json); the outline width is the style's zoom curve at z3:
+    # interpolate linear 0 -> 0.5, 4 -> 2.5, i.e. 2 px.
+    for name, sym in (('mask', '<PolygonSymbolizer fill="#000000"/>'), ('body', '<PolygonSymbolizer fill="#c0603a"/>'),
+                      ('edges', '<LineSymbolizer stroke="#1b3440" stroke-width="2" stroke-linejoin="round"/>')):
+        xml = mapnik_xml(None, ['<Style name="s"><Rule>%s</Rule></Style>' % sym], [layer('s', path, ['s'])])
+        render(case, xml, box, w + 2 * M, h + 2 * M, 'mapnik-' + name)
+    return {case: 'the shapes as a black mask, the body (#c0603a) and 2 px round-joined #1b3440 outlines (the zoom curve at z3) drawn by Mapnik 40 px beyond the 512 x 384 window; the test blurs the mask with libvips (sigma 6 = zoom 3 x 2), lays the body over it, that over #f4f1ea, the outlines over all (W3C)'}
+
+
+CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago, blur_shapes, seam_mvt_blur, heatmap_over_countries, drop_shadow_func]
 
 
 def main():

@@ -8,6 +8,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { fixturesPresent } from '../helpers/fixtures.js';
 import { decodeWithSharp } from '../helpers/decode.js';
+import { heatmapReference } from './density.js';
 import { compareWithReference, GOLDEN, goldenImages, WITNESS, type Reference } from './harness.js';
 
 async function mapnikReference(name: string): Promise<Reference> {
@@ -182,5 +183,66 @@ describe('blurs: Mapnik fills blurred by libvips', () => {
       const c = compareWithReference(img, { ...ref, mask: new Uint8Array(n).fill(1) }, 3);
       expect({ which, beyond: c.beyond, first: c.first }).toEqual({ which, beyond: 0, first: undefined });
     }
+  });
+});
+
+/** A Mapnik image cropped by `margin`, premultiplied float RGBA. */
+async function mapnikLayer(file: string, margin: number): Promise<Float64Array> {
+  const { data, info } = await sharp(readFileSync(file)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const width = info.width - 2 * margin;
+  const height = info.height - 2 * margin;
+  const rgba = new Float64Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = ((y + margin) * info.width + x + margin) * 4;
+      const a = data[i + 3]! / 255;
+      rgba.set([(data[i]! / 255) * a, (data[i + 1]! / 255) * a, (data[i + 2]! / 255) * a, a], (y * width + x) * 4);
+    }
+  return rgba;
+}
+
+async function expectAll(name: string, ref: Reference, bound: number, fraction: number) {
+  const g = await goldenImages(name);
+  for (const [which, img] of [
+    ['expected.png', g.expected],
+    ['render', g.rendered],
+  ] as const) {
+    const c = compareWithReference(img, ref, bound);
+    const within = c.beyond <= fraction * c.compared;
+    expect({ name, which, within, first: within ? undefined : c.first }).toEqual({ name, which, within: true, first: undefined });
+  }
+}
+
+describe('composites of Mapnik layers, libvips blurs, closed forms and W3C compositing', () => {
+  test('heatmap-over-countries: the closed-form heatmap (d3 rgb ramp) at 0.85 over the Mapnik map (4/255 but 0.2%)', async () => {
+    // Bound: the map's Mapnik edges (4/255, as fill-holes-expr) and the heatmap's 1.5/255 (d3-ramps)
+    // scaled by 0.85; past it: the support-circle pixels the heatmap witness leaves out.
+    const { ref: heat } = heatmapReference('heatmap-over-countries');
+    const map = await mapnikLayer(path.join(WITNESS, 'heatmap-over-countries', 'mapnik-map.png'), 0);
+    const rgba = new Float64Array(map.length);
+    for (let i = 0; i < map.length; i += 4) {
+      const k = 1 - 0.85 * heat.rgba[i + 3]!;
+      for (let c = 0; c < 4; c++) rgba[i + c] = 0.85 * heat.rgba[i + c]! + map[i + c]! * k;
+    }
+    await expectAll('heatmap-over-countries', { width: 256, height: 256, rgba, mask: new Uint8Array(256 * 256).fill(1) }, 4, 0.002);
+  });
+
+  test('drop-shadow-func: body over its libvips-blurred mask (sigma 6) over the paper, 2 px outlines over all (4/255 but 0.2%)', async () => {
+    // Bound: Mapnik's edges (4/255) and the blur's (3/255, blur-shapes); past it (0.02%): where the
+    // outline's round joins meet the shadow.
+    const dir = path.join(WITNESS, 'drop-shadow-func');
+    const spec = JSON.parse(readFileSync(path.join(GOLDEN, 'drop-shadow-func', 'case.json'), 'utf8'));
+    expect(spec.params).toEqual({ ink: '#c0603a' });
+    const shadow = await libvipsBlur(path.join(dir, 'mapnik-mask.png'), 6, MARGIN);
+    const body = await mapnikLayer(path.join(dir, 'mapnik-body.png'), MARGIN);
+    const edges = await mapnikLayer(path.join(dir, 'mapnik-edges.png'), MARGIN);
+    const n = shadow.width * shadow.height;
+    const rgba = new Float64Array(n * 4);
+    for (let p = 0; p < n; p++) rgba.set([0xf4 / 255, 0xf1 / 255, 0xea / 255, 1], p * 4);
+    const lifted = shadow.rgba;
+    over(lifted, body);
+    over(rgba, lifted);
+    over(rgba, edges);
+    await expectAll('drop-shadow-func', { width: shadow.width, height: shadow.height, rgba, mask: new Uint8Array(n).fill(1) }, 4, 0.002);
   });
 });
