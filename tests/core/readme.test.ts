@@ -44,9 +44,6 @@ export function readmeCommands(text: string): string[] {
   return out;
 }
 
-/** `npx -y` only skips npx's question before an install; with tilegraph installed both run the same. */
-const sameCommand = (c: string) => c.replace(/^npx -y /, 'npx ');
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -119,7 +116,7 @@ describe("every command of the README's shell blocks runs as written", () => {
   });
 
   test('the README shows the commands this test runs (a new one must be added here)', () => {
-    expect([...new Set(commands.map(sameCommand))]).toEqual([
+    expect([...new Set(commands)]).toEqual([
       'npm install && npm start',
       'npm test',
       'npx tilegraph tile  --style examples/world/style.json --tile 2/2/1 --param land=#e0d8c0 --out tile.png',
@@ -127,11 +124,12 @@ describe("every command of the README's shell blocks runs as written", () => {
       'npx tilegraph tiles --style examples/world/style.json --max-zoom 4 --out world.pmtiles',
       'npx tilegraph serve --style examples/world/style.json --port 8080 --watch',
       'npx tilegraph check golden/',
+      'npm ci',
     ]);
   });
 
-  // `npm install` is how this checkout was set up (it needs the registry) and `npm test` is this
-  // very run: of the set-up line, `npm start` runs.
+  // `npm install` (and the CI snippet's `npm ci`) is how this checkout was set up (it needs the
+  // registry) and `npm test` is this very run: of the set-up line, `npm start` runs.
   test('npm start serves the bundled examples as a gallery and prints its URL', async () => {
     // Port 8080 as written; if another program holds it here, the same command on a free port.
     let r = await sh('npm start', ROOT, { timeoutMs: 60_000, until: (out) => !!servedUrl(out) });
@@ -179,7 +177,7 @@ describe("every command of the README's shell blocks runs as written", () => {
     const GOLDEN = path.join(ROOT, 'golden');
     const cases = listCases(GOLDEN);
     const runnable = fixturesPresent ? cases : cases.filter((c) => !needsFixtures(GOLDEN, c));
-    for (const cmd of new Set(commands.filter((c) => c.includes(' check ')).map(sameCommand))) {
+    for (const cmd of new Set(commands.filter((c) => c.includes(' check ')))) {
       const r = await sh(fixturesPresent ? cmd : `${cmd} ${runnable.map((c) => `--case ${c}`).join(' ')}`, ROOT, { timeoutMs: 290_000 });
       expect(r.stderr).not.toMatch(/^(fail|error|missing)/m);
       expect(r.code).toBe(0);

@@ -38,6 +38,8 @@ export interface CaseSpec {
   /** Param overrides, as strings (the CLI's --param values). */
   params?: Record<string, string>;
   tolerance?: Tolerance;
+  /** The style, relative to the case folder (default `style.json`): a case of a style kept elsewhere in the repository. */
+  style?: string;
   /** Backends this case runs on (default: every chosen one). */
   backends?: ('cpu' | 'gpu')[];
 }
@@ -169,8 +171,13 @@ export function findCases(dir: string): string[] {
     .filter((d) => existsSync(path.join(dir, d, 'case.json')))
     .sort()
     .map((d) => path.resolve(dir, d));
-  if (cases.length === 0) throw new UsageError(`'${dir}' holds no case folders (a folder with style.json and case.json)`);
+  if (cases.length === 0) throw new UsageError(`'${dir}' holds no case folders (a folder with case.json, and style.json or case.json's style)`);
   return cases;
+}
+
+/** The style file of a case: case.json's `style` (relative to the case folder), else its style.json. */
+export function caseStyle(dir: string, spec: CaseSpec): string {
+  return path.resolve(dir, typeof spec.style === 'string' && spec.style ? spec.style : 'style.json');
 }
 
 export function readCase(dir: string): CaseSpec {
@@ -213,7 +220,7 @@ export async function checkCase(dir: string, spec: CaseSpec, o: CheckCaseOptions
   const expectedPath = path.join(dir, 'expected.png');
   let raster: Raster;
   try {
-    const renderer = o.renderer ?? (await openStyle(path.join(dir, 'style.json'), { allowOutside: o.allowOutside }));
+    const renderer = o.renderer ?? (await openStyle(caseStyle(dir, spec), { allowOutside: o.allowOutside }));
     const params = renderer.params(spec.params ?? {});
     raster = (await renderer.renderWindow(caseWindow(spec), params, { backend: o.backend, signal: o.signal })).raster;
   } catch (e) {
@@ -328,7 +335,7 @@ export async function runCheck(a: CheckArgs, log: (line: string) => void = () =>
       let renderer: Renderer | undefined;
       for (const b of backends) {
         if (spec.backends && !spec.backends.includes(b)) continue;
-        renderer ??= await openStyle(path.join(dir, 'style.json'), { allowOutside: a.allowOutside }).catch(() => undefined);
+        renderer ??= await openStyle(caseStyle(dir, spec), { allowOutside: a.allowOutside }).catch(() => undefined);
         const r = await checkCase(dir, spec, { backend: selected.get(b)!.backend, update: a.update, allowOutside: a.allowOutside, renderer });
         results.push(r);
         log(`${r.status.padEnd(7)} ${r.name} [${r.backend}]${r.message ? ': ' + r.message : ''}`);
