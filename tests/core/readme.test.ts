@@ -171,6 +171,16 @@ describe("every command of the README's shell blocks runs as written", () => {
     servers.pop()!();
   }, 90_000);
 
+  test("the Library snippet runs as a user's ES module (its TypeScript is plain JavaScript)", async () => {
+    const code = /## Library\n\n```ts\n([\s\S]*?)```/.exec(readme)![1]!;
+    writeFileSync(path.join(project, 'library.mjs'), `${code}\nprocess.stdout.write(JSON.stringify([raster.width, raster.height, png.length]));\n`);
+    const r = await sh('node library.mjs', project, { timeoutMs: 60_000 });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const [w, h, bytes] = JSON.parse(r.stdout) as number[];
+    expect([w, h]).toEqual([512, 512]);
+    expect(bytes).toBeGreaterThan(1000);
+  }, 90_000);
+
   // The golden suite through the README's command, in the checkout (its cases read ../shared
   // fixtures). Without ../shared/fixtures the cases on that data are left out, loudly.
   test('check golden/ passes every case on the CPU backend', async () => {
