@@ -7,10 +7,12 @@
 // `radius` (its default 30 px) too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CpuBackend, Renderer, tileWindow, toRGBA8, type Backend, type Window } from '../../src/index.js';
+import { CpuBackend, Renderer, tileWindow, type Backend, type Window } from '../../src/index.js';
+import { encodePng } from '../../src/hosts/node/png.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { GPU, gpuDescribe } from '../gpu/harness.js';
 import { compareRGBA } from '../helpers/compare.js';
+import { decodeWithSharp } from '../helpers/decode.js';
 import { PIXEL_RATIO_DIR } from '../helpers/pixel-ratio.js';
 
 const backend = new CpuBackend();
@@ -40,7 +42,9 @@ function load(family: string) {
   return { base, twice, w2 };
 }
 
-const pixels = async (r: Renderer, w: Window, b: Backend = backend) => toRGBA8((await r.renderWindow(w, r.params(), { backend: b })).raster);
+/** The window as a user receives it: our PNG encoder, decoded by libvips. */
+const pixels = async (r: Renderer, w: Window, b: Backend = backend) =>
+  (await decodeWithSharp(await encodePng((await r.renderWindow(w, r.params(), { backend: b })).raster))).data;
 
 test('every family folder holds a style, its hand-doubled twin and a case', () => {
   expect(FAMILIES).toEqual(expect.arrayContaining(REQUIRED));
