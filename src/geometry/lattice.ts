@@ -1,6 +1,9 @@
 // Dot lattices anchored to world pixels: cell (i, j) of size s covers [i s, (i+1) s) x [j s, (j+1) s)
 // in world pixels at the render zoom, and every random draw of a cell is a hash of its world
 // coordinates, the seed and the feature, so a dot is the same dot in every tile that shows it.
+// The lattice goes round the world a whole number of times: the spacing asked for is snapped per
+// zoom to s = W / n (n = round(W / spacing) cells across the world's width W), and the column
+// index is hashed modulo n, so the dots continue across the antimeridian.
 
 /** 32-bit avalanche mix (lowbias32, Chris Wellons). */
 function mix(h: number): number {
@@ -39,9 +42,17 @@ function pixelAreaKm2(worldY: number, worldSize: number): number {
   return (m * m) / 1e6;
 }
 
+/** The spacing snapped to a whole number of cells around a world `worldSize` pixels wide. */
+export function worldLattice(spacing: number, worldSize: number): { spacing: number; columns: number } {
+  const columns = Math.max(1, Math.round(worldSize / spacing));
+  return { spacing: worldSize / columns, columns };
+}
+
 export interface DotLattice {
-  /** Cell size, world pixels. */
+  /** Cell size, world pixels (worldLattice: worldSize / columns). */
   spacing: number;
+  /** Cells across the world: column i is hashed as i modulo this. */
+  columns: number;
   /** 0: dots at cell centres; 1: anywhere in the cell. */
   jitter: number;
   seed: number;
@@ -98,9 +109,10 @@ export function polygonDots(
     const edges = rows[j - j0]!;
     if (!edges.length) continue;
     for (let i = i0; i <= i1; i++) {
-      if (cellRandom(i, j, L.seed, feature, 0) >= p) continue;
-      const x = (i + 0.5 + L.jitter * (cellRandom(i, j, L.seed, feature, 1) - 0.5)) * s;
-      const y = (j + 0.5 + L.jitter * (cellRandom(i, j, L.seed, feature, 2) - 0.5)) * s;
+      const iw = ((i % L.columns) + L.columns) % L.columns;
+      if (cellRandom(iw, j, L.seed, feature, 0) >= p) continue;
+      const x = (i + 0.5 + L.jitter * (cellRandom(iw, j, L.seed, feature, 1) - 0.5)) * s;
+      const y = (j + 0.5 + L.jitter * (cellRandom(iw, j, L.seed, feature, 2) - 0.5)) * s;
       if (insideEdges(edges, x, y)) out.push(x, y);
     }
   }

@@ -217,6 +217,11 @@ export class GroupCollector {
   /** `arena` is given for a feature wholly inside the rectangle (nothing to clip). */
   private addPolygons(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
     let b: Builder | undefined;
+    // A tile at the west or east end of the world, with the feature reaching its outer edge: edges
+    // along the antimeridian may be there (see antimeridianEdges).
+    const n = 2 ** t.z;
+    const worldSize = t.size * n;
+    const edge = (t.wx === 0 && f.bbox[0] <= 0) || (t.wx === n - 1 && f.bbox[2] * s >= t.size);
     let current: Float64Array[] | undefined;
     for (let p = 0; p + 1 < f.parts.length; p++) {
       const isExterior = f.exterior ? f.exterior[p] === 1 : p === 0;
@@ -227,6 +232,7 @@ export class GroupCollector {
         ring = clipRing(ring, r);
         cuts = clipEdges(ring, r);
       }
+      if (edge) cuts = antimeridianEdges(ring, worldSize, cuts);
       const a = ringArea(ring);
       if (ring.length < 6 || a === 0) {
         if (isExterior) current = undefined;
@@ -355,6 +361,24 @@ function clipEdges(ring: Float64Array, r: Rect): Uint8Array | undefined {
       flags ??= new Uint8Array(n);
       flags[i] = 1;
     }
+  }
+  return flags;
+}
+
+/**
+ * Flags (added to `flags`) of the edges lying on the antimeridian (x a multiple of the world's
+ * width): the cut of an RFC 7946 polygon, or the side of an area closed through the pole
+ * (Antarctica), never a boundary to draw. Without this a tile whose canvas holds such an edge
+ * inside one source tile's data stroked it, while a canvas whose source tiles meet there (a window
+ * across the antimeridian) cut it: the seam differed by which tiles a canvas loaded.
+ */
+function antimeridianEdges(ring: Float64Array, worldSize: number, flags: Uint8Array | undefined): Uint8Array | undefined {
+  const n = ring.length / 2;
+  for (let i = 0; i < n; i++) {
+    const x = ring[i * 2]!;
+    if (x !== ring[((i + 1) % n) * 2]! || x % worldSize !== 0) continue;
+    flags ??= new Uint8Array(n);
+    flags[i] = 1;
   }
   return flags;
 }

@@ -83,6 +83,38 @@ describe('geojson source', () => {
     }
   });
 
+  test('edges along the antimeridian are cuts, in a canvas of one source tile as in a canvas across x = W (world-atlas Antarctica)', async () => {
+    // Antarctica is closed through the pole along ±180°: never a boundary to stroke. A tile canvas
+    // holding that edge inside one source tile's data, and a window whose source tiles meet there,
+    // must both flag it (before, only the second did: the world example's borders differed at z0).
+    const src = new GeojsonSource({
+      name: 'w',
+      decl: { type: 'geojson', data: 'npm:world-atlas/countries-110m.json' },
+      loader: new NodeLoader({ baseDir: process.cwd() }),
+    });
+    for (const canvas of [
+      { z: 1, x0: -1, y0: 255, width: 258, height: 258, tileSize: 256 },
+      { z: 1, x0: 384, y0: 255, width: 256, height: 258, tileSize: 256 },
+    ]) {
+      const W = 512;
+      const ant = (await src.features('w', canvas)).find((g) => g.properties.name === 'Antarctica')!;
+      let onMeridian = 0,
+        flagged = 0;
+      ant.polygons.forEach((poly, p) =>
+        poly.forEach((ring, k) => {
+          const n = ring.length / 2;
+          for (let i = 0; i < n; i++) {
+            const x = ring[i * 2]!;
+            if (x !== ring[((i + 1) % n) * 2] || x % W !== 0) continue;
+            onMeridian++;
+            if (ant.polygonCuts?.[p]?.[k]?.[i] === 1) flagged++;
+          }
+        }),
+      );
+      expect({ canvas, onMeridian: onMeridian > 0, flagged }).toEqual({ canvas, onMeridian: true, flagged: onMeridian });
+    }
+  });
+
   test('a feature without properties still merges across tiles', async () => {
     const sq = [
       [-10, -10],

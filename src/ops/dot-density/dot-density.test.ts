@@ -86,6 +86,24 @@ describe('dot-density', () => {
     expect(pts.every((v) => (v / 4) % 1 === 0.5)).toBe(true);
   });
 
+  test('the lattice goes round the world a whole number of times: spacing 3 at z0 (W = 256) is 256 / 85, and the dots continue across the antimeridian', async () => {
+    // jitter 0 and saturation: a dot at every cell centre (i + 0.5) 256 / 85.
+    const z0: Canvas = { z: 0, x0: 0, y0: 100, width: 256, height: 16, tileSize: 256 };
+    const all = await runOp(dotDensity, { density: 1e12, 'spacing-px': 3, jitter: 0 }, { features: [group({ polygons: [[sq(0, 100, 256)]] })] }, z0);
+    const xs = [...new Set(all.groups.flatMap((g) => Array.from(g.points).filter((_, i) => i % 2 === 0)))].sort((a, b) => a - b);
+    expect(xs).toHaveLength(85);
+    xs.forEach((x, i) => expect(x).toBeCloseTo(((i + 0.5) * 256) / 85, 9));
+    // At z10 a canvas across x = W (its polygon there too, as a wrapped source gives it) holds the
+    // dots of the canvas at x = 0, shifted by W: the same cells, the same draws.
+    const across: Canvas = { z: Z, x0: WORLD - 64, y0: 90000, width: 128, height: 128, tileSize: T };
+    const west: Canvas = { z: Z, x0: -64, y0: 90000, width: 128, height: 128, tileSize: T };
+    const poly = (x0: number) => [group({ polygons: [[sq(x0, 90000, 128)]], properties: { name: 'band' } })];
+    const a = await dots({ density: 3, 'spacing-px': 3, seed: 5 }, across, poly(WORLD - 64));
+    const b = await dots({ density: 3, 'spacing-px': 3, seed: 5 }, west, poly(-64));
+    expect(a.length).toBeGreaterThan(100);
+    expect(a.map((v, i) => (i % 2 === 0 ? v - WORLD : v))).toEqual(b.map((v) => expect.closeTo(v, 6)));
+  });
+
   test('dots fall inside the polygon only (not in its hole); dot-value divides the density; density-expr overrides density', async () => {
     const hole = Float64Array.of(C.x0 + 100, C.y0 + 100, C.x0 + 100, C.y0 + 400, C.x0 + 400, C.y0 + 400, C.x0 + 400, C.y0 + 100);
     const holed = group({ polygons: [[sq(C.x0, C.y0, 512), hole]], properties: { pop: 1 } });

@@ -1,6 +1,6 @@
 import { exprFeature } from '../features/index.js';
 import { features, groupLike } from '../../geometry/groups.js';
-import { featureKey, polygonDots, type DotLattice } from '../../geometry/lattice.js';
+import { featureKey, polygonDots, worldLattice, type DotLattice } from '../../geometry/lattice.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { RenderError } from '../../errors.js';
 import { expr, int, nodeRef, num, numRef } from '../../style/fields.js';
@@ -12,8 +12,10 @@ const MAX_CELLS = 1 << 22;
 
 /**
  * Points scattered inside polygons at a per-feature areal density (units per km² / dot-value =
- * dots per km²), at most one per lattice cell of `spacing-px` world pixels. Every draw hashes the
- * cell's world coordinates, the seed and the feature, so tiles agree on every dot.
+ * dots per km²), at most one per lattice cell of `spacing-px` world pixels (snapped per zoom to a
+ * whole number of cells around the world). Every draw hashes the cell's world coordinates (the
+ * column modulo the world), the seed and the feature, so tiles agree on every dot, across the
+ * antimeridian too.
  */
 export const dotDensity: OpDef = {
   name: 'dot-density',
@@ -36,11 +38,12 @@ export const dotDensity: OpDef = {
     const dotValue = ctx.num('dot-value');
     if (!(spacing > 0)) throw new RenderError(`dot-density: spacing-px must be > 0 but is ${spacing}`);
     if (!(dotValue > 0)) throw new RenderError(`dot-density: dot-value must be > 0 but is ${dotValue}`);
+    const worldSize = canvas.tileSize * 2 ** canvas.z;
     const L: DotLattice = {
-      spacing,
+      ...worldLattice(spacing, worldSize),
       jitter: ctx.num('jitter'),
       seed: ctx.num('seed', 0),
-      worldSize: canvas.tileSize * 2 ** canvas.z,
+      worldSize,
       maxCells: MAX_CELLS,
     };
     const clip: [number, number, number, number] = [

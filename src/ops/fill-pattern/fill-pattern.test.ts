@@ -76,19 +76,69 @@ describe('fill-pattern', () => {
     }
   });
 
-  test('periodic with period (3, 2) x scale, shifted by offset', async () => {
-    const r = await render(style(box(-10, -10, 140, 140), { scale: 2.5, offset: [3, -1] }));
+  test('periodic with period (3, 2) x scale, shifted by offset (a period of 8 px, which divides the world)', async () => {
+    // scale 8/3: 8 px across (1 x 3 texels... x 8/3), 16/3 px down; the world (64 x 2^8 px) holds 2048 periods exactly.
+    const scale = 8 / 3;
+    const r = await render(style(box(-10, -10, 140, 140), { scale, offset: [3, -1] }));
     for (const [x, y] of [
       [4, 9],
       [30, 50],
       [77, 12],
     ]) {
       const a = px(r, x!, y!);
-      px(r, x! + 15, y!).forEach((v, i) => expect(v).toBeCloseTo(a[i]!, 4)); // 2 periods of 7.5
-      px(r, x!, y! + 10).forEach((v, i) => expect(v).toBeCloseTo(a[i]!, 4));
+      px(r, x! + 16, y!).forEach((v, i) => expect(v).toBeCloseTo(a[i]!, 5)); // 2 periods of 8
+      px(r, x!, y! + 16).forEach((v, i) => expect(v).toBeCloseTo(a[i]!, 5)); // 3 periods of 16/3
     }
-    const shifted = await render(style(box(-10, -10, 140, 140), { scale: 2.5, offset: [3 + 7.5, -1 + 5] }));
+    const shifted = await render(style(box(-10, -10, 140, 140), { scale, offset: [3 + 8, -1 + 16 / 3] }));
     expect(Math.max(...r.data.map((v, i) => Math.abs(v - shifted.data[i]!)))).toBeLessThan(1e-4);
+  });
+
+  test('continues across the antimeridian: a window across x = W equals the two sides rendered apart', async () => {
+    // A band round the whole world (GeoJSON as written), z8 at 64 px: W = 16384. Scale 1 (a 3 px
+    // period: W = 3 x 5461 + 1, so one column repeats, at the antimeridian), 2.5 (7.5 px: stretched
+    // to 16384 / 2185) and 8/3 (8 px: divides W).
+    const band = {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: {},
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-180, -20],
+                [180, -20],
+                [180, 20],
+                [-180, 20],
+                [-180, -20],
+              ],
+            ],
+          },
+        },
+      ],
+    };
+    const W = TS * 2 ** Z;
+    const y0 = W / 2 - 16;
+    for (const scale of [1, 2.5, 8 / 3]) {
+      const s = style(band, { scale, offset: [1, 0] });
+      const across = await render(s, { z: Z, x0: W - 32, y0, width: 64, height: 32, tileSize: TS });
+      const east = await render(s, { z: Z, x0: W - 32, y0, width: 32, height: 32, tileSize: TS });
+      const west = await render(s, { z: Z, x0: 0, y0, width: 32, height: 32, tileSize: TS });
+      let worst = 0;
+      for (let y = 0; y < 32; y++)
+        for (let x = 0; x < 64; x++)
+          for (let c = 0; c < 4; c++) {
+            const want = x < 32 ? east.data[(y * 32 + x) * 4 + c]! : west.data[(y * 32 + x - 32) * 4 + c]!;
+            worst = Math.max(worst, Math.abs(across.data[(y * 64 + x) * 4 + c]! - want));
+          }
+      expect({ scale, worst: worst < 1e-6 }).toEqual({ scale, worst: true });
+      if (scale === 1) {
+        // Whole texels either side: the texel of x = W - 1 is repeated at x = W (the one spare column).
+        expect(px(across, 32, 5)).toEqual(px(across, 31, 5));
+        expect(px(across, 33, 5)).not.toEqual(px(across, 32, 5));
+      }
+    }
   });
 
   test('the pattern continues across tiles: 2 x 2 tiles equal the window render', async () => {

@@ -1,9 +1,10 @@
 // fill-pattern (sprite): coverage alpha (drawn as fill-solid draws, src/ops/fill-pattern/gpu.ts)
-// times the sprite sampled with wrapping at (u0 + x inv, v0 + y inv) (patternPhase), times opacity.
+// times the sprite sampled with wrapping at (cols[x], v0 + y inv) (patternPhase: the columns go
+// round the world a whole number of times), times opacity.
 struct U {
   size: vec2u,
   cov: View,
-  phase: vec2f,
+  v0: f32,
   inv: f32,
   opacity: f32,
   sw: i32,
@@ -13,7 +14,8 @@ struct U {
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var cov_tex: texture_2d<f32>;
 @group(0) @binding(2) var<storage, read> sprite: array<vec4f>;
-@group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
+@group(0) @binding(3) var<storage, read> cols: array<f32>;
+@group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
 
 //!include sprite-sample
 
@@ -31,7 +33,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let c = loadRGBA(cov_tex, u.cov, p).a * u.opacity;
   var v = vec4f(0.0);
   if (c > 0.0) {
-    v = sampleSprite(u.sw, u.sh, u.phase.x + f32(p.x) * u.inv, u.phase.y + f32(p.y) * u.inv, true) * c;
+    v = sampleSprite(u.sw, u.sh, cols[p.x], u.v0 + f32(p.y) * u.inv, true) * c;
   }
   textureStore(dst, gid.xy, v);
 }

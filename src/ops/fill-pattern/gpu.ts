@@ -1,6 +1,6 @@
 // fill-pattern on the GPU: the union coverage drawn as fill-solid draws it (every group
 // opaque white, so alpha = the CPU's coverage union), then one pass multiplying the pattern:
-// a sprite sampled at the world-anchored phase of patternPhase (fill-pattern.wgsl) or a raster
+// a sprite sampled at the world-anchored columns and phase of patternPhase (fill-pattern.wgsl) or a raster
 // (fill-pattern-raster.wgsl).
 import { ShapeTriangles } from '../../backends/gpu/triangles.js';
 import { drawShapes } from '../../backends/gpu/area.js';
@@ -31,8 +31,8 @@ export const gpu: GpuOp = {
     const s = await spriteInput(ctx, 'pattern');
     if (s.kind !== 'sprite') return undefined;
     const ph = patternPhase(ctx, s);
-    const u = new Uniforms().vec2u(W, H).view(cov).vec2f(ph.u0, ph.v0).f32s(ph.inv, op).i32s(s.width, s.height);
-    g.dispatch2d('fill-pattern', [g.uniform(u), g.view(cov), g.storage(s.data), g.view(out)], W, H);
+    const u = new Uniforms().vec2u(W, H).view(cov).f32s(ph.v0, ph.inv, op).i32s(s.width, s.height);
+    g.dispatch2d('fill-pattern', [g.uniform(u), g.view(cov), g.storage(s.data), g.storage(ph.cols), g.view(out)], W, H);
     return out;
   },
 };

@@ -46,7 +46,7 @@ export const fillPattern: OpDef = {
         const c = cov[y * W + x]! * op;
         if (c <= 0) continue;
         const p = (y * W + x) * 4;
-        if (ph) sampleSprite(pattern as Sprite, ph.u0 + x * ph.inv, ph.v0 + y * ph.inv, true, t);
+        if (ph) sampleSprite(pattern as Sprite, ph.cols[x]!, ph.v0 + y * ph.inv, true, t);
         else for (let k = 0; k < 4; k++) t[k] = (pattern as Raster).data[p + k]!;
         const a = t[3]! * c;
         if (a <= 0) continue;
@@ -62,19 +62,35 @@ export const fillPattern: OpDef = {
 };
 
 /**
- * Where canvas pixel (0, 0) samples the pattern, reduced modulo the tile (in float64, so the GPU's
- * float32 only ever sees small numbers); pixel (x, y) samples (u0 + x inv, v0 + y inv).
+ * Where the canvas samples a sprite pattern: per column the sprite's u (reduced modulo its width
+ * in float64, so the GPU's float32 only ever sees small numbers); row y samples v0 + y inv.
+ *
+ * The pattern goes round the world a whole number of times, n = round(W / period) (W = tileSize
+ * 2^z, period = sprite width x scale), so it continues across the antimeridian. A whole-pixel
+ * period keeps whole-pixel texels: the |W - n period| columns the world has too many or too few
+ * are single columns repeated or skipped, one every W / |W - n period| pixels from the
+ * antimeridian east (none where the period divides W: every power-of-two sprite at a whole
+ * scale); any other period is resampled anyway and is stretched evenly by W / (n period).
  */
-export function patternPhase(ctx: OpContext, s: Sprite): { u0: number; v0: number; inv: number } {
+export function patternPhase(ctx: OpContext, s: Sprite): { cols: Float32Array; v0: number; inv: number } {
   const scale = Math.max(1e-6, ctx.num('scale', 1));
   // In render pixels: at a pixel ratio the world's pixels are that many times smaller.
   const off = ctx.nums('offset') ?? [0, 0];
   const mod = (v: number, m: number) => ((v % m) + m) % m;
-  return {
-    u0: mod((ctx.canvas.x0 + 0.5 - (off[0] ?? 0)) / scale, s.width),
-    v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height),
-    inv: 1 / scale,
-  };
+  const { x0, width, tileSize, z } = ctx.canvas;
+  const W = tileSize * 2 ** z;
+  const period = s.width * scale;
+  const n = Math.max(1, Math.round(W / period));
+  const D = W - n * period;
+  const whole = Math.abs(period - Math.round(period)) < 1e-9;
+  const cols = new Float32Array(width);
+  for (let i = 0; i < width; i++) {
+    const xw = mod(x0 + i, W);
+    // The pattern's own pixel column at world column xw: n periods across the world.
+    const p = whole ? xw - Math.sign(D) * Math.floor((xw * Math.abs(D)) / W) : (xw * n * period) / W;
+    cols[i] = mod((p + 0.5 - (off[0] ?? 0)) / scale, s.width);
+  }
+  return { cols, v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height), inv: 1 / scale };
 }
 
 /** The union coverage of every group's polygons (each group source-over the previous), canvas-sized. */

@@ -6,7 +6,10 @@
 // line, not on where the segment was clipped, so a line cut by a canvas or a source-tile edge
 // gets the same dabs on both sides; a line drawn reversed gets the same set. Real line ends and
 // vertices not made by clipping get a dab of their own (round ends, no gaps at joins). Jitter is
-// hashed from the seed, the feature and the dab's world position. What stays canvas-dependent:
+// hashed from the seed, the feature and the dab's world position. Both read world x modulo the
+// world's width W, so a line near the antimeridian gets the same dabs in whichever copy of the
+// world a canvas holds it; a segment crossing x = m W is laid in pieces, one per world (the
+// lattice restarts at the antimeridian: one irregular gap, under a spacing). What stays canvas-dependent:
 // `pressure-curve` runs over the line as delivered, so it is seam-stable only for lines that lie
 // whole within a canvas's reach (a line cut by clipping has an unknown total length).
 import { RenderError } from '../../errors.js';
@@ -106,6 +109,7 @@ export function pressureOf(curve: unknown): (t: number) => number {
 export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const features = ctx.input<'features'>('features') as Features;
   const { x0, y0, width: W, height: H } = ctx.canvas;
+  const world = ctx.canvas.tileSize * 2 ** ctx.canvas.z;
   const round = brush.tip.width === 1 && brush.tip.height === 1;
   const tinted = ctx.node.color !== undefined || ctx.node['color-expr'] !== undefined;
   const tintOf = groupColor(ctx, 'color-expr', ctx.node.color !== undefined ? ctx.color('color', BLACK) : BLACK);
@@ -138,9 +142,11 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const paints: number[] = [];
   let fkey = 0;
   let gi = 0;
+  /** Whole worlds between the copy being laid and world [0, W): x - shift is the dab's x in [0, W). */
+  let shift = 0;
   const push = (wx: number, wy: number, t: number, dx: number, dy: number): void => {
-    // Jitter from the dab's world position (1/8 px cells) and the feature.
-    const qx = Math.round(wx * 8) | 0;
+    // Jitter from the dab's world position (1/8 px cells, x modulo the world) and the feature.
+    const qx = Math.round((wx - shift) * 8) | 0;
     const qy = Math.round(wy * 8) | 0;
     let w = baseW * (hasPressure ? pressure(t) : 1);
     let m = opacity;
@@ -178,16 +184,16 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     geom[n * 4 + 3] = m;
     grp[n++] = gi;
   };
-  /** The lattice dabs k0, k0 + 1, ... of one segment (k sp < sA + len) that reach the canvas, as one run. */
-  const run = (ax: number, ay: number, ux: number, uy: number, sA: number, len: number, k0: number): void => {
+  /** The lattice dabs k0, k0 + 1, ... of one segment (d = k sp - sA in [d0, d1)) that reach the canvas, as one run. */
+  const run = (ax: number, ay: number, ux: number, uy: number, sA: number, d0: number, d1: number, k0: number): void => {
     const w = Math.max(MIN_DAB_WIDTH, Math.min(baseW, widthMax));
     const strength = opacity * Math.min(1, Math.min(baseW, widthMax) / MIN_DAB_WIDTH);
     const reach = dabReach(w / 2, true, brush.aa);
     const cax = ax - x0;
     const cay = ay - y0;
-    // Offsets d = k sp - sA along the segment, limited to [0, len) and to centres within reach of the canvas.
-    let lo = 0;
-    let hi = len;
+    // Offsets d = k sp - sA along the segment, limited to [d0, d1) and to centres within reach of the canvas.
+    let lo = d0;
+    let hi = d1;
     for (const [a, u, size] of [
       [cax, ux, W],
       [cay, uy, H],
@@ -204,7 +210,7 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
     if (!(hi >= lo)) return;
     const kFirst = Math.max(k0, Math.ceil((sA + lo) / sp));
     let kLast = Math.floor((sA + hi) / sp);
-    if (kLast * sp >= sA + len) kLast--;
+    if (kLast * sp >= sA + d1) kLast--;
     const count = kLast - kFirst + 1;
     if (count <= 0) return;
     total += count;
@@ -237,17 +243,31 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
       if (!cut) {
         // Vertex dabs: line ends not made by clipping, and vertices between two real edges.
         const startReal = closed ? edgeCut?.[(i + ns - 1) % ns] !== 1 : i === 0 ? !cutStart : true;
+        shift = Math.floor(ax / world) * world;
         if (vertexDabs && startReal) push(ax, ay, lineLength > 0 ? along / lineLength : 0, ux, uy);
-        const sA = ax * ux + ay * uy;
-        let k = Math.ceil(sA / sp);
-        if (plain) {
-          run(ax, ay, ux, uy, sA, len, k);
-          k = Infinity;
+        // One piece per world the segment passes through (almost always one).
+        let p0 = 0;
+        while (p0 < len) {
+          let p1 = len;
+          const m = ux > 0 ? Math.floor((ax + ux * p0) / world) + 1 : Math.ceil((ax + ux * p0) / world) - 1;
+          if (ux !== 0) {
+            const dm = (m * world - ax) / ux;
+            if (dm > p0 && dm < len) p1 = dm;
+          }
+          shift = Math.floor((ax + ux * ((p0 + p1) / 2)) / world) * world;
+          const sA = (ax - shift) * ux + ay * uy;
+          let k = Math.ceil((sA + p0) / sp);
+          if (plain) {
+            run(ax, ay, ux, uy, sA, p0, p1, k);
+            k = Infinity;
+          }
+          for (let s = k * sp; s < sA + p1; s = ++k * sp) {
+            const d = s - sA;
+            push(ax + ux * d, ay + uy * d, lineLength > 0 ? (along + d) / lineLength : 0, ux, uy);
+          }
+          p0 = p1;
         }
-        for (let s = k * sp; s < sA + len; s = ++k * sp) {
-          const d = s - sA;
-          push(ax + ux * d, ay + uy * d, lineLength > 0 ? (along + d) / lineLength : 0, ux, uy);
-        }
+        shift = Math.floor(bx / world) * world;
         if (vertexDabs && !closed && i === ns - 1 && !cutEnd) push(bx, by, 1, ux, uy);
       }
       along += len;

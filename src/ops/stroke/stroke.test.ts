@@ -211,6 +211,66 @@ describe('stroke: dab profile and lattice', () => {
     }
   });
 
+  test('across the antimeridian: a window across x = W equals its two sides rendered apart (lattice and jitter read x modulo W)', async () => {
+    // Lines as RFC 7946 producers cut them at ±180 (a MultiLineString), and one line that runs on
+    // past 180° in longitude (its own copy crosses x = W): slanted, so the lattice is not axis-aligned.
+    const W = TS * 2 ** Z;
+    const y0 = W / 2 - 32;
+    const lat = (y: number) => lonLat(Z, TS, 0, y)[1];
+    const data = {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: { k: 'cut' },
+          geometry: {
+            type: 'MultiLineString',
+            coordinates: [
+              [
+                [178, lat(y0 + 8)],
+                [180, lat(y0 + 20)],
+              ],
+              [
+                [-180, lat(y0 + 20)],
+                [-178, lat(y0 + 40)],
+              ],
+            ],
+          },
+        },
+        {
+          type: 'Feature',
+          properties: { k: 'past' },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [178.5, lat(y0 + 50)],
+              [181.3, lat(y0 + 30)],
+            ],
+          },
+        },
+      ],
+    };
+    const s = style(
+      data,
+      { 'scatter-px': 2, 'size-jitter': 0.5, 'opacity-jitter': 0.6, seed: 3 },
+      { op: 'brush-solid', 'width-px': 4, color: '#103050', 'dabs-per-radius': 1, hardness: 0.5 },
+    );
+    const across = await cpu(s, { z: Z, x0: W - 64, y0, width: 128, height: 64, tileSize: TS });
+    const east = await cpu(s, { z: Z, x0: W - 64, y0, width: 64, height: 64, tileSize: TS });
+    const west = await cpu(s, { z: Z, x0: 0, y0, width: 64, height: 64, tileSize: TS });
+    let m = 0,
+      ink = 0;
+    for (let y = 0; y < 64; y++)
+      for (let x = 0; x < 128; x++) {
+        const side = x < 64 ? east : west;
+        const q = (y * 64 + (x % 64)) * 4;
+        for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(across.data[(y * 128 + x) * 4 + c]! - side.data[q + c]!));
+        if (across.data[(y * 128 + x) * 4 + 3]! > 0.5) ink++;
+      }
+    expect(ink).toBeGreaterThan(200);
+    expect(m).toBeLessThan(1e-4);
+  });
+
   test('seams on real street tiles (Chicago, @mapbox/mvt-fixtures): 4 windows across source-tile edges equal one window', async () => {
     const s = {
       output: 'out',
