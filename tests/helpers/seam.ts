@@ -3,7 +3,7 @@
 // (tests/sources/seam.test.ts states the same rule). Also reports coverage and distinct colours so
 // an empty or flat render cannot pass.
 import { Renderer, tileWindow, toRGBA8, type Backend, type Loader, type ParamValues, type Window } from '../../src/index.js';
-import { compareRGBA, type Tolerance } from './compare.js';
+import { compareRGBA, type Comparison, type Tolerance } from './compare.js';
 
 export const SEAM_TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
 
@@ -57,4 +57,52 @@ export function expectSeamless(r: SeamResult, minCovered = 0.3): void {
   expect(r.covered).toBeGreaterThan(minCovered);
   expect(r.colours).toBeGreaterThan(20);
   expect({ ok: r.ok, badPixels: r.badPixels }).toEqual({ ok: true, badPixels: expect.any(Number) });
+}
+
+export interface WorldSeamResult {
+  /** Every tile of the zoom side by side against the whole world as one window. */
+  world: Comparison;
+  /** The same tiles with the world cut at its middle (tiles 2^z/2.. then 0..), so the antimeridian runs down the centre, against the window from x = W/2 to 3W/2, whose right half the sources and ops wrap. */
+  across: Comparison;
+  /**
+   * Mean step (per channel, 0..255) between the two columns either side of the antimeridian in
+   * the tiles (the last column of tile 2^z - 1 beside the first of tile 0), and across the other
+   * tile edges (z >= 1): a discontinuity at ±180° shows as a larger first.
+   */
+  antimeridianStep: number;
+  edgeStep: number;
+}
+
+/**
+ * The seam invariant over a whole zoom, the antimeridian included: every tile of zoom z (T px)
+ * rendered one by one, against one window of the world and one window across the antimeridian.
+ */
+export async function worldSeam(r: Renderer, z: number, T: number, opts: SeamOptions = {}): Promise<WorldSeamResult> {
+  const n = 2 ** z;
+  const W = n * T;
+  const render = async (w: Window) => toRGBA8((await r.renderWindow(w, opts.params, { backend: opts.backend })).raster);
+  const mosaic = new Uint8Array(W * W * 4);
+  for (let ty = 0; ty < n; ty++)
+    for (let tx = 0; tx < n; tx++) {
+      const px = await render(tileWindow({ z, x: tx, y: ty }, T));
+      for (let row = 0; row < T; row++) mosaic.set(px.subarray(row * T * 4, (row + 1) * T * 4), ((ty * T + row) * W + tx * T) * 4);
+    }
+  const tol = opts.tolerance ?? SEAM_TOLERANCE;
+  const world = compareRGBA(await render({ z, x0: 0, y0: 0, width: W, height: W, tileSize: T }), mosaic, W, W, tol);
+  // The mosaic turned by half a world: column c of the turned image is column (c + W/2) mod W.
+  const h = W / 2;
+  const turned = new Uint8Array(W * W * 4);
+  for (let y = 0; y < W; y++) {
+    const row = y * W * 4;
+    turned.set(mosaic.subarray(row + h * 4, row + W * 4), row);
+    turned.set(mosaic.subarray(row, row + h * 4), row + h * 4);
+  }
+  const across = compareRGBA(await render({ z, x0: h, y0: 0, width: W, height: W, tileSize: T }), turned, W, W, tol);
+  let am = 0,
+    edge = 0;
+  for (let y = 0; y < W; y++) {
+    for (let c = 0; c < 3; c++) am += Math.abs(mosaic[(y * W + W - 1) * 4 + c]! - mosaic[y * W * 4 + c]!);
+    for (let x = T; x < W; x += T) for (let c = 0; c < 3; c++) edge += Math.abs(mosaic[(y * W + x) * 4 + c]! - mosaic[(y * W + x - 1) * 4 + c]!);
+  }
+  return { world, across, antimeridianStep: am / (W * 3), edgeStep: n > 1 ? edge / ((n - 1) * W * 3) : Number.NaN };
 }
