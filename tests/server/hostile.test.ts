@@ -1,12 +1,14 @@
 // Issue 23 part 3: what a hostile client finds, bounded. Each probe of the audit (bench/hostile.mjs
 // runs them at full size) as a small test: slow clients are cut off by our own header and request
 // timeouts, connections are capped.
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { RenderError, type ParamValues, type Window } from '../../src/index.js';
 import type { PngRenderer } from '../../src/hosts/node/render-pool.js';
 import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
 import { serve, HTTP_DEFAULTS } from '../../src/hosts/server/serve.js';
-import { requireBuild, writeFixtures, type Fixture } from './fixtures.js';
+import { requireBuild, shapesStyle, writeFixtures, type Fixture } from './fixtures.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -188,5 +190,33 @@ describe('shutdown (SIGTERM) with renders still queued at the grace limit', () =
       expect(a.body).toMatchObject({ error: 'server shutting down', details: [{ field: 'shutdown' }] });
     }
     expect(log).toEqual(['tilegraph: stopping: 3 renders not done after the 0.3 s grace period answered 503']);
+  });
+});
+
+describe('a source that never answers', () => {
+  // Issue 23: the render's timeout and the network read's were both 30 s, so the render's fired
+  // first (503 render timed out, CLI "took longer than --timeout") and the cause was lost. The
+  // network read's is half the render's by default (at most 10 s): the answer names the source.
+  test('the tile is a 502 naming the source and the timeout, before the render timeout', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((c) => sockets.push(c)); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/x.geojson`;
+    const file = path.join(fx.dir, 'silent-source.json');
+    writeFileSync(file, JSON.stringify(shapesStyle({ data: url })));
+    const s = await serve({ style: file, port: 0, workers: 0, backend: 'cpu', timeoutMs: 2000, log: () => undefined });
+    try {
+      const t0 = Date.now();
+      const r = await fetch(`${s.url}tiles/0/0/0.png`);
+      const body = (await r.json()) as { error: string; details: { message: string }[] };
+      expect(r.status).toBe(502);
+      expect(Date.now() - t0).toBeLessThan(1900);
+      expect(body.error).toBe("source 'shapes' failed");
+      expect(body.details[0]!.message).toContain(`cannot fetch ${url}: timed out after 1 s`);
+    } finally {
+      await s.close();
+      for (const c of sockets) c.destroy();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
   });
 });

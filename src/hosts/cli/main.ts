@@ -36,7 +36,8 @@ const common = <T>(y: Argv<T>) =>
     .option('param', { type: 'string', array: true, describe: 'override a param: name=value (repeatable)' })
     .option('backend', { choices: BACKEND_CHOICES, default: defaultBackend, describe: 'render backend (env TILEGRAPH_BACKEND)' })
     .option('allow-outside', { type: 'boolean', default: false, describe: "let sources read files outside the style's directory" })
-    .option('timeout', { type: 'number', default: 30, describe: 'seconds one render, and each network read of a source, may take' });
+    .option('timeout', { type: 'number', default: 30, describe: 'seconds one render may take' })
+    .option('fetch-timeout', { type: 'number', describe: 'seconds each network read of a source may take (default: half of --timeout, at most 10)' });
 
 const quality = { type: 'number', describe: 'quality of a lossy format (JPEG, WebP), 1-100; default 90' } as const;
 
@@ -174,6 +175,10 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         })
         .option('queue', { type: 'number', default: 256, describe: 'renders that may wait before requests get 503' })
         .option('timeout', { type: 'number', default: 30, describe: 'seconds before a render answers 503' })
+        .option('fetch-timeout', {
+          type: 'number',
+          describe: 'seconds each network read of a source may take, then 502 naming it (default: half of --timeout, at most 10)',
+        })
         .option('headers-timeout', { type: 'number', default: 10, describe: "seconds a client may take to send a request's headers (then 408)" })
         .option('request-timeout', { type: 'number', default: 20, describe: 'seconds a client may take to send a whole request (then 408)' })
         .option('keep-alive-timeout', { type: 'number', default: 5, describe: 'seconds an idle keep-alive connection stays open' })
@@ -209,6 +214,12 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         }
         if (!(Number.isInteger(a.maxConnections) && a.maxConnections > 0))
           throw new UsageError(`--max-connections takes a positive integer, not '${a.maxConnections}'`);
+        for (const [flag, v] of [
+          ['timeout', a.timeout],
+          ['fetch-timeout', a.fetchTimeout],
+        ] as const) {
+          if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new UsageError(`--${flag} '${v}' is not a positive number of seconds`);
+        }
         if (a.requestTimeout < a.headersTimeout) throw new UsageError(`--request-timeout ${a.requestTimeout} is below --headers-timeout ${a.headersTimeout}`);
         const { TilegraphError } = await import('../../index.js');
         const s = await serve({
@@ -222,6 +233,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           sourceCacheBytes: a.sourceCacheMb * 1024 * 1024,
           maxQueue: a.queue,
           timeoutMs: a.timeout * 1000,
+          fetchTimeoutMs: a.fetchTimeout !== undefined ? a.fetchTimeout * 1000 : undefined,
           minZoom,
           maxZoom,
           publicUrl: a.publicUrl,

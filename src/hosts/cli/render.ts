@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RenderError, tileWindow, TilegraphError, type Window } from '../../index.js';
-import { DEFAULT_FETCH_TIMEOUT_S } from '../node/loader.js';
+import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { encodePng } from '../node/png.js';
 import { DEFAULT_QUALITY, encodeTile, imageFormatOf, type TileFormat } from '../node/webp.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
@@ -17,14 +17,27 @@ export interface CommonArgs {
   param?: string[];
   backend: BackendChoice;
   allowOutside?: boolean;
-  /** Seconds one render (and each network read of a source) may take; default 30. */
+  /** Seconds one render may take; default 30. */
   timeout?: number;
+  /** Seconds each network read of a source may take; default half of `timeout`, at most 10. */
+  fetchTimeout?: number;
 }
+
+/** Seconds one render may take when --timeout is not given. */
+export const DEFAULT_RENDER_TIMEOUT_S = 30;
 
 /** --timeout in milliseconds (a usage error unless a positive number). */
 export function timeoutMs(a: CommonArgs): number {
-  const t = a.timeout ?? DEFAULT_FETCH_TIMEOUT_S;
+  const t = a.timeout ?? DEFAULT_RENDER_TIMEOUT_S;
   if (!Number.isFinite(t) || t <= 0) throw new UsageError(`--timeout '${a.timeout}' is not a positive number of seconds`);
+  return t * 1000;
+}
+
+/** --fetch-timeout in milliseconds; by default shorter than the render's, so a silent source is named (issue 23). */
+export function fetchTimeoutMs(a: CommonArgs): number {
+  if (a.fetchTimeout === undefined) return defaultFetchTimeoutMs(timeoutMs(a));
+  const t = a.fetchTimeout;
+  if (!Number.isFinite(t) || t <= 0) throw new UsageError(`--fetch-timeout '${a.fetchTimeout}' is not a positive number of seconds`);
   return t * 1000;
 }
 
@@ -79,7 +92,7 @@ async function renderToFile(args: CommonArgs, out: string, windowOf: (style: Loa
   const format = outputFormat(out);
   const quality = parseQuality(args.quality);
   const ms = timeoutMs(args);
-  const style = await loadStyleForCli(args.style, args.allowOutside, ms);
+  const style = await loadStyleForCli(args.style, args.allowOutside, fetchTimeoutMs(args));
   const params = style.renderer.params(parseParams(args.param));
   const window = windowOf(style);
   const selected = await selectBackend(args.backend);

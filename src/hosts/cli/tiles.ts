@@ -16,7 +16,7 @@ import { Progress } from './progress.js';
 import { DEFAULT_QUALITY, encodeTile, tileExtension, type TileFormat } from '../node/webp.js';
 import { MbtilesWriter } from '../node/mbtiles.js';
 import type { LoadedStyle } from '../node/style-file.js';
-import { loadStyleForCli, parseQuality, renderDeadline, timeoutMs, type CommonArgs } from './render.js';
+import { fetchTimeoutMs, loadStyleForCli, parseQuality, renderDeadline, timeoutMs, type CommonArgs } from './render.js';
 
 export interface TilesArgs extends CommonArgs {
   bbox: string;
@@ -308,7 +308,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   const quality = parseQuality(a.quality);
 
   const ms = timeoutMs(a);
-  const style = await loadStyleForCli(a.style, a.allowOutside, ms);
+  const style = await loadStyleForCli(a.style, a.allowOutside, fetchTimeoutMs(a));
   const params = style.renderer.params(parseParams(a.param));
   const list = new TileList(bbox, minZoom, maxZoom);
   const { start, end } = list.shard(shard.index, shard.count);

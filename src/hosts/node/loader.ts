@@ -13,14 +13,23 @@ import { decodeImage, decodeImageElevation } from './image.js';
 import { readBody } from '../body.js';
 
 /** Seconds a network request may take (connect to last byte) before it fails as timed out. */
-export const DEFAULT_FETCH_TIMEOUT_S = 30;
+export const DEFAULT_FETCH_TIMEOUT_S = 10;
+
+/**
+ * A host's network-read timeout for a render timeout: half of it, at most DEFAULT_FETCH_TIMEOUT_S.
+ * Shorter than the render's, so a source that never answers fails as itself (`timed out after
+ * 10 s`, naming the URL) before the render's own timeout fires and hides the cause.
+ */
+export function defaultFetchTimeoutMs(renderTimeoutMs: number): number {
+  return Math.min(DEFAULT_FETCH_TIMEOUT_S * 1000, renderTimeoutMs / 2);
+}
 
 export interface NodeLoaderOptions {
   /** Directory that relative paths resolve against (the style file's directory). */
   baseDir: string;
   /** Allow paths that escape baseDir (default false). */
   allowOutside?: boolean;
-  /** Milliseconds an http(s) request may take (default 30 s). */
+  /** Milliseconds an http(s) request may take (default 10 s). */
   fetchTimeoutMs?: number;
 }
 

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:f
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AddressInfo } from 'node:net';
+import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp, tilejsonCoverage } from './app.js';
 import { createHttpServer, drain, httpLimits, listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
@@ -74,7 +75,13 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
   const files = o.styles;
   const ids = styleIds(files);
   const styles = await Promise.all(
-    files.map((f) => loadStyleFile(f, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, sourceCacheBytes: o.sourceCacheBytes })),
+    files.map((f) =>
+      loadStyleFile(f, {
+        allowOutside: o.allowOutside,
+        fetchTimeoutMs: o.fetchTimeoutMs ?? defaultFetchTimeoutMs(o.timeoutMs ?? 30_000),
+        sourceCacheBytes: o.sourceCacheBytes,
+      }),
+    ),
   );
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const services = new Map<string, TileService>();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
+import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
@@ -123,6 +124,8 @@ export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'render
   workers?: number;
   backend?: BackendChoice;
   allowOutside?: boolean;
+  /** Milliseconds each network read of a source may take (default: half of `timeoutMs`, at most 10 s), then 502 naming it. */
+  fetchTimeoutMs?: number;
   /** Bytes of decoded source tiles and sampled geometry kept per render worker and style version (default 128 MiB). */
   sourceCacheBytes?: number;
   publicUrl?: string;
@@ -188,7 +191,11 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     return serveMany({ ...o, styles: files });
   }
   httpLimits(o); // a bad limit fails before any worker starts
-  const style = await loadStyleFile(o.style, { allowOutside: o.allowOutside, fetchTimeoutMs: o.timeoutMs, sourceCacheBytes: o.sourceCacheBytes });
+  const style = await loadStyleFile(o.style, {
+    allowOutside: o.allowOutside,
+    fetchTimeoutMs: o.fetchTimeoutMs ?? defaultFetchTimeoutMs(o.timeoutMs ?? 30_000),
+    sourceCacheBytes: o.sourceCacheBytes,
+  });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });
   const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });
