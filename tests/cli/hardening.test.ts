@@ -105,15 +105,27 @@ test('bbox across the antimeridian renders one window across the seam (issue 13 
       {
         type: 'Feature',
         properties: {},
+        // Cut at the antimeridian, as RFC 7946 (section 3.1.9) has producers write it.
         geometry: {
-          type: 'Polygon',
+          type: 'MultiPolygon',
           coordinates: [
             [
-              [165, 20],
-              [-165, 20],
-              [-165, -20],
-              [165, -20],
-              [165, 20],
+              [
+                [165, -20],
+                [180, -20],
+                [180, 20],
+                [165, 20],
+                [165, -20],
+              ],
+            ],
+            [
+              [
+                [-180, -20],
+                [-165, -20],
+                [-165, 20],
+                [-180, 20],
+                [-180, -20],
+              ],
             ],
           ],
         },
