@@ -60,11 +60,30 @@ export class FetchLoader implements Loader {
     const res = await this.fetchFn(url, { headers, signal });
     // A range starting at or past the end: no bytes, as the Loader contract allows.
     if (range && res.status === 416) return new Uint8Array(0);
-    if (!res.ok) throw new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${url}`);
+    if (!res.ok) throw new Error(await failure(ref, url, res));
     // Bounded: whole answers to LIMITS.maxSourceBytes; a range the server ignores is read up to its end only.
     const bytes = await readBody(res, url, range ? range.offset + range.length : LIMITS.maxSourceBytes, !!range && res.status !== 206);
     // A server that ignores Range answers 200 with the whole body.
     if (range && res.status !== 206) return bytes.subarray(range.offset, range.offset + range.length);
     return bytes;
   }
+}
+
+/**
+ * Why a fetch failed, in the words of the answer when it is one of our servers' JSON errors
+ * (`{error, details: [{message}]}`: "cannot read 'x.geojson': no such file"), else its status.
+ */
+async function failure(ref: string, url: string, res: Response): Promise<string> {
+  const status = `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`;
+  if (/json/.test(res.headers.get('content-type') ?? '')) {
+    try {
+      const body = JSON.parse(new TextDecoder().decode(await readBody(res, url, 64 * 1024, true))) as { details?: { message?: unknown }[] };
+      const message = body.details?.[0]?.message;
+      if (typeof message === 'string' && message)
+        return message.includes(`'${ref}'`) ? `${message} (${status})` : `cannot read '${ref}': ${message} (${status})`;
+    } catch {
+      // not JSON after all: the status says it
+    }
+  }
+  return `cannot read '${ref}': ${status} for ${url}`;
 }
