@@ -14,18 +14,23 @@ const SRC = path.join(ROOT, 'src/hosts/browser');
 const MAPLIBRE = path.join(ROOT, 'node_modules/maplibre-gl/dist');
 
 /**
- * Clipper2's WebAssembly build (clipper2-wasm, used by buffer and feature-boolean) imports Node's
- * `module` only when it runs in Node: leave that import to the runtime, which never reaches it in a
- * browser. Its .wasm is fetched beside the chunk that holds it (`new URL(..., import.meta.url)`), so
- * it is copied into the bundle's directory.
+ * The WebAssembly builds of Clipper2 (clipper2-wasm: buffer, feature-boolean, text halos), HarfBuzz
+ * (harfbuzzjs: text shaping) and woff2 (wawoff2: WOFF2 fonts) reach for Node's `module`, `fs` and
+ * `path` only when they run in Node: leave those to the runtime, which never reaches them in a
+ * browser. The clipper and harfbuzz .wasm files are fetched beside the chunk that holds them
+ * (`new URL(..., import.meta.url)`), so they are copied into the bundle's directory (wawoff2
+ * carries its own inline).
  */
 const nodeOnlyExternal = {
   name: 'node-only-external',
   setup(b) {
-    b.onResolve({ filter: /^module$/ }, () => ({ path: 'module', external: true }));
+    b.onResolve({ filter: /^(module|fs|path)$/ }, (a) => ({ path: a.path, external: true }));
   },
 };
-const CLIPPER_WASM = path.join(ROOT, 'node_modules/clipper2-wasm/dist/es/clipper2z.wasm');
+const WASM = [
+  [path.join(ROOT, 'node_modules/clipper2-wasm/dist/es/clipper2z.wasm'), 'clipper2z.wasm'],
+  [path.join(ROOT, 'node_modules/harfbuzzjs/dist/harfbuzz.wasm'), 'harfbuzz.wasm'],
+];
 
 /** MapLibre stays its own module (vendor/), so it finds its worker script beside itself. */
 const maplibreExternal = {
@@ -66,7 +71,7 @@ export async function buildBrowser({ outDir = path.join(ROOT, 'dist/browser'), m
       logLevel: 'warning',
     });
     mkdirSync(path.join(tmp, 'vendor'), { recursive: true });
-    if (existsSync(CLIPPER_WASM)) copyFileSync(CLIPPER_WASM, path.join(tmp, 'clipper2z.wasm'));
+    for (const [from, to] of WASM) if (existsSync(from)) copyFileSync(from, path.join(tmp, to));
     copyFileSync(path.join(SRC, 'preview/index.html'), path.join(tmp, 'index.html'));
     copyFileSync(path.join(SRC, 'preview/preview.css'), path.join(tmp, 'preview.css'));
     for (const f of ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css']) copyFileSync(path.join(MAPLIBRE, f), path.join(tmp, 'vendor', f));

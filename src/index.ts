@@ -27,6 +27,11 @@ export interface RendererOptions {
   nodeCache?: NodeCache;
   /** Decoded source tiles, shared by every render of this style; pass one cache to several renderers to share it (default: one per renderer). */
   tileCache?: TileCache;
+  /**
+   * What a render could honour only in part (a character no font of a text node holds), each
+   * distinct message once per renderer (default: console.warn).
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** One built style: every render of every host goes through the same plan. */
@@ -49,7 +54,7 @@ export class Renderer {
   static create(style: string | object, options: RendererOptions = {}): Renderer {
     const doc = loadStyle(style);
     const plan = buildPlan(doc);
-    const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache });
+    const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache, onWarning: options.onWarning });
     return new Renderer(doc, plan, sources, options.backend, options.nodeCache);
   }
 
@@ -88,7 +93,7 @@ export class Renderer {
 
   /** Legend entry `index` drawn over stand-in features (size x size, default 32), with these params. */
   renderLegendSwatch(index: number, params?: ParamValues, options: { size?: number; backend?: Backend } = {}): Promise<Raster> {
-    return renderLegendSwatch(this.plan, index, params, { ...options, backend: options.backend ?? this.backend, sprite: this.sources.sprite });
+    return renderLegendSwatch(this.plan, index, params, { ...options, backend: options.backend ?? this.backend, assets: this.sources });
   }
 
   /** Legend entry `index` as a colour scale (width x height, default 160 x 12) when its node is a `color-ramp`; else undefined. */

@@ -2,7 +2,7 @@
 import { expression, featureFilter } from '@maplibre/maplibre-gl-style-spec';
 import type { RGBA } from '../types.js';
 
-export type ExprType = 'number' | 'color' | 'filter' | 'ramp' | 'boolean';
+export type ExprType = 'number' | 'color' | 'filter' | 'ramp' | 'boolean' | 'string';
 
 /** The feature view an expression sees. `type`: 1 point, 2 line, 3 polygon. */
 export interface ExprFeature {
@@ -13,8 +13,8 @@ export interface ExprFeature {
 
 export interface CompiledExpr {
   type: ExprType;
-  /** Number, straight-alpha RGBA, or boolean; `null` when the expression yields no value of its type. */
-  evaluate(zoom: number, feature?: ExprFeature, heatmapDensity?: number): number | RGBA | boolean | null;
+  /** Number, straight-alpha RGBA, boolean or string; `null` when the expression yields no value of its type. */
+  evaluate(zoom: number, feature?: ExprFeature, heatmapDensity?: number): number | RGBA | boolean | string | null;
   featureConstant: boolean;
 }
 
@@ -24,6 +24,7 @@ const SPECS: Record<Exclude<ExprType, 'filter'>, Spec> = {
   number: { type: 'number', 'property-type': 'data-driven', expression: { interpolated: true, parameters: ['zoom', 'feature'] } } as Spec,
   color: { type: 'color', 'property-type': 'data-driven', expression: { interpolated: true, parameters: ['zoom', 'feature'] } } as Spec,
   boolean: { type: 'boolean', 'property-type': 'data-driven', expression: { interpolated: false, parameters: ['zoom', 'feature'] } } as Spec,
+  string: { type: 'string', 'property-type': 'data-driven', expression: { interpolated: false, parameters: ['zoom', 'feature'] } } as Spec,
   ramp: { type: 'color', 'property-type': 'color-ramp', expression: { interpolated: true, parameters: ['heatmap-density'] } } as Spec,
 };
 
@@ -61,7 +62,8 @@ export function compileExpr(value: unknown, type: ExprType, rootKey: string): Co
   }
   let r: ReturnType<typeof expression.createExpression>;
   try {
-    r = expression.createExpression(value, rootKey, SPECS[type]);
+    // A string field takes any value as text (a number property, a concat): read through to-string.
+    r = expression.createExpression(type === 'string' ? ['to-string', value] : value, rootKey, SPECS[type]);
   } catch (e) {
     // The style-spec's parser looks operators up in a plain object: ["toString", ...] throws a TypeError.
     throw new ExprError(`not a valid expression (an unknown operator?): ${(e as Error)?.message ?? e}`);
@@ -85,6 +87,7 @@ export function compileExpr(value: unknown, type: ExprType, rootKey: string): Co
       if (v === null || v === undefined) return null;
       if (type === 'number') return typeof v === 'number' && Number.isFinite(v) ? v : null;
       if (type === 'boolean') return typeof v === 'boolean' ? v : null;
+      if (type === 'string') return typeof v === 'string' ? v : null;
       return typeof v === 'object' && v !== null && 'r' in v ? straight(v as MlColor) : null;
     },
   };

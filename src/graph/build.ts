@@ -46,6 +46,12 @@ export interface PlanNode {
   edges: Edge[];
   /** Margin in pixels: this node's canvas is the window grown by it. */
   margin: number;
+  /**
+   * How far beyond its canvas this node must publish what it decided (a text node's placed
+   * labels), for consumers that read only that (OpDef.reach): its inputs reach as far, its canvas
+   * does not grow.
+   */
+  reach: number;
   /** Static bounds of padding-determining (and other boundable) fields. */
   bounds: Record<string, number>;
   /** Params this node reads directly. */
@@ -78,6 +84,9 @@ interface Raw {
   /** Call chain, for messages. */
   via: string;
 }
+
+/** The declared input of an edge field: `avoid/2` is an entry of the list input `avoid`. */
+export const inputField = (edgeField: string): string => edgeField.split('/')[0]!;
 
 const strip = (ref: string) => (ref.startsWith('@') || ref.startsWith('$') ? ref.slice(1) : ref);
 const isExprField = (schema: Schema | undefined) => !!schema && 'x-expr' in schema;
@@ -231,6 +240,7 @@ export function buildPlan(doc: StyleDoc): Plan {
       kind,
       edges: [],
       margin: 0,
+      reach: 0,
       bounds: {},
       directParams: new Set(),
       params: new Set(),
@@ -250,12 +260,20 @@ export function buildPlan(doc: StyleDoc): Plan {
       if (op.inputs[field]) {
         // Asset fields (x-asset) take an `@node` or a literal asset path; only the former is an edge.
         if (schema?.['x-asset'] && typeof value === 'string' && !value.startsWith('@')) continue;
-        const target = resolveId(strip(String(value)));
-        if (!target) {
-          problems.push({ pointer: at, message: `'${String(value)}' names no node${suggestNode(String(value), nodes, n)}` });
-          continue;
+        // A list of node references (text `avoid`): one edge per entry, field `<field>/<index>`.
+        const refs: [string, unknown, string][] = Array.isArray(value) ? value.map((v, i) => [`${field}/${i}`, v, `${at}/${i}`]) : [[field, value, at]];
+        for (const [edgeField, v, where] of refs) {
+          const target = resolveId(strip(String(v)));
+          if (!target) {
+            problems.push({ pointer: where, message: `'${String(v)}' names no node${suggestNode(String(v), nodes, n)}` });
+            continue;
+          }
+          if (target === n.id) {
+            problems.push({ pointer: where, message: `a node cannot read itself` });
+            continue;
+          }
+          n.edges.push({ field: edgeField, from: target, role: 'node' });
         }
-        n.edges.push({ field, from: target, role: 'node' });
         continue;
       }
       if (isExprField(schema)) {
@@ -317,7 +335,7 @@ export function buildPlan(doc: StyleDoc): Plan {
     for (const e of n.edges) {
       const from = nodes.get(e.from);
       if (!from) continue;
-      const expected = e.role === 'scalar' ? ['scalar'] : n.op.inputs[e.field]!;
+      const expected = e.role === 'scalar' ? ['scalar'] : n.op.inputs[inputField(e.field)]!;
       if (!expected.includes(from.kind)) {
         problems.push({
           pointer: n.pointer + ptr(e.field),
@@ -390,9 +408,15 @@ export function buildPlan(doc: StyleDoc): Plan {
     const n = nodes.get(order[i]!)!;
     for (const e of n.edges) {
       if (e.role !== 'node') continue;
-      const pad = n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], e.field, n.spec)) : 0;
       const from = nodes.get(e.from)!;
-      from.margin = Math.max(from.margin, n.margin + Math.max(0, pad));
+      const reach = n.op.reach?.((f) => n.bounds[f], e.field, n.spec);
+      if (reach !== undefined) {
+        // Read only through what the input publishes: it decides farther out, draws no more.
+        from.reach = Math.max(from.reach, n.margin + n.reach + Math.max(0, Math.ceil(reach)) - from.margin);
+        continue;
+      }
+      const pad = n.op.pad ? Math.ceil(n.op.pad((f) => n.bounds[f], e.field, n.spec)) : 0;
+      from.margin = Math.max(from.margin, n.margin + n.reach + Math.max(0, pad));
     }
   }
   for (const id of order) {

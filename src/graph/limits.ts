@@ -39,7 +39,8 @@ export function limitProblems(plan: Plan): Problem[] {
   // within it); the nodes before it only inherit the excess.
   for (const id of plan.order) {
     const n = plan.nodes.get(id)!;
-    const pad = ownPad(n);
+    // A node that publishes farther than its canvas (a text node others avoid) reads its inputs that far too.
+    const pad = ownPad(n) + n.reach;
     if (pad + n.margin <= max || n.margin > max) continue;
     // The padding fields, or (ops that pad from other fields, e.g. a stroke's width) every bounded field.
     const fields = (n.op.paddingFields ?? Object.keys(n.bounds)).filter((f) => n.bounds[f] !== undefined);
@@ -85,9 +86,10 @@ function windowProblems(w: Window): string[] {
 }
 
 /** The largest canvas, the source tiles it spans, and the estimated peak bytes of rendering `plan` for `window`. */
-export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; node?: string; tiles: number; bytes: number } {
+export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; node?: string; tiles: number; tilesNode?: string; bytes: number } {
   let canvasPixels = 0;
   let node: string | undefined;
+  let tilesNode: string | undefined;
   let tiles = 0;
   let bytes = 0;
   for (const id of plan.order) {
@@ -96,14 +98,21 @@ export function renderFootprint(plan: Plan, w: Window): { canvasPixels: number; 
     const cw = w.width + 2 * m,
       ch = w.height + 2 * m;
     const px = cw * ch;
-    if (px > canvasPixels) {
+    const perPixel = CANVAS_BYTES_PER_PIXEL[n.kind] ?? 0;
+    // Features are sampled, not allocated, over their canvas: the source tiles bound them, not the
+    // pixels (a text node reads features far around the tile to decide its labels alike everywhere).
+    const t = (Math.ceil(cw / w.tileSize) + 1) * (Math.ceil(ch / w.tileSize) + 1);
+    if (perPixel > 0 && px > canvasPixels) {
       canvasPixels = px;
       node = id;
-      tiles = (Math.ceil(cw / w.tileSize) + 1) * (Math.ceil(ch / w.tileSize) + 1);
     }
-    bytes += px * (CANVAS_BYTES_PER_PIXEL[n.kind] ?? 0);
+    if (t > tiles) {
+      tiles = t;
+      tilesNode = id;
+    }
+    bytes += px * perPixel;
   }
-  return { canvasPixels, node, tiles, bytes };
+  return { canvasPixels, node, tiles, tilesNode, bytes };
 }
 
 /** Throws a LimitError when the window is malformed or its render would pass the canvas or memory bound. */
@@ -121,7 +130,7 @@ export function checkWindow(plan: Plan, w: Window): void {
     ]);
   }
   if (f.tiles > LIMITS.maxTilesPerCanvas) {
-    const n = plan.nodes.get(f.node!)!;
+    const n = plan.nodes.get(f.tilesNode!)!;
     throw new LimitError([
       {
         pointer: n.pointer,

@@ -40,6 +40,7 @@ import { math } from './math/index.js';
 import { noise } from './noise/index.js';
 import { solid } from './solid/index.js';
 import { strokeSolid } from './stroke-solid/index.js';
+import { text } from './text/index.js';
 import { zoom } from './zoom/index.js';
 
 /** Every implemented op, one per line. */
@@ -78,6 +79,7 @@ export const OP_LIST: readonly OpDef[] = [
   featureBoolean,
   features,
   fillSolid,
+  text,
   func,
   hillshade,
   math,

@@ -29,6 +29,13 @@ export interface OpDef {
    * Default 0 (a pointwise op).
    */
   pad?(bound: BoundOf, inputField: string, node: NodeSpec): number;
+  /**
+   * For an input read only through what that node publishes (ctx.published: a text node's placed
+   * labels, read by the nodes that avoid it), how far beyond this node's canvas the input must
+   * have decided, in pixels. The input's inputs then reach that far; its own canvas does not grow.
+   * Undefined for inputs read as values (their canvas grows by `pad`).
+   */
+  reach?(bound: BoundOf, inputField: string, node: NodeSpec): number | undefined;
   /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
   scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
   /** Extra checks at build time (beyond the schema), returning problem sentences keyed by field. */
@@ -86,6 +93,12 @@ export interface OpContext {
   expr(field: string): CompiledExpr | undefined;
   sources: SourceRegistry;
   signal?: AbortSignal;
+  /** How far beyond its canvas this node must decide what it publishes (PlanNode.reach), pixels at the window's ratio. */
+  reach?: number;
+  /** Publish what this node decided beside its value (a text node: its placed labels), for the nodes that read it through `published`. */
+  publish?(data: unknown): void;
+  /** What the node wired at `field` published (undefined when it published nothing). */
+  published?(field: string): unknown;
   /** For ops with `paintsOnto`: paint onto this canvas-sized raster (owned by the op) instead of a new transparent one. */
   target?: Raster;
 }

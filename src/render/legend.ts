@@ -36,7 +36,7 @@ export function standInFeatures(entry: LegendEntry, size: number): FeatureGroup[
   return groups;
 }
 
-function standInSources(groups: FeatureGroup[], sprite?: SourceRegistry['sprite']): SourceRegistry {
+function standInSources(groups: FeatureGroup[], assets?: Pick<SourceRegistry, 'sprite' | 'font' | 'warn'>): SourceRegistry {
   const source: FeatureSource = {
     name: 'legend',
     type: 'geojson',
@@ -51,8 +51,12 @@ function standInSources(groups: FeatureGroup[], sprite?: SourceRegistry['sprite'
       throw new RenderError('a legend swatch cannot draw an entry that reads a dem source');
     },
     attribution: async () => [],
-    // Image assets (brush tips, sprites, patterns) come from the style's own registry.
-    sprite,
+    // Assets (brush tips, sprites, patterns, fonts) come from the style's own registry.
+    sprite: assets?.sprite?.bind(assets),
+    font: assets?.font?.bind(assets),
+    warn: assets?.warn?.bind(assets),
+    // A text node draws a sample label where the entry's properties give it no text.
+    standIn: true,
   };
 }
 
@@ -65,7 +69,7 @@ export async function renderLegendSwatch(
   plan: Plan,
   index: number,
   params?: ParamValues,
-  options: { size?: number; backend?: Backend; sprite?: SourceRegistry['sprite'] } = {},
+  options: { size?: number; backend?: Backend; sprite?: SourceRegistry['sprite']; assets?: Pick<SourceRegistry, 'sprite' | 'font' | 'warn'> } = {},
 ): Promise<Raster> {
   const entry = plan.legend?.entries?.[index];
   if (!entry) throw new RenderError(`the legend has no entry ${index}`);
@@ -76,7 +80,7 @@ export async function renderLegendSwatch(
   const sub: Plan = { ...plan, output: entry.from, order, fusions };
   const z = entry['min-zoom'] ?? 0;
   const window = { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 };
-  return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size), options.sprite) })).raster;
+  return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size), options.assets ?? { sprite: options.sprite }) })).raster;
 }
 
 /** A legend entry drawn as a colour scale: the colours of a `color-ramp` node from `min` (left) to `max`. */

@@ -12,6 +12,8 @@ import { ByteLru } from '../util/byte-lru.js';
 
 interface Entry {
   value: Value;
+  /** What the node published beside it (OpContext.publish), kept with it. */
+  published?: unknown;
   byteLength: number;
 }
 
@@ -68,8 +70,13 @@ export class NodeCache {
     return e?.value;
   }
 
-  set(key: string, value: Value): void {
-    this.lru.set(key, { value, byteLength: bytesOf(value) });
+  /** What the node published beside the value cached at `key` (no hit or miss counted). */
+  published(key: string): unknown {
+    return this.lru.peek(key)?.published;
+  }
+
+  set(key: string, value: Value, published?: unknown): void {
+    this.lru.set(key, { value, published, byteLength: bytesOf(value) + (published === undefined ? 0 : 4096) });
   }
 
   get stats(): NodeCacheStats {

@@ -55,6 +55,8 @@ interface RenderState {
   pending: Map<string, number>;
   /** Storage owned by the node cache: never released to the pool, never painted on. */
   pinned: Set<object>;
+  /** What nodes published beside their values (OpContext.publish), by node id. */
+  published: Map<string, unknown>;
 }
 
 function asNumber(v: ScalarValue, where: string): number {
@@ -89,6 +91,7 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
     canvases: new Map(),
     pending: new Map(),
     pinned: new Set(),
+    published: new Map(),
   };
   const cache = options.nodeCache;
   for (const id of plan.order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);
@@ -111,6 +114,8 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       try {
         if (hit) {
           value = hit;
+          const pub = cache!.published(key!);
+          if (pub !== undefined) st.published.set(id, pub);
           if (fusion) {
             edges = [...n.edges.filter((e) => e.field !== fusion.paint), ...plan.nodes.get(fusion.paintId)!.edges];
             st.pending.delete(fusion.paintId);
@@ -136,7 +141,7 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       st.results.set(id, value);
       if (hit) session.stats.cached++;
       else session.stats.nodes++;
-      if (key !== undefined && !hit && !isDeviceValue(value)) cache!.set(key, value);
+      if (key !== undefined && !hit && !isDeviceValue(value)) cache!.set(key, value, st.published.get(id));
       const s = storageOf(value);
       if (key !== undefined && s && !isDeviceValue(value)) st.pinned.add(s);
       releaseDone(st, edges, value, temps);
@@ -323,5 +328,13 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     },
     sources: st.sources,
     signal: st.signal,
+    reach: n.reach * ratio,
+    publish(data) {
+      st.published.set(n.id, data);
+    },
+    published(field) {
+      const e = n.edges.find((x) => x.field === field);
+      return e ? st.published.get(e.from) : undefined;
+    },
   };
 }

@@ -32,6 +32,25 @@ interface Pending {
   waiters: number;
 }
 
+/**
+ * The waiters of each signal behind one abort listener: a render waiting for dozens of source
+ * tiles at once (a text node reads far around its tile) adds one listener to its signal, not one
+ * per tile (Node warns past ten listeners on one signal).
+ */
+const waiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Call `fn` when `signal` aborts; returns the function that stops that. */
+function onAbortOf(signal: AbortSignal, fn: () => void): () => void {
+  let set = waiters.get(signal);
+  if (!set) {
+    const fns = (set = new Set());
+    waiters.set(signal, fns);
+    signal.addEventListener('abort', () => [...fns].forEach((f) => f()), { once: true });
+  }
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
 export class TileCache {
   readonly maxBytes: number;
   private readonly done = new Map<string, Sized<unknown>>();
@@ -97,20 +116,20 @@ export class TileCache {
         }
         reject(signal!.reason);
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const off = signal ? onAbortOf(signal, onAbort) : undefined;
       p.promise.then(
         (s) => {
           if (settled) return;
           settled = true;
           p.waiters--;
-          signal?.removeEventListener('abort', onAbort);
+          off?.();
           resolve(s.value);
         },
         (e) => {
           if (settled) return;
           settled = true;
           p.waiters--;
-          signal?.removeEventListener('abort', onAbort);
+          off?.();
           reject(e);
         },
       );

@@ -3,6 +3,7 @@ import { RenderError } from '../errors.js';
 import type { SourceDecl, StyleDoc } from '../style/types.js';
 import { TileCache } from './cache.js';
 import { createSpriteLoader } from './assets.js';
+import { createFontLoader } from '../ops/text/fonts.js';
 import { createDemSource } from './dem.js';
 import { GeojsonSource } from './geojson.js';
 import { createMvtSource } from './mvt.js';
@@ -15,6 +16,21 @@ export interface SourceRegistryOptions {
   decodeImage?: ImageDecoder;
   /** Decoded tiles, shared by every render of this style (and of others given the same cache). Default: a cache of its own. */
   cache?: TileCache;
+  /** Where warnings go (each distinct message once): the hosts print or log them. Default: console.warn. */
+  onWarning?: (message: string) => void;
+}
+
+/** Distinct warnings reported per style; past it, one last message says more were dropped. */
+export const MAX_WARNINGS = 100;
+
+/** A warn() that reports each distinct message once (at most MAX_WARNINGS of them). */
+export function onceWarner(onWarning: (message: string) => void = (m) => console.warn(`tilegraph: ${m}`)): (message: string) => void {
+  const seen = new Set<string>();
+  return (message) => {
+    if (seen.has(message) || seen.size > MAX_WARNINGS) return;
+    seen.add(message);
+    onWarning(seen.size > MAX_WARNINGS ? `more than ${MAX_WARNINGS} distinct warnings; no more are reported for this style` : message);
+  };
 }
 
 export type SourceFactory = (name: string, decl: SourceDecl, ctx: SourceContext) => AnySource;
@@ -66,6 +82,8 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
     featureSource: (name) => pick(name, (s): s is FeatureSource => s.type !== 'dem', 'feature'),
     demSource: (name) => pick(name, (s): s is DemSource => s.type === 'dem', 'dem'),
     sprite: createSpriteLoader(ctx.loader, ctx.decodeImage),
+    font: createFontLoader(ctx.loader),
+    warn: onceWarner(o.onWarning),
     async attribution() {
       const out: string[] = [];
       if (doc.attribution) out.push(doc.attribution);

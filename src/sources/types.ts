@@ -109,6 +109,15 @@ export interface SourceRegistry {
   /** An image asset (brush tip, sprite, pattern) by its style-relative path or URL, loaded once per style (src/sources/assets.ts). */
   sprite?(ref: string, signal?: AbortSignal): Promise<Sprite>;
   demSource(name: string | undefined): DemSource;
+  /** A font (TTF, OTF, WOFF, WOFF2) by its style-relative path, URL or npm: reference, loaded once per style (src/ops/text/fonts.ts). */
+  font?(ref: string, signal?: AbortSignal): Promise<import('../ops/text/font.js').TextFont>;
+  /**
+   * Reports something a render could only partly honour (a character no font holds): each distinct
+   * message once per style, to the host's warning handler (RendererOptions.onWarning).
+   */
+  warn?(message: string): void;
+  /** Set on the legend's stand-in registry: ops may draw a sample where the stand-in feature gives them nothing (a text node's label). */
+  readonly standIn?: boolean;
   /** Merged, de-duplicated attribution of the style and its sources. */
   attribution(): Promise<string[]>;
   /** The tile cache the sources decode into (absent on stand-ins such as the legend's). */

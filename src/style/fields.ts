@@ -173,7 +173,7 @@ export function oneOfEnum(values: readonly string[], dflt?: string): Schema {
 }
 
 /** A raw map-style expression (JSON array or literal), compiled by the style-spec at build time. */
-export function expr(type: 'number' | 'color' | 'filter' | 'ramp' | 'boolean', description?: string, unit?: Unit): Schema {
+export function expr(type: 'number' | 'color' | 'filter' | 'ramp' | 'boolean' | 'string', description?: string, unit?: Unit): Schema {
   const s: Schema = { 'x-expr': type };
   if (description) s.description = description;
   return withUnit(s, unit);

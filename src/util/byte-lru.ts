@@ -24,6 +24,11 @@ export class ByteLru<V extends { byteLength: number }> {
     return v;
   }
 
+  /** The value without touching its recency. */
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
   set(key: string, value: V): void {
     const old = this.map.get(key);
     if (old !== undefined) {

@@ -115,7 +115,11 @@ export class NodeLoader implements Loader {
     }
   }
 
-  /** `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas). */
+  /**
+   * `npm:<package>/<file>`: data shipped inside an installed npm package (e.g. world-atlas),
+   * resolved from the style's directory first, then from tilegraph's own dependencies (the default
+   * font, dejavu-fonts-ttf, is one: a style anywhere can use it).
+   */
   private filePath(ref: string): string {
     return ref.startsWith('npm:') ? resolveNpmRef(ref, this.baseDir) : this.resolvePath(ref);
   }

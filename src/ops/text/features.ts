@@ -1,0 +1,69 @@
+// What the text op labels: each feature of its input as one LabelFeature in world pixels, taken
+// from the most complete geometry the input holds, so that every canvas sees the same feature:
+// - GeoJSON sources: whole features (lines measured from their own start, one pole per polygon);
+// - tiled sources (MVT, PMTiles): each source tile's own piece, buffer included, with the tile's
+//   square as its owner (a label is anchored only in the square of the tile that made it);
+// - anything else (the output of a geometry op): the groups the canvas holds.
+import type { ExprFeature } from '../../expr/index.js';
+import { toWorld, type WholeFeature, worldShifts, worldSize } from '../../geometry/whole.js';
+import type { Canvas, FeatureGroup, Features } from '../../types.js';
+
+export type LineSource = 'whole' | 'piece' | 'clipped';
+
+export interface LabelFeature {
+  feature: ExprFeature;
+  /** Points, world pixels. */
+  points: ArrayLike<number>;
+  lines: Float64Array[];
+  polygons: Float64Array[][];
+  /** Pieces: the owning tile's square [x0, y0, x1, y1), world pixels. */
+  owner?: [number, number, number, number];
+  /** Where the geometry comes from (how line anchors are chosen). */
+  source: LineSource;
+  /** The whole feature (for memoised measures), when there is one. */
+  whole?: WholeFeature;
+  /** World copy shift of this feature, pixels (0 unless it wraps). */
+  shift: number;
+}
+
+function exprOf(w: { id?: number | string; properties: Record<string, unknown>; polygons: unknown[]; lines: unknown[] }): ExprFeature {
+  return { type: w.polygons.length ? 3 : w.lines.length ? 2 : 1, id: w.id, properties: w.properties };
+}
+
+/** Which geometry a placement reads (the rest is not converted). */
+export type Placement = 'point' | 'line' | 'polygon';
+
+/** Every feature of `input` that can have a label anchored within `region` (a canvas grown by the reach). */
+export async function labelFeatures(input: Features, region: Canvas, placement: Placement, signal?: AbortSignal): Promise<LabelFeature[]> {
+  const whole = input.whole ? input.whole.features() : input.pieces ? await input.pieces(signal) : undefined;
+  if (!whole)
+    return input.groups.map((g: FeatureGroup) => ({ feature: exprOf(g), points: g.points, lines: g.lines, polygons: g.polygons, source: 'clipped', shift: 0 }));
+  const W = worldSize(region);
+  const out: LabelFeature[] = [];
+  const x1 = region.x0 + region.width;
+  const y1 = region.y0 + region.height;
+  for (const w of whole) {
+    if (w.box[3] * W < region.y0 || w.box[1] * W > y1) continue;
+    for (const dx of worldShifts(w.box[0], w.box[2], region, 0)) {
+      if (w.box[2] * W + dx < region.x0 || w.box[0] * W + dx > x1) continue;
+      const f: LabelFeature = {
+        feature: exprOf(w),
+        points: placement === 'point' ? toWorld(w.points, W, dx) : [],
+        lines: placement === 'line' ? w.lines.map((l) => toWorld(l, W, dx)) : [],
+        polygons: placement === 'line' ? w.polygons.map((p) => p.map((r) => toWorld(r, W, dx))) : [],
+        source: w.owner ? 'piece' : 'whole',
+        whole: w,
+        shift: dx,
+      };
+      if (w.owner) f.owner = [w.owner[0] * W + dx, w.owner[1] * W, w.owner[2] * W + dx, w.owner[3] * W];
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+/** Whether world point (x, y) lies in a feature's owner square (always, without an owner). */
+export function owns(f: LabelFeature, x: number, y: number): boolean {
+  const o = f.owner;
+  return !o || (x >= o[0] && x < o[2] && y >= o[1] && y < o[3]);
+}

@@ -1,0 +1,442 @@
+// What both backends draw for a text node: the candidates of every feature, the labels placed
+// (placement.ts), and for those that reach the canvas their halo and glyph rings in canvas pixels
+// with their colours, in paint order (every halo under every text). The CPU fills them with the
+// exact-area rasterizer, the GPU with the earcut + coverage pipeline: the same polygons.
+import polylabel from 'polylabel';
+import type { RingSet } from '../../backends/cpu/rasterize.js';
+import { RenderError } from '../../errors.js';
+import type { ExprFeature } from '../../expr/index.js';
+import { clamp01, explicitMax } from '../../expr/paint.js';
+import { type Clipper, loadClipper } from '../../geometry/clipper.js';
+import { worldSize, type WholeFeature } from '../../geometry/whole.js';
+import { growWindow, type Canvas, type Features, type RGBA } from '../../types.js';
+import type { OpContext } from '../types.js';
+import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors } from './along.js';
+import { type LabelFeature, labelFeatures, owns, type Placement } from './features.js';
+import type { FontStack } from './shape.js';
+import { glyphRings, haloRings, type GlyphRings } from './glyphs.js';
+import { type Anchor, type Justify, layoutPoint, lineWidth } from './layout.js';
+import { type Candidate, hashLabel, place } from './placement.js';
+import { DEFAULT_FONT, fontStackOf } from './fonts.js';
+
+/** Largest label size in pixels (at pixel ratio 1); larger sizes clamp to it. */
+export const MAX_SIZE = 256;
+/** Most halo steps drawn for a blurred halo (one ring per step). */
+const MAX_HALO_STEPS = 16;
+
+/** A placed label, in world pixels: what dependents (avoid) and hosts (the workbench) read. */
+export interface PlacedLabel {
+  text: string;
+  feature: ExprFeature;
+  x: number;
+  y: number;
+  /** Collision boxes (padding included), world pixels. */
+  boxes: Float64Array;
+}
+
+/** What a text node publishes: its placed labels over its canvas grown by its reach. */
+export interface TextPlacement {
+  placed: PlacedLabel[];
+  /** Every placed label's boxes, flat: obstacles for the nodes that avoid this one. */
+  boxes: Float64Array;
+  /** Candidates considered (their boxes), for the workbench. */
+  candidates: number;
+}
+
+/** One filled shape: rings in canvas pixels and a premultiplied colour. */
+export interface TextShape {
+  rings: RingSet;
+  rgba: [number, number, number, number];
+  /** Box of the rings, canvas pixels. */
+  box: [number, number, number, number];
+}
+
+interface Glyphs {
+  fonts: Uint8Array;
+  gids: Uint16Array;
+  /** Glyph origins, world pixels. */
+  x: Float64Array;
+  y: Float64Array;
+  /** Rotation of each glyph (line labels); absent for point labels. */
+  cos?: Float64Array;
+  sin?: Float64Array;
+}
+
+interface LabelCandidate extends Candidate {
+  text: string;
+  feature: ExprFeature;
+  size: number;
+  color: RGBA;
+  glyphs: Glyphs;
+}
+
+/** The node's placement radius: E (max-extent) and the rounds; the margin its features need is E (4 rounds - 1). */
+export function reachOf(extent: number, rounds: number): number {
+  return extent * (4 * rounds - 1);
+}
+
+/** The published placement of an avoided node wired at `field`, if it has one. */
+function obstaclesOf(ctx: OpContext): Float64Array | undefined {
+  const list = ctx.node.avoid;
+  if (!Array.isArray(list) || !list.length) return undefined;
+  const parts: Float64Array[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const p = ctx.published?.(`avoid/${i}`) as TextPlacement | undefined;
+    if (!p) throw new RenderError(`node '${ctx.id}' field 'avoid': '${String(list[i])}' published no placement (is it a text node?)`);
+    parts.push(p.boxes);
+  }
+  const n = parts.reduce((a, p) => a + p.length, 0);
+  const out = new Float64Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The sample a legend swatch shows when its stand-in feature gives the expression no text. */
+export const LEGEND_SAMPLE = 'Aa';
+
+/** A string from the text expression (numbers as the style-spec's to-string gives them). */
+function textOf(ctx: OpContext, f: ExprFeature): string {
+  const e = ctx.expr('text-expr');
+  const v = e?.evaluate(ctx.zoom, f);
+  const t = typeof v === 'string' ? v.trim() : '';
+  return t || (ctx.sources.standIn ? LEGEND_SAMPLE : '');
+}
+
+/** The pole of inaccessibility of a whole feature's largest polygon, Mercator units (memoised). */
+const poles = new WeakMap<WholeFeature, [number, number][]>();
+
+function polesOf(polygons: readonly Float64Array[][], precision: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (const poly of polygons) {
+    const rings = poly.map((r) => {
+      const pts: number[][] = [];
+      for (let i = 0; i + 1 < r.length; i += 2) pts.push([r[i]!, r[i + 1]!]);
+      return pts;
+    });
+    if (!rings[0] || rings[0].length < 3) continue;
+    const p = polylabel(rings, precision);
+    if (Number.isFinite(p[0]) && Number.isFinite(p[1])) out.push([p[0]!, p[1]!]);
+  }
+  return out;
+}
+
+/** Label points of a polygon feature: the pole of each polygon. */
+function polygonPoints(f: LabelFeature, W: number): number[] {
+  const out: number[] = [];
+  if (f.whole) {
+    let ps = poles.get(f.whole);
+    if (!ps) {
+      const b = f.whole.box;
+      ps = polesOf(f.whole.polygons, Math.max(b[2] - b[0], b[3] - b[1]) * 1e-4 || 1e-12);
+      poles.set(f.whole, ps);
+    }
+    for (const [x, y] of ps) out.push(x * W + f.shift, y * W);
+  } else {
+    for (const [x, y] of polesOf(f.polygons, 0.5)) out.push(x, y);
+  }
+  return out;
+}
+
+/** Everything a text node draws and publishes for its canvas. */
+export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; placement: TextPlacement }> {
+  const node = ctx.node;
+  const ratio = ctx.window.pixelRatio ?? 1;
+  const extent = ctx.bound('max-extent');
+  const rounds = Math.max(1, Math.min(4, Math.round(ctx.num('rounds', 2))));
+  const reach = ctx.reach ?? 0;
+  const placement = (node.placement as Placement | undefined) ?? 'point';
+  const padding = Math.max(0, ctx.num('padding', 2));
+  const haloWidth = Math.max(0, Math.min(ctx.num('halo-width', 0), 32 * ratio));
+  const haloBlur = Math.max(0, Math.min(ctx.num('halo-blur', 0), 16 * ratio));
+  const baseColor = ctx.color('color', [0, 0, 0, 1]);
+  const haloColor = ctx.color('halo-color', [1, 1, 1, 1]);
+  const colorExpr = ctx.expr('color-expr');
+  const sizeExpr = ctx.expr('size-expr');
+  const priorityExpr = ctx.expr('priority-expr');
+  const maxSize = MAX_SIZE * ratio;
+  const sizeMax = explicitMax(ctx, 'size');
+  const baseSize = ctx.num('size', 16);
+  const layoutBase = {
+    maxWidth: Math.max(0, ctx.num('max-width', 0)),
+    lineHeight: ctx.num('line-height', 1.2),
+    letterSpacing: ctx.num('letter-spacing', 0),
+    justify: ((node.justify as Justify | undefined) ?? 'center') as Justify,
+    anchor: ((node.anchor as Anchor | undefined) ?? 'center') as Anchor,
+    offsetX: ctx.nums('offset')?.[0] ?? 0,
+    offsetY: ctx.nums('offset')?.[1] ?? 0,
+  };
+  const spacing = Math.max(1, ctx.num('spacing', 250));
+  const maxAngle = (Math.max(0, Math.min(180, ctx.num('max-angle', 45))) * Math.PI) / 180;
+  const upright = ctx.bool('keep-upright', true);
+
+  const stack = await fontStackOf(ctx, node.font ?? DEFAULT_FONT);
+  const clipper: Clipper | undefined = haloWidth + haloBlur / 2 > 0 ? await loadClipper() : undefined;
+  const canvas = ctx.canvas;
+  const W = worldSize(canvas);
+  const decided = growWindow(canvas, reach + extent);
+  const region = growWindow(canvas, reach + reachOf(extent, rounds));
+  const input = ctx.input<'features'>('features') as Features;
+  const feats = await labelFeatures(input, region, placement, ctx.signal);
+  const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
+
+  // Halo layers: nested outlines from the innermost, each with the alpha that makes the stack a
+  // linear ramp from the full halo colour at width - blur / 2 to nothing at width + blur / 2.
+  const steps = haloBlur > 0 ? Math.max(2, Math.min(MAX_HALO_STEPS, Math.ceil(haloBlur))) : haloWidth > 0 ? 1 : 0;
+  const haloDistances: number[] = [];
+  for (let k = 0; k < steps; k++) haloDistances.push(Math.max(0, steps === 1 ? haloWidth : haloWidth - haloBlur / 2 + ((k + 0.5) * haloBlur) / steps));
+  const reachOfHalo = haloDistances.length ? haloDistances[haloDistances.length - 1]! : 0;
+
+  const cands: LabelCandidate[] = [];
+  const warnings = new Set<string>();
+  let tooWide = 0;
+  for (const f of feats) {
+    const text = textOf(ctx, f.feature);
+    if (!text) continue;
+    const sizeV = sizeExpr ? sizeExpr.evaluate(ctx.zoom, f.feature) : baseSize;
+    const size = Math.min(typeof sizeV === 'number' ? sizeV : baseSize, sizeMax, maxSize);
+    if (!(size > 0)) continue;
+    const cv = colorExpr?.evaluate(ctx.zoom, f.feature);
+    const color = Array.isArray(cv) ? (cv as RGBA) : baseColor;
+    const pv = priorityExpr?.evaluate(ctx.zoom, f.feature);
+    const priority = typeof pv === 'number' ? pv : 0;
+    const add = (x: number, y: number, glyphs: Glyphs, boxes: Float64Array) => {
+      // Whole or not at all: a label whose ink or halo reaches past max-extent is never placed.
+      const ink = inkBox(stack, glyphs, size, reachOfHalo);
+      if (Math.max(x - ink[0], ink[2] - x, y - ink[1], ink[3] - y) > extent) {
+        tooWide++;
+        return;
+      }
+      for (let i = 0; i < boxes.length; i += 4) {
+        boxes[i] = boxes[i]! - padding;
+        boxes[i + 1] = boxes[i + 1]! - padding;
+        boxes[i + 2] = boxes[i + 2]! + padding;
+        boxes[i + 3] = boxes[i + 3]! + padding;
+      }
+      cands.push({ x, y, priority, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, glyphs });
+    };
+    if (placement === 'line') {
+      const run = lineRun(stack, text, size, layoutBase.letterSpacing);
+      if (run.layout.missing) warnings.add(`${text}\u0000${run.layout.missing}`);
+      const lines = [...f.lines];
+      for (const poly of f.polygons) for (const r of poly) lines.push(closed(r));
+      for (const line of lines) {
+        if (line.length < 4) continue;
+        const cum = cumulative(line);
+        const total = cum[cum.length - 1]!;
+        const at = f.source === 'clipped' ? gridAnchors(line, cum, spacing) : spacedAnchors(total, spacing, run.length);
+        for (const s of at) {
+          const p = placeAlong(line, cum, s, run, maxAngle, upright);
+          if (!p || !inRegion(p.x, p.y) || !owns(f, p.x, p.y)) continue;
+          add(p.x, p.y, { fonts: run.layout.fonts, gids: run.layout.gids, x: p.gx, y: p.gy, cos: p.cos, sin: p.sin }, p.boxes);
+        }
+      }
+      continue;
+    }
+    const points = placement === 'polygon' ? polygonPoints(f, W) : f.points;
+    if (!points.length) continue;
+    const layout = layoutPoint(stack, text, { ...layoutBase, size });
+    if (layout.missing) warnings.add(`${text}\u0000${layout.missing}`);
+    for (let i = 0; i + 1 < points.length; i += 2) {
+      const x = points[i]!;
+      const y = points[i + 1]!;
+      if (!inRegion(x, y) || !owns(f, x, y)) continue;
+      const gx = new Float64Array(layout.x.length);
+      const gy = new Float64Array(layout.y.length);
+      for (let k = 0; k < gx.length; k++) {
+        gx[k] = x + layout.x[k]!;
+        gy[k] = y + layout.y[k]!;
+      }
+      const b = layout.box;
+      add(x, y, { fonts: layout.fonts, gids: layout.gids, x: gx, y: gy }, Float64Array.of(x + b[0], y + b[1], x + b[2], y + b[3]));
+    }
+  }
+  for (const w of warnings) {
+    const [text, missing] = w.split('\u0000');
+    ctx.sources.warn?.(
+      `text: no font of ${fontListText(stack)} has ${[...new Set(missing)].map((c) => `'${c}' (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`).join(', ')}; label '${text}' is drawn without them`,
+    );
+  }
+  if (tooWide)
+    ctx.sources.warn?.(
+      `text: node '${ctx.id}': labels reaching farther than max-extent (${extent / ratio} px) from their anchor are not drawn; raise max-extent or wrap them (max-width)`,
+    );
+
+  const placedFlags = place(cands, rounds, obstaclesOf(ctx));
+  const placed: LabelCandidate[] = [];
+  for (let i = 0; i < cands.length; i++) if (placedFlags[i]) placed.push(cands[i]!);
+  // Published: the labels decided exactly (anchored within the canvas grown by reach + max-extent).
+  const inDecided = (c: Candidate) => c.x >= decided.x0 && c.y >= decided.y0 && c.x < decided.x0 + decided.width && c.y < decided.y0 + decided.height;
+  const published = placed.filter(inDecided);
+  const boxes = new Float64Array(published.reduce((a, c) => a + c.boxes.length, 0));
+  let at = 0;
+  for (const c of published) {
+    boxes.set(c.boxes, at);
+    at += c.boxes.length;
+  }
+  const result: TextPlacement = {
+    placed: published.map((c) => ({ text: c.text, feature: c.feature, x: c.x, y: c.y, boxes: c.boxes })),
+    boxes,
+    candidates: cands.length,
+  };
+
+  // Shapes of the labels that reach the canvas: halos (outermost layer first), then texts.
+  const shapes: TextShape[] = [];
+  const visible = placed.filter((c) => {
+    const ink = inkBox(stack, c.glyphs, c.size, reachOfHalo);
+    return ink[2] > canvas.x0 && ink[0] < canvas.x0 + canvas.width && ink[3] > canvas.y0 && ink[1] < canvas.y0 + canvas.height;
+  });
+  if (clipper && steps) {
+    const ha = clamp01(haloColor[3]);
+    for (const c of visible) {
+      for (let j = 1; j <= steps; j++) {
+        // Layer j (outermost first) of alpha a_j: after m layers the alpha is ha m / steps.
+        const a = steps === 1 ? ha : ha / steps / (1 - (ha * (j - 1)) / steps);
+        const d = haloDistances[steps - j]!;
+        const rings = glyphShape(c, stack, canvas, (font, gid) => (d > 0 ? haloRings(clipper, font, gid, c.size, d) : glyphRings(font, gid, c.size)));
+        if (rings && a > 0) shapes.push({ ...rings, rgba: [haloColor[0] * a, haloColor[1] * a, haloColor[2] * a, a] });
+      }
+    }
+  }
+  for (const c of visible) {
+    const a = clamp01(c.color[3]);
+    const rings = glyphShape(c, stack, canvas, (font, gid) => glyphRings(font, gid, c.size));
+    if (rings && a > 0) shapes.push({ ...rings, rgba: [c.color[0] * a, c.color[1] * a, c.color[2] * a, a] });
+  }
+  return { shapes, placement: result };
+}
+
+function closed(r: Float64Array): Float64Array {
+  const out = new Float64Array(r.length + 2);
+  out.set(r);
+  out[r.length] = r[0]!;
+  out[r.length + 1] = r[1]!;
+  return out;
+}
+
+function fontListText(stack: FontStack): string {
+  return stack.fonts.map((f) => `'${f.ref}'`).join(', ');
+}
+
+/** A single-line layout for line placement: glyphs along x from 0, the text centred on the line. */
+function lineRun(stack: FontStack, text: string, size: number, letterSpacing: number): LineRun {
+  const line = stack.shape(text.replace(/\s+/g, ' '));
+  const n = line.gids.length;
+  const pen = new Float64Array(n);
+  const advance = new Float64Array(n);
+  const offX = new Float64Array(n);
+  const offY = new Float64Array(n);
+  let p = 0;
+  let spacing = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && line.clusterStart[i]) spacing += letterSpacing;
+    pen[i] = p + spacing;
+    advance[i] = line.advance[i]! * size;
+    offX[i] = line.x[i]! * size - p;
+    offY[i] = line.y[i]! * size;
+    p += advance[i]!;
+  }
+  const f = stack.primary;
+  const asc = (f.ascender / f.upem) * size;
+  const desc = (f.descender / f.upem) * size;
+  // The line through the middle of the em box: the baseline (asc + desc) / 2 below it.
+  const base = (asc + desc) / 2;
+  for (let i = 0; i < n; i++) offY[i] = offY[i]! + base;
+  const length = lineWidth(line, size, letterSpacing);
+  return {
+    layout: { fonts: line.fonts, gids: line.gids, x: new Float32Array(0), y: new Float32Array(0), box: [0, 0, 0, 0], missing: line.missing },
+    pen,
+    advance,
+    offX,
+    offY,
+    length,
+    top: -(asc - desc) / 2,
+    bottom: (asc - desc) / 2,
+  };
+}
+
+/** Box of a label's glyph outlines grown by `grow` (its halo), world pixels. */
+function inkBox(stack: FontStack, g: Glyphs, size: number, grow: number): [number, number, number, number] {
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < g.gids.length; i++) {
+    const r = glyphRings(stack.fonts[g.fonts[i]!]!, g.gids[i]!, size);
+    if (!r.count) continue;
+    const [bx0, by0, bx1, by1] = r.box;
+    if (g.cos) {
+      const co = g.cos[i]!;
+      const si = g.sin![i]!;
+      for (const [u, v] of [
+        [bx0, by0],
+        [bx1, by0],
+        [bx1, by1],
+        [bx0, by1],
+      ] as const) {
+        const x = g.x[i]! + co * u - si * v;
+        const y = g.y[i]! + si * u + co * v;
+        if (x < box[0]) box[0] = x;
+        if (y < box[1]) box[1] = y;
+        if (x > box[2]) box[2] = x;
+        if (y > box[3]) box[3] = y;
+      }
+    } else {
+      box[0] = Math.min(box[0], g.x[i]! + bx0);
+      box[1] = Math.min(box[1], g.y[i]! + by0);
+      box[2] = Math.max(box[2], g.x[i]! + bx1);
+      box[3] = Math.max(box[3], g.y[i]! + by1);
+    }
+  }
+  if (!(box[0] <= box[2])) return [0, 0, 0, 0];
+  return [box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow];
+}
+
+/** The rings of every glyph of a label (outline or halo, from `ringsOf`) moved into canvas pixels. */
+function glyphShape(
+  c: LabelCandidate,
+  stack: FontStack,
+  canvas: Canvas,
+  ringsOf: (font: import('./font.js').TextFont, gid: number) => GlyphRings,
+): Omit<TextShape, 'rgba'> | undefined {
+  const g = c.glyphs;
+  const parts: GlyphRings[] = [];
+  let floats = 0;
+  let count = 0;
+  for (let i = 0; i < g.gids.length; i++) {
+    const r = ringsOf(stack.fonts[g.fonts[i]!]!, g.gids[i]!);
+    parts.push(r);
+    floats += r.coords.length;
+    count += r.count;
+  }
+  if (!count) return undefined;
+  const coords = new Float64Array(floats);
+  const starts = new Int32Array(count + 1);
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  let at = 0;
+  let k = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const r = parts[i]!;
+    const ox = g.x[i]! - canvas.x0;
+    const oy = g.y[i]! - canvas.y0;
+    const co = g.cos ? g.cos[i]! : 1;
+    const si = g.sin ? g.sin[i]! : 0;
+    for (let j = 0; j < r.count; j++) {
+      starts[k++] = at;
+      for (let p = r.starts[j]!; p < r.starts[j + 1]!; p += 2) {
+        const u = r.coords[p]!;
+        const v = r.coords[p + 1]!;
+        const x = ox + co * u - si * v;
+        const y = oy + si * u + co * v;
+        coords[at++] = x;
+        coords[at++] = y;
+        if (x < box[0]) box[0] = x;
+        if (y < box[1]) box[1] = y;
+        if (x > box[2]) box[2] = x;
+        if (y > box[3]) box[3] = y;
+      }
+    }
+  }
+  starts[count] = at;
+  return { rings: { coords, starts, count }, box };
+}
