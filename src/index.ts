@@ -54,7 +54,12 @@ export class Renderer {
   static create(style: string | object, options: RendererOptions = {}): Renderer {
     const doc = loadStyle(style);
     const plan = buildPlan(doc);
-    const sources = createSourceRegistry(doc, { loader: options.loader, decodeImage: options.decodeImage, cache: options.tileCache, onWarning: options.onWarning });
+    const sources = createSourceRegistry(doc, {
+      loader: options.loader,
+      decodeImage: options.decodeImage,
+      cache: options.tileCache,
+      onWarning: options.onWarning,
+    });
     return new Renderer(doc, plan, sources, options.backend, options.nodeCache);
   }
 

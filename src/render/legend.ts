@@ -80,7 +80,12 @@ export async function renderLegendSwatch(
   const sub: Plan = { ...plan, output: entry.from, order, fusions };
   const z = entry['min-zoom'] ?? 0;
   const window = { z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 };
-  return (await render(sub, window, params, { backend: options.backend, sources: standInSources(standInFeatures(entry, size), options.assets ?? { sprite: options.sprite }) })).raster;
+  return (
+    await render(sub, window, params, {
+      backend: options.backend,
+      sources: standInSources(standInFeatures(entry, size), options.assets ?? { sprite: options.sprite }),
+    })
+  ).raster;
 }
 
 /** A legend entry drawn as a colour scale: the colours of a `color-ramp` node from `min` (left) to `max`. */

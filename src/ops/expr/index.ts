@@ -21,7 +21,8 @@ export const expr: OpDef = {
   cpu(ctx) {
     const c = compiled(ctx.node);
     const v = c.evaluate(ctx.zoom);
-    if (v === null || typeof v === 'string') throw new RenderError(`node '${ctx.id}': the expression yields no ${String(ctx.node.type ?? 'number')} at zoom ${ctx.zoom}`);
+    if (v === null || typeof v === 'string')
+      throw new RenderError(`node '${ctx.id}': the expression yields no ${String(ctx.node.type ?? 'number')} at zoom ${ctx.zoom}`);
     return { kind: 'scalar', value: v };
   },
 };
