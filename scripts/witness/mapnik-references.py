@@ -463,7 +463,85 @@ def drop_shadow_func():
     return {case: 'the shapes as a black mask, the body (#c0603a) and 2 px round-joined #1b3440 outlines (the zoom curve at z3) drawn by Mapnik 40 px beyond the 512 x 384 window; the test blurs the mask with libvips (sigma 6 = zoom 3 x 2), lays the body over it, that over #f4f1ea, the outlines over all (W3C)'}
 
 
-CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago, blur_shapes, seam_mvt_blur, heatmap_over_countries, drop_shadow_func]
+def density_contours(case, levels, margin=48):
+    """GDAL's contours (ContourGenerateEx, pixel centres) of the density closed form of a case's
+    points (spec falloff, radius and intensity of its density node) on its tile and a margin, as
+    GeoJSON in EPSG:3857 with the level of each line."""
+    import numpy as np
+    from osgeo import gdal, ogr, osr
+    s = style_of(case)
+    spec = json.load(open(os.path.join(GOLDEN, case, 'case.json')))
+    z, tx, ty = (int(v) for v in spec['tile'].split('/'))
+    T = spec.get('tileSize', 256)
+    dens = [n for n in s['nodes'].values() if n['op'] == 'density'][0]
+    radius, intensity = float(dens['radius']), float(dens.get('intensity', 1))
+    to_px, _ = world_px(z, T)
+    pts = [to_px(shape(f['geometry'])) for f in s['sources']['pts']['data']['features']]
+    n = T + 2 * margin
+    x0, y0 = tx * T - margin, ty * T - margin
+    cx = x0 + np.arange(n) + 0.5
+    cy = y0 + np.arange(n) + 0.5
+    X, Y = np.meshgrid(cx, cy)
+    field = np.zeros((n, n))
+    for p in pts:
+        d2 = (X - p.x) ** 2 + (Y - p.y) ** 2
+        field += np.where(d2 <= radius * radius, intensity * np.exp(-4.5 * d2 / (radius * radius)) / math.sqrt(2 * math.pi), 0)
+    res = 2 * HALF / (T * 2 ** z)
+    ds = gdal.GetDriverByName('MEM').Create('', n, n, 1, gdal.GDT_Float64)
+    ds.SetGeoTransform((-HALF + x0 * res, res, 0, HALF - y0 * res, 0, -res))
+    ds.GetRasterBand(1).WriteArray(field)
+    srs = osr.SpatialReference()
+    srs.ImportFromEPSG(3857)
+    mem = ogr.GetDriverByName('Memory').CreateDataSource('c')
+    lyr = mem.CreateLayer('c', srs, ogr.wkbLineString)
+    lyr.CreateField(ogr.FieldDefn('id', ogr.OFTInteger))
+    lyr.CreateField(ogr.FieldDefn('level', ogr.OFTReal))
+    gdal.ContourGenerateEx(ds.GetRasterBand(1), lyr, ['FIXED_LEVELS=' + ','.join(str(v) for v in levels), 'ID_FIELD=0', 'ELEV_FIELD=1'])
+    feats = []
+    for f in lyr:
+        feats.append({'type': 'Feature', 'properties': {'level': f.GetField('level')}, 'geometry': json.loads(f.GetGeometryRef().ExportToJson())})
+    path = geojson_file(case + '-contours', {'type': 'FeatureCollection', 'features': feats})
+    return path, tile_box(z, tx, ty), T
+
+
+def mix(a, b, t):
+    ca = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
+    return '#%02x%02x%02x' % tuple(int(round(x + (y - x) * t)) for x, y in zip(ca, cb))
+
+
+def contour_density():
+    case = 'contour-density'
+    levels = [round(0.2 + 0.4 * k, 6) for k in range(12)]
+    path, box, T = density_contours(case, levels)
+    stops = [(0.2, '#3b4cc0'), (1.0, '#8db0fe'), (2.2, '#f49a7b'), (3.0, '#b40426')]
+
+    def colour(v):
+        # The style's interpolate-linear colour curve over 'level' (channels linear in sRGB, as MapLibre).
+        if v <= stops[0][0]:
+            return stops[0][1]
+        for (a, ca), (b, cb) in zip(stops, stops[1:]):
+            if v <= b:
+                return mix(ca, cb, (v - a) / (b - a))
+        return stops[-1][1]
+    rules = ''.join('<Rule><Filter>[level] &gt; %s and [level] &lt; %s</Filter><LineSymbolizer stroke="%s" stroke-width="1.5" stroke-linejoin="round" stroke-linecap="round"/></Rule>' % (v - 1e-6, v + 1e-6, colour(v)) for v in levels)
+    xml = mapnik_xml('#f7f4ec', ['<Style name="iso">%s</Style>' % rules], [layer('iso', path, ['iso'], 'epsg:3857')])
+    render(case, xml, box, T, T)
+    return {case: 'GDAL ContourGenerateEx (levels 0.2 + 0.4 k) of the density closed form (spec falloff, radius 30, intensity 0.5, pixel centres) on the tile and 48 px around it; Mapnik LineSymbolizer 1.5 px round, coloured by level along the style\'s linear colour curve, over #f7f4ec'}
+
+
+def contour_levels_param():
+    case = 'contour-levels-param'
+    path, box, T = density_contours(case, [0.5, 1, 2])  # [2, $mid = 1, 0.5, 2] sorted, de-duplicated
+    rules = ('<Rule><Filter>[level] &lt; 0.9</Filter><LineSymbolizer stroke="#2b8cbe" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/></Rule>'
+             '<Rule><Filter>[level] &gt;= 0.9 and [level] &lt; 1.9</Filter><LineSymbolizer stroke="#e34a33" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/></Rule>'
+             '<Rule><Filter>[level] &gt;= 1.9</Filter><LineSymbolizer stroke="#54278f" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/></Rule>')
+    xml = mapnik_xml(None, ['<Style name="iso">%s</Style>' % rules], [layer('iso', path, ['iso'], 'epsg:3857')])
+    render(case, xml, box, T, T, 'mapnik-lines')
+    return {case: 'GDAL ContourGenerateEx at levels 0.5, 1, 2 of the density closed form; Mapnik LineSymbolizer 2 px round, the style\'s step colours, on transparent; the test lays them over the heatmap witness (density closed form, d3 rgb ramp)'}
+
+
+CASES = [fill_holes_expr, stroke_joins_caps, geom_boolean, geom_buffer, geom_measures, circles_expr, geom_dash_densify, source_geojson_natural_earth, source_mvt_street, source_mvt_npm_chicago, blur_shapes, seam_mvt_blur, heatmap_over_countries, drop_shadow_func, contour_density, contour_levels_param]
 
 
 def main():

@@ -246,3 +246,23 @@ describe('composites of Mapnik layers, libvips blurs, closed forms and W3C compo
     await expectAll('drop-shadow-func', { width: shadow.width, height: shadow.height, rgba, mask: new Uint8Array(n).fill(1) }, 4, 0.002);
   });
 });
+
+describe('contours: GDAL isolines of the density closed form, drawn by Mapnik', () => {
+  test('contour-density: levels 0.2 + 0.4k coloured along the level curve over paper (8/255 but 0.5%)', async () => {
+    // Bound 8/255, 0.5% of pixels past it (measured 0.32%): Mapnik's stroke edges (4/255), GDAL's and
+    // our marching squares on the same pixel-centre grid agree to a small fraction of a pixel except
+    // where a closed isoline starts (GDAL's end caps against our join) and on tiny loops.
+    await expectAll('contour-density', await mapnikReference('contour-density'), 8, 0.005);
+  });
+
+  test('contour-levels-param: levels {0.5, $mid = 1, 2} in step colours over the heatmap they trace (8/255 but 0.5%)', async () => {
+    const spec = JSON.parse(readFileSync(path.join(GOLDEN, 'contour-levels-param', 'case.json'), 'utf8'));
+    expect(spec.params).toEqual({ mid: '1' });
+    const { ref: heat } = heatmapReference('contour-levels-param');
+    const lines = await mapnikLayer(path.join(WITNESS, 'contour-levels-param', 'mapnik-lines.png'), 0);
+    const rgba = heat.rgba.slice();
+    over(rgba, lines);
+    // The heatmap's own mask (support-circle pixels) is left out.
+    await expectAll('contour-levels-param', { width: 256, height: 256, rgba, mask: heat.mask }, 8, 0.005);
+  });
+});
