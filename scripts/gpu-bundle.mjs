@@ -6,7 +6,7 @@
 // `buildApp(dir)` is the esbuild step alone (tests/cli/gpu-bundle.test.ts runs it); run as a
 // script it builds the whole archive from dist/ (npm run build first; the npm script does).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -262,6 +262,60 @@ function copyVulkanLoader(lib) {
   return `libvulkan1 ${version || '(version unknown)'} from ${realpathSync(found)}`;
 }
 
+/** Debian's libglvnd packages (GL/EGL dispatch) that NVIDIA's Vulkan driver needs, and the Vulkan loader's. */
+export const GL_DEBS = ['libglvnd0', 'libegl1', 'libgl1', 'libglx0', 'libgles2', 'libopengl0', 'libvulkan1'];
+
+/**
+ * The .debs of GL_DEBS into `stage`/debs (run.sh unpacks them into / as root on a host that lacks
+ * libglvnd) and their libraries into `stage`/lib/glvnd (its LD_LIBRARY_PATH fallback). Found in
+ * $TILEGRAPH_GL_DEBS, .gl/ or out/gpu-debs/, else fetched there with `apt-get download`.
+ */
+function glDebs(stage) {
+  const cache = path.join(ROOT, 'out/gpu-debs');
+  const dirs = [process.env.TILEGRAPH_GL_DEBS, path.join(ROOT, '.gl'), cache].filter((d) => d && existsSync(d));
+  const find = (pkg) => {
+    for (const d of dirs) {
+      const f = readdirSync(d)
+        .filter((n) => n.startsWith(`${pkg}_`) && n.endsWith('_amd64.deb'))
+        .sort()
+        .pop();
+      if (f) return path.join(d, f);
+    }
+    return undefined;
+  };
+  const missing = GL_DEBS.filter((p) => !find(p));
+  if (missing.length) {
+    mkdirSync(cache, { recursive: true });
+    if (!dirs.includes(cache)) dirs.push(cache);
+    try {
+      run('apt-get', ['download', ...missing.map((p) => `${p}:amd64`)], { cwd: cache, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      throw new Error(
+        `cannot get the .debs of ${missing.join(', ')} (apt-get download: ${String(e.message).split('\n')[0]}); put them in .gl/ or set TILEGRAPH_GL_DEBS`,
+      );
+    }
+  }
+  const debs = path.join(stage, 'debs');
+  mkdirSync(debs, { recursive: true });
+  const glvnd = path.join(stage, 'lib/glvnd');
+  mkdirSync(glvnd, { recursive: true });
+  const tmp = path.join(stage, '.debx');
+  const names = [];
+  for (const pkg of GL_DEBS) {
+    const f = find(pkg);
+    if (!f) throw new Error(`no .deb of ${pkg} after apt-get download`);
+    copyFileSync(f, path.join(debs, path.basename(f)));
+    names.push(path.basename(f, '_amd64.deb'));
+    if (pkg === 'libvulkan1') continue; // lib/libvulkan.so.1 is the loader already
+    rmSync(tmp, { recursive: true, force: true });
+    run('dpkg-deb', ['-x', f, tmp]);
+    const libdir = path.join(tmp, 'usr/lib/x86_64-linux-gnu');
+    for (const n of readdirSync(libdir)) cpSync(path.join(libdir, n), path.join(glvnd, n), { verbatimSymlinks: true });
+  }
+  rmSync(tmp, { recursive: true, force: true });
+  return `libglvnd (debs/, lib/glvnd): ${names.join(' ')}`;
+}
+
 function run(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...opts });
 }
@@ -291,6 +345,7 @@ async function main() {
   const lib = path.join(stage, 'lib');
   mkdirSync(path.join(lib, 'fallback'), { recursive: true });
   const vulkan = copyVulkanLoader(lib);
+  const gl = glDebs(stage);
   // libstdc++ and libgcc_s for a host whose own are older than Node and Dawn need (run.sh adds them only then).
   for (const f of ['libstdc++.so.6', 'libgcc_s.so.1']) {
     const p = ['/usr/lib/x86_64-linux-gnu', '/lib/x86_64-linux-gnu'].map((d) => path.join(d, f)).find((x) => existsSync(x));
@@ -313,6 +368,7 @@ async function main() {
       `built ${new Date().toISOString()} from commit ${commit}`,
       `node ${process.version} (${process.execPath}), webgpu ${JSON.parse(readFileSync(path.join(app, 'node_modules/webgpu/package.json'), 'utf8')).version}, sharp ${JSON.parse(readFileSync(path.join(app, 'node_modules/sharp/package.json'), 'utf8')).version}`,
       vulkan,
+      gl,
       'run: bash run.sh [--quick] [--out DIR]',
       '',
     ].join('\n'),

@@ -7,10 +7,19 @@
 #
 # Prints a compact report on stdout and writes DIR/report.txt (full), DIR/report.json and
 # DIR/env.txt (default DIR: ./report beside this script). Vulkan driver: VK_ICD_FILENAMES or
-# VK_DRIVER_FILES as given, else the first of: the loader's default search, each NVIDIA ICD file
-# found (/usr/local/nvidia, /usr/share/vulkan, /etc/vulkan), SwiftShader
+# VK_DRIVER_FILES as given, else the first of: each NVIDIA ICD file found (/usr/local/nvidia,
+# /usr/share/vulkan, /etc/vulkan), the loader's default search, SwiftShader
 # (/usr/lib/chromium/vk_swiftshader_icd.json), that gives an adapter rendering a test tile
 # right; a hardware adapter is preferred over a software one.
+#
+# NVIDIA's Vulkan driver (in libGLX_nvidia.so.0) needs libglvnd's dispatch libraries
+# (libGLdispatch, libEGL...) and its EGL vendor file; without them the loader says "Could not get
+# 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr'" and finds no driver (the first H100 run,
+# docs/gpu.md). When an NVIDIA ICD is found and the system lacks libGLdispatch.so.0 or
+# libEGL.so.1, run.sh installs the bundle's Debian libglvnd packages (debs/): as root with
+# `dpkg -x` into / and `ldconfig` (TILEGRAPH_NO_SYSTEM_LIBS=1 prevents it), else from the
+# copies in lib/glvnd through LD_LIBRARY_PATH. __EGL_VENDOR_LIBRARY_FILENAMES is set to the
+# NVIDIA EGL vendor file found, unless given.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT_DIR=""
@@ -49,10 +58,55 @@ fi
 logcmd uname -a
 logcmd ls -la /dev/dri /dev/nvidia0 /dev/nvidiactl
 logcmd ls /usr/local/nvidia /usr/local/nvidia/lib64 /usr/local/nvidia/share/vulkan/icd.d
-logcmd sh -c "ldconfig -p | grep -Ei 'vulkan|GLX_nvidia|nvidia-vk|nvidia-glcore|EGL_nvidia'"
+logcmd sh -c "$(command -v ldconfig || echo /sbin/ldconfig) -p | grep -Ei 'vulkan|GLX|GLdispatch|EGL|nvidia-glcore'"
+logcmd ls /usr/local/nvidia/share/glvnd/egl_vendor.d /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d
 
-# --- libraries: our Vulkan loader first, the NVIDIA driver's folders after ------------------
-LIBS="$HERE/lib"
+LDCONFIG=$(command -v ldconfig || echo /sbin/ldconfig)
+has_lib() { "$LDCONFIG" -p 2>/dev/null | grep -qF "$1 ("; }
+
+# --- the NVIDIA driver's files ------------------------------------------------------------------
+ICDS=()
+for d in /usr/local/nvidia/share/vulkan/icd.d /usr/local/nvidia/etc/vulkan/icd.d /usr/share/vulkan/icd.d /etc/vulkan/icd.d /usr/local/share/vulkan/icd.d; do
+  for f in "$d"/*nvidia*.json "$d"/*NVIDIA*.json; do [ -f "$f" ] && ICDS+=("$f"); done
+done
+EGL_VENDOR=""
+for d in /usr/local/nvidia/share/glvnd/egl_vendor.d /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d /usr/local/share/glvnd/egl_vendor.d; do
+  for f in "$d"/*nvidia*.json; do [ -f "$f" ] && [ -z "$EGL_VENDOR" ] && EGL_VENDOR="$f"; done
+done
+
+# --- libglvnd for NVIDIA's Vulkan driver (see the top of this file) -----------------------------
+GLVND_PATH=""
+if [ ${#ICDS[@]} -gt 0 ]; then
+  if has_lib libGLdispatch.so.0 && has_lib libEGL.so.1; then
+    log "libglvnd: the system has libGLdispatch.so.0 and libEGL.so.1"
+  elif [ "$(id -u)" = 0 ] && [ -z "${TILEGRAPH_NO_SYSTEM_LIBS:-}" ] && command -v dpkg >/dev/null 2>&1 && ls "$HERE"/debs/*.deb >/dev/null 2>&1; then
+    installed=()
+    for deb in "$HERE"/debs/*.deb; do
+      name=$(basename "$deb")
+      # The Vulkan loader only where the system has none (the bundle's lib/ comes first anyway).
+      case "$name" in libvulkan1_*) has_lib libvulkan.so.1 && continue ;; esac
+      if dpkg -x "$deb" / 2>>"$ENVLOG"; then installed+=("${name%%_*}"); else log "libglvnd: dpkg -x $name / failed"; fi
+    done
+    "$LDCONFIG" 2>>"$ENVLOG"
+    log "libglvnd: the system lacked it: unpacked ${installed[*]} into / (dpkg -x) and ran ldconfig"
+    if ! has_lib libGLdispatch.so.0; then
+      log "libglvnd: still not in the ldconfig cache; using the bundle's copies (lib/glvnd) through LD_LIBRARY_PATH"
+      GLVND_PATH="$HERE/lib/glvnd"
+    fi
+  else
+    log "libglvnd: the system lacks libGLdispatch.so.0 or libEGL.so.1; using the bundle's copies (lib/glvnd) through LD_LIBRARY_PATH"
+    GLVND_PATH="$HERE/lib/glvnd"
+  fi
+  if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -n "$EGL_VENDOR" ]; then
+    export __EGL_VENDOR_LIBRARY_FILENAMES="$EGL_VENDOR"
+    log "EGL vendor file: __EGL_VENDOR_LIBRARY_FILENAMES=$EGL_VENDOR"
+  elif [ -z "$EGL_VENDOR" ]; then
+    log "EGL vendor file: no *nvidia*.json under /usr/local/nvidia/share/glvnd/egl_vendor.d, /usr/share/glvnd/egl_vendor.d, /etc/glvnd/egl_vendor.d"
+  fi
+fi
+
+# --- libraries: our Vulkan loader first, libglvnd if needed, the NVIDIA driver's folders after ----
+LIBS="$HERE/lib${GLVND_PATH:+:$GLVND_PATH}"
 for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu/nvidia; do
   [ -d "$d" ] && LIBS="$LIBS:$d"
 done
@@ -76,10 +130,6 @@ fi
 log "node $NODE_V ($NODE); command -v node: $(command -v node || echo 'none on PATH')"
 
 # --- the Vulkan driver ----------------------------------------------------------------------
-ICDS=()
-for d in /usr/local/nvidia/share/vulkan/icd.d /usr/local/nvidia/etc/vulkan/icd.d /usr/share/vulkan/icd.d /etc/vulkan/icd.d /usr/local/share/vulkan/icd.d; do
-  for f in "$d"/*nvidia*.json "$d"/*NVIDIA*.json; do [ -f "$f" ] && ICDS+=("$f"); done
-done
 if [ ${#ICDS[@]} -gt 0 ]; then
   log "NVIDIA ICD files: ${ICDS[*]}"
   for f in "${ICDS[@]}"; do log "  $f: $(tr -d '\n ' <"$f" | head -c 300)"; done
@@ -93,8 +143,9 @@ CANDIDATES=()
 if [ -n "${VK_ICD_FILENAMES:-}${VK_DRIVER_FILES:-}" ]; then
   CANDIDATES+=("as given (VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-} VK_DRIVER_FILES=${VK_DRIVER_FILES:-})|-")
 else
-  CANDIDATES+=("loader default search|")
+  # The NVIDIA ICD named first (VK_DRIVER_FILES), as the working H100 run had it.
   for f in "${ICDS[@]}"; do CANDIDATES+=("$f|$f"); done
+  CANDIDATES+=("loader default search|")
   [ -f "$SWIFTSHADER" ] && CANDIDATES+=("SwiftShader|$SWIFTSHADER")
 fi
 
