@@ -492,3 +492,28 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
   }
   return out;
 }
+
+/**
+ * The non-zero union of rings as rings (exteriors positive, holes negative, unnested), at
+ * `precision` decimal places: glyph outlines, whose overlapping contours (a Devanagari headline
+ * running under its neighbour's, an Arabic join) must be filled once, not summed.
+ */
+export function unionRings(m: Clipper, rings: Iterable<ArrayLike<number>>, precision = 4): Float64Array[] {
+  const s = new Scope(m);
+  try {
+    return readPaths(s.keep(m.UnionSelfD(offsetPaths(s, rings), m.FillRule.NonZero, precision)));
+  } finally {
+    s.free();
+  }
+}
+
+/** Rings united (non-zero) and grown by `d` with round joins (a halo), at `precision` decimal places. */
+export function inflateRings(m: Clipper, rings: Iterable<ArrayLike<number>>, d: number, precision = 4): Float64Array[] {
+  const s = new Scope(m);
+  try {
+    const whole = s.keep(m.UnionSelfD(offsetPaths(s, rings), m.FillRule.NonZero, precision));
+    return readPaths(s.keep(m.InflatePathsD(whole, d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))));
+  } finally {
+    s.free();
+  }
+}

@@ -169,7 +169,9 @@ export class GeojsonSource implements FeatureSource {
           } catch (e) {
             const message = String((e as Error)?.message ?? e);
             // The loader's message names the ref already ("cannot read 'npm:…': no such file").
-            throw new SourceError(this.name, undefined, message.startsWith(`cannot read '${doc}'`) ? message : `cannot read '${doc}': ${message}`, { cause: e });
+            throw new SourceError(this.name, undefined, message.startsWith(`cannot read '${doc}'`) ? message : `cannot read '${doc}': ${message}`, {
+              cause: e,
+            });
           }
           try {
             doc = JSON.parse(new TextDecoder().decode(bytes));

@@ -20,7 +20,7 @@ export async function textCpu(ctx: OpContext): Promise<Raster> {
     if (x1 <= 0 || y1 <= 0 || x0 >= W || y0 >= H) continue;
     [comp.r, comp.g, comp.b, comp.a] = s.rgba;
     rast.confine(x0, y0, x1, y1);
-    rast.addRings(s.rings);
+    rast.addRings(s.rings, s.dx, s.dy);
     rast.composite(comp);
   }
   releaseRasterizer(rast);

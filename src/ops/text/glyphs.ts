@@ -1,10 +1,8 @@
 // Glyph outlines at a size: HarfBuzz's quadratic and cubic contours flattened into closed rings in
-// pixels (origin on the baseline, y down), and their halos: the outline grown by the halo width
-// with round joins through Clipper2, which is the shape Mapnik's halo draws (it strokes the
-// outline with twice the radius, round joins, under the glyph). Both are cached per font, size and
-// width, bounded by bytes.
+// pixels (origin on the baseline, y down), cached per font and size, bounded by bytes. A label
+// unites its glyphs' rings and grows its halo from that union (plan.ts).
 import type { RingSet } from '../../backends/cpu/rasterize.js';
-import { type Clipper, offset } from '../../geometry/clipper.js';
+import { type Clipper, inflateRings } from '../../geometry/clipper.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { CLOSE, CUBIC, LINE, MOVE, QUAD, type TextFont } from './font.js';
 
@@ -142,7 +140,7 @@ export function glyphRings(font: TextFont, gid: number, size: number): GlyphRing
   return r;
 }
 
-/** The halo of glyph `gid` at `size`: its outline grown by `width` px, round joins (cached). */
+/** Glyph `gid` at `size` grown by `width` px with round joins: its halo alone (cached; line labels sum their glyphs' halos). */
 export function haloRings(clipper: Clipper, font: TextFont, gid: number, size: number, width: number): GlyphRings {
   const cache = cacheOf(font);
   const key = `${gid}|${size}|h${width}`;
@@ -151,7 +149,7 @@ export function haloRings(clipper: Clipper, font: TextFont, gid: number, size: n
     const g = glyphRings(font, gid, size);
     const rings: Float64Array[] = [];
     for (let k = 0; k < g.count; k++) rings.push(g.coords.subarray(g.starts[k]!, g.starts[k + 1]!));
-    r = g.count && width > 0 ? ringSet(offset(clipper, { rings, lines: [], points: [] }, width, 'round').flat()) : g;
+    r = g.count && width > 0 ? ringSet(inflateRings(clipper, rings, width)) : g;
     cache.set(key, r);
   }
   return r;

@@ -14,7 +14,7 @@ export const gpu: GpuOp = {
     for (const s of shapes) {
       const [x0, y0, x1, y1] = s.box;
       if (x1 <= 0 || y1 <= 0 || x0 >= W || y0 >= H) continue;
-      tris.addRings(s.rings);
+      tris.addRings(s.rings, s.dx, s.dy);
       tris.endShape(...s.rgba);
     }
     return drawShapes(g, tris, true);

@@ -78,6 +78,8 @@ export const text: OpDef = {
   // Avoided nodes are read only through their placed labels, which must be decided wherever they
   // can meet this node's candidates: 2 E beyond those candidates' anchors.
   reach: (bound, field) => (field.startsWith('avoid/') ? reachOf(bound('max-extent') ?? 128, bound('rounds') ?? 2) + (bound('max-extent') ?? 128) : undefined),
+  // Labels paint source-over: a plain blend of a text node over a base paints onto the base.
+  paintsOnto: true,
   gpu,
   cpu: textCpu,
 };

@@ -7,15 +7,16 @@ import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { RenderError } from '../../errors.js';
 import type { ExprFeature } from '../../expr/index.js';
 import { clamp01, explicitMax } from '../../expr/paint.js';
-import { type Clipper, loadClipper } from '../../geometry/clipper.js';
+import { type Clipper, inflateRings, loadClipper, unionRings } from '../../geometry/clipper.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
-import { growWindow, type Canvas, type Features, type RGBA } from '../../types.js';
+import { growWindow, type Features, type RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors } from './along.js';
 import { type LabelFeature, labelFeatures, owns, type Placement } from './features.js';
 import type { FontStack } from './shape.js';
-import { glyphRings, haloRings, type GlyphRings } from './glyphs.js';
-import { type Anchor, type Justify, layoutPoint, lineWidth } from './layout.js';
+import { glyphRings, haloRings } from './glyphs.js';
+import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
+import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, place } from './placement.js';
 import { DEFAULT_FONT, fontStackOf } from './fonts.js';
 
@@ -43,12 +44,65 @@ export interface TextPlacement {
   candidates: number;
 }
 
-/** One filled shape: rings in canvas pixels and a premultiplied colour. */
+/** One filled shape: rings (canvas pixels once shifted by dx, dy) and a premultiplied colour. */
 export interface TextShape {
   rings: RingSet;
+  dx: number;
+  dy: number;
   rgba: [number, number, number, number];
-  /** Box of the rings, canvas pixels. */
+  /** Box of the shifted rings, canvas pixels. */
   box: [number, number, number, number];
+}
+
+/** A ring set with its box and bytes (cached shapes). */
+interface Rings extends RingSet {
+  box: [number, number, number, number];
+  byteLength: number;
+}
+
+/** A point label laid out once per text, size and layout fields: its glyphs from the anchor, and its ink box. */
+interface PointLabel {
+  key: string;
+  layout: Layout;
+  /** Box of the glyph outlines from the anchor (no halo). */
+  ink: [number, number, number, number];
+  byteLength: number;
+}
+
+/** Bytes of laid-out point labels and of their united outlines and halos kept per font list. */
+const LAYOUT_CACHE_BYTES = 8 * 1024 * 1024;
+const SHAPE_CACHE_BYTES = 32 * 1024 * 1024;
+const layouts = new WeakMap<FontStack, ByteLru<PointLabel>>();
+const shapeCache = new WeakMap<FontStack, ByteLru<Rings>>();
+
+function cacheFor<T extends { byteLength: number }>(map: WeakMap<FontStack, ByteLru<T>>, stack: FontStack, bytes: number): ByteLru<T> {
+  let c = map.get(stack);
+  if (!c) map.set(stack, (c = new ByteLru<T>(bytes)));
+  return c;
+}
+
+function ringsOf(list: readonly ArrayLike<number>[]): Rings {
+  let n = 0;
+  for (const r of list) n += r.length;
+  const coords = new Float64Array(n);
+  const starts = new Int32Array(list.length + 1);
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  let at = 0;
+  list.forEach((r, k) => {
+    starts[k] = at;
+    for (let i = 0; i + 1 < r.length; i += 2) {
+      const x = r[i]!;
+      const y = r[i + 1]!;
+      coords[at++] = x;
+      coords[at++] = y;
+      if (x < box[0]) box[0] = x;
+      if (y < box[1]) box[1] = y;
+      if (x > box[2]) box[2] = x;
+      if (y > box[3]) box[3] = y;
+    }
+  });
+  starts[list.length] = at;
+  return { coords, starts, count: list.length, box, byteLength: 96 + coords.byteLength + starts.byteLength };
 }
 
 interface Glyphs {
@@ -67,7 +121,11 @@ interface LabelCandidate extends Candidate {
   feature: ExprFeature;
   size: number;
   color: RGBA;
-  glyphs: Glyphs;
+  /** A point label: its layout (glyphs from the anchor); a line label: its glyphs in world pixels. */
+  point?: PointLabel;
+  glyphs?: Glyphs;
+  /** Ink box (glyph outlines, no halo), world pixels. */
+  ink: [number, number, number, number];
 }
 
 /** The node's placement radius: E (max-extent) and the rounds; the margin its features need is E (4 rounds - 1). */
@@ -169,12 +227,13 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
     offsetX: ctx.nums('offset')?.[0] ?? 0,
     offsetY: ctx.nums('offset')?.[1] ?? 0,
   };
+  const layoutKey = JSON.stringify(layoutBase);
   const spacing = Math.max(1, ctx.num('spacing', 250));
   const maxAngle = (Math.max(0, Math.min(180, ctx.num('max-angle', 45))) * Math.PI) / 180;
   const upright = ctx.bool('keep-upright', true);
 
   const stack = await fontStackOf(ctx, node.font ?? DEFAULT_FONT);
-  const clipper: Clipper | undefined = haloWidth + haloBlur / 2 > 0 ? await loadClipper() : undefined;
+  const clipper = await loadClipper();
   const canvas = ctx.canvas;
   const W = worldSize(canvas);
   const decided = growWindow(canvas, reach + extent);
@@ -203,10 +262,9 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
     const color = Array.isArray(cv) ? (cv as RGBA) : baseColor;
     const pv = priorityExpr?.evaluate(ctx.zoom, f.feature);
     const priority = typeof pv === 'number' ? pv : 0;
-    const add = (x: number, y: number, glyphs: Glyphs, boxes: Float64Array) => {
+    const add = (x: number, y: number, ink: [number, number, number, number], boxes: Float64Array, label: { point?: PointLabel; glyphs?: Glyphs }) => {
       // Whole or not at all: a label whose ink or halo reaches past max-extent is never placed.
-      const ink = inkBox(stack, glyphs, size, reachOfHalo);
-      if (Math.max(x - ink[0], ink[2] - x, y - ink[1], ink[3] - y) > extent) {
+      if (Math.max(x - ink[0], ink[2] - x, y - ink[1], ink[3] - y) + reachOfHalo > extent) {
         tooWide++;
         return;
       }
@@ -216,7 +274,7 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
         boxes[i + 2] = boxes[i + 2]! + padding;
         boxes[i + 3] = boxes[i + 3]! + padding;
       }
-      cands.push({ x, y, priority, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, glyphs });
+      cands.push({ x, y, priority, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label });
     };
     if (placement === 'line') {
       const run = lineRun(stack, text, size, layoutBase.letterSpacing);
@@ -231,27 +289,23 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
         for (const s of at) {
           const p = placeAlong(line, cum, s, run, maxAngle, upright);
           if (!p || !inRegion(p.x, p.y) || !owns(f, p.x, p.y)) continue;
-          add(p.x, p.y, { fonts: run.layout.fonts, gids: run.layout.gids, x: p.gx, y: p.gy, cos: p.cos, sin: p.sin }, p.boxes);
+          const glyphs = { fonts: run.layout.fonts, gids: run.layout.gids, x: p.gx, y: p.gy, cos: p.cos, sin: p.sin };
+          add(p.x, p.y, inkBox(stack, glyphs, size), p.boxes, { glyphs });
         }
       }
       continue;
     }
     const points = placement === 'polygon' ? polygonPoints(f, W) : f.points;
     if (!points.length) continue;
-    const layout = layoutPoint(stack, text, { ...layoutBase, size });
-    if (layout.missing) warnings.add(`${text}\u0000${layout.missing}`);
+    const label = pointLabel(stack, text, size, layoutBase, layoutKey);
+    if (label.layout.missing) warnings.add(`${text}\u0000${label.layout.missing}`);
+    const b = label.layout.box;
+    const k = label.ink;
     for (let i = 0; i + 1 < points.length; i += 2) {
       const x = points[i]!;
       const y = points[i + 1]!;
       if (!inRegion(x, y) || !owns(f, x, y)) continue;
-      const gx = new Float64Array(layout.x.length);
-      const gy = new Float64Array(layout.y.length);
-      for (let k = 0; k < gx.length; k++) {
-        gx[k] = x + layout.x[k]!;
-        gy[k] = y + layout.y[k]!;
-      }
-      const b = layout.box;
-      add(x, y, { fonts: layout.fonts, gids: layout.gids, x: gx, y: gy }, Float64Array.of(x + b[0], y + b[1], x + b[2], y + b[3]));
+      add(x, y, [x + k[0], y + k[1], x + k[2], y + k[3]], Float64Array.of(x + b[0], y + b[1], x + b[2], y + b[3]), { point: label });
     }
   }
   for (const w of warnings) {
@@ -283,28 +337,36 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
     candidates: cands.length,
   };
 
-  // Shapes of the labels that reach the canvas: halos (outermost layer first), then texts.
+  // Shapes of the labels that reach the canvas: halos (outermost layer first), then texts. A
+  // label's glyphs are united first (overlapping contours filled once), its halos grown from that.
   const shapes: TextShape[] = [];
-  const visible = placed.filter((c) => {
-    const ink = inkBox(stack, c.glyphs, c.size, reachOfHalo);
-    return ink[2] > canvas.x0 && ink[0] < canvas.x0 + canvas.width && ink[3] > canvas.y0 && ink[1] < canvas.y0 + canvas.height;
-  });
-  if (clipper && steps) {
+  const x1 = canvas.x0 + canvas.width;
+  const y1 = canvas.y0 + canvas.height;
+  const visible = placed.filter(
+    (c) => c.ink[2] + reachOfHalo > canvas.x0 && c.ink[0] - reachOfHalo < x1 && c.ink[3] + reachOfHalo > canvas.y0 && c.ink[1] - reachOfHalo < y1,
+  );
+  const drawn = (c: LabelCandidate, d: number): TextShape | undefined => {
+    const r = labelRings(clipper, stack, c, d);
+    if (!r || !r.count) return undefined;
+    const dx = (c.point ? c.x : 0) - canvas.x0;
+    const dy = (c.point ? c.y : 0) - canvas.y0;
+    return { rings: r, dx, dy, rgba: [0, 0, 0, 0], box: [r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy] };
+  };
+  if (steps) {
     const ha = clamp01(haloColor[3]);
     for (const c of visible) {
       for (let j = 1; j <= steps; j++) {
         // Layer j (outermost first) of alpha a_j: after m layers the alpha is ha m / steps.
         const a = steps === 1 ? ha : ha / steps / (1 - (ha * (j - 1)) / steps);
-        const d = haloDistances[steps - j]!;
-        const rings = glyphShape(c, stack, canvas, (font, gid) => (d > 0 ? haloRings(clipper, font, gid, c.size, d) : glyphRings(font, gid, c.size)));
-        if (rings && a > 0) shapes.push({ ...rings, rgba: [haloColor[0] * a, haloColor[1] * a, haloColor[2] * a, a] });
+        const sh = a > 0 ? drawn(c, haloDistances[steps - j]!) : undefined;
+        if (sh) shapes.push({ ...sh, rgba: [haloColor[0] * a, haloColor[1] * a, haloColor[2] * a, a] });
       }
     }
   }
   for (const c of visible) {
     const a = clamp01(c.color[3]);
-    const rings = glyphShape(c, stack, canvas, (font, gid) => glyphRings(font, gid, c.size));
-    if (rings && a > 0) shapes.push({ ...rings, rgba: [c.color[0] * a, c.color[1] * a, c.color[2] * a, a] });
+    const sh = a > 0 ? drawn(c, 0) : undefined;
+    if (sh) shapes.push({ ...sh, rgba: [c.color[0] * a, c.color[1] * a, c.color[2] * a, a] });
   }
   return { shapes, placement: result };
 }
@@ -358,85 +420,130 @@ function lineRun(stack: FontStack, text: string, size: number, letterSpacing: nu
   };
 }
 
-/** Box of a label's glyph outlines grown by `grow` (its halo), world pixels. */
-function inkBox(stack: FontStack, g: Glyphs, size: number, grow: number): [number, number, number, number] {
+/** Box of a line label's glyph outlines, world pixels. */
+function inkBox(stack: FontStack, g: Glyphs, size: number): [number, number, number, number] {
   const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
   for (let i = 0; i < g.gids.length; i++) {
     const r = glyphRings(stack.fonts[g.fonts[i]!]!, g.gids[i]!, size);
     if (!r.count) continue;
     const [bx0, by0, bx1, by1] = r.box;
-    if (g.cos) {
-      const co = g.cos[i]!;
-      const si = g.sin![i]!;
-      for (const [u, v] of [
-        [bx0, by0],
-        [bx1, by0],
-        [bx1, by1],
-        [bx0, by1],
-      ] as const) {
-        const x = g.x[i]! + co * u - si * v;
-        const y = g.y[i]! + si * u + co * v;
-        if (x < box[0]) box[0] = x;
-        if (y < box[1]) box[1] = y;
-        if (x > box[2]) box[2] = x;
-        if (y > box[3]) box[3] = y;
-      }
-    } else {
-      box[0] = Math.min(box[0], g.x[i]! + bx0);
-      box[1] = Math.min(box[1], g.y[i]! + by0);
-      box[2] = Math.max(box[2], g.x[i]! + bx1);
-      box[3] = Math.max(box[3], g.y[i]! + by1);
-    }
-  }
-  if (!(box[0] <= box[2])) return [0, 0, 0, 0];
-  return [box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow];
-}
-
-/** The rings of every glyph of a label (outline or halo, from `ringsOf`) moved into canvas pixels. */
-function glyphShape(
-  c: LabelCandidate,
-  stack: FontStack,
-  canvas: Canvas,
-  ringsOf: (font: import('./font.js').TextFont, gid: number) => GlyphRings,
-): Omit<TextShape, 'rgba'> | undefined {
-  const g = c.glyphs;
-  const parts: GlyphRings[] = [];
-  let floats = 0;
-  let count = 0;
-  for (let i = 0; i < g.gids.length; i++) {
-    const r = ringsOf(stack.fonts[g.fonts[i]!]!, g.gids[i]!);
-    parts.push(r);
-    floats += r.coords.length;
-    count += r.count;
-  }
-  if (!count) return undefined;
-  const coords = new Float64Array(floats);
-  const starts = new Int32Array(count + 1);
-  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-  let at = 0;
-  let k = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const r = parts[i]!;
-    const ox = g.x[i]! - canvas.x0;
-    const oy = g.y[i]! - canvas.y0;
     const co = g.cos ? g.cos[i]! : 1;
     const si = g.sin ? g.sin[i]! : 0;
-    for (let j = 0; j < r.count; j++) {
-      starts[k++] = at;
-      for (let p = r.starts[j]!; p < r.starts[j + 1]!; p += 2) {
-        const u = r.coords[p]!;
-        const v = r.coords[p + 1]!;
-        const x = ox + co * u - si * v;
-        const y = oy + si * u + co * v;
-        coords[at++] = x;
-        coords[at++] = y;
-        if (x < box[0]) box[0] = x;
-        if (y < box[1]) box[1] = y;
-        if (x > box[2]) box[2] = x;
-        if (y > box[3]) box[3] = y;
+    for (const [u, v] of [
+      [bx0, by0],
+      [bx1, by0],
+      [bx1, by1],
+      [bx0, by1],
+    ] as const) {
+      const x = g.x[i]! + co * u - si * v;
+      const y = g.y[i]! + si * u + co * v;
+      if (x < box[0]) box[0] = x;
+      if (y < box[1]) box[1] = y;
+      if (x > box[2]) box[2] = x;
+      if (y > box[3]) box[3] = y;
+    }
+  }
+  return box[0] <= box[2] ? box : [g.x[0] ?? 0, g.y[0] ?? 0, g.x[0] ?? 0, g.y[0] ?? 0];
+}
+
+/** A point label's layout and ink box, cached per font list, text, size and layout fields. */
+function pointLabel(stack: FontStack, text: string, size: number, base: Omit<LayoutOptions, 'size'>, baseKey: string): PointLabel {
+  const cache = cacheFor(layouts, stack, LAYOUT_CACHE_BYTES);
+  const key = `${size}|${baseKey}|${text}`;
+  let p = cache.get(key);
+  if (!p) {
+    const layout = layoutPoint(stack, text, { ...base, size });
+    const x = Float64Array.from(layout.x);
+    const y = Float64Array.from(layout.y);
+    const ink = inkBox(stack, { fonts: layout.fonts, gids: layout.gids, x, y }, size);
+    p = { key, layout, ink, byteLength: 128 + layout.gids.length * 16 + text.length * 4 };
+    cache.set(key, p);
+  }
+  return p;
+}
+
+/** A label's glyph outlines (d = 0) or its halo at distance d, united: label-local for point labels (cached), canvas-free world pixels for line labels. */
+function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: number): Rings | undefined {
+  const cache = cacheFor(shapeCache, stack, SHAPE_CACHE_BYTES);
+  const key = c.point ? `${c.point.key}|${d}` : undefined;
+  const hit = key ? cache.get(key) : undefined;
+  if (hit) return hit;
+  const glyphs: Float64Array[] = [];
+  if (c.point) {
+    const l = c.point.layout;
+    for (let i = 0; i < l.gids.length; i++) {
+      const r = glyphRings(stack.fonts[l.fonts[i]!]!, l.gids[i]!, c.size);
+      for (let k = 0; k < r.count; k++) {
+        const ring = r.coords.slice(r.starts[k]!, r.starts[k + 1]!);
+        for (let j = 0; j < ring.length; j += 2) {
+          ring[j] = ring[j]! + l.x[i]!;
+          ring[j + 1] = ring[j + 1]! + l.y[i]!;
+        }
+        glyphs.push(ring);
+      }
+    }
+  } else if (c.glyphs) {
+    // Line labels: each glyph turned and moved (a new placement every time: not cached). Their
+    // halos are each glyph's own halo (cached), summed; only overlapping outlines are united.
+    const g = c.glyphs;
+    for (let i = 0; i < g.gids.length; i++) {
+      const font = stack.fonts[g.fonts[i]!]!;
+      const r = d > 0 ? haloRings(clipper, font, g.gids[i]!, c.size, d) : glyphRings(font, g.gids[i]!, c.size);
+      const co = g.cos ? g.cos[i]! : 1;
+      const si = g.sin ? g.sin[i]! : 0;
+      for (let k = 0; k < r.count; k++) {
+        const ring = new Float64Array(r.starts[k + 1]! - r.starts[k]!);
+        for (let j = 0, p = r.starts[k]!; j < ring.length; j += 2, p += 2) {
+          const u = r.coords[p]!;
+          const v = r.coords[p + 1]!;
+          ring[j] = g.x[i]! + co * u - si * v;
+          ring[j + 1] = g.y[i]! + si * u + co * v;
+        }
+        glyphs.push(ring);
       }
     }
   }
-  starts[count] = at;
-  return { rings: { coords, starts, count }, box };
+  if (!glyphs.length) return undefined;
+  const out = ringsOf(c.point ? (d > 0 ? inflateRings(clipper, glyphs, d) : unionRings(clipper, glyphs)) : d > 0 ? glyphs : uniteOverlapping(clipper, glyphs));
+  if (key) cache.set(key, out);
+  return out;
+}
+
+/**
+ * Rings with those whose boxes overlap united (non-zero), the rest as they are: a line label's
+ * glyphs overlap only at joins (Arabic, Devanagari), so most labels need no union at all.
+ */
+function uniteOverlapping(clipper: Clipper, rings: Float64Array[]): Float64Array[] {
+  const boxes = rings.map((r) => {
+    const b = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 0; i + 1 < r.length; i += 2) {
+      b[0] = Math.min(b[0]!, r[i]!);
+      b[1] = Math.min(b[1]!, r[i + 1]!);
+      b[2] = Math.max(b[2]!, r[i]!);
+      b[3] = Math.max(b[3]!, r[i + 1]!);
+    }
+    return b;
+  });
+  // Union-find over rings whose boxes overlap (a ring and its holes overlap, so they stay together).
+  const parent = rings.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < rings.length; i++)
+    for (let j = i + 1; j < rings.length; j++) {
+      const a = boxes[i]!;
+      const b = boxes[j]!;
+      if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) parent[find(i)] = find(j);
+    }
+  const groups = new Map<number, Float64Array[]>();
+  rings.forEach((r, i) => {
+    const k = find(i);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  });
+  const out: Float64Array[] = [];
+  for (const g of groups.values()) {
+    if (g.length === 1) out.push(g[0]!);
+    else out.push(...unionRings(clipper, g));
+  }
+  return out;
 }

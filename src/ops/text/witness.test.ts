@@ -115,10 +115,10 @@ describe('glyph coverage against FreeType (reference/coverage.json)', () => {
 });
 
 describe('the golden case text-labels against FreeType and HarfBuzz (tests/witness/text-labels)', () => {
-  // Past 4/255 (0.03 %): where two glyphs' outlines overlap at a join (the Devanagari headline, the
-  // Arabic baseline) and an edge of the overlap crosses a pixel, the winding areas of both are
-  // summed before the clamp, darker than the union FreeType's 8x drawing gives.
-  test("expected.png and today's render are FreeType's labels within 4/255 on all but 0.05 % of pixels", async () => {
+  // Past 4/255 (11 pixels, at most 12/255): halo edges, where Clipper's round joins (chords within
+  // 0.01-0.02 px) meet FreeType's stroker's conic arcs. Before glyphs were united, overlapping
+  // joins (the Devanagari headline, Arabic joins) summed both windings: 69 pixels, up to 92/255.
+  test("expected.png and today's render are FreeType's labels within 4/255 on all but 0.01 % of pixels", async () => {
     const { decodeWithSharp } = await import('../../../tests/helpers/decode.js');
     const { Renderer, toRGBA8 } = await import('../../index.js');
     const { NodeLoader } = await import('../../hosts/node/loader.js');
@@ -140,7 +140,7 @@ describe('the golden case text-labels against FreeType and HarfBuzz (tests/witne
       }
       if (process.env.TEXT_LOG) console.log({ max, over4, ink });
       expect(ink).toBeGreaterThan(500);
-      expect(over4).toBeLessThanOrEqual((img.length / 4) * 0.0005);
+      expect(over4).toBeLessThanOrEqual((img.length / 4) * 0.0001);
     }
   });
 });
