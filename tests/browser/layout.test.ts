@@ -32,53 +32,56 @@ interface Geometry {
   strip: { right: number; scrollWidth: number; clientWidth: number };
 }
 
-for (const viewport of VIEWPORTS) {
-  describe(`${viewport.width}x${viewport.height}`, () => {
-    beforeAll(async () => {
-      await s.page.setViewportSize(viewport);
-    });
-
-    for (const id of STYLES) {
-      test(`${id}: the map stays in its column, nothing scrolls sideways, the panel's first control and the right-most graph node take a click`, async () => {
-        await s.page.goto(`${s.base}styles/${id}/`);
-        await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
-        await s.page.locator('#graph g.node').first().waitFor();
-        const g = await s.page.evaluate((): Geometry => {
-          const box = (sel: string) => {
-            const r = document.querySelector(sel)!.getBoundingClientRect();
-            return { left: r.left, right: r.right };
-          };
-          const strip = document.getElementById('graph')!;
-          return {
-            innerWidth: window.innerWidth,
-            scrollWidth: document.documentElement.scrollWidth,
-            map: box('#map'),
-            stage: box('.stage'),
-            panel: box('.panel'),
-            strip: { right: strip.getBoundingClientRect().right, scrollWidth: strip.scrollWidth, clientWidth: strip.clientWidth },
-          };
-        });
-        saveArtifact(`layout-${id}-${viewport.width}.png`, await s.page.screenshot());
-        expect({ id, pageScrollsSideways: g.scrollWidth > g.innerWidth }).toEqual({ id, pageScrollsSideways: false });
-        // The map and the graph strip end where the panel begins.
-        expect(g.map.right).toBeLessThanOrEqual(g.panel.left + 0.5);
-        expect(g.strip.right).toBeLessThanOrEqual(g.panel.left + 0.5);
-        expect(g.panel.right).toBeLessThanOrEqual(g.innerWidth + 0.5);
-        expect(g.map.right - g.map.left).toBeGreaterThan(viewport.width - 400);
-        // The panel's first control is in view and nothing covers it (Chromium's hit test).
-        const first = s.page.locator('#params input').first();
-        const fb = (await first.boundingBox())!;
-        expect(fb.x).toBeGreaterThanOrEqual(g.panel.left);
-        expect(fb.x + fb.width).toBeLessThanOrEqual(g.innerWidth);
-        await first.click({ trial: true, timeout: 5000 });
-        // The right-most graph node: reachable by scrolling the strip, and clickable there.
-        const nodes = s.page.locator('#graph g.node[role=button]');
-        const xs = await nodes.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
-        const last = nodes.nth(xs.indexOf(Math.max(...xs)));
-        await last.click({ trial: true, timeout: 5000 });
-        const lb = (await last.boundingBox())!;
-        expect(lb.x + lb.width).toBeLessThanOrEqual(g.panel.left + 0.5);
-      }, 120_000);
-    }
+/** The page's geometry at the current viewport, and the checks every size must pass. */
+async function checkLayout(id: string, viewport: { width: number; height: number }): Promise<void> {
+  const g = await s.page.evaluate((): Geometry => {
+    const box = (sel: string) => {
+      const r = document.querySelector(sel)!.getBoundingClientRect();
+      return { left: r.left, right: r.right };
+    };
+    const strip = document.getElementById('graph')!;
+    return {
+      innerWidth: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      map: box('#map'),
+      stage: box('.stage'),
+      panel: box('.panel'),
+      strip: { right: strip.getBoundingClientRect().right, scrollWidth: strip.scrollWidth, clientWidth: strip.clientWidth },
+    };
   });
+  saveArtifact(`layout-${id}-${viewport.width}.png`, await s.page.screenshot());
+  expect({ id, width: viewport.width, pageScrollsSideways: g.scrollWidth > g.innerWidth }).toEqual({ id, width: viewport.width, pageScrollsSideways: false });
+  // The map and the graph strip end where the panel begins.
+  expect(g.map.right).toBeLessThanOrEqual(g.panel.left + 0.5);
+  expect(g.strip.right).toBeLessThanOrEqual(g.panel.left + 0.5);
+  expect(g.panel.right).toBeLessThanOrEqual(g.innerWidth + 0.5);
+  expect(g.map.right - g.map.left).toBeGreaterThan(viewport.width - 400);
+  // The panel's first control is in view and nothing covers it (Chromium's hit test).
+  const first = s.page.locator('#params input').first();
+  const fb = (await first.boundingBox())!;
+  expect(fb.x).toBeGreaterThanOrEqual(g.panel.left);
+  expect(fb.x + fb.width).toBeLessThanOrEqual(g.innerWidth);
+  await first.click({ trial: true, timeout: 5000 });
+  // The right-most graph node: reachable by scrolling the strip, and clickable there.
+  const nodes = s.page.locator('#graph g.node[role=button]');
+  const xs = await nodes.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+  const last = nodes.nth(xs.indexOf(Math.max(...xs)));
+  await last.click({ trial: true, timeout: 5000 });
+  const lb = (await last.boundingBox())!;
+  expect(lb.x + lb.width).toBeLessThanOrEqual(g.panel.left + 0.5);
+}
+
+// One page load per style, measured at each size in turn (a resize reflows the same page).
+for (const id of STYLES) {
+  test(`${id}: at ${VIEWPORTS.map((v) => `${v.width}x${v.height}`).join(' and ')} the map stays in its column, nothing scrolls sideways, the panel's first control and the right-most graph node take a click`, async () => {
+    await s.page.setViewportSize(VIEWPORTS[0]!);
+    await s.page.goto(`${s.base}styles/${id}/`);
+    await s.page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
+    await s.page.locator('#graph g.node').first().waitFor();
+    for (const viewport of VIEWPORTS) {
+      await s.page.setViewportSize(viewport);
+      await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await checkLayout(id, viewport);
+    }
+  }, 120_000);
 }
