@@ -1,6 +1,7 @@
 // Label placement that every tile agrees on (docs/format.md, "Text placement").
 //
-// Candidates are ranked: higher priority first, then a hash of the label's text and its anchor
+// Candidates are ranked: higher priority first, then (polygon labels) the larger polygon, then a
+// hash of the label's text and its anchor
 // (Mercator units, x taken modulo the world so copies across the antimeridian rank alike), then
 // the anchor itself. Two candidates conflict when any of their boxes (padded) overlap. Placement runs in
 // `rounds` rounds: in each, every undecided candidate that outranks all its undecided neighbours is
@@ -16,7 +17,9 @@ export interface Candidate {
   x: number;
   y: number;
   priority: number;
-  /** Tie-break after priority: a hash of the text and the anchor (hashLabel). */
+  /** At equal priority, the larger first: a polygon label's polygon area (Mercator units); 0 otherwise. */
+  weight?: number;
+  /** Tie-break after priority and weight: a hash of the text and the anchor (hashLabel). */
   hash: number;
   /** Collision boxes, world pixels, padding included: [x0, y0, x1, y1] per box. */
   boxes: Float64Array;
@@ -46,9 +49,12 @@ export function hashLabel(text: string, mx: number, my: number): number {
   return h >>> 0;
 }
 
-/** Whether a outranks b: priority, then hash, then the anchor (x, then y). */
+/** Whether a outranks b: priority, then weight, then hash, then the anchor (x, then y). */
 export function outranks(a: Candidate, b: Candidate): boolean {
   if (a.priority !== b.priority) return a.priority > b.priority;
+  const wa = a.weight ?? 0;
+  const wb = b.weight ?? 0;
+  if (wa !== wb) return wa > wb;
   if (a.hash !== b.hash) return a.hash < b.hash;
   if (a.x !== b.x) return a.x < b.x;
   return a.y < b.y;

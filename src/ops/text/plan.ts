@@ -8,6 +8,7 @@ import { RenderError } from '../../errors.js';
 import type { ExprFeature } from '../../expr/index.js';
 import { clamp01, explicitMax } from '../../expr/paint.js';
 import { type Clipper, inflateRings, loadClipper, unionRings } from '../../geometry/clipper.js';
+import { ringArea } from '../../geometry/clip.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
@@ -164,39 +165,51 @@ function textOf(ctx: OpContext, f: ExprFeature): string {
   return t || (ctx.sources.standIn ? LEGEND_SAMPLE : '');
 }
 
-/** The pole of inaccessibility of a whole feature's largest polygon, Mercator units (memoised). */
-const poles = new WeakMap<WholeFeature, [number, number][]>();
-
-function polesOf(polygons: readonly Float64Array[][], precision: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (const poly of polygons) {
-    const rings = poly.map((r) => {
-      const pts: number[][] = [];
-      for (let i = 0; i + 1 < r.length; i += 2) pts.push([r[i]!, r[i + 1]!]);
-      return pts;
-    });
-    if (!rings[0] || rings[0].length < 3) continue;
-    const p = polylabel(rings, precision);
-    if (Number.isFinite(p[0]) && Number.isFinite(p[1])) out.push([p[0]!, p[1]!]);
-  }
-  return out;
+/** A polygon label's point: the pole of inaccessibility of the largest polygon, and that polygon's area. */
+interface Pole {
+  x: number;
+  y: number;
+  area: number;
 }
 
-/** Label points of a polygon feature: the pole of each polygon. */
-function polygonPoints(f: LabelFeature, W: number): number[] {
-  const out: number[] = [];
-  if (f.whole) {
-    let ps = poles.get(f.whole);
-    if (!ps) {
-      const b = f.whole.box;
-      ps = polesOf(f.whole.polygons, Math.max(b[2] - b[0], b[3] - b[1]) * 1e-4 || 1e-12);
-      poles.set(f.whole, ps);
+/** Poles of whole features, Mercator units (memoised: a feature's polygons never change). */
+const poles = new WeakMap<WholeFeature, Pole | null>();
+
+/** The pole of the largest polygon (exterior area less its holes), within `precision`. */
+function poleOf(polygons: readonly Float64Array[][], precision: (box: number[]) => number): Pole | null {
+  let best: readonly Float64Array[] | undefined;
+  let bestArea = 0;
+  for (const poly of polygons) {
+    const a = poly.reduce((sum, r) => sum + ringArea(r), 0);
+    if (Math.abs(a) > bestArea) {
+      bestArea = Math.abs(a);
+      best = poly;
     }
-    for (const [x, y] of ps) out.push(x * W + f.shift, y * W);
-  } else {
-    for (const [x, y] of polesOf(f.polygons, 0.5)) out.push(x, y);
   }
-  return out;
+  if (!best || !best[0] || best[0].length < 6) return null;
+  const rings = best.map((r) => {
+    const pts: number[][] = [];
+    for (let i = 0; i + 1 < r.length; i += 2) pts.push([r[i]!, r[i + 1]!]);
+    return pts;
+  });
+  const xs = rings[0]!.map((p) => p[0]!);
+  const ys = rings[0]!.map((p) => p[1]!);
+  const p = polylabel(rings, precision([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]));
+  return Number.isFinite(p[0]) && Number.isFinite(p[1]) ? { x: p[0]!, y: p[1]!, area: bestArea } : null;
+}
+
+/** A polygon feature's label point in world pixels and its polygon's area in Mercator units (one label per feature). */
+function polygonPole(f: LabelFeature, W: number): Pole | null {
+  if (f.whole) {
+    let p = poles.get(f.whole);
+    if (p === undefined) {
+      p = poleOf(f.whole.polygons, (b) => Math.max(b[2]! - b[0]!, b[3]! - b[1]!) * 1e-4 || 1e-12);
+      poles.set(f.whole, p);
+    }
+    return p && { x: p.x * W + f.shift, y: p.y * W, area: p.area };
+  }
+  const p = poleOf(f.polygons, () => 0.5);
+  return p && { ...p, area: p.area / (W * W) };
 }
 
 /** Everything a text node draws and publishes for its canvas. */
@@ -262,6 +275,7 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
     const color = Array.isArray(cv) ? (cv as RGBA) : baseColor;
     const pv = priorityExpr?.evaluate(ctx.zoom, f.feature);
     const priority = typeof pv === 'number' ? pv : 0;
+    let weight = 0;
     const add = (x: number, y: number, ink: [number, number, number, number], boxes: Float64Array, label: { point?: PointLabel; glyphs?: Glyphs }) => {
       // Whole or not at all: a label whose ink or halo reaches past max-extent is never placed.
       if (Math.max(x - ink[0], ink[2] - x, y - ink[1], ink[3] - y) + reachOfHalo > extent) {
@@ -274,7 +288,7 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
         boxes[i + 2] = boxes[i + 2]! + padding;
         boxes[i + 3] = boxes[i + 3]! + padding;
       }
-      cands.push({ x, y, priority, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label });
+      cands.push({ x, y, priority, weight, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label });
     };
     if (placement === 'line') {
       const run = lineRun(stack, text, size, layoutBase.letterSpacing);
@@ -295,7 +309,9 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
       }
       continue;
     }
-    const points = placement === 'polygon' ? polygonPoints(f, W) : f.points;
+    const pole = placement === 'polygon' ? polygonPole(f, W) : undefined;
+    weight = pole?.area ?? 0;
+    const points = pole ? [pole.x, pole.y] : placement === 'polygon' ? [] : f.points;
     if (!points.length) continue;
     const label = pointLabel(stack, text, size, layoutBase, layoutKey);
     if (label.layout.missing) warnings.add(`${text}\u0000${label.layout.missing}`);
