@@ -6,4 +6,5 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/tests/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   testTimeout: 120000,
+  globalSetup: '<rootDir>/tests/helpers/generate.mjs',
 };

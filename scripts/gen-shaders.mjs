@@ -3,7 +3,7 @@
 // (src/backends/gpu/shaders/*.wgsl: common, copy, upload) and each op's (src/ops/<op>/*.wgsl); a
 // shader's name is its file name without .wgsl. `//!include name` pulls in another shader's text
 // (shared WGSL lives once). Run by `npm run build`; a test fails when the committed module is stale.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,9 +43,15 @@ export function generate(shaderDir = SHADER_DIR, opsDir = OPS_DIR) {
   return lines.join('\n');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Write the module when its text changed, through a renamed temporary file (a test run reading it never sees half). */
+export function writeGenerated() {
   const out = path.join(SHADER_DIR, 'index.ts');
   const text = generate();
   const old = existsSync(out) ? readFileSync(out, 'utf8') : '';
-  if (old !== text) writeFileSync(out, text);
+  if (old === text) return;
+  const tmp = `${out}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, out);
 }
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) writeGenerated();

@@ -10,69 +10,10 @@
 // the max / min. The op is f32x4.pmax / pmin (a < b ? b : a), the reference's comparison, so
 // results equal the reference's bit for bit (NaN and signed zeros aside: which of two
 // equal-comparing values wins depends on the order of evaluation, which differs; rasters hold
-// neither). The module is assembled here from its few instructions (no toolchain, no binary
-// file); where WebAssembly SIMD is missing, `morphSimd` returns false and the scalar path runs.
+// neither). The passes are dilate.wat; where WebAssembly SIMD is missing, `morphSimd` returns
+// false and the scalar path runs.
 
-import { compile, I32, name, section, uleb, vec } from '../../util/wasm.js';
-
-const get = (i: number) => [0x20, ...uleb(i)];
-const set = (i: number) => [0x21, ...uleb(i)];
-const tee = (i: number) => [0x22, ...uleb(i)];
-const ADD = 0x6a;
-const LTU = 0x49;
-const v128load = (offset: number) => [0xfd, 0x00, 4, ...uleb(offset)];
-const v128store = (offset: number) => [0xfd, 0x0b, 4, ...uleb(offset)];
-const PMIN = [0xfd, ...uleb(0xea)];
-const PMAX = [0xfd, ...uleb(0xeb)];
-
-/**
- * taps(dst, p0, .., p{T-1}, n) for T = 2 (pair) or 4 (quad): for i in 0, 32, .. < n (bytes, > 0;
- * whole pairs of vectors), dst[i ..] = op over t of p_t[i ..], lane by lane, where op(p, q) =
- * f32x4.pmax(p, q) = p < q ? q : p (pmin: q < p ? q : p), folded as op(op(p0, p1), op(p2, p3)).
- * In place (dst = p0, the other sources above it) is safe: each vector is read before it is
- * stored and no later read goes below what has been stored.
- */
-// biome-ignore format: one line per step of the instruction sequence
-function taps(opcode: number[], T: 2 | 4): number[] {
-  const DST = 0;
-  const N = T + 1;
-  const I = T + 2;
-  const load = (t: number, off: number) => [...get(1 + t), ...get(I), ADD, ...v128load(off)];
-  const step = (off: number) => [
-    ...get(DST), ...get(I), ADD,
-    ...load(0, off), ...load(1, off), ...opcode,
-    ...(T === 4 ? [...load(2, off), ...load(3, off), ...opcode, ...opcode] : []),
-    ...v128store(off),
-  ];
-  return [
-    ...vec([[1, I32]]),
-    0x41, 0, ...set(I),
-    0x03, 0x40, // loop
-    ...step(0),
-    ...step(16),
-    ...get(I), 0x41, 32, ADD, ...tee(I), ...get(N), LTU, 0x0d, 0, // br_if 0
-    0x0b, // end loop
-    0x0b, // end function
-  ];
-}
-
-// biome-ignore format: one line per step of the instruction sequence
-function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const pairType = [0x60, ...vec(new Array(4).fill([I32])), 0];
-  const quadType = [0x60, ...vec(new Array(6).fill([I32])), 0];
-  const code = [taps(PMAX, 2), taps(PMIN, 2), taps(PMAX, 4), taps(PMIN, 4)].map((f) => [...uleb(f.length), ...f]);
-  return Uint8Array.from([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([pairType, quadType])),
-    ...section(3, vec([[0], [0], [1], [1]])),
-    ...section(5, vec([[0x00, 1]])), // one memory, 1 page to start
-    ...section(7, vec([
-      [...name('max2'), 0x00, 0], [...name('min2'), 0x00, 1], [...name('max4'), 0x00, 2], [...name('min4'), 0x00, 3],
-      [...name('mem'), 0x02, 0],
-    ])),
-    ...section(10, vec(code)),
-  ]);
-}
+import { wasmKernels } from '../../util/wasm-kernels.js';
 
 type Pair = (dst: number, a: number, b: number, n: number) => void;
 type Quad = (dst: number, a: number, b: number, c: number, d: number, n: number) => void;
@@ -84,7 +25,7 @@ interface Kernels {
   mem: WebAssembly.Memory;
 }
 
-const compiled = compile<Kernels>(() => moduleBytes() as Uint8Array<ArrayBuffer>);
+const compiled = wasmKernels<Kernels>('dilate');
 
 /** The compiled kernels, or null where WebAssembly SIMD is unavailable. Built once, on first use. */
 function instance(): Kernels | null {

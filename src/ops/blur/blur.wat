@@ -1,0 +1,216 @@
+;; blur's fast path in WebAssembly SIMD (simd.ts drives it; blurFastScalar in cpu.ts is the
+;; reference): every stage of the decimated blur is a weighted gather of whole rows (`rows`) or of
+;; pixels (`pixels`), by a tap table of (index, weight) pairs that simd.ts fills from the same tap
+;; plans as the scalar path. On RGBA a vector is one pixel; on one plane it is four neighbouring
+;; columns, and the horizontal stages run on the transposed plane (`transpose`). `tint` and `mono`
+;; are the one-colour shortcut (blur the alpha plane only). Accumulates in f32 (the scalar path in
+;; f64): the two differ by ~1e-6, far below 1/255. Compiled by scripts/gen-wasm.mjs.
+(module
+  ;; rows(in, rowBytes, out, nOut, idx, wts, taps): output row y (rowBytes bytes, a multiple of 16)
+  ;; = sum over t < taps of wts[y taps + t] * input row idx[y taps + t]. The output row is the
+  ;; accumulator (it stays in L1); each tap streams one input row through it.
+  (func (export "rows") (param $in i32) (param $rowBytes i32) (param $out i32) (param $nOut i32)
+    (param $idx i32) (param $wts i32) (param $taps i32)
+    (local $y i32) (local $t i32) (local $j i32) (local $outRow i32) (local $inRow i32) (local $k i32) (local $tEnd i32)
+    (local $w v128)
+    (local.set $y (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $y) (local.get $nOut))))
+      (loop $row
+        (local.set $outRow (i32.add (local.get $out) (i32.mul (local.get $y) (local.get $rowBytes))))
+        ;; the output row = 0
+        (local.set $j (i32.const 0))
+        (block $zeroDone
+          (br_if $zeroDone (i32.eqz (i32.lt_u (local.get $j) (local.get $rowBytes))))
+          (loop $zero
+            (v128.store align=16 (i32.add (local.get $outRow) (local.get $j)) (v128.const i64x2 0 0))
+            (br_if $zero (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $rowBytes)))))
+        ;; the taps y taps .. y taps + taps - 1
+        (local.set $tEnd (i32.add (i32.mul (local.get $y) (local.get $taps)) (local.get $taps)))
+        (local.set $t (i32.mul (local.get $y) (local.get $taps)))
+        (block $tapsDone
+          (br_if $tapsDone (i32.eqz (i32.lt_u (local.get $t) (local.get $tEnd))))
+          (loop $tap
+            ;; k: the tap's byte offset in the tables; inRow = in + idx[k] rowBytes; w = wts[k] in every lane
+            (local.set $k (i32.mul (local.get $t) (i32.const 4)))
+            (local.set $inRow
+              (i32.add (local.get $in) (i32.mul (i32.load align=4 (i32.add (local.get $idx) (local.get $k))) (local.get $rowBytes))))
+            (local.set $w (f32x4.splat (f32.load align=4 (i32.add (local.get $wts) (local.get $k)))))
+            ;; the output row += w * the input row
+            (local.set $j (i32.const 0))
+            (block $addDone
+              (br_if $addDone (i32.eqz (i32.lt_u (local.get $j) (local.get $rowBytes))))
+              (loop $add
+                (v128.store align=16
+                  (i32.add (local.get $outRow) (local.get $j))
+                  (f32x4.add
+                    (v128.load align=16 (i32.add (local.get $outRow) (local.get $j)))
+                    (f32x4.mul (v128.load align=16 (i32.add (local.get $inRow) (local.get $j))) (local.get $w))))
+                (br_if $add (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $rowBytes)))))
+            (br_if $tap (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $tEnd)))))
+        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $nOut))))))
+
+  ;; pixels(in, inRowBytes, rows, out, nOut, idx, wts, taps): in each of `rows` rows, output pixel x
+  ;; (16 bytes) = sum over t < taps of wts[x taps + t] * the input pixel at byte offset
+  ;; idx[x taps + t] of the row. The output is nOut pixels a row, written contiguously.
+  (func (export "pixels") (param $in i32) (param $inRowBytes i32) (param $rows i32) (param $out i32) (param $nOut i32)
+    (param $idx i32) (param $wts i32) (param $taps i32)
+    (local $y i32) (local $x i32) (local $k i32) (local $kEnd i32) (local $inRow i32) (local $o i32) (local $tapBytes i32)
+    (local $acc v128)
+    (local.set $tapBytes (i32.mul (local.get $taps) (i32.const 4)))
+    (local.set $o (local.get $out))
+    (local.set $y (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $y) (local.get $rows))))
+      (loop $row
+        (local.set $inRow (i32.add (local.get $in) (i32.mul (local.get $y) (local.get $inRowBytes))))
+        (local.set $x (i32.const 0))
+        (block $rowDone
+          (br_if $rowDone (i32.eqz (i32.lt_u (local.get $x) (local.get $nOut))))
+          (loop $pixel
+            (local.set $acc (v128.const i64x2 0 0))
+            ;; k .. kEnd: the pixel's taps, as byte offsets in the tables
+            (local.set $kEnd (i32.add (local.tee $k (i32.mul (local.get $x) (local.get $tapBytes))) (local.get $tapBytes)))
+            (block $tapsDone
+              (br_if $tapsDone (i32.eqz (i32.lt_u (local.get $k) (local.get $kEnd))))
+              (loop $tap
+                (local.set $acc
+                  (f32x4.add
+                    (local.get $acc)
+                    (f32x4.mul
+                      (v128.load align=16 (i32.add (local.get $inRow) (i32.load align=4 (i32.add (local.get $idx) (local.get $k)))))
+                      (f32x4.splat (f32.load align=4 (i32.add (local.get $wts) (local.get $k)))))))
+                (br_if $tap (i32.lt_u (local.tee $k (i32.add (local.get $k) (i32.const 4))) (local.get $kEnd)))))
+            (v128.store align=16 (local.get $o) (local.get $acc))
+            (local.set $o (i32.add (local.get $o) (i32.const 16)))
+            (br_if $pixel (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 1))) (local.get $nOut)))))
+        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $rows))))))
+
+  ;; transpose(src, srcRowBytes, rows, cols, dst, dstRowBytes): dst (cols x rows f32) = src
+  ;; (rows x cols) transposed, in 4 x 4 blocks (four loads, eight shuffles, four stores). rows and
+  ;; cols are rounded up to multiples of 4: the caller gives both planes that many rows and columns
+  ;; (padding lanes carry values no valid lane reads).
+  (func (export "transpose") (param $src i32) (param $srcRowBytes i32) (param $rows i32) (param $cols i32)
+    (param $dst i32) (param $dstRowBytes i32)
+    (local $y i32) (local $x i32) (local $p i32) (local $q i32)
+    (local $a v128) (local $b v128) (local $c v128) (local $d v128)
+    (local $t0 v128) (local $t1 v128) (local $t2 v128) (local $t3 v128)
+    (local.set $y (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $y) (local.get $rows))))
+      (loop $blockRow
+        (local.set $x (i32.const 0))
+        (block $rowDone
+          (br_if $rowDone (i32.eqz (i32.lt_u (local.get $x) (local.get $cols))))
+          (loop $block
+            ;; a, b, c, d: four rows of four values at (x, y)
+            (local.set $p
+              (i32.add
+                (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $srcRowBytes)))
+                (i32.mul (local.get $x) (i32.const 4))))
+            (local.set $a (v128.load align=16 (local.get $p)))
+            (local.set $b (v128.load align=16 (local.tee $p (i32.add (local.get $p) (local.get $srcRowBytes)))))
+            (local.set $c (v128.load align=16 (local.tee $p (i32.add (local.get $p) (local.get $srcRowBytes)))))
+            (local.set $d (v128.load align=16 (i32.add (local.get $p) (local.get $srcRowBytes))))
+            ;; the shuffles pick f32 lanes: bytes 0-15 of the first vector, 16-31 of the second
+            (local.set $t0 (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $a) (local.get $b))) ;; a0 b0 a1 b1
+            (local.set $t1 (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $a) (local.get $b))) ;; a2 b2 a3 b3
+            (local.set $t2 (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $c) (local.get $d))) ;; c0 d0 c1 d1
+            (local.set $t3 (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $c) (local.get $d))) ;; c2 d2 c3 d3
+            ;; four rows of four values at (y, x) in dst
+            (local.set $q
+              (i32.add
+                (i32.add (local.get $dst) (i32.mul (local.get $x) (local.get $dstRowBytes)))
+                (i32.mul (local.get $y) (i32.const 4))))
+            (v128.store align=16 (local.get $q)
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $t0) (local.get $t2))) ;; a0 b0 c0 d0
+            (v128.store align=16 (local.tee $q (i32.add (local.get $q) (local.get $dstRowBytes)))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $t0) (local.get $t2))) ;; a1 b1 c1 d1
+            (v128.store align=16 (local.tee $q (i32.add (local.get $q) (local.get $dstRowBytes)))
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $t1) (local.get $t3))) ;; a2 b2 c2 d2
+            (v128.store align=16 (i32.add (local.get $q) (local.get $dstRowBytes))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $t1) (local.get $t3))) ;; a3 b3 c3 d3
+            (br_if $block (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 4))) (local.get $cols)))))
+        (br_if $blockRow (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 4))) (local.get $rows))))))
+
+  ;; tint(plane, planeBytes, out, r, g, b): out pixel i (RGBA) = (r A, g A, b A, A) for A = plane[i]:
+  ;; a one-colour blur's result. planeBytes a multiple of 16 (four values a vector, four pixels out).
+  (func (export "tint") (param $plane i32) (param $planeBytes i32) (param $out i32) (param $r f32) (param $g f32) (param $b f32)
+    (local $p i32) (local $o i32)
+    (local $c v128) (local $v v128)
+    (local.set $c
+      (f32x4.replace_lane 2
+        (f32x4.replace_lane 1
+          (f32x4.replace_lane 0 (f32x4.splat (f32.const 1)) (local.get $r))
+          (local.get $g))
+        (local.get $b)))
+    (local.set $o (local.get $out))
+    (local.set $p (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $planeBytes))))
+      (loop $four
+        (local.set $v (v128.load align=16 (i32.add (local.get $plane) (local.get $p))))
+        ;; pixel j = value j in every lane, times c
+        (v128.store align=16 (i32.add (local.get $o) (i32.const 0))
+          (f32x4.mul (i8x16.shuffle 0 1 2 3 0 1 2 3 0 1 2 3 0 1 2 3 (local.get $v) (local.get $v)) (local.get $c)))
+        (v128.store align=16 (i32.add (local.get $o) (i32.const 16))
+          (f32x4.mul (i8x16.shuffle 4 5 6 7 4 5 6 7 4 5 6 7 4 5 6 7 (local.get $v) (local.get $v)) (local.get $c)))
+        (v128.store align=16 (i32.add (local.get $o) (i32.const 32))
+          (f32x4.mul (i8x16.shuffle 8 9 10 11 8 9 10 11 8 9 10 11 8 9 10 11 (local.get $v) (local.get $v)) (local.get $c)))
+        (v128.store align=16 (i32.add (local.get $o) (i32.const 48))
+          (f32x4.mul (i8x16.shuffle 12 13 14 15 12 13 14 15 12 13 14 15 12 13 14 15 (local.get $v) (local.get $v)) (local.get $c)))
+        (local.set $o (i32.add (local.get $o) (i32.const 64)))
+        (br_if $four (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $planeBytes))))))
+
+  ;; mono(src, srcRowBytes, rows, cols, alpha, stats, r, g, b, rel): the one-colour test of monoPlane
+  ;; (cpu.ts) over rows x cols RGBA pixels: each pixel's alpha A into the plane `alpha` (cols a row),
+  ;; and at `stats` three vectors: a lane mask set where some |rgb - c A| > rel A (c = (r, g, b)),
+  ;; the minimum and the maximum of A (the same in every lane).
+  (func (export "mono") (param $src i32) (param $srcRowBytes i32) (param $rows i32) (param $cols i32)
+    (param $alpha i32) (param $stats i32) (param $r f32) (param $g f32) (param $b f32) (param $rel f32)
+    (local $y i32) (local $x i32) (local $p i32) (local $o i32)
+    (local $c v128) (local $relv v128) (local $bad v128) (local $lo v128) (local $hi v128) (local $v v128) (local $a v128)
+    (local.set $c
+      (f32x4.replace_lane 2
+        (f32x4.replace_lane 1
+          (f32x4.replace_lane 0 (f32x4.splat (f32.const 1)) (local.get $r))
+          (local.get $g))
+        (local.get $b)))
+    (local.set $relv (f32x4.splat (local.get $rel)))
+    (local.set $lo (f32x4.splat (f32.const inf)))
+    (local.set $hi (f32x4.splat (f32.const -inf)))
+    (local.set $o (local.get $alpha))
+    (local.set $y (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $y) (local.get $rows))))
+      (loop $row
+        (local.set $p (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $srcRowBytes))))
+        (local.set $x (i32.const 0))
+        (block $rowDone
+          (br_if $rowDone (i32.eqz (i32.lt_u (local.get $x) (local.get $cols))))
+          (loop $pixel
+            ;; v: the pixel; a: its alpha in every lane
+            (local.set $a
+              (i8x16.shuffle 12 13 14 15 12 13 14 15 12 13 14 15 12 13 14 15
+                (local.tee $v (v128.load align=16 (local.get $p)))
+                (local.get $v)))
+            ;; bad |= |v - c a| > rel a (lane 3: c is 1, the difference 0)
+            (local.set $bad
+              (v128.or
+                (local.get $bad)
+                (f32x4.gt
+                  (f32x4.abs (f32x4.sub (local.get $v) (f32x4.mul (local.get $c) (local.get $a))))
+                  (f32x4.mul (local.get $relv) (local.get $a)))))
+            (local.set $lo (f32x4.pmin (local.get $lo) (local.get $a)))
+            (local.set $hi (f32x4.pmax (local.get $hi) (local.get $a)))
+            (f32.store align=4 (local.get $o) (f32x4.extract_lane 3 (local.get $v)))
+            (local.set $o (i32.add (local.get $o) (i32.const 4)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (br_if $pixel (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 1))) (local.get $cols)))))
+        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $rows)))))
+    (v128.store align=16 (local.get $stats) (local.get $bad))
+    (v128.store align=16 (i32.add (local.get $stats) (i32.const 16)) (local.get $lo))
+    (v128.store align=16 (i32.add (local.get $stats) (i32.const 32)) (local.get $hi)))
+
+  ;; the arena simd.ts lays out its tables and planes in (grown from JavaScript)
+  (memory (export "mem") 1))
