@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import wabtInit from 'wabt';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SRC_DIR = path.join(ROOT, 'src');
@@ -23,9 +22,17 @@ export function watFiles(dir = SRC_DIR) {
   return all;
 }
 
+async function loadWabt() {
+  try {
+    return (await import('wabt')).default;
+  } catch {
+    throw new Error('scripts/gen-wasm.mjs needs the devDependency wabt: run npm install');
+  }
+}
+
 /** The binary module of one .wat file (no names section: the bytes a hand encoder would write). */
 export async function compileWat(file, text = readFileSync(file, 'utf8')) {
-  const wabt = await wabtInit();
+  const wabt = await (await loadWabt())();
   let mod;
   try {
     mod = wabt.parseWat(path.relative(ROOT, file), text, { simd: true });
