@@ -12,7 +12,12 @@ COPY package.json package-lock.json ./
 # Dependencies first (a layer that survives source edits); `prepare` builds once the sources are in.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The examples' data packages (devDependencies, as only the examples and the tests read them) stay
+# in the image, which serves the examples; the other devDependencies go.
+RUN npm run build && mkdir -p /tmp/example-data/@mapbox \
+    && mv node_modules/world-atlas node_modules/us-atlas /tmp/example-data/ \
+    && mv node_modules/@mapbox/mvt-fixtures /tmp/example-data/@mapbox/ \
+    && npm prune --omit=dev --no-audit --no-fund && cp -r /tmp/example-data/. node_modules/
 
 FROM node:20-bookworm-slim
 # VULKAN=1 adds the Vulkan loader for the GPU backend (Dawn); the driver comes from the host.

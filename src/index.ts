@@ -1,5 +1,5 @@
 // tilegraph's library API (spec §4.4): load a style, set params by name from strings, render windows.
-// The core imports nothing from Node; src/node/ binds files, PNG and the GPU device.
+// The core imports nothing from Node; src/hosts/node/ binds files, PNG and the GPU device.
 import { buildPlan, type Plan } from './graph/build.js';
 import { ParamValues } from './params/index.js';
 import { render, type RenderResult } from './render/render.js';

@@ -47,7 +47,7 @@ export interface DecodedElevation {
 }
 
 /**
- * Decodes PNG or WebP bytes (DEM tiles). Supplied by the host: sharp in Node (src/node/image.ts),
+ * Decodes PNG or WebP bytes (DEM tiles). Supplied by the host: sharp in Node (src/hosts/node/image.ts),
  * createImageBitmap + OffscreenCanvas in a browser (src/sources/image-browser.ts).
  */
 export type ImageDecoder = (bytes: Uint8Array) => Promise<DecodedImage>;

@@ -19,7 +19,7 @@ export function opsMarkdown(): string {
   const lines: string[] = [
     '# Ops reference',
     '',
-    'Generated from `src/ops/<op>/index.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand.',
+    'Generated from `src/ops/<op>/index.ts` by `npm run build` (`scripts/gen-schema.mjs`); do not edit by hand. Committed, unlike the other generated files, so that it reads where the other docs are read (the repository, the npm package); `tests/core/style.test.ts` fails when it is stale.',
     '',
   ];
   const names = [...OPS.keys()].sort();

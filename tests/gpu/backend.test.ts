@@ -1,4 +1,4 @@
-// Backend choice for hosts (src/node/gpu.ts): auto | gpu | cpu, TILEGRAPH_BACKEND, the shared device.
+// Backend choice for hosts (src/hosts/node/gpu.ts): auto | gpu | cpu, TILEGRAPH_BACKEND, the shared device.
 import { CpuBackend, TilegraphError } from '../../src/index.js';
 import { GpuBackend } from '../../src/backends/gpu/backend.js';
 import { createBackend, gpuAdapterSummary, parseBackendChoice } from '../../src/hosts/node/gpu.js';

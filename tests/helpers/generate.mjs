@@ -1,7 +1,10 @@
-// Jest's global setup: src/generated/wasm.ts (the .wat files compiled) is built, not committed;
-// write it before any test imports a source, so a targeted run works without `npm run build`.
+// Jest's global setup: the generated modules the sources import are built, not committed
+// (src/generated/wasm.ts from the .wat files, src/backends/gpu/shaders/index.ts from the .wgsl
+// files); write them before any test imports a source, so a targeted run needs no `npm run build`.
+import { writeGenerated as writeShaders } from '../../scripts/gen-shaders.mjs';
 import { writeGenerated as writeWasm } from '../../scripts/gen-wasm.mjs';
 
 export default async function generate() {
+  writeShaders();
   await writeWasm();
 }

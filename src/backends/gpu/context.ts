@@ -49,7 +49,7 @@ export class DeviceContext {
     throw new RenderError(`the GPU rejected a command: ${list.join('; ')}`);
   }
 
-  /** A compute pipeline for `shader` (src/shaders/<shader>.wgsl, with common.wgsl prepended), built once per device. */
+  /** A compute pipeline for `shader` (<shader>.wgsl in src/backends/gpu/shaders/ or an op folder, with common.wgsl prepended), built once per device. */
   pipeline(shader: string, entry = 'main', constants?: Record<string, number>): GPUComputePipeline {
     const key = `${shader}:${entry}:${constants ? JSON.stringify(constants) : ''}`;
     let p = this.pipelines.get(key);

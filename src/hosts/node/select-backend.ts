@@ -1,5 +1,5 @@
 // Backend choice for the Node hosts (CLI, server): 'auto' | 'gpu' | 'cpu', default from
-// TILEGRAPH_BACKEND. The GPU device itself is made and shared by src/node/gpu.ts.
+// TILEGRAPH_BACKEND. The GPU device itself is made and shared by src/hosts/node/gpu.ts.
 import { CpuBackend, type Backend } from '../../index.js';
 import { BACKEND_CHOICES, closeGpu, createBackend, parseBackendChoice, type BackendChoice } from './gpu.js';
 

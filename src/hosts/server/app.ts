@@ -266,7 +266,7 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     });
   });
 
-  app.use(previewRouter(service)); // GET /, /preview/*, /data/:ref (src/server/preview.ts)
+  app.use(previewRouter(service)); // GET /, /preview/*, /data/:ref (preview.ts)
 
   app.use((req: Request, res: Response) => {
     send(res, new HttpError(404, { error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}` }] }));

@@ -1,4 +1,4 @@
-// blend: W3C Compositing and Blending Level 1 on premultiplied sRGB, as src/cpu/blend.ts:
+// blend: W3C Compositing and Blending Level 1 on premultiplied sRGB, as src/ops/blend/cpu.ts:
 // Cs' = (1 - ab) Cs + ab B(Cb, Cs) on straight colours clamped to [0, 1];
 // over:  co = as Cs' + (1 - as) cb, ao = as + ab (1 - as)
 // atop (clip): co = as ab Cs' + (1 - as) cb, ao = ab

@@ -1,4 +1,4 @@
-// blur: every stage of src/cpu/blur.ts (the exact separable Gaussian, and the fast path's tent
+// blur: every stage of src/ops/blur/cpu.ts (the exact separable Gaussian, and the fast path's tent
 // decimation, block-grid Gaussian and quadratic B-spline upsampling) is a 1-D weighted sum
 // along one axis. The CPU builds each stage's taps (source index and weight per output index,
 // zero-outside taps dropped, clamped taps repeated) and this pass applies them in the same order.

@@ -1,4 +1,4 @@
-// circles: analytic disk coverage, as the CPU kernel (src/ops/circles.ts): with d the distance
+// circles: analytic disk coverage, as the CPU kernel (src/ops/circles/cpu.ts): with d the distance
 // from the pixel centre, outer = clamp(R - d + 0.5, 0, 1) for R = radius + stroke width,
 // inner = clamp(r - d + 0.5, 0, 1); the fill paints `inner`, the ring `outer - inner`, composited
 // source-over per circle in input order. Each pixel visits the circles of its 16 px screen bin.

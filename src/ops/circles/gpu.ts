@@ -1,5 +1,5 @@
-// circles on the GPU: per-circle paint from src/ops/circles.ts (circlePaints),
-// analytic coverage per pixel over the circles of its screen bin (src/shaders/circles.wgsl).
+// circles on the GPU: per-circle paint from plan.ts (circlePaints),
+// analytic coverage per pixel over the circles of its screen bin (circles.wgsl).
 import { circlePaints } from './plan.js';
 import { binBoxes } from '../../backends/gpu/shapes.js';
 import { Uniforms } from '../../backends/gpu/uniforms.js';

@@ -1,5 +1,5 @@
 // color-ramp: a scalar field (or a raster by the luminance of its straight colour) through a
-// baked ramp, as src/ops/color-ramp.ts: the table texture holds `size` entries per stop segment
+// baked ramp, as src/ops/color-ramp/cpu.ts: the table texture holds `size` entries per stop segment
 // (row s = segment s, entry j = the colour at j / (size - 1) of it); below the first stop value
 // and at or above the last the end colours; otherwise linear interpolation between entries
 // floor(f * (size - 1)) and the next. Ramp expressions bake one premultiplied segment over [0, 1].

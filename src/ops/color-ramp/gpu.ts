@@ -1,5 +1,5 @@
 // color-ramp on the GPU: the CPU op's own baked tables (stopTables / exprTable of
-// src/ops/color-ramp.ts) uploaded as a lookup texture, one pass (src/shaders/color-ramp.wgsl).
+// plan.ts) uploaded as a lookup texture, one pass (color-ramp.wgsl).
 import { exprTable, resolveStops, stopTables } from './plan.js';
 import type { ColorSpace } from '../../backends/cpu/color.js';
 import { Uniforms } from '../../backends/gpu/uniforms.js';

@@ -6,7 +6,7 @@ import type { Canvas, FeatureGroup, ScalarField, ScalarValue } from '../../types
 import { gpuTest, GPU, PARITY_WINDOW, randomSource, rng, tap, renderOn } from '../../../tests/gpu/harness.js';
 import { CpuBackend } from '../../index.js';
 
-// The spec's falloff, written out independently of src/cpu/density.ts.
+// The spec's falloff, written out independently of cpu.ts.
 const K = (d: number, r: number) => (d <= r ? Math.exp(-0.5 * 3 ** 2 * (d / r) ** 2) / Math.sqrt(2 * Math.PI) : 0);
 
 const CANVAS: Canvas = {

@@ -1,4 +1,4 @@
-// density: additive truncated-Gaussian splats, as the CPU kernel (src/cpu/density.ts):
+// density: additive truncated-Gaussian splats, as the CPU kernel (src/ops/density/cpu.ts):
 // field(i, j) = sum over points of s * exp(-a dx^2) * exp(-a dy^2) where dx^2 + dy^2 <= r^2,
 // dx = i + 0.5 - px, a = 4.5 / r^2, s = scale / sqrt(2 pi). Each pixel gathers the points of
 // its 16 px screen bin in input order (no atomics: the sum is deterministic).

@@ -1,5 +1,5 @@
-// density on the GPU: per-group scale and radius come from src/ops/density.ts (densityGroups);
-// splats are gathered per pixel from screen bins into an r32float field (src/shaders/density.wgsl).
+// density on the GPU: per-group scale and radius come from plan.ts (densityGroups);
+// splats are gathered per pixel from screen bins into an r32float field (density.wgsl).
 import { GAUSS_COEF } from './cpu.js';
 import { densityGroups } from './plan.js';
 import { binBoxes } from '../../backends/gpu/shapes.js';

@@ -1,4 +1,4 @@
-// solid on the GPU: one pass writing the premultiplied colour (src/shaders/solid.wgsl).
+// solid on the GPU: one pass writing the premultiplied colour (solid.wgsl).
 import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
