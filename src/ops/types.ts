@@ -38,6 +38,8 @@ export interface OpDef {
   reach?(bound: BoundOf, inputField: string, node: NodeSpec): number | undefined;
   /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
   scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
+  /** The assets a node reads through the host's loader beyond its `x-asset` fields (a text node's fonts, default included): hosts serve them (the preview's data route). */
+  assetRefs?(node: NodeSpec): string[];
   /** Extra checks at build time (beyond the schema), returning problem sentences keyed by field. */
   check?(node: NodeSpec): { field: string; message: string }[];
   /** The CPU kernel (the reference implementation). */

@@ -66,7 +66,7 @@ test('paramsSchema is the document the server serves at /style/params', async ()
     return r.paramsSchema;
   });
   expect(schema).toEqual(served);
-  expect(Object.keys(schema.properties)).toEqual(['ocean', 'land', 'border', 'border-width', 'shadow', 'shadow-opacity']);
+  expect(Object.keys(schema.properties)).toEqual(['ocean', 'land', 'border', 'border-width', 'shadow', 'shadow-opacity', 'names', 'name-colour']);
 });
 
 test('params set by name from strings fail exactly as the server answers', async () => {

@@ -65,7 +65,7 @@ test('the page loads with no console errors and renders the example map in the b
   expect(share(map, '#a9cfe6')).toBeGreaterThan(0.25);
   expect(share(map, '#f3efe2')).toBeGreaterThan(0.1);
   await expect(s.page.locator('#legend-title').textContent()).resolves.toBe('World');
-  await expect(s.page.locator('#legend-entries .legend-label').allTextContents()).resolves.toEqual(['Land', 'Country border']);
+  await expect(s.page.locator('#legend-entries .legend-label').allTextContents()).resolves.toEqual(['Land', 'Country border', 'Country name']);
   await expect(s.page.locator('#legend-note').textContent()).resolves.toBe('Natural Earth 1:110m countries.');
   // Each entry's swatch: its node drawn over a stand-in feature (land fill; a border line).
   const swatches = await s.page.locator('#legend-entries canvas.legend-swatch').evaluateAll((els) =>
@@ -76,10 +76,12 @@ test('the page loads with no console errors and renders the example map in the b
       return { opaque, centre: Array.from(d.slice((10 * 20 + 10) * 4, (10 * 20 + 10) * 4 + 4)) };
     }),
   );
-  expect(swatches).toHaveLength(2);
+  expect(swatches).toHaveLength(3);
   expect(swatches[0]!.centre).toEqual([0xf3, 0xef, 0xe2, 255]);
   expect(swatches[1]!.opaque).toBeGreaterThan(10);
   expect(swatches[1]!.opaque).toBeLessThan(200);
+  // The country name: a sample label ('Peru') over the stand-in polygon's pole.
+  expect(swatches[2]!.opaque).toBeGreaterThan(10);
   await expect(s.page.locator('.maplibregl-ctrl-attrib-inner').textContent()).resolves.toContain('Made with Natural Earth (public domain), via world-atlas');
 });
 

@@ -43,7 +43,7 @@ describe('the workbench on the example style', () => {
     await s.page.goto(s.base);
     await settled(s.page);
     const nodes = await s.page.locator('#graph g.node').evaluateAll((els) => els.map((e) => (e as SVGGElement).dataset.node));
-    expect(nodes.sort()).toEqual(['borders', 'countries', 'land', 'map', 'sea', 'sea-shaded', 'shadow', 'shape', 'with-land']);
+    expect(nodes.sort()).toEqual(['borders', 'countries', 'land', 'map', 'names', 'sea', 'sea-shaded', 'shadow', 'shape', 'with-borders', 'with-land']);
     const edges = await s.page
       .locator('#graph path.edge')
       .evaluateAll((els) => els.map((e) => `${(e as SVGPathElement).dataset.from}->${(e as SVGPathElement).dataset.to}`));
@@ -57,8 +57,11 @@ describe('the workbench on the example style', () => {
         'sea-shaded->with-land',
         'land->with-land',
         'countries->borders',
-        'with-land->map',
-        'borders->map',
+        'with-land->with-borders',
+        'borders->with-borders',
+        'countries->names',
+        'with-borders->map',
+        'names->map',
       ].sort(),
     );
     // The output is marked as shown; sources sit left of what reads them.
@@ -89,8 +92,9 @@ describe('the workbench on the example style', () => {
     await s.page.locator('#graph g.node[data-node="countries"]').click();
     await settled(s.page, g + 1);
     const feats = await mapShot('workbench-node-countries.png');
-    // Features as outlines over white: mostly white and light red fill, red outlines.
-    expect(share(feats, '#ffffff', 4) + share(feats, '#fae4e3', 8)).toBeGreaterThan(0.6);
+    // Features as outlines over white: mostly white and light red fill, red outlines (0.599 since the
+    // example names its countries: measured on the same view, the names are not features).
+    expect(share(feats, '#ffffff', 4) + share(feats, '#fae4e3', 8)).toBeGreaterThan(0.55);
     expect(share(feats, '#d0312d', 40)).toBeGreaterThan(0.003);
 
     // A param the node reads re-renders its view too: 'shadow' is blurred by $shadow.

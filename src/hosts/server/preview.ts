@@ -51,8 +51,10 @@ export function styleDeclaresRef(doc: StyleDoc, ref: string): boolean {
   }
   for (const nodes of [doc.nodes, ...Object.values(doc.functions ?? {}).map((f) => f.nodes)]) {
     for (const node of Object.values(nodes ?? {})) {
-      const fields = OPS.get(String(node.op))?.fields ?? {};
+      const op = OPS.get(String(node.op));
+      const fields = op?.fields ?? {};
       for (const [field, schema] of Object.entries(fields)) if (schema['x-asset'] && node[field] === ref && !ref.startsWith('@')) return true;
+      if (op?.assetRefs?.(node).includes(ref)) return true;
     }
   }
   return false;
@@ -65,6 +67,10 @@ const TYPES: Record<string, string> = {
   '.mvt': 'application/vnd.mapbox-vector-tile',
   '.png': 'image/png',
   '.webp': 'image/webp',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
 };
 
 /** `bytes=a-b` or `bytes=a-` (one range; anything else is served whole, as RFC 9110 allows). */

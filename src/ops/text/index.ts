@@ -4,6 +4,7 @@ import { textCpu } from './cpu.js';
 import { gpu } from './gpu.js';
 import { ANCHORS, JUSTIFY } from './layout.js';
 import { reachOf } from './plan.js';
+import { DEFAULT_FONT } from './fonts.js';
 
 /** Fonts a `font` list may name (a fallback chain, not a font library). */
 const MAX_FONTS = 8;
@@ -78,6 +79,7 @@ export const text: OpDef = {
   // Avoided nodes are read only through their placed labels, which must be decided wherever they
   // can meet this node's candidates: 2 E beyond those candidates' anchors.
   reach: (bound, field) => (field.startsWith('avoid/') ? reachOf(bound('max-extent') ?? 128, bound('rounds') ?? 2) + (bound('max-extent') ?? 128) : undefined),
+  assetRefs: (node) => (node.font === undefined ? [...DEFAULT_FONT] : (Array.isArray(node.font) ? node.font : [node.font]).map(String)),
   // Labels paint source-over: a plain blend of a text node over a base paints onto the base.
   paintsOnto: true,
   gpu,
