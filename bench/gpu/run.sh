@@ -41,7 +41,7 @@ ENVLOG="$OUT_DIR/env.txt"
 : >"$ENVLOG"
 NODE="$HERE/bin/node"
 # Hard limits for the whole bench (its own section budgets end it sooner).
-if [ -n "$QUICK" ]; then HARD=210; else HARD=450; fi
+if [ -n "$QUICK" ]; then HARD=210; else HARD=370; fi
 
 log() { echo "$@" | tee -a "$ENVLOG"; }
 # A command's output to env.txt only, headed by its name.
@@ -152,11 +152,11 @@ fi
 probe() { # $1 = ICD file, '' (no variables) or '-' (leave the environment as it is); prints the probe's JSON
   local icd="$1"
   if [ "$icd" = "-" ]; then
-    timeout 45 "$NODE" "$HERE/app/bench.js" --probe 2>>"$OUT_DIR/probe-stderr.txt"
+    timeout 30 "$NODE" "$HERE/app/bench.js" --probe 2>>"$OUT_DIR/probe-stderr.txt"
   elif [ -z "$icd" ]; then
-    timeout 45 env -u VK_ICD_FILENAMES -u VK_DRIVER_FILES "$NODE" "$HERE/app/bench.js" --probe 2>>"$OUT_DIR/probe-stderr.txt"
+    timeout 30 env -u VK_ICD_FILENAMES -u VK_DRIVER_FILES "$NODE" "$HERE/app/bench.js" --probe 2>>"$OUT_DIR/probe-stderr.txt"
   else
-    timeout 45 env VK_ICD_FILENAMES="$icd" VK_DRIVER_FILES="$icd" "$NODE" "$HERE/app/bench.js" --probe 2>>"$OUT_DIR/probe-stderr.txt"
+    timeout 30 env VK_ICD_FILENAMES="$icd" VK_DRIVER_FILES="$icd" "$NODE" "$HERE/app/bench.js" --probe 2>>"$OUT_DIR/probe-stderr.txt"
   fi
 }
 
@@ -191,9 +191,9 @@ if [ -z "$CHOSEN" ]; then
   icd=""
   [ ${#ICDS[@]} -gt 0 ] && icd="${ICDS[0]}"
   if [ -n "$icd" ]; then
-    VK_LOADER_DEBUG=error,warn,driver VK_ICD_FILENAMES="$icd" VK_DRIVER_FILES="$icd" timeout 45 "$NODE" "$HERE/app/bench.js" --probe >"$OUT_DIR/vulkan-loader.txt" 2>&1
+    VK_LOADER_DEBUG=error,warn,driver VK_ICD_FILENAMES="$icd" VK_DRIVER_FILES="$icd" timeout 30 "$NODE" "$HERE/app/bench.js" --probe >"$OUT_DIR/vulkan-loader.txt" 2>&1
   else
-    VK_LOADER_DEBUG=error,warn,driver timeout 45 "$NODE" "$HERE/app/bench.js" --probe >"$OUT_DIR/vulkan-loader.txt" 2>&1
+    VK_LOADER_DEBUG=error,warn,driver timeout 30 "$NODE" "$HERE/app/bench.js" --probe >"$OUT_DIR/vulkan-loader.txt" 2>&1
   fi
   tail -25 "$OUT_DIR/vulkan-loader.txt" | cut -c1-300
   tail -8 "$OUT_DIR/probe-stderr.txt" | cut -c1-300

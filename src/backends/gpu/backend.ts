@@ -13,6 +13,12 @@ export interface GpuBackendOptions {
   recreate?: () => Promise<GPUDevice>;
   /** Bytes of textures and buffers kept pooled between renders (default 256 MiB). */
   poolBytes?: number;
+  /**
+   * Measure each render's GPU time with timestamp queries (GpuTimings.gpuMs; the device must have
+   * been made with the 'timestamp-query' feature, else nothing is measured). Off by default: two
+   * empty passes and a small readback per submit. The GPU bench turns it on.
+   */
+  timestamps?: boolean;
 }
 
 export class GpuBackend implements Backend {
@@ -21,6 +27,7 @@ export class GpuBackend implements Backend {
   private replacing?: Promise<DeviceContext>;
   private readonly recreate?: () => Promise<GPUDevice>;
   private readonly poolBytes: number;
+  private readonly timestamps: boolean;
   private closed = false;
   /** Devices made by this backend: 1 + recreations after a loss. */
   devicesCreated = 1;
@@ -31,7 +38,8 @@ export class GpuBackend implements Backend {
 
   constructor(options: GpuBackendOptions) {
     this.poolBytes = options.poolBytes ?? 256 * 2 ** 20;
-    this.current = new DeviceContext(options.device, this.poolBytes);
+    this.timestamps = !!options.timestamps;
+    this.current = new DeviceContext(options.device, this.poolBytes, this.timestamps);
     this.recreate = options.recreate;
   }
 
@@ -62,7 +70,7 @@ export class GpuBackend implements Backend {
     if (!this.replacing) {
       this.replacing = this.recreate()
         .then((device) => {
-          this.current = new DeviceContext(device, this.poolBytes);
+          this.current = new DeviceContext(device, this.poolBytes, this.timestamps);
           this.devicesCreated++;
           return this.current;
         })

@@ -29,10 +29,14 @@ export class DeviceContext {
   private freeBuffers = new Map<string, PooledBuffer[]>();
   private retainedBytes = 0;
   private readonly poolBytes: number;
+  /** GPU timing on (GpuBackendOptions.timestamps) and the device has 'timestamp-query'. */
+  readonly timestamps: boolean;
+  private freeQuerySets: GPUQuerySet[] = [];
 
-  constructor(device: GPUDevice, poolBytes: number) {
+  constructor(device: GPUDevice, poolBytes: number, timestamps = false) {
     this.device = device;
     this.poolBytes = poolBytes;
+    this.timestamps = timestamps && device.features.has('timestamp-query');
     device.lost.then((info) => {
       this.lost = { reason: String(info.reason), message: info.message };
     });
@@ -137,6 +141,18 @@ export class DeviceContext {
     this.retainedBytes += b.size;
   }
 
+  /** A timestamp query set of 2 (GPU timing), or undefined when timing is off. */
+  timestampQuerySet(): GPUQuerySet | undefined {
+    if (!this.timestamps || this.lost) return undefined;
+    return this.freeQuerySets.pop() ?? this.device.createQuerySet({ type: 'timestamp', count: 2 });
+  }
+
+  releaseQuerySet(q: GPUQuerySet): void {
+    if (this.lost) return;
+    if (this.freeQuerySets.length < 64) this.freeQuerySets.push(q);
+    else q.destroy();
+  }
+
   /** Bytes held by the pools between renders (for tests and the benchmark). */
   get pooledBytes(): number {
     return this.retainedBytes;
@@ -145,6 +161,8 @@ export class DeviceContext {
   destroy(): void {
     for (const list of this.freeTextures.values()) for (const t of list) t.texture.destroy();
     for (const list of this.freeBuffers.values()) for (const b of list) b.buffer.destroy();
+    for (const q of this.freeQuerySets) q.destroy();
+    this.freeQuerySets = [];
     this.freeTextures.clear();
     this.freeBuffers.clear();
     this.pipelines.clear();

@@ -8,7 +8,7 @@ import { RenderError } from '../../errors.js';
 import { emptyStats, isDeviceValue, type Handle, type RenderStats, type Session } from '../backend.js';
 import type { OpContext, OpDef } from '../../ops/types.js';
 import type { Canvas, Kind, Raster, ScalarField, ValueOf } from '../../types.js';
-import { WG } from './constants.js';
+import { BufferUsage, WG } from './constants.js';
 import { READBACK_USAGE, STORAGE_USAGE, UNIFORM_USAGE, type DeviceContext, type PooledBuffer } from './context.js';
 import { formatOf, GpuImage, isGpuImage, viewToCpu, type ImageKind, type PooledTexture } from './image.js';
 import type { GpuEncoder } from './encoder.js';
@@ -68,6 +68,14 @@ export interface GpuTimings {
   submitMs: number;
   /** Waiting for mapAsync: the GPU executing this render's passes, and queueing behind other work. */
   waitMs: number;
+  /**
+   * GPU time of the render's command buffers (timestamps before the first pass and after the
+   * last, summed over its submits): what the GPU itself spent, queueing excluded (time-sliced
+   * work of other devices in between included). Only with GpuBackendOptions.timestamps on a device
+   * with 'timestamp-query'; `gpuTimed` counts the command buffers measured.
+   */
+  gpuMs: number;
+  gpuTimed: number;
   /** getMappedRange, the f16 decode into Float32 and unmap. */
   readbackMs: number;
   submits: number;
@@ -82,6 +90,8 @@ export const emptyTimings = (): GpuTimings => ({
   cpuOpsMs: 0,
   submitMs: 0,
   waitMs: 0,
+  gpuMs: 0,
+  gpuTimed: 0,
   readbackMs: 0,
   submits: 0,
   readbacks: 0,
@@ -107,6 +117,9 @@ export class GpuSession implements Session, GpuEncoder {
   private cpuCopies = new Map<PooledTexture, Float32Array>();
   /** performance.now() at the first op (timings). */
   private started = 0;
+  /** The timestamp query set of the command buffer being encoded (GPU timing on), released at the end. */
+  private stamped?: GPUQuerySet;
+  private querySets: GPUQuerySet[] = [];
   /** The backend's timing counters (none for a bare DeviceSource). */
   private readonly t?: GpuTimings;
 
@@ -120,7 +133,13 @@ export class GpuSession implements Session, GpuEncoder {
   }
 
   private get enc(): GPUCommandEncoder {
-    if (!this.encoder) this.encoder = this.device.createCommandEncoder();
+    if (!this.encoder) {
+      this.encoder = this.device.createCommandEncoder();
+      // GPU timing (opt-in): a timestamp before the command buffer's first pass.
+      const qs = this.t && this.dc?.timestampQuerySet();
+      this.stamped = qs;
+      if (qs) this.encoder.beginComputePass({ timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0 } }).end();
+    }
     return this.encoder;
   }
 
@@ -184,6 +203,11 @@ export class GpuSession implements Session, GpuEncoder {
     }
     for (const t of this.textures) dc.releaseTexture(t);
     for (const b of this.buffers) dc.releaseBuffer(b);
+    for (const q of this.querySets) dc.releaseQuerySet(q);
+    // A command buffer never submitted (nothing read back) never used its query set.
+    if (this.stamped) dc.releaseQuerySet(this.stamped);
+    this.querySets = [];
+    this.stamped = undefined;
     this.textures = [];
     this.spare = [];
     this.buffers = [];
@@ -333,6 +357,20 @@ export class GpuSession implements Session, GpuEncoder {
   private async download(views: GpuImage[]): Promise<Float32Array[]> {
     const enc = this.enc;
     const jobs = views.map((v) => {
+      // A raster: widened to f32 on the GPU into a storage buffer (exact), so the CPU maps floats
+      // rather than decoding f16 halves one by one (the decode was ~1-8 ms of a tile's CPU time
+      // on a real GPU: docs/gpu.md). Past the storage binding limit, the f16 copy below.
+      const f32Size = Math.max(1, v.width) * Math.max(1, v.height) * 16;
+      if (v.kind === 'raster' && f32Size <= this.device.limits.maxStorageBufferBindingSize) {
+        const sb = this.buffer(f32Size, STORAGE_USAGE);
+        if (v.width > 0 && v.height > 0) {
+          const u = new Uniforms().vec2u(v.width, v.height).view(v);
+          this.dispatch2d('readback', [this.uniform(u), this.view(v), { buffer: sb.buffer, offset: 0, size: f32Size }], v.width, v.height);
+        }
+        const b = this.dc!.acquireBuffer(f32Size, READBACK_USAGE);
+        enc.copyBufferToBuffer(sb.buffer, 0, b.buffer, 0, f32Size);
+        return { v, b, bytesPerRow: v.width * 16, texel: 16, size: f32Size };
+      }
       // A view that is not one rectangle of real data (it reaches past the valid rect) is first
       // materialised by a copy pass, so the texture copy below sees exactly the view.
       const src = v.isPlainRegion ? v : this.materialise(v);
@@ -345,6 +383,18 @@ export class GpuSession implements Session, GpuEncoder {
       }
       return { v: src, b, bytesPerRow, texel, size };
     });
+    // GPU timing: a timestamp after the last pass, resolved and copied into a buffer mapped with the others.
+    let stamps: PooledBuffer | undefined;
+    const qs = this.stamped;
+    if (qs) {
+      enc.beginComputePass({ timestampWrites: { querySet: qs, endOfPassWriteIndex: 1 } }).end();
+      const resolved = this.buffer(256, BufferUsage.QUERY_RESOLVE | BufferUsage.COPY_SRC);
+      enc.resolveQuerySet(qs, 0, 2, resolved.buffer, 0);
+      stamps = this.dc!.acquireBuffer(16, READBACK_USAGE);
+      enc.copyBufferToBuffer(resolved.buffer, 0, stamps.buffer, 0, 16);
+      this.querySets.push(qs);
+      this.stamped = undefined;
+    }
     this.submit();
     this.stats.readbacks += jobs.length;
     for (const j of jobs) this.stats.bytesReadBack += j.size;
@@ -361,9 +411,10 @@ export class GpuSession implements Session, GpuEncoder {
     }
     const tWait = t ? now() : 0;
     try {
-      await Promise.all(jobs.map((j) => j.b.buffer.mapAsync(1 /* MapMode.READ */, 0, j.size)));
+      await Promise.all([...jobs.map((j) => j.b.buffer.mapAsync(1 /* MapMode.READ */, 0, j.size)), ...(stamps ? [stamps.buffer.mapAsync(1, 0, 16)] : [])]);
     } catch (e) {
       for (const j of jobs) j.b.buffer.destroy();
+      stamps?.buffer.destroy();
       // A failed map means the device is gone: mark it so the backend recreates it and retries.
       dc.lost ??= { reason: 'unknown', message: (e as Error)?.message ?? String(e) };
       throw new RenderError(`the GPU device was lost during the render (${dc.lost.message})`, { cause: e });
@@ -372,12 +423,24 @@ export class GpuSession implements Session, GpuEncoder {
     }
     const tRead = t ? now() : 0;
     if (t) t.waitMs += tRead - tWait;
+    if (stamps) {
+      const [begin, end] = new BigUint64Array(stamps.buffer.getMappedRange(0, 16));
+      stamps.buffer.unmap();
+      this.buffers.push(stamps);
+      // A pair the GPU did not write in order (a driver that resets the counter) is left out.
+      if (t && end! >= begin! && begin! > 0n) {
+        t.gpuMs += Number(end! - begin!) / 1e6;
+        t.gpuTimed++;
+      }
+    }
     const out = jobs.map((j) => {
       const mapped = j.b.buffer.getMappedRange(0, j.size);
       const data =
-        j.texel === 8
-          ? decodeHalfRows(new Uint16Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 2)
-          : copyRows(new Float32Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 4);
+        j.texel === 16
+          ? new Float32Array(mapped, 0, j.v.width * j.v.height * 4).slice()
+          : j.texel === 8
+            ? decodeHalfRows(new Uint16Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 2)
+            : copyRows(new Float32Array(mapped), j.v.width, j.v.height, j.bytesPerRow / 4);
       j.b.buffer.unmap();
       this.buffers.push(j.b);
       return data;

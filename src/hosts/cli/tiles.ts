@@ -2,13 +2,13 @@
 // .pmtiles archive, on every core (worker threads), resumable and shardable across machines.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { TileType } from 'pmtiles';
 import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
 import { valueKey } from '../../params/index.js';
 import { jobDifferences, PmtilesWriter, ResumeMismatchError, type JobIdentity } from '../node/pmtiles/index.js';
-import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
+import { makePngRenderer, type PngRenderer } from '../node/render-pool.js';
+import { gpuAdapterSummary } from '../node/gpu.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { atPixelRatio, bboxCenterLng, bboxTileRanges, parseBbox, parseParams, parsePixelRatio, parseShard, parseZoom, type Bbox } from './args.js';
 import { InterruptedError, OutputError, UsageError } from './exit.js';
@@ -38,6 +38,10 @@ export interface TilesArgs extends CommonArgs {
   signal?: AbortSignal;
   /** Library use (the GPU bench): called after each tile is written, with its size in bytes. */
   onTile?: (t: TileAddress, bytes: number) => void;
+  /** Library use (the GPU bench): fewer tiles than this render in this thread (default MIN_TILES_FOR_WORKERS). */
+  minTilesForWorkers?: number;
+  /** Library use (the GPU bench): called with the renderer after the last tile, before it is closed (a WorkerPool's stats()). */
+  beforeClose?: (r: PngRenderer) => Promise<void>;
 }
 
 interface Range {
@@ -200,26 +204,29 @@ export function outputKind(out: string): 'pmtiles' | 'mbtiles' | 'dir' {
   return 'dir';
 }
 
-/** Below this many tiles, worker start-up (each builds the style) costs more than it saves. */
+/** Below this many tiles, worker start-up (each builds the style; a GPU worker makes a device) costs more than it saves. */
 export const MIN_TILES_FOR_WORKERS = 64;
 
 /**
- * Pick the renderer: the GPU backend renders in this thread (one device); the CPU backend spreads
- * over `concurrency` worker threads, unless the job is small or single-threaded anyway.
+ * Pick the renderer: `concurrency` worker threads on the chosen backend (the GPU: a device per
+ * worker), unless the job is small or single-threaded, which renders in this thread.
  */
 async function makeRenderer(
   choice: BackendChoice,
-  concurrency: number,
+  concurrency: number | undefined,
   tiles: number,
   workerUrl?: URL | string,
+  minTiles = MIN_TILES_FOR_WORKERS,
 ): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
   const sel = await selectBackend(choice);
-  if (sel.backend.name === 'gpu' || concurrency === 1 || tiles < MIN_TILES_FOR_WORKERS) {
-    return { renderer: new InProcessRenderer(sel.backend, 2), close: () => sel.close() };
-  }
-  await sel.close();
-  const pool = new WorkerPool({ size: concurrency, workerUrl });
-  return { renderer: pool, close: () => pool.close() };
+  return makePngRenderer({
+    backend: sel.backend,
+    fallback: sel.backend.name === 'gpu' && !!gpuAdapterSummary()?.fallback,
+    workers: concurrency,
+    inProcess: concurrency === 1 || tiles < minTiles,
+    workerUrl,
+    release: () => sel.close(),
+  });
 }
 
 /** The archive's header and metadata: zooms and bounds of the request, style name, attribution, params. */
@@ -300,8 +307,9 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   if (minZoom > maxZoom) throw new UsageError(`--min-zoom ${minZoom} is above --max-zoom ${maxZoom}`);
   const shard = parseShard(a.shard);
   const ratio = parsePixelRatio(a.pixelRatio);
-  const concurrency = a.concurrency ?? availableParallelism();
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency '${a.concurrency}' is not a positive integer`);
+  const concurrency = a.concurrency;
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1))
+    throw new UsageError(`--concurrency '${a.concurrency}' is not a positive integer`);
   const out = a.out.replaceAll('{shard}', String(shard.index));
   const kind = outputKind(out);
   const format = tileFormat(a.format);
@@ -328,7 +336,7 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
   };
 
   const progress = new Progress({ total: end - start, mode: a.progress ?? 'auto' });
-  const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl);
+  const { renderer, close } = await makeRenderer(a.backend, concurrency, end - start, a.workerUrl, a.minTilesForWorkers);
   let sink: TileSink;
   try {
     sink =
@@ -387,7 +395,11 @@ export async function tilesCommand(a: TilesArgs): Promise<string> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
     a.signal?.removeEventListener('abort', onAbort);
-    await close();
+    try {
+      await a.beforeClose?.(renderer);
+    } finally {
+      await close();
+    }
   }
   progress.finish();
   return out;

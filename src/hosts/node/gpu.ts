@@ -93,7 +93,8 @@ async function requestAdapter(allowFallback: boolean): Promise<GPUAdapter | unde
   if (!dawn) return undefined;
   ensureRuntimeDir();
   const tryOnce = async (): Promise<GPUAdapter | undefined> => {
-    const gpu = dawn.create([]);
+    // GPU timing: timestamps in nanoseconds, not Dawn's default 100 us quantization.
+    const gpu = dawn.create(gpuTimestamps() ? ['disable-dawn-features=timestamp_quantization'] : []);
     keepAlive(dawn, gpu);
     return (await gpu.requestAdapter({ powerPreference: 'high-performance' })) ?? undefined;
   };
@@ -107,10 +108,19 @@ async function requestAdapter(allowFallback: boolean): Promise<GPUAdapter | unde
   return adapter;
 }
 
+/**
+ * TILEGRAPH_GPU_TIMESTAMPS=1: devices are made with 'timestamp-query' (when the adapter has it)
+ * and GPU backends measure each render's GPU time (GpuTimings.gpuMs). The GPU bench sets it.
+ */
+export function gpuTimestamps(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TILEGRAPH_GPU_TIMESTAMPS === '1';
+}
+
 async function requestDevice(adapter: GPUAdapter): Promise<GPUDevice> {
   const l = adapter.limits;
   // Large bbox renders need big textures and buffers: ask for what the adapter has.
   return adapter.requestDevice({
+    requiredFeatures: gpuTimestamps() && adapter.features.has('timestamp-query') ? ['timestamp-query'] : [],
     requiredLimits: {
       maxTextureDimension2D: l.maxTextureDimension2D,
       maxBufferSize: l.maxBufferSize,
@@ -154,7 +164,9 @@ export async function createGpuBackend(options: { allowFallback?: boolean } = {}
     // Without the fallback allowed, a software adapter is only looked at, no device is made.
     const attempt = (async () => {
       const made = await createGpuDevice({ allowFallback });
-      return made && { backend: new GpuBackend({ device: made.device, recreate: made.recreate }), fallback: made.adapter.fallback };
+      return (
+        made && { backend: new GpuBackend({ device: made.device, recreate: made.recreate, timestamps: gpuTimestamps() }), fallback: made.adapter.fallback }
+      );
     })();
     shared = attempt;
     if (!(await attempt)) {

@@ -1,8 +1,11 @@
 // Window -> PNG rendering for the CLI's `tiles` and the tile server, either in this thread (any
-// backend, e.g. the GPU) or spread over worker threads on the CPU backend (all cores).
+// backend) or spread over worker threads (all cores): on the CPU backend, or on the GPU with a
+// device per worker, so that the CPU side of GPU renders (sources, geometry, readback decode, PNG
+// encode) runs on every core while the GPU executes the passes.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { RenderError, releaseRaster, type Backend, type ParamValues, type Window } from '../../index.js';
+import type { GpuTimings, PipeliningStats } from '../../backends/gpu/session.js';
 import { fromWire, type FromWorker, type ToWorker, type WireParams } from '../protocol.js';
 import { encodePngSync } from './png.js';
 import type { LoadedStyle } from './style-file.js';
@@ -31,8 +34,23 @@ export interface NodeJob {
   compressionLevel?: number;
 }
 
-export type WorkerRequest = ToWorker<NodeInit, NodeJob>;
-export type WorkerReply = FromWorker<Record<string, never>, Uint8Array>;
+/** What a worker renders on (its `workerData`). */
+export interface PoolWorkerData {
+  backend?: 'cpu' | 'gpu';
+  /** GPU workers: whether a software adapter (SwiftShader) will do; the main thread chose the adapter kind. */
+  allowFallback?: boolean;
+}
+
+/** What a worker has done so far (the GPU bench's per-tile breakdown): renders, PNG encodes, its GPU backend's counters. */
+export interface WorkerStats {
+  renders: number;
+  png: { count: number; ms: number };
+  gpu?: { timings: GpuTimings; pipelining: PipeliningStats };
+}
+
+/** The hosts' protocol, plus the Node pool's own `stats` (counters) and `close` (release the GPU device, then end). */
+export type WorkerRequest = ToWorker<NodeInit, NodeJob> | { type: 'stats'; id: number } | { type: 'close' };
+export type WorkerReply = FromWorker<Record<string, never>, Uint8Array> | { type: 'stats'; id: number; stats: WorkerStats };
 
 /** Renders on the calling thread with one backend (the GPU backend must stay on one device). */
 export class InProcessRenderer implements PngRenderer {
@@ -70,6 +88,14 @@ interface Slot {
 export interface WorkerPoolOptions {
   /** Worker threads (default: one per core). */
   size?: number;
+  /**
+   * What the workers render on (default cpu). `gpu`: each worker makes its own device on the
+   * adapter the main thread found (run selectBackend first: it sets up the environment, such as
+   * XDG_RUNTIME_DIR or SwiftShader's VK_ICD_FILENAMES, that worker threads inherit).
+   */
+  backend?: 'cpu' | 'gpu';
+  /** GPU workers: accept a software adapter (default false). */
+  allowFallback?: boolean;
   /** Renders in flight per worker; 2 overlaps one render's PNG encode with the next render. */
   perWorker?: number;
   /** The compiled worker script (default: render-worker.js beside this module). */
@@ -100,6 +126,10 @@ export class WorkerPool implements PngRenderer {
   private readonly workerUrl: URL | string;
   private readonly compressionLevel?: number;
   private readonly maxHeapMb: number;
+  private readonly data: PoolWorkerData;
+  private readonly statsWaiting = new Map<number, (s: WorkerStats) => void>();
+  /** What the workers render on. */
+  readonly backend: 'cpu' | 'gpu';
 
   constructor(options: WorkerPoolOptions = {}) {
     const size = Math.max(1, options.size ?? availableParallelism());
@@ -108,11 +138,18 @@ export class WorkerPool implements PngRenderer {
     this.workerUrl = options.workerUrl ?? new URL('./render-worker.js', import.meta.url);
     this.compressionLevel = options.compressionLevel;
     this.maxHeapMb = options.maxHeapMb ?? WORKER_HEAP_MB;
+    this.backend = options.backend ?? 'cpu';
+    this.data = { backend: this.backend, allowFallback: options.allowFallback ?? false };
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
+  /** Worker threads. */
+  get size(): number {
+    return this.slots.length;
+  }
+
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb } });
+    const worker = new Worker(this.workerUrl, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb }, workerData: this.data });
     const slot: Slot = { worker, loaded: [], busy: 0, jobs: new Set() };
     worker.on('message', (m: WorkerReply) => this.settle(slot, m));
     const fail = (why: string) => {
@@ -142,6 +179,11 @@ export class WorkerPool implements PngRenderer {
   }
 
   private settle(slot: Slot, m: WorkerReply): void {
+    if (m.type === 'stats') {
+      this.statsWaiting.get(m.id)?.(m.stats);
+      this.statsWaiting.delete(m.id);
+      return;
+    }
     slot.answered = true;
     // A failed init surfaces as the error of the renders of that version.
     if (m.type === 'ready' || m.type === 'init-error') return;
@@ -213,12 +255,82 @@ export class WorkerPool implements PngRenderer {
     });
   }
 
+  /** Each worker's counters (a worker that does not answer within 5 s is left out). */
+  async stats(): Promise<WorkerStats[]> {
+    const asked = this.slots.map((slot) => {
+      const id = this.nextId++;
+      return new Promise<WorkerStats | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          this.statsWaiting.delete(id);
+          resolve(undefined);
+        }, 5000);
+        this.statsWaiting.set(id, (s) => {
+          clearTimeout(timer);
+          resolve(s);
+        });
+        slot.worker.postMessage({ type: 'stats', id } satisfies WorkerRequest);
+      });
+    });
+    return (await Promise.all(asked)).filter((s): s is WorkerStats => !!s);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const w of this.waiting.splice(0)) w();
     for (const job of this.jobs.values()) job.reject(new RenderError('the render pool is closed'));
     this.jobs.clear();
+    if (this.backend === 'gpu') {
+      // A GPU worker destroys its device and ends by itself; one that does not within 5 s is terminated.
+      await Promise.all(
+        this.slots.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(() => void s.worker.terminate().then(() => resolve()), 5000);
+              s.worker.once('exit', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              s.worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+            }),
+        ),
+      );
+      return;
+    }
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
+}
+
+/** GPU worker threads by default: one per core, at most this many (each holds a GPU device of its own). */
+export const MAX_DEFAULT_GPU_WORKERS = 16;
+
+export interface PngRendererChoice {
+  /** The backend the hosts' `--backend` names. */
+  backend: Backend;
+  /** Whether the adapter behind a GPU backend is a software one (SwiftShader). */
+  fallback?: boolean;
+  /** Worker threads; undefined: one per core (GPU: at most MAX_DEFAULT_GPU_WORKERS); 0 or 1 with `inProcess`: this thread. */
+  workers?: number;
+  /** Render in this thread with `backend` (few tiles, `--workers 0`). */
+  inProcess?: boolean;
+  workerUrl?: URL | string;
+  /** Releases `backend` (the main thread's GPU device): called when workers render instead, or at close. */
+  release(): Promise<void>;
+}
+
+/**
+ * The PNG renderer of a host (`tiles`, `serve`): in this thread with the selected backend, or a
+ * pool of worker threads on the same backend kind. A GPU pool gives each worker its own device
+ * (the main thread's, which found the adapter, is released first): the GPU then executes the
+ * passes of every worker while each worker's CPU work (sources, geometry, readback, PNG encoding)
+ * runs on its own core. One device in one thread was bound by that thread on a real GPU
+ * (docs/gpu.md, "Device results").
+ */
+export async function makePngRenderer(o: PngRendererChoice): Promise<{ renderer: PngRenderer; close(): Promise<void> }> {
+  if (o.inProcess) return { renderer: new InProcessRenderer(o.backend, 2), close: () => o.release() };
+  const gpu = o.backend.name === 'gpu';
+  await o.release();
+  const size = o.workers ?? (gpu ? Math.min(availableParallelism(), MAX_DEFAULT_GPU_WORKERS) : availableParallelism());
+  const pool = new WorkerPool({ size, workerUrl: o.workerUrl, backend: gpu ? 'gpu' : 'cpu', allowFallback: gpu && !!o.fallback });
+  return { renderer: pool, close: () => pool.close() };
 }

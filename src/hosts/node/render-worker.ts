@@ -1,20 +1,49 @@
-// Worker thread of the Node render pool: builds the styles it is sent and renders windows to PNG
-// on the CPU. It speaks the hosts' one worker protocol (src/hosts/protocol.ts), as the browser's
-// render worker does.
-import { parentPort } from 'node:worker_threads';
-import { CpuBackend, ParamValues, releaseRaster, type Renderer } from '../../index.js';
+// Worker thread of the Node render pool: builds the styles it is sent and renders windows to PNG,
+// on the CPU backend or, in a GPU pool, on a GPU device of its own (Dawn makes one per thread; a
+// device cannot be shared between threads). Everything a tile costs the CPU (sources, features,
+// triangulation, contours, the readback's decode, the PNG encode) runs here, on this thread's core,
+// while the GPU executes the passes of every worker. It speaks the hosts' one worker protocol
+// (src/hosts/protocol.ts), as the browser's render worker does.
+import { parentPort, workerData } from 'node:worker_threads';
+import { CpuBackend, ParamValues, releaseRaster, RenderError, type Backend, type Renderer } from '../../index.js';
+import type { GpuBackend } from '../../backends/gpu/backend.js';
 import { toWire } from '../protocol.js';
-import { encodePngSync } from './png.js';
-import type { WorkerReply, WorkerRequest } from './render-pool.js';
+import { closeGpu, createGpuBackend } from './gpu.js';
+import { encodePngSync, pngEncodeTimings } from './png.js';
+import type { PoolWorkerData, WorkerReply, WorkerRequest, WorkerStats } from './render-pool.js';
 import { rendererFromText } from './style-file.js';
 
 const port = parentPort!;
-const backend = new CpuBackend();
+const data = (workerData ?? {}) as PoolWorkerData;
+/** The backend, made on the first render (a GPU device takes a moment; a CPU worker needs none). */
+let backendP: Promise<Backend> | undefined;
+let gpu: GpuBackend | undefined;
 /** Recent style versions (a reload keeps the previous one for renders still queued): the renderer, or why it failed to build. */
 const styles = new Map<string, Renderer | { error: unknown }>();
 const running = new Map<number, AbortController>();
+let renders = 0;
 
 const reply = (m: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+function backend(): Promise<Backend> {
+  if (data.backend !== 'gpu') return (backendP ??= Promise.resolve(new CpuBackend()));
+  backendP ??= createGpuBackend({ allowFallback: data.allowFallback ?? false }).then((b) => {
+    if (!b) throw new RenderError('no WebGPU adapter in the render worker (the main thread found one)');
+    gpu = b;
+    return b;
+  });
+  // A failure is the answer of this render; a later render tries again.
+  backendP.catch(() => (backendP = undefined));
+  return backendP;
+}
+
+function stats(): WorkerStats {
+  return {
+    renders,
+    png: { ...pngEncodeTimings },
+    gpu: gpu && { timings: { ...gpu.timings }, pipelining: { ...gpu.pipelining } },
+  };
+}
 
 port.on('message', async (m: WorkerRequest) => {
   switch (m.type) {
@@ -33,6 +62,15 @@ port.on('message', async (m: WorkerRequest) => {
     case 'cancel':
       running.get(m.id)?.abort();
       return;
+    case 'stats':
+      reply({ type: 'stats', id: m.id, stats: stats() });
+      return;
+    case 'close':
+      // Release the GPU device before the thread ends (the pool terminates a worker that does not end).
+      for (const ac of running.values()) ac.abort();
+      await closeGpu().catch(() => undefined);
+      port.close();
+      return;
     case 'render': {
       const ac = new AbortController();
       running.set(m.id, ac);
@@ -42,9 +80,10 @@ port.on('message', async (m: WorkerRequest) => {
         if ('error' in style) throw style.error;
         // Values, validated on the caller's side, checked against the declarations here; never re-parsed.
         const params = ParamValues.fromValues(style.plan.params, m.job.params);
-        const { raster } = await style.renderWindow(m.job.window, params, { backend, signal: ac.signal });
+        const { raster } = await style.renderWindow(m.job.window, params, { backend: await backend(), signal: ac.signal });
         const png = encodePngSync(raster, { compressionLevel: m.job.compressionLevel });
         releaseRaster(raster); // encoded: its buffer serves the next render
+        renders++;
         // The PNG owns its buffer: moved to the main thread, not copied.
         reply({ type: 'done', id: m.id, result: png }, [png.buffer as ArrayBuffer]);
       } catch (e) {

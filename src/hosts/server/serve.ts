@@ -1,10 +1,10 @@
 // `tilegraph serve`: start the HTTP server on a style, optionally watching the file; graceful shutdown.
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
-import { InProcessRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
+import { makePngRenderer, WorkerPool, type PngRenderer } from '../node/render-pool.js';
+import { gpuAdapterSummary } from '../node/gpu.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { loadStyleFile } from '../node/style-file.js';
@@ -172,16 +172,23 @@ export async function drain(server: Server, services: readonly TileService[], gr
   clearTimeout(flush);
 }
 
+/**
+ * The server's renderer: worker threads on the chosen backend (`workers`, default one per core;
+ * the GPU: a device per worker, at most 16 by default), or this thread with `workers: 0`.
+ */
 export async function makeRenderer(o: Omit<ServeOptions, 'style'>): Promise<{ renderer: PngRenderer; release(): Promise<void> }> {
-  const workers = o.workers ?? availableParallelism();
   const choice = o.backend ?? 'auto';
-  if (choice !== 'cpu' || workers === 0) {
-    const sel = await selectBackend(choice);
-    // The GPU backend stays on one device in this thread; the CPU backend spreads over workers.
-    if (sel.backend.name === 'gpu' || workers === 0) return { renderer: new InProcessRenderer(sel.backend, 2), release: () => sel.close() };
-    await sel.close();
-  }
-  return { renderer: new WorkerPool({ size: workers, workerUrl: o.workerUrl }), release: async () => undefined };
+  const sel = await selectBackend(choice);
+  const { renderer, close } = await makePngRenderer({
+    backend: sel.backend,
+    fallback: sel.backend.name === 'gpu' && !!gpuAdapterSummary()?.fallback,
+    workers: o.workers,
+    inProcess: o.workers === 0,
+    workerUrl: o.workerUrl,
+    release: () => sel.close(),
+  });
+  // The service closes the renderer (a pool); an in-process renderer's backend is released here.
+  return { renderer, release: renderer instanceof WorkerPool ? async () => undefined : close };
 }
 
 export async function serve(o: ServeOptions): Promise<RunningServer> {
