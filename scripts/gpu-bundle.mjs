@@ -79,6 +79,10 @@ export async function buildApp(dir, { bench = true } = {}) {
   // clipper2-wasm finds its wasm beside the module that loads it (import.meta.url).
   const clipper = path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('clipper2-wasm/dist/es/clipper2z.js'));
   copyFileSync(path.join(clipper, 'clipper2z.wasm'), path.join(dir, 'clipper2z.wasm'));
+  // harfbuzzjs (the text op) finds harfbuzz.wasm beside the module that loads it (import.meta.url).
+  const harfbuzz = path.join(path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('harfbuzzjs')), 'harfbuzz.wasm');
+  if (!existsSync(harfbuzz)) throw new Error(`${harfbuzz} is missing (npm install)`);
+  copyFileSync(harfbuzz, path.join(dir, 'harfbuzz.wasm'));
   // sql.js (MBTiles output) reads its wasm from __dirname, which the banner makes this folder.
   try {
     const sql = path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('sql.js'));
@@ -123,6 +127,29 @@ function copyNativeModules(nm) {
   mkdirSync(path.join(nm, 'webgpu/dist/linux-x64'), { recursive: true });
   for (const f of ['index.js', 'package.json', 'LICENSE.md']) copyFileSync(path.join(webgpu, f), path.join(nm, 'webgpu', f));
   copyFileSync(path.join(webgpu, 'dist/linux-x64/dawn.node'), path.join(nm, 'webgpu/dist/linux-x64/dawn.node'));
+}
+
+/**
+ * The text op's default fonts (DEFAULT_FONT: `npm:` refs the Node loader resolves in the app's
+ * node_modules) under `nm`: each font file with its package's package.json and licence files,
+ * not the whole packages (dejavu-fonts-ttf alone is 12 MB).
+ */
+async function copyDefaultFonts(nm) {
+  const { DEFAULT_FONT } = await import(path.join(ROOT, 'dist/ops/text/fonts.js'));
+  const out = [];
+  for (const ref of DEFAULT_FONT) {
+    const m = /^npm:((?:@[^/]+\/)?[^/@][^/]*)\/(.+)$/.exec(ref);
+    if (!m) throw new Error(`default font '${ref}' is not an npm: reference`);
+    const [, pkg, file] = m;
+    const src = path.join(ROOT, 'node_modules', pkg);
+    if (!existsSync(path.join(src, file))) throw new Error(`the default font ${ref} is not installed (npm install)`);
+    mkdirSync(path.dirname(path.join(nm, pkg, file)), { recursive: true });
+    copyFileSync(path.join(src, file), path.join(nm, pkg, file));
+    for (const f of readdirSync(src))
+      if (/^(package\.json|licen[cs]e|copying|authors)/i.test(f)) cpSync(path.join(src, f), path.join(nm, pkg, f), { recursive: true });
+    out.push(`${pkg}/${file}`);
+  }
+  return out;
 }
 
 /** Tile z/x/y's north-west corner as [lng, lat]. */
@@ -332,6 +359,7 @@ async function main() {
   const app = path.join(stage, 'app');
   await buildApp(app);
   copyNativeModules(path.join(app, 'node_modules'));
+  await copyDefaultFonts(path.join(app, 'node_modules'));
   // Node: this machine's binary (the official glibc build), stripped of its debug symbols.
   mkdirSync(path.join(stage, 'bin'));
   const node = path.join(stage, 'bin/node');

@@ -61,24 +61,24 @@ const msg = (e) =>
 
 // --- probe: run.sh asks whether this environment gives an adapter that renders ---------------
 
+/** The probe's test tile (and the adapter section's timestamp check). */
+const PROBE_STYLE = {
+  output: 'b',
+  nodes: {
+    s: { op: 'solid', color: '#336699' },
+    n: { op: 'noise', kind: 'value', 'scale-px': 8, octaves: 2, seed: 1, output: 'raster' },
+    m: { op: 'blend', base: '@s', over: '@n', opacity: 0.25 },
+    b: { op: 'blur', input: '@m', sigma: 2 },
+  },
+};
+
 if (args.probe) {
   const t0 = now();
   try {
     const made = await createGpuDevice({ allowFallback: true });
     if (!made) throw new Error('no WebGPU adapter found');
     const backend = new GpuBackend({ device: made.device });
-    const r = Renderer.create(
-      {
-        output: 'b',
-        nodes: {
-          s: { op: 'solid', color: '#336699' },
-          n: { op: 'noise', kind: 'value', 'scale-px': 8, octaves: 2, seed: 1, output: 'raster' },
-          m: { op: 'blend', base: '@s', over: '@n', opacity: 0.25 },
-          b: { op: 'blur', input: '@m', sigma: 2 },
-        },
-      },
-      { loader: new NodeLoader({ baseDir: os.tmpdir() }) },
-    );
+    const r = Renderer.create(PROBE_STYLE, { loader: new NodeLoader({ baseDir: os.tmpdir() }) });
     const win = { z: 0, x0: 0, y0: 0, width: 64, height: 64, tileSize: 64 };
     const gpu = await r.renderWindow(win, undefined, { backend, signal: AbortSignal.timeout(30000) });
     const cpu = await r.renderWindow(win, undefined, { backend: new CpuBackend() });
@@ -217,6 +217,28 @@ await section('adapter', 30, async () => {
   );
   say(`adapter features: ${a.features.join(' ') || '-'}`);
   detail(`adapter details: ${JSON.stringify(d)}`);
+  // GPU timestamps (the breakdown's "gpu" column): a test render must time its command buffer
+  // and match the CPU; otherwise they are turned off for the rest of the run (workers included).
+  let why;
+  try {
+    const t0 = gb.timings.gpuTimed;
+    const r = Renderer.create(PROBE_STYLE, { loader: new NodeLoader({ baseDir: os.tmpdir() }) });
+    const win = { z: 0, x0: 0, y0: 0, width: 64, height: 64, tileSize: 64 };
+    const g = await r.renderWindow(win, undefined, { backend: gb, signal: AbortSignal.timeout(30000) });
+    const c = await r.renderWindow(win, undefined, { backend: new CpuBackend() });
+    let maxDiff = 0;
+    for (let i = 0; i < g.raster.data.length; i++) maxDiff = Math.max(maxDiff, Math.abs(g.raster.data[i] - c.raster.data[i]));
+    if (maxDiff >= 2 / 255) why = `a timed render differs from the CPU's by ${maxDiff}`;
+    else if (!(gb.timings.gpuTimed > t0)) why = a.features.includes('timestamp-query') ? 'no command buffer was timed' : 'the adapter has no timestamp-query';
+    report.adapter.gpuTimestamps = why ? { ok: false, why } : { ok: true, ms: gb.timings.gpuMs };
+  } catch (e) {
+    why = msg(e);
+    report.adapter.gpuTimestamps = { ok: false, why };
+  }
+  if (why) {
+    process.env.TILEGRAPH_GPU_TIMESTAMPS = '0';
+    say(`GPU timestamps: off (${why})`);
+  } else say(`GPU timestamps: on (a 64 px test tile took ${fmt(gb.timings.gpuMs, 3)} ms of GPU time)`);
   await closeGpu();
 });
 
