@@ -1,27 +1,35 @@
 // Preview latency: a slider change on the preview page -> every visible tile of a 1280x800 view
-// of the bundled example re-rendered and shown. Headless Chromium (the system's /usr/bin/chromium
-// through playwright-core; never a downloaded browser), CPU backend in the page's render worker(s).
+// re-rendered and shown, for every bundled example (bench/gallery.mjs: examples/*/style.json,
+// terrain on a local DEM copy) and every number param of each. Headless Chromium (the system's
+// /usr/bin/chromium through playwright-core; never a downloaded browser), CPU backend in the page's
+// render worker(s), the page opened where it opens for a new user (the data's extent).
 // Per change: from the slider's `input` event to MapLibre's first `idle` after every tile it shows
 // got the new value's image (the worker renders, the 8-bit conversion, the ImageBitmap, the
 // transfer, MapLibre's texture uploads and its repaint). "Every tile": the page records the tiles
 // of each in-place update (`lastUpdate`) and the run fails when a visible tile is not among them.
-// Median and max over BENCH_PREVIEW_CHANGES (20) changes per slider, and where the time went
-// (medians): the render workers' busy time summed over tiles, the last worker's end, and the page
-// after it (hand-over, upload, repaint). BENCH_PREVIEW_WORKERS sets the page's render workers.
-// Rows: with the workers' node cache (what the page ships: a change re-runs only the nodes that
-// read the param) and without it (the page opened with `#nodecache=0`, so every change renders
-// whole tiles).
+// Median and max over BENCH_PREVIEW_CHANGES (20) changes per slider after 2 warm-up changes, the
+// values on the slider's own grid, consecutive ones distinct. Where the time went (medians): the
+// render workers' busy time summed over tiles, the last worker's end, and the page after it.
+// Writes bench/out/preview.json: [{style, param, median_ms, max_ms, tiles, ...}].
+// Env: BENCH_PREVIEW_STYLES=<regex> picks examples, BENCH_PREVIEW_PARAMS=<regex> params,
+// BENCH_PREVIEW_WORKERS the page's render workers, BENCH_PREVIEW_NOCACHE=<regex> also measures
+// those examples with the workers' node cache off (`#nodecache=0`: every change renders whole tiles).
 // Needs `npm run build` first. Skipped (with a line saying so) when chromium is absent.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { galleryStyles } from './gallery.mjs';
 import { record } from './lib.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'bench/out');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHANGES = Number(process.env.BENCH_PREVIEW_CHANGES || 20);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const styleOnly = process.env.BENCH_PREVIEW_STYLES ? new RegExp(process.env.BENCH_PREVIEW_STYLES) : null;
+const paramOnly = process.env.BENCH_PREVIEW_PARAMS ? new RegExp(process.env.BENCH_PREVIEW_PARAMS) : null;
+const noCache = process.env.BENCH_PREVIEW_NOCACHE ? new RegExp(process.env.BENCH_PREVIEW_NOCACHE) : null;
 if (only && !only.test('P preview')) process.exit(0);
 if (!existsSync(CHROMIUM)) {
   console.log(`!!! bench/preview.mjs: no chromium at ${CHROMIUM}; no preview rows`);
@@ -31,15 +39,8 @@ const { chromium } = await import('playwright-core');
 const { serve } = await import(path.join(ROOT, 'dist/hosts/server/index.js'));
 
 const VIEW = { width: 1280, height: 800 };
-const server = await serve({
-  style: path.join(ROOT, 'examples/world/style.json'),
-  port: 0,
-  host: '127.0.0.1',
-  workers: 0,
-  backend: 'cpu',
-  log: () => undefined,
-});
-const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-chromium-'));
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-preview-'));
+const userDataDir = path.join(tmp, 'chromium');
 const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath: CHROMIUM,
   headless: true,
@@ -55,6 +56,18 @@ const settle = (page) =>
     const map = t.map;
     if (!map.loaded() || !map.areTilesLoaded()) await new Promise((resolve) => map.once('idle', resolve));
   });
+
+/** In the page: the number sliders, with their grids. */
+const slidersOf = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('input[type=range]')].map((s) => ({
+      name: s.name,
+      min: Number(s.min),
+      max: Number(s.max),
+      step: Number(s.step),
+      value: Number(s.value),
+    })),
+  );
 
 /**
  * In the page: move slider `name` to `value`, then resolve with the ms until MapLibre's first
@@ -91,59 +104,111 @@ const timed = (page, action) =>
     const work = trace.filter((m) => m[0] === 'worker').map((m) => m[2].split(' ').slice(1).map(Number));
     const busy = work.reduce((a, [s, e]) => a + e - s, 0);
     const lastEnd = work.length ? Math.max(...work.map((w) => w[1])) - t0 : NaN;
-    return { ms: t1 - t0, tiles: visible.length, missed, busy, lastEnd, renders: work.length };
+    return {
+      ms: t1 - t0,
+      tiles: visible.length,
+      keys: visible,
+      missed,
+      busy,
+      lastEnd,
+      renders: work.length,
+      errors: t.errors.slice(0, 3),
+      zoom: map.getZoom(),
+    };
   }, action);
 
 const med = (a) => {
   const s = [...a].sort((x, y) => x - y);
-  return s.length ? s[s.length >> 1] : NaN;
+  return s.length ? s[s.length >> 1] : Number.NaN;
 };
 
-async function run(label, { noNodeCache }) {
+/** Distinct values on the slider's grid, none equal to the one before (golden-ratio walk over the range). */
+function valuesFor(s, count) {
+  const n = Math.max(1, Math.round((s.max - s.min) / s.step));
+  const decimals = Math.max(0, -Math.floor(Math.log10(s.step) + 1e-9));
+  const out = [];
+  let prev = s.value;
+  for (let i = 0; out.length < count; i++) {
+    let k = Math.round(((0.1 + i * 0.6180339887) % 1) * n);
+    let v = s.min + k * s.step;
+    if (Math.abs(v - prev) < s.step / 2) {
+      k = k < n ? k + 1 : k - 1;
+      v = s.min + k * s.step;
+    }
+    out.push(v.toFixed(decimals));
+    prev = v;
+  }
+  return out;
+}
+
+const rows = [];
+
+async function run(style, { nodeCache }) {
+  const server = await serve({ style: style.file, port: 0, host: '127.0.0.1', workers: 0, backend: 'cpu', log: () => undefined });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  const workers = process.env.BENCH_PREVIEW_WORKERS ? `&workers=${process.env.BENCH_PREVIEW_WORKERS}` : '';
-  // `#nodecache=0`: the page's workers keep no node results (every change renders whole tiles).
-  await page.goto(`${server.url}#backend=cpu${workers}${noNodeCache ? '&nodecache=0' : ''}`);
-  await settle(page);
-  const status = await page.locator('#status').textContent();
-  if (!/CPU/.test(status ?? '')) throw new Error(`the preview is not on the CPU worker path: ${status}`);
-  // Distinct values on the sliders' grids (0.01 and 0.1), none repeated: no change is a pure cache hit.
-  const sliders = [
-    ['border-width', (i) => (0.3 + 3.6 * ((i * 0.618) % 1)).toFixed(2), 'border width (stroke + blend re-run)'],
-    ['shadow', (i) => (1 + 8 * ((i * 0.618) % 1)).toFixed(1), 'shadow sigma (blur and everything after it re-run)'],
-  ];
-  for (const [param, valueAt, what] of sliders) {
-    const times = [];
-    const phases = [];
-    let tiles = 0;
-    for (let i = 0; i < 2; i++) await timed(page, { name: param, value: valueAt(CHANGES + i) }); // warm-up
-    for (let i = 0; i < CHANGES; i++) {
-      const r = await timed(page, { name: param, value: valueAt(i) });
-      if (r.missed.length) throw new Error(`change ${i} of ${param}: visible tiles not updated: ${r.missed.join(', ')}`);
-      times.push(r.ms);
-      phases.push(r);
-      tiles = r.tiles;
+  try {
+    const workers = process.env.BENCH_PREVIEW_WORKERS ? `&workers=${process.env.BENCH_PREVIEW_WORKERS}` : '';
+    await page.goto(`${server.url}#backend=cpu${workers}${nodeCache ? '' : '&nodecache=0'}${style.view ? `&${style.view}` : ''}`);
+    await settle(page);
+    const status = await page.locator('#status').textContent();
+    if (!/CPU/.test(status ?? '')) throw new Error(`${style.name}: the preview is not on the CPU worker path: ${status}`);
+    const label = nodeCache ? '(node cache)' : '(no node cache)';
+    for (const slider of await slidersOf(page)) {
+      if (paramOnly && !paramOnly.test(slider.name)) continue;
+      const values = valuesFor(slider, CHANGES + 2);
+      const times = [];
+      const phases = [];
+      for (let i = 0; i < 2; i++) await timed(page, { name: slider.name, value: values[i] }); // warm-up
+      for (let i = 0; i < CHANGES; i++) {
+        const r = await timed(page, { name: slider.name, value: values[i + 2] });
+        if (r.missed.length) throw new Error(`${style.name}: change ${i} of ${slider.name}: visible tiles not updated: ${r.missed.join(', ')}`);
+        if (r.errors.length) throw new Error(`${style.name}: change ${i} of ${slider.name}: tiles failed: ${r.errors.join('; ')}`);
+        times.push(r.ms);
+        phases.push(r);
+      }
+      const m = (k) => med(phases.map((p) => p[k]));
+      const tiles = phases.at(-1).tiles;
+      const row = {
+        style: style.name,
+        param: slider.name,
+        median_ms: +med(times).toFixed(1),
+        max_ms: +Math.max(...times).toFixed(1),
+        tiles,
+        node_cache: nodeCache,
+        zoom: +phases.at(-1).zoom.toFixed(2),
+        worker_busy_ms: +m('busy').toFixed(1),
+        renders: m('renders'),
+        last_worker_end_ms: +m('lastEnd').toFixed(1),
+        keys: phases.at(-1).keys,
+      };
+      if (nodeCache) rows.push(row);
+      record(
+        `P preview ${style.name} ${slider.name}`,
+        `tilegraph cpu worker ${label}`,
+        '1280x800',
+        times,
+        `${tiles} tiles of 256 px at zoom ${row.zoom}, all updated; MAX ${row.max_ms} ms; ${CHANGES} changes; medians: worker busy ${row.worker_busy_ms} ms over ${row.renders} renders, last worker end ${row.last_worker_end_ms} ms`,
+      );
     }
-    const m = (k) => med(phases.map((p) => p[k])).toFixed(1);
-    record(
-      'P preview slider -> all tiles',
-      `tilegraph cpu worker ${label}`,
-      '1280x800',
-      times,
-      `${what}; ${tiles} tiles of 256 px, all updated; MAX ${Math.max(...times).toFixed(1)} ms; ${CHANGES} changes; medians: worker busy ${m('busy')} ms over ${m('renders')} renders, last worker end ${m('lastEnd')} ms, idle ${m('ms')} ms`,
-    );
+    if (errors.length) console.log(`!!! ${style.name}: page errors: ${errors.join('; ')}`);
+  } finally {
+    await page.close();
+    await server.close(0);
   }
-  if (errors.length) console.log(`!!! page errors: ${errors.join('; ')}`);
-  await page.close();
 }
 
 try {
-  await run('(node cache)', { noNodeCache: false });
-  await run('(no node cache)', { noNodeCache: true });
+  for (const style of galleryStyles(tmp, styleOnly)) {
+    await run(style, { nodeCache: true });
+    if (noCache?.test(style.name)) await run(style, { nodeCache: false });
+  }
 } finally {
   await context.close().catch(() => undefined);
-  await server.close(0);
-  rmSync(userDataDir, { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true });
 }
+mkdirSync(OUT, { recursive: true });
+const file = path.join(OUT, 'preview.json');
+writeFileSync(file, `${JSON.stringify(rows, null, 1)}\n`);
+console.log(`wrote ${path.relative(ROOT, file)} (${rows.length} rows)`);

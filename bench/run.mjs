@@ -4,6 +4,7 @@
 // counters, bench/backends.mjs), BENCH_ONLY=<regex>.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +13,8 @@ const PEERS = path.resolve(HERE, '../../shared/peers');
 const OUT = path.join(HERE, 'out');
 const args = new Set(process.argv.slice(2));
 mkdirSync(OUT, { recursive: true });
+// This run's gallery tables only (a part left out by BENCH_ONLY leaves none).
+for (const f of ['preview.json', 'server.json']) rmSync(path.join(OUT, f), { force: true });
 
 const peersReady =
   !args.has('--no-peers') &&
@@ -67,3 +70,29 @@ for (const o of rows.filter(isOurs)) {
     );
   }
 }
+
+// The README's two gallery tables (bench/preview.mjs, bench/server.mjs), from this run's JSON.
+const table = (file, head, line) => {
+  const f = path.join(OUT, file);
+  if (!existsSync(f)) return;
+  const rows = JSON.parse(readFileSync(f, 'utf8'));
+  console.log(
+    `\n== ${file} (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  console.log(head);
+  for (const r of rows) console.log(line(r));
+};
+table(
+  'preview.json',
+  '| style | param | median ms | max ms | tiles |\n|---|---|---:|---:|---:|',
+  (r) => `| ${r.style} | ${r.param} | ${r.median_ms} | ${r.max_ms} | ${r.tiles} |`,
+);
+table(
+  'server.json',
+  '| style | zoom | uncached tiles/s | p50 / p99 ms | CPU ms per tile (main, workers, other) | cached tiles/s |\n|---|---:|---:|---:|---:|---:|',
+  (r) =>
+    `| ${r.style} | ${r.zoom} | ${r.uncached_tiles_per_s} | ${r.p50_ms} / ${r.p99_ms} | ${r.cpu_ms_per_tile} (${r.cpu_ms_per_tile_main}, ${r.cpu_ms_per_tile_workers}, ${r.cpu_ms_per_tile_other}) | ${r.cached_tiles_per_s ?? ''} |`,
+);

@@ -1,20 +1,27 @@
-// Tile server throughput at concurrency 16 from a loopback client, uncached and cached, for the
-// bundled example and a heatmap style; then pyramid export tiles/s. Runs the compiled dist/.
+// Tile server throughput at concurrency 16 from a loopback client, uncached and cached, for every
+// bundled example (bench/gallery.mjs: examples/*/style.json, terrain on a local DEM copy); then
+// pyramid export tiles/s of the world example. Runs the compiled dist/. Writes
+// bench/out/server.json: [{style, uncached_tiles_per_s, p50_ms, p99_ms, cpu_ms_per_tile, ...}].
 // Usage: npm run build && node bench/server.mjs   (BENCH_RUNS=3, BENCH_CONCURRENCY=16, BENCH_BACKEND=cpu,
 //   BENCH_SERVE_ARGS="--workers 2" extra `serve` flags for A/B runs, BENCH_MEMORY_REQUESTS=10000 (0 skips),
-//   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=world,heatmap, BENCH_CACHED=0 skips the cached rows,
-//   BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node flags of the server,
-//   BENCH_WARM=1000 warm-up requests before each uncached run)
-// Bounded: each uncached run renders the 256 distinct tiles of zoom 4 once; a few minutes in all.
+//   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=<regex of example names>, BENCH_CACHED=0 skips
+//   the cached rows, BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node
+//   flags of the server, BENCH_WARM=1000 warm-up requests before each uncached run)
+// Tiles: where each example's data is, from its TileJSON (bounds, minzoom): the first zoom from
+// minzoom on at which the bounds cover at least 96 tiles, at most the 256 nearest the bounds'
+// centre (the world-wide examples: all 256 tiles of zoom 4; Chicago zoom 14, San Francisco 17,
+// the DEM block 11). Warm-up requests go round the tiles of the zoom above.
+// Bounded: each uncached run renders 256 tiles; a few minutes in all on idle cores.
 // CPU per tile is the server process's (main thread + render workers) user + system time from
 // /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { heatmapStyle, median } from './lib.mjs';
+import { galleryStyles, tileSet } from './gallery.mjs';
+import { median } from './lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js'));
@@ -31,13 +38,10 @@ const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
 const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-'));
 
-const styles = [
-  { name: 'world example', file: path.join(root, 'examples/world/style.json') },
-  { name: 'heatmap', file: path.join(tmp, 'heatmap.json'), doc: heatmapStyle() },
-];
-for (const s of styles) if (s.doc) writeFileSync(s.file, JSON.stringify(s.doc));
-const STYLES = (process.env.BENCH_STYLES || 'world,heatmap').split(',');
+const styles = galleryStyles(tmp, process.env.BENCH_STYLES ? new RegExp(process.env.BENCH_STYLES) : undefined);
+const world = galleryStyles(tmp, /^world$/)[0];
 const CACHED = process.env.BENCH_CACHED !== '0';
+const OUT = path.join(root, 'bench/out');
 
 /**
  * Our PNG encoder against sharp's default (compressionLevel 6, no adaptive filtering) on the same
@@ -55,8 +59,9 @@ async function pngSizes() {
     const c = process.cpuUsage();
     return (c.user + c.system) / 1000;
   };
-  console.log('PNG encode of the 256 zoom-4 tiles, ours vs sharp default (compressionLevel 6), same pixels');
+  console.log(`PNG encode of each example's bench tiles, ours vs sharp default (compressionLevel 6), same pixels`);
   for (const s of styles) {
+    const { tiles } = await tileSet(s.file);
     const style = await loadStyleFile(s.file);
     const params = style.renderer.params({});
     let ours = 0;
@@ -65,7 +70,7 @@ async function pngSizes() {
     let worst = 0;
     let oursMs = 0;
     let sharpMs = 0;
-    for (const [z, x, y] of tilesOf(4)) {
+    for (const [z, x, y] of tiles) {
       const { raster } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
       let t = cpu();
       const a = encodePngSync(raster);
@@ -83,7 +88,7 @@ async function pngSizes() {
       worst = Math.max(worst, a.length / b.length);
     }
     console.log(
-      `  ${s.name.padEnd(34)} ours ${(ours / 1024).toFixed(0).padStart(6)} KiB ${(oursMs / 256).toFixed(2)} ms/tile   sharp ${(theirs / 1024).toFixed(0).padStart(6)} KiB ${(sharpMs / 256).toFixed(2)} ms/tile   ratio ${(ours / theirs).toFixed(3)}, larger on ${larger} tiles (worst ${worst.toFixed(3)})`,
+      `  ${s.name.padEnd(34)} ours ${(ours / 1024).toFixed(0).padStart(6)} KiB ${(oursMs / tiles.length).toFixed(2)} ms/tile   sharp ${(theirs / 1024).toFixed(0).padStart(6)} KiB ${(sharpMs / tiles.length).toFixed(2)} ms/tile   ratio ${(ours / theirs).toFixed(3)}, larger on ${larger} tiles (worst ${worst.toFixed(3)})`,
     );
   }
 }
@@ -95,7 +100,7 @@ async function pngSizes() {
  * (VmHWM, which the kernel keeps). Flat RSS after the first pass over the tiles means no leak.
  */
 async function memory() {
-  const srv = await startServer(styles[0].file, ['--cache-mb', '0']);
+  const srv = await startServer(world.file, ['--cache-mb', '0']);
   try {
     const urls = [0, 1, 2, 3, 4, 5].flatMap((z) => tilesOf(z).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`));
     const marks = [1000, 2000, 4000, 7000, MEMORY_REQUESTS].filter((m, i, a) => m <= MEMORY_REQUESTS && a.indexOf(m) === i);
@@ -111,7 +116,7 @@ async function memory() {
     }
     const rate = MEMORY_REQUESTS / ((performance.now() - t0) / 1000);
     console.log(
-      `memory of serve (${styles[0].name}, tile cache off, zooms 0-5, concurrency ${CONCURRENCY}, ${rate.toFixed(0)} tiles/s): RSS MiB after ${seen.join(', ')}; peak ${rss(srv.pid).peak.toFixed(0)} MiB`,
+      `memory of serve (${world.name}, tile cache off, zooms 0-5, concurrency ${CONCURRENCY}, ${rate.toFixed(0)} tiles/s): RSS MiB after ${seen.join(', ')}; peak ${rss(srv.pid).peak.toFixed(0)} MiB`,
     );
   } finally {
     await srv.close();
@@ -170,6 +175,21 @@ function cpuNow(pid) {
     } catch {} // a thread that ended
   }
   return { all: cpuSeconds(pid), main: cpuSeconds(pid, pid), byName };
+}
+
+/**
+ * CPU ms per tile of the main thread, the render workers and everything else (V8's platform threads:
+ * concurrent GC and compilation; libuv's pool: zlib of the cache-less path, fs). The render workers
+ * are the last threads the process started (the pool starts them after Node's own threads; all
+ * threads are named `node`): the `workers` (default: the cores) highest thread ids.
+ */
+function threadGroups(c0, c1, n) {
+  const workers = Number(/--workers\s+(\d+)/.exec(SERVE_ARGS.join(' '))?.[1] ?? os.availableParallelism());
+  const tid = (k) => Number(k.split('/')[1]);
+  const others = Object.keys(c1.byName).filter((k) => k !== 'main');
+  const workerKeys = new Set(others.sort((a, b) => tid(b) - tid(a)).slice(0, workers));
+  const ms = (keys) => (keys.reduce((a, k) => a + (c1.byName[k] - (c0.byName[k] ?? 0)), 0) * 1000) / n;
+  return { mainMs: ms(['main']), workersMs: ms([...workerKeys]), otherMs: ms(others.filter((k) => !workerKeys.has(k))) };
 }
 
 /** CPU ms per tile by thread name between two cpuNow()s, for BENCH_THREADS=1. */
@@ -234,7 +254,7 @@ const row = (label, runs) =>
       .toFixed(1)
       .padStart(
         7,
-      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)})` : ''}   (median of ${runs.length})`,
+      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)}, render workers ${median(runs.map((r) => r.workersMs)).toFixed(2)}, other threads ${median(runs.map((r) => r.otherMs)).toFixed(2)})` : ''}   (median of ${runs.length})`,
   );
 
 if (PARTS.has('png')) await pngSizes();
@@ -243,46 +263,70 @@ if (PARTS.has('serve'))
   console.log(
     `tile server: ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, backend ${BACKEND}, 256 px tiles, loopback${SERVE_ARGS.length ? `, serve ${SERVE_ARGS.join(' ')}` : ''}`,
   );
-for (const s of PARTS.has('serve') ? styles.filter((s) => STYLES.some((k) => s.name.startsWith(k))) : []) {
+const results = [];
+for (const s of PARTS.has('serve') ? styles : []) {
+  const set = await tileSet(s.file);
   const uncached = [];
   const cached = [];
   for (let run = 0; run < RUNS; run++) {
-    // A fresh server per run with no tile cache: each of the 256 zoom-4 tiles renders once.
+    // A fresh server per run with no tile cache: each request renders.
     const srv = await startServer(s.file, ['--cache-mb', '0']);
     try {
       await load(
-        tilesOf(3).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
+        set.warm.map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
         WARM,
       ); // warm the workers
       const c0 = cpuNow(srv.pid);
       const r = await load(
-        tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
+        set.tiles.map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
         256,
       );
       const c1 = cpuNow(srv.pid);
       if (process.env.BENCH_THREADS === '1') console.log(`  CPU ms/tile by thread: ${threadsLine(c0, c1, 256)}`);
-      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, mainMs: ((c1.main - c0.main) * 1000) / 256 });
+      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, ...threadGroups(c0, c1, 256) });
     } finally {
       await srv.close();
     }
   }
-  row(`${s.name}, uncached`, uncached);
+  row(`${s.name}, uncached (z${set.zoom}, ${set.tiles.length} tiles)`, uncached);
+  const m = (k) => +median(uncached.map((r) => r[k])).toFixed(2);
+  const result = {
+    style: s.name,
+    uncached_tiles_per_s: +median(uncached.map((r) => r.rate)).toFixed(1),
+    p50_ms: +median(uncached.map((r) => r.p50)).toFixed(1),
+    p99_ms: +median(uncached.map((r) => r.p99)).toFixed(1),
+    cpu_ms_per_tile: m('cpuMs'),
+    cpu_ms_per_tile_main: m('mainMs'),
+    cpu_ms_per_tile_workers: m('workersMs'),
+    cpu_ms_per_tile_other: m('otherMs'),
+    zoom: set.zoom,
+    tiles: set.tiles.length,
+    runs: RUNS,
+  };
+  results.push(result);
   if (!CACHED) continue;
   const srv = await startServer(s.file);
   try {
-    const urls = tilesOf(4).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png?v=${srv.version}`);
-    await load(urls, 256); // fill the cache
+    const urls = set.tiles.map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png?v=${srv.version}`);
+    await load(urls, urls.length); // fill the cache
     for (let run = 0; run < RUNS; run++) cached.push(await load(urls, 2000));
   } finally {
     await srv.close();
   }
   row(`${s.name}, cached`, cached);
+  result.cached_tiles_per_s = +median(cached.map((r) => r.rate)).toFixed(1);
+}
+if (results.length) {
+  mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, 'server.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
+  console.log(`wrote ${path.relative(root, file)} (${results.length} rows)`);
 }
 
 if (PARTS.has('memory') && MEMORY_REQUESTS > 0) await memory();
 
 if (PARTS.has('pyramid')) console.log(`pyramid export (tiles to .pmtiles, zoom 0-4 = 341 tiles, ${os.availableParallelism()} worker threads)`);
-for (const s of PARTS.has('pyramid') ? styles : []) {
+for (const s of PARTS.has('pyramid') && world ? [world] : []) {
   const rates = [];
   for (let run = 0; run < RUNS; run++) {
     const out = path.join(tmp, `pyramid-${run}.pmtiles`);
