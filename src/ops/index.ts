@@ -15,6 +15,7 @@ import { brightnessContrast } from './brightness-contrast/index.js';
 import { channelShuffle } from './channel-shuffle/index.js';
 import { colorToAlpha } from './color-to-alpha/index.js';
 import { threshold } from './threshold/index.js';
+import { posterize } from './posterize/index.js';
 import { circle } from './circle/index.js';
 import { dither } from './dither/index.js';
 import { circles } from './circles/index.js';
@@ -60,6 +61,7 @@ export const OP_LIST: readonly OpDef[] = [
   channelShuffle,
   colorToAlpha,
   threshold,
+  posterize,
   circle,
   dither,
   circles,

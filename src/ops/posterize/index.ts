@@ -1,0 +1,26 @@
+import { nodeRef, numRef } from '../../style/fields.js';
+import { newRasterUninit } from '../../backends/cpu/raster.js';
+import type { OpDef } from '../types.js';
+import { posterize as kernel } from './cpu.js';
+import { gpu } from './gpu.js';
+import { MAX_LEVELS, MIN_LEVELS, posterizeSteps } from './plan.js';
+
+/** Each straight sRGB channel to the nearest of `levels` evenly spaced values, alpha kept (docs/format.md). */
+export const posterize: OpDef = {
+  name: 'posterize',
+  description: 'each straight sRGB channel to the nearest of `levels` evenly spaced values (0 and 1 included), alpha kept',
+  output: 'raster',
+  inputs: { input: ['raster'] },
+  fields: {
+    input: nodeRef(),
+    levels: numRef({ min: MIN_LEVELS, max: MAX_LEVELS, default: 4, description: 'values per channel; a $param or @node is rounded and clamped' }, true),
+  },
+  required: ['input'],
+  gpu,
+  cpu(ctx) {
+    const src = ctx.input<'raster'>('input');
+    const out = newRasterUninit(src.width, src.height);
+    kernel(src.data, out.data, posterizeSteps(ctx));
+    return out;
+  },
+};
