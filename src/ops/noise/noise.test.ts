@@ -7,6 +7,8 @@
 import { Renderer, type Window } from '../../index.js';
 import { GPU, checkParity, gpuDescribe, gpuTest, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
+import { noise, noiseReference } from './cpu.js';
+import { planNoise } from './plan.js';
 
 // --- independent reference -------------------------------------------------------------------
 function lowbias32(v: number): number {
@@ -213,6 +215,38 @@ describe('noise against the written-out reference', () => {
     expect(r.data.some((v, i) => i % 4 === 0 && v > 0.6)).toBe(true);
     expect(r.data.some((v, i) => i % 4 === 0 && v < 0.4)).toBe(true);
   });
+});
+
+describe('the kernel the op runs = the reference kernel, bit for bit', () => {
+  // noise (cpu.ts) shares hashes, fades and the simplex geometry between pixels, rows and
+  // channels; noiseReference evaluates each sample on its own with plan.ts's functions.
+  const windows: Window[] = [
+    WIN,
+    { z: 0, x0: -40, y0: -30, width: 336, height: 24, tileSize: 256 }, // wider than the world: the tables wrap
+    { z: 3, x0: 256 * 8 - 70, y0: 900, width: 140, height: 60, tileSize: 256 },
+    { z: 14, x0: 4200 * 256 - 29, y0: 6089 * 256 - 29, width: 314, height: 48, tileSize: 256 },
+    { z: 24, x0: 256 * 2 ** 24 - 24, y0: 2 ** 31, width: 48, height: 40, tileSize: 256 },
+  ];
+  for (const kind of ['value', 'simplex'] as const)
+    test(`${kind}: fields and rasters, 1 to 12 octaves, scales 0.3 to 300 px`, () => {
+      for (const w of windows)
+        for (const [scale, octaves] of [
+          [0.3, 1],
+          [2.5, 3],
+          [18, 2],
+          [28, 3],
+          [90, 5],
+          [300, 12],
+        ] as const)
+          for (const raster of [false, true]) {
+            const plan = planNoise(w, scale, octaves, kind);
+            const a = noise(plan, 11, raster).slice();
+            const b = noiseReference(plan, 11, raster);
+            let diff = 0;
+            for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+            expect({ z: w.z, scale, octaves, raster, diff }).toEqual({ z: w.z, scale, octaves, raster, diff: 0 });
+          }
+    });
 });
 
 gpuDescribe('CPU/GPU parity', () => {

@@ -42,7 +42,7 @@ function latticeHash(ix: number, iy: number, seed: number): number {
 }
 
 /** Hash of simplex lattice point (ix, iy, iz) (u32s) under a per-octave seed. */
-function latticeHash3(ix: number, iy: number, iz: number, seed: number): number {
+export function latticeHash3(ix: number, iy: number, iz: number, seed: number): number {
   return hash32((ix ^ hash32((iy ^ hash32((iz ^ seed) >>> 0)) >>> 0)) >>> 0);
 }
 
@@ -163,8 +163,10 @@ export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: 
   return { kind, octaves: n, width, height, cells, cols, rows };
 }
 
-const fade = (t: number) => t * t * t * (t * (t * 6 - 15) + 10);
-const unit = (h: number) => (h >>> 8) / 16777216;
+/** The quintic fade of value noise (6t^5 - 15t^4 + 10t^3). */
+export const fade = (t: number) => t * t * t * (t * (t * 6 - 15) + 10);
+/** A lattice hash as a value in [0, 1). */
+export const unit = (h: number) => (h >>> 8) / 16777216;
 
 /** Value noise in [0, 1): cells ix0/ix1 x iy0/iy1 (u32), the pixel at fraction (fx, fy) between them. */
 export function valueNoise(ix0: number, ix1: number, fx: number, iy0: number, iy1: number, fy: number, seed: number): number {
@@ -180,9 +182,9 @@ export function valueNoise(ix0: number, ix1: number, fx: number, iy0: number, iy
 }
 
 // The 12 gradients of 3-D simplex noise: the midpoints of a cube's edges (Perlin, Gustavson).
-const GX = [1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0];
-const GY = [1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1];
-const GZ = [0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1];
+export const GX = [1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0];
+export const GY = [1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1];
+export const GZ = [0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1];
 
 function corner(x: number, y: number, z: number, ix: number, iy: number, iz: number, seed: number): number {
   const t = 0.5 - x * x - y * y - z * z;
