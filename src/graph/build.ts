@@ -212,25 +212,86 @@ function inline(
   return { raw, aliases, limited };
 }
 
+type ArgCheck = { pointer: string; ref: string; kind: Kind; fname: string; input: string };
+
+/** What the passes of buildPlan share: the nodes, the problems found so far, the params, alias resolution. */
+interface Build {
+  nodes: Map<string, PlanNode>;
+  problems: Problem[];
+  params: Record<string, ParamDecl>;
+  /** The node an id (or a function call's alias) stands for, or undefined. */
+  resolveId: (name: string) => string | undefined;
+}
+
 export function buildPlan(doc: StyleDoc): Plan {
   const problems: Problem[] = [...checkDeclarations(doc.params)];
   const params = doc.params ?? {};
   const { raw, aliases, limited } = inline(doc, problems);
   // Past a size limit the inlined graph is cut short: what else it lacks is noise.
   if (limited) throw new BuildError(problems);
-  const argChecks = (raw as unknown as { argChecks: { pointer: string; ref: string; kind: Kind; fname: string; input: string }[] }).argChecks;
+  const argChecks = (raw as unknown as { argChecks: ArgCheck[] }).argChecks;
 
   const resolveId = (name: string): string | undefined => {
     let id = name;
     for (let i = 0; i < 64 && aliases.has(id); i++) id = aliases.get(id)!.target;
     return raw.has(id) ? id : undefined;
   };
+  const b: Build = { nodes: planNodes(raw), problems, params, resolveId };
+  for (const n of b.nodes.values()) linkNode(b, n);
+  // Scalar slots: what render reads for each scalar field.
+  for (const n of b.nodes.values()) {
+    for (const [field, value] of Object.entries(n.spec)) {
+      if (field === 'op' || n.op.inputs[field] || isExprField(n.op.fields[field])) continue;
+      const slot = slotOf(n, field, value);
+      if (slot) n.slots.set(field, slot);
+    }
+  }
+  checkKinds(b, aliases, argChecks);
 
-  // Pass 1: op lookup and output kinds.
+  // Output.
+  const outputId = resolveId(strip(doc.output));
+  const outKind = outputId ? b.nodes.get(outputId)?.kind : undefined;
+  if (!outputId) problems.push({ pointer: '/output', message: `output '${doc.output}' names no node` });
+  else if (outKind && outKind !== 'raster') {
+    problems.push({ pointer: '/output', message: `output '${doc.output}' produces ${outKind}; the output must produce a raster` });
+  }
+  const legend = legendOf(b, doc);
+  checkCycles(b);
+  if (problems.length) throw new BuildError(problems);
+
+  // Bounds of padding fields.
+  for (const n of b.nodes.values()) {
+    for (const field of Object.keys(n.op.fields)) {
+      const bound = staticBound(n, field, params);
+      if (bound.value !== undefined) n.bounds[field] = bound.value;
+      else if (n.op.paddingFields?.includes(field) && bound.error) problems.push({ pointer: n.pointer + ptr(field), message: bound.error });
+    }
+  }
+  if (problems.length) throw new BuildError(problems);
+
+  const order = topoOrder(b.nodes, outputId!);
+  spreadMargins(b.nodes, order);
+  const plan: Plan = {
+    fusions: findFusions(b.nodes, order),
+    doc,
+    version: styleVersion(doc),
+    nodes: b.nodes,
+    order,
+    output: outputId!,
+    params,
+    paramsSchema: paramsJsonSchema(params, doc.name),
+    legend,
+  };
+  checkLimits(plan); // margins past the limit: a build error at the field (docs/format.md, Limits)
+  return plan;
+}
+
+/** Pass 1: each inlined node's op and output kind (an unknown op the schema already reported is left out). */
+function planNodes(raw: ReturnType<typeof inline>['raw']): Map<string, PlanNode> {
   const nodes = new Map<string, PlanNode>();
   for (const [id, r] of raw) {
     const op = OPS.get(r.spec.op);
-    if (!op) continue; // the schema already reported the unknown op
+    if (!op) continue;
     const kind = typeof op.output === 'function' ? op.output(r.spec) : op.output;
     nodes.set(id, {
       id,
@@ -248,89 +309,91 @@ export function buildPlan(doc: StyleDoc): Plan {
       slots: new Map(),
     });
   }
+  return nodes;
+}
 
-  // Pass 2: references, param types, expressions.
-  for (const n of nodes.values()) {
-    const { op, spec } = n;
-    for (const check of op.check?.(spec) ?? []) problems.push({ pointer: n.pointer + ptr(check.field), message: check.message });
-    for (const [field, value] of Object.entries(spec)) {
-      if (field === 'op') continue;
-      const schema = op.fields[field];
-      const at = n.pointer + ptr(field);
-      if (op.inputs[field]) {
-        // Asset fields (x-asset) take an `@node` or a literal asset path; only the former is an edge.
-        if (schema?.['x-asset'] && typeof value === 'string' && !value.startsWith('@')) continue;
-        // A list of node references (text `avoid`): one edge per entry, field `<field>/<index>`.
-        const refs: [string, unknown, string][] = Array.isArray(value) ? value.map((v, i) => [`${field}/${i}`, v, `${at}/${i}`]) : [[field, value, at]];
-        for (const [edgeField, v, where] of refs) {
-          const target = resolveId(strip(String(v)));
-          if (!target) {
-            problems.push({ pointer: where, message: `'${String(v)}' names no node${suggestNode(String(v), nodes, n)}` });
-            continue;
-          }
-          if (target === n.id) {
-            problems.push({ pointer: where, message: `a node cannot read itself` });
-            continue;
-          }
-          n.edges.push({ field: edgeField, from: target, role: 'node' });
-        }
-        continue;
+/** Pass 2 for one node: its op's own checks, its edges (node inputs, `@node` scalars), its params and expressions. */
+function linkNode(b: Build, n: PlanNode): void {
+  const { problems } = b;
+  const { op, spec } = n;
+  for (const check of op.check?.(spec) ?? []) problems.push({ pointer: n.pointer + ptr(check.field), message: check.message });
+  for (const [field, value] of Object.entries(spec)) {
+    if (field === 'op') continue;
+    const schema = op.fields[field];
+    const at = n.pointer + ptr(field);
+    if (op.inputs[field]) {
+      // Asset fields (x-asset) take an `@node` or a literal asset path; only the former is an edge.
+      if (schema?.['x-asset'] && typeof value === 'string' && !value.startsWith('@')) continue;
+      linkInputs(b, n, field, value, at);
+    } else if (isExprField(schema)) {
+      try {
+        n.exprs.set(field, compileExpr(value, schema!['x-expr'] as never, `${n.pointer}/${field}`));
+      } catch (e) {
+        if (e instanceof ExprError) problems.push({ pointer: at, message: `invalid expression: ${e.message}` });
+        else throw e;
       }
-      if (isExprField(schema)) {
-        try {
-          n.exprs.set(field, compileExpr(value, schema!['x-expr'] as never, `${n.pointer}/${field}`));
-        } catch (e) {
-          if (e instanceof ExprError) problems.push({ pointer: at, message: `invalid expression: ${e.message}` });
-          else throw e;
-        }
-        continue;
-      }
-      walkRefs(value, schema, at, (s, sch, where) => {
-        const type = sch['x-scalar'] as string;
-        if (s.startsWith('$')) {
-          const name = s.slice(1);
-          const d = params[name];
-          if (!d) {
-            problems.push({
-              pointer: where,
-              message: `'${s}' names no declared param${Object.keys(params).length ? `; declared: ${Object.keys(params).join(', ')}` : ''}`,
-            });
-            return;
-          }
-          // An opacity takes a bool too (true = 1, false = 0): a bool param switches a layer.
-          const fits = d.type === type || (d.type === 'bool' && sch['x-bool'] === true);
-          if (!fits) problems.push({ pointer: where, message: `param '${name}' is a ${d.type} but this field takes a ${type}` });
-          n.directParams.add(name);
-        } else {
-          if (sch['x-no-node']) {
-            problems.push({ pointer: where, message: `'${s}': table entries accept a literal or a $param, never an @node` });
-            return;
-          }
-          const target = resolveId(s.slice(1));
-          if (!target) {
-            problems.push({ pointer: where, message: `'${s}' names no node${suggestNode(s, nodes, n)}` });
-            return;
-          }
-          n.edges.push({ field, from: target, role: 'scalar' });
-          const made = scalarTypeOf(nodes.get(target));
-          if (made && (made === 'color') !== (type === 'color')) {
-            problems.push({ pointer: where, message: `'${s}' produces a ${made} but this field takes a ${type}` });
-          }
-        }
+    } else {
+      walkRefs(value, schema, at, (s, sch, where) => linkScalar(b, n, field, s, sch, where));
+    }
+  }
+}
+
+/** The edges of an input field: one node reference, or a list of them (text `avoid`: field `<field>/<index>`). */
+function linkInputs(b: Build, n: PlanNode, field: string, value: unknown, at: string): void {
+  const refs: [string, unknown, string][] = Array.isArray(value) ? value.map((v, i) => [`${field}/${i}`, v, `${at}/${i}`]) : [[field, value, at]];
+  for (const [edgeField, v, where] of refs) {
+    const target = b.resolveId(strip(String(v)));
+    if (!target) {
+      b.problems.push({ pointer: where, message: `'${String(v)}' names no node${suggestNode(String(v), b.nodes, n)}` });
+      continue;
+    }
+    if (target === n.id) {
+      b.problems.push({ pointer: where, message: `a node cannot read itself` });
+      continue;
+    }
+    n.edges.push({ field: edgeField, from: target, role: 'node' });
+  }
+}
+
+/** One `$param` or `@node` reference in a scalar field: the param's type, or a scalar edge. */
+function linkScalar(b: Build, n: PlanNode, field: string, s: string, sch: Schema, where: string): void {
+  const { problems, params } = b;
+  const type = sch['x-scalar'] as string;
+  if (s.startsWith('$')) {
+    const name = s.slice(1);
+    const d = params[name];
+    if (!d) {
+      problems.push({
+        pointer: where,
+        message: `'${s}' names no declared param${Object.keys(params).length ? `; declared: ${Object.keys(params).join(', ')}` : ''}`,
       });
+      return;
     }
+    // An opacity takes a bool too (true = 1, false = 0): a bool param switches a layer.
+    const fits = d.type === type || (d.type === 'bool' && sch['x-bool'] === true);
+    if (!fits) problems.push({ pointer: where, message: `param '${name}' is a ${d.type} but this field takes a ${type}` });
+    n.directParams.add(name);
+    return;
   }
-
-  // Scalar slots: what render reads for each scalar field.
-  for (const n of nodes.values()) {
-    for (const [field, value] of Object.entries(n.spec)) {
-      if (field === 'op' || n.op.inputs[field] || isExprField(n.op.fields[field])) continue;
-      const slot = slotOf(n, field, value);
-      if (slot) n.slots.set(field, slot);
-    }
+  if (sch['x-no-node']) {
+    problems.push({ pointer: where, message: `'${s}': table entries accept a literal or a $param, never an @node` });
+    return;
   }
+  const target = b.resolveId(s.slice(1));
+  if (!target) {
+    problems.push({ pointer: where, message: `'${s}' names no node${suggestNode(s, b.nodes, n)}` });
+    return;
+  }
+  n.edges.push({ field, from: target, role: 'scalar' });
+  const made = scalarTypeOf(b.nodes.get(target));
+  if (made && (made === 'color') !== (type === 'color')) {
+    problems.push({ pointer: where, message: `'${s}' produces a ${made} but this field takes a ${type}` });
+  }
+}
 
-  // Pass 3: kinds of every edge.
+/** Pass 3: the kind of every edge, of every function call's output and of its node-valued arguments. */
+function checkKinds(b: Build, aliases: ReturnType<typeof inline>['aliases'], argChecks: ArgCheck[]): void {
+  const { nodes, problems, resolveId } = b;
   for (const n of nodes.values()) {
     for (const e of n.edges) {
       const from = nodes.get(e.from);
@@ -357,53 +420,40 @@ export function buildPlan(doc: StyleDoc): Plan {
     else if (tk && tk !== c.kind)
       problems.push({ pointer: c.pointer, message: `input '${c.input}' of function '${c.fname}' is a ${c.kind} but '@${c.ref}' produces ${tk}` });
   }
+}
 
-  // Output.
-  const outputId = resolveId(strip(doc.output));
-  if (!outputId) problems.push({ pointer: '/output', message: `output '${doc.output}' names no node` });
-  else if (nodes.get(outputId) && nodes.get(outputId)!.kind !== 'raster') {
-    problems.push({ pointer: '/output', message: `output '${doc.output}' produces ${nodes.get(outputId)!.kind}; the output must produce a raster` });
-  }
-
-  // Legend.
+/** The legend with each entry's `from` resolved to its node (a raster node). */
+function legendOf(b: Build, doc: StyleDoc): StyleDoc['legend'] {
   const legend = doc.legend ? structuredClone(doc.legend) : undefined;
   legend?.entries?.forEach((entry, i) => {
-    const id = resolveId(strip(entry.from));
-    if (!id) problems.push({ pointer: ptr('legend', 'entries', i, 'from'), message: `'${entry.from}' names no node` });
-    else if (nodes.get(id)!.kind !== 'raster')
-      problems.push({
+    const id = b.resolveId(strip(entry.from));
+    if (!id) b.problems.push({ pointer: ptr('legend', 'entries', i, 'from'), message: `'${entry.from}' names no node` });
+    else if (b.nodes.get(id)!.kind !== 'raster')
+      b.problems.push({
         pointer: ptr('legend', 'entries', i, 'from'),
-        message: `legend entries draw from a raster node; '${entry.from}' produces ${nodes.get(id)!.kind}`,
+        message: `legend entries draw from a raster node; '${entry.from}' produces ${b.nodes.get(id)!.kind}`,
       });
     else entry.from = id;
   });
+  return legend;
+}
 
-  // Cycles (over all nodes, so a cycle off the output's path is still reported).
-  const cycle = findCycle(nodes);
+/** Cycles (over all nodes, so a cycle off the output's path is still reported), else chains too deep. */
+function checkCycles(b: Build): void {
+  const cycle = findCycle(b.nodes);
   if (cycle) {
     // A long cycle: its ends and how many between (the message stays a line).
     const refs = cycle.map((c) => '@' + c);
     const shown = refs.length > 13 ? [...refs.slice(0, 6), `... (${formatInt(refs.length - 12)} more)`, ...refs.slice(-6)] : refs;
-    problems.push({ pointer: nodes.get(cycle[0]!)!.pointer, message: `the graph has a cycle: ${shown.join(' -> ')}` });
+    b.problems.push({ pointer: b.nodes.get(cycle[0]!)!.pointer, message: `the graph has a cycle: ${shown.join(' -> ')}` });
   } else {
-    const deep = depthProblem(nodes);
-    if (deep) problems.push(deep);
+    const deep = depthProblem(b.nodes);
+    if (deep) b.problems.push(deep);
   }
+}
 
-  if (problems.length) throw new BuildError(problems);
-
-  // Bounds of padding fields.
-  for (const n of nodes.values()) {
-    for (const field of Object.keys(n.op.fields)) {
-      const b = staticBound(n, field, params);
-      if (b.value !== undefined) n.bounds[field] = b.value;
-      else if (n.op.paddingFields?.includes(field) && b.error) problems.push({ pointer: n.pointer + ptr(field), message: b.error });
-    }
-  }
-  if (problems.length) throw new BuildError(problems);
-
-  const order = topoOrder(nodes, outputId!);
-  // Margins: consumers before their inputs.
+/** Margins (consumers before their inputs: how far beyond the window each node draws) and the params each node reads. */
+function spreadMargins(nodes: Map<string, PlanNode>, order: string[]): void {
   for (let i = order.length - 1; i >= 0; i--) {
     const n = nodes.get(order[i]!)!;
     for (const e of n.edges) {
@@ -424,20 +474,6 @@ export function buildPlan(doc: StyleDoc): Plan {
     n.params = new Set(n.directParams);
     for (const e of n.edges) for (const p of nodes.get(e.from)!.params) n.params.add(p);
   }
-
-  const plan: Plan = {
-    fusions: findFusions(nodes, order),
-    doc,
-    version: styleVersion(doc),
-    nodes,
-    order,
-    output: outputId!,
-    params,
-    paramsSchema: paramsJsonSchema(params, doc.name),
-    legend,
-  };
-  checkLimits(plan); // margins past the limit: a build error at the field (docs/format.md, Limits)
-  return plan;
 }
 
 /** The scalar type a scalar node emits (its op's `scalarType`, else number). */

@@ -89,7 +89,16 @@ function u8(x: number): number {
  */
 export function pngImage(r: Raster): PngImage {
   const { width, height } = r;
-  const n = width * height;
+  const { count, indexed, opaque } = convert(r);
+  return indexed ? indexedImage(width, height, count, opaque) : truecolourImage(width, height, opaque);
+}
+
+/**
+ * The pass over the pixels: each converted to packed straight RGBA8 in pxScratch, and, while the
+ * colours number 256 at most, its palette index in idxScratch (the palette in paletteRGBA).
+ */
+function convert(r: Raster): { count: number; indexed: boolean; opaque: boolean } {
+  const n = r.width * r.height;
   const d = r.data;
   if (pxScratch.length < n) {
     pxScratch = new Int32Array(n);
@@ -165,42 +174,49 @@ export function pngImage(r: Raster): PngImage {
     }
     idx[p] = lastIdx;
   }
+  return { count, indexed, opaque };
+}
 
-  if (indexed) {
-    const bitDepth = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8;
-    const perByte = 8 / bitDepth;
-    const rowBytes = Math.ceil(width / perByte);
-    const out = lines(height * (rowBytes + 1));
-    let o = 0;
-    for (let y = 0, p = 0; y < height; y++, p += width) {
-      out[o++] = 0; // filter: none
-      if (bitDepth === 8) {
-        out.set(idx.subarray(p, p + width), o);
-        o += width;
-        continue;
-      }
-      // Pixels packed from the high bits down, the last byte padded with zeros.
-      for (let x = 0; x < width; x += perByte) {
-        let byte = 0;
-        for (let k = 0; k < perByte; k++) byte = (byte << bitDepth) | (x + k < width ? idx[p + x + k]! : 0);
-        out[o++] = byte;
-      }
+/** Palette colour (type 3) scanlines, filter none, at the fewest bits per pixel that hold count colours. */
+function indexedImage(width: number, height: number, count: number, opaque: boolean): PngImage {
+  const idx = idxScratch;
+  const bitDepth = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8;
+  const perByte = 8 / bitDepth;
+  const rowBytes = Math.ceil(width / perByte);
+  const out = lines(height * (rowBytes + 1));
+  let o = 0;
+  for (let y = 0, p = 0; y < height; y++, p += width) {
+    out[o++] = 0; // filter: none
+    if (bitDepth === 8) {
+      out.set(idx.subarray(p, p + width), o);
+      o += width;
+      continue;
     }
-    const palette = new Uint8Array(count * 3);
-    for (let k = 0; k < count; k++) {
-      const v = paletteRGBA[k]!;
-      palette[k * 3] = v & 255;
-      palette[k * 3 + 1] = (v >>> 8) & 255;
-      palette[k * 3 + 2] = (v >>> 16) & 255;
+    // Pixels packed from the high bits down, the last byte padded with zeros.
+    for (let x = 0; x < width; x += perByte) {
+      let byte = 0;
+      for (let k = 0; k < perByte; k++) byte = (byte << bitDepth) | (x + k < width ? idx[p + x + k]! : 0);
+      out[o++] = byte;
     }
-    let alpha: Uint8Array | undefined;
-    if (!opaque) {
-      alpha = new Uint8Array(count);
-      for (let k = 0; k < count; k++) alpha[k] = paletteRGBA[k]! >>> 24;
-    }
-    return { width, height, colorType: 3, bitDepth, palette, alpha, filter: 0, scanlines: out };
   }
+  const palette = new Uint8Array(count * 3);
+  for (let k = 0; k < count; k++) {
+    const v = paletteRGBA[k]!;
+    palette[k * 3] = v & 255;
+    palette[k * 3 + 1] = (v >>> 8) & 255;
+    palette[k * 3 + 2] = (v >>> 16) & 255;
+  }
+  let alpha: Uint8Array | undefined;
+  if (!opaque) {
+    alpha = new Uint8Array(count);
+    for (let k = 0; k < count; k++) alpha[k] = paletteRGBA[k]! >>> 24;
+  }
+  return { width, height, colorType: 3, bitDepth, palette, alpha, filter: 0, scanlines: out };
+}
 
+/** Truecolour scanlines (type 2, or 6 with alpha), filter none or sub. */
+function truecolourImage(width: number, height: number, opaque: boolean): PngImage {
+  const px = pxScratch;
   // Truecolour. Filter None suits flat colours with a little anti-aliasing (each row repeats the
   // row above, which deflate matches); Sub suits gradients (blurs, heatmaps), where the difference
   // to the left neighbour repeats. Count for each where the coded pixel differs from the one before:
