@@ -129,54 +129,9 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
   app.set('etag', false); // ETags are ours: tiles from the params they read, documents from the version
   const shortCache = options.shortMaxAge === 0 ? 'no-cache' : `public, max-age=${options.shortMaxAge ?? 60}`;
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    res.on('finish', () => service.metrics.request((req.route?.path as string | undefined) ?? 'unmatched', res.statusCode));
-    if (service.draining) res.setHeader('Connection', 'close');
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'ETag, Cache-Control, X-Tilegraph-Cache, X-Tilegraph-Version');
-    // Params are short: a query string past LIMITS.maxQueryBytes is refused before it is parsed.
-    const q = req.originalUrl.indexOf('?');
-    const queryBytes = q < 0 ? 0 : Buffer.byteLength(req.originalUrl) - q - 1;
-    if (queryBytes > LIMITS.maxQueryBytes) {
-      send(
-        res,
-        new HttpError(414, {
-          error: 'query string too long',
-          details: [{ field: 'query', message: `the query string is ${formatInt(queryBytes)} bytes; the limit is ${formatInt(LIMITS.maxQueryBytes)}` }],
-        }),
-      );
-      return;
-    }
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', req.get('Access-Control-Request-Headers') ?? 'If-None-Match');
-      res.setHeader('Access-Control-Max-Age', '86400');
-      res.status(204).end();
-      return;
-    }
-    next();
-  });
+  app.use(requestGate(service));
 
-  app.get('/tiles/:z/:x/:file', async (req: Request, res: Response) => {
-    const p = req.params as Record<string, string>;
-    const t = parseTileAddress(service, p.z!, p.x!, p.file!);
-    const query = req.query as Query;
-    const params = requestParams(service, query);
-    const key = service.tileKey(t, t.scale, params) + (t.format === 'webp' ? '|webp' : '');
-    const etag = service.etagOf(key);
-    const v = query.v;
-    res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
-    res.setHeader('ETag', etag);
-    res.setHeader('X-Tilegraph-Version', service.version);
-    if (etagMatches(req.get('If-None-Match'), etag)) {
-      res.status(304).end();
-      return;
-    }
-    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params) : await service.tile(t, t.scale, params);
-    res.setHeader('ETag', r.etag);
-    res.setHeader('X-Tilegraph-Cache', r.cache);
-    res.type(t.format === 'webp' ? 'image/webp' : 'image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
-  });
+  app.get('/tiles/:z/:x/:file', tileRoute(service, shortCache));
 
   /** JSON documents that change only with the style version. */
   const versioned = (type: string, body: (req: Request) => unknown | Promise<unknown>) => async (req: Request, res: Response) => {
@@ -204,7 +159,96 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     versioned('application/json', () => service.style.renderer.legend ?? { entries: [] }),
   );
 
-  app.get('/tilejson.json', async (req: Request, res: Response) => {
+  app.get('/tilejson.json', tilejsonRoute(service, options));
+
+  app.get('/health', (_req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(service.draining ? 503 : 200).json({
+      status: service.draining ? 'shutting-down' : 'ok',
+      version: service.version,
+      style: service.style.renderer.doc.name ?? null,
+      uptimeSeconds: Math.round((Date.now() - service.startedAt) / 1000),
+      queue: { waiting: service.queue.waiting, running: service.queue.running },
+      cache: { entries: service.cache.size, bytes: service.cache.bytes },
+    });
+  });
+
+  app.get('/metrics', (_req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('text/plain; version=0.0.4; charset=utf-8').send(service.metrics.text());
+  });
+
+  app.get('/events', eventsRoute(service));
+
+  app.use(previewRouter(service)); // GET /, /preview/*, /data/:ref (preview.ts)
+
+  app.use((req: Request, res: Response) => {
+    send(res, new HttpError(404, { error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}` }] }));
+  });
+
+  app.use(errorRoute(service));
+
+  return app;
+}
+
+/** Every request: metrics, CORS, a Connection: close while draining, the query-size limit, preflights. */
+function requestGate(service: TileService) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.on('finish', () => service.metrics.request((req.route?.path as string | undefined) ?? 'unmatched', res.statusCode));
+    if (service.draining) res.setHeader('Connection', 'close');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'ETag, Cache-Control, X-Tilegraph-Cache, X-Tilegraph-Version');
+    // Params are short: a query string past LIMITS.maxQueryBytes is refused before it is parsed.
+    const q = req.originalUrl.indexOf('?');
+    const queryBytes = q < 0 ? 0 : Buffer.byteLength(req.originalUrl) - q - 1;
+    if (queryBytes > LIMITS.maxQueryBytes) {
+      send(
+        res,
+        new HttpError(414, {
+          error: 'query string too long',
+          details: [{ field: 'query', message: `the query string is ${formatInt(queryBytes)} bytes; the limit is ${formatInt(LIMITS.maxQueryBytes)}` }],
+        }),
+      );
+      return;
+    }
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', req.get('Access-Control-Request-Headers') ?? 'If-None-Match');
+      res.setHeader('Access-Control-Max-Age', '86400');
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+/** GET /tiles/:z/:x/:y.png|webp (and @2x): a tile, or 304 for the ETag of the params it reads. */
+function tileRoute(service: TileService, shortCache: string) {
+  return async (req: Request, res: Response) => {
+    const p = req.params as Record<string, string>;
+    const t = parseTileAddress(service, p.z!, p.x!, p.file!);
+    const query = req.query as Query;
+    const params = requestParams(service, query);
+    const key = service.tileKey(t, t.scale, params) + (t.format === 'webp' ? '|webp' : '');
+    const etag = service.etagOf(key);
+    const v = query.v;
+    res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
+    res.setHeader('ETag', etag);
+    res.setHeader('X-Tilegraph-Version', service.version);
+    if (etagMatches(req.get('If-None-Match'), etag)) {
+      res.status(304).end();
+      return;
+    }
+    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params) : await service.tile(t, t.scale, params);
+    res.setHeader('ETag', r.etag);
+    res.setHeader('X-Tilegraph-Cache', r.cache);
+    res.type(t.format === 'webp' ? 'image/webp' : 'image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
+  };
+}
+
+/** GET /tilejson.json: TileJSON 3.0.0 whose tiles URL carries the request's params and the style version. */
+function tilejsonRoute(service: TileService, options: AppOptions) {
+  return async (req: Request, res: Response) => {
     const query = req.query as Query;
     const params = requestParams(service, query);
     // baseUrl: the mount point when this app serves one style of several (/styles/{id}).
@@ -229,27 +273,12 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     if (r.doc.description) tilejson.description = r.doc.description;
     res.setHeader('Cache-Control', 'no-cache');
     res.json(tilejson);
-  });
+  };
+}
 
-  app.get('/health', (_req: Request, res: Response) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(service.draining ? 503 : 200).json({
-      status: service.draining ? 'shutting-down' : 'ok',
-      version: service.version,
-      style: service.style.renderer.doc.name ?? null,
-      uptimeSeconds: Math.round((Date.now() - service.startedAt) / 1000),
-      queue: { waiting: service.queue.waiting, running: service.queue.running },
-      cache: { entries: service.cache.size, bytes: service.cache.bytes },
-    });
-  });
-
-  app.get('/metrics', (_req: Request, res: Response) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.type('text/plain; version=0.0.4; charset=utf-8').send(service.metrics.text());
-  });
-
-  // Live reload (serve --watch): server-sent events; `reload` after each reload attempt of a changed file.
-  app.get('/events', (_req: Request, res: Response) => {
+/** GET /events. Live reload (serve --watch): server-sent events; `reload` after each reload attempt of a changed file. */
+function eventsRoute(service: TileService) {
+  return (_req: Request, res: Response) => {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
     res.write(`event: hello\ndata: ${JSON.stringify({ version: service.version })}\n\n`);
     const push = (r: { ok: boolean; version: string; error?: string }) => res.write(`event: reload\ndata: ${JSON.stringify(r)}\n\n`);
@@ -264,15 +293,12 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
       clearInterval(timer);
       service.reloadListeners.delete(push);
     });
-  });
+  };
+}
 
-  app.use(previewRouter(service)); // GET /, /preview/*, /data/:ref (preview.ts)
-
-  app.use((req: Request, res: Response) => {
-    send(res, new HttpError(404, { error: 'not found', details: [{ field: 'path', message: `no route for ${req.method} ${req.path}` }] }));
-  });
-
-  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+/** Errors as JSON with their status; a server error's full text to the log. */
+function errorRoute(service: TileService) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     const e = toHttpError(err, [service.style.baseDir, process.cwd()]);
     // The full error (absolute paths, causes) goes to the server log; the client gets the scrubbed one.
@@ -280,7 +306,5 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     res.removeHeader('ETag');
     res.removeHeader('X-Tilegraph-Cache');
     send(res, e);
-  });
-
-  return app;
+  };
 }

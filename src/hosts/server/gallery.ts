@@ -89,6 +89,33 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
   // hand-drawn example covers a few tiles of one city).
   styles.forEach((style, i) => services.set(ids[i]!, new TileService({ ...o, style, renderer })));
 
+  const root = galleryApp(services, o);
+
+  const server = createHttpServer(root, o);
+  const host = o.host ?? '127.0.0.1';
+  try {
+    await listen(server, o.port ?? 8080, host);
+  } catch (e) {
+    for (const s of services.values()) await s.close();
+    await release();
+    throw e;
+  }
+  const { port } = server.address() as AddressInfo;
+  const watchers = o.watch ? watchStyles(services) : [];
+  const shown = shownHost(host);
+  let closing: Promise<void> | undefined;
+  const close = (graceMs = 10_000) =>
+    (closing ??= (async () => {
+      for (const w of watchers) w.close();
+      await drain(server, [...services.values()], graceMs);
+      for (const s of services.values()) await s.close();
+      await release();
+    })());
+  return { url: `http://${shown}:${port}/`, server, service: services.values().next().value!, services, close };
+}
+
+/** The gallery's own routes (the page, /styles, /health), each style's app under /styles/{id}, and a 404 naming the styles. */
+function galleryApp(services: Map<string, TileService>, o: Omit<ServeOptions, 'style'>): express.Express {
   const root = express();
   root.disable('x-powered-by');
   root.set('etag', false);
@@ -119,35 +146,7 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
           `<p class="failed" role="status" hidden></p><strong>${esc(s.name)}</strong>${s.description ? `<span class="about">${esc(s.description)}</span>` : ''}</a>`,
       )
       .join('\n');
-    res.type('html').send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>tilegraph gallery</title><link rel="icon" href="data:,">
-<style>body{font:15px system-ui,sans-serif;margin:2em;background:#f4f3ef}h1{font-weight:600}
-.grid{display:flex;flex-wrap:wrap;gap:1.2em}.card{display:flex;flex-direction:column;gap:.4em;width:256px;color:#222;text-decoration:none;background:#fff;padding:.6em;border-radius:6px;box-shadow:0 1px 3px #0002}
-.card img{background:#ddd;image-rendering:auto}.card:hover{box-shadow:0 2px 8px #0004}.about{color:#555;font-size:13px;line-height:1.35}
-.failed{box-sizing:border-box;width:256px;height:256px;margin:0;padding:1em;overflow:auto;overflow-wrap:anywhere;background:#f3e3e1;color:#8a1c12;font-size:13px}</style></head>
-<body><h1>tilegraph: ${services.size} styles</h1><p>Pick a style to open its preview (a live map with a control per param).</p>
-<div class="grid">
-${cards}
-</div>
-<script>
-// A thumbnail the server could not render (a source offline, say) shows the server's error in its place.
-for (const img of document.querySelectorAll('.card img')) {
-  const fail = async () => {
-    let why = 'the server sent no image';
-    try {
-      const res = await fetch(img.src);
-      const body = await res.json();
-      why = 'HTTP ' + res.status + ': ' + ((body.details || []).map((d) => d.message).join('; ') || body.error);
-    } catch (e) {}
-    const box = img.parentElement.querySelector('.failed');
-    box.textContent = 'No thumbnail: ' + why;
-    box.hidden = false;
-    img.hidden = true;
-  };
-  if (img.complete && img.naturalWidth === 0) fail();
-  else img.addEventListener('error', fail);
-}
-</script></body></html>`);
+    res.type('html').send(galleryPage(cards, services.size));
   });
   root.get('/styles', async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-cache');
@@ -179,39 +178,55 @@ for (const img of document.querySelectorAll('.card img')) {
     });
   });
 
-  const server = createHttpServer(root, o);
-  const host = o.host ?? '127.0.0.1';
-  try {
-    await listen(server, o.port ?? 8080, host);
-  } catch (e) {
-    for (const s of services.values()) await s.close();
-    await release();
-    throw e;
-  }
-  const { port } = server.address() as AddressInfo;
-  // --watch: each style reloads when its own file changes (the directory is watched: editors save by rename).
+  return root;
+}
+
+/** The gallery page: a card a style (cards), its thumbnail replaced by the server's error when it fails. */
+function galleryPage(cards: string, count: number): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>tilegraph gallery</title><link rel="icon" href="data:,">
+<style>body{font:15px system-ui,sans-serif;margin:2em;background:#f4f3ef}h1{font-weight:600}
+.grid{display:flex;flex-wrap:wrap;gap:1.2em}.card{display:flex;flex-direction:column;gap:.4em;width:256px;color:#222;text-decoration:none;background:#fff;padding:.6em;border-radius:6px;box-shadow:0 1px 3px #0002}
+.card img{background:#ddd;image-rendering:auto}.card:hover{box-shadow:0 2px 8px #0004}.about{color:#555;font-size:13px;line-height:1.35}
+.failed{box-sizing:border-box;width:256px;height:256px;margin:0;padding:1em;overflow:auto;overflow-wrap:anywhere;background:#f3e3e1;color:#8a1c12;font-size:13px}</style></head>
+<body><h1>tilegraph: ${count} styles</h1><p>Pick a style to open its preview (a live map with a control per param).</p>
+<div class="grid">
+${cards}
+</div>
+<script>
+// A thumbnail the server could not render (a source offline, say) shows the server's error in its place.
+for (const img of document.querySelectorAll('.card img')) {
+  const fail = async () => {
+    let why = 'the server sent no image';
+    try {
+      const res = await fetch(img.src);
+      const body = await res.json();
+      why = 'HTTP ' + res.status + ': ' + ((body.details || []).map((d) => d.message).join('; ') || body.error);
+    } catch (e) {}
+    const box = img.parentElement.querySelector('.failed');
+    box.textContent = 'No thumbnail: ' + why;
+    box.hidden = false;
+    img.hidden = true;
+  };
+  if (img.complete && img.naturalWidth === 0) fail();
+  else img.addEventListener('error', fail);
+}
+</script></body></html>`;
+}
+
+/** --watch: each style reloads when its own file changes (the directory is watched: editors save by rename). */
+function watchStyles(services: Map<string, TileService>): FSWatcher[] {
   const watchers: FSWatcher[] = [];
-  if (o.watch) {
-    for (const s of services.values()) {
-      const base = path.basename(s.style.file);
-      let timer: NodeJS.Timeout | undefined;
-      watchers.push(
-        watch(path.dirname(s.style.file), (_event, name) => {
-          if (name !== base) return;
-          clearTimeout(timer);
-          timer = setTimeout(() => void s.reload(), 100);
-        }),
-      );
-    }
+  for (const s of services.values()) {
+    const base = path.basename(s.style.file);
+    let timer: NodeJS.Timeout | undefined;
+    watchers.push(
+      watch(path.dirname(s.style.file), (_event, name) => {
+        if (name !== base) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void s.reload(), 100);
+      }),
+    );
   }
-  const shown = shownHost(host);
-  let closing: Promise<void> | undefined;
-  const close = (graceMs = 10_000) =>
-    (closing ??= (async () => {
-      for (const w of watchers) w.close();
-      await drain(server, [...services.values()], graceMs);
-      for (const s of services.values()) await s.close();
-      await release();
-    })());
-  return { url: `http://${shown}:${port}/`, server, service: services.values().next().value!, services, close };
+  return watchers;
 }
