@@ -2,7 +2,8 @@
 // The core imports nothing from Node; src/hosts/node/ binds files, PNG and the GPU device.
 import { buildPlan, type Plan } from './graph/build.js';
 import { ParamValues } from './params/index.js';
-import { render, type RenderResult } from './render/render.js';
+import { decide, render, type RenderResult } from './render/render.js';
+import type { TextPlacement } from './ops/text/plan.js';
 import { renderLegendScale, renderLegendSwatch, type LegendScale } from './render/legend.js';
 import type { Backend } from './backends/backend.js';
 import type { NodeCache } from './render/node-cache.js';
@@ -92,6 +93,22 @@ export class Renderer {
     });
   }
 
+  /**
+   * What nodes `ids` publish for a window, decided as a render of that window decides it, nothing
+   * drawn (render.ts decide). Default: every text node, each giving its TextPlacement with every
+   * candidate label (placed or not) anchored where this window decides it exactly, world pixels.
+   */
+  async decide(window: Window, params?: ParamValues, options: { ids?: readonly string[]; signal?: AbortSignal } = {}): Promise<Map<string, unknown>> {
+    const ids = options.ids ?? [...this.plan.nodes.values()].filter((n) => n.op.decide).map((n) => n.id);
+    return decide(this.plan, window, ids, params, { sources: this.sources, signal: options.signal });
+  }
+
+  /** Every text node's labels for a window: its candidates and the placed ones (decide). */
+  async labels(window: Window, params?: ParamValues, options: { signal?: AbortSignal } = {}): Promise<Map<string, TextPlacement>> {
+    const ids = [...this.plan.nodes.values()].filter((n) => n.op.name === 'text').map((n) => n.id);
+    return (await this.decide(window, params, { ids, signal: options.signal })) as Map<string, TextPlacement>;
+  }
+
   async renderTile(tile: TileAddress, params?: ParamValues, options: { tileSize?: number; backend?: Backend; signal?: AbortSignal } = {}): Promise<Raster> {
     return (await this.renderWindow(tileWindow(tile, options.tileSize ?? 256), params, options)).raster;
   }
@@ -117,7 +134,8 @@ export { styleSchema } from './style/schema.js';
 export { buildPlan } from './graph/build.js';
 export type { Plan, PlanNode } from './graph/build.js';
 export type { LegendScale } from './render/legend.js';
-export { render } from './render/render.js';
+export { decide, render } from './render/render.js';
+export type { CandidateLabel, PlacedLabel, TextPlacement } from './ops/text/plan.js';
 export type { RenderResult, RenderOptions } from './render/render.js';
 export { NodeCache, type NodeCacheStats } from './render/node-cache.js';
 export type { Backend, RenderStats } from './backends/backend.js';

@@ -44,6 +44,12 @@ export interface OpDef {
   check?(node: NodeSpec): { field: string; message: string }[];
   /** The CPU kernel (the reference implementation). */
   cpu?(ctx: OpContext): Value | Promise<Value>;
+  /**
+   * What this node publishes, decided without drawing anything and in more detail than a render
+   * keeps (a text node: every candidate label, placed or not). For hosts that show a node's
+   * decisions (the workbench's label boxes) through `decide` (src/render/render.ts).
+   */
+  decide?(ctx: OpContext): Promise<unknown>;
   /** The GPU pass(es) of a raster op (`gpu.ts` beside it; its WGSL is `<op>.wgsl` in the op's folder). Without it a GPU render runs `cpu` and uploads the result. */
   gpu?: GpuOp;
   /**

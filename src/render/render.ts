@@ -69,16 +69,61 @@ function asNumber(v: ScalarValue, where: string): number {
 export async function render(plan: Plan, window: Window, params?: ParamValues, options: RenderOptions = {}): Promise<RenderResult> {
   checkWindow(plan, window); // malformed windows, canvas and memory bounds: a LimitError before anything allocates
   const backend = options.backend ?? defaultCpu;
+  const run = async () => {
+    const r = await renderOnce(plan, window, params, options, backend);
+    return { raster: r.raster!, stats: r.stats };
+  };
   try {
-    return await renderOnce(plan, window, params, options, backend);
+    return await run();
   } catch (e) {
     // A backend that recovered (its GPU device was lost and replaced) gets one retry.
-    if (!options.signal?.aborted && (await backend.recover(e))) return renderOnce(plan, window, params, options, backend);
+    if (!options.signal?.aborted && (await backend.recover(e))) return run();
     throw e;
   }
 }
 
-async function renderOnce(plan: Plan, window: Window, params: ParamValues | undefined, options: RenderOptions, backend: Backend): Promise<RenderResult> {
+/**
+ * What nodes `ids` publish for a window (a text node: its candidate and placed labels, world
+ * pixels; TextPlacement), decided as a render of that window decides them: only these nodes and
+ * what they read run, and a node whose op has `decide` runs that instead of its kernel (nothing
+ * is drawn). Nodes that publish nothing are absent from the map.
+ */
+export async function decide(
+  plan: Plan,
+  window: Window,
+  ids: readonly string[],
+  params?: ParamValues,
+  options: RenderOptions = {},
+): Promise<Map<string, unknown>> {
+  checkWindow(plan, window);
+  for (const id of ids) if (!plan.nodes.has(id)) throw new RenderError(`no node '${id}' in this style`);
+  const r = await renderOnce(plan, window, params, options, options.backend ?? defaultCpu, new Set(ids));
+  return new Map(ids.filter((id) => r.published.has(id)).map((id) => [id, r.published.get(id)]));
+}
+
+/** The nodes `ids` read, directly or not, and themselves. */
+function upstream(plan: Plan, ids: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  const visit = (id: string) => {
+    if (out.has(id)) return;
+    out.add(id);
+    for (const e of plan.nodes.get(id)!.edges) visit(e.from);
+  };
+  for (const id of ids) visit(id);
+  return out;
+}
+
+async function renderOnce(
+  plan: Plan,
+  window: Window,
+  params: ParamValues | undefined,
+  options: RenderOptions,
+  backend: Backend,
+  targets?: ReadonlySet<string>,
+): Promise<{ raster?: Raster; stats: RenderStats; published: Map<string, unknown> }> {
+  // decide(): only what the targets read runs, and ops that can decide without drawing do.
+  const needed = targets && upstream(plan, targets);
+  const order = needed ? plan.order.filter((id) => needed.has(id)) : plan.order;
   const session = backend.begin();
   const st: RenderState = {
     plan,
@@ -94,11 +139,11 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
     published: new Map(),
   };
   const cache = options.nodeCache;
-  for (const id of plan.order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);
-  const fused = session.paintTargets ? fusionsFor(plan, !!cache) : new Map<string, Fusion>();
+  for (const id of order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);
+  const fused = session.paintTargets && !needed ? fusionsFor(plan, !!cache) : new Map<string, Fusion>();
   const paintedLater = new Set([...fused.values()].map((f) => f.paintId));
   try {
-    for (const id of plan.order) {
+    for (const id of order) {
       options.signal?.throwIfAborted();
       if (paintedLater.has(id)) continue; // drawn straight onto its composite's base, below
       const n = plan.nodes.get(id)!;
@@ -106,6 +151,17 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       st.canvases.set(id, canvas);
       const temps: Handle[] = [];
       const ctx = makeContext(st, n, canvas, temps);
+      if (needed && n.op.decide) {
+        // Decided, not drawn: what it publishes is all its readers here take from it.
+        try {
+          st.published.set(id, await n.op.decide(ctx));
+        } catch (e) {
+          if (e instanceof TilegraphError || (e as Error)?.name === 'AbortError') throw e;
+          throw new RenderError([{ pointer: n.pointer, message: `node '${id}' (${n.op.name}) failed: ${(e as Error).message ?? e}` }], { cause: e });
+        }
+        releaseDone(st, n.edges, undefined, temps);
+        continue;
+      }
       let value: Handle;
       let edges = n.edges;
       const fusion = fused.get(id);
@@ -146,12 +202,13 @@ async function renderOnce(plan: Plan, window: Window, params: ParamValues | unde
       if (key !== undefined && s && !isDeviceValue(value)) st.pinned.add(s);
       releaseDone(st, edges, value, temps);
     }
+    if (needed) return { stats: session.stats, published: st.published };
     const out = st.results.get(plan.output)!;
     const cropped = session.crop(out, st.canvases.get(plan.output)!, window);
     const raster = await session.read(cropped);
     // The caller owns the raster it gets (it may transfer it): never the cache's own array.
-    if (st.pinned.has(raster.data)) return { raster: { ...raster, data: raster.data.slice() }, stats: session.stats };
-    return { raster, stats: session.stats };
+    if (st.pinned.has(raster.data)) return { raster: { ...raster, data: raster.data.slice() }, stats: session.stats, published: st.published };
+    return { raster, stats: session.stats, published: st.published };
   } finally {
     session.end();
   }
@@ -165,8 +222,8 @@ function held(st: RenderState, s: object | undefined, except?: string): boolean 
 }
 
 /** Give back the crops made for this node and every input whose last consumer has now run. */
-function releaseDone(st: RenderState, edges: PlanNode['edges'], value: Handle, temps: Handle[]): void {
-  const live = new Set<unknown>([storageOf(value)]);
+function releaseDone(st: RenderState, edges: PlanNode['edges'], value: Handle | undefined, temps: Handle[]): void {
+  const live = new Set<unknown>(value ? [storageOf(value)] : []);
   for (const t of temps) if (!live.has(storageOf(t)) && !held(st, storageOf(t))) st.session.release(t);
   for (const from of new Set(edges.map((e) => e.from))) {
     const left = (st.pending.get(from) ?? 1) - 1;

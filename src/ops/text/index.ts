@@ -3,7 +3,7 @@ import type { OpDef } from '../types.js';
 import { textCpu } from './cpu.js';
 import { gpu } from './gpu.js';
 import { ANCHORS, JUSTIFY } from './layout.js';
-import { reachOf } from './plan.js';
+import { reachOf, textPlan } from './plan.js';
 import { DEFAULT_FONT } from './fonts.js';
 
 /** Fonts a `font` list may name (a fallback chain, not a font library). */
@@ -84,4 +84,6 @@ export const text: OpDef = {
   paintsOnto: true,
   gpu,
   cpu: textCpu,
+  // The workbench's label boxes: every candidate and whether it is placed, nothing drawn.
+  decide: async (ctx) => (await textPlan(ctx, true)).placement,
 };

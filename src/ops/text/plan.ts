@@ -36,13 +36,24 @@ export interface PlacedLabel {
   boxes: Float64Array;
 }
 
-/** What a text node publishes: its placed labels over its canvas grown by its reach. */
+/** A label the node considered, placed or not (TextPlacement.candidates). */
+export interface CandidateLabel extends PlacedLabel {
+  placed: boolean;
+}
+
+/**
+ * What a text node publishes: its placed labels anchored within its canvas grown by its reach and
+ * max-extent, where every canvas decides them alike (docs/format.md, "Text placement").
+ */
 export interface TextPlacement {
   placed: PlacedLabel[];
   /** Every placed label's boxes, flat: obstacles for the nodes that avoid this one. */
   boxes: Float64Array;
-  /** Candidates considered (their boxes), for the workbench. */
-  candidates: number;
+  /**
+   * Every candidate anchored in the same region, placed or not (the placed ones are `placed`'s
+   * objects): only when asked for (OpDef.decide, the workbench's label boxes), else absent.
+   */
+  candidates?: CandidateLabel[];
 }
 
 /** One filled shape: rings (canvas pixels once shifted by dx, dy) and a premultiplied colour. */
@@ -212,8 +223,11 @@ function polygonPole(f: LabelFeature, W: number): Pole | null {
   return p && { ...p, area: p.area / (W * W) };
 }
 
-/** Everything a text node draws and publishes for its canvas. */
-export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; placement: TextPlacement }> {
+/**
+ * Everything a text node draws and publishes for its canvas. `decideOnly`: no shapes (nothing is
+ * drawn), and the placement lists every candidate (OpDef.decide).
+ */
+export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ shapes: TextShape[]; placement: TextPlacement }> {
   const node = ctx.node;
   const ratio = ctx.window.pixelRatio ?? 1;
   const extent = ctx.bound('max-extent');
@@ -347,11 +361,20 @@ export async function textPlan(ctx: OpContext): Promise<{ shapes: TextShape[]; p
     boxes.set(c.boxes, at);
     at += c.boxes.length;
   }
-  const result: TextPlacement = {
-    placed: published.map((c) => ({ text: c.text, feature: c.feature, x: c.x, y: c.y, boxes: c.boxes })),
-    boxes,
-    candidates: cands.length,
-  };
+  const label = (c: LabelCandidate, isPlaced: boolean): CandidateLabel => ({
+    text: c.text,
+    feature: c.feature,
+    x: c.x,
+    y: c.y,
+    boxes: c.boxes,
+    placed: isPlaced,
+  });
+  if (decideOnly) {
+    const all: CandidateLabel[] = [];
+    for (let i = 0; i < cands.length; i++) if (inDecided(cands[i]!)) all.push(label(cands[i]!, placedFlags[i]!));
+    return { shapes: [], placement: { placed: all.filter((c) => c.placed), boxes, candidates: all } };
+  }
+  const result: TextPlacement = { placed: published.map((c) => label(c, true)), boxes };
 
   // Shapes of the labels that reach the canvas: halos (outermost layer first), then texts. A
   // label's glyphs are united first (overlapping contours filled once), its halos grown from that.

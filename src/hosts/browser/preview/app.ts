@@ -13,6 +13,7 @@ import { dataExtent } from '../../../sources/extent.js';
 import { drawGraph, graphOf, nodeViewStyle, viewable, type GraphView } from './graph.js';
 import { featuresAt, type InspectedFeature } from './inspect.js';
 import { TileFeed } from './feed.js';
+import { setupLabels, type LabelsState } from './labels.js';
 
 /** The server's root: this script is served from <root>/preview/preview.js. */
 const root = new URL('../', import.meta.url);
@@ -24,7 +25,7 @@ const MAX_EXPORT_PIXELS = 4096 * 4096;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** What a test (or a curious person in the console) can reach: `window.tilegraphPreview`. */
-export interface PreviewState {
+export interface PreviewState extends LabelsState {
   map?: MapLibreMap;
   renderer?: Renderer;
   /** Bumped every time the tiles are re-requested (params changed, compare switched, node shown). */
@@ -621,6 +622,17 @@ async function main(state: PreviewState): Promise<void> {
         popup.setLngLat(ev.lngLat).setDOMContent(table).addTo(map!);
       })
       .catch((e) => setStatus(`Inspecting failed: ${errorText(e)}`, true));
+  });
+
+  // Labels: a clicked label's feature, candidate and placed boxes over the map (labels.ts).
+  setupLabels({
+    map,
+    core: renderer.core,
+    params: () => renderer.params,
+    pixelRatio,
+    tileZoom: () => tileZoom(map!),
+    state,
+    onError: (m) => setStatus(m, true),
   });
 
   // Export the view as PNG (a bbox render of what the map shows, at the tiles' zoom) and the style.
