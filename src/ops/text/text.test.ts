@@ -8,7 +8,7 @@ import { NodeLoader } from '../../hosts/node/loader.js';
 import { CpuBackend, Renderer, toRGBA8, type Backend, type Window } from '../../index.js';
 import { diffRasters, GPU, gpuDescribe, gpuTest } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
-import { fixture, fixturesDescribe } from '../../../tests/helpers/fixtures.js';
+import { fixture, fixturesDescribe, fixturesPresent } from '../../../tests/helpers/fixtures.js';
 import { MVT_FIXTURES } from '../../../tests/sources/helpers.js';
 import { bidiLevels } from './shape.js';
 import { fontFormat, toSfnt } from './sfnt.js';
@@ -169,6 +169,16 @@ gpuDescribe('text: CPU/GPU parity', () => {
   gpuTest('a GPU mosaic equals the GPU window (Chicago, pixel ratio 1 and 2)', async () => {
     for (const ratio of [1, 2]) expectSeamless(await seamOn(chicago(), 13, 2101, 3044, 96, ratio, GPU), 0.9);
   });
+
+  (fixturesPresent ? gpuTest : test.skip)(
+    'a GPU mosaic equals the GPU window (Natural Earth places z3, the Berlin tile at z15; pixel ratio 1 and 2)',
+    async () => {
+      for (const ratio of [1, 2]) {
+        expectSeamless(await seamOn(places(), 3, 4, 2, 96, ratio, GPU), 0.9);
+        expectSeamless(await seamOn(berlin(), 15, 17602, 10742, 96, ratio, GPU), 0.9);
+      }
+    },
+  );
 });
 
 describe('text: avoid', () => {
