@@ -5,6 +5,9 @@ import { Renderer, type Window } from '../../index.js';
 import { displace } from './index.js';
 import { GPU, checkParity, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
+import { rng } from '../../../tests/helpers/random.js';
+import { displace as displaceKernel, displaceReference } from './cpu.js';
+import type { DisplacePlan } from './plan.js';
 
 const W: Window = { z: 5, x0: 9 * 256 + 40, y0: 12 * 256 + 70, width: 48, height: 40, tileSize: 256 };
 
@@ -112,6 +115,41 @@ describe('displace', () => {
     const clamped = (await p.renderWindow(W, p.params({ a: '6' }))).raster;
     const six = await render(style({ 'amp-px': 6 }), W);
     expect(Array.from(clamped.data)).toEqual(Array.from(six.data));
+  });
+});
+
+describe('the kernel the op runs = the reference kernel, bit for bit', () => {
+  // displace (cpu.ts) skips the boundary rule on rows whose reads stay inside the world and the
+  // view, and shares the neighbour offsets between channels; displaceReference reads every
+  // neighbour through the boundary rule. Random inputs and displacements (some out of [0, 1], some
+  // NaN), views across the world's north and south edges under every boundary rule.
+  test('every boundary, amplitudes 0 to the pad, views at and away from the world edges', () => {
+    const next = rng(5);
+    const w = 37,
+      h = 29;
+    for (const boundary of ['clamp', 'transparent', 'mirror'] as const)
+      for (const [ampX, ampY, pad] of [
+        [0, 0, 1],
+        [2.5, 4, 5],
+        [5, 5, 6],
+        [0.3, 3.7, 7],
+      ] as const)
+        for (const worldTop of [-40, 3, -2, -1000])
+          for (const size of [20, 60, 4096]) {
+            const sw = w + 2 * pad,
+              sh = h + 2 * pad;
+            const src = Float32Array.from({ length: sw * sh * 4 }, () => next());
+            const disp = Float32Array.from({ length: w * h * 4 }, () => {
+              const v = next();
+              return v < 0.01 ? Number.NaN : v * 1.4 - 0.2;
+            });
+            const p: DisplacePlan = { ampX, ampY, pad, boundary, worldTop, worldBottom: worldTop + size };
+            const a = displaceKernel(src, sw, sh, disp, w, h, p).slice();
+            const b = displaceReference(src, sw, sh, disp, w, h, p);
+            let diff = 0;
+            for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
+            expect({ boundary, ampX, ampY, worldTop, size, diff }).toEqual({ boundary, ampX, ampY, worldTop, size, diff: 0 });
+          }
   });
 });
 
