@@ -80,7 +80,8 @@ class Grid {
       const y0 = Math.floor(b[i + 1]! / c);
       const x1 = Math.floor(b[i + 2]! / c);
       const y1 = Math.floor(b[i + 3]! / c);
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) visit(x * 73856093 + y * 19349663);
+      // A small-integer key (fast Map lookups); cells that share one only cost an overlap test.
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) visit((Math.imul(x, 73856093) ^ Math.imul(y, 19349663)) & 0x3fffffff);
     }
   }
   add(id: number, b: Float64Array): void {
@@ -137,14 +138,19 @@ export function place(cands: readonly Candidate[], rounds: number, obstacles?: F
   const grid = new Grid(CELL);
   for (let i = 0; i < n; i++) if (state[i] === 0) grid.add(i, cands[i]!.boxes);
   const adj: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) adj[i] = [];
   const seen = new Int32Array(n).fill(-1);
   const near: number[] = [];
   for (let i = 0; i < n; i++) {
-    adj[i] = [];
     if (state[i] !== 0) continue;
     seen[i] = i;
     grid.near(cands[i]!.boxes, seen, i, near);
-    for (const j of near) if (state[j] === 0 && boxesOverlap(cands[i]!.boxes, cands[j]!.boxes)) adj[i]!.push(j);
+    // Each pair tested once (j > i), listed both ways.
+    for (const j of near)
+      if (j > i && state[j] === 0 && boxesOverlap(cands[i]!.boxes, cands[j]!.boxes)) {
+        adj[i]!.push(j);
+        adj[j]!.push(i);
+      }
   }
   const winners: number[] = [];
   for (let r = 0; r < rounds; r++) {

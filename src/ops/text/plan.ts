@@ -254,7 +254,7 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
     offsetX: ctx.nums('offset')?.[0] ?? 0,
     offsetY: ctx.nums('offset')?.[1] ?? 0,
   };
-  const layoutKey = JSON.stringify(layoutBase);
+  const layoutKey = layoutIdOf(JSON.stringify(layoutBase));
   const spacing = Math.max(1, ctx.num('spacing', 250));
   const maxAngle = (Math.max(0, Math.min(180, ctx.num('max-angle', 45))) * Math.PI) / 180;
   const upright = ctx.bool('keep-upright', true);
@@ -483,6 +483,24 @@ function inkBox(stack: FontStack, g: Glyphs, size: number): [number, number, num
     }
   }
   return box[0] <= box[2] ? box : [g.x[0] ?? 0, g.y[0] ?? 0, g.x[0] ?? 0, g.y[0] ?? 0];
+}
+
+/**
+ * Short ids of layout-field sets, so the cache keys a label per candidate per render are short
+ * strings (hashing a long key for every candidate was a tenth of a render). Bounded: past
+ * MAX_LAYOUT_IDS sets the table starts over with new ids (entries under old ids age out).
+ */
+const layoutIds = new Map<string, string>();
+let nextLayoutId = 0;
+const MAX_LAYOUT_IDS = 1024;
+function layoutIdOf(key: string): string {
+  let id = layoutIds.get(key);
+  if (id === undefined) {
+    if (layoutIds.size >= MAX_LAYOUT_IDS) layoutIds.clear();
+    id = (nextLayoutId++).toString(36);
+    layoutIds.set(key, id);
+  }
+  return id;
 }
 
 /** A point label's layout and ink box, cached per font list, text, size and layout fields. */
