@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Rasterizer } from '../../backends/cpu/rasterize.js';
-import { loadTextFont, type TextFont } from './font.js';
+import { CLOSE, CUBIC, loadTextFont, QUAD, type TextFont } from './font.js';
+import { fontFormat } from './sfnt.js';
 import { glyphRings } from './glyphs.js';
 import { FontStack } from './shape.js';
 
@@ -13,6 +14,8 @@ const FONTS: Record<string, string> = {
   dejavu: path.join(NM, 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
   deva: path.join(NM, '@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff'),
   thai: path.join(NM, '@fontsource/noto-sans-thai/files/noto-sans-thai-thai-400-normal.woff'),
+  // DejaVu Sans as an OpenType font with CFF (cubic) outlines, made by fontTools (scripts/witness/text-otf.py).
+  otf: path.join(REF, 'dejavu-sans-cff-subset.otf'),
 };
 const font = (key: string): Promise<TextFont> => loadTextFont(key, new Uint8Array(readFileSync(FONTS[key]!)));
 
@@ -77,8 +80,8 @@ describe('glyph coverage against FreeType (reference/coverage.json)', () => {
   const ref = JSON.parse(readFileSync(path.join(REF, 'coverage.json'), 'utf8')) as { tool: string; cases: CoverageCase[] };
 
   /** Our coverage of a case (the glyphs at HarfBuzz's positions, filled by the CPU rasterizer) against `expected`, in 8-bit steps. */
-  async function compare(c: CoverageCase, expected: Uint8Array) {
-    const f = await font('dejavu');
+  async function compare(c: CoverageCase, expected: Uint8Array, key = 'dejavu') {
+    const f = await font(key);
     const s = new FontStack([f]).shape(c.text);
     const r = new Rasterizer(c.width, c.height);
     for (let i = 0; i < s.gids.length; i++) r.addRings(glyphRings(f, s.gids[i]!, c.size), c.origin[0] + s.x[i]! * c.size, c.origin[1] + s.y[i]! * c.size);
@@ -98,9 +101,33 @@ describe('glyph coverage against FreeType (reference/coverage.json)', () => {
     return { max, mean };
   }
 
+  test('the OTF is told apart by its signature and HarfBuzz hands its outlines over as cubic curves', async () => {
+    const bytes = new Uint8Array(readFileSync(FONTS.otf!));
+    expect(fontFormat(bytes)).toBe('otf');
+    const f = await font('otf');
+    const gids = new FontStack([f]).shape('Hamburg').gids;
+    const ops = (g: number) => {
+      const o = f.outline(g);
+      const out: number[] = [];
+      for (let i = 0; i < o.length; ) {
+        const op = o[i]!;
+        out.push(op);
+        i += op === CUBIC ? 7 : op === QUAD ? 5 : op === CLOSE ? 1 : 3;
+      }
+      return out;
+    };
+    expect([...gids].some((g) => ops(g).includes(CUBIC))).toBe(true);
+    expect([...gids].some((g) => ops(g).includes(QUAD))).toBe(false);
+  });
+
   for (const c of ref.cases) {
     test(`'${c.text}' at ${c.size} px: FreeType's exact area (8x supersampled) within 2/255 per pixel`, async () => {
       const { max, mean } = await compare(c, Buffer.from(c.supersampled, 'base64'));
+      expect(max).toBeLessThanOrEqual(2);
+      expect(mean).toBeLessThan(0.5);
+    });
+    test(`'${c.text}' at ${c.size} px from the OTF (CFF cubic outlines): FreeType's exact area of the TrueType font within 2/255 per pixel`, async () => {
+      const { max, mean } = await compare(c, Buffer.from(c.supersampled, 'base64'), 'otf');
       expect(max).toBeLessThanOrEqual(2);
       expect(mean).toBeLessThan(0.5);
     });
