@@ -80,6 +80,32 @@ describe('exact reference', () => {
   });
 });
 
+describe('the exact kernel in SIMD (sigma < 4, RGBA) within 1e-6 of blurExact', () => {
+  // The op runs blurFast; below sigma 4 (no decimation) its RGBA path is blurExactSimd (f32 weights
+  // and sums), the reference blurExact sums in f64. Windows inside the source and reading past it.
+  const t = simdAvailable() ? test : test.skip;
+  t('sigma 0.5, 1.5, 2, 2.5, 3.9 on every pattern, windows inside and past the source', () => {
+    for (const sigma of [0.5, 1.5, 2, 2.5, 3.9]) {
+      const r = kernelRadius(sigma);
+      const w = 45,
+        h = 38,
+        sw = w + 2 * r,
+        sh = h + 2 * r;
+      let worst = 0;
+      for (const kind of ['noise', 'step', 'square', 'dot', 'lines'] as Pattern[]) {
+        const src = image(kind, sw, sh, sigma, 5);
+        for (const [ox, oy, ww, hh] of [
+          [r, r, w, h],
+          [0, 1, w + r, h],
+          [2 * r, 0, w - 3, h + r],
+        ] as const)
+          worst = Math.max(worst, maxDiff(blurFast(src, sw, sh, ox, oy, ww, hh, sigma), blurExact(src, sw, sh, ox, oy, ww, hh, sigma)));
+      }
+      expect({ sigma, worst: worst <= 1e-6 ? 'within 1e-6' : worst }).toEqual({ sigma, worst: 'within 1e-6' });
+    }
+  });
+});
+
 describe('fast path within 1/255 of the exact Gaussian', () => {
   const patterns: Pattern[] = ['noise', 'step', 'square', 'dot', 'lines'];
   for (const sigma of [0.5, 2, 4, 6.5, 8, 16, 32]) {
