@@ -10,7 +10,9 @@ import type { NodeCache } from './render/node-cache.js';
 import { createSourceRegistry } from './sources/registry.js';
 import type { ImageDecoder, Loader, SourceRegistry } from './sources/types.js';
 import type { TileCache } from './sources/cache.js';
-import { loadStyle } from './style/load.js';
+import { loadAnyStyle } from './style/load.js';
+import type { ConvertOptions } from './maplibre/convert.js';
+import type { Note } from './maplibre/types.js';
 import type { StyleDoc } from './style/types.js';
 import { tileWindow, type Raster, type TileAddress, type Window } from './types.js';
 
@@ -33,6 +35,8 @@ export interface RendererOptions {
    * distinct message once per renderer (default: console.warn).
    */
   onWarning?: (message: string) => void;
+  /** How a MapLibre GL style is converted (see convertMapLibre). */
+  maplibre?: ConvertOptions;
 }
 
 /** One built style: every render of every host goes through the same plan. */
@@ -42,8 +46,14 @@ export class Renderer {
   readonly sources: SourceRegistry;
   backend?: Backend;
   readonly nodeCache?: NodeCache;
+  /**
+   * Set when the style given was a MapLibre GL style: what its converted graph (`doc`) does not
+   * honour, one note per layer and property (empty when everything is drawn).
+   */
+  readonly maplibreNotes?: Note[];
 
-  private constructor(doc: StyleDoc, plan: Plan, sources: SourceRegistry, backend?: Backend, nodeCache?: NodeCache) {
+  private constructor(doc: StyleDoc, plan: Plan, sources: SourceRegistry, backend?: Backend, nodeCache?: NodeCache, notes?: Note[]) {
+    this.maplibreNotes = notes;
     this.doc = doc;
     this.plan = plan;
     this.sources = sources;
@@ -51,9 +61,12 @@ export class Renderer {
     this.nodeCache = nodeCache;
   }
 
-  /** Load, validate and build a style (JSON text or object). Throws StyleError / BuildError. */
+  /**
+   * Load, validate and build a style (JSON text or object): ours, or a MapLibre GL v8 style,
+   * converted to a graph first (`maplibreNotes` lists what it does not honour). Throws StyleError / BuildError.
+   */
   static create(style: string | object, options: RendererOptions = {}): Renderer {
-    const doc = loadStyle(style);
+    const { doc, maplibre } = loadAnyStyle(style, { maplibre: options.maplibre });
     const plan = buildPlan(doc);
     const sources = createSourceRegistry(doc, {
       loader: options.loader,
@@ -61,7 +74,7 @@ export class Renderer {
       cache: options.tileCache,
       onWarning: options.onWarning,
     });
-    return new Renderer(doc, plan, sources, options.backend, options.nodeCache);
+    return new Renderer(doc, plan, sources, options.backend, options.nodeCache, maplibre);
   }
 
   /** The style version: a hash of the document. Caches key on it and on param values. */
@@ -129,7 +142,9 @@ export class Renderer {
   }
 }
 
-export { loadStyle } from './style/load.js';
+export { loadStyle, loadAnyStyle, type LoadedDoc } from './style/load.js';
+export { convertMapLibre, type ConvertOptions, type Conversion } from './maplibre/convert.js';
+export { isMapLibreStyle, formatNote, type Note as MapLibreNote } from './maplibre/types.js';
 export { styleSchema } from './style/schema.js';
 export { buildPlan } from './graph/build.js';
 export type { Plan, PlanNode } from './graph/build.js';

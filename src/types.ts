@@ -90,6 +90,11 @@ export interface Sprite {
   width: number;
   height: number;
   data: Float32Array;
+  /**
+   * Texels per pixel at pixel ratio 1 (a MapLibre sprite icon's pixelRatio; default 1): ops that
+   * draw a sprite at `scale` pixels per texel draw it at scale / pixelRatio.
+   */
+  pixelRatio?: number;
 }
 
 export interface Brush {

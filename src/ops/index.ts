@@ -42,6 +42,9 @@ import { noise } from './noise/index.js';
 import { solid } from './solid/index.js';
 import { strokeSolid } from './stroke-solid/index.js';
 import { text } from './text/index.js';
+import { icon } from './icon/index.js';
+import { raster } from './raster/index.js';
+import { translate } from './translate/index.js';
 import { zoom } from './zoom/index.js';
 
 /** Every implemented op, one per line. */
@@ -87,7 +90,10 @@ export const OP_LIST: readonly OpDef[] = [
   math,
   noise,
   solid,
+  icon,
+  raster,
   strokeSolid,
+  translate,
   zoom,
 ];
 

@@ -38,7 +38,7 @@ function outputs(op: OpDef): Set<Kind> {
 }
 
 /** CPU-only ops: sampling, scalars and geometry, whose GPU renders upload the CPU result. */
-const CPU_ONLY = new Set(['features', 'dem', 'contour', 'math', 'zoom', 'expr', 'func']);
+const CPU_ONLY = new Set(['features', 'dem', 'raster', 'contour', 'math', 'zoom', 'expr', 'func']);
 const isRasterOp = (op: OpDef) => !CPU_ONLY.has(op.name) && [...outputs(op)].some((k) => k === 'raster' || k === 'scalar-field');
 
 describe('the op list', () => {
@@ -133,5 +133,6 @@ const PIXEL_FIELDS_BY_HAND: Record<string, string[]> = {
   stamp: ['scale', 'scale-expr', 'size-max'],
   stroke: ['scatter-px', 'scatter-px-max', 'width-max'],
   'stroke-solid': ['width', 'width-max', 'offset', 'width-expr'],
+  translate: ['dx', 'dy', 'dx-max', 'dy-max'],
   text: ['size', 'size-expr', 'size-max', 'halo-width', 'halo-blur', 'offset', 'max-width', 'letter-spacing', 'spacing', 'padding', 'max-extent'],
 };

@@ -50,6 +50,9 @@ function standInSources(groups: FeatureGroup[], assets?: Pick<SourceRegistry, 's
     demSource: () => {
       throw new RenderError('a legend swatch cannot draw an entry that reads a dem source');
     },
+    rasterSource: () => {
+      throw new RenderError('a legend swatch cannot draw an entry that reads a raster source');
+    },
     attribution: async () => [],
     // Assets (brush tips, sprites, patterns, fonts) come from the style's own registry.
     sprite: assets?.sprite?.bind(assets),

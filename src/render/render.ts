@@ -32,6 +32,9 @@ const noSources: SourceRegistry = {
   demSource() {
     throw new RenderError('no sources are bound to this render');
   },
+  rasterSource() {
+    throw new RenderError('no sources are bound to this render');
+  },
   async attribution() {
     return [];
   },
@@ -57,6 +60,17 @@ interface RenderState {
   pinned: Set<object>;
   /** What nodes published beside their values (OpContext.publish), by node id. */
   published: Map<string, unknown>;
+}
+
+/**
+ * The zoom that expressions, `zoom` nodes and `features` zoom ranges see: the window's zoom, or
+ * with a style's `zoom-basis` (MapLibre styles: 512) the zoom at which a map of `basis` px tiles
+ * shows this window at its density: z + log2(tileSize / pixelRatio / basis), fractional where
+ * the window is not drawn at that tile size (a 256 px tile at z sees z - 1).
+ */
+export function expressionZoom(window: Window, basis: number | undefined): number {
+  if (!basis) return window.z;
+  return window.z + Math.log2(window.tileSize / (window.pixelRatio ?? 1) / basis);
 }
 
 function asNumber(v: ScalarValue, where: string): number {
@@ -312,7 +326,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     node: spec,
     canvas,
     window: st.window,
-    zoom: st.window.z,
+    zoom: expressionZoom(st.window, st.plan.doc['zoom-basis']),
     handle,
     input<K extends Kind>(field: string, grow?: number): ValueOf<K> {
       const h = handle(field, grow);

@@ -1,15 +1,13 @@
 // `dem` source: Terrarium or Mapbox Terrain-RGB tiles (PNG or WebP, 256 or 512 px) from `tiles`
 // templates or a raster PMTiles archive, decoded to metres and resampled bilinearly at canvas
 // pixel centres. Neighbouring tiles are loaded only where a sample's 2x2 footprint reaches them.
-import { TileType } from 'pmtiles';
 import { SourceError } from '../errors.js';
 import { formatInt, LIMITS } from '../limits.js';
 import { acquire } from '../backends/cpu/pool.js';
 import { imageSize } from './image-size.js';
 import type { SourceDecl } from '../style/types.js';
 import type { Canvas, ScalarField } from '../types.js';
-import { archiveAttribution, checkedHeader, PmtilesArchive } from './pmtiles.js';
-import { declBounds, TemplateFetcher } from './template.js';
+import { imageTileSet } from './image-tiles.js';
 import { tileKey } from './tiles.js';
 import type { DecodedElevation, DecodedImage, DemSource, SourceContext } from './types.js';
 import { tileError } from './vector.js';
@@ -255,7 +253,7 @@ function sample(t: Float32Array | null | undefined, i: number): number {
   return t ? t[i]! : NaN;
 }
 
-interface Axis {
+export interface Axis {
   /** First footprint pixel (global source index) per canvas pixel, and the second (i0 + 1, or i0 when f = 0). */
   i0: Float64Array;
   i1: Float64Array;
@@ -265,8 +263,8 @@ interface Axis {
   max: number;
 }
 
-/** Bilinear footprint along one axis: canvas pixel centre c maps to source position c*k - 0.5 (pixel-centre index space). */
-function axis(origin: number, length: number, k: number, lo: number, hi: number): Axis {
+/** Bilinear footprint along one axis (shared with the raster source): canvas pixel centre c maps to source position c*k - 0.5 (pixel-centre index space). */
+export function axis(origin: number, length: number, k: number, lo: number, hi: number): Axis {
   const i0 = new Float64Array(length),
     i1 = new Float64Array(length),
     f = new Float64Array(length);
@@ -298,7 +296,7 @@ function axis(origin: number, length: number, k: number, lo: number, hi: number)
 }
 
 /** Grid cell (relative to the first tile) and in-tile offset of both footprint pixels. */
-function locate(a: Axis, S: number, t0: number) {
+export function locate(a: Axis, S: number, t0: number) {
   const n = a.i0.length;
   const tile0 = new Int32Array(n),
     tile1 = new Int32Array(n),
@@ -318,41 +316,6 @@ function locate(a: Axis, S: number, t0: number) {
 }
 
 export function createDemSource(name: string, decl: SourceDecl, ctx: SourceContext): DemTileSource {
-  if (typeof decl.url === 'string') {
-    const url = decl.url;
-    let archive: PmtilesArchive | undefined;
-    const open = () => {
-      if (!ctx.loader) throw new SourceError(name, undefined, `no loader is bound to read '${url}'`);
-      return (archive ??= new PmtilesArchive(url, ctx.loader));
-    };
-    return new DemTileSource(
-      name,
-      decl,
-      ctx,
-      {
-        key: ctx.loader?.key?.(url) ?? url,
-        async info() {
-          const h = await checkedHeader(name, open(), [TileType.Png, TileType.Webp], 'dem');
-          return { minzoom: Math.max(h.minZoom, decl.minzoom ?? h.minZoom), maxzoom: Math.min(h.maxZoom, decl.maxzoom ?? h.maxZoom) };
-        },
-        fetch: (z, x, y, signal) => open().tile(z, x, y, signal),
-      },
-      async () => (ctx.loader ? archiveAttribution(decl, open()) : decl.attribution ? [decl.attribution] : []),
-    );
-  }
-  const fetcher = new TemplateFetcher({
-    templates: (decl.tiles as string[] | undefined) ?? [],
-    loader: ctx.loader,
-    scheme: decl.scheme === 'tms' ? 'tms' : 'xyz',
-    bounds: declBounds(decl.bounds),
-  });
-  const minzoom = decl.minzoom ?? DEM_DEFAULTS.minzoom;
-  const maxzoom = decl.maxzoom ?? DEM_DEFAULTS.maxzoom;
-  return new DemTileSource(
-    name,
-    decl,
-    ctx,
-    { key: fetcher.key, info: async () => ({ minzoom, maxzoom }), fetch: (z, x, y, signal) => fetcher.fetch(z, x, y, signal) },
-    async () => (decl.attribution ? [decl.attribution] : []),
-  );
+  const set = imageTileSet(name, decl, ctx, { minzoom: DEM_DEFAULTS.minzoom, maxzoom: DEM_DEFAULTS.maxzoom }, 'dem');
+  return new DemTileSource(name, decl, ctx, set, () => set.attribution());
 }

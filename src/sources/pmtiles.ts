@@ -7,7 +7,7 @@ import type { SourceDecl } from '../style/types.js';
 import { inflate, type Codec } from './gzip.js';
 import { tileInBounds } from './tiles.js';
 import type { Loader, SourceContext } from './types.js';
-import { DEFAULT_TILE_BUFFER, tileError, VectorTileSource } from './vector.js';
+import { type PromoteId, DEFAULT_TILE_BUFFER, tileError, VectorTileSource } from './vector.js';
 
 /** Bytes pmtiles reads first: the 127-byte header and, in the same read, the root directory. */
 const HEADER_READ = 16384;
@@ -168,6 +168,7 @@ export function createPmtilesSource(name: string, decl: SourceDecl, ctx: SourceC
     minzoom: decl.minzoom ?? 0,
     maxzoom: decl.maxzoom ?? 14,
     buffer: typeof decl.buffer === 'number' ? decl.buffer : DEFAULT_TILE_BUFFER,
+    promoteId: decl.promoteId as PromoteId | undefined,
     attribution: async () => (ctx.loader ? archiveAttribution(decl, open()) : decl.attribution ? [decl.attribution] : []),
     fetcher: {
       key: ctx.loader?.key?.(url) ?? url,

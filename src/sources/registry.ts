@@ -4,11 +4,13 @@ import type { SourceDecl, StyleDoc } from '../style/types.js';
 import { TileCache } from './cache.js';
 import { createSpriteLoader } from './assets.js';
 import { createFontLoader } from '../ops/text/fonts.js';
+import { createSpriteSheetLoader } from './sprites.js';
 import { createDemSource } from './dem.js';
+import { createRasterSource } from './raster.js';
 import { GeojsonSource } from './geojson.js';
 import { createMvtSource } from './mvt.js';
 import { createPmtilesSource } from './pmtiles.js';
-import type { AnySource, DemSource, FeatureSource, ImageDecoder, Loader, SourceContext, SourceRegistry } from './types.js';
+import type { AnySource, DemSource, FeatureSource, ImageDecoder, Loader, RasterSource, SourceContext, SourceRegistry } from './types.js';
 
 export interface SourceRegistryOptions {
   loader?: Loader;
@@ -40,6 +42,7 @@ const FACTORIES: ReadonlyMap<string, SourceFactory> = new Map<string, SourceFact
   ['mvt', createMvtSource],
   ['pmtiles', createPmtilesSource],
   ['dem', createDemSource],
+  ['raster', createRasterSource],
 ]);
 
 // Keeps styles apart in a shared cache when their loader gives no absolute identity of a path.
@@ -79,11 +82,13 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
   };
   return {
     cache: ctx.cache,
-    featureSource: (name) => pick(name, (s): s is FeatureSource => s.type !== 'dem', 'feature'),
+    featureSource: (name) => pick(name, (s): s is FeatureSource => s.type !== 'dem' && s.type !== 'raster', 'feature'),
     demSource: (name) => pick(name, (s): s is DemSource => s.type === 'dem', 'dem'),
+    rasterSource: (name) => pick(name, (s): s is RasterSource => s.type === 'raster', 'raster'),
     sprite: createSpriteLoader(ctx.loader, ctx.decodeImage),
     font: createFontLoader(ctx.loader),
     warn: onceWarner(o.onWarning),
+    spriteSheet: createSpriteSheetLoader(ctx.loader, ctx.decodeImage),
     async attribution() {
       const out: string[] = [];
       if (doc.attribution) out.push(doc.attribution);

@@ -1,5 +1,5 @@
 // The host-supplied loader and image decoder, and the source registry the ops sample through.
-import type { Canvas, FeatureGroup, ScalarField, Sprite } from '../types.js';
+import type { Canvas, FeatureGroup, Raster, ScalarField, Sprite } from '../types.js';
 import type { TileCache } from './cache.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import type { HostDecompress } from './gzip.js';
@@ -102,12 +102,25 @@ export interface DemSource {
   readonly maxzoom: number;
 }
 
-export type AnySource = FeatureSource | DemSource;
+/** A raster image tile source sampled for a canvas. */
+export interface RasterSource {
+  readonly name: string;
+  readonly type: 'raster';
+  /** The tiles' premultiplied RGBA resampled at canvas pixel centres; transparent where there is no tile. */
+  image(canvas: Canvas, resampling: 'linear' | 'nearest', signal?: AbortSignal): Promise<Raster>;
+  attribution(): Promise<string[]>;
+  readonly minzoom: number;
+  readonly maxzoom: number;
+}
+
+export type AnySource = FeatureSource | DemSource | RasterSource;
 
 export interface SourceRegistry {
   featureSource(name: string | undefined): FeatureSource;
   /** An image asset (brush tip, sprite, pattern) by its style-relative path or URL, loaded once per style (src/sources/assets.ts). */
   sprite?(ref: string, signal?: AbortSignal): Promise<Sprite>;
+  /** A MapLibre sprite sheet by its base path or URL (`<base>.json` + `.png`, `@2x` at ratio 2), loaded once per style. */
+  spriteSheet?(base: string, ratio: number, signal?: AbortSignal): Promise<import('./sprites.js').SpriteSheet>;
   demSource(name: string | undefined): DemSource;
   /** A font (TTF, OTF, WOFF, WOFF2) by its style-relative path, URL or npm: reference, loaded once per style (src/ops/text/fonts.ts). */
   font?(ref: string, signal?: AbortSignal): Promise<import('../ops/text/font.js').TextFont>;
@@ -118,6 +131,7 @@ export interface SourceRegistry {
   warn?(message: string): void;
   /** Set on the legend's stand-in registry: ops may draw a sample where the stand-in feature gives them nothing (a text node's label). */
   readonly standIn?: boolean;
+  rasterSource(name: string | undefined): RasterSource;
   /** Merged, de-duplicated attribution of the style and its sources. */
   attribution(): Promise<string[]>;
   /** The tile cache the sources decode into (absent on stand-ins such as the legend's). */

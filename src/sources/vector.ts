@@ -21,6 +21,9 @@ export interface TileFetcher {
   readonly key: string;
 }
 
+/** MapLibre's promoteId: the property that becomes the feature id, for every layer or per layer. */
+export type PromoteId = string | Record<string, string>;
+
 export interface VectorSourceOptions {
   name: string;
   type: 'mvt' | 'pmtiles';
@@ -31,6 +34,7 @@ export interface VectorSourceOptions {
   maxzoom: number;
   /** How far each tile's data reaches past its square, in 4096ths of the tile (the tileset's buffer). */
   buffer: number;
+  promoteId?: PromoteId;
 }
 
 /** The usual vector tile buffer: 64/4096 of a tile (Mapbox Streets, OpenMapTiles, Planetiler: 4 px at 256). */
@@ -53,8 +57,10 @@ export class VectorTileSource implements FeatureSource {
   private readonly attr: () => Promise<string[]>;
   private knownLayers?: string[];
   private readonly buffer: number;
+  private readonly promoteId?: PromoteId;
 
   constructor(o: VectorSourceOptions) {
+    this.promoteId = o.promoteId;
     this.name = o.name;
     this.type = o.type;
     this.fetcher = o.fetcher;
@@ -116,7 +122,8 @@ export class VectorTileSource implements FeatureSource {
 
   /** One decoded layer of one tile, cached; null when the tile or the layer is absent. */
   private layer(z: number, x: number, y: number, layer: string, signal?: AbortSignal): Promise<DecodedLayer | null> {
-    const k = `${this.ctx.cachePrefix}vl|${this.fetcher.key}|${tileKey(z, x, y)}|${layer}`;
+    const promote = typeof this.promoteId === 'string' ? this.promoteId : this.promoteId?.[layer];
+    const k = `${this.ctx.cachePrefix}vl|${this.fetcher.key}|${tileKey(z, x, y)}|${layer}${promote !== undefined ? `|id=${promote}` : ''}`;
     return this.ctx.cache.get(
       k,
       async (sig) => {
@@ -126,6 +133,12 @@ export class VectorTileSource implements FeatureSource {
           const l = vt.layer(layer);
           if (!l) return { value: null, bytes: 64 };
           const d = decodeLayer(l);
+          if (promote !== undefined) {
+            for (const f of d.features) {
+              const v = f.properties[promote];
+              if (typeof v === 'number' || typeof v === 'string') f.id = v;
+            }
+          }
           return { value: d, bytes: layerBytes(d) };
         } catch (e) {
           throw tileError(this.name, tileKey(z, x, y), `layer '${layer}' cannot be decoded (truncated or corrupt protobuf)`, e);

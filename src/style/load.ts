@@ -8,6 +8,9 @@ import { OPS } from '../ops/index.js';
 import { opSchema, styleSchema } from './schema.js';
 import type { Schema } from './fields.js';
 import type { StyleDoc } from './types.js';
+import { convertMapLibre, type ConvertOptions } from '../maplibre/convert.js';
+import { isMapLibreStyle, type Note } from '../maplibre/types.js';
+import { mapLibreProblems } from '../maplibre/validate.js';
 
 // The document is validated in two steps so a process compiles only what its style uses (the
 // whole format's schema takes ~0.3 s to compile): the top level with nodes checked for a known
@@ -172,10 +175,25 @@ export function tooDeep(doc: unknown, max: number = LIMITS.maxStyleDepth): strin
   return undefined;
 }
 
+/** A loaded style: ours, or the graph a MapLibre style was converted to with what it cannot honour. */
+export interface LoadedDoc {
+  doc: StyleDoc;
+  /** Set when the input was a MapLibre GL style: what the converted graph does not honour (empty: nothing). */
+  maplibre?: Note[];
+}
+
 /** Parse and validate a style document. Throws StyleError listing every problem. */
 export function loadStyle(input: string | object): StyleDoc {
+  return loadAnyStyle(input).doc;
+}
+
+/**
+ * Parse a style document, ours or a MapLibre GL v8 style (`"version": 8` and `layers`), which is
+ * converted to a graph first (src/maplibre/); then validate it. Throws StyleError listing every problem.
+ */
+export function loadAnyStyle(input: string | object, options: { maplibre?: ConvertOptions } = {}): LoadedDoc {
   try {
-    return loadUnchecked(input);
+    return loadUnchecked(input, options.maplibre);
   } catch (e) {
     // Whatever a strange document makes the parser or the validator do, the caller gets a StyleError.
     if (e instanceof StyleError) throw e;
@@ -183,7 +201,7 @@ export function loadStyle(input: string | object): StyleDoc {
   }
 }
 
-function loadUnchecked(input: string | object): StyleDoc {
+function loadUnchecked(input: string | object, convertOptions?: ConvertOptions): LoadedDoc {
   let doc: unknown;
   if (typeof input === 'string') {
     try {
@@ -199,6 +217,14 @@ function loadUnchecked(input: string | object): StyleDoc {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new StyleError('the style must be a JSON object');
   const deep = tooDeep(doc);
   if (deep !== undefined) throw new StyleError([{ pointer: deep, message: `nested deeper than ${LIMITS.maxStyleDepth} levels (the limit)` }]);
+  let notes: Note[] | undefined;
+  if (isMapLibreStyle(doc)) {
+    const problems = mapLibreProblems(doc);
+    if (problems.length) throw new StyleError(problems);
+    const c = convertMapLibre(doc, convertOptions);
+    doc = c.style;
+    notes = c.notes;
+  }
   // Counted before validation: 10,000 nodes would be validated one by one, then built.
   let count = 0;
   for (const _ of allNodes(doc as Record<string, unknown>)) count++;
@@ -208,10 +234,11 @@ function loadUnchecked(input: string | object): StyleDoc {
     ]);
   }
   const errors = validateDoc(doc as Record<string, unknown>);
-  if (errors.length) throw new StyleError(translate(errors));
+  if (errors.length)
+    throw new StyleError(translate(errors).map((p) => (notes ? { ...p, message: `${p.message} (in the graph converted from the MapLibre style)` } : p)));
   const sources = sourceProblems(doc as StyleDoc);
   if (sources.length) throw new StyleError(sources);
-  return doc as StyleDoc;
+  return notes ? { doc: doc as StyleDoc, maplibre: notes } : { doc: doc as StyleDoc };
 }
 
 const FEATURE_TYPES = ['mvt', 'pmtiles', 'geojson'];
@@ -227,9 +254,9 @@ function sourceProblems(doc: StyleDoc): Problem[] {
   const names = Object.keys(sources);
   for (const [pointer, node] of allNodes(doc as unknown as Record<string, unknown>)) {
     const op = node.op;
-    if (op !== 'features' && op !== 'dem') continue;
-    const types = op === 'dem' ? ['dem'] : FEATURE_TYPES;
-    const what = op === 'dem' ? 'dem' : 'feature (mvt, pmtiles or geojson)';
+    if (op !== 'features' && op !== 'dem' && op !== 'raster') continue;
+    const types = op === 'dem' || op === 'raster' ? [op] : FEATURE_TYPES;
+    const what = op === 'dem' || op === 'raster' ? op : 'feature (mvt, pmtiles or geojson)';
     const name = node.source;
     let type: string | undefined;
     if (typeof name === 'string' && /^[$@]/.test(name)) continue; // a function argument, resolved at build

@@ -40,13 +40,25 @@ const bounds = {
 };
 const buffer = { type: 'integer', minimum: 0, maximum: 4096, default: 64, description: 'how far tile data reaches past its square, in 4096ths of a tile' };
 const scheme = { type: 'string', enum: ['xyz', 'tms'], default: 'xyz' };
+const tilejson = { type: 'string', description: 'a TileJSON (path or URL) whose tiles, zooms, bounds, scheme and attribution fill the fields not given' };
+const missing = {
+  type: 'string',
+  enum: ['error', 'empty'],
+  default: 'error',
+  description: "a tile the server or the disk does not have (404, no such file): an error, or an empty tile (MapLibre's way)",
+};
+const promoteId = {
+  anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+  'x-expect': 'a property name, or an object of layer name to property name',
+  description: 'the property that becomes the feature id (for ["id"] in expressions)',
+};
 
 // Fields per source type (DESIGN.md section 4, docs/sources.md); unknown fields are errors.
 const sourceSchema: Schema = {
   type: 'object',
   required: ['type'],
   properties: {
-    type: { type: 'string', enum: ['mvt', 'pmtiles', 'geojson', 'dem'] },
+    type: { type: 'string', enum: ['mvt', 'pmtiles', 'geojson', 'dem', 'raster'] },
     attribution: { type: 'string' },
     minzoom: { type: 'integer', minimum: 0, maximum: 24 },
     maxzoom: { type: 'integer', minimum: 0, maximum: 24 },
@@ -73,24 +85,46 @@ const sourceSchema: Schema = {
     },
     {
       if: { properties: { type: { const: 'mvt' } } },
-      then: { required: ['tiles'], properties: { tiles: tileTemplates, scheme, bounds, buffer, layers: { type: 'array', items: { type: 'string' } } } },
+      then: {
+        anyOf: [{ required: ['tiles'] }, { required: ['tilejson'] }],
+        'x-expect': "a 'tiles' template list or a 'tilejson'",
+        properties: { tiles: tileTemplates, tilejson, scheme, bounds, buffer, missing, promoteId, layers: { type: 'array', items: { type: 'string' } } },
+      },
     },
     {
       if: { properties: { type: { const: 'pmtiles' } } },
-      then: { required: ['url'], properties: { url: { type: 'string' }, buffer } },
+      then: { required: ['url'], properties: { url: { type: 'string' }, buffer, promoteId } },
     },
     {
       if: { properties: { type: { const: 'dem' } } },
       then: {
-        anyOf: [{ required: ['tiles'] }, { required: ['url'] }],
-        'x-expect': "a 'tiles' template list or a PMTiles 'url'",
+        anyOf: [{ required: ['tiles'] }, { required: ['url'] }, { required: ['tilejson'] }],
+        'x-expect': "a 'tiles' template list, a PMTiles 'url' or a 'tilejson'",
         properties: {
           tiles: tileTemplates,
           url: { type: 'string' },
+          tilejson,
           encoding: { type: 'string', enum: ['terrarium', 'mapbox'], default: 'mapbox' },
           tileSize: { type: 'integer', enum: [256, 512], default: 512 },
           scheme,
           bounds,
+          missing,
+        },
+      },
+    },
+    {
+      if: { properties: { type: { const: 'raster' } } },
+      then: {
+        anyOf: [{ required: ['tiles'] }, { required: ['url'] }, { required: ['tilejson'] }],
+        'x-expect': "a 'tiles' template list, a raster PMTiles 'url' or a 'tilejson'",
+        properties: {
+          tiles: tileTemplates,
+          url: { type: 'string' },
+          tilejson,
+          tileSize: { type: 'integer', enum: [256, 512], default: 512 },
+          scheme,
+          bounds,
+          missing,
         },
       },
     },
@@ -143,6 +177,13 @@ export function styleSchema(): Schema {
       version: { type: 'string' },
       attribution: { type: 'string' },
       output: { type: 'string', pattern: NODE_REF, description: 'the node whose raster is the tile' },
+      'zoom-basis': {
+        type: 'integer',
+        minimum: 1,
+        maximum: 4096,
+        description:
+          'tile size (pixels at ratio 1) at which expressions see the tile zoom: at another size they see z + log2(size / basis) (MapLibre styles: 512)',
+      },
       params: {
         type: 'object',
         propertyNames: { pattern: PARAM_NAME, not: { const: 'v' } },

@@ -48,6 +48,8 @@ export interface StyleDoc {
   version?: string;
   attribution?: string;
   output: string;
+  /** Tile size at which expressions see the tile zoom (MapLibre styles: 512); see expressionZoom. */
+  'zoom-basis'?: number;
   params?: Record<string, ParamDecl>;
   nodes: Record<string, NodeSpec>;
   functions?: Record<string, FunctionDecl>;

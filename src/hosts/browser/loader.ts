@@ -60,7 +60,8 @@ export class FetchLoader implements Loader {
     const res = await this.fetchFn(url, { headers, signal });
     // A range starting at or past the end: no bytes, as the Loader contract allows.
     if (range && res.status === 416) return new Uint8Array(0);
-    if (!res.ok) throw new Error(await failure(ref, url, res));
+    // A 404 / 410: sources declared with `missing: "empty"` read it as an empty tile.
+    if (!res.ok) throw Object.assign(new Error(await failure(ref, url, res)), { notFound: res.status === 404 || res.status === 410 });
     // Bounded: whole answers to LIMITS.maxSourceBytes; a range the server ignores is read up to its end only.
     const bytes = await readBody(res, url, range ? range.offset + range.length : LIMITS.maxSourceBytes, !!range && res.status !== 206);
     // A server that ignores Range answers 200 with the whole body.

@@ -124,6 +124,15 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
       }),
   )
   .command(
+    'convert',
+    'write the graph a MapLibre GL style converts to, as a tilegraph style to edit',
+    (y) =>
+      y
+        .option('style', { type: 'string', demandOption: true, describe: 'a MapLibre GL v8 style (JSON)' })
+        .option('out', { type: 'string', demandOption: true, describe: 'the tilegraph style to write (JSON)' }),
+    (a) => run(async () => (await import('./convert.js')).convertCommand({ style: a.style, out: a.out })),
+  )
+  .command(
     'check <dir>',
     'render golden cases (style.json, case.json, expected.png) and compare them; exit 6 on a difference',
     (y) =>
@@ -259,7 +268,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         process.once('SIGTERM', () => stop('SIGTERM'));
       }),
   )
-  .demandCommand(1, 'name a command: tile, bbox, tiles, merge, check or serve')
+  .demandCommand(1, 'name a command: tile, bbox, tiles, merge, convert, check or serve')
   .strict()
   .help()
   .fail((msg, err) => {

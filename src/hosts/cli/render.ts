@@ -6,7 +6,7 @@ import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { encodePng } from '../node/png.js';
 import { DEFAULT_QUALITY, encodeTile, imageFormatOf, type TileFormat } from '../node/webp.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
-import { loadStyleFile, type LoadedStyle } from '../node/style-file.js';
+import { conversionReport, loadStyleFile, type LoadedStyle } from '../node/style-file.js';
 import { atPixelRatio, bboxWindow, parseBbox, parseParams, parsePixelRatio, parseTile, parseZoom } from './args.js';
 import { OutputError, StyleFileError, UsageError } from './exit.js';
 
@@ -56,7 +56,9 @@ export function renderDeadline(ms: number): { signal: AbortSignal; explain(e: un
 /** Load the style, turning an unreadable file into a style failure (exit 2). */
 export async function loadStyleForCli(file: string, allowOutside?: boolean, fetchTimeoutMs?: number): Promise<LoadedStyle> {
   try {
-    return await loadStyleFile(file, { allowOutside, fetchTimeoutMs });
+    const style = await loadStyleFile(file, { allowOutside, fetchTimeoutMs });
+    for (const line of conversionReport(style.renderer, `'${file}'`)) process.stderr.write(line + '\n');
+    return style;
   } catch (e) {
     if (e instanceof TilegraphError) throw e;
     throw new StyleFileError(`cannot read style '${file}': ${(e as Error).message}`);

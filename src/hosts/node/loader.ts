@@ -129,7 +129,9 @@ export class NodeLoader implements Loader {
     const code = (e as NodeJS.ErrnoException).code;
     const cause = code && FS_CAUSES[code];
     // Messages without a code are ours (outside the directory) and name no absolute path.
-    return new Error(cause ? `cannot read '${ref}': ${cause}` : (e as Error).message, { cause: e });
+    const err = new Error(cause ? `cannot read '${ref}': ${cause}` : (e as Error).message, { cause: e });
+    // A missing file: sources declared with `missing: "empty"` read it as an empty tile.
+    return code === 'ENOENT' || code === 'MODULE_NOT_FOUND' ? Object.assign(err, { notFound: true }) : err;
   }
 
   /** Brotli for PMTiles archives, bounded: zlib stops at maxOutputLength. */
@@ -153,7 +155,11 @@ export class NodeLoader implements Loader {
       const res = await fetch(ref, { headers, signal: both });
       // 416: the range starts past the end of the resource (pmtiles asks for 16 KiB of a smaller file).
       if (range && res.status === 416) return new Uint8Array(0);
-      if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${ref}`), { http: true });
+      if (!res.ok)
+        throw Object.assign(new Error(`HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''} for ${ref}`), {
+          http: true,
+          notFound: res.status === 404 || res.status === 410,
+        });
       // A server that ignores Range sends the whole body: only the prefix up to the range's end is read.
       const buf = await readBody(res, ref, range ? range.offset + range.length : LIMITS.maxSourceBytes, !!range && res.status === 200);
       if (range && res.status === 200) return buf.subarray(range.offset, range.offset + range.length);

@@ -1,7 +1,7 @@
 // A style file read once: its text (so worker threads build exactly the same version) and its Renderer.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { NodeCache, Renderer, TileCache } from '../../index.js';
+import { formatNote, NodeCache, Renderer, TileCache } from '../../index.js';
 import { NodeLoader } from './index.js';
 
 export interface LoadedStyle {
@@ -51,4 +51,18 @@ export async function loadStyleFile(
     sourceCacheBytes: options.sourceCacheBytes,
   };
   return { file: abs, text, ...o, renderer: rendererFromText(text, o) };
+}
+
+/**
+ * What a MapLibre GL style's graph does not honour, as lines for a terminal or a log: none for a
+ * style of ours, one summary line and one line per note for a converted one.
+ */
+export function conversionReport(renderer: Renderer, label = 'the style'): string[] {
+  const notes = renderer.maplibreNotes;
+  if (!notes) return [];
+  if (!notes.length) return [`tilegraph: ${label} is a MapLibre GL style, converted to a graph; every layer and property is honoured`];
+  return [
+    `tilegraph: ${label} is a MapLibre GL style, converted to a graph; ${notes.length} thing${notes.length === 1 ? '' : 's'} not honoured:`,
+    ...notes.map((n) => `  ${formatNote(n)}`),
+  ];
 }

@@ -154,6 +154,11 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     '/style/params',
     versioned('application/schema+json', () => service.style.renderer.paramsSchema),
   );
+  // What the graph of a MapLibre GL style does not honour (null: the style is ours).
+  app.get(
+    '/style/notes',
+    versioned('application/json', () => ({ maplibre: service.style.renderer.maplibreNotes ?? null })),
+  );
   app.get(
     '/style/legend',
     versioned('application/json', () => service.style.renderer.legend ?? { entries: [] }),

@@ -2,9 +2,10 @@
 // in-flight coalescing, metrics and style reloads. Independent of express so it can be tested alone.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
 import type { PngRenderer } from '../node/render-pool.js';
-import { rendererFromText, type LoadedStyle } from '../node/style-file.js';
+import { conversionReport, rendererFromText, type LoadedStyle } from '../node/style-file.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { Metrics } from './metrics.js';
 import { pngToWebp } from '../node/webp.js';
@@ -70,6 +71,7 @@ export class TileService {
       cacheEntries: () => this.cache.size,
       styleVersion: () => this.version,
     });
+    for (const line of conversionReport(this.style.renderer, `style '${path.basename(this.style.file)}'`)) this.log(line);
   }
 
   get version(): string {
@@ -153,6 +155,7 @@ export class TileService {
       if (renderer.version !== old.renderer.version) this.cache.clear();
       this.metrics.reloadsOk++;
       this.log(`tilegraph: style reloaded: version ${renderer.version}`);
+      for (const line of conversionReport(renderer, `style '${path.basename(old.file)}'`)) this.log(line);
       for (const l of this.reloadListeners) l({ ok: true, version: renderer.version });
       return { ok: true, version: renderer.version };
     } catch (e) {

@@ -2,18 +2,19 @@
 import type { Raster } from '../../types.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import type { OpContext } from '../types.js';
-import { circlePaints } from './plan.js';
+import { circlePaints, smoothWeights } from './plan.js';
 
 /** The circles op's CPU kernel. */
 export function circlesCpu(ctx: OpContext): Raster {
   const { width: W, height: H, x0, y0 } = ctx.canvas;
   const out = ctx.target ?? newRaster(W, H);
   const d = out.data;
-  for (const { points: pts, r, sw, fill, stroke } of circlePaints(ctx)) {
+  const wt = new Float64Array(2);
+  for (const { points: pts, r, sw, fill, stroke, aa } of circlePaints(ctx)) {
     const [fr, fg, fb, fa] = fill;
     const [sr, sg, sb, sa] = stroke;
     const R = r + sw; // outer radius
-    const reach = R + 0.5;
+    const reach = aa > 0 ? R : R + 0.5;
     for (let i = 0; i + 1 < pts.length; i += 2) {
       const cx = pts[i]! - x0;
       const cy = pts[i + 1]! - y0;
@@ -27,13 +28,22 @@ export function circlesCpu(ctx: OpContext): Raster {
         for (let x = xa; x < xb; x++, p += 4) {
           const dx = x + 0.5 - cx;
           const dist = Math.sqrt(dx * dx + dy * dy);
-          const co = R - dist + 0.5;
-          if (co <= 0) continue;
-          const outer = co < 1 ? co : 1;
-          const ci0 = r - dist + 0.5;
-          const inner = ci0 <= 0 ? 0 : ci0 < 1 ? ci0 : 1;
-          // The fill covers `inner`, the ring the rest of `outer`: a partition, not stacked layers.
-          const ring = outer - inner;
+          let inner: number;
+          let ring: number;
+          if (aa > 0) {
+            if (dist >= R) continue;
+            smoothWeights(dist, r, sw, aa, wt);
+            inner = wt[0]!;
+            ring = wt[1]!;
+          } else {
+            const co = R - dist + 0.5;
+            if (co <= 0) continue;
+            const outer = co < 1 ? co : 1;
+            const ci0 = r - dist + 0.5;
+            inner = ci0 <= 0 ? 0 : ci0 < 1 ? ci0 : 1;
+            // The fill covers `inner`, the ring the rest of `outer`: a partition, not stacked layers.
+            ring = outer - inner;
+          }
           const a = fa * inner + sa * ring;
           const k = 1 - a;
           d[p] = fr * inner + sr * ring + d[p]! * k;

@@ -11,16 +11,16 @@ export const gpu: GpuOp = {
     const paints = circlePaints(ctx);
     let n = 0;
     for (const c of paints) n += c.points.length >> 1;
-    const data = new Float32Array(n * 12);
+    const data = new Float32Array(n * 16);
     const boxes = new Float64Array(n * 4);
     let m = 0;
-    for (const { points: pts, r, sw, fill: fc, stroke: sc } of paints) {
-      const reach = r + sw + 0.5;
+    for (const { points: pts, r, sw, fill: fc, stroke: sc, aa } of paints) {
+      const reach = aa > 0 ? r + sw : r + sw + 0.5;
       for (let i = 0; i + 1 < pts.length; i += 2) {
         const cx = pts[i]! - x0;
         const cy = pts[i + 1]! - y0;
         if (!(cx + reach > 0 && cy + reach > 0 && cx - reach < W && cy - reach < H)) continue;
-        data.set([cx, cy, r, sw, fc[0], fc[1], fc[2], fc[3], sc[0], sc[1], sc[2], sc[3]], m * 12);
+        data.set([cx, cy, r, sw, fc[0], fc[1], fc[2], fc[3], sc[0], sc[1], sc[2], sc[3], aa, 0, 0, 0], m * 16);
         boxes.set([Math.floor(cx - reach), Math.floor(cy - reach), Math.ceil(cx + reach), Math.ceil(cy + reach)], m * 4);
         m++;
       }
@@ -30,7 +30,7 @@ export const gpu: GpuOp = {
     const u = new Uniforms().vec2u(W, H).u32s(bins.cols);
     g.dispatch2d(
       'circles',
-      [g.uniform(u), g.view(out), g.storage(data.subarray(0, Math.max(12, m * 12))), g.storage(bins.starts), g.storage(bins.items)],
+      [g.uniform(u), g.view(out), g.storage(data.subarray(0, Math.max(16, m * 16))), g.storage(bins.starts), g.storage(bins.items)],
       W,
       H,
     );

@@ -1,4 +1,4 @@
-import { color, expr, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
+import { color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { sizeBound } from '../../expr/paint.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
@@ -7,7 +7,9 @@ import { circlesCpu } from './cpu.js';
 /**
  * Filled disks at every feature point with per-feature paint. Coverage is analytic:
  * clamp(r - d + 0.5, 0, 1) with d from the pixel centre. The stroke ring lies outside the fill
- * (MapLibre's convention): fill from 0 to r, ring from r to r + stroke-width.
+ * (MapLibre's convention): fill from 0 to r, ring from r to r + stroke-width. With `blur` or the
+ * `maplibre` profile the edges are MapLibre's circle shader instead: smoothstep ramps inward from
+ * the outer radius R = r + stroke-width over max(blur, 1 px / R) of R (docs/format.md).
  */
 export const circles: OpDef = {
   name: 'circles',
@@ -23,7 +25,11 @@ export const circles: OpDef = {
       unit: 'px',
       description: 'bound of radius (an @node port) or radius-expr; larger values clamp to it',
     }),
-    opacity: opacityRef(),
+    opacity: opacityRef('multiplies the fill and the stroke'),
+    'fill-opacity': opacityRef('multiplies the fill only'),
+    'stroke-opacity': opacityRef('multiplies the stroke only'),
+    blur: numRef({ min: 0, default: 0, description: "edge fade as a fraction of the outer radius (MapLibre's circle-blur); 1 fades from the centre" }),
+    profile: oneOfEnum(['area', 'maplibre'], 'area'),
     'stroke-color': color('stroke colour (default #000000)'),
     'stroke-width': numRef({ min: 0, default: 0, unit: 'px' }),
     'stroke-width-max': num({
@@ -36,6 +42,9 @@ export const circles: OpDef = {
     'opacity-expr': expr('number'),
     'stroke-color-expr': expr('color'),
     'stroke-width-expr': expr('number', undefined, 'px'),
+    'fill-opacity-expr': expr('number'),
+    'stroke-opacity-expr': expr('number'),
+    'blur-expr': expr('number'),
   },
   required: ['features'],
   // Points this far outside the canvas still reach into it (+0.5: the anti-aliased rim).

@@ -10,6 +10,31 @@ export interface CirclePaint {
   /** Premultiplied fill and stroke paint (opacity applied). */
   fill: [number, number, number, number];
   stroke: [number, number, number, number];
+  /**
+   * Width of MapLibre's smoothstep edge as a fraction of the outer radius (max(blur, 1 / R) in
+   * the `maplibre` profile); 0: exact area coverage.
+   */
+  aa: number;
+}
+
+/**
+ * MapLibre's circle shader at distance d from the centre, for an outer radius R = r + sw: the
+ * paint's weights [fill, stroke] (premultiplied paint times each; they add up to the coverage).
+ * opacity_t = smoothstep(0, -aa, d/R - 1), color_t = smoothstep(-aa, 0, d/R - r/R) (0 without
+ * a stroke), coverage = opacity_t, split (1 - color_t) : color_t.
+ */
+export function smoothWeights(d: number, r: number, sw: number, aa: number, out: Float64Array): void {
+  const R = r + sw;
+  const t = d / R;
+  const o = smoothstep(0, -aa, t - 1);
+  const ct = sw < 0.01 ? 0 : smoothstep(-aa, 0, t - r / R);
+  out[0] = o * (1 - ct);
+  out[1] = o * ct;
+}
+
+function smoothstep(e0: number, e1: number, x: number): number {
+  const h = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
+  return h * h * (3 - 2 * h);
 }
 
 /** Per-group paint of a circles node, for both backends; groups that draw nothing are left out. */
@@ -22,6 +47,10 @@ export function circlePaints(ctx: OpContext): CirclePaint[] {
   const fillColor = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
   const strokeColor = groupColor(ctx, 'stroke-color-expr', ctx.color('stroke-color', BLACK));
   const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
+  const fillOpacity = groupNumber(ctx, 'fill-opacity-expr', ctx.num('fill-opacity', 1));
+  const strokeOpacity = groupNumber(ctx, 'stroke-opacity-expr', ctx.num('stroke-opacity', 1));
+  const blur = groupNumber(ctx, 'blur-expr', ctx.num('blur', 0));
+  const maplibre = ctx.node.profile === 'maplibre';
   const out: CirclePaint[] = [];
   for (const g of features.groups) {
     if (!g.points.length) continue;
@@ -30,15 +59,17 @@ export function circlePaints(ctx: OpContext): CirclePaint[] {
     const op = clamp01(opacity(g));
     const fc = fillColor(g);
     const sc = strokeColor(g);
-    const fa = clamp01(fc[3] * op);
-    const sa = sw > 0 ? clamp01(sc[3] * op) : 0;
-    if (fa <= 0 && sa <= 0) continue;
+    const fa = clamp01(fc[3] * op * clamp01(fillOpacity(g)));
+    const sa = sw > 0 ? clamp01(sc[3] * op * clamp01(strokeOpacity(g))) : 0;
+    if ((fa <= 0 && sa <= 0) || !(r + sw > 0)) continue;
+    const b = Math.max(0, blur(g)) || 0;
     out.push({
       points: g.points,
       r,
       sw,
       fill: [fc[0] * fa, fc[1] * fa, fc[2] * fa, fa],
       stroke: [sc[0] * sa, sc[1] * sa, sc[2] * sa, sa],
+      aa: maplibre ? Math.max(b, 1 / (r + sw)) : b,
     });
   }
   return out;

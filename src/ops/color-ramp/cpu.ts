@@ -9,7 +9,9 @@ export function colorRampCpu(ctx: OpContext): Raster {
   const input = ctx.input<'scalar-field' | 'raster'>('field') as ScalarField | Raster;
   const opacity = Math.min(1, Math.max(0, ctx.num('opacity')));
   const ramp = ctx.expr('ramp-expr');
-  const lut = ramp ? exprTable(ramp, ctx.zoom) : cachedStopTables(resolveStops(ctx), (ctx.node.space as ColorSpace | undefined) ?? 'rgb');
+  const lut = ramp
+    ? exprTable(ramp, ctx.zoom, ctx.node['ramp-sampling'] === 'texture')
+    : cachedStopTables(resolveStops(ctx), (ctx.node.space as ColorSpace | undefined) ?? 'rgb');
   const n = input.width * input.height;
   if (input.kind === 'scalar-field' && !lut.premultiplied) {
     const out = newRasterUninit(input.width, input.height); // rampField writes every pixel

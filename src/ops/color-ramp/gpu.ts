@@ -11,7 +11,9 @@ export const gpu: GpuOp = {
     const src = g.input(ctx, 'field');
     const opacity = Math.min(1, Math.max(0, ctx.num('opacity')));
     const ramp = ctx.expr('ramp-expr');
-    const lut = ramp ? exprTable(ramp, ctx.zoom) : stopTables(resolveStops(ctx), (ctx.node.space as ColorSpace | undefined) ?? 'rgb');
+    const lut = ramp
+      ? exprTable(ramp, ctx.zoom, ctx.node['ramp-sampling'] === 'texture')
+      : stopTables(resolveStops(ctx), (ctx.node.space as ColorSpace | undefined) ?? 'rgb');
     const segs = lut.values.length - 1;
     const e = lut.ends;
     const out = g.output('raster', width, height);

@@ -24,6 +24,10 @@ export const colorRamp: OpDef = {
       'x-expect': 'an array of at least 2 {value, color} stops',
     },
     'ramp-expr': expr('ramp', "expression over ['heatmap-density'], baked into a 256-entry table"),
+    'ramp-sampling': {
+      ...oneOfEnum(['entries', 'texture'], 'entries'),
+      description: "ramp-expr: density t reads entry 255 t ('entries'), or entry 256 t - 0.5 as MapLibre samples its ramp texture ('texture')",
+    },
     space: oneOfEnum(COLOR_SPACES, 'rgb'),
     opacity: opacityRef(),
   },

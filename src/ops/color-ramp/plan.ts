@@ -66,8 +66,12 @@ export function stopTables(stops: Stop[], space: ColorSpace): RampTable {
   };
 }
 
-/** The ramp expression at heatmap-density j / 255, j = 0..255, premultiplied (null: transparent). */
-export function exprTable(ramp: CompiledExpr, zoom: number): RampTable {
+/**
+ * The ramp expression at heatmap-density j / 255, j = 0..255, premultiplied (null: transparent).
+ * `texture`: the entries read as MapLibre reads its 256 px ramp texture (linear filtering, clamped
+ * to the edge): density t falls at entry 256 t - 0.5, so entry j sits at (j + 0.5) / 256.
+ */
+export function exprTable(ramp: CompiledExpr, zoom: number, texture = false): RampTable {
   const table = new Float32Array(RAMP_SIZE * 4);
   for (let j = 0; j < RAMP_SIZE; j++) {
     const c = ramp.evaluate(zoom, undefined, j / (RAMP_SIZE - 1));
@@ -78,7 +82,7 @@ export function exprTable(ramp: CompiledExpr, zoom: number): RampTable {
   }
   return {
     size: RAMP_SIZE,
-    values: Float64Array.of(0, 1),
+    values: texture ? Float64Array.of(0.5 / RAMP_SIZE, 1 - 0.5 / RAMP_SIZE) : Float64Array.of(0, 1),
     table,
     ends: Float32Array.of(...table.subarray(0, 4), ...table.subarray((RAMP_SIZE - 1) * 4)),
     premultiplied: true,

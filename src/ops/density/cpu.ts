@@ -9,10 +9,9 @@
 // so one point costs 2(2r+1) exp() calls and (2r+1)^2 multiply-adds.
 import type { ScalarField } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { densityGroups } from './plan.js';
+import { densityGroups, GAUSS_COEF, reach } from './plan.js';
 
-/** 1 / sqrt(2 pi): the Gaussian's normalising constant, kept as in the spec's falloff. */
-export const GAUSS_COEF = 1 / Math.sqrt(2 * Math.PI);
+export { GAUSS_COEF };
 
 /** Whether pixel column i's centre lies in the support, with the row's dy^2 given: the one exact test. */
 function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
@@ -45,12 +44,16 @@ class DensityAccumulator {
     this.ey = new Float64Array(n);
   }
 
-  /** Adds `scale * K(d, radius)` around every point of a flat [x, y, ...] array. */
-  splat(points: ArrayLike<number>, scale: number, radius: number): void {
-    if (!(radius > 0) || scale === 0 || !Number.isFinite(scale)) return;
+  /**
+   * Adds `scale * K(d, radius)` around every point of a flat [x, y, ...] array, where d <= support
+   * (default: the radius). `k` divides the points (a field of cells k pixels wide).
+   */
+  splat(points: ArrayLike<number>, scale: number, kernelRadius: number, support = kernelRadius, k = 1, ox = 0, oy = 0): void {
+    if (!(kernelRadius > 0) || !(support > 0) || scale === 0 || !Number.isFinite(scale)) return;
     const { width: W, height: H, sum } = this;
+    const radius = support;
     const r2 = radius * radius;
-    const a = 4.5 / r2;
+    const a = 4.5 / (kernelRadius * kernelRadius);
     const need = 2 * Math.ceil(radius) + 2;
     if (this.ex.length < need) {
       this.ex = new Float64Array(need);
@@ -58,10 +61,10 @@ class DensityAccumulator {
     }
     const { ex, ey } = this;
     const s = scale * GAUSS_COEF;
-    for (let k = 0; k + 1 < points.length; k += 2) {
+    for (let q = 0; q + 1 < points.length; q += 2) {
       // Point in canvas pixel units: pixel i's centre sits at i + 0.5.
-      const px = points[k]! - this.x0;
-      const py = points[k + 1]! - this.y0;
+      const px = (points[q]! - ox) / k - this.x0;
+      const py = (points[q + 1]! - oy) / k - this.y0;
       if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
       const i0 = Math.max(0, Math.ceil(px - radius - 0.5));
       const i1 = Math.min(W - 1, Math.floor(px + radius - 0.5));
@@ -104,12 +107,66 @@ class DensityAccumulator {
 /** The density op's CPU kernel. */
 export function densityCpu(ctx: OpContext): ScalarField {
   const { canvas } = ctx;
-  const acc = new DensityAccumulator(canvas.width, canvas.height, canvas.x0, canvas.y0, ctx.bound('radius'));
-  for (const g of densityGroups(ctx)) acc.splat(g.points, g.scale, g.radius);
+  const cutoff = typeof ctx.node.cutoff === 'number' ? ctx.node.cutoff : 0;
+  const k = typeof ctx.node.resolution === 'number' ? ctx.node.resolution : 1;
+  if (k > 1) return coarse(ctx, k, cutoff);
+  const acc = new DensityAccumulator(canvas.width, canvas.height, canvas.x0, canvas.y0, ctx.bound('radius') * 2);
+  for (const g of densityGroups(ctx)) acc.splat(g.points, g.scale, g.radius, reach(g.scale, g.radius, cutoff));
   return {
     kind: 'scalar-field',
     width: canvas.width,
     height: canvas.height,
     data: acc.toFloat32(),
   };
+}
+
+/**
+ * `resolution` k > 1: the field at the centres of cells k pixels wide (cell I spans world x
+ * [a + I k, a + (I + 1) k), a = 0, or the window's corner with grid-anchor 'window'), each pixel centre then read bilinearly between the four nearest cell
+ * centres (edge cells clamp). The Gaussian depends on d / r only, so the cells are splatted as
+ * pixels of a map k times smaller: points / k, radii / k.
+ */
+function coarse(ctx: OpContext, k: number, cutoff: number): ScalarField {
+  // Cells anchored to world pixel (0, 0), or to the requested window's corner (MapLibre's viewport).
+  const window = ctx.node['grid-anchor'] === 'window';
+  const ox = window ? ctx.window.x0 : 0;
+  const oy = window ? ctx.window.y0 : 0;
+  const { width: W, height: H } = ctx.canvas;
+  const x0 = ctx.canvas.x0 - ox;
+  const y0 = ctx.canvas.y0 - oy;
+  const cx0 = Math.floor(x0 / k) - 1;
+  const cy0 = Math.floor(y0 / k) - 1;
+  const cw = Math.ceil((x0 + W) / k) + 1 - cx0;
+  const ch = Math.ceil((y0 + H) / k) + 1 - cy0;
+  const acc = new DensityAccumulator(cw, ch, cx0, cy0, (ctx.bound('radius') * 2) / k);
+  for (const g of densityGroups(ctx)) acc.splat(g.points, g.scale, g.radius / k, reach(g.scale, g.radius, cutoff) / k, k, ox, oy);
+  const cells = acc.sum;
+  const out = new Float32Array(W * H);
+  // Pixel centre x0 + i + 0.5 lies at cell coordinate (x0 + i + 0.5) / k - 0.5 (cell centres at integers).
+  const col0 = new Int32Array(W);
+  const fx = new Float64Array(W);
+  // Anchored to the window: as MapLibre reads its viewport's texture, clamped to the edge cells
+  // (floor(width / k) of them) rather than reading the field beyond the window.
+  const [ulo, uhi] = window ? [-cx0, Math.floor(ctx.window.width / k) - 1 - cx0] : [0, cw - 1];
+  const [vlo, vhi] = window ? [-cy0, Math.floor(ctx.window.height / k) - 1 - cy0] : [0, ch - 1];
+  for (let i = 0; i < W; i++) {
+    const u = Math.min(uhi, cw - 1, Math.max(ulo, 0, (x0 + i + 0.5) / k - 0.5 - cx0));
+    col0[i] = Math.min(cw - 2, Math.floor(u));
+    fx[i] = u - col0[i]!;
+  }
+  for (let j = 0; j < H; j++) {
+    const v = Math.min(vhi, ch - 1, Math.max(vlo, 0, (y0 + j + 0.5) / k - 0.5 - cy0));
+    const r0 = Math.min(ch - 2, Math.floor(v));
+    const fy = v - r0;
+    const a = r0 * cw;
+    const b = a + cw;
+    for (let i = 0; i < W; i++) {
+      const c = col0[i]!;
+      const f = fx[i]!;
+      const top = cells[a + c]! + f * (cells[a + c + 1]! - cells[a + c]!);
+      const bottom = cells[b + c]! + f * (cells[b + c + 1]! - cells[b + c]!);
+      out[j * W + i] = top + fy * (bottom - top);
+    }
+  }
+  return { kind: 'scalar-field', width: W, height: H, data: out };
 }

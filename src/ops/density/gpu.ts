@@ -8,6 +8,8 @@ import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
   encode(g, ctx) {
+    // MapLibre's heatmap variants (a kernel cut off by value, a coarser grid) run the CPU kernel.
+    if ((typeof ctx.node.cutoff === 'number' && ctx.node.cutoff > 0) || (typeof ctx.node.resolution === 'number' && ctx.node.resolution > 1)) return undefined;
     const { width: W, height: H, x0, y0 } = ctx.canvas;
     // Per-group scale and radius: the CPU op's own rules (one source of truth for both backends).
     const splats = densityGroups(ctx);

@@ -1,4 +1,4 @@
-import { expr, int, str } from '../../style/fields.js';
+import { expr, num, str } from '../../style/fields.js';
 import type { OpDef } from '../types.js';
 import { RenderError } from '../../errors.js';
 import type { CompiledExpr, ExprFeature } from '../../expr/index.js';
@@ -18,8 +18,8 @@ export const features: OpDef = {
     source: str('source name; optional when exactly one feature source exists'),
     layer: str('layer name; for geojson sources the layer is the source name'),
     'filter-expr': expr('filter', 'map-style filter; a feature passes only if it is truthy'),
-    'min-zoom': int({ min: 0, max: 24, description: 'below this zoom the node emits an empty layer and loads nothing' }),
-    'max-zoom': int({ min: 0, max: 24, description: 'above this zoom the node emits an empty layer' }),
+    'min-zoom': num({ min: 0, max: 24, description: 'below this zoom the node emits an empty layer and loads nothing (fractional with a zoom-basis)' }),
+    'max-zoom': num({ min: 0, max: 24, description: 'above this zoom the node emits an empty layer' }),
     'min-zoom-field': str('property holding a per-feature minimum zoom'),
   },
   cpu: async (ctx) => {

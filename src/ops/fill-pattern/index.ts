@@ -1,4 +1,4 @@
-import { boolRef, nodeRef, numRef, opacityRef, pair } from '../../style/fields.js';
+import { boolRef, nodeRef, numRef, oneOfEnum, opacityRef, pair } from '../../style/fields.js';
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { clamp01 } from '../../expr/paint.js';
@@ -27,6 +27,11 @@ export const fillPattern: OpDef = {
     offset: pair({ default: [0, 0], unit: 'px', description: 'world pixels [x, y] where a pattern tile starts' }),
     opacity: opacityRef(),
     antialias: boolRef(true),
+    wrap: {
+      ...oneOfEnum(['world', 'plane'], 'world'),
+      description:
+        "'world': a whole number of repeats around the world, so the pattern continues across the antimeridian; 'plane': the exact period everywhere (MapLibre's patterns)",
+    },
   },
   required: ['features', 'pattern'],
   pad: (_b, field) => (field === 'features' ? 1 : 0),
@@ -73,7 +78,8 @@ export const fillPattern: OpDef = {
  * scale); any other period is resampled anyway and is stretched evenly by W / (n period).
  */
 export function patternPhase(ctx: OpContext, s: Sprite): { cols: Float32Array; v0: number; inv: number } {
-  const scale = Math.max(1e-6, ctx.num('scale', 1));
+  // A sprite of pixel ratio 2 (an @2x icon) has two texels per pixel.
+  const scale = Math.max(1e-6, ctx.num('scale', 1)) / (s.pixelRatio ?? 1);
   // In render pixels: at a pixel ratio the world's pixels are that many times smaller.
   const off = ctx.nums('offset') ?? [0, 0];
   const mod = (v: number, m: number) => ((v % m) + m) % m;
@@ -84,6 +90,11 @@ export function patternPhase(ctx: OpContext, s: Sprite): { cols: Float32Array; v
   const D = W - n * period;
   const whole = Math.abs(period - Math.round(period)) < 1e-9;
   const cols = new Float32Array(width);
+  if (ctx.node.wrap === 'plane') {
+    // The exact period everywhere (MapLibre's patterns): the world need not hold a whole number.
+    for (let i = 0; i < width; i++) cols[i] = mod((x0 + i + 0.5 - (off[0] ?? 0)) / scale, s.width);
+    return { cols, v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height), inv: 1 / scale };
+  }
   for (let i = 0; i < width; i++) {
     const xw = mod(x0 + i, W);
     // The pattern's own pixel column at world column xw: n periods across the world.

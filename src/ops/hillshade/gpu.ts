@@ -6,6 +6,7 @@ import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
   encode(g, ctx) {
+    if (ctx.node.method === 'maplibre') return undefined; // MapLibre's shading: the CPU kernel
     const src = g.input(ctx, 'field');
     const { width, height } = ctx.canvas;
     const { terms: t, colours: c } = shadeInputs(ctx);

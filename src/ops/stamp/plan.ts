@@ -35,7 +35,8 @@ export function stampPlan(ctx: OpContext, sprite: Sprite): Stamps {
   for (const g of features.groups) {
     const pts = g.points;
     if (!pts.length) continue;
-    const s = Math.min(Math.max(0, scale(g)), scaleMax);
+    // An @2x icon (pixelRatio 2) has two texels per pixel.
+    const s = Math.min(Math.max(0, scale(g)) / (sprite.pixelRatio ?? 1), scaleMax);
     const o = clamp01(opacity(g));
     if (!(s > 0) || !(o > 0)) continue;
     const rad = ((rotation(g) || 0) * Math.PI) / 180;

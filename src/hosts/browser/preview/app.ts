@@ -5,6 +5,7 @@
 import { addProtocol, Map as MapLibreMap, NavigationControl, Popup, ScaleControl, type RasterTileSource } from 'maplibre-gl';
 import { FetchLoader, paramStrings, Renderer, TilegraphError, type BackendChoice } from '../index.js';
 import { buildPanel, el, shortColor } from './panel.js';
+import { showConversionNotes } from './notes.js';
 import { toRGBA8 } from '../../../render/encode.js';
 import type { StyleDoc } from '../../../style/types.js';
 import type { Kind, Raster, Window } from '../../../types.js';
@@ -475,6 +476,7 @@ async function main(state: PreviewState): Promise<void> {
     refresh();
   });
   renderLegend(renderer);
+  void showConversionNotes(root, renderer.core.maplibreNotes);
 
   let graphView: GraphView | undefined;
   /** Show node `id` as the map (undefined: the style's output). */

@@ -1,0 +1,137 @@
+// The converter's structure: what a MapLibre style becomes and what is reported. What the graph
+// draws is checked against MapLibre itself in tests/maplibre (its render tests).
+import { convertMapLibre } from './convert.js';
+import { isMapLibreStyle, formatNote, type MlStyle } from './types.js';
+import { loadAnyStyle } from '../style/load.js';
+import { Renderer, StyleError } from '../index.js';
+
+const geojson = { type: 'geojson', data: { type: 'FeatureCollection', features: [] } };
+const style = (layers: unknown[], sources: Record<string, unknown> = { g: geojson }): MlStyle => ({ version: 8, sources, layers }) as unknown as MlStyle;
+
+describe('MapLibre style conversion', () => {
+  test('detection: version 8 with a layers array', () => {
+    expect(isMapLibreStyle(style([]))).toBe(true);
+    expect(isMapLibreStyle({ version: 8 })).toBe(false);
+    expect(isMapLibreStyle({ output: 'x', nodes: {} })).toBe(false);
+  });
+
+  test('layers composite in order over each other, with the 512 px zoom basis', () => {
+    const { style: doc, notes } = convertMapLibre(
+      style([
+        { id: 'bg', type: 'background', paint: { 'background-color': 'rgb(255, 0, 0)' } },
+        { id: 'water', type: 'fill', source: 'g', paint: { 'fill-color': 'blue', 'fill-antialias': false } },
+        { id: 'dots', type: 'circle', source: 'g' },
+      ]),
+    );
+    expect(notes).toEqual([]);
+    expect(doc['zoom-basis']).toBe(512);
+    expect(doc.nodes.bg).toEqual({ op: 'solid', color: '#ff0000' });
+    expect(doc.nodes.water).toMatchObject({ op: 'fill-solid', fill: '#0000ff', antialias: false });
+    const out = doc.nodes[doc.output]!;
+    expect(out).toMatchObject({ op: 'blend', over: '@dots' });
+    expect(doc.nodes[String(out.base).slice(1)]).toMatchObject({ op: 'blend', base: '@bg', over: '@water' });
+  });
+
+  test('legacy stops functions and filters become expressions; zoom curves become expr nodes or *-expr fields', () => {
+    const { style: doc } = convertMapLibre(
+      style([
+        {
+          id: 'roads',
+          type: 'line',
+          source: 'g',
+          filter: ['==', 'kind', 'road'],
+          paint: {
+            'line-width': {
+              stops: [
+                [10, 1],
+                [16, 8],
+              ],
+            },
+            'line-offset': {
+              stops: [
+                [10, 0],
+                [16, 4],
+              ],
+            },
+          },
+        },
+      ]),
+    );
+    expect(doc.nodes['roads-features']!['filter-expr']).toEqual(['==', ['get', 'kind'], 'road']);
+    expect(doc.nodes.roads).toMatchObject({ 'width-expr': ['interpolate', ['linear'], ['zoom'], 10, 1, 16, 8], 'width-max': 8 });
+    expect(doc.nodes.roads!.offset).toBe('@roads-line-offset');
+    expect(doc.nodes['roads-line-offset']).toMatchObject({ op: 'expr', type: 'number' });
+  });
+
+  test('what cannot be drawn is reported with its layer, property and reason', () => {
+    const { notes } = convertMapLibre(
+      style([
+        { id: 'b', type: 'fill-extrusion', source: 'g' },
+        { id: 'l', type: 'line', source: 'g', paint: { 'line-gradient': ['interpolate', ['linear'], ['line-progress'], 0, 'red', 1, 'blue'] } },
+        { id: 'h', type: 'line', source: 'g', layout: { visibility: 'none' }, paint: { 'line-gradient': 'red' } },
+      ]),
+    );
+    const lines = notes.map(formatNote);
+    expect(lines).toEqual([
+      "layer 'b': fill-extrusion layers are not supported: 3D extrusions are not drawn (a flat map has no height); the layer is left out",
+      "layer 'l' line-gradient: line gradients are not supported; the line colour is drawn",
+    ]);
+  });
+
+  test('sources: pmtiles:// urls, TileJSON urls, raster-dem encodings, geojson units', () => {
+    const { style: doc, notes } = convertMapLibre(
+      style([], {
+        a: { type: 'vector', url: 'pmtiles://data/x.pmtiles' },
+        b: { type: 'vector', url: 'https://example.com/tiles.json' },
+        c: { type: 'raster-dem', tiles: ['t/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256 },
+        d: { type: 'geojson', data: 'x.geojson', buffer: 64, tolerance: 1, cluster: true },
+        e: { type: 'video', urls: [], coordinates: [] },
+      }),
+    );
+    expect(doc.sources).toEqual({
+      a: { type: 'pmtiles', url: 'data/x.pmtiles' },
+      b: { type: 'mvt', tilejson: 'https://example.com/tiles.json', missing: 'empty' },
+      c: { type: 'dem', tiles: ['t/{z}/{x}/{y}.png'], tileSize: 256, missing: 'empty', encoding: 'terrarium' },
+      d: { type: 'geojson', data: 'x.geojson', buffer: 512, tolerance: 8 },
+    });
+    expect(notes.map(formatNote)).toEqual([
+      'source:d: cluster is not supported; ignored',
+      "source:e: source type 'video' is not supported; its layers are left out",
+    ]);
+  });
+
+  test('every host loads a MapLibre style through loadAnyStyle: the converted graph validates and builds', () => {
+    const input = style([{ id: 'bg', type: 'background', minzoom: 3, paint: { 'background-color': '#123456', 'background-opacity': 0.5 } }]);
+    const loaded = loadAnyStyle(JSON.stringify(input));
+    expect(loaded.maplibre).toEqual([]);
+    const r = Renderer.create(input);
+    expect(r.maplibreNotes).toEqual([]);
+    expect(r.doc['zoom-basis']).toBe(512);
+  });
+
+  test('an invalid MapLibre style is refused with the style-spec validation messages and their place', () => {
+    expect(() => loadAnyStyle(style([{ id: 'x', type: 'fill', source: 'nowhere' }]))).toThrow(StyleError);
+    try {
+      loadAnyStyle(style([{ id: 'x', type: 'fill', source: 'nowhere' }]));
+    } catch (e) {
+      expect((e as StyleError).problems[0]).toEqual({ pointer: '/layers/0', message: 'source "nowhere" not found' });
+    }
+  });
+});
+
+describe('zoom basis', () => {
+  test('expressions at 256 px tiles see one zoom less than the tile zoom; at 512 px the tile zoom; @2x of 256 one less', async () => {
+    const seen: number[] = [];
+    const input = style([{ id: 'bg', type: 'background', paint: { 'background-opacity': ['interpolate', ['linear'], ['zoom'], 0, 0, 10, 1] } }]);
+    const r = Renderer.create(input);
+    for (const w of [
+      { z: 5, tileSize: 256 },
+      { z: 5, tileSize: 512 },
+      { z: 5, tileSize: 512, pixelRatio: 2 },
+    ]) {
+      const out = await r.renderWindow({ ...w, x0: 0, y0: 0, width: 1, height: 1 });
+      seen.push(Math.round(out.raster.data[3]! * 1000) / 100);
+    }
+    expect(seen).toEqual([4, 5, 4]);
+  });
+});

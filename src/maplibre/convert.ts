@@ -1,0 +1,114 @@
+// A MapLibre GL v8 style -> a tilegraph style document: a few nodes per layer, composited in layer
+// order (source-over), and the list of what cannot be honoured. Runs once, when a style is loaded.
+import { migrate } from '@maplibre/maplibre-gl-style-spec';
+import type { StyleDoc } from '../style/types.js';
+import { Graph } from './graph.js';
+import { LayerContext } from './layer.js';
+import { LAYERS, UNSUPPORTED } from './layers.js';
+import { convertSources } from './sources.js';
+import type { MlStyle, Note } from './types.js';
+
+export interface ConvertOptions {
+  /**
+   * Moves every vector layer by [dx, dy] pixels, added to its `*-translate` (the render-test
+   * harness: MapLibre's viewport origin may lie between pixels, ours lies on one).
+   */
+  shift?: [number, number];
+  /**
+   * The style is drawn as one viewport (a static map, MapLibre's render tests) rather than as
+   * tiles: heatmap density grids anchor to the window's corner, as MapLibre's do to its viewport.
+   */
+  viewport?: boolean;
+}
+
+export interface Conversion {
+  style: StyleDoc;
+  /** What the graph does not honour: layer, property, why. Empty when everything is drawn. */
+  notes: Note[];
+}
+
+/** MapLibre's tile size: its zoom z shows the world 512 * 2^z pixels wide. */
+export const MAPLIBRE_TILE_SIZE = 512;
+
+/** Style keys a raster renderer has no use for (camera, 3D, transitions): not reported. */
+const SILENT_KEYS = new Set([
+  'version',
+  'name',
+  'metadata',
+  'sources',
+  'layers',
+  'center',
+  'zoom',
+  'bearing',
+  'pitch',
+  'transition',
+  'glyphs',
+  'sprite',
+  'state',
+]);
+
+const FEATURE_LAYERS = new Set(['fill', 'line', 'circle', 'heatmap', 'symbol']);
+
+/** A raster shown only in the layer's [minzoom, maxzoom): a blend whose opacity is a zoom step. */
+function zoomRange(c: LayerContext, raster: string): string {
+  const { minzoom, maxzoom } = c.layer;
+  const lo = typeof minzoom === 'number' && minzoom > 0 ? minzoom : undefined;
+  const hi = typeof maxzoom === 'number' && maxzoom < 24 ? maxzoom : undefined;
+  if (lo === undefined && hi === undefined) return raster;
+  const steps: unknown[] = ['step', ['zoom'], lo === undefined ? 1 : 0];
+  if (lo !== undefined) steps.push(lo, 1);
+  if (hi !== undefined) steps.push(hi, 0);
+  const visible = c.g.add(`${c.id}-zoom-range`, { op: 'expr', expr: steps, type: 'number' });
+  if (!c.g.nodes.transparent) c.g.nodes.transparent = { op: 'solid', color: '#00000000' };
+  return c.g.add(`${c.id}-in-range`, { op: 'blend', base: '@transparent', over: '@' + raster, opacity: '@' + visible });
+}
+
+export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): Conversion {
+  // migrate: legacy `stops` functions and filters become expressions (the style-spec's own converter).
+  const style = migrate(structuredClone(input) as never) as unknown as MlStyle;
+  const g = new Graph();
+  g.name('transparent'); // reserved for the transparent base
+  g.name('world-square'); // and for the world's square (patterned backgrounds)
+  const { sources, map } = convertSources(style, g);
+  for (const key of Object.keys(style)) {
+    if (SILENT_KEYS.has(key)) continue;
+    if (key === 'light' || key === 'terrain' || key === 'sky' || key === 'projection')
+      g.notes.push({ property: key, message: 'not drawn: a flat raster map has no 3D scene' });
+    else g.notes.push({ property: key, message: 'ignored' });
+  }
+  const shift = options.shift ?? [0, 0];
+  const rasters: string[] = [];
+  for (const layer of style.layers) {
+    if (!layer || typeof layer !== 'object' || typeof layer.id !== 'string') continue;
+    const c = new LayerContext(g, layer, style, map, shift, options.viewport);
+    const visibility = layer.layout?.visibility;
+    if (visibility === 'none') continue;
+    c.touch('visibility');
+    const convert = LAYERS[layer.type];
+    if (!convert) {
+      c.note(undefined, `${layer.type} layers are not supported: ${UNSUPPORTED[layer.type] ?? 'no converter for this type yet'}; the layer is left out`);
+      continue;
+    }
+    let out = convert(c);
+    c.reportUnread(() => 'not supported; ignored');
+    // Layers that sample no features (background, raster, hillshade) take their zoom range here.
+    if (out && !FEATURE_LAYERS.has(layer.type)) out = zoomRange(c, out);
+    if (out) rasters.push(out);
+  }
+  // Sources the layers added (the world's square of a patterned background).
+  for (const v of map.values()) if (!(v.name in sources)) sources[v.name] = v.decl;
+  let output: string;
+  if (rasters.length === 0) output = g.add('empty', { op: 'solid', color: '#00000000' });
+  else {
+    output = rasters[0]!;
+    for (let i = 1; i < rasters.length; i++) output = g.add('composite', { op: 'blend', base: '@' + output, over: '@' + rasters[i] });
+  }
+  const doc: StyleDoc = {
+    ...(typeof style.name === 'string' ? { name: style.name } : {}),
+    output,
+    'zoom-basis': MAPLIBRE_TILE_SIZE,
+    sources,
+    nodes: g.nodes,
+  };
+  return { style: doc, notes: g.notes };
+}
