@@ -86,12 +86,12 @@ test("a mistyped command names the nearest one (issue 23: 'tiel' got no suggesti
   expect([r.code, r.stderr]).toEqual([1, "tilegraph: usage error: unknown command 'tiel'; did you mean 'tile'? (see tilegraph --help)\n"]);
   const far = await cli(['frobnicate']);
   expect(far.stderr).toBe(
-    "tilegraph: usage error: unknown command 'frobnicate'; the commands are tile, bbox, tiles, merge, check, serve (see tilegraph --help)\n",
+    "tilegraph: usage error: unknown command 'frobnicate'; the commands are tile, bbox, tiles, merge, convert, check, serve (see tilegraph --help)\n",
   );
   // Every command --help lists is one the suggestion knows (none is reported unknown).
   const help = await cli(['--help']);
   const listed = [...help.stdout.matchAll(/^ {2}tilegraph (\w+)/gm)].map((m) => m[1]);
-  expect(listed).toEqual(['tile', 'bbox', 'tiles', 'merge', 'check', 'serve']);
+  expect(listed).toEqual(['tile', 'bbox', 'tiles', 'merge', 'convert', 'check', 'serve']);
 });
 
 test('distinct exit codes with a one-line message', async () => {
@@ -127,4 +127,46 @@ test('distinct exit codes with a one-line message', async () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
+});
+
+test('convert writes the graph of a MapLibre style, and tile renders the MapLibre style itself', async () => {
+  const ml = path.join(fx.dir, 'maplibre.json');
+  writeFileSync(
+    ml,
+    JSON.stringify({
+      version: 8,
+      sources: {
+        g: {
+          type: 'geojson',
+          data: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [-10, -10],
+                [10, -10],
+                [10, 10],
+                [-10, -10],
+              ],
+            ],
+          },
+        },
+      },
+      layers: [
+        { id: 'bg', type: 'background', paint: { 'background-color': '#ffffff' } },
+        { id: 'land', type: 'fill', source: 'g', paint: { 'fill-color': '#ff0000' } },
+      ],
+      light: { intensity: 0.5 },
+    }),
+  );
+  const out = path.join(fx.dir, 'graph.json');
+  const r = await cli(['convert', '--style', ml, '--out', out]);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('tilegraph: not honoured: light: not drawn: a flat raster map has no 3D scene\n');
+  const graph = JSON.parse(readFileSync(out, 'utf8'));
+  expect(graph).toMatchObject({ 'zoom-basis': 512, nodes: { bg: { op: 'solid', color: '#ffffff' }, land: { op: 'fill-solid', fill: '#ff0000' } } });
+  // The written graph is an ordinary style: tile renders it, and the MapLibre style alike.
+  for (const style of [out, ml]) {
+    const t = await cli(['tile', '--style', style, '--tile', '0/0/0', '--out', path.join(fx.dir, 'ml.png')]);
+    expect(t.code).toBe(0);
+  }
 });

@@ -15,7 +15,7 @@ const envBackend = (process.env.TILEGRAPH_BACKEND ?? '').trim().toLowerCase() as
 const defaultBackend: BackendChoice = BACKEND_CHOICES.includes(envBackend) ? envBackend : 'auto';
 
 /** The subcommands, for a suggestion when one is mistyped. */
-const COMMANDS = ['tile', 'bbox', 'tiles', 'merge', 'check', 'serve'];
+const COMMANDS = ['tile', 'bbox', 'tiles', 'merge', 'convert', 'check', 'serve'];
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
