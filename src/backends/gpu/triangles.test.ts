@@ -6,7 +6,7 @@
 import type { GpuBackend } from './backend.js';
 import type { GpuImage } from './image.js';
 import { drawShapes } from './area.js';
-import { ShapeTriangles, TRI_FLOATS } from './triangles.js';
+import { ShapeTriangles, TRI_FLOATS, triangulationCounts } from './triangles.js';
 import { Compositor, Rasterizer } from '../cpu/rasterize.js';
 import type { OpContext, OpDef } from '../../ops/types.js';
 import { gpu, gpuDescribe, rng, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
@@ -139,6 +139,83 @@ describe('ShapeTriangles', () => {
       [1, 2],
     ]);
     expect(t.chunks(10)).toEqual([[0, 2]]);
+  });
+});
+
+describe('ShapeTriangles: kept triangulations of rings that never change', () => {
+  /** The stored triangles' six coordinates each, shifted back by (dx, dy). */
+  const coords = (t: ShapeTriangles, dx = 0, dy = 0) => {
+    const out: number[] = [];
+    for (let i = 0; i < t.count; i++) for (let j = 0; j < 6; j++) out.push(t.tris[i * TRI_FLOATS + j]! - (j % 2 ? dy : dx));
+    return out;
+  };
+  // A non-convex exterior (a comb: earcut, not a fan) with two holes, and a lone non-convex ring.
+  const comb = [0, 0, 40, 0, 40, 30, 32, 30, 32, 8, 24, 8, 24, 30, 16, 30, 16, 8, 8, 8, 8, 30, 0, 30];
+  const holes = [square(33, 1, 4, -1).coords, square(2, 1, 3, -1).coords];
+
+  test('the same rings again, shifted: the same triangles moved by the shift, of the rings area (shoelace)', () => {
+    const poly = [Float64Array.from(comb), ...holes.map((h) => Float64Array.from(h))];
+    const windings = [1, -1, -1];
+    const a = new ShapeTriangles(64, 64);
+    const before = { ...triangulationCounts };
+    a.addPolygon(poly, windings, 2, 3, true);
+    a.endShape(1, 1, 1, 1);
+    expect(triangulationCounts.kept - before.kept).toBe(1);
+    const b = new ShapeTriangles(64, 64);
+    b.addPolygon(poly, windings, 9, 14, true);
+    b.endShape(1, 1, 1, 1);
+    expect(triangulationCounts.reused - before.reused).toBe(1);
+    expect(b.count).toBe(a.count);
+    expect(coords(b, 9, 14)).toEqual(coords(a, 2, 3));
+    // Shoelace: comb 40 x 30 less two 8 x 22 slots = 848, less the holes 16 + 9 = 823; twice that,
+    // every triangle on the exterior's side (no overlap, as earcut made them).
+    expect(triangleArea(b, 0)).toBeCloseTo(2 * 823, 6);
+    expect(triangleArea(b, 0, true)).toBeCloseTo(2 * 823, 6);
+  });
+
+  test('other ring objects (or windings) with the same first ring are triangulated afresh; rings given without keep are never kept', () => {
+    const outer = Float64Array.from(comb);
+    const a = new ShapeTriangles(64, 64);
+    a.addPolygon([outer, Float64Array.from(holes[0]!)], [1, -1], 0, 0, true);
+    a.endShape(1, 1, 1, 1);
+    const before = { ...triangulationCounts };
+    const b = new ShapeTriangles(64, 64);
+    b.addPolygon([outer, Float64Array.from(holes[1]!)], [1, -1], 0, 0, true);
+    b.endShape(1, 1, 1, 1);
+    expect(triangulationCounts.reused).toBe(before.reused);
+    expect(triangleArea(b, 0)).toBeCloseTo(2 * (848 - 9), 6);
+    // Without keep: a ring written between two calls is read anew.
+    const r = Float64Array.from(comb);
+    const c = new ShapeTriangles(64, 64);
+    c.addPolygon([r], [1], 0, 0);
+    c.endShape(1, 1, 1, 1);
+    for (let i = 0; i < r.length; i++) r[i] = r[i]! / 2;
+    const d = new ShapeTriangles(64, 64);
+    d.addPolygon([r], [1], 0, 0);
+    d.endShape(1, 1, 1, 1);
+    expect(triangulationCounts.kept).toBe(before.kept + 1);
+    expect(triangleArea(d, 0)).toBeCloseTo(2 * 212, 6);
+  });
+
+  test('a kept ring set: each ring by its start, reused at another shift and winding', () => {
+    const coordsOf = Float64Array.from([...comb, ...comb.map((v) => v + 1)]);
+    const set = { coords: coordsOf, starts: Int32Array.from([0, comb.length, 2 * comb.length]), count: 2 };
+    const a = new ShapeTriangles(128, 128);
+    a.addRings(set, 1, 1, 1, true);
+    a.endShape(1, 1, 1, 1);
+    const before = { ...triangulationCounts };
+    const b = new ShapeTriangles(128, 128);
+    b.addRings(set, 50, 60, 1, true);
+    b.endShape(1, 1, 1, 1);
+    expect(triangulationCounts.reused - before.reused).toBe(2);
+    expect(coords(b, 50, 60)).toEqual(coords(a, 1, 1));
+    // Two combs of 848 each (shoelace), winding -1 this time.
+    const c = new ShapeTriangles(128, 128);
+    c.addRings(set, 0, 0, -1, true);
+    c.endShape(1, 1, 1, 1);
+    expect(triangulationCounts.reused - before.reused).toBe(4);
+    expect(triangleArea(c, 0)).toBeCloseTo(-2 * 2 * 848, 6);
+    expect(triangleArea(c, 0, true)).toBeCloseTo(2 * 2 * 848, 6);
   });
 });
 

@@ -15,6 +15,55 @@ import { BIN } from './shapes.js';
 /** Floats per triangle in `tris`: x0, y0, x1, y1, x2, y2 (canvas pixels), the shape (u32 bits), 0. */
 export const TRI_FLOATS = 8;
 
+/**
+ * How a polygon or ring was triangulated, kept for rings that never change (feature polygons,
+ * a text label's cached outline): earcut's vertex indices with the sign they were drawn with,
+ * or a fan. Triangulating is most of the CPU time of a fill on the GPU path (earcut costs more
+ * than the CPU backend's scanline fill), and the same rings come again: a style that fills one
+ * features node twice (world: the shadow's shape and the land), a tile rendered again (features
+ * of a window are cached), a label in every tile it reaches. The triangles are made again from
+ * the current coordinates and shift, so only earcut's choice of diagonals is reused: any
+ * triangulation of the rings gives the same exact-area coverage.
+ */
+interface Triangulation {
+  /** Floats of the shifted copy (non-finite vertices end a ring early); a different count is a miss. */
+  n: number;
+  /** Earcut's indices, or undefined: fanned. */
+  idx?: readonly number[];
+  /** The sign the triangles were given (earcut) relative to the ring's winding. */
+  sign: number;
+  /** A polygon with holes: its rings and their windings, which must be the same objects again. */
+  rings?: readonly ArrayLike<number>[];
+  windings?: readonly number[];
+}
+
+/** By the polygon's first ring (a feature polygon) or by a ring set's coords and ring index (a cached label outline). */
+const triangulations = new WeakMap<object, Triangulation | Map<number, Triangulation>>();
+/** Triangulations made and kept, and reused instead of triangulating again (this thread, since it started). */
+export const triangulationCounts = { kept: 0, reused: 0 };
+/** Rings under this many floats are not worth an entry (a quad is fanned faster than looked up). */
+const CACHE_MIN_FLOATS = 16;
+
+function cachedOf(key: object, k: number): Triangulation | undefined {
+  const e = triangulations.get(key);
+  return e instanceof Map ? e.get(k) : k === 0 && e && !(e instanceof Map) ? e : undefined;
+}
+
+function remember(key: object, k: number, t: Triangulation): void {
+  triangulationCounts.kept++;
+  if (k === 0 && !triangulations.has(key)) {
+    triangulations.set(key, t);
+    return;
+  }
+  let e = triangulations.get(key);
+  if (!(e instanceof Map)) {
+    const m = new Map<number, Triangulation>();
+    if (e) m.set(0, e);
+    triangulations.set(key, (e = m));
+  }
+  e.set(k, t);
+}
+
 export class ShapeTriangles {
   readonly cols: number;
   readonly rows: number;
@@ -59,18 +108,32 @@ export class ShapeTriangles {
         list.push(ring);
         windings.push(winding);
       });
-      if (list.length) this.addPolygon(list, windings, dx, dy);
+      // Feature values are never written after they are made: their triangulation is kept.
+      if (list.length) this.addPolygon(list, windings, dx, dy, true);
     }
   }
 
   /**
    * One polygon: its rings (flat x, y) with their windings (+1 / -1, as the CPU rasterizer takes
    * them), shifted by (dx, dy). The first ring is the exterior when the windings make it one.
+   * `keep`: the rings never change, so their triangulation is kept for the next time they come.
    */
-  addPolygon(rings: ArrayLike<number>[], windings: number[], dx: number, dy: number): void {
+  addPolygon(rings: ArrayLike<number>[], windings: number[], dx: number, dy: number, keep = false): void {
     if (rings.length === 1) {
-      this.addRing(rings[0]!, dx, dy, windings[0]!);
+      this.addRing(rings[0]!, dx, dy, windings[0]!, 0, rings[0]!.length, keep ? rings[0]! : undefined);
       return;
+    }
+    const key = keep ? (rings[0] as object) : undefined;
+    const hit = key && cachedOf(key, 0);
+    if (hit && sameRings(hit, rings, windings)) {
+      let n = 0;
+      for (const r of rings) n = this.copy(r, dx, dy, 0, r.length, n);
+      if (n === hit.n) {
+        triangulationCounts.reused++;
+        if (hit.idx) this.emit(this.flat, hit.idx, hit.sign);
+        else for (let k = 0; k < rings.length; k++) this.addRing(rings[k]!, dx, dy, windings[k]!);
+        return;
+      }
     }
     // Earcut takes an exterior and holes: the exterior's effective sign against every hole's.
     let n = 0;
@@ -86,25 +149,46 @@ export class ShapeTriangles {
       if (k === 0) outer = s;
       else if (s !== -outer) valid = false;
     }
-    if (valid && outer !== 0 && this.earcut(this.flat.subarray(0, n), holes, outer)) return;
+    const idx = valid && outer !== 0 ? this.earcut(this.flat.subarray(0, n), holes, outer) : undefined;
+    if (key && idx && n >= CACHE_MIN_FLOATS) remember(key, 0, { n, idx, sign: outer, rings: rings.slice(), windings: windings.slice() });
+    if (idx) return;
     for (let k = 0; k < rings.length; k++) this.addRing(rings[k]!, dx, dy, windings[k]!);
   }
 
-  /** Every ring of a ring set, each with winding `sign` (stroke outlines: one convex piece per ring). */
-  addRings(set: RingSet, dx = 0, dy = 0, sign = 1): void {
-    for (let k = 0; k < set.count; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
+  /**
+   * Every ring of a ring set, each with winding `sign` (stroke outlines: one convex piece per
+   * ring). `keep`: the set never changes (a text label's cached outline), so each ring's
+   * triangulation is kept for the next time it comes (never for a stroker's reused buffers).
+   */
+  addRings(set: RingSet, dx = 0, dy = 0, sign = 1, keep = false): void {
+    for (let k = 0; k < set.count; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!, keep ? set.coords : undefined);
   }
 
-  /** One closed ring (the closing edge implied) with winding `sign`. */
-  addRing(ring: ArrayLike<number>, dx: number, dy: number, sign: number, from = 0, to = ring.length): void {
+  /**
+   * One closed ring (the closing edge implied) with winding `sign`. `key`: an object that stands
+   * for ring[from .. to) and never changes: its triangulation is kept and reused.
+   */
+  addRing(ring: ArrayLike<number>, dx: number, dy: number, sign: number, from = 0, to = ring.length, key?: object): void {
     const n = this.copy(ring, dx, dy, from, to, 0);
     if (n < 6) return;
     const f = this.flat.subarray(0, n);
+    const keep = key !== undefined && n >= CACHE_MIN_FLOATS;
+    const hit = keep ? cachedOf(key, from) : undefined;
+    if (hit && hit.n === n && !hit.rings) {
+      triangulationCounts.reused++;
+      if (hit.idx) this.emit(f, hit.idx, hit.sign * sign);
+      else this.fan(f, sign);
+      return;
+    }
+    let idx: number[] | undefined;
+    let s = 0;
     if (!convex(f)) {
       const area = signedArea(f, 0, n);
-      if (area !== 0 && this.earcut(f, undefined, Math.sign(area) * sign)) return;
+      s = Math.sign(area);
+      if (area !== 0) idx = this.earcut(f, undefined, s * sign);
     }
-    this.fan(f, sign);
+    if (keep && idx) remember(key, from, { n, idx, sign: s });
+    if (!idx) this.fan(f, sign);
   }
 
   /** Close the shape made of the triangles added since the last call; it paints `rgba` (premultiplied). */
@@ -179,17 +263,22 @@ export class ShapeTriangles {
     return at + n;
   }
 
-  /** Earcut's triangles, each with the polygon's sign, when their area is the polygon's; false otherwise. */
-  private earcut(f: Float64Array, holes: number[] | undefined, sign: number): boolean {
+  /** Earcut's triangles, each with the polygon's sign, when their area is the polygon's (their indices); undefined otherwise. */
+  private earcut(f: Float64Array, holes: number[] | undefined, sign: number): number[] | undefined {
     const idx = earcut(f, holes);
-    if (!(deviation(f, holes ?? null, 2, idx) < 1e-9)) return false;
+    if (!(deviation(f, holes ?? null, 2, idx) < 1e-9)) return undefined;
+    this.emit(f, idx, sign);
+    return idx;
+  }
+
+  /** The triangles of vertex indices `idx` into flat `f`, each given sign `sign`. */
+  private emit(f: Float64Array, idx: readonly number[], sign: number): void {
     for (let i = 0; i < idx.length; i += 3) {
       const a = idx[i]! * 2;
       const b = idx[i + 1]! * 2;
       const c = idx[i + 2]! * 2;
       this.triangle(f[a]!, f[a + 1]!, f[b]!, f[b + 1]!, f[c]!, f[c + 1]!, sign, true);
     }
-    return true;
   }
 
   /** Triangles from the first vertex: their signed winding sums to the ring's whatever its shape. */
@@ -259,6 +348,13 @@ export class ShapeTriangles {
       }
     }
   }
+}
+
+/** Whether a kept polygon triangulation was made from these very rings and windings. */
+function sameRings(t: Triangulation, rings: readonly ArrayLike<number>[], windings: readonly number[]): boolean {
+  if (!t.rings || t.rings.length !== rings.length) return false;
+  for (let k = 0; k < rings.length; k++) if (t.rings[k] !== rings[k] || t.windings![k] !== windings[k]) return false;
+  return true;
 }
 
 /** Twice the signed area of flat ring f[from .. to) (ringArea's sign). */

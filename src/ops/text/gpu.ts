@@ -14,7 +14,8 @@ export const gpu: GpuOp = {
     for (const s of shapes) {
       const [x0, y0, x1, y1] = s.box;
       if (x1 <= 0 || y1 <= 0 || x0 >= W || y0 >= H) continue;
-      tris.addRings(s.rings, s.dx, s.dy);
+      // A plan's rings are never written (point labels' outlines are cached by the plan): their triangulation is kept.
+      tris.addRings(s.rings, s.dx, s.dy, 1, true);
       tris.endShape(...s.rgba);
     }
     return drawShapes(g, tris, true);
