@@ -80,9 +80,10 @@ describe('exact reference', () => {
   });
 });
 
-describe('the exact kernel in SIMD (sigma < 4, RGBA) within 1e-6 of blurExact', () => {
-  // The op runs blurFast; below sigma 4 (no decimation) its RGBA path is blurExactSimd (f32 weights
-  // and sums), the reference blurExact sums in f64. Windows inside the source and reading past it.
+describe('the exact kernel in SIMD (sigma < 4, RGBA and one plane) within 1e-6 of blurExact', () => {
+  // The op runs blurFast; below sigma 4 (no decimation) its RGBA path is blurExactSimd and its
+  // one-plane path blurExactPlaneSimd (f32 weights and sums), the reference blurExact sums in f64.
+  // Windows inside the source and reading past it; widths not a multiple of 4.
   const t = simdAvailable() ? test : test.skip;
   t('sigma 0.5, 1.5, 2, 2.5, 3.9 on every pattern, windows inside and past the source', () => {
     for (const sigma of [0.5, 1.5, 2, 2.5, 3.9]) {
@@ -98,8 +99,12 @@ describe('the exact kernel in SIMD (sigma < 4, RGBA) within 1e-6 of blurExact', 
           [r, r, w, h],
           [0, 1, w + r, h],
           [2 * r, 0, w - 3, h + r],
-        ] as const)
+        ] as const) {
           worst = Math.max(worst, maxDiff(blurFast(src, sw, sh, ox, oy, ww, hh, sigma), blurExact(src, sw, sh, ox, oy, ww, hh, sigma)));
+          // One plane (blurExactPlaneSimd): the alpha channel on its own.
+          const a = Float32Array.from({ length: sw * sh }, (_, i) => src[i * 4 + 3]!);
+          worst = Math.max(worst, maxDiff(blurFast(a, sw, sh, ox, oy, ww, hh, sigma, 0, 0, 1), blurExact(a, sw, sh, ox, oy, ww, hh, sigma, 1)));
+        }
       }
       expect({ sigma, worst: worst <= 1e-6 ? 'within 1e-6' : worst }).toEqual({ sigma, worst: 'within 1e-6' });
     }

@@ -6,7 +6,7 @@ import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
-import { blurExactSimd, blurPlaneSimd, blurStagesSimd, monoScanSimd, tintSimd } from './simd.js';
+import { blurExactPlaneSimd, blurExactSimd, blurPlaneSimd, blurStagesSimd, monoScanSimd, tintSimd } from './simd.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
 export type Channels = 1 | 4;
@@ -268,6 +268,12 @@ function fast(
       // RGBA: the exact kernel's two passes in WebAssembly SIMD (simd.ts; within ~1e-6 of blurExact).
       const out = acquire(w * h * 4, false);
       if (blurExactSimd(src, sw, sh, ox, oy, w, h, gaussianKernel(sigma), out)) return out;
+      release(out);
+    }
+    if (useSimd && nc === 1 && sigma > 0) {
+      // One plane: the same, four columns a vector (simd.ts; within ~1e-6 of blurExact).
+      const out = acquire(w * h, false);
+      if (blurExactPlaneSimd(src, sw, sh, ox, oy, w, h, gaussianKernel(sigma), out)) return out;
       release(out);
     }
     return blurExact(src, sw, sh, ox, oy, w, h, sigma, nc);

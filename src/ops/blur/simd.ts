@@ -229,6 +229,80 @@ export function blurExactSimd(
 }
 
 /**
+ * blurExact on one plane with the SIMD kernels (four neighbouring columns a vector): the Gaussian
+ * along columns (`rows` gathers over the rows it reads), a transpose, the Gaussian along rows (as
+ * `rows` gathers of the transposed plane), a transpose back. Taps outside the source weigh 0. The
+ * passes are linear and act on one axis each, so the order changes only rounding: within ~1e-6 of
+ * blurExact (f32 weights and sums). Returns false without SIMD.
+ */
+export function blurExactPlaneSimd(
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  ox: number,
+  oy: number,
+  w: number,
+  h: number,
+  kernel: Float64Array,
+  out: Float32Array,
+): boolean {
+  const s = simd();
+  if (!s) return false;
+  const { k: K, arena: a } = s;
+  const r = (kernel.length - 1) >> 1;
+  const y0 = Math.max(0, oy - r);
+  const y1 = Math.min(sh, oy + h + r);
+  const rows = y1 - y0;
+  if (rows <= 0) return false;
+  const P = (n: number) => (n + 3) & ~3;
+  const tv = tapTable(
+    a,
+    h,
+    kernel.length,
+    (y, t) => {
+      const q = oy + y + t - r;
+      return q >= y0 && q < y1 ? q - y0 : 0;
+    },
+    (y, t) => {
+      const q = oy + y + t - r;
+      return q >= y0 && q < y1 ? kernel[t]! : 0;
+    },
+  );
+  const th = tapTable(
+    a,
+    w,
+    kernel.length,
+    (x, t) => {
+      const c = ox + x + t - r;
+      return c >= 0 && c < sw ? c : 0;
+    },
+    (x, t) => {
+      const c = ox + x + t - r;
+      return c >= 0 && c < sw ? kernel[t]! : 0;
+    },
+  );
+  const [sws, hs, ws] = [P(sw), P(h), P(w)];
+  const pSrc = a.alloc(rows * sws * 4); // rows x sw
+  const pV = a.alloc(hs * sws * 4); // h x sw: the column pass
+  const pVT = a.alloc(sws * hs * 4); // sw x h: transposed
+  const pO = a.alloc(ws * hs * 4); // w x h: the row pass
+  const pT = a.alloc(hs * ws * 4); // h x w: transposed, the result
+  if (sws === sw) a.f32(pSrc, sw * rows).set(src.subarray(y0 * sw, y1 * sw));
+  else {
+    const m = a.f32(pSrc, rows * sws);
+    for (let y = 0; y < rows; y++) m.set(src.subarray((y0 + y) * sw, (y0 + y) * sw + sw), y * sws);
+  }
+  K.rows(pSrc, sws * 4, pV, h, tv.idx, tv.wts, tv.taps);
+  K.transpose(pV, sws * 4, h, sw, pVT, hs * 4);
+  K.rows(pVT, hs * 4, pO, w, th.idx, th.wts, th.taps);
+  K.transpose(pO, hs * 4, w, h, pT, ws * 4);
+  const res = a.f32(pT, h * ws);
+  if (ws === w) out.set(res.subarray(0, w * h));
+  else for (let y = 0; y < h; y++) out.set(res.subarray(y * ws, y * ws + w), y * w);
+  return true;
+}
+
+/**
  * blurFast's stages on one plane with the SIMD kernels: every stage is a `rows` gather (four
  * neighbouring columns a vector), the horizontal ones on the transposed plane (the `transpose`
  * kernel). Order: tent vertical, transpose, tent horizontal, grid rows, transpose, grid columns,
