@@ -23,7 +23,7 @@ const peersReady =
 
 const ours = [`node ${path.join(HERE, 'ours.mjs')}`];
 if (args.has('--gpu')) ours.push(`node ${path.join(HERE, 'backends.mjs')}`);
-for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 'terrain.mjs', 'preview.mjs', 'geometry.mjs', 'labels.mjs'])
+for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 'terrain.mjs', 'preview.mjs', 'geometry.mjs', 'labels.mjs', 'maplibre.mjs'])
   if (existsSync(path.join(HERE, extra))) ours.push(`node ${path.join(HERE, extra)}`);
 
 let results;

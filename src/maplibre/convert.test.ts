@@ -73,7 +73,7 @@ describe('MapLibre style conversion', () => {
     );
     const lines = notes.map(formatNote);
     expect(lines).toEqual([
-      "layer 'b': fill-extrusion layers are not supported: 3D extrusions are not drawn (a flat map has no height); the layer is left out",
+      "layer 'b': fill-extrusion is drawn as its roofs seen from straight above (no height, walls or lighting)",
       "layer 'l' line-gradient: line gradients are not supported; the line colour is drawn",
     ]);
   });

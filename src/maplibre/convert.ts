@@ -6,6 +6,7 @@ import { Graph } from './graph.js';
 import { LayerContext } from './layer.js';
 import { LAYERS, UNSUPPORTED } from './layers.js';
 import { convertSources } from './sources.js';
+import { linkSymbolLayers } from './symbol.js';
 import type { MlStyle, Note } from './types.js';
 
 export interface ConvertOptions {
@@ -19,6 +20,11 @@ export interface ConvertOptions {
    * tiles: heatmap density grids anchor to the window's corner, as MapLibre's do to its viewport.
    */
   viewport?: boolean;
+  /**
+   * Fontstack name -> font file(s) for symbol layers' `text-font` (docs/maplibre.md, "Fonts"):
+   * over the style's own `metadata["tilegraph:fonts"]`, over the default DejaVu mapping.
+   */
+  fonts?: Record<string, string | string[]>;
 }
 
 export interface Conversion {
@@ -47,7 +53,7 @@ const SILENT_KEYS = new Set([
   'state',
 ]);
 
-const FEATURE_LAYERS = new Set(['fill', 'line', 'circle', 'heatmap', 'symbol']);
+const FEATURE_LAYERS = new Set(['fill', 'line', 'circle', 'heatmap', 'symbol', 'fill-extrusion']);
 
 /** A raster shown only in the layer's [minzoom, maxzoom): a blend whose opacity is a zoom step. */
 function zoomRange(c: LayerContext, raster: string): string {
@@ -61,6 +67,22 @@ function zoomRange(c: LayerContext, raster: string): string {
   const visible = c.g.add(`${c.id}-zoom-range`, { op: 'expr', expr: steps, type: 'number' });
   if (!c.g.nodes.transparent) c.g.nodes.transparent = { op: 'solid', color: '#00000000' };
   return c.g.add(`${c.id}-in-range`, { op: 'blend', base: '@transparent', over: '@' + raster, opacity: '@' + visible });
+}
+
+/** The style's own fontstack mapping, `metadata["tilegraph:fonts"]` (invalid entries noted). */
+function styleFonts(style: MlStyle, g: Graph): Record<string, string | string[]> {
+  const m = style.metadata?.['tilegraph:fonts'];
+  if (m === undefined) return {};
+  const out: Record<string, string | string[]> = {};
+  if (!m || typeof m !== 'object' || Array.isArray(m)) {
+    g.notes.push({ property: 'metadata.tilegraph:fonts', message: 'expected an object of fontstack name -> font file(s); ignored' });
+    return out;
+  }
+  for (const [k, v] of Object.entries(m)) {
+    if (typeof v === 'string' || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'))) out[k] = v as string | string[];
+    else g.notes.push({ property: 'metadata.tilegraph:fonts', message: `'${k}': expected a font file or a list of them; ignored` });
+  }
+  return out;
 }
 
 export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): Conversion {
@@ -77,10 +99,12 @@ export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): C
     else g.notes.push({ property: key, message: 'ignored' });
   }
   const shift = options.shift ?? [0, 0];
+  const fonts = { ...styleFonts(style, g), ...(options.fonts ?? {}) };
   const rasters: string[] = [];
   for (const layer of style.layers) {
     if (!layer || typeof layer !== 'object' || typeof layer.id !== 'string') continue;
     const c = new LayerContext(g, layer, style, map, shift, options.viewport);
+    c.fonts = fonts;
     const visibility = layer.layout?.visibility;
     if (visibility === 'none') continue;
     c.touch('visibility');
@@ -95,6 +119,7 @@ export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): C
     if (out && !FEATURE_LAYERS.has(layer.type)) out = zoomRange(c, out);
     if (out) rasters.push(out);
   }
+  linkSymbolLayers(g);
   // Sources the layers added (the world's square of a patterned background).
   for (const v of map.values()) if (!(v.name in sources)) sources[v.name] = v.decl;
   let output: string;

@@ -29,6 +29,8 @@ export class LayerContext {
   readonly shift: [number, number];
   /** The render is one viewport, as MapLibre's (ConvertOptions.viewport). */
   readonly viewport: boolean;
+  /** Fontstack name -> font files (ConvertOptions.fonts over the style's metadata["tilegraph:fonts"]). */
+  fonts: Record<string, string | string[]> = {};
   /** Properties the converter read: the rest of what the layer sets is reported as ignored. */
   private readonly read = new Set<string>();
 

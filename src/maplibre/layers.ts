@@ -3,6 +3,7 @@ import type { NodeSpec } from '../ops/types.js';
 import type { Scalar } from './graph.js';
 import type { LayerContext } from './layer.js';
 import { propSpec, valueAtZoom } from './props.js';
+import { symbolLayer } from './symbol.js';
 
 /** Converts one layer; returns the raster node to composite (undefined: draws nothing). */
 export type LayerConverter = (c: LayerContext) => string | undefined;
@@ -97,7 +98,7 @@ const background: LayerConverter = (c) => {
       c.sources.set('\u0000world', { name: 'world-square', type: 'geojson', decl: WORLD_SOURCE, ml: { type: 'geojson' } });
       c.g.nodes['world-square'] = { op: 'features', source: 'world-square' };
     }
-    const node: NodeSpec = { op: 'fill-pattern', features: '@world-square', pattern: '@' + pattern, wrap: 'plane' };
+    const node: NodeSpec = { op: 'fill-pattern', features: '@world-square', pattern: '@' + pattern, wrap: 'plane', scale: patternScale(c) };
     const o = c.scalar('background-opacity');
     if (o.v !== 1) node.opacity = o.v;
     c.touch('background-color');
@@ -120,6 +121,19 @@ function withOpacity(c: LayerContext, raster: string, prop: string): string {
 function transparent(c: LayerContext): string {
   if (!c.g.nodes.transparent) c.g.nodes.transparent = { op: 'solid', color: '#00000000' };
   return 'transparent';
+}
+
+/**
+ * MapLibre fixes a pattern in tile units between whole zooms: at zoom z it is 2^(z - floor z)
+ * times its pixel size (1 at whole zooms, so tiles of a 256 or 512 px pyramid are unchanged).
+ */
+function patternScale(c: LayerContext): string {
+  const name = 'pattern-zoom-scale';
+  if (!c.g.nodes[name]) {
+    c.g.name(name);
+    c.g.nodes[name] = { op: 'expr', expr: ['^', 2, ['-', ['zoom'], ['floor', ['zoom']]]], type: 'number' };
+  }
+  return '@' + name;
 }
 
 /** The sheet of a sprite id ('default', or an id of the style's sprite list). */
@@ -183,7 +197,7 @@ const fill: LayerConverter = (c) => {
   const pattern = c.isSet('fill-pattern') ? patternIcon(c, 'fill-pattern') : undefined;
   c.touch('fill-pattern');
   if (pattern) {
-    const node: NodeSpec = { op: 'fill-pattern', features: '@' + f, pattern: '@' + pattern, wrap: 'plane' };
+    const node: NodeSpec = { op: 'fill-pattern', features: '@' + f, pattern: '@' + pattern, wrap: 'plane', scale: patternScale(c) };
     const o = c.scalar('fill-opacity');
     if (o.v !== 1) node.opacity = o.v;
     const aa = c.prop('fill-antialias');
@@ -220,7 +234,8 @@ const line: LayerConverter = (c) => {
   if (c.isSet('line-gradient')) c.note('line-gradient', 'line gradients are not supported; the line colour is drawn');
   c.touch('line-pattern', 'line-gradient', 'line-round-limit', 'line-sort-key');
   if (c.isSet('line-sort-key')) c.note('line-sort-key', 'features are drawn in source order');
-  const stroke: NodeSpec = { op: 'stroke-solid' };
+  // MapLibre cuts butt ends aliased: lines meeting end to end join without a seam.
+  const stroke: NodeSpec = { op: 'stroke-solid', 'join-ends': true };
   const width = c.setNumber(stroke, 'line-width', { field: 'width', exprField: 'width-expr', maxField: 'width-max' });
   c.setColor(stroke, 'line-color', 'color', 'color-expr');
   c.setNumber(stroke, 'line-opacity', { field: 'opacity', exprField: 'opacity-expr' });
@@ -252,7 +267,7 @@ const line: LayerConverter = (c) => {
       if (width.kind === 'data') {
         c.note('line-dasharray', 'dash lengths with a data-driven width use the default width');
         w = { v: 1, bound: 1 };
-      } else w = typeof stroke.width === 'number' ? { v: stroke.width, bound: stroke.width } : widthScalar(c);
+      } else w = width.kind === 'constant' && typeof stroke.width === 'number' ? { v: stroke.width, bound: stroke.width } : widthScalar(c);
       f = c.g.add(`${c.id}-dash`, {
         op: 'dash',
         features: '@' + f,
@@ -279,7 +294,12 @@ const line: LayerConverter = (c) => {
   } else {
     if (width.kind === 'data' || gap.kind === 'data') c.note('line-gap-width', 'data-driven widths with a gap are not supported; the default width is used');
     if (gap.kind === 'camera') c.note('line-gap-width', 'a zoom-dependent gap is drawn as two lines at every zoom, also where it is 0');
-    const w = width.kind === 'data' ? { v: 1, bound: 1 } : typeof stroke.width === 'number' ? { v: stroke.width, bound: stroke.width } : widthScalar(c);
+    const w =
+      width.kind === 'data'
+        ? { v: 1, bound: 1 }
+        : width.kind === 'constant' && typeof stroke.width === 'number'
+          ? { v: stroke.width, bound: stroke.width }
+          : widthScalar(c);
     const g = c.scalar('line-gap-width');
     // Each side's line is centred at gap/2 + width/2 from the middle.
     const half = c.g.sum(`${c.id}-side`, c.g.scale(`${c.id}-half-gap`, g, 0.5), c.g.scale(`${c.id}-half-width`, w, 0.5));
@@ -320,7 +340,8 @@ const circle: LayerConverter = (c) => {
   const node: NodeSpec = { op: 'circles', features: '@' + f, profile: 'maplibre' };
   c.setNumber(node, 'circle-radius', { field: 'radius', exprField: 'radius-expr', maxField: 'radius-max' });
   c.setColor(node, 'circle-color', 'color', 'color-expr');
-  c.setNumber(node, 'circle-opacity', { field: 'opacity', exprField: 'opacity-expr' });
+  // MapLibre's circle-opacity fades the fill only (its shader: mix(color * opacity, stroke_color * stroke_opacity, color_t)).
+  c.setNumber(node, 'circle-opacity', { field: 'fill-opacity', exprField: 'fill-opacity-expr' });
   c.setNumber(node, 'circle-blur', { field: 'blur', exprField: 'blur-expr' });
   c.setNumber(node, 'circle-stroke-width', { field: 'stroke-width', exprField: 'stroke-width-expr', maxField: 'stroke-width-max' });
   c.setColor(node, 'circle-stroke-color', 'stroke-color', 'stroke-color-expr');
@@ -409,12 +430,53 @@ const hillshade: LayerConverter = (c) => {
   return c.g.add(c.id, node);
 };
 
-export const LAYERS: Record<string, LayerConverter> = { background, fill, line, circle, heatmap, raster, hillshade };
+/**
+ * fill-extrusion seen from straight above (no pitch): MapLibre draws the roofs, lit from its
+ * default light almost exactly in their colour (directional factor 0.99+ for a roof), into an
+ * offscreen layer composited once at fill-extrusion-opacity. Ours: the polygons filled opaque
+ * (aliased, as MapLibre's triangles), then the layer at that opacity. Heights, walls and the
+ * light are reported.
+ */
+const fillExtrusion: LayerConverter = (c) => {
+  const f0 = featuresNode(c);
+  if (!f0) return undefined;
+  const f = translated(c, f0, 'fill-extrusion-translate');
+  c.note(undefined, 'fill-extrusion is drawn as its roofs seen from straight above (no height, walls or lighting)');
+  if (c.isSet('fill-extrusion-pattern')) c.note('fill-extrusion-pattern', 'not supported; the colour is drawn');
+  c.touch(
+    'fill-extrusion-height',
+    'fill-extrusion-base',
+    'fill-extrusion-vertical-gradient',
+    'fill-extrusion-pattern',
+    'fill-extrusion-color',
+    'fill-extrusion-opacity',
+  );
+  const node: NodeSpec = { op: 'fill-solid', features: '@' + f, antialias: false };
+  c.setColor(node, 'fill-extrusion-color', 'fill', 'fill-expr');
+  const fill = c.g.add(c.id, node);
+  return withOpacity(c, fill, 'fill-extrusion-opacity');
+};
+
+const symbol: LayerConverter = (c) => {
+  const f = featuresNode(c);
+  if (!f) return undefined;
+  return symbolLayer(c, f, { fonts: c.fonts });
+};
+
+export const LAYERS: Record<string, LayerConverter> = {
+  background,
+  fill,
+  line,
+  circle,
+  heatmap,
+  raster,
+  hillshade,
+  symbol,
+  'fill-extrusion': fillExtrusion,
+};
 
 /** Layer types we cannot draw, with the reason given in the report. */
 export const UNSUPPORTED: Record<string, string> = {
-  'fill-extrusion': '3D extrusions are not drawn (a flat map has no height)',
   sky: 'the sky is not drawn (a flat map has no horizon)',
   'color-relief': 'colour relief layers are not supported yet',
-  symbol: 'labels and icons are not drawn yet',
 };

@@ -1,4 +1,4 @@
-import { color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
+import { bool, color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { strokeReach } from '../../geometry/stroke.js';
 import { DEFAULT_SIZE_BOUND, sizeBound } from '../../expr/paint.js';
 import type { OpDef } from '../types.js';
@@ -33,6 +33,11 @@ export const strokeSolid: OpDef = {
     'width-expr': expr('number', 'per-feature width', 'px'),
     'color-expr': expr('color', 'per-feature colour'),
     'opacity-expr': expr('number', 'per-feature opacity'),
+    'join-ends': {
+      ...bool(false),
+      description:
+        "butt and square ends that meet another line's end (of this node) reach half the anti-aliasing width further, so lines meeting end to end join without a seam (MapLibre cuts those ends aliased)",
+    },
   },
   required: ['features'],
   pad(bound, _field, node) {

@@ -17,6 +17,53 @@ export function styleOf(node: NodeSpec): {
   };
 }
 
+/** A line end's key: its position on a 1/64 px grid. */
+const endKey = (x: number, y: number) => `${Math.round(x * 64)},${Math.round(y * 64)}`;
+
+/** How many line ends (not made by clipping) lie at each end position, over every group. */
+function endCounts(features: Features): Map<string, number> {
+  const m = new Map<string, number>();
+  const add = (x: number, y: number) => {
+    const k = endKey(x, y);
+    m.set(k, (m.get(k) ?? 0) + 1);
+  };
+  for (const g of features.groups) {
+    for (let i = 0; i < g.lines.length; i++) {
+      const l = g.lines[i]!;
+      const cut = g.cutEnds?.[i] ?? 0;
+      if (l.length < 4) continue;
+      if (!(cut & CUT_START)) add(l[0]!, l[1]!);
+      if (!(cut & CUT_END)) add(l[l.length - 2]!, l[l.length - 1]!);
+    }
+  }
+  return m;
+}
+
+/** Half a pixel: a seam pixel is then wholly covered by one of two ends meeting in it. */
+const END_REACH = 0.5;
+
+/** The line with each end that meets another line's end moved END_REACH further along its segment. */
+function extendMeetingEnds(l: Float64Array, cut: number, meeting: Map<string, number>): Float64Array {
+  const n = l.length;
+  if (n < 4) return l;
+  const shared = (x: number, y: number) => (meeting.get(endKey(x, y)) ?? 0) > 1;
+  const start = !(cut & CUT_START) && shared(l[0]!, l[1]!);
+  const end = !(cut & CUT_END) && shared(l[n - 2]!, l[n - 1]!);
+  if (!start && !end) return l;
+  const out = Float64Array.from(l);
+  const push = (i: number, j: number) => {
+    const dx = out[i]! - out[j]!;
+    const dy = out[i + 1]! - out[j + 1]!;
+    const d = Math.hypot(dx, dy);
+    if (!(d > 0)) return;
+    out[i] = out[i]! + (dx / d) * END_REACH;
+    out[i + 1] = out[i + 1]! + (dy / d) * END_REACH;
+  };
+  if (start) push(0, 2);
+  if (end) push(n - 2, n - 4);
+  return out;
+}
+
 /** A Stroker kept from the last call (kernels run one at a time), unless its buffers grew large. */
 let spare: Stroker | undefined;
 const SPARE_MAX_FLOATS = 1 << 20;
@@ -40,6 +87,8 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
   const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
   const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
   const offset = ctx.num('offset', 0);
+  // Line ends shared by two lines (their keys counted), for join-ends; butt and square caps only.
+  const meeting = ctx.bool('join-ends', false) && cap !== 'round' ? endCounts(features) : undefined;
   // A spare Stroker (its scratch and ring buffers) from the last call: kernels run one at a time.
   const stroker = spare ?? new Stroker();
   spare = undefined;
@@ -64,7 +113,8 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     stroker.seamReach = 0;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
-      stroker.line(g.lines[i]!, (cut & CUT_START) === 0, (cut & CUT_END) === 0, cutAxis(cut, false), cutAxis(cut, true));
+      const line = meeting ? extendMeetingEnds(g.lines[i]!, cut, meeting) : g.lines[i]!;
+      stroker.line(line, (cut & CUT_START) === 0, (cut & CUT_END) === 0, cutAxis(cut, false), cutAxis(cut, true));
     }
     for (let i = 0; i < g.polygons.length; i++) {
       const poly = g.polygons[i]!;
