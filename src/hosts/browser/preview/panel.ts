@@ -128,103 +128,12 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
 
     let control: Control;
     const row = el('div', { class: 'row' });
+    const f: Field = { id, name, p, title, describedBy: describedBy.join(' '), apply };
     if (kind === 'bool') {
-      const input = el('input', { type: 'checkbox', id, name, 'aria-describedby': describedBy.join(' ') });
-      input.addEventListener('change', () => apply(input, String(input.checked)));
-      control = { show: (v) => (input.checked = v === 'true'), error, inputs: [input] };
-      row.append(input, label);
+      control = boolControl(f, error, row, label);
       box.append(row);
-    } else if (kind === 'number') {
-      // A number box always; a slider beside it when both bounds are declared. The box takes
-      // exact values (typed, or stepped by the arrow keys on the slider's grid).
-      const bounded = typeof p.minimum === 'number' && typeof p.maximum === 'number';
-      const def = typeof p.default === 'number' ? p.default : (p.minimum ?? 0);
-      const step = bounded ? String(rangeStep(p.minimum!, p.maximum!, def)) : 'any';
-      const slider = bounded
-        ? el('input', { type: 'range', id, name, min: String(p.minimum), max: String(p.maximum), step, 'aria-describedby': describedBy.join(' ') })
-        : undefined;
-      const box2 = el('input', {
-        type: 'text',
-        inputmode: 'decimal',
-        class: 'num',
-        spellcheck: 'false',
-        autocomplete: 'off',
-        id: slider ? `${id}-num` : id,
-        'data-step': step,
-        'aria-describedby': describedBy.join(' '),
-        ...(slider ? { 'aria-label': `${title}, exact value` } : { name }),
-      });
-      const commit = () => {
-        const v = normalizeNumber(box2.value);
-        if (apply(box2, v)) {
-          box2.value = v;
-          if (slider) slider.value = v;
-        }
-      };
-      box2.addEventListener('change', commit);
-      box2.addEventListener('keydown', (e) => {
-        if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
-        const cur = Number(normalizeNumber(box2.value));
-        if (!Number.isFinite(cur)) return;
-        e.preventDefault();
-        const st = step === 'any' ? 1 : Number(step);
-        let next = Math.round((cur + (e.key === 'ArrowUp' ? st : -st)) / st) * st;
-        if (typeof p.minimum === 'number') next = Math.max(p.minimum, next);
-        if (typeof p.maximum === 'number') next = Math.min(p.maximum, next);
-        box2.value = String(Number(next.toPrecision(12)));
-        commit();
-      });
-      slider?.addEventListener('input', () => {
-        box2.value = slider.value;
-        apply(slider, slider.value);
-      });
-      control = {
-        show: (v) => {
-          if (slider) slider.value = v;
-          box2.value = v;
-        },
-        error,
-        inputs: slider ? [slider, box2] : [box2],
-      };
-      if (slider) row.append(slider);
-      row.append(box2);
-      box.append(label, row);
     } else {
-      // <input type=color> knows only #rrggbb: the text field beside it keeps (and edits) the alpha,
-      // and takes #rgb, CSS colour names, rgb() and hsl(), stored as #rrggbb.
-      const picker = el('input', { type: 'color', id, name, 'aria-describedby': describedBy.join(' ') });
-      const hex = el('input', {
-        type: 'text',
-        id: `${id}-hex`,
-        class: 'hex',
-        spellcheck: 'false',
-        autocomplete: 'off',
-        'aria-label': `${title} as hex (#rrggbb, #rgb, #rrggbbaa) or a CSS colour name`,
-        'aria-describedby': describedBy.join(' '),
-      });
-      picker.addEventListener('input', () => {
-        const alpha = /^#[0-9a-f]{8}$/i.test(hex.value) ? hex.value.slice(7) : '';
-        const v = shortColor(picker.value + alpha);
-        hex.value = v;
-        apply(picker, v);
-      });
-      hex.addEventListener('change', () => {
-        // Not a colour at all: the param parser refuses it with the server's sentence.
-        const v = normalizeColor(hex.value) ?? hex.value.trim();
-        if (apply(hex, v)) {
-          hex.value = v;
-          picker.value = v.slice(0, 7);
-        }
-      });
-      control = {
-        show: (v) => {
-          hex.value = shortColor(v);
-          picker.value = v.slice(0, 7).toLowerCase();
-        },
-        error,
-        inputs: [picker, hex],
-      };
-      row.append(picker, hex);
+      control = kind === 'number' ? numberControl(f, error, row) : colorControl(f, error, row);
       box.append(label, row);
     }
     if (help) box.append(help);
@@ -248,4 +157,124 @@ export function buildPanel(form: HTMLFormElement, o: PanelOptions): Panel {
       }
     },
   };
+}
+
+/** One param's control as its builder sees it: the ids and texts, and `apply` (validate, report, true when taken). */
+interface Field {
+  id: string;
+  name: string;
+  p: ParamProperty;
+  title: string;
+  describedBy: string;
+  apply(input: HTMLInputElement, value: string): boolean;
+}
+
+/** A checkbox, its label after it in the row. */
+function boolControl(f: Field, error: HTMLElement, row: HTMLElement, label: HTMLElement): Control {
+  const { apply } = f;
+  const input = el('input', { type: 'checkbox', id: f.id, name: f.name, 'aria-describedby': f.describedBy });
+  input.addEventListener('change', () => apply(input, String(input.checked)));
+  const control: Control = { show: (v) => (input.checked = v === 'true'), error, inputs: [input] };
+  row.append(input, label);
+  return control;
+}
+
+/** A number box, and a slider before it when both bounds are declared. */
+function numberControl(f: Field, error: HTMLElement, row: HTMLElement): Control {
+  const { id, name, p, title, apply } = f;
+  // A number box always; a slider beside it when both bounds are declared. The box takes
+  // exact values (typed, or stepped by the arrow keys on the slider's grid).
+  const bounded = typeof p.minimum === 'number' && typeof p.maximum === 'number';
+  const def = typeof p.default === 'number' ? p.default : (p.minimum ?? 0);
+  const step = bounded ? String(rangeStep(p.minimum!, p.maximum!, def)) : 'any';
+  const slider = bounded
+    ? el('input', { type: 'range', id: f.id, name: f.name, min: String(p.minimum), max: String(p.maximum), step, 'aria-describedby': f.describedBy })
+    : undefined;
+  const box2 = el('input', {
+    type: 'text',
+    inputmode: 'decimal',
+    class: 'num',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    id: slider ? `${id}-num` : id,
+    'data-step': step,
+    'aria-describedby': f.describedBy,
+    ...(slider ? { 'aria-label': `${title}, exact value` } : { name }),
+  });
+  const commit = () => {
+    const v = normalizeNumber(box2.value);
+    if (apply(box2, v)) {
+      box2.value = v;
+      if (slider) slider.value = v;
+    }
+  };
+  box2.addEventListener('change', commit);
+  box2.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+    const cur = Number(normalizeNumber(box2.value));
+    if (!Number.isFinite(cur)) return;
+    e.preventDefault();
+    const st = step === 'any' ? 1 : Number(step);
+    let next = Math.round((cur + (e.key === 'ArrowUp' ? st : -st)) / st) * st;
+    if (typeof p.minimum === 'number') next = Math.max(p.minimum, next);
+    if (typeof p.maximum === 'number') next = Math.min(p.maximum, next);
+    box2.value = String(Number(next.toPrecision(12)));
+    commit();
+  });
+  slider?.addEventListener('input', () => {
+    box2.value = slider.value;
+    apply(slider, slider.value);
+  });
+  const control: Control = {
+    show: (v) => {
+      if (slider) slider.value = v;
+      box2.value = v;
+    },
+    error,
+    inputs: slider ? [slider, box2] : [box2],
+  };
+  if (slider) row.append(slider);
+  row.append(box2);
+  return control;
+}
+
+/** A colour picker and a text field for hex or CSS colours (the picker knows no alpha). */
+function colorControl(f: Field, error: HTMLElement, row: HTMLElement): Control {
+  const { id, title, apply } = f;
+  // <input type=color> knows only #rrggbb: the text field beside it keeps (and edits) the alpha,
+  // and takes #rgb, CSS colour names, rgb() and hsl(), stored as #rrggbb.
+  const picker = el('input', { type: 'color', id: f.id, name: f.name, 'aria-describedby': f.describedBy });
+  const hex = el('input', {
+    type: 'text',
+    id: `${id}-hex`,
+    class: 'hex',
+    spellcheck: 'false',
+    autocomplete: 'off',
+    'aria-label': `${title} as hex (#rrggbb, #rgb, #rrggbbaa) or a CSS colour name`,
+    'aria-describedby': f.describedBy,
+  });
+  picker.addEventListener('input', () => {
+    const alpha = /^#[0-9a-f]{8}$/i.test(hex.value) ? hex.value.slice(7) : '';
+    const v = shortColor(picker.value + alpha);
+    hex.value = v;
+    apply(picker, v);
+  });
+  hex.addEventListener('change', () => {
+    // Not a colour at all: the param parser refuses it with the server's sentence.
+    const v = normalizeColor(hex.value) ?? hex.value.trim();
+    if (apply(hex, v)) {
+      hex.value = v;
+      picker.value = v.slice(0, 7);
+    }
+  });
+  const control: Control = {
+    show: (v) => {
+      hex.value = shortColor(v);
+      picker.value = v.slice(0, 7).toLowerCase();
+    },
+    error,
+    inputs: [picker, hex],
+  };
+  row.append(picker, hex);
+  return control;
 }
