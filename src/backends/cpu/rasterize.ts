@@ -36,6 +36,58 @@ const BLOCK = 4;
 /** Rows whose touched cells span fewer than this many columns are composited cell by cell (<= 1 << BLOCK). */
 const NARROW = 16;
 
+/** What the coverage walk reports to: the runs of one coverage, row by row (Rasterizer.walk). */
+interface RunSink {
+  /** Columns [x0, x1) of row y have coverage c (0 < c <= 1); the runs of a row come left to right. */
+  run(y: number, x0: number, x1: number, c: number): void;
+  /** Columns [x0, x1) of row y have coverage cov[x] each (0 where none), in place of runs. */
+  pixels(y: number, x0: number, x1: number, cov: Float64Array): void;
+  /** Row y has had its runs (the last one reaches the canvas's right edge when it has coverage). */
+  rowEnd(y: number): void;
+}
+
+/**
+ * Runs into a SpanFn's spans: a run at least SOLID_RUN long as one solid span; neighbouring
+ * shorter runs as one per-pixel span, their coverage written into `cov`; the run that reaches
+ * the canvas edge as a solid span whatever its length.
+ */
+class SpanSink implements RunSink {
+  /** The per-pixel span not emitted yet: [pend, pendEnd). */
+  private pend = 0;
+  private pendEnd = 0;
+  constructor(
+    private readonly span: SpanFn,
+    private readonly cov: Float64Array,
+    private readonly width: number,
+  ) {}
+  run(y: number, x0: number, x1: number, c: number): void {
+    // A gap before this run is zero coverage: it ends the per-pixel span.
+    if (x0 !== this.pendEnd) this.flush(y, x0);
+    if (x1 - x0 >= SOLID_RUN || x1 === this.width) {
+      this.flush(y, x1);
+      this.span(y, x0, x1, this.cov, c);
+      return;
+    }
+    this.cov.fill(c, x0, x1);
+    this.pendEnd = x1;
+  }
+  pixels(y: number, x0: number, x1: number, cov: Float64Array): void {
+    for (let x = x0, run = x0; x < x1; run = x) {
+      const c = cov[x]!;
+      while (x < x1 && cov[x] === c) x++;
+      if (c !== 0) this.run(y, run, x, c);
+    }
+  }
+  rowEnd(y: number): void {
+    this.flush(y, 0);
+  }
+  /** Emit the pending per-pixel span, if any, and start the next one at x. */
+  private flush(y: number, x: number): void {
+    if (this.pendEnd > this.pend) this.span(y, this.pend, this.pendEnd, this.cov, -1);
+    this.pend = this.pendEnd = x;
+  }
+}
+
 export class Rasterizer {
   readonly width: number;
   readonly height: number;
@@ -87,13 +139,7 @@ export class Rasterizer {
     let px = ring[to - 2]! + dx;
     let py = ring[to - 1]! + dy;
     if (!this.antialias) {
-      for (let i = from; i < to; i += 2) {
-        const x = ring[i]! + dx;
-        const y = ring[i + 1]! + dy;
-        this.edgeSample(px, py, x, y, sign);
-        px = x;
-        py = y;
-      }
+      this.addRingSampled(ring, dx, dy, sign, from, to);
       return;
     }
     // Exact-area accumulation of every edge, inline (edges of strokes and small polygons are
@@ -180,30 +226,8 @@ export class Rasterizer {
           const b = row * nb + (c0 >> BLOCK);
           blk[b] = 1;
           blk[row * nb + ((c0 + 1) >> BLOCK)] = 1;
-        } else if (lo >= 0 && hi < W) {
-          // A piece across several cells of the canvas: cells()'s general case, inline.
-          const base = (row - oy) * sw - ox;
-          let c1 = hi | 0;
-          if (c1 === hi) c1--;
-          const k = h / (hi - lo);
-          let w = c0 + 1 - lo;
-          let hc = k * w;
-          acc[base + c0] += hc * w * 0.5;
-          acc[base + c0 + 1] += hc * (1 - w * 0.5);
-          const half = k * 0.5;
-          for (let c = c0 + 1; c < c1; c++) {
-            acc[base + c] += half;
-            acc[base + c + 1] += half;
-          }
-          w = hi - c1;
-          hc = k * w;
-          acc[base + c1] += hc * (1 - w * 0.5);
-          acc[base + c1 + 1] += hc * w * 0.5;
-          if (c0 < rowMin[row]!) rowMin[row] = c0;
-          if (c1 + 1 > rowMax[row]!) rowMax[row] = c1 + 1;
-          const bb = row * nb;
-          for (let b = c0 >> BLOCK, e = (c1 + 1) >> BLOCK; b <= e; b++) blk[bb + b] = 1;
-        } else this.cells(row, xa, xb, h);
+        } else if (lo >= 0 && hi < W) this.acrossCells(row, lo, hi, h);
+        else this.cells(row, xa, xb, h);
         ya = yb;
         xa = xb;
         row++;
@@ -211,6 +235,49 @@ export class Rasterizer {
     }
     this.yMin = yLo;
     this.yMax = yHi;
+  }
+
+  /** addRing without anti-aliasing: each edge sampled at pixel centres (edgeSample). */
+  private addRingSampled(ring: ArrayLike<number>, dx: number, dy: number, sign: number, from: number, to: number): void {
+    let px = ring[to - 2]! + dx;
+    let py = ring[to - 1]! + dy;
+    for (let i = from; i < to; i += 2) {
+      const x = ring[i]! + dx;
+      const y = ring[i + 1]! + dy;
+      this.edgeSample(px, py, x, y, sign);
+      px = x;
+      py = y;
+    }
+  }
+
+  /**
+   * A piece of an edge within row `row`, from x = lo to hi (0 <= lo, hi < width) across several
+   * cells of the canvas, with signed height h: cells()'s general case (the common one of addRing).
+   */
+  private acrossCells(row: number, lo: number, hi: number, h: number): void {
+    const { acc, rowMin, rowMax, sw, ox, oy, blk, nb } = this;
+    const base = (row - oy) * sw - ox;
+    const c0 = lo | 0;
+    let c1 = hi | 0;
+    if (c1 === hi) c1--;
+    const k = h / (hi - lo);
+    let w = c0 + 1 - lo;
+    let hc = k * w;
+    acc[base + c0] += hc * w * 0.5;
+    acc[base + c0 + 1] += hc * (1 - w * 0.5);
+    const half = k * 0.5;
+    for (let c = c0 + 1; c < c1; c++) {
+      acc[base + c] += half;
+      acc[base + c + 1] += half;
+    }
+    w = hi - c1;
+    hc = k * w;
+    acc[base + c1] += hc * (1 - w * 0.5);
+    acc[base + c1 + 1] += hc * w * 0.5;
+    if (c0 < rowMin[row]!) rowMin[row] = c0;
+    if (c1 + 1 > rowMax[row]!) rowMax[row] = c1 + 1;
+    const bb = row * nb;
+    for (let b = c0 >> BLOCK, e = (c1 + 1) >> BLOCK; b <= e; b++) blk[bb + b] = 1;
   }
 
   /** Add every ring of a ring set (all with winding `sign`). */
@@ -225,6 +292,30 @@ export class Rasterizer {
 
   /** Emit the coverage of everything added since the last sweep, run by run, and clear it. */
   sweep(span: SpanFn): void {
+    this.walk(new SpanSink(span, this.cov, this.width), false);
+  }
+
+  /**
+   * Emit everything added since the last sweep straight onto the compositor's canvas (the same
+   * pixels as `sweep(comp.span)`), and clear it: each run of one coverage is painted as it ends,
+   * with no coverage row in between; runs across untouched blocks go out whole, opaque ones as
+   * plain copies, and a narrow row (a thin stroke crossing it) cell by cell.
+   */
+  composite(comp: Compositor): void {
+    if (comp.width !== this.width) throw new RangeError('compositor and rasterizer widths differ');
+    this.walk(comp, true);
+  }
+
+  /**
+   * The coverage walk of sweep and composite, and the clearing of what it read: row by row, one
+   * prefix pass over the touched cells gives each run of one coverage to `sink` as it ends (zero
+   * coverage never). Coverage changes only at a non-zero cell; blocks no edge touched hold only
+   * zero cells, so the coverage runs on unchanged across them, unread. With `cellByCell`, a row
+   * whose touched cells span fewer than NARROW columns (a thin stroke crossing it) is read cell
+   * by cell into `cov` and given to the sink as one row of pixels: no block flags to read, no
+   * runs to track, one call.
+   */
+  private walk(sink: RunSink, cellByCell: boolean): void {
     const { acc, cov, rowMin, rowMax, sw, ox, oy, width: W, antialias, blk, nb } = this;
     const BM = (1 << BLOCK) - 1;
     for (let y = this.yMin; y <= this.yMax; y++) {
@@ -236,124 +327,20 @@ export class Rasterizer {
       const base = (y - oy) * sw - ox;
       const bb = y * nb;
       const last = c1 < W ? c1 : W - 1;
-      // One prefix pass over the touched cells. Coverage changes only at a non-zero cell; a run
-      // of one coverage at least SOLID_RUN long goes out as one solid span, the pixels between
-      // such runs as one per-pixel span (cov), and zero coverage is never emitted. Blocks no edge
-      // touched hold only zero cells: the coverage runs on unchanged across them, unread (such a
-      // run is at least one block long, so it never goes out per pixel).
-      let s = 0;
-      let c = 0;
-      let pend = c0; // start of the per-pixel pixels not yet emitted
-      let run = c0; // start of the current run of coverage c
-      let x = c0;
-      while (x <= last) {
-        const b = bb + (x >> BLOCK);
-        const end = (x | BM) < last ? x | BM : last;
-        if (blk[b] === 0) {
-          x = end + 1;
-          continue;
-        }
-        blk[b] = 0;
-        if (antialias) {
-          for (; x <= end; x++) {
-            const v = acc[base + x]!;
-            if (v !== 0) {
-              acc[base + x] = 0;
-              s += v;
-              const a = s < 0 ? -s : s;
-              // Below 1e-9 is rounding left by cancelled edges, not coverage.
-              const n = a < 1 ? (a > 1e-9 ? a : 0) : 1;
-              if (n !== c) {
-                if (c === 0 || x - run >= SOLID_RUN) {
-                  if (run > pend) span(y, pend, run, cov, -1);
-                  if (c !== 0) span(y, run, x, cov, c);
-                  pend = x;
-                }
-                c = n;
-                run = x;
-              }
-            }
-            cov[x] = c;
-          }
-        } else {
-          for (; x <= end; x++) {
-            const v = acc[base + x]!;
-            if (v !== 0) {
-              acc[base + x] = 0;
-              s += v;
-              const n = Math.round(s) !== 0 ? 1 : 0;
-              if (n !== c) {
-                if (c === 0 || x - run >= SOLID_RUN) {
-                  if (run > pend) span(y, pend, run, cov, -1);
-                  if (c !== 0) span(y, run, x, cov, c);
-                  pend = x;
-                }
-                c = n;
-                run = x;
-              }
-            }
-            cov[x] = c;
-          }
-        }
-      }
-      // The last run: coverage c holds to the canvas edge (0 for a shape closed inside it).
-      if (run > pend) span(y, pend, run, cov, -1);
-      if (c !== 0) span(y, run, W, cov, c);
-      if (c1 >= W) {
-        // Spill cells right of the canvas.
-        acc[base + W] = 0;
-        acc[base + W + 1] = 0;
-        blk[bb + (W >> BLOCK)] = 0;
-        blk[bb + ((W + 1) >> BLOCK)] = 0;
-      }
-    }
-    this.unconfine();
-  }
-
-  /**
-   * Emit everything added since the last sweep straight onto the compositor's canvas (the same
-   * pixels as `sweep(comp.span)`), and clear it. One pass per row: each run of one coverage is
-   * painted as it ends (zero coverage not at all), with no coverage row in between; runs across
-   * untouched blocks go out whole, opaque ones as plain copies.
-   */
-  composite(comp: Compositor): void {
-    const { acc, rowMin, rowMax, sw, ox, oy, width: W, antialias, blk, nb } = this;
-    if (comp.width !== W) throw new RangeError('compositor and rasterizer widths differ');
-    const { data: d, r, g, b, a } = comp;
-    const BM = (1 << BLOCK) - 1;
-    for (let y = this.yMin; y <= this.yMax; y++) {
-      const c0 = rowMin[y]!;
-      const c1 = rowMax[y]!;
-      if (c1 < c0) continue;
-      rowMin[y] = NONE;
-      rowMax[y] = -1;
-      const base = (y - oy) * sw - ox;
-      const bb = y * nb;
-      const px = y * W * 4;
-      const last = c1 < W ? c1 : W - 1;
       let s = 0;
       let c = 0;
       let run = c0; // start of the current run of coverage c
       let x = c0;
-      if (antialias && last - c0 < NARROW) {
-        // A narrow row (a thin stroke crossing it): every cell in turn, each pixel painted with
-        // its own coverage (the same numbers as its run's paintRun), zero coverage skipped; no
-        // block flags to read and no runs to track. The block flags it spans are cleared.
+      if (cellByCell && antialias && last - c0 < NARROW) {
         for (; x <= last; x++) {
           const q = base + x;
           s += acc[q]!;
           acc[q] = 0;
           const m = s < 0 ? -s : s;
-          const n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
-          c = n;
-          if (n === 0) continue;
-          const k = 1 - a * n;
-          const p = px + x * 4;
-          d[p] = r * n + d[p]! * k;
-          d[p + 1] = g * n + d[p + 1]! * k;
-          d[p + 2] = b * n + d[p + 2]! * k;
-          d[p + 3] = a * n + d[p + 3]! * k;
+          c = m < 1 ? (m > 1e-9 ? m : 0) : 1;
+          cov[x] = c;
         }
+        sink.pixels(y, c0, x, cov);
         // Fewer than NARROW <= 1 << BLOCK columns: two blocks at most.
         blk[bb + (c0 >> BLOCK)] = 0;
         blk[bb + (last >> BLOCK)] = 0;
@@ -367,6 +354,7 @@ export class Rasterizer {
           continue;
         }
         blk[bi] = 0;
+        // Two loops rather than a test per cell: area coverage, or pixel-centre sampling.
         if (antialias) {
           for (; x <= end; x++) {
             const v = acc[base + x]!;
@@ -377,7 +365,7 @@ export class Rasterizer {
             // Below 1e-9 is rounding left by cancelled edges, not coverage.
             const n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
             if (n !== c) {
-              if (c !== 0) paintRun(d, px + run * 4, x - run, r, g, b, a, c);
+              if (c !== 0) sink.run(y, run, x, c);
               c = n;
               run = x;
             }
@@ -390,7 +378,7 @@ export class Rasterizer {
             s += v;
             const n = Math.round(s) !== 0 ? 1 : 0;
             if (n !== c) {
-              if (c !== 0) paintRun(d, px + run * 4, x - run, r, g, b, a, c);
+              if (c !== 0) sink.run(y, run, x, c);
               c = n;
               run = x;
             }
@@ -398,7 +386,8 @@ export class Rasterizer {
         }
       }
       // The last run: coverage c holds to the canvas edge (0 for a shape closed inside it).
-      if (c !== 0) paintRun(d, px + run * 4, W - run, r, g, b, a, c);
+      if (c !== 0) sink.run(y, run, W, c);
+      sink.rowEnd(y);
       if (c1 >= W) {
         // Spill cells right of the canvas.
         acc[base + W] = 0;
@@ -665,10 +654,10 @@ export function fillPixels(d: Float32Array, p: number, n: number, r: number, g: 
 }
 
 /**
- * Premultiplied source-over of one colour times coverage onto a canvas raster, row span by row
- * span. Set the paint, then pass `span` to Rasterizer.sweep.
+ * Premultiplied source-over of one colour times coverage onto a canvas raster. Set the paint, then
+ * give it to Rasterizer.composite (run by run), or pass `span` to Rasterizer.sweep (span by span).
  */
-export class Compositor {
+export class Compositor implements RunSink {
   /** The paint, premultiplied (setColor). */
   r = 0;
   g = 0;
@@ -714,6 +703,18 @@ export class Compositor {
       }
     };
   }
+
+  /** One run of coverage c, painted (Rasterizer.composite). */
+  run(y: number, x0: number, x1: number, c: number): void {
+    paintRun(this.data, (y * this.width + x0) * 4, x1 - x0, this.r, this.g, this.b, this.a, c);
+  }
+
+  /** A row of pixels of their own coverage (a narrow row in Rasterizer.composite). */
+  pixels(y: number, x0: number, x1: number, cov: Float64Array): void {
+    this.span(y, x0, x1, cov, -1);
+  }
+
+  rowEnd(): void {}
 
   /** Paint from a straight-alpha sRGB colour and an extra opacity (stored premultiplied). */
   setColor(rgba: readonly number[], opacity = 1): void {
