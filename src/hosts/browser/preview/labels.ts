@@ -96,24 +96,7 @@ export function setupLabels(o: LabelsOptions): void {
   const T = 256 * o.pixelRatio;
   const world = (z: number, lng: number, lat: number) => lngLatToPixel(lng, lat, z, T);
 
-  // A click: the placed labels whose boxes hold the point, decided for a small window around it.
-  let clicks = 0;
-  map.on('click', (ev) => {
-    const z = o.tileZoom();
-    const [x, y] = world(z, ev.lngLat.lng, ev.lngLat.lat);
-    const r = CLICK_SLACK * o.pixelRatio;
-    const window: Window = { z, x0: Math.floor(x) - r, y0: Math.floor(y) - r, width: 2 * r + 1, height: 2 * r + 1, tileSize: T, pixelRatio: o.pixelRatio };
-    const n = ++clicks;
-    void core
-      .labels(window, o.params())
-      .then((m) => {
-        if (n !== clicks) return;
-        const list = labelsAt(m, x, y);
-        state.labels = list;
-        $('labels-here').replaceChildren(labelList(list));
-      })
-      .catch((e) => o.onError(`Listing labels failed: ${(e as Error)?.message ?? e}`));
-  });
+  labelsOnClick(o, T);
 
   // The overlay: every candidate's boxes, then the placed labels' boxes over them.
   const canvas = el('canvas', { class: 'label-boxes', 'aria-hidden': 'true' });
@@ -125,46 +108,7 @@ export function setupLabels(o: LabelsOptions): void {
   let runs = 0;
   let abort: AbortController | undefined;
 
-  const draw = () => {
-    const dpr = globalThis.devicePixelRatio || 1;
-    const c = map.getContainer();
-    canvas.width = Math.round(c.clientWidth * dpr);
-    canvas.height = Math.round(c.clientHeight * dpr);
-    const g = canvas.getContext('2d')!;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, c.clientWidth, c.clientHeight);
-    if (!shown) return;
-    const z = shown.z;
-    const screen = (x: number, y: number) => map.project(pixelToLngLat(x, y, z, T));
-    const stroke = (labels: CandidateLabel[], colour: string, width: number, dash: number[]) => {
-      g.strokeStyle = colour;
-      g.lineWidth = width;
-      g.setLineDash(dash);
-      g.beginPath();
-      for (const l of labels) {
-        const b = l.boxes;
-        for (let i = 0; i < b.length; i += 4) {
-          const corners = [screen(b[i]!, b[i + 1]!), screen(b[i + 2]!, b[i + 1]!), screen(b[i + 2]!, b[i + 3]!), screen(b[i]!, b[i + 3]!)];
-          g.moveTo(corners[0]!.x, corners[0]!.y);
-          for (const p of corners.slice(1)) g.lineTo(p.x, p.y);
-          g.closePath();
-        }
-      }
-      g.stroke();
-    };
-    stroke(
-      shown.labels.filter((l) => !l.placed),
-      CANDIDATE_COLOUR,
-      1,
-      [3, 2],
-    );
-    stroke(
-      shown.labels.filter((l) => l.placed),
-      PLACED_COLOUR,
-      2,
-      [],
-    );
-  };
+  const draw = () => drawBoxes(canvas, map, shown, T);
 
   /** The view at the tiles' zoom and density: the window whose labels are boxed. */
   const viewWindow = (): Window => {
@@ -226,4 +170,69 @@ export function setupLabels(o: LabelsOptions): void {
   map.on('move', () => shown && draw());
   map.on('resize', () => shown && draw());
   map.on('idle', update);
+}
+
+/** A click: the placed labels whose boxes hold the point, decided for a small window around it, listed under "Labels". */
+function labelsOnClick(o: LabelsOptions, T: number): void {
+  const { map, core, state } = o;
+  const world = (z: number, lng: number, lat: number) => lngLatToPixel(lng, lat, z, T);
+  let clicks = 0;
+  map.on('click', (ev) => {
+    const z = o.tileZoom();
+    const [x, y] = world(z, ev.lngLat.lng, ev.lngLat.lat);
+    const r = CLICK_SLACK * o.pixelRatio;
+    const window: Window = { z, x0: Math.floor(x) - r, y0: Math.floor(y) - r, width: 2 * r + 1, height: 2 * r + 1, tileSize: T, pixelRatio: o.pixelRatio };
+    const n = ++clicks;
+    void core
+      .labels(window, o.params())
+      .then((m) => {
+        if (n !== clicks) return;
+        const list = labelsAt(m, x, y);
+        state.labels = list;
+        $('labels-here').replaceChildren(labelList(list));
+      })
+      .catch((e) => o.onError(`Listing labels failed: ${(e as Error)?.message ?? e}`));
+  });
+}
+
+/** The overlay over the map: every candidate's boxes (dashed), then the placed labels' boxes over them; cleared when nothing is shown. */
+function drawBoxes(canvas: HTMLCanvasElement, map: MapLibreMap, shown: { z: number; labels: CandidateLabel[] } | undefined, T: number): void {
+  const dpr = globalThis.devicePixelRatio || 1;
+  const c = map.getContainer();
+  canvas.width = Math.round(c.clientWidth * dpr);
+  canvas.height = Math.round(c.clientHeight * dpr);
+  const g = canvas.getContext('2d')!;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, c.clientWidth, c.clientHeight);
+  if (!shown) return;
+  const z = shown.z;
+  const screen = (x: number, y: number) => map.project(pixelToLngLat(x, y, z, T));
+  const stroke = (labels: CandidateLabel[], colour: string, width: number, dash: number[]) => {
+    g.strokeStyle = colour;
+    g.lineWidth = width;
+    g.setLineDash(dash);
+    g.beginPath();
+    for (const l of labels) {
+      const b = l.boxes;
+      for (let i = 0; i < b.length; i += 4) {
+        const corners = [screen(b[i]!, b[i + 1]!), screen(b[i + 2]!, b[i + 1]!), screen(b[i + 2]!, b[i + 3]!), screen(b[i]!, b[i + 3]!)];
+        g.moveTo(corners[0]!.x, corners[0]!.y);
+        for (const p of corners.slice(1)) g.lineTo(p.x, p.y);
+        g.closePath();
+      }
+    }
+    g.stroke();
+  };
+  stroke(
+    shown.labels.filter((l) => !l.placed),
+    CANDIDATE_COLOUR,
+    1,
+    [3, 2],
+  );
+  stroke(
+    shown.labels.filter((l) => l.placed),
+    PLACED_COLOUR,
+    2,
+    [],
+  );
 }
