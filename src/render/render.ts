@@ -288,26 +288,13 @@ function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion,
 
 function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle[]): OpContext {
   const spec = n.spec;
-  const where = (field: string) => `node '${n.id}' field '${field}'`;
   // @2x: sizes in pixels (fields declared `unit: 'px'`) scale with the window's pixel ratio
-  // (src/render/pixel-ratio.ts).
+  // (src/render/pixel-ratio.ts): the pad of an input grows with them.
   const ratio = st.window.pixelRatio ?? 1;
-  const px = (field: string) => ratio !== 1 && isPixelField(n.op, field);
   const scaledBound = (field: string): number | undefined => {
     const b = n.bounds[field];
-    return b !== undefined && px(field) ? b * ratio : b;
+    return b !== undefined && ratio !== 1 && isPixelField(n.op, field) ? b * ratio : b;
   };
-  const slotValue = (field: string): ScalarValue | undefined => {
-    const slot = n.slots.get(field);
-    if (!slot) return undefined;
-    if (slot.kind === 'literal') return slot.value;
-    if (slot.kind === 'param') return st.params.get(slot.name);
-    const r = st.results.get(slot.id);
-    if (r?.kind === 'scalar') return r.value;
-    throw new RenderError(`${where(field)}: '@${slot.id}' is not a scalar`);
-  };
-  const scalar = (field: string, fallback: ScalarValue | undefined): ScalarValue | undefined => (spec[field] === undefined ? fallback : slotValue(field));
-  const schemaDefault = (field: string): unknown => (n.op.fields[field] as { default?: unknown } | undefined)?.default;
   const handle = (field: string, grow?: number): Handle => {
     const e = n.edges.find((x) => x.field === field);
     if (!e) throw new RenderError(`node '${n.id}' has no input '${field}'`);
@@ -337,6 +324,44 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     has(field) {
       return n.edges.some((e) => e.field === field) || spec[field] !== undefined;
     },
+    ...fieldReaders(st, n),
+    sources: st.sources,
+    signal: st.signal,
+    reach: n.reach * ratio,
+    publish(data) {
+      st.published.set(n.id, data);
+    },
+    published(field) {
+      const e = n.edges.find((x) => x.field === field);
+      return e ? st.published.get(e.from) : undefined;
+    },
+  };
+}
+
+/** The context's readers of a node's scalar fields: literals, `$param`s and `@node` scalars, schema defaults, pixel sizes times the ratio. */
+function fieldReaders(st: RenderState, n: PlanNode): Pick<OpContext, 'num' | 'nums' | 'color' | 'bool' | 'resolve' | 'bound' | 'expr'> {
+  const spec = n.spec;
+  const where = (field: string) => `node '${n.id}' field '${field}'`;
+  // @2x: sizes in pixels (fields declared `unit: 'px'`) scale with the window's pixel ratio
+  // (src/render/pixel-ratio.ts).
+  const ratio = st.window.pixelRatio ?? 1;
+  const px = (field: string) => ratio !== 1 && isPixelField(n.op, field);
+  const scaledBound = (field: string): number | undefined => {
+    const b = n.bounds[field];
+    return b !== undefined && px(field) ? b * ratio : b;
+  };
+  const slotValue = (field: string): ScalarValue | undefined => {
+    const slot = n.slots.get(field);
+    if (!slot) return undefined;
+    if (slot.kind === 'literal') return slot.value;
+    if (slot.kind === 'param') return st.params.get(slot.name);
+    const r = st.results.get(slot.id);
+    if (r?.kind === 'scalar') return r.value;
+    throw new RenderError(`${where(field)}: '@${slot.id}' is not a scalar`);
+  };
+  const scalar = (field: string, fallback: ScalarValue | undefined): ScalarValue | undefined => (spec[field] === undefined ? fallback : slotValue(field));
+  const schemaDefault = (field: string): unknown => (n.op.fields[field] as { default?: unknown } | undefined)?.default;
+  return {
     num(field, fallback) {
       const s = scalar(field, fallback);
       if (s === undefined) {
@@ -396,16 +421,6 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
           return typeof v === 'number' ? v * ratio : v;
         },
       };
-    },
-    sources: st.sources,
-    signal: st.signal,
-    reach: n.reach * ratio,
-    publish(data) {
-      st.published.set(n.id, data);
-    },
-    published(field) {
-      const e = n.edges.find((x) => x.field === field);
-      return e ? st.published.get(e.from) : undefined;
     },
   };
 }

@@ -228,6 +228,59 @@ function polygonPole(f: LabelFeature, W: number): Pole | null {
  * drawn), and the placement lists every candidate (OpDef.decide).
  */
 export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ shapes: TextShape[]; placement: TextPlacement }> {
+  const s = textSettings(ctx);
+  const { extent, rounds, reach, placement, haloWidth, haloBlur, haloColor } = s;
+  const stack = await fontStackOf(ctx, ctx.node.font ?? DEFAULT_FONT);
+  const clipper = await loadClipper();
+  const canvas = ctx.canvas;
+  const W = worldSize(canvas);
+  const decided = growWindow(canvas, reach + extent);
+  const region = growWindow(canvas, reach + reachOf(extent, rounds));
+  const input = ctx.input<'features'>('features') as Features;
+  const feats = await labelFeatures(input, region, placement, ctx.signal);
+  const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
+
+  // Halo layers: nested outlines from the innermost, each with the alpha that makes the stack a
+  // linear ramp from the full halo colour at width - blur / 2 to nothing at width + blur / 2.
+  const steps = haloBlur > 0 ? Math.max(2, Math.min(MAX_HALO_STEPS, Math.ceil(haloBlur))) : haloWidth > 0 ? 1 : 0;
+  const haloDistances: number[] = [];
+  for (let k = 0; k < steps; k++) haloDistances.push(Math.max(0, steps === 1 ? haloWidth : haloWidth - haloBlur / 2 + ((k + 0.5) * haloBlur) / steps));
+  const reachOfHalo = haloDistances.length ? haloDistances[haloDistances.length - 1]! : 0;
+
+  const cands = labelCandidates(ctx, s, stack, feats, inRegion, W, reachOfHalo);
+
+  const placedFlags = place(cands, rounds, obstaclesOf(ctx));
+  const placed: LabelCandidate[] = [];
+  for (let i = 0; i < cands.length; i++) if (placedFlags[i]) placed.push(cands[i]!);
+  // Published: the labels decided exactly (anchored within the canvas grown by reach + max-extent).
+  const inDecided = (c: Candidate) => c.x >= decided.x0 && c.y >= decided.y0 && c.x < decided.x0 + decided.width && c.y < decided.y0 + decided.height;
+  const published = placed.filter(inDecided);
+  const boxes = new Float64Array(published.reduce((a, c) => a + c.boxes.length, 0));
+  let at = 0;
+  for (const c of published) {
+    boxes.set(c.boxes, at);
+    at += c.boxes.length;
+  }
+  const label = (c: LabelCandidate, isPlaced: boolean): CandidateLabel => ({
+    text: c.text,
+    feature: c.feature,
+    x: c.x,
+    y: c.y,
+    boxes: c.boxes,
+    placed: isPlaced,
+  });
+  if (decideOnly) {
+    const all: CandidateLabel[] = [];
+    for (let i = 0; i < cands.length; i++) if (inDecided(cands[i]!)) all.push(label(cands[i]!, placedFlags[i]!));
+    return { shapes: [], placement: { placed: all.filter((c) => c.placed), boxes, candidates: all } };
+  }
+  const result: TextPlacement = { placed: published.map((c) => label(c, true)), boxes };
+
+  return { shapes: labelShapes(clipper, stack, placed, canvas, haloColor, haloDistances), placement: result };
+}
+
+/** The text node's fields as its plan reads them (sizes in render pixels, clamped to their bounds). */
+function textSettings(ctx: OpContext) {
   const node = ctx.node;
   const ratio = ctx.window.pixelRatio ?? 1;
   const extent = ctx.bound('max-extent');
@@ -259,23 +312,65 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
   const maxAngle = (Math.max(0, Math.min(180, ctx.num('max-angle', 45))) * Math.PI) / 180;
   const upright = ctx.bool('keep-upright', true);
 
-  const stack = await fontStackOf(ctx, node.font ?? DEFAULT_FONT);
-  const clipper = await loadClipper();
-  const canvas = ctx.canvas;
-  const W = worldSize(canvas);
-  const decided = growWindow(canvas, reach + extent);
-  const region = growWindow(canvas, reach + reachOf(extent, rounds));
-  const input = ctx.input<'features'>('features') as Features;
-  const feats = await labelFeatures(input, region, placement, ctx.signal);
-  const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
+  return {
+    ratio,
+    extent,
+    rounds,
+    reach,
+    placement,
+    padding,
+    haloWidth,
+    haloBlur,
+    baseColor,
+    haloColor,
+    colorExpr,
+    sizeExpr,
+    priorityExpr,
+    maxSize,
+    sizeMax,
+    baseSize,
+    layoutBase,
+    layoutKey,
+    spacing,
+    maxAngle,
+    upright,
+  };
+}
 
-  // Halo layers: nested outlines from the innermost, each with the alpha that makes the stack a
-  // linear ramp from the full halo colour at width - blur / 2 to nothing at width + blur / 2.
-  const steps = haloBlur > 0 ? Math.max(2, Math.min(MAX_HALO_STEPS, Math.ceil(haloBlur))) : haloWidth > 0 ? 1 : 0;
-  const haloDistances: number[] = [];
-  for (let k = 0; k < steps; k++) haloDistances.push(Math.max(0, steps === 1 ? haloWidth : haloWidth - haloBlur / 2 + ((k + 0.5) * haloBlur) / steps));
-  const reachOfHalo = haloDistances.length ? haloDistances[haloDistances.length - 1]! : 0;
+type TextSettings = ReturnType<typeof textSettings>;
 
+/**
+ * Every label the features offer anchored in the region (points, polygon poles, spaced along
+ * lines), with its boxes grown by the padding; labels whose ink reaches past max-extent are left
+ * out, and missing glyphs and such labels reported through the sources' warn.
+ */
+function labelCandidates(
+  ctx: OpContext,
+  s: TextSettings,
+  stack: Awaited<ReturnType<typeof fontStackOf>>,
+  feats: Awaited<ReturnType<typeof labelFeatures>>,
+  inRegion: (x: number, y: number) => boolean,
+  W: number,
+  reachOfHalo: number,
+): LabelCandidate[] {
+  const {
+    ratio,
+    extent,
+    placement,
+    padding,
+    baseColor,
+    colorExpr,
+    sizeExpr,
+    priorityExpr,
+    maxSize,
+    sizeMax,
+    baseSize,
+    layoutBase,
+    layoutKey,
+    spacing,
+    maxAngle,
+    upright,
+  } = s;
   const cands: LabelCandidate[] = [];
   const warnings = new Set<string>();
   let tooWide = 0;
@@ -348,36 +443,24 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
     ctx.sources.warn?.(
       `text: node '${ctx.id}': labels reaching farther than max-extent (${extent / ratio} px) from their anchor are not drawn; raise max-extent or wrap them (max-width)`,
     );
+  return cands;
+}
 
-  const placedFlags = place(cands, rounds, obstaclesOf(ctx));
-  const placed: LabelCandidate[] = [];
-  for (let i = 0; i < cands.length; i++) if (placedFlags[i]) placed.push(cands[i]!);
-  // Published: the labels decided exactly (anchored within the canvas grown by reach + max-extent).
-  const inDecided = (c: Candidate) => c.x >= decided.x0 && c.y >= decided.y0 && c.x < decided.x0 + decided.width && c.y < decided.y0 + decided.height;
-  const published = placed.filter(inDecided);
-  const boxes = new Float64Array(published.reduce((a, c) => a + c.boxes.length, 0));
-  let at = 0;
-  for (const c of published) {
-    boxes.set(c.boxes, at);
-    at += c.boxes.length;
-  }
-  const label = (c: LabelCandidate, isPlaced: boolean): CandidateLabel => ({
-    text: c.text,
-    feature: c.feature,
-    x: c.x,
-    y: c.y,
-    boxes: c.boxes,
-    placed: isPlaced,
-  });
-  if (decideOnly) {
-    const all: CandidateLabel[] = [];
-    for (let i = 0; i < cands.length; i++) if (inDecided(cands[i]!)) all.push(label(cands[i]!, placedFlags[i]!));
-    return { shapes: [], placement: { placed: all.filter((c) => c.placed), boxes, candidates: all } };
-  }
-  const result: TextPlacement = { placed: published.map((c) => label(c, true)), boxes };
-
-  // Shapes of the labels that reach the canvas: halos (outermost layer first), then texts. A
-  // label's glyphs are united first (overlapping contours filled once), its halos grown from that.
+/**
+ * Shapes of the placed labels that reach the canvas: halos (outermost layer first, at
+ * haloDistances), then texts. A label's glyphs are united first (overlapping contours filled
+ * once), its halos grown from that.
+ */
+function labelShapes(
+  clipper: Awaited<ReturnType<typeof loadClipper>>,
+  stack: Awaited<ReturnType<typeof fontStackOf>>,
+  placed: LabelCandidate[],
+  canvas: OpContext['canvas'],
+  haloColor: RGBA,
+  haloDistances: number[],
+): TextShape[] {
+  const steps = haloDistances.length;
+  const reachOfHalo = steps ? haloDistances[steps - 1]! : 0;
   const shapes: TextShape[] = [];
   const x1 = canvas.x0 + canvas.width;
   const y1 = canvas.y0 + canvas.height;
@@ -407,7 +490,7 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
     const sh = a > 0 ? drawn(c, 0) : undefined;
     if (sh) shapes.push({ ...sh, rgba: [c.color[0] * a, c.color[1] * a, c.color[2] * a, a] });
   }
-  return { shapes, placement: result };
+  return shapes;
 }
 
 function closed(r: Float64Array): Float64Array {
