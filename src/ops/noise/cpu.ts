@@ -184,15 +184,14 @@ function valueOctave(p: NoisePlan, o: number, seeds: number[], weight: number, a
   }
 }
 
-/** One octave of simplex noise added to `acc` (pixel-major, `seeds.length` channels). */
-function simplexOctave(p: NoisePlan, o: number, seeds: number[], weight: number, acc: Float64Array, first: boolean): void {
-  const { width: w, height: h, cells, cols, rows } = p;
+/**
+ * The sample coordinates of octave o (X, Z per column, Y per row, from the plan's tables) and the
+ * lattice box [i0, i0 + nx) x [j0, j0 + ny) x [k0, k0 + nz) their simplex corners can reach.
+ */
+function octaveLattice(p: NoisePlan, o: number) {
+  const { width: w, height: h, cols, rows } = p;
   const colsF = new Float32Array(cols.buffer, cols.byteOffset, cols.length);
   const rowsF = new Float32Array(rows.buffer, rows.byteOffset, rows.length);
-  const channels = seeds.length;
-  const cx = cells[o * 4]!;
-  const cy = cells[o * 4 + 1]!;
-  const cz = cells[o * 4 + 2]!;
   const X = new Float64Array(w);
   const Z = new Float64Array(w);
   const Y = new Float64Array(h);
@@ -226,6 +225,17 @@ function simplexOctave(p: NoisePlan, o: number, seeds: number[], weight: number,
   const nx = Math.floor(xMax + sMax) + 3 - i0;
   const ny = Math.floor(yMax + sMax) + 3 - j0;
   const nz = Math.floor(zMax + sMax) + 3 - k0;
+  return { X, Y, Z, i0, j0, k0, nx, ny, nz };
+}
+
+/** One octave of simplex noise added to `acc` (pixel-major, `seeds.length` channels). */
+function simplexOctave(p: NoisePlan, o: number, seeds: number[], weight: number, acc: Float64Array, first: boolean): void {
+  const { width: w, height: h, cells } = p;
+  const channels = seeds.length;
+  const cx = cells[o * 4]!;
+  const cy = cells[o * 4 + 1]!;
+  const cz = cells[o * 4 + 2]!;
+  const { X, Y, Z, i0, j0, k0, nx, ny, nz } = octaveLattice(p, o);
   const boxSize = nx * ny * nz;
   const half = SIMPLEX_GAIN / 2;
   if (boxSize * channels > Math.max(1 << 16, 4 * w * h * channels)) {

@@ -108,95 +108,168 @@ export function pressureOf(curve: unknown): (t: number) => number {
 /** Every dab of a stroke node for its canvas, in paint order (group by group). */
 export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
   const features = ctx.input<'features'>('features') as Features;
-  const { x0, y0, width: W, height: H } = ctx.canvas;
-  const world = ctx.canvas.tileSize * 2 ** ctx.canvas.z;
-  const round = brush.tip.width === 1 && brush.tip.height === 1;
-  const tinted = ctx.node.color !== undefined || ctx.node['color-expr'] !== undefined;
-  const tintOf = groupColor(ctx, 'color-expr', ctx.node.color !== undefined ? ctx.color('color', BLACK) : BLACK);
-  const widthScaleOf = groupNumber(ctx, 'width-scale-expr', ctx.num('width-scale', 1));
-  const spacingScale = Math.max(1e-6, ctx.num('spacing-scale', 1));
-  const widthMax = ctx.num('width-max', DEFAULT_WIDTH_MAX);
-  const scatter = Math.max(0, ctx.num('scatter-px', 0));
-  const sizeJitter = clamp01(ctx.num('size-jitter', 0));
-  const opacityJitter = clamp01(ctx.num('opacity-jitter', 0));
-  const opacity = clamp01(ctx.num('opacity', 1));
-  const seed = ctx.num('seed', 0) | 0;
-  const pressure = pressureOf(ctx.node['pressure-curve']);
-  const hasPressure = Array.isArray(ctx.node['pressure-curve']) && (ctx.node['pressure-curve'] as unknown[]).length > 0;
-  const thinnest = hasPressure ? Math.min(1, Math.max(0.25, ...(ctx.node['pressure-curve'] as number[][]).map((p) => Number(p[1])).filter((w) => w > 0))) : 1;
+  const layout = new DabLayout(ctx, brush);
+  for (const g of features.groups) layout.feature(g);
+  return layout.dabs();
+}
+
+/** Lays a stroke node's dabs: its settings, and the dabs and runs laid so far. */
+class DabLayout {
+  readonly x0: number;
+  readonly y0: number;
+  readonly W: number;
+  readonly H: number;
+  readonly world: number;
+  readonly round: boolean;
+  readonly tinted: boolean;
+  readonly tintOf: (g: FeatureGroup) => RGBA;
+  readonly widthScaleOf: (g: FeatureGroup) => number;
+  readonly spacingScale: number;
+  readonly widthMax: number;
+  readonly scatter: number;
+  readonly sizeJitter: number;
+  readonly opacityJitter: number;
+  readonly opacity: number;
+  readonly seed: number;
+  readonly pressure: (t: number) => number;
+  readonly hasPressure: boolean;
+  readonly thinnest: number;
+  readonly tc: Float32Array;
+  readonly reachMax: number;
+  readonly plain: boolean;
   // Per feature: width (so spacing) and paint. Round dabs: the tip's own colour, or the stroke
   // colour. Image tips: tinted by the stroke colour, or their own texels.
-  let baseW = 0;
-  let sp = 1;
-  const tc = brush.tip.data;
-  let paint: RGBA = [1, 1, 1, 1];
-  const reachMax = dabReach(widthMax / 2, round, brush.aa) + scatter;
-  const plain = round && !hasPressure && scatter === 0 && sizeJitter === 0 && opacityJitter === 0;
-  const runs: number[] = [];
-  const runGroup: number[] = [];
-  let total = 0; // dabs laid (singles and runs), against MAX_DABS
-
-  let geom = new Float32Array(4096 * 4);
-  let grp = new Uint32Array(4096);
-  let n = 0;
-  const paints: number[] = [];
-  let fkey = 0;
-  let gi = 0;
+  baseW = 0;
+  sp = 1;
+  paint: RGBA = [1, 1, 1, 1];
+  readonly runs: number[] = [];
+  readonly runGroup: number[] = [];
+  /** Dabs laid (singles and runs), against MAX_DABS. */
+  total = 0;
+  geom = new Float32Array(4096 * 4);
+  grp = new Uint32Array(4096);
+  n = 0;
+  readonly paints: number[] = [];
+  fkey = 0;
+  gi = 0;
   /** Whole worlds between the copy being laid and world [0, W): x - shift is the dab's x in [0, W). */
-  let shift = 0;
-  const push = (wx: number, wy: number, t: number, dx: number, dy: number): void => {
+  shift = 0;
+  /** Dense enough that a dab at each vertex reads as part of the line (set per feature). */
+  vertexDabs = false;
+
+  constructor(
+    readonly ctx: OpContext,
+    readonly brush: Brush,
+  ) {
+    ({ x0: this.x0, y0: this.y0, width: this.W, height: this.H } = ctx.canvas);
+    this.world = ctx.canvas.tileSize * 2 ** ctx.canvas.z;
+    this.round = brush.tip.width === 1 && brush.tip.height === 1;
+    this.tinted = ctx.node.color !== undefined || ctx.node['color-expr'] !== undefined;
+    this.tintOf = groupColor(ctx, 'color-expr', ctx.node.color !== undefined ? ctx.color('color', BLACK) : BLACK);
+    this.widthScaleOf = groupNumber(ctx, 'width-scale-expr', ctx.num('width-scale', 1));
+    this.spacingScale = Math.max(1e-6, ctx.num('spacing-scale', 1));
+    this.widthMax = ctx.num('width-max', DEFAULT_WIDTH_MAX);
+    this.scatter = Math.max(0, ctx.num('scatter-px', 0));
+    this.sizeJitter = clamp01(ctx.num('size-jitter', 0));
+    this.opacityJitter = clamp01(ctx.num('opacity-jitter', 0));
+    this.opacity = clamp01(ctx.num('opacity', 1));
+    this.seed = ctx.num('seed', 0) | 0;
+    const curve = ctx.node['pressure-curve'];
+    this.pressure = pressureOf(curve);
+    this.hasPressure = Array.isArray(curve) && (curve as unknown[]).length > 0;
+    this.thinnest = this.hasPressure ? Math.min(1, Math.max(0.25, ...(curve as number[][]).map((p) => Number(p[1])).filter((w) => w > 0))) : 1;
+    this.tc = brush.tip.data;
+    this.reachMax = dabReach(this.widthMax / 2, this.round, brush.aa) + this.scatter;
+    this.plain = this.round && !this.hasPressure && this.scatter === 0 && this.sizeJitter === 0 && this.opacityJitter === 0;
+  }
+
+  /** The dabs of one feature (a group of its own when it lays any). */
+  feature(g: FeatureGroup): void {
+    if (!g.lines.length && !g.polygons.length) return;
+    this.fkey = featureKey(g);
+    this.baseW = this.brush.widthPx * Math.max(0, this.widthScaleOf(g) || 0);
+    if (!(this.baseW > 0)) return;
+    // Tapered dabs (a pressure curve) keep overlapping: the spacing follows the thinnest part (at least a quarter of the width).
+    this.sp = Math.max(MIN_SPACING_PX, this.brush.spacing * this.baseW * this.spacingScale * this.thinnest);
+    this.vertexDabs = this.sp < this.baseW;
+    const tint = this.tintOf(g);
+    this.paint = this.tinted
+      ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]]
+      : this.round
+        ? [this.tc[0]!, this.tc[1]!, this.tc[2]!, this.tc[3]!]
+        : [1, 1, 1, 1];
+    const start = this.n + this.runGroup.length;
+    for (let i = 0; i < g.lines.length; i++) {
+      const cut = g.cutEnds?.[i] ?? 0;
+      this.walk(g.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
+    }
+    for (let i = 0; i < g.polygons.length; i++) {
+      const poly = g.polygons[i]!;
+      for (let k = 0; k < poly.length; k++) this.walk(poly[k]!, true, false, false, g.polygonCuts?.[i]?.[k]);
+    }
+    if (this.n + this.runGroup.length > start) {
+      this.paints.push(...this.paint);
+      this.gi++;
+    }
+  }
+
+  /** One dab at world (wx, wy), t along its line, on a segment of direction (dx, dy). */
+  push(wx: number, wy: number, t: number, dx: number, dy: number): void {
     // Jitter from the dab's world position (1/8 px cells, x modulo the world) and the feature.
-    const qx = Math.round((wx - shift) * 8) | 0;
+    const qx = Math.round((wx - this.shift) * 8) | 0;
     const qy = Math.round(wy * 8) | 0;
-    let w = baseW * (hasPressure ? pressure(t) : 1);
-    let m = opacity;
-    if (sizeJitter > 0) w *= 1 + sizeJitter * (2 * hash01(seed, fkey, qx, qy ^ 0x51ed27) - 1);
-    if (opacityJitter > 0) m *= 1 - opacityJitter * hash01(seed ^ 0x2545f491, fkey, qx, qy);
-    if (scatter > 0) {
-      const o = scatter * (2 * hash01(seed ^ 0x68e31da4, fkey, qx, qy) - 1);
+    let w = this.baseW * (this.hasPressure ? this.pressure(t) : 1);
+    let m = this.opacity;
+    if (this.sizeJitter > 0) w *= 1 + this.sizeJitter * (2 * hash01(this.seed, this.fkey, qx, qy ^ 0x51ed27) - 1);
+    if (this.opacityJitter > 0) m *= 1 - this.opacityJitter * hash01(this.seed ^ 0x2545f491, this.fkey, qx, qy);
+    if (this.scatter > 0) {
+      const o = this.scatter * (2 * hash01(this.seed ^ 0x68e31da4, this.fkey, qx, qy) - 1);
       wx -= dy * o; // perpendicular to the segment
       wy += dx * o;
     }
     if (!(w > 0) || !(m > 0)) return;
-    if (w > widthMax) w = widthMax;
+    if (w > this.widthMax) w = this.widthMax;
     // Narrower than a pixel: drawn a pixel wide and fainter in proportion (centre-sampled
     // coverage of a sub-pixel dab would alias into dots).
     if (w < MIN_DAB_WIDTH) {
       m *= w / MIN_DAB_WIDTH;
       w = MIN_DAB_WIDTH;
     }
-    const cx = wx - x0;
-    const cy = wy - y0;
-    if (cx < -reachMax || cy < -reachMax || cx > W + reachMax || cy > H + reachMax) return;
-    if (++total > MAX_DABS)
-      throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
-    if (n * 4 + 4 > geom.length) {
-      const g2 = new Float32Array(geom.length * 2);
-      g2.set(geom);
-      geom = g2;
-      const p2 = new Uint32Array(grp.length * 2);
-      p2.set(grp);
-      grp = p2;
+    const cx = wx - this.x0;
+    const cy = wy - this.y0;
+    if (cx < -this.reachMax || cy < -this.reachMax || cx > this.W + this.reachMax || cy > this.H + this.reachMax) return;
+    if (++this.total > MAX_DABS)
+      throw new RenderError(
+        `node '${this.ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`,
+      );
+    if (this.n * 4 + 4 > this.geom.length) {
+      const g2 = new Float32Array(this.geom.length * 2);
+      g2.set(this.geom);
+      this.geom = g2;
+      const p2 = new Uint32Array(this.grp.length * 2);
+      p2.set(this.grp);
+      this.grp = p2;
     }
-    geom[n * 4] = cx;
-    geom[n * 4 + 1] = cy;
-    geom[n * 4 + 2] = w / 2;
-    geom[n * 4 + 3] = m;
-    grp[n++] = gi;
-  };
+    this.geom[this.n * 4] = cx;
+    this.geom[this.n * 4 + 1] = cy;
+    this.geom[this.n * 4 + 2] = w / 2;
+    this.geom[this.n * 4 + 3] = m;
+    this.grp[this.n++] = this.gi;
+  }
+
   /** The lattice dabs k0, k0 + 1, ... of one segment (d = k sp - sA in [d0, d1)) that reach the canvas, as one run. */
-  const run = (ax: number, ay: number, ux: number, uy: number, sA: number, d0: number, d1: number, k0: number): void => {
-    const w = Math.max(MIN_DAB_WIDTH, Math.min(baseW, widthMax));
-    const strength = opacity * Math.min(1, Math.min(baseW, widthMax) / MIN_DAB_WIDTH);
-    const reach = dabReach(w / 2, true, brush.aa);
-    const cax = ax - x0;
-    const cay = ay - y0;
+  run(ax: number, ay: number, ux: number, uy: number, sA: number, d0: number, d1: number, k0: number): void {
+    const w = Math.max(MIN_DAB_WIDTH, Math.min(this.baseW, this.widthMax));
+    const strength = this.opacity * Math.min(1, Math.min(this.baseW, this.widthMax) / MIN_DAB_WIDTH);
+    const reach = dabReach(w / 2, true, this.brush.aa);
+    const cax = ax - this.x0;
+    const cay = ay - this.y0;
     // Offsets d = k sp - sA along the segment, limited to [d0, d1) and to centres within reach of the canvas.
     let lo = d0;
     let hi = d1;
     for (const [a, u, size] of [
-      [cax, ux, W],
-      [cay, uy, H],
+      [cax, ux, this.W],
+      [cay, uy, this.H],
     ] as const) {
       if (Math.abs(u) < 1e-12) {
         if (a < -reach || a > size + reach) return;
@@ -208,26 +281,27 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
       hi = Math.min(hi, Math.max(t0, t1));
     }
     if (!(hi >= lo)) return;
-    const kFirst = Math.max(k0, Math.ceil((sA + lo) / sp));
-    let kLast = Math.floor((sA + hi) / sp);
-    if (kLast * sp >= sA + d1) kLast--;
+    const kFirst = Math.max(k0, Math.ceil((sA + lo) / this.sp));
+    let kLast = Math.floor((sA + hi) / this.sp);
+    if (kLast * this.sp >= sA + d1) kLast--;
     const count = kLast - kFirst + 1;
     if (count <= 0) return;
-    total += count;
-    if (total > MAX_DABS)
-      throw new RenderError(`node '${ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`);
-    runs.push(cax, cay, ux, uy, kFirst * sp - sA, sp, count, w / 2, strength);
-    runGroup.push(gi);
-  };
-  let vertexDabs = false; // dense enough that a dab at each vertex reads as part of the line (set per feature)
+    this.total += count;
+    if (this.total > MAX_DABS)
+      throw new RenderError(
+        `node '${this.ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`,
+      );
+    this.runs.push(cax, cay, ux, uy, kFirst * this.sp - sA, this.sp, count, w / 2, strength);
+    this.runGroup.push(this.gi);
+  }
 
   /** Dabs along one line or ring `c` (flat world coordinates); clipped ends and edges get none of their own. */
-  const walk = (c: Float64Array, closed: boolean, cutStart: boolean, cutEnd: boolean, edgeCut?: Uint8Array): void => {
+  walk(c: Float64Array, closed: boolean, cutStart: boolean, cutEnd: boolean, edgeCut?: Uint8Array): void {
     const nv = c.length >> 1;
     if (nv < 2) return;
     const ns = closed ? nv : nv - 1;
     let lineLength = 0; // for the pressure curve's t
-    if (hasPressure) for (let i = 0; i < ns; i++) lineLength += Math.hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
+    if (this.hasPressure) for (let i = 0; i < ns; i++) lineLength += Math.hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
     let along = 0;
     for (let i = 0; i < ns; i++) {
       const j = (i + 1) % nv;
@@ -243,76 +317,55 @@ export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
       if (!cut) {
         // Vertex dabs: line ends not made by clipping, and vertices between two real edges.
         const startReal = closed ? edgeCut?.[(i + ns - 1) % ns] !== 1 : i === 0 ? !cutStart : true;
-        shift = Math.floor(ax / world) * world;
-        if (vertexDabs && startReal) push(ax, ay, lineLength > 0 ? along / lineLength : 0, ux, uy);
+        this.shift = Math.floor(ax / this.world) * this.world;
+        if (this.vertexDabs && startReal) this.push(ax, ay, lineLength > 0 ? along / lineLength : 0, ux, uy);
         // One piece per world the segment passes through (almost always one).
         let p0 = 0;
         while (p0 < len) {
           let p1 = len;
-          const m = ux > 0 ? Math.floor((ax + ux * p0) / world) + 1 : Math.ceil((ax + ux * p0) / world) - 1;
+          const m = ux > 0 ? Math.floor((ax + ux * p0) / this.world) + 1 : Math.ceil((ax + ux * p0) / this.world) - 1;
           if (ux !== 0) {
-            const dm = (m * world - ax) / ux;
+            const dm = (m * this.world - ax) / ux;
             if (dm > p0 && dm < len) p1 = dm;
           }
-          shift = Math.floor((ax + ux * ((p0 + p1) / 2)) / world) * world;
-          const sA = (ax - shift) * ux + ay * uy;
-          let k = Math.ceil((sA + p0) / sp);
-          if (plain) {
-            run(ax, ay, ux, uy, sA, p0, p1, k);
+          this.shift = Math.floor((ax + ux * ((p0 + p1) / 2)) / this.world) * this.world;
+          const sA = (ax - this.shift) * ux + ay * uy;
+          let k = Math.ceil((sA + p0) / this.sp);
+          if (this.plain) {
+            this.run(ax, ay, ux, uy, sA, p0, p1, k);
             k = Infinity;
           }
-          for (let s = k * sp; s < sA + p1; s = ++k * sp) {
+          for (let s = k * this.sp; s < sA + p1; s = ++k * this.sp) {
             const d = s - sA;
-            push(ax + ux * d, ay + uy * d, lineLength > 0 ? (along + d) / lineLength : 0, ux, uy);
+            this.push(ax + ux * d, ay + uy * d, lineLength > 0 ? (along + d) / lineLength : 0, ux, uy);
           }
           p0 = p1;
         }
-        shift = Math.floor(bx / world) * world;
-        if (vertexDabs && !closed && i === ns - 1 && !cutEnd) push(bx, by, 1, ux, uy);
+        this.shift = Math.floor(bx / this.world) * this.world;
+        if (this.vertexDabs && !closed && i === ns - 1 && !cutEnd) this.push(bx, by, 1, ux, uy);
       }
       along += len;
     }
-  };
-
-  for (const g of features.groups) {
-    if (!g.lines.length && !g.polygons.length) continue;
-    fkey = featureKey(g);
-    baseW = brush.widthPx * Math.max(0, widthScaleOf(g) || 0);
-    if (!(baseW > 0)) continue;
-    // Tapered dabs (a pressure curve) keep overlapping: the spacing follows the thinnest part (at least a quarter of the width).
-    sp = Math.max(MIN_SPACING_PX, brush.spacing * baseW * spacingScale * thinnest);
-    vertexDabs = sp < baseW;
-    const tint = tintOf(g);
-    paint = tinted ? [tint[0] * tint[3], tint[1] * tint[3], tint[2] * tint[3], tint[3]] : round ? [tc[0]!, tc[1]!, tc[2]!, tc[3]!] : [1, 1, 1, 1];
-    const start = n + runGroup.length;
-    for (let i = 0; i < g.lines.length; i++) {
-      const cut = g.cutEnds?.[i] ?? 0;
-      walk(g.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
-    }
-    for (let i = 0; i < g.polygons.length; i++) {
-      const poly = g.polygons[i]!;
-      for (let k = 0; k < poly.length; k++) walk(poly[k]!, true, false, false, g.polygonCuts?.[i]?.[k]);
-    }
-    if (n + runGroup.length > start) {
-      paints.push(...paint);
-      gi++;
-    }
   }
-  return {
-    count: n,
-    runs: Float64Array.from(runs),
-    runGroup: Uint32Array.from(runGroup),
-    runCount: runGroup.length,
-    geom: geom.subarray(0, n * 4),
-    group: grp.subarray(0, n),
-    paints: Float32Array.from(paints),
-    groups: gi,
-    round,
-    tinted,
-    hardness: brush.hardness,
-    aa: brush.aa,
-    tip: brush.tip,
-  };
+
+  dabs(): Dabs {
+    const { n, runGroup, brush } = this;
+    return {
+      count: n,
+      runs: Float64Array.from(this.runs),
+      runGroup: Uint32Array.from(runGroup),
+      runCount: runGroup.length,
+      geom: this.geom.subarray(0, n * 4),
+      group: this.grp.subarray(0, n),
+      paints: Float32Array.from(this.paints),
+      groups: this.gi,
+      round: this.round,
+      tinted: this.tinted,
+      hardness: brush.hardness,
+      aa: brush.aa,
+      tip: brush.tip,
+    };
+  }
 }
 
 /** Every dab one by one (runs expanded), in group order: the same stroke without runs (tests check runs against it). */
