@@ -117,11 +117,9 @@ fn non_separable(mode: u32, b: vec3f, s: vec3f) -> vec3f {
   }
 }
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let p = vec2i(g.xy);
   let base = loadRGBA(base_tex, u.base, p);
   let over = loadRGBA(over_tex, u.over, p);
@@ -133,8 +131,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   let as_ = src_a * clamp(u.opacity, 0.0, 1.0) * m;
   if (u.composite == ERASE) {
-    textureStore(dst, g.xy, base * (1.0 - as_));
-    return;
+    return base * (1.0 - as_);
   }
   // Straight source colour (before opacity and mask, which only scale coverage). Division, not a
   // reciprocal: c / a is exactly 1 when c == a, where color-burn and color-dodge branch.
@@ -159,5 +156,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     fa = as_ * ab;
     ao = ab;
   }
-  textureStore(dst, g.xy, vec4f(fa * mixed + (1.0 - as_) * base.rgb, ao));
+  return vec4f(fa * mixed + (1.0 - as_) * base.rgb, ao);
 }

@@ -16,11 +16,9 @@ struct U {
 @group(0) @binding(4) var<storage, read> index: array<u32>;
 @group(0) @binding(5) var<storage, read> weight: array<f32>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let horizontal = u.axis == 0u;
   let span = spans[select(g.y, g.x, horizontal)];
   var acc = vec4f(0.0);
@@ -29,5 +27,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     let q = select(vec2i(i32(g.x), i), vec2i(i, i32(g.y)), horizontal);
     acc += weight[t] * loadRGBA(src, u.src, q);
   }
-  textureStore(dst, g.xy, acc);
+  return acc;
 }

@@ -9,15 +9,9 @@ struct U {
   sa: u32,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!include filter-pass
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+fn pixel(g: vec3u) -> vec4f {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   var s = array<f32, 6>(0.0, 0.0, 0.0, c.a, 0.0, 1.0);
   if (c.a > 0.0) {
@@ -26,5 +20,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     s[2] = min(c.b / c.a, 1.0);
   }
   let a = s[u.sa];
-  textureStore(dst, g.xy, vec4f(s[u.sr] * a, s[u.sg] * a, s[u.sb] * a, a));
+  return vec4f(s[u.sr] * a, s[u.sg] * a, s[u.sb] * a, a);
 }

@@ -11,11 +11,9 @@ struct U {
 @group(0) @binding(0) var<uniform> u: U;
 @group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let d = length(vec2f(g.xy) + 0.5 - u.centre);
-  textureStore(dst, g.xy, u.color * clamp((u.radius - d) * u.inv_soft, 0.0, 1.0));
+  return u.color * clamp((u.radius - d) * u.inv_soft, 0.0, 1.0);
 }

@@ -23,11 +23,9 @@ struct Circle {
 @group(0) @binding(3) var<storage, read> starts: array<u32>;
 @group(0) @binding(4) var<storage, read> items: array<u32>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let b = (g.y / 16u) * u.bins + g.x / 16u;
   let px = f32(g.x) + 0.5;
   let py = f32(g.y) + 0.5;
@@ -65,5 +63,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     let paint = c.fill * inner + c.stroke * ring;
     d = paint + d * (1.0 - paint.a);
   }
-  textureStore(dst, g.xy, d);
+  return d;
 }

@@ -21,19 +21,16 @@ struct U {
 @group(0) @binding(3) var<storage, read> values: array<f32>;
 @group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let p = vec2i(g.xy);
   var t: f32;
   var cover = u.opacity;
   if (u.is_raster != 0u) {
     let c = loadRGBA(src, u.src, p);
     if (!(c.a > 0.0)) {
-      textureStore(dst, g.xy, vec4f(0.0));
-      return;
+      return vec4f(0.0);
     }
     t = (0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b) / c.a;
     cover *= min(c.a, 1.0);
@@ -42,8 +39,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   // NaN samples stay transparent, as on the CPU.
   if (is_nan(t)) {
-    textureStore(dst, g.xy, vec4f(0.0));
-    return;
+    return vec4f(0.0);
   }
   let last = u.segs;
   var rgba: vec4f;
@@ -69,5 +65,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     }
   }
   let a = rgba.a * cover;
-  textureStore(dst, g.xy, vec4f(rgba.rgb * a, a));
+  return vec4f(rgba.rgb * a, a);
 }

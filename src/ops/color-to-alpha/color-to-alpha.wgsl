@@ -9,15 +9,9 @@ struct U {
   softness: f32,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!include filter-pass
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+fn pixel(g: vec3u) -> vec4f {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   var f = 0.0;
   if (c.a > 0.0) {
@@ -29,5 +23,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
       f = select(0.0, 1.0, d > u.threshold);
     }
   }
-  textureStore(dst, g.xy, c * f);
+  return c * f;
 }

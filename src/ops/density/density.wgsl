@@ -14,11 +14,9 @@ struct U {
 @group(0) @binding(3) var<storage, read> starts: array<u32>;
 @group(0) @binding(4) var<storage, read> items: array<u32>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let b = (g.y / 16u) * u.bins + g.x / 16u;
   let cx = f32(g.x) + 0.5;
   let cy = f32(g.y) + 0.5;
@@ -33,5 +31,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
       sum += p.z * exp(-a * dy * dy) * exp(-a * dx * dx);
     }
   }
-  textureStore(dst, g.xy, vec4f(sum, 0.0, 0.0, 0.0));
+  return vec4f(sum, 0.0, 0.0, 0.0);
 }

@@ -10,15 +10,9 @@ struct U {
   src: View,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!include filter-pass
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+fn pixel(g: vec3u) -> vec4f {
   let p = vec2i(g.xy);
   let step = select(vec2i(0, 1), vec2i(1, 0), u.axis == 0u) * i32(u.stride);
   var acc = loadRGBA(src, u.src, p);
@@ -26,5 +20,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     let v = loadRGBA(src, u.src, p + i32(i) * step);
     acc = select(min(acc, v), max(acc, v), u.is_max != 0u);
   }
-  textureStore(dst, g.xy, acc);
+  return acc;
 }

@@ -47,11 +47,9 @@ fn texel(x: i32, y: i32) -> vec4f {
   return loadRGBA(src, u.src, vec2i(clamp(x, 0, u.src.size.x - 1), y));
 }
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let d = loadRGBA(disp, u.disp, vec2i(g.xy));
   // Offsets clamp to the amplitude (a displacement outside [0, A] cannot read past the pad).
   let amp = 0.5 * u.amp2;
@@ -64,5 +62,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let yb = row(y0 + 1);
   let top = mix(texel(x0, ya), texel(x0 + 1, ya), f.x);
   let bottom = mix(texel(x0, yb), texel(x0 + 1, yb), f.x);
-  textureStore(dst, g.xy, mix(top, bottom, f.y));
+  return mix(top, bottom, f.y);
 }

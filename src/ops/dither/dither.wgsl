@@ -51,15 +51,12 @@ fn to_lab(c: vec3f) -> vec3f {
   return vec3f(116.0 * y - 16.0, 500.0 * (x - y), 200.0 * (y - z));
 }
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   if (!(c.a > 0.0)) {
-    textureStore(dst, g.xy, vec4f(0.0));
-    return;
+    return vec4f(0.0);
   }
   let q = floor(clamp(c.rgb / c.a, vec3f(0.0), vec3f(1.0)) * 255.0 + 0.5) / 255.0;
   let mask = u.msize - 1u;
@@ -79,5 +76,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
       best = i;
     }
   }
-  textureStore(dst, g.xy, vec4f(palette[u.n + best].rgb * c.a, c.a));
+  return vec4f(palette[u.n + best].rgb * c.a, c.a);
 }

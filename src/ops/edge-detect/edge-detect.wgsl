@@ -7,15 +7,9 @@ struct U {
   src: View,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!include filter-pass
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+fn pixel(g: vec3u) -> vec4f {
   let c = vec2i(g.xy) + vec2i(1, 1);
   let a0 = loadRGBA(src, u.src, c + vec2i(-1, -1));
   let a1 = loadRGBA(src, u.src, c + vec2i(0, -1));
@@ -28,5 +22,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let gx = a2 + 2.0 * a5 + a8 - (a0 + 2.0 * a3 + a6);
   let gy = a6 + 2.0 * a7 + a8 - (a0 + 2.0 * a1 + a2);
   let v = min(sqrt(gx * gx + gy * gy) * u.strength, vec4f(1.0));
-  textureStore(dst, g.xy, vec4f(v.rgb, max(v.a, max(v.r, max(v.g, v.b)))));
+  return vec4f(v.rgb, max(v.a, max(v.r, max(v.g, v.b))));
 }

@@ -46,11 +46,9 @@ fn shade(x: f32, y: f32) -> f32 {
   return 1.0 + (w225 * v225 + xx * v270 + w315 * v315 + yy * v360) / q / root;
 }
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
   let c = vec2i(g.xy) + vec2i(1, 1);
   let a0 = loadR(src, u.src, c + vec2i(-1, -1));
   let a1 = loadR(src, u.src, c + vec2i(0, -1));
@@ -64,8 +62,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   // No data (NaN, or an infinite value) anywhere in the window: transparent, as on the CPU.
   let ok = finite(a0) && finite(a1) && finite(a2) && finite(a3) && finite(a4) && finite(a5) && finite(a6) && finite(a7) && finite(a8);
   if (!ok) {
-    textureStore(dst, g.xy, vec4f(0.0));
-    return;
+    return vec4f(0.0);
   }
   let ew = inv_res[g.y];
   let x = (a0 + a3 + a3 + a6 - (a2 + a5 + a5 + a8)) * ew;
@@ -77,5 +74,5 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
     let k = sqrt(q / (1.0 + q));
     col = u.accent * k + col * (1.0 - u.accent.a * k);
   }
-  textureStore(dst, g.xy, col);
+  return col;
 }

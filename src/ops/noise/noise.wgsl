@@ -3,10 +3,8 @@
 
 @group(0) @binding(5) var dst: texture_storage_2d<r32float, write>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
-  textureStore(dst, g.xy, vec4f(fbm(g.xy, 0u), 0.0, 0.0, 0.0));
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
+  return vec4f(fbm(g.xy, 0u), 0.0, 0.0, 0.0);
 }

@@ -6,20 +6,13 @@ struct U {
   steps: f32,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!include filter-pass
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+fn pixel(g: vec3u) -> vec4f {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   if (!(c.a > 0.0)) {
-    textureStore(dst, g.xy, vec4f(0.0));
-    return;
+    return vec4f(0.0);
   }
   let v = floor(min(c.rgb * (u.steps / c.a), vec3f(u.steps)) + 0.5) / u.steps;
-  textureStore(dst, g.xy, vec4f(v * c.a, c.a));
+  return vec4f(v * c.a, c.a);
 }

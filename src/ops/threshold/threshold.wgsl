@@ -9,9 +9,7 @@ struct U {
   luma: u32,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!include filter-pass
 
 fn step_at(v: f32) -> f32 {
   if (u.softness > 0.0) {
@@ -20,11 +18,7 @@ fn step_at(v: f32) -> f32 {
   return select(0.0, 1.0, v > u.level);
 }
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
+fn pixel(g: vec3u) -> vec4f {
   let c = loadRGBA(src, u.src, vec2i(g.xy));
   var straight = vec3f(0.0);
   if (c.a > 0.0) {
@@ -32,9 +26,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   if (u.luma != 0u) {
     let t = step_at(dot(straight, vec3f(0.2126, 0.7152, 0.0722))) * c.a;
-    textureStore(dst, g.xy, vec4f(t, t, t, c.a));
+    return vec4f(t, t, t, c.a);
   } else {
     let t = step_at(c.a);
-    textureStore(dst, g.xy, vec4f(straight * t, t));
+    return vec4f(straight * t, t);
   }
 }

@@ -8,10 +8,8 @@ struct U {
 @group(0) @binding(1) var src: texture_2d<f32>;
 @group(0) @binding(2) var dst: texture_storage_2d<r32float, write>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
-  textureStore(dst, g.xy, vec4f(loadR(src, u.src, vec2i(g.xy)), 0.0, 0.0, 0.0));
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
+  return vec4f(loadR(src, u.src, vec2i(g.xy)), 0.0, 0.0, 0.0);
 }

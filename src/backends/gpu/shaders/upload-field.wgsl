@@ -7,10 +7,8 @@ struct U {
 @group(0) @binding(1) var<storage, read> src: array<f32>;
 @group(0) @binding(2) var dst: texture_storage_2d<r32float, write>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
-  textureStore(dst, g.xy, vec4f(src[g.y * u.size.x + g.x], 0.0, 0.0, 0.0));
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
+  return vec4f(src[g.y * u.size.x + g.x], 0.0, 0.0, 0.0);
 }

@@ -7,10 +7,8 @@ struct U {
 @group(0) @binding(1) var<storage, read> src: array<vec4f>;
 @group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (any(g.xy >= u.size)) {
-    return;
-  }
-  textureStore(dst, g.xy, src[g.y * u.size.x + g.x]);
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
+  return src[g.y * u.size.x + g.x];
 }
