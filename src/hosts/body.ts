@@ -1,6 +1,7 @@
 // Reading an HTTP answer with a bound, for the Node and the browser loaders (fetch API only, no
 // Node imports): a source can never make a host hold an unbounded body.
 import { formatBytes } from '../limits.js';
+import { concat } from '../util/concat.js';
 
 /**
  * An HTTP body, never held unbounded: past `max` bytes (declared or received) it is refused, or,
@@ -27,11 +28,5 @@ export async function readBody(res: Response, ref: string, max: number, prefix =
     total += value.length;
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concat(chunks, (n) => new Uint8Array(n));
 }

@@ -3,6 +3,7 @@
 // inflation stops at a byte cap: a 4 MB gzip bomb must not become 1 GB of memory.
 import { Decompress as ZstdStream } from 'fzstd';
 import { formatBytes } from '../limits.js';
+import { concat } from '../util/concat.js';
 
 /** Codecs of PMTiles archives (internal and tile compression) and of gzip-compressed MVT tiles. */
 export type Codec = 'gzip' | 'br' | 'zstd';
@@ -22,16 +23,9 @@ class InflateLimitError extends Error {
   }
 }
 
-/** Concatenate chunks. */
-function join(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+/** Concatenate chunks (one chunk is returned as it is). */
+function join(chunks: Uint8Array[]): Uint8Array {
+  return chunks.length === 1 ? chunks[0]! : concat(chunks, (n) => new Uint8Array(n));
 }
 
 /** Inflate gzip bytes; rejects on a truncated or corrupt stream, and as soon as the output passes maxBytes. */
@@ -50,7 +44,7 @@ export async function gunzip(bytes: Uint8Array, maxBytes: number): Promise<Uint8
     }
     chunks.push(value);
   }
-  return join(chunks, total);
+  return join(chunks);
 }
 
 /** Inflate zstd bytes (fzstd, streaming so that the cap holds before memory is spent). */
@@ -68,7 +62,7 @@ export function unzstd(bytes: Uint8Array, maxBytes: number): Uint8Array {
   const step = 64 * 1024;
   for (let i = 0; i < bytes.length; i += step) s.push(bytes.subarray(i, Math.min(bytes.length, i + step)), i + step >= bytes.length);
   if (!ended) throw new Error('the zstd stream is truncated');
-  return join(chunks, total);
+  return join(chunks);
 }
 
 /** Inflate `bytes` with `codec`, never past maxBytes. */

@@ -1,42 +1,13 @@
 // fill-pattern: the pattern's closed form (texel (X mod w, Y mod h) at scale 1, periodicity at any
 // scale), world anchoring across tiles, raster patterns against fill-solid, CPU/GPU parity.
-import sharp from 'sharp';
 import { CpuBackend, Renderer, type Raster, type Window } from '../../index.js';
 import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, RASTER_TOL } from '../../../tests/gpu/harness.js';
-
-function lonLat(z: number, ts: number, x: number, y: number): [number, number] {
-  const size = ts * 2 ** z;
-  return [(x / size) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI];
-}
-
-const Z = 8;
-const TS = 64;
-const WIN: Window = { z: Z, x0: 100 * TS, y0: 90 * TS, width: 2 * TS, height: 2 * TS, tileSize: TS };
-
-/** A polygon from window pixel corners [x0, y0, x1, y1]. */
-function box(x0: number, y0: number, x1: number, y1: number): object {
-  const c = [
-    [x0, y0],
-    [x1, y0],
-    [x1, y1],
-    [x0, y1],
-    [x0, y0],
-  ].map(([x, y]) => lonLat(Z, TS, WIN.x0 + x!, WIN.y0 + y!));
-  return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [c] } }] };
-}
+import { box, png, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
 
 // 3 x 2 texels, straight RGBA8.
 const TEX = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 0, 128, 0, 0, 0, 0, 40, 80, 120, 200];
-
-async function png(w: number, h: number, px: number[]): Promise<Uint8Array> {
-  return new Uint8Array(
-    await sharp(Buffer.from(Uint8Array.from(px)), { raw: { width: w, height: h, channels: 4 } })
-      .png()
-      .toBuffer(),
-  );
-}
 
 async function loader(): Promise<Loader> {
   const bytes = await png(3, 2, TEX);

@@ -1,52 +1,11 @@
 // stamp: closed forms (a 1 x 1 sprite spreads as the bilinear tent; rotation and scale map
 // texels where they should), asset errors, seams, CPU/GPU parity.
-import sharp from 'sharp';
 import { CpuBackend, Renderer, type Raster, type Window } from '../../index.js';
-import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
 import type { StyleDoc } from '../../style/types.js';
 import { styleDeclaresRef } from '../../hosts/server/preview.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
-
-function lonLat(z: number, ts: number, x: number, y: number): [number, number] {
-  const size = ts * 2 ** z;
-  return [(x / size) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI];
-}
-
-const Z = 8;
-const TS = 64;
-const WIN: Window = { z: Z, x0: 100 * TS, y0: 90 * TS, width: 2 * TS, height: 2 * TS, tileSize: TS };
-
-function points(pts: number[][], props: Record<string, unknown>[] = []): object {
-  return {
-    type: 'FeatureCollection',
-    features: pts.map(([x, y], i) => ({
-      type: 'Feature',
-      properties: props[i] ?? {},
-      geometry: { type: 'Point', coordinates: lonLat(Z, TS, WIN.x0 + x!, WIN.y0 + y!) },
-    })),
-  };
-}
-
-/** PNG bytes of straight RGBA8 pixels. */
-async function png(w: number, h: number, px: number[]): Promise<Uint8Array> {
-  return new Uint8Array(
-    await sharp(Buffer.from(Uint8Array.from(px)), { raw: { width: w, height: h, channels: 4 } })
-      .png()
-      .toBuffer(),
-  );
-}
-
-function loaderOf(files: Record<string, Uint8Array>): Loader {
-  return {
-    load: async (ref) => {
-      const f = files[ref];
-      if (!f) throw new Error(`ENOENT: '${ref}'`);
-      return f;
-    },
-    decodeImage,
-  };
-}
+import { loaderOf, png, points, TS, WIN } from '../../../tests/helpers/op-window.js';
 
 function style(data: object, node: Record<string, unknown>): object {
   return {

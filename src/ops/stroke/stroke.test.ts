@@ -5,32 +5,13 @@ import { decodeImage } from '../../hosts/node/image.js';
 import { NodeLoader } from '../../hosts/node/loader.js';
 import type { Loader } from '../../sources/types.js';
 import { checkParity, diffRasters, gpuDescribe, GPU, randomFeatures, renderOn, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
+import { lines, lonLat, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
 import { roundProfile, pressureOf, singleDabs, strokeDabs } from './plan.js';
 import { drawDabs } from './cpu.js';
 import type { OpContext } from '../types.js';
 import type { RGBA } from '../../types.js';
 
 /** World pixel -> [lon, lat] at zoom z and tile size ts. */
-function lonLat(z: number, ts: number, x: number, y: number): [number, number] {
-  const size = ts * 2 ** z;
-  return [(x / size) * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI];
-}
-
-const Z = 8;
-const TS = 64;
-const WIN: Window = { z: Z, x0: 100 * TS, y0: 90 * TS, width: 2 * TS, height: 2 * TS, tileSize: TS };
-
-function lines(ls: number[][], props: Record<string, unknown>[] = []): object {
-  return {
-    type: 'FeatureCollection',
-    features: ls.map((l, i) => {
-      const coords: [number, number][] = [];
-      for (let k = 0; k < l.length; k += 2) coords.push(lonLat(Z, TS, WIN.x0 + l[k]!, WIN.y0 + l[k + 1]!));
-      return { type: 'Feature', id: i + 1, properties: props[i] ?? { i }, geometry: { type: 'LineString', coordinates: coords } };
-    }),
-  };
-}
-
 function style(
   data: object,
   strokeNode: Record<string, unknown>,

@@ -20,6 +20,7 @@ import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint
 import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, place } from './placement.js';
 import { DEFAULT_FONT, fontStackOf } from './fonts.js';
+import { concat } from '../../util/concat.js';
 
 /** Largest label size in pixels (at pixel ratio 1); larger sizes clamp to it. */
 export const MAX_SIZE = 256;
@@ -155,14 +156,7 @@ function obstaclesOf(ctx: OpContext): Float64Array | undefined {
     if (!p) throw new RenderError(`node '${ctx.id}' field 'avoid': '${String(list[i])}' published no placement (is it a text node?)`);
     parts.push(p.boxes);
   }
-  const n = parts.reduce((a, p) => a + p.length, 0);
-  const out = new Float64Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concat(parts, (n) => new Float64Array(n));
 }
 
 /** The sample a legend swatch shows when its stand-in feature gives the expression no text. */
@@ -255,12 +249,10 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
   // Published: the labels decided exactly (anchored within the canvas grown by reach + max-extent).
   const inDecided = (c: Candidate) => c.x >= decided.x0 && c.y >= decided.y0 && c.x < decided.x0 + decided.width && c.y < decided.y0 + decided.height;
   const published = placed.filter(inDecided);
-  const boxes = new Float64Array(published.reduce((a, c) => a + c.boxes.length, 0));
-  let at = 0;
-  for (const c of published) {
-    boxes.set(c.boxes, at);
-    at += c.boxes.length;
-  }
+  const boxes = concat(
+    published.map((c) => c.boxes),
+    (n) => new Float64Array(n),
+  );
   const label = (c: LabelCandidate, isPlaced: boolean): CandidateLabel => ({
     text: c.text,
     feature: c.feature,

@@ -8,6 +8,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { CandidateLabel, Renderer as CoreRenderer, TextPlacement, Window } from '../../../index.js';
 import type { ParamValues } from '../../../params/index.js';
 import { lngLatToPixel, pixelToLngLat } from '../../../sources/tiles.js';
+import { propertiesTable } from './map.js';
 import { el } from './panel.js';
 
 /** A placed label under a click. */
@@ -74,15 +75,7 @@ function labelList(list: InspectedLabel[]): HTMLElement {
   for (const l of list) {
     const section = el('section', { class: 'label', 'data-node': l.node });
     section.append(el('h3', {}, `${l.node} · “${l.text}”`));
-    const table = el('table');
-    const entries = Object.entries(l.properties);
-    if (!entries.length) table.append(el('tr', {}, '(no properties)'));
-    for (const [k, v] of entries) {
-      const tr = el('tr');
-      tr.append(el('th', { scope: 'row' }, k), el('td', {}, typeof v === 'string' ? v : JSON.stringify(v)));
-      table.append(tr);
-    }
-    section.append(table);
+    section.append(propertiesTable(l.properties));
     box.append(section);
   }
   return box;

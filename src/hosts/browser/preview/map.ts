@@ -119,17 +119,22 @@ function inspectTable(list: InspectedFeature[]): HTMLElement {
   for (const f of list.slice(0, 20)) {
     const section = el('section', { class: 'feature', 'data-node': f.node });
     section.append(el('h3', {}, `${f.node} · ${f.geometry}`));
-    const table = el('table');
-    const entries = Object.entries(f.properties);
-    if (entries.length === 0) table.append(el('tr', {}, '(no properties)'));
-    for (const [k, v] of entries) {
-      const tr = el('tr');
-      tr.append(el('th', { scope: 'row' }, k), el('td', {}, typeof v === 'string' ? v : JSON.stringify(v)));
-      table.append(tr);
-    }
-    section.append(table);
+    section.append(propertiesTable(f.properties));
     box.append(section);
   }
   if (list.length > 20) box.append(el('p', { class: 'help' }, `and ${list.length - 20} more`));
   return box;
+}
+
+/** A feature's properties as a table, a row each (strings as they are, other values as JSON). */
+export function propertiesTable(properties: Record<string, unknown>): HTMLTableElement {
+  const table = el('table');
+  const entries = Object.entries(properties);
+  if (entries.length === 0) table.append(el('tr', {}, '(no properties)'));
+  for (const [k, v] of entries) {
+    const tr = el('tr');
+    tr.append(el('th', { scope: 'row' }, k), el('td', {}, typeof v === 'string' ? v : JSON.stringify(v)));
+    table.append(tr);
+  }
+  return table;
 }
