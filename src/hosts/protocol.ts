@@ -15,8 +15,9 @@ export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'gpu', 'cpu'];
 export type WireParams = Record<string, ScalarValue>;
 
 /**
- * Pool -> worker. `init` gives a style under a key (its version; a Node worker keeps the last two
- * for renders still queued after a reload); `render` names the key; `cancel` aborts a render.
+ * Pool -> worker. `init` gives a style under a key (its version; a Node worker keeps the 16 it
+ * rendered last: a gallery's styles, and previous versions for renders still queued after a
+ * reload); `render` names the key; `cancel` aborts a render.
  */
 export type ToWorker<Init, Job> =
   | { type: 'init'; key: string; init: Init }

@@ -39,6 +39,66 @@ let instances = 0;
 
 type Index = InstanceType<typeof geojsonvt>;
 
+/** geojson-vt's own bookkeeping (public fields, untyped in its .d.ts): every tile it has built, by id. */
+interface IndexTiles {
+  tiles: Record<number, { source: unknown[] | null; numPoints: number } | undefined>;
+  tileCoords: { z: number; x: number; y: number }[];
+  total: number;
+}
+
+/**
+ * geojson-vt keeps every tile it drills down to, for good: a server asked for ever new deep tiles
+ * grew without bound (issue 23). Past these, the tiles drilled since the index was built are
+ * dropped and the index is as built again (later tiles drill down anew). Points: those of the
+ * drilled tiles' source geometry (~12 bytes each, plus the simplified copy), so ~32 MB at most.
+ */
+export const GEOJSON_DRILLED_MAX = { tiles: 8192, points: 2_000_000 };
+
+/** The tiles of an index as built, and their source geometry, which drilling down clears. */
+class DrilledTiles {
+  private readonly built: Map<number, unknown[] | null>;
+  private readonly builtCoords: number;
+  private readonly builtTotal: number;
+  private counted: number;
+  private points = 0;
+
+  constructor(private readonly index: IndexTiles) {
+    this.built = new Map(Object.entries(index.tiles).map(([id, t]) => [Number(id), t!.source]));
+    this.counted = this.builtCoords = index.tileCoords.length;
+    this.builtTotal = index.total;
+  }
+
+  /** Tiles and source points drilled since the index was built. */
+  get drilled(): { tiles: number; points: number } {
+    this.count();
+    return { tiles: this.index.tileCoords.length - this.builtCoords, points: this.points };
+  }
+
+  private count(): void {
+    const c = this.index.tileCoords;
+    for (; this.counted < c.length; this.counted++) {
+      const { z, x, y } = c[this.counted]!;
+      this.points += this.index.tiles[((1 << z) * y + x) * 32 + z]?.numPoints ?? 0;
+    }
+  }
+
+  /** Back to the index as built when past GEOJSON_DRILLED_MAX. Only between samples (they run synchronously). */
+  trim(): void {
+    const d = this.drilled;
+    if (d.tiles <= GEOJSON_DRILLED_MAX.tiles && d.points <= GEOJSON_DRILLED_MAX.points) return;
+    const tiles = this.index.tiles;
+    for (const id of Object.keys(tiles)) {
+      const n = Number(id);
+      if (this.built.has(n)) tiles[n]!.source = this.built.get(n)!;
+      else delete tiles[n];
+    }
+    this.index.tileCoords.length = this.builtCoords;
+    this.index.total = this.builtTotal;
+    this.counted = this.builtCoords;
+    this.points = 0;
+  }
+}
+
 /** How edges between far-apart longitudes are read (src/sources/antimeridian.ts). */
 export type AntimeridianMode = 'as-written' | 'short-way';
 
@@ -132,6 +192,7 @@ export class GeojsonSource implements FeatureSource {
   private readonly decl: SourceDecl;
   private readonly loader?: Loader;
   private index?: Promise<Index>;
+  private drilledTiles?: DrilledTiles;
   // geojson-vt keeps its tiles; their conversion is kept beside them for as long as they live.
   private readonly converted = new WeakMap<RawTile, TileFeature[]>();
   private unwrapped?: GeoJSON;
@@ -186,13 +247,15 @@ export class GeojsonSource implements FeatureSource {
         if (bad) throw new SourceError(this.name, undefined, `the data is not valid GeoJSON: ${bad}`);
         try {
           this.unwrapped = mode === 'short-way' ? unwrapAntimeridian(gj) : gj;
-          return new geojsonvt(withOwnProperties(this.unwrapped), {
+          const index = new geojsonvt(withOwnProperties(this.unwrapped), {
             maxZoom: this.maxzoom,
             extent: EXTENT,
             buffer: ((typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer) * EXTENT) / 4096,
             tolerance: typeof this.decl.tolerance === 'number' ? this.decl.tolerance : GEOJSON_DEFAULTS.tolerance,
             promoteId: typeof this.decl.promoteId === 'string' ? this.decl.promoteId : null,
           });
+          this.drilledTiles = new DrilledTiles(index as unknown as IndexTiles);
+          return index;
         } catch (e) {
           throw new SourceError(this.name, undefined, `the data is not valid GeoJSON: ${(e as Error).message}`, { cause: e });
         }
@@ -230,7 +293,13 @@ export class GeojsonSource implements FeatureSource {
     );
   }
 
+  /** Tiles and source points geojson-vt has drilled down to and keeps (bounded by GEOJSON_DRILLED_MAX). */
+  get drilled(): { tiles: number; points: number } {
+    return this.drilledTiles?.drilled ?? { tiles: 0, points: 0 };
+  }
+
   private sample(index: Index, canvas: Canvas): FeatureGroup[] {
+    this.drilledTiles?.trim();
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));
     const tiles = coveringTiles(canvas, sz, typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer);
     const rects = contributionRects(tiles, canvas);

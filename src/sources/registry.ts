@@ -1,5 +1,6 @@
 // The sources of one style, built from its `sources` block, the host bindings and a tile cache.
 import { RenderError } from '../errors.js';
+import { styleVersion } from '../graph/hash.js';
 import type { SourceDecl, StyleDoc } from '../style/types.js';
 import { TileCache } from './cache.js';
 import { createSpriteLoader } from './assets.js';
@@ -48,6 +49,17 @@ const FACTORIES: ReadonlyMap<string, SourceFactory> = new Map<string, SourceFact
 // Keeps styles apart in a shared cache when their loader gives no absolute identity of a path.
 let registries = 0;
 
+/**
+ * In a shared cache, keys name the data by the loader's identity of it (an absolute path, a URL)
+ * and, through this prefix, how the declaration reads it (type, zooms, buffer, encoding...): two
+ * styles declaring one file alike share its tiles, two reading it differently never do.
+ */
+function readingKey(decl: SourceDecl): string {
+  // (A geojson source's keys are its own instance's anyway: its inline data need not be hashed.)
+  const { tiles: _t, url: _u, data: _d, attribution: _a, ...reading } = decl as SourceDecl & Record<string, unknown>;
+  return styleVersion(reading);
+}
+
 export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptions | Loader = {}): SourceRegistry {
   const o: SourceRegistryOptions = 'load' in options ? { loader: options as Loader } : (options as SourceRegistryOptions);
   const shared = !!o.cache;
@@ -60,7 +72,7 @@ export function createSourceRegistry(doc: StyleDoc, options: SourceRegistryOptio
   const all = new Map<string, AnySource>();
   for (const [name, decl] of Object.entries(doc.sources ?? {})) {
     const make = FACTORIES.get(decl.type);
-    if (make) all.set(name, make(name, decl, ctx));
+    if (make) all.set(name, make(name, decl, shared && !ctx.cachePrefix ? { ...ctx, cachePrefix: `${readingKey(decl)}:` } : ctx));
   }
   const pick = <T extends AnySource>(name: string | undefined, ok: (s: AnySource) => s is T, what: string): T => {
     if (name !== undefined) {

@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { CpuBackend, LimitError, ParamError, RenderError, SourceError, StyleError, type ParamValues } from '../../src/index.js';
 import { fromWire, toWire } from '../../src/hosts/protocol.js';
-import { WorkerPool } from '../../src/hosts/node/render-pool.js';
+import { WORKER_STYLES, WorkerPool } from '../../src/hosts/node/render-pool.js';
 import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
 import { tileWindow } from '../../src/types.js';
+import { TileService } from '../../src/hosts/server/service.js';
 import { differenceFromRaster } from '../helpers/decode.js';
 import { requireBuild, WORKER, writeFixtures, type Fixture } from './fixtures.js';
 
@@ -93,6 +94,57 @@ test('a worker that dies mid-render fails its render alone; the pool replaces it
     expect((e as Error).message).toMatch(/a render worker stopped/);
     const png = await one.render(style, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params());
     expect(png.length).toBeGreaterThan(100);
+  } finally {
+    await one.close();
+  }
+});
+
+test("a worker's stats say where its memory is: its V8 heap, its source cache (shared by its styles), its free buffers; the service adds the main thread (GET /metrics)", async () => {
+  const one = new WorkerPool({ size: 1, workerUrl: WORKER });
+  try {
+    await one.render(style, tileWindow({ z: 2, x: 1, y: 1 }, 256), style.renderer.params());
+    const [s] = await one.stats();
+    expect(s!.memory.heapUsed).toBeGreaterThan(0);
+    expect(s!.memory.heapTotal).toBeGreaterThanOrEqual(s!.memory.heapUsed);
+    expect(s!.memory.arrayBuffers).toBeGreaterThan(0);
+    expect(s!.memory.sourceCache).toBeGreaterThan(0); // the sampled shapes of the tile
+    // A second style in the same worker adds its entries to the same cache, within one bound.
+    const other = await loadStyleFile(fx.shapes, { sourceCacheBytes: 128 * 1024 * 1024 });
+    const otherStyle: LoadedStyle = { ...other, renderer: { ...other.renderer, version: 'other-v' } as unknown as LoadedStyle['renderer'] };
+    await one.render(otherStyle, tileWindow({ z: 2, x: 2, y: 1 }, 256), style.renderer.params());
+    const [t] = await one.stats();
+    expect(t!.memory.sourceCache).toBeGreaterThan(s!.memory.sourceCache);
+    const service = new TileService({ style, renderer: one, log: () => undefined });
+    const m = await service.memory();
+    expect(m.threads.map((x) => x.thread)).toEqual(['main', 'worker0']);
+    expect(m.rss).toBeGreaterThan(m.threads[0]!.heapTotal);
+    expect(service.metrics.text(m)).toMatch(/^tilegraph_thread_memory_bytes\{thread="worker0",kind="source_cache"\} [1-9]\d*$/m);
+  } finally {
+    await one.close();
+  }
+  expect(await one.stats()).toEqual([]); // closed: nothing to ask, no wait
+});
+
+test('a worker keeps the styles of a gallery built: a round robin over three styles builds each once (it kept two, and rebuilt one per tile)', async () => {
+  const one = new WorkerPool({ size: 1, workerUrl: WORKER });
+  try {
+    const versions = ['g-a', 'g-b', 'g-c'].map((v) => ({ ...style, renderer: { ...style.renderer, version: v } as unknown as LoadedStyle['renderer'] }));
+    for (let round = 0; round < 3; round++)
+      for (const s of versions) expect((await one.render(s, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params())).length).toBeGreaterThan(100);
+    const [s] = await one.stats();
+    expect(s!.renders).toBe(9);
+    expect(s!.builds).toBe(3);
+    expect(s!.styles).toBe(3);
+    // Past WORKER_STYLES, the least recently rendered goes; the pool's list and the worker's agree
+    // (a render of a style the worker dropped would fail 'not loaded in this worker').
+    const many = Array.from({ length: WORKER_STYLES + 2 }, (_, i) => ({
+      ...style,
+      renderer: { ...style.renderer, version: `m-${i}` } as unknown as LoadedStyle['renderer'],
+    }));
+    for (const v of [...many, versions[2]!, ...many.slice(0, 3)]) await one.render(v, tileWindow({ z: 0, x: 0, y: 0 }, 256), style.renderer.params());
+    const [t] = await one.stats();
+    expect(t!.styles).toBe(WORKER_STYLES);
+    expect(t!.builds).toBe(3 + many.length + 1 + 3);
   } finally {
     await one.close();
   }

@@ -1,7 +1,7 @@
 // geojson source: inline data with known geometry, world-atlas TopoJSON (npm), and Natural Earth
 // from ../shared/fixtures.
 import path from 'node:path';
-import { GeojsonSource } from '../../src/sources/geojson.js';
+import { GEOJSON_DRILLED_MAX, GeojsonSource } from '../../src/sources/geojson.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { lngLatToPixel } from '../../src/sources/tiles.js';
 import { ringArea } from '../../src/geometry/clip.js';
@@ -149,4 +149,40 @@ describe('geojson source', () => {
     expect(inWorld).toBe(162);
     expect(all.some((g) => g.properties.name === 'Null Island')).toBe(false);
   });
+});
+
+// geojson-vt keeps every tile it drills down to; a server asked for ever new deep tiles grew
+// without bound (issue 23). Witness of the result: the same source freshly built (never trimmed).
+test('the tiles geojson-vt drills down to stay bounded, and a trimmed index samples as a fresh one', async () => {
+  const decl: SourceDecl = { type: 'geojson', data: 'npm:world-atlas/countries-110m.json' };
+  const make = () => new GeojsonSource({ name: 'c', decl, loader: new NodeLoader({ baseDir: process.cwd() }) });
+  const src = make();
+  // Distinct z14 tiles scattered over Europe and Africa (each drills down through up to 14 zooms).
+  const canvas = (i: number): Canvas => {
+    const x = 8192 + ((i * 7919) % 1200) * 3;
+    const y = 5200 + ((i * 104729) % 900) * 4;
+    return tileWindow({ z: 14, x, y }, 256);
+  };
+  let peak = 0;
+  let trims = 0;
+  let last = 0;
+  for (let i = 0; i < 700; i++) {
+    await src.features('c', canvas(i));
+    const d = src.drilled;
+    if (d.tiles < last) trims++;
+    last = d.tiles;
+    peak = Math.max(peak, d.tiles);
+    expect(d.points).toBeLessThanOrEqual(GEOJSON_DRILLED_MAX.points + 100_000);
+  }
+  expect(trims).toBeGreaterThan(0);
+  // One sample drills at most 4 tiles a zoom past the bound.
+  expect(peak).toBeLessThanOrEqual(GEOJSON_DRILLED_MAX.tiles + 4 * 15);
+  const fresh = make();
+  let groups = 0;
+  for (const i of [0, 1, 350, 699]) {
+    const got = await src.features('c', canvas(i));
+    expect(got).toEqual(await fresh.features('c', canvas(i)));
+    groups += got.length;
+  }
+  expect(groups).toBeGreaterThan(0); // land, not only sea
 });

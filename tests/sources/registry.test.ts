@@ -1,6 +1,7 @@
 // The registry of a style's sources: attribution merged and de-duplicated, the dem op through a
 // Renderer (decoder carried by the loader), source selection errors, a cache shared by renderers.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Renderer, TileCache, RenderError } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
@@ -98,5 +99,28 @@ describe('source registry', () => {
     const b = Renderer.create(style('{z}-{x}-{y}.mvt'), { loader: counting(path.join(MVT_FIXTURES, 'chicago')), tileCache: cache });
     await Promise.all([a.renderTile({ z: 13, x: 2101, y: 3044 }), b.renderTile({ z: 13, x: 2101, y: 3044 }), a.renderTile({ z: 13, x: 2101, y: 3044 })]);
     expect(reads).toBe(1);
+  });
+
+  // A server's render worker shares one cache among every style it renders (issue 23): two styles
+  // reading one file differently (B over-zooms z13 from a z12 tile) must not take each other's entries.
+  test('a shared cache keeps apart styles that read the same files differently', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-shared-'));
+    writeFileSync(path.join(dir, '13-2101-3044.mvt'), chicago());
+    writeFileSync(path.join(dir, '12-1050-1522.mvt'), chicago()); // another tile's content one zoom up
+    const style = (maxzoom: number) => ({
+      output: 'out',
+      sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 12, maxzoom } },
+      nodes: { f: { op: 'features', layer: 'water' }, out: { op: 'fill-solid', features: '@f', fill: '#0000ff' } },
+    });
+    const t = { z: 13, x: 2101, y: 3044 };
+    const loader = () => new NodeLoader({ baseDir: dir });
+    const soloA = await Renderer.create(style(13), { loader: loader() }).renderTile(t);
+    const soloB = await Renderer.create(style(12), { loader: loader() }).renderTile(t);
+    expect(Buffer.compare(Buffer.from(soloA.data.buffer), Buffer.from(soloB.data.buffer))).not.toBe(0);
+    const cache = new TileCache();
+    const a = Renderer.create(style(13), { loader: loader(), tileCache: cache });
+    const b = Renderer.create(style(12), { loader: loader(), tileCache: cache });
+    expect(Buffer.compare(Buffer.from((await a.renderTile(t)).data.buffer), Buffer.from(soloA.data.buffer))).toBe(0);
+    expect(Buffer.compare(Buffer.from((await b.renderTile(t)).data.buffer), Buffer.from(soloB.data.buffer))).toBe(0);
   });
 });

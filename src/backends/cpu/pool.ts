@@ -2,10 +2,17 @@
 // costs more in page faults than most kernels spend on it. The render loop releases a node's
 // buffer once its last consumer has run; a released buffer is zeroed when it is handed out again.
 // Module-level but safe: JS runs one kernel at a time and a buffer has one owner until released.
+//
+// Bounded by bytes, least recently released first out: a server rendering several styles (a
+// gallery) meets many canvas sizes, and a pool that refused new buffers once full kept the first
+// style's sizes for good (up to its whole budget per render thread, issue 23).
 
 const MAX_PER_SIZE = 6;
-const MAX_BYTES = 96 * 1024 * 1024;
+/** Bytes of free buffers kept per thread: six of one @2x canvas (656 px, 6.9 MB each) and more. */
+export const POOL_MAX_BYTES = 64 * 1024 * 1024;
 const free = new Map<number, Float32Array[]>();
+/** Every pooled buffer, least recently released first. */
+const order = new Set<Float32Array>();
 let pooledBytes = 0;
 
 /**
@@ -16,6 +23,7 @@ export function acquire(length: number, zero = true): Float32Array {
   const list = free.get(length);
   const buf = list?.pop();
   if (buf) {
+    order.delete(buf);
     pooledBytes -= buf.byteLength;
     if (zero) buf.fill(0);
     return buf;
@@ -26,9 +34,25 @@ export function acquire(length: number, zero = true): Float32Array {
 /** Give a buffer back; the caller must not use it afterwards. */
 export function release(buf: Float32Array): void {
   if (buf.length < 4096 || buf.byteOffset !== 0 || buf.length !== buf.buffer.byteLength / 4) return; // small or a view
+  if (buf.byteLength > POOL_MAX_BYTES || order.has(buf)) return;
   let list = free.get(buf.length);
   if (!list) free.set(buf.length, (list = []));
-  if (list.length >= MAX_PER_SIZE || pooledBytes + buf.byteLength > MAX_BYTES || list.includes(buf)) return;
+  if (list.length >= MAX_PER_SIZE) drop(list[0]!);
   list.push(buf);
+  order.add(buf);
   pooledBytes += buf.byteLength;
+  while (pooledBytes > POOL_MAX_BYTES) drop(order.values().next().value!);
+}
+
+function drop(buf: Float32Array): void {
+  const list = free.get(buf.length)!;
+  list.splice(list.indexOf(buf), 1);
+  if (!list.length) free.delete(buf.length);
+  order.delete(buf);
+  pooledBytes -= buf.byteLength;
+}
+
+/** Free buffers held now (tests, memory reports). */
+export function poolStats(): { buffers: number; bytes: number; sizes: number } {
+  return { buffers: order.size, bytes: pooledBytes, sizes: free.size };
 }

@@ -1,7 +1,7 @@
 // The Node host's image decoder (PNG, WebP, ...) for DEM tiles: the common PNG (8-bit, not
 // interlaced) decoded directly (png-decode.ts: node:zlib and a row unfilter), anything else
 // through sharp.
-import sharp from 'sharp';
+import sharp from './sharp.js';
 import { LIMITS } from '../../limits.js';
 import type { DecodedElevation, DecodedImage } from '../../sources/types.js';
 import { decodePngElevation, decodePngFast } from './png-decode.js';

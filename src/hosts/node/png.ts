@@ -1,7 +1,7 @@
 // PNG encoding (our own: node:zlib over the smallest lossless form of the pixels) and decoding
 // through sharp (Node host only).
 import zlib from 'node:zlib';
-import sharp from 'sharp';
+import sharp from './sharp.js';
 import { fromRGBA8, pngImage, type PngImage } from '../../render/encode.js';
 import type { Raster } from '../../types.js';
 

@@ -39,13 +39,43 @@ export interface PoolWorkerData {
   backend?: 'cpu' | 'gpu';
   /** GPU workers: whether a software adapter (SwiftShader) will do; the main thread chose the adapter kind. */
   allowFallback?: boolean;
+  /** Style versions the worker keeps built, least recently used out (the pool keeps the same list: WORKER_STYLES). */
+  maxStyles?: number;
 }
+
+/**
+ * Style versions each worker keeps built, least recently rendered first out: every style of a
+ * gallery, and after a reload the previous version for renders still queued. It was two, so a
+ * gallery's round robin over seven styles rebuilt a style (its sources, its GeoJSON index) for
+ * nearly every tile (issue 23). A built style costs its plan and its sources' indexes (a few MiB
+ * for the bundled examples); decoded tiles go to the worker's one source cache.
+ */
+export const WORKER_STYLES = 16;
 
 /** What a worker has done so far (the GPU bench's per-tile breakdown): renders, PNG encodes, its GPU backend's counters. */
 export interface WorkerStats {
   renders: number;
+  /** Styles built (an `init`: a style version the worker did not hold), and held now. */
+  builds: number;
+  styles: number;
   png: { count: number; ms: number };
   gpu?: { timings: GpuTimings; pipelining: PipeliningStats };
+  /** The worker's memory in bytes: its own V8 heap, and what its caches estimate they hold. */
+  memory: WorkerMemory;
+}
+
+/** A render thread's memory (bytes), for `/metrics` and the memory bench. */
+export interface WorkerMemory {
+  /** V8 heap of this thread: used, and reserved (what it costs in RSS). */
+  heapUsed: number;
+  heapTotal: number;
+  /** Typed arrays' buffers and other memory V8 is told about outside its heap (this thread's). */
+  external: number;
+  arrayBuffers: number;
+  /** Estimated bytes of the source cache (decoded source tiles, sampled geometry), shared by the thread's styles. */
+  sourceCache: number;
+  /** Free canvas buffers kept for reuse (src/backends/cpu/pool.ts). */
+  bufferPool: number;
 }
 
 /** The hosts' protocol, plus the Node pool's own `stats` (counters) and `close` (release the GPU device, then end). */
@@ -78,7 +108,7 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  /** Style versions the worker holds, oldest first (it keeps the last two, as this list does). */
+  /** Style versions the worker holds, least recently rendered first (it keeps WORKER_STYLES, as this list does). */
   loaded: string[];
   busy: number;
   jobs: Set<number>;
@@ -106,10 +136,18 @@ export interface WorkerPoolOptions {
    * some allocations abort the process (nodejs/node#47224); the render limits are the real guard.
    */
   maxHeapMb?: number;
+  /** Young generation of each worker in MiB (default WORKER_YOUNG_MB). */
+  maxYoungMb?: number;
 }
 
 /** Default heap of a render worker: rasters live outside it (typed arrays); geometry and caches inside. */
 const WORKER_HEAP_MB = 2048;
+/**
+ * Young generation of a render worker in MiB. V8 sizes it from the old generation (48 MiB at
+ * 2 GiB) and keeps it all resident between collections; 16 costs no measurable CPU
+ * (docs/server.md) and saves ~30 MiB of RSS per worker (issue 23).
+ */
+const WORKER_YOUNG_MB = 16;
 
 /** CPU renders spread over worker threads; each worker builds the style from the same text. */
 export class WorkerPool implements PngRenderer {
@@ -130,6 +168,7 @@ export class WorkerPool implements PngRenderer {
   private readonly statsWaiting = new Map<number, (s: WorkerStats) => void>();
   /** What the workers render on. */
   readonly backend: 'cpu' | 'gpu';
+  private readonly maxYoungMb?: number;
 
   constructor(options: WorkerPoolOptions = {}) {
     const size = Math.max(1, options.size ?? availableParallelism());
@@ -139,7 +178,8 @@ export class WorkerPool implements PngRenderer {
     this.compressionLevel = options.compressionLevel;
     this.maxHeapMb = options.maxHeapMb ?? WORKER_HEAP_MB;
     this.backend = options.backend ?? 'cpu';
-    this.data = { backend: this.backend, allowFallback: options.allowFallback ?? false };
+    this.data = { backend: this.backend, allowFallback: options.allowFallback ?? false, maxStyles: WORKER_STYLES };
+    this.maxYoungMb = options.maxYoungMb ?? WORKER_YOUNG_MB;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -149,7 +189,10 @@ export class WorkerPool implements PngRenderer {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb }, workerData: this.data });
+    const worker = new Worker(this.workerUrl, {
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, ...(this.maxYoungMb ? { maxYoungGenerationSizeMb: this.maxYoungMb } : {}) },
+      workerData: this.data,
+    });
     const slot: Slot = { worker, loaded: [], busy: 0, jobs: new Set() };
     worker.on('message', (m: WorkerReply) => this.settle(slot, m));
     const fail = (why: string) => {
@@ -228,7 +271,11 @@ export class WorkerPool implements PngRenderer {
       };
       slot.worker.postMessage({ type: 'init', key: version, init } satisfies WorkerRequest);
       slot.loaded.push(version);
-      if (slot.loaded.length > 2) slot.loaded.shift();
+      if (slot.loaded.length > WORKER_STYLES) slot.loaded.shift();
+    } else if (slot.loaded.at(-1) !== version) {
+      // Most recently used last, as the worker orders its styles on the same messages.
+      slot.loaded.splice(slot.loaded.indexOf(version), 1);
+      slot.loaded.push(version);
     }
     const id = this.nextId++;
     slot.busy++;
@@ -255,15 +302,16 @@ export class WorkerPool implements PngRenderer {
     });
   }
 
-  /** Each worker's counters (a worker that does not answer within 5 s is left out). */
-  async stats(): Promise<WorkerStats[]> {
+  /** Each worker's counters (a worker that does not answer within `timeoutMs`, busy in a long render, is left out). */
+  async stats(timeoutMs = 5000): Promise<WorkerStats[]> {
+    if (this.closed) return [];
     const asked = this.slots.map((slot) => {
       const id = this.nextId++;
       return new Promise<WorkerStats | undefined>((resolve) => {
         const timer = setTimeout(() => {
           this.statsWaiting.delete(id);
           resolve(undefined);
-        }, 5000);
+        }, timeoutMs);
         this.statsWaiting.set(id, (s) => {
           clearTimeout(timer);
           resolve(s);

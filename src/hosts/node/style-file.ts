@@ -20,18 +20,24 @@ export interface LoadedStyle {
   nodeCacheBytes?: number;
   /**
    * Bytes of decoded source tiles and sampled geometry each built renderer keeps (its TileCache;
-   * default 128 MiB). A render worker holds up to two versions of a style, each with its own.
+   * default 128 MiB), unless `tileCache` is given. A server's render worker shares one among all
+   * the styles it holds (a gallery's, and previous versions after a reload).
    */
   sourceCacheBytes?: number;
+  /**
+   * The source cache shared with other styles of this thread (a server's; then `sourceCacheBytes`
+   * is its size, for every style together). Never sent to a worker, which has its own.
+   */
+  tileCache?: TileCache;
 }
 
 /** How a style's Renderer is built from its text: what LoadedStyle and a worker's init carry. */
-export type BuildOptions = Pick<LoadedStyle, 'baseDir' | 'allowOutside' | 'fetchTimeoutMs' | 'nodeCacheBytes' | 'sourceCacheBytes'>;
+export type BuildOptions = Pick<LoadedStyle, 'baseDir' | 'allowOutside' | 'fetchTimeoutMs' | 'nodeCacheBytes' | 'sourceCacheBytes' | 'tileCache'>;
 
 /** Build a Renderer from style text with the Node loader (what `openStyle` does for a file). */
 export function rendererFromText(text: string, o: BuildOptions): Renderer {
   const nodeCache = o.nodeCacheBytes ? new NodeCache(o.nodeCacheBytes) : undefined;
-  const tileCache = o.sourceCacheBytes !== undefined ? new TileCache({ maxBytes: o.sourceCacheBytes }) : undefined;
+  const tileCache = o.tileCache ?? (o.sourceCacheBytes !== undefined ? new TileCache({ maxBytes: o.sourceCacheBytes }) : undefined);
   const loader = new NodeLoader({ baseDir: o.baseDir, allowOutside: o.allowOutside, fetchTimeoutMs: o.fetchTimeoutMs });
   return Renderer.create(text, { loader, nodeCache, tileCache });
 }
@@ -39,7 +45,7 @@ export function rendererFromText(text: string, o: BuildOptions): Renderer {
 /** Read, validate and build a style file. Throws StyleError / BuildError, or the fs error when unreadable. */
 export async function loadStyleFile(
   file: string,
-  options: { allowOutside?: boolean; fetchTimeoutMs?: number; nodeCacheBytes?: number; sourceCacheBytes?: number } = {},
+  options: { allowOutside?: boolean; fetchTimeoutMs?: number; nodeCacheBytes?: number; sourceCacheBytes?: number; tileCache?: TileCache } = {},
 ): Promise<LoadedStyle> {
   const abs = path.resolve(file);
   const text = await readFile(abs, 'utf8');
@@ -49,6 +55,7 @@ export async function loadStyleFile(
     fetchTimeoutMs: options.fetchTimeoutMs,
     nodeCacheBytes: options.nodeCacheBytes,
     sourceCacheBytes: options.sourceCacheBytes,
+    tileCache: options.tileCache,
   };
   return { file: abs, text, ...o, renderer: rendererFromText(text, o) };
 }

@@ -2,7 +2,7 @@
 // encoder, exact); WebP (lossy, libwebp) and JPEG (libjpeg-turbo, no alpha) are encoded from it.
 // WebP at quality 90, effort 2: on the golden tiles 5-10x smaller than PNG and ~10 ms to encode,
 // where lossless WebP took 50-250 ms for 25-50% savings.
-import sharp from 'sharp';
+import sharp from './sharp.js';
 
 export type TileFormat = 'png' | 'webp' | 'jpeg';
 export const TILE_FORMATS: readonly TileFormat[] = ['png', 'webp', 'jpeg'];

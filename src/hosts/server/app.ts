@@ -178,9 +178,9 @@ export function createApp(service: TileService, options: AppOptions = {}): expre
     });
   });
 
-  app.get('/metrics', (_req: Request, res: Response) => {
+  app.get('/metrics', async (_req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.type('text/plain; version=0.0.4; charset=utf-8').send(service.metrics.text());
+    res.type('text/plain; version=0.0.4; charset=utf-8').send(service.metrics.text(await service.memory()));
   });
 
   app.get('/events', eventsRoute(service));

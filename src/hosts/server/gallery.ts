@@ -8,7 +8,18 @@ import type { AddressInfo } from 'node:net';
 import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp, tilejsonCoverage } from './app.js';
-import { createHttpServer, drain, httpLimits, listen, makeRenderer, shownHost, type RunningServer, type ServeOptions } from './serve.js';
+import { TileCache } from '../../index.js';
+import {
+  createHttpServer,
+  DEFAULT_SOURCE_CACHE_BYTES,
+  drain,
+  httpLimits,
+  listen,
+  makeRenderer,
+  shownHost,
+  type RunningServer,
+  type ServeOptions,
+} from './serve.js';
 import { TileService } from './service.js';
 
 /** Style files named by `--style` arguments: a file as is; a directory's `*\/style.json` and `*.json` style files, sorted. */
@@ -74,12 +85,15 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
   httpLimits(o);
   const files = o.styles;
   const ids = styleIds(files);
+  // The main thread's renderers (they render with --workers 0) share one source cache, as each worker's styles do.
+  const tileCache = new TileCache({ maxBytes: o.sourceCacheBytes ?? DEFAULT_SOURCE_CACHE_BYTES });
   const styles = await Promise.all(
     files.map((f) =>
       loadStyleFile(f, {
         allowOutside: o.allowOutside,
         fetchTimeoutMs: o.fetchTimeoutMs ?? defaultFetchTimeoutMs(o.timeoutMs ?? 30_000),
         sourceCacheBytes: o.sourceCacheBytes,
+        tileCache,
       }),
     ),
   );

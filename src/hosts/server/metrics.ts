@@ -14,6 +14,32 @@ function label(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
+/** One thread's memory in bytes (`thread`: `main`, `worker0`, ...); the cache fields are render workers'. */
+export interface ThreadMemory {
+  thread: string;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  sourceCache?: number;
+  bufferPool?: number;
+}
+
+/** The process's resident set and each thread's share that V8 and our caches account for. */
+export interface MemoryReport {
+  rss: number;
+  threads: ThreadMemory[];
+}
+
+const MEMORY_KINDS: [keyof ThreadMemory, string][] = [
+  ['heapUsed', 'heap_used'],
+  ['heapTotal', 'heap_total'],
+  ['external', 'external'],
+  ['arrayBuffers', 'array_buffers'],
+  ['sourceCache', 'source_cache'],
+  ['bufferPool', 'buffer_pool'],
+];
+
 export class Metrics {
   /** Requests by route and status: `route|status` -> count. */
   private readonly requests = new Map<string, number>();
@@ -40,7 +66,8 @@ export class Metrics {
     for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]!) this.renderBuckets[i]!++;
   }
 
-  text(): string {
+  /** The exposition; `memory`: the process's memory by thread (GET /metrics gathers it from the workers). */
+  text(memory?: MemoryReport): string {
     const g = this.gauges;
     const out: string[] = [];
     const head = (name: string, type: string, help: string) => out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -73,6 +100,18 @@ export class Metrics {
     out.push(`tilegraph_style_reloads_total{result="error"} ${this.reloadsFailed}`);
     head('tilegraph_style_info', 'gauge', 'The style version being served.');
     out.push(`tilegraph_style_info{version="${label(g.styleVersion())}"} 1`);
+    if (memory) {
+      head('process_resident_memory_bytes', 'gauge', 'Resident memory of the whole process (every thread, native libraries included).');
+      out.push(`process_resident_memory_bytes ${memory.rss}`);
+      head(
+        'tilegraph_thread_memory_bytes',
+        'gauge',
+        'Memory by thread: V8 heap used and reserved, external and ArrayBuffer bytes, source cache and free canvas buffers (render workers).',
+      );
+      for (const t of memory.threads)
+        for (const [k, kind] of MEMORY_KINDS)
+          if (t[k] !== undefined) out.push(`tilegraph_thread_memory_bytes{thread="${label(t.thread)}",kind="${kind}"} ${t[k]}`);
+    }
     return out.join('\n') + '\n';
   }
 }

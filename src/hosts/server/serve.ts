@@ -126,7 +126,7 @@ export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'render
   allowOutside?: boolean;
   /** Milliseconds each network read of a source may take (default: half of `timeoutMs`, at most 10 s), then 502 naming it. */
   fetchTimeoutMs?: number;
-  /** Bytes of decoded source tiles and sampled geometry kept per render worker and style version (default 128 MiB). */
+  /** Bytes of decoded source tiles and sampled geometry kept per render thread, for every style it renders together (default 128 MiB). */
   sourceCacheBytes?: number;
   publicUrl?: string;
   /** Cache-Control max-age for tiles requested without the current `v` (default 60, 0 with --watch). */
@@ -143,6 +143,9 @@ export interface RunningServer {
   /** Stop accepting, let requests in flight finish (up to graceMs), then release workers and watchers. */
   close(graceMs?: number): Promise<void>;
 }
+
+/** Bytes of the source cache of each render thread (`--source-cache-mb` 128), shared by every style it renders. */
+export const DEFAULT_SOURCE_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** After the grace period, how long the 503s of renders still queued get to reach their clients. */
 const FLUSH_MS = 1000;

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tileWindow, type ParamValues, type TileAddress } from '../../index.js';
-import type { PngRenderer } from '../node/render-pool.js';
+import { WorkerPool, type PngRenderer } from '../node/render-pool.js';
 import { conversionReport, rendererFromText, type LoadedStyle } from '../node/style-file.js';
 import { ByteLru } from '../../util/byte-lru.js';
-import { Metrics } from './metrics.js';
+import { Metrics, type MemoryReport } from './metrics.js';
 import { pngToWebp } from '../node/webp.js';
 import { RenderQueue } from './queue.js';
 
@@ -72,6 +72,14 @@ export class TileService {
       styleVersion: () => this.version,
     });
     for (const line of conversionReport(this.style.renderer, `style '${path.basename(this.style.file)}'`)) this.log(line);
+  }
+
+  /** The process's memory by thread: this one's, and each render worker's (a worker that does not answer is left out). */
+  async memory(): Promise<MemoryReport> {
+    const m = process.memoryUsage();
+    const main = { thread: 'main', heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
+    const workers = this.renderer instanceof WorkerPool ? await this.renderer.stats(1000) : [];
+    return { rss: m.rss, threads: [main, ...workers.map((w, i) => ({ thread: `worker${i}`, ...w.memory }))] };
   }
 
   get version(): string {
