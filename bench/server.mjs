@@ -4,6 +4,7 @@
 // bench/out/server.json: [{style, uncached_tiles_per_s, p50_ms, p99_ms, cpu_ms_per_tile, ...}].
 // Usage: npm run build && node bench/server.mjs   (BENCH_RUNS=3, BENCH_CONCURRENCY=16, BENCH_BACKEND=cpu,
 //   BENCH_SERVE_ARGS="--workers 2" extra `serve` flags for A/B runs, BENCH_MEMORY_REQUESTS=10000 (0 skips),
+//   BENCH_MEMORY=world,gallery,gallery-cached,world-no-source-cache (which memory runs; default world,gallery),
 //   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=<regex of example names>, BENCH_CACHED=0 skips
 //   the cached rows, BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node
 //   flags of the server, BENCH_WARM=1000 warm-up requests before each uncached run)
@@ -94,33 +95,95 @@ async function pngSizes() {
 }
 
 /**
- * Memory of `serve` under load: MEMORY_REQUESTS uncached renders (tile cache off) of the example
- * over zooms 0-5 (1,365 tiles, so the sources' own tile indexes fill by ~1,400 requests) at
- * concurrency CONCURRENCY; RSS after 1,000 requests, at checkpoints and at the end, and the peak
- * (VmHWM, which the kernel keeps). Flat RSS after the first pass over the tiles means no leak.
+ * Memory of `serve` under load: MEMORY_REQUESTS renders (tile cache off unless said) over zooms
+ * 0-5 (1,365 tiles a style) at concurrency CONCURRENCY, for each run of BENCH_MEMORY:
+ * `world`: the world example alone (tile cache off); `gallery`: every bundled example at once, as
+ * `npm start` serves them (terrain on the local DEM copy; requests round robin over the styles),
+ * tile cache off; `gallery-cached`: the same with the default tile cache (128 MiB);
+ * `world-no-source-cache`: the world example with `--source-cache-mb 0` too. At checkpoints:
+ * RSS, and where it goes by thread from GET /metrics (tilegraph_thread_memory_bytes: each thread's
+ * V8 heap, external and ArrayBuffer bytes; the render workers' source caches and free canvas
+ * buffers); the rest of RSS is native (code, libvips, zlib, malloc, thread stacks). Peak: VmHWM,
+ * which the kernel keeps. Writes bench/out/memory.json.
  */
 async function memory() {
-  const srv = await startServer(world.file, ['--cache-mb', '0']);
-  try {
-    const urls = [0, 1, 2, 3, 4, 5].flatMap((z) => tilesOf(z).map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`));
-    const marks = [1000, 2000, 4000, 7000, MEMORY_REQUESTS].filter((m, i, a) => m <= MEMORY_REQUESTS && a.indexOf(m) === i);
-    const seen = [];
-    let done = 0;
-    const t0 = performance.now();
-    for (const m of marks) {
-      // Continue the round robin where the last stretch ended, so every stretch sees new tiles.
-      const shifted = urls.slice(done % urls.length).concat(urls.slice(0, done % urls.length));
-      await load(shifted, m - done);
-      done = m;
-      seen.push(`${m.toLocaleString('en')}: ${rss(srv.pid).rss.toFixed(0)}`);
+  const which = (process.env.BENCH_MEMORY || 'world,gallery').split(',');
+  const all = galleryStyles(tmp).map((s) => s.file);
+  const runs = {
+    world: { styles: [world.file], extra: ['--cache-mb', '0'], what: 'world example, tile cache off' },
+    'world-no-source-cache': { styles: [world.file], extra: ['--cache-mb', '0', '--source-cache-mb', '0'], what: 'world example, tile and source caches off' },
+    gallery: { styles: all, extra: ['--cache-mb', '0'], what: `gallery of the ${all.length} examples, tile cache off` },
+    'gallery-cached': { styles: all, extra: [], what: `gallery of the ${all.length} examples, tile cache 128 MiB` },
+  };
+  const out = [];
+  for (const name of which) {
+    const run = runs[name];
+    if (!run) throw new Error(`BENCH_MEMORY: unknown run '${name}' (${Object.keys(runs).join(', ')})`);
+    const srv = await startServer(run.styles, run.extra);
+    try {
+      const prefixes = run.styles.length > 1 ? (await (await fetch(`${srv.url}styles`)).json()).styles.map((s) => `styles/${s.id}/`) : [''];
+      const urls = [0, 1, 2, 3, 4, 5].flatMap((z) => tilesOf(z).flatMap(([z, x, y]) => prefixes.map((p) => `${srv.url}${p}tiles/${z}/${x}/${y}.png`)));
+      const marks = [1000, 2000, 4000, 7000, 10000, 15000, 20000, MEMORY_REQUESTS].filter((m, i, a) => m <= MEMORY_REQUESTS && a.indexOf(m) === i);
+      const seen = [];
+      let done = 0;
+      let failed = 0;
+      const t0 = performance.now();
+      for (const m of marks) {
+        // Continue the round robin where the last stretch ended, so every stretch sees new tiles.
+        const shifted = urls.slice(done % urls.length).concat(urls.slice(0, done % urls.length));
+        // A 503 (a render timed out on a loaded machine) is counted, not fatal: memory is measured here.
+        failed += (await load(shifted, m - done, true)).failed;
+        done = m;
+        seen.push({ requests: m, rss_mib: +rss(srv.pid).rss.toFixed(0), ...(await threadMemory(`${srv.url}${prefixes[0]}metrics`)) });
+      }
+      const rate = MEMORY_REQUESTS / ((performance.now() - t0) / 1000);
+      const peak = +rss(srv.pid).peak.toFixed(0);
+      console.log(`memory of serve (${run.what}, zooms 0-5, concurrency ${CONCURRENCY}, ${rate.toFixed(0)} tiles/s), MiB:`);
+      for (const c of seen)
+        console.log(
+          `  after ${c.requests.toLocaleString('en').padStart(6)}: RSS ${String(c.rss_mib).padStart(4)} = main thread heap and external ${c.main_heap_mib + c.main_external_mib} + workers heap ${c.workers_heap_mib} + workers external ${c.workers_external_mib} (source caches ${c.workers_source_cache_mib}, free buffers ${c.workers_buffer_pool_mib}) + native and the rest ${c.rss_mib - c.main_heap_mib - c.main_external_mib - c.workers_heap_mib - c.workers_external_mib}`,
+        );
+      console.log(`  peak RSS ${peak} MiB${failed ? ` (${failed} requests failed)` : ''}`);
+      out.push({
+        run: name,
+        failed,
+        what: run.what,
+        date: new Date().toISOString(),
+        cores: os.availableParallelism(),
+        load_average: os.loadavg()[0],
+        requests: MEMORY_REQUESTS,
+        tiles_per_s: +rate.toFixed(1),
+        peak_rss_mib: peak,
+        checkpoints: seen,
+      });
+    } finally {
+      await srv.close();
     }
-    const rate = MEMORY_REQUESTS / ((performance.now() - t0) / 1000);
-    console.log(
-      `memory of serve (${world.name}, tile cache off, zooms 0-5, concurrency ${CONCURRENCY}, ${rate.toFixed(0)} tiles/s): RSS MiB after ${seen.join(', ')}; peak ${rss(srv.pid).peak.toFixed(0)} MiB`,
-    );
-  } finally {
-    await srv.close();
   }
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(path.join(OUT, 'memory.json'), `${JSON.stringify(out, null, 1)}\n`);
+  console.log(`wrote bench/out/memory.json (${out.length} runs)`);
+}
+
+/** MiB by thread from GET /metrics: the main thread's heap and external bytes, the render workers' summed. */
+async function threadMemory(url) {
+  const text = await (await fetch(url)).text();
+  const sum = {};
+  for (const m of text.matchAll(/^tilegraph_thread_memory_bytes\{thread="(\w+)",kind="(\w+)"\} (\d+)$/gm)) {
+    const k = `${m[1] === 'main' ? 'main' : 'workers'}_${m[2]}`;
+    sum[k] = (sum[k] ?? 0) + Number(m[3]);
+  }
+  const mib = (k) => +((sum[k] ?? 0) / 1048576).toFixed(0);
+  return {
+    main_heap_mib: mib('main_heap_total'),
+    main_external_mib: mib('main_external'),
+    workers_heap_mib: mib('workers_heap_total'),
+    workers_heap_used_mib: mib('workers_heap_used'),
+    workers_external_mib: mib('workers_external'),
+    workers_array_buffers_mib: mib('workers_array_buffers'),
+    workers_source_cache_mib: mib('workers_source_cache'),
+    workers_buffer_pool_mib: mib('workers_buffer_pool'),
+  };
 }
 
 const tilesOf = (z) => {
@@ -129,11 +192,12 @@ const tilesOf = (z) => {
   return out;
 };
 
-/** `tilegraph serve` in a child process, so the client's work does not share the server's thread. */
+/** `tilegraph serve` in a child process, so the client's work does not share the server's thread. `style`: a file, or several (a gallery). */
 async function startServer(style, extra = []) {
+  const styleArgs = (Array.isArray(style) ? style : [style]).flatMap((s) => ['--style', s]);
   const child = spawn(
     process.execPath,
-    [...NODE_ARGS, path.join(root, 'dist/hosts/cli/main.js'), 'serve', '--style', style, '--port', '0', '--backend', BACKEND, ...SERVE_ARGS, ...extra],
+    [...NODE_ARGS, path.join(root, 'dist/hosts/cli/main.js'), 'serve', ...styleArgs, '--port', '0', '--backend', BACKEND, ...SERVE_ARGS, ...extra],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -141,7 +205,7 @@ async function startServer(style, extra = []) {
   let text = '';
   for await (const chunk of child.stdout) {
     text += chunk;
-    const m = /version (\w+)\) at (http:\/\/\S+)/.exec(text);
+    const m = /(?:version (\w+)\) )?at (http:\/\/\S+)/.exec(text);
     if (m) {
       return {
         url: m[2],
@@ -214,8 +278,8 @@ function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** `count` requests over `urls` (round robin) from CONCURRENCY loopback clients. */
-async function load(urls, count) {
+/** `count` requests over `urls` (round robin) from CONCURRENCY loopback clients; throws on a failed request unless `tolerate` (then counts them). */
+async function load(urls, count, tolerate = false) {
   const lat = [];
   let next = 0;
   let failed = 0;
@@ -240,8 +304,8 @@ async function load(urls, count) {
   );
   const secs = (performance.now() - t0) / 1000;
   lat.sort((a, b) => a - b);
-  if (failed) throw new Error(`${failed} of ${count} requests failed`);
-  return { rate: count / secs, p50: pct(lat, 50), p99: pct(lat, 99) };
+  if (failed && !tolerate) throw new Error(`${failed} of ${count} requests failed`);
+  return { rate: count / secs, p50: pct(lat, 50), p99: pct(lat, 99), failed };
 }
 
 const row = (label, runs) =>

@@ -356,6 +356,10 @@ describe('documents', () => {
     expect(t).toMatch(/^tilegraph_tile_cache_misses_total 1$/m);
     expect(t).toMatch(/^tilegraph_render_queue_length 0$/m);
     expect(t).toMatch(/^tilegraph_tile_cache_entries 1$/m);
+    // Memory by thread (issue 23): the process's RSS and this thread's heap (an in-process renderer: no workers).
+    expect(t).toMatch(/^process_resident_memory_bytes [1-9]\d*$/m);
+    expect(t).toMatch(/^tilegraph_thread_memory_bytes\{thread="main",kind="heap_used"\} [1-9]\d*$/m);
+    expect(t).not.toMatch(/thread="worker0"/);
     // Every sample line is `name{labels} value`.
     for (const line of t.trim().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? [\d.e+-]+)$/);
   });
