@@ -142,6 +142,30 @@ describe('ShapeTriangles', () => {
   });
 });
 
+describe('ShapeTriangles: convex pieces fanned straight from their set', () => {
+  test('the triangles addRings makes for convex rings; a ring that is not convex still carries its area (shoelace); non-finite rings as addRings', () => {
+    const hexagon = [10, 2, 20, 2, 26, 10, 20, 18, 10, 18, 4, 10];
+    const comb = [0, 0, 40, 0, 40, 30, 32, 30, 32, 8, 24, 8, 24, 30, 16, 30, 16, 8, 8, 8, 8, 30, 0, 30];
+    const bad = [1, 1, Number.NaN, 5, 9, 9, 1, 9];
+    const all = [...hexagon, ...square(30, 30, 6).coords, ...bad];
+    const set = { coords: Float64Array.from(all), starts: Int32Array.from([0, 12, 20, 28]), count: 3 };
+    const a = new ShapeTriangles(64, 64);
+    a.addRings(set, 1.5, -0.25);
+    a.endShape(1, 1, 1, 1);
+    const b = new ShapeTriangles(64, 64);
+    b.addConvexRings(set, 1.5, -0.25);
+    b.endShape(1, 1, 1, 1);
+    expect(b.count).toBe(a.count);
+    expect(Array.from(b.tris.subarray(0, b.count * TRI_FLOATS))).toEqual(Array.from(a.tris.subarray(0, a.count * TRI_FLOATS)));
+    // Hexagon 2 x (10 x 16 + 2 x 6 x 16 / 2) = 2 x 256, square 2 x 36.
+    expect(triangleArea(b, 0)).toBeCloseTo(2 * (256 + 36), 6);
+    const c = new ShapeTriangles(64, 64);
+    c.addConvexRings({ coords: Float64Array.from(comb), starts: Int32Array.from([0, comb.length]), count: 1 }, 0, 0, -1);
+    c.endShape(1, 1, 1, 1);
+    expect(triangleArea(c, 0)).toBeCloseTo(-2 * 848, 6);
+  });
+});
+
 describe('ShapeTriangles: kept triangulations of rings that never change', () => {
   /** The stored triangles' six coordinates each, shifted back by (dx, dy). */
   const coords = (t: ShapeTriangles, dx = 0, dy = 0) => {

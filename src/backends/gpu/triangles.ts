@@ -165,6 +165,40 @@ export class ShapeTriangles {
   }
 
   /**
+   * Every ring of a ring set, each a convex piece (stroke outlines: segment quads, join wedges,
+   * caps), with winding `sign`: fanned straight from the set, without the copy and the convexity
+   * test of addRings (a third of a stroke's CPU time on the GPU path). The triangles are those
+   * addRings makes for convex rings; a fan carries any closed ring's winding exactly, so a piece
+   * that is not convex after all still covers what it winds (its triangles overlap). A ring with a
+   * non-finite coordinate goes through addRing, which drops it from there.
+   */
+  addConvexRings(set: RingSet, dx = 0, dy = 0, sign = 1): void {
+    const c = set.coords;
+    for (let k = 0; k < set.count; k++) {
+      const from = set.starts[k]!;
+      const end = set.starts[k + 1]!;
+      const to = from + (((end - from) >> 1) << 1);
+      if (to - from < 6) continue;
+      let finite = true;
+      for (let i = from; i < to; i++) {
+        const v = c[i]!;
+        // (v - v !== 0): NaN or an infinity.
+        if (v - v !== 0) {
+          finite = false;
+          break;
+        }
+      }
+      if (!finite) {
+        this.addRing(c, dx, dy, sign, from, end);
+        continue;
+      }
+      const ax = c[from]! + dx;
+      const ay = c[from + 1]! + dy;
+      for (let i = from + 2; i + 3 < to; i += 2) this.triangle(ax, ay, c[i]! + dx, c[i + 1]! + dy, c[i + 2]! + dx, c[i + 3]! + dy, sign, false);
+    }
+  }
+
+  /**
    * One closed ring (the closing edge implied) with winding `sign`. `key`: an object that stands
    * for ring[from .. to) and never changes: its triangulation is kept and reused.
    */

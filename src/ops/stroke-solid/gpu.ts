@@ -11,7 +11,8 @@ export const gpu: GpuOp = {
     const { width: W, height: H, x0, y0 } = ctx.canvas;
     const shapes = new ShapeTriangles(W, H);
     strokeOutlines(ctx, (rings, [r, gr, b, a]) => {
-      shapes.addRings(rings, -x0, -y0);
+      // Outline pieces are convex (Stroker with merged off): fanned as they are.
+      shapes.addConvexRings(rings, -x0, -y0);
       shapes.endShape(r * a, gr * a, b * a, a);
     });
     return drawShapes(g, shapes, true);
