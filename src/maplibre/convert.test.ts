@@ -119,6 +119,47 @@ describe('MapLibre style conversion', () => {
   });
 });
 
+describe('metadata["tilegraph:graph"]: a MapLibre style grown into a graph', () => {
+  const base = [
+    { id: 'bg', type: 'background', paint: { 'background-color': '#ffffff' } },
+    { id: 'water', type: 'fill', source: 'g', paint: { 'fill-color': '#0000ff' } },
+  ];
+  test("its nodes join the converted graph, reading '@basemap' (the composite of every layer) and the layers' nodes", () => {
+    const graph = {
+      params: { grain: { type: 'number', default: 0.5, min: 0, max: 1 } },
+      nodes: {
+        water: { op: 'noise', 'scale-px': 4 },
+        shade: { op: 'blend', base: '@basemap', over: '@water-2', mode: 'multiply', opacity: '$grain' },
+      },
+      output: 'shade',
+      description: 'grown',
+    };
+    const { style: doc, notes } = convertMapLibre({ ...style(base), metadata: { 'tilegraph:graph': graph } } as MlStyle);
+    expect(notes).toEqual([]);
+    expect(doc.output).toBe('shade');
+    expect(doc.params).toEqual(graph.params);
+    expect(doc.description).toBe('grown');
+    // The extension's names come first: the layer 'water' takes 'water-2'.
+    expect(doc.nodes.water).toEqual({ op: 'noise', 'scale-px': 4 });
+    expect(doc.nodes['water-2']).toMatchObject({ op: 'fill-solid', fill: '#0000ff' });
+    expect(doc.nodes.basemap).toMatchObject({ op: 'blend', base: '@bg' });
+    // It loads and builds as any style.
+    expect(Renderer.create({ ...style(base), metadata: { 'tilegraph:graph': graph } }).doc.output).toBe('shade');
+  });
+
+  test('an unusable graph is reported and left out, the basemap drawn', () => {
+    for (const [graph, why] of [
+      [{ nodes: { x: { op: 'solid' } }, output: 'nowhere' }, "'output' must name one of its nodes or 'basemap'"],
+      [{ nodes: { basemap: { op: 'solid' } } }, "node name 'basemap' is reserved"],
+      [[1], 'expected an object with nodes and output'],
+    ] as const) {
+      const { style: doc, notes } = convertMapLibre({ ...style(base), metadata: { 'tilegraph:graph': graph } } as MlStyle);
+      expect(notes.map(formatNote)).toEqual([`metadata.tilegraph:graph: ${why}; the graph is left out`]);
+      expect(doc.nodes[doc.output]).toMatchObject({ op: 'blend', base: '@bg', over: '@water-with-outline' });
+    }
+  });
+});
+
 describe('zoom basis', () => {
   test('expressions at 256 px tiles see one zoom less than the tile zoom; at 512 px the tile zoom; @2x of 256 one less', async () => {
     const seen: number[] = [];

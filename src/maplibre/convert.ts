@@ -1,6 +1,7 @@
 // A MapLibre GL v8 style -> a tilegraph style document: a few nodes per layer, composited in layer
 // order (source-over), and the list of what cannot be honoured. Runs once, when a style is loaded.
 import { migrate } from '@maplibre/maplibre-gl-style-spec';
+import type { NodeSpec } from '../ops/types.js';
 import type { StyleDoc } from '../style/types.js';
 import { Graph } from './graph.js';
 import { LayerContext } from './layer.js';
@@ -85,12 +86,54 @@ function styleFonts(style: MlStyle, g: Graph): Record<string, string | string[]>
   return out;
 }
 
+interface GraphExtension {
+  nodes: Record<string, NodeSpec>;
+  output: string;
+  params?: Record<string, unknown>;
+  description?: string;
+  attribution?: string;
+}
+
+/**
+ * The style's own growth into a graph, `metadata["tilegraph:graph"]` (docs/maplibre.md, "Growing
+ * the graph"): `nodes` added to the converted graph (reading '@basemap', the composite of every
+ * layer, or any layer's node), `output` (default 'basemap'), `params`, `description`,
+ * `attribution`. The nodes are checked as any style's when the document is loaded.
+ */
+function graphExtension(style: MlStyle, g: Graph): GraphExtension | undefined {
+  const m = style.metadata?.['tilegraph:graph'];
+  if (m === undefined) return undefined;
+  const bad = (why: string) => {
+    g.notes.push({ property: 'metadata.tilegraph:graph', message: `${why}; the graph is left out` });
+    return undefined;
+  };
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return bad('expected an object with nodes and output');
+  const e = m as Record<string, unknown>;
+  const nodes = e.nodes ?? {};
+  if (!nodes || typeof nodes !== 'object' || Array.isArray(nodes)) return bad("'nodes' must be an object of nodes");
+  const reserved = ['transparent', 'world-square', 'basemap'];
+  for (const n of Object.keys(nodes)) if (reserved.includes(n)) return bad(`node name '${n}' is reserved`);
+  const output = e.output ?? 'basemap';
+  if (typeof output !== 'string' || (output !== 'basemap' && !(output in nodes))) return bad(`'output' must name one of its nodes or 'basemap'`);
+  const text = (k: string) => (typeof e[k] === 'string' ? (e[k] as string) : undefined);
+  const params = e.params && typeof e.params === 'object' && !Array.isArray(e.params) ? (e.params as Record<string, unknown>) : undefined;
+  return { nodes: nodes as Record<string, NodeSpec>, output, params, description: text('description'), attribution: text('attribution') };
+}
+
+function transparentNode(g: Graph): string {
+  if (!g.nodes.transparent) g.nodes.transparent = { op: 'solid', color: '#00000000' };
+  return 'transparent';
+}
+
 export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): Conversion {
   // migrate: legacy `stops` functions and filters become expressions (the style-spec's own converter).
   const style = migrate(structuredClone(input) as never) as unknown as MlStyle;
   const g = new Graph();
   g.name('transparent'); // reserved for the transparent base
   g.name('world-square'); // and for the world's square (patterned backgrounds)
+  const ext = graphExtension(style, g);
+  // The extension's node names and 'basemap' are taken first: a layer of the same id gets a suffix.
+  if (ext) for (const n of ['basemap', ...Object.keys(ext.nodes)]) g.name(n);
   const { sources, map } = convertSources(style, g);
   for (const key of Object.keys(style)) {
     if (SILENT_KEYS.has(key)) continue;
@@ -126,10 +169,23 @@ export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): C
   if (rasters.length === 0) output = g.add('empty', { op: 'solid', color: '#00000000' });
   else {
     output = rasters[0]!;
-    for (let i = 1; i < rasters.length; i++) output = g.add('composite', { op: 'blend', base: '@' + output, over: '@' + rasters[i] });
+    for (let i = 1; i < rasters.length; i++) {
+      const node = { op: 'blend', base: '@' + output, over: '@' + rasters[i] };
+      if (ext && i === rasters.length - 1) g.nodes[(output = 'basemap')] = node;
+      else output = g.add('composite', node);
+    }
+  }
+  if (ext) {
+    // The composite of every layer is 'basemap'; the extension's nodes read it and any layer's node.
+    if (output !== 'basemap') g.nodes.basemap = { op: 'blend', base: '@' + transparentNode(g), over: '@' + output };
+    Object.assign(g.nodes, ext.nodes);
+    output = ext.output;
   }
   const doc: StyleDoc = {
     ...(typeof style.name === 'string' ? { name: style.name } : {}),
+    ...(ext?.description ? { description: ext.description } : {}),
+    ...(ext?.attribution ? { attribution: ext.attribution } : {}),
+    ...(ext?.params ? { params: ext.params as StyleDoc['params'] } : {}),
     output,
     'zoom-basis': MAPLIBRE_TILE_SIZE,
     sources,

@@ -58,8 +58,12 @@ test('each card says what the style shows and where; a thumbnail the server cann
       .locator('a.card')
       .evaluateAll((els) => els.map((a) => ({ id: a.getAttribute('href')!.split('/')[1]!, about: a.querySelector('.about')?.textContent ?? '' })));
     for (const { id, about } of cards) {
-      const doc = JSON.parse(readFileSync(path.join(ROOT, 'examples', id, 'style.json'), 'utf8')) as { description: string };
-      expect({ id, about }).toEqual({ id, about: doc.description });
+      // A MapLibre style carries its description in metadata["tilegraph:graph"] (docs/maplibre.md).
+      const doc = JSON.parse(readFileSync(path.join(ROOT, 'examples', id, 'style.json'), 'utf8')) as {
+        description?: string;
+        metadata?: { 'tilegraph:graph'?: { description?: string } };
+      };
+      expect({ id, about }).toEqual({ id, about: doc.description ?? doc.metadata?.['tilegraph:graph']?.description });
     }
     const failed = s.page.locator('a.card[href="styles/terrain/"] .failed');
     await failed.waitFor({ state: 'visible', timeout: 60_000 });

@@ -135,7 +135,7 @@ describe("every command of the README's shell blocks runs as written", () => {
     let r = await sh('npm start', ROOT, { timeoutMs: 60_000, until: (out) => !!servedUrl(out) });
     if (/EADDRINUSE|cannot listen/.test(r.stderr)) r = await sh('npm start', ROOT, { timeoutMs: 60_000, until: (out) => !!servedUrl(out), env: { PORT: '0' } });
     expect(r.stdout).toMatch(
-      /^tilegraph: serving 7 styles \(handdrawn, heatmap, stipple, terrain, toner, watercolor, world\) at http:\/\/127\.0\.0\.1:\d+\/$/m,
+      /^tilegraph: serving 8 styles \(handdrawn, heatmap, maplibre-effects, stipple, terrain, toner, watercolor, world\) at http:\/\/127\.0\.0\.1:\d+\/$/m,
     );
     const base = servedUrl(r.stdout)!;
     expect(await httpStatus(base)).toEqual({ status: 200, type: expect.stringMatching(/^text\/html/) });

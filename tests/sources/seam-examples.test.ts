@@ -19,6 +19,7 @@ const backend = new CpuBackend();
 const DEEP: Record<string, { z: number; x: number; y: number; why: string }> = {
   handdrawn: { z: 13, x: 2100, y: 3044, why: 'Chicago z13 (mvt-fixtures), across four source tiles' },
   toner: { z: 13, x: 2100, y: 3044, why: 'Chicago z13 (mvt-fixtures), across four source tiles' },
+  'maplibre-effects': { z: 13, x: 2100, y: 3044, why: 'Chicago z13 (mvt-fixtures), across four source tiles' },
   heatmap: { z: 15, x: 5237, y: 12665, why: 'San Francisco z15 (mvt-fixtures), across four source tiles' },
   stipple: { z: 8, x: 73, y: 97, why: 'Chesapeake Bay at z8, the us-atlas states maxzoom' },
   world: { z: 6, x: 33, y: 22, why: 'the Alps at z6, the countries maxzoom' },
