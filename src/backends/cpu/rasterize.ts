@@ -251,8 +251,8 @@ export class Rasterizer {
   }
 
   /**
-   * A piece of an edge within row `row`, from x = lo to hi (0 <= lo, hi < width) across several
-   * cells of the canvas, with signed height h: cells()'s general case (the common one of addRing).
+   * A piece of an edge within row `row`, from x = lo to hi (0 <= lo < hi <= width) across several
+   * cells of the canvas, with signed height h: the general case of cells() and of addRing.
    */
   private acrossCells(row: number, lo: number, hi: number, h: number): void {
     const { acc, rowMin, rowMax, sw, ox, oy, blk, nb } = this;
@@ -261,15 +261,18 @@ export class Rasterizer {
     let c1 = hi | 0;
     if (c1 === hi) c1--;
     const k = h / (hi - lo);
+    // First cell: x in [lo, c0 + 1].
     let w = c0 + 1 - lo;
     let hc = k * w;
     acc[base + c0] += hc * w * 0.5;
     acc[base + c0 + 1] += hc * (1 - w * 0.5);
+    // Whole cells in between: each adds k, half in its cell and half carried.
     const half = k * 0.5;
     for (let c = c0 + 1; c < c1; c++) {
       acc[base + c] += half;
       acc[base + c + 1] += half;
     }
+    // Last cell: x in [c1, hi].
     w = hi - c1;
     hc = k * w;
     acc[base + c1] += hc * (1 - w * 0.5);
@@ -493,26 +496,7 @@ export class Rasterizer {
       this.touch(row, c0, c0 + 1);
       return;
     }
-    let c1 = hi | 0;
-    if (c1 === hi) c1--;
-    const k = h / (hi - lo);
-    // First cell: x in [lo, c0 + 1].
-    let w = c0 + 1 - lo;
-    let hc = k * w;
-    acc[base + c0] += hc * w * 0.5;
-    acc[base + c0 + 1] += hc * (1 - w * 0.5);
-    // Whole cells in between: each adds k, half in its cell and half carried.
-    const half = k * 0.5;
-    for (let c = c0 + 1; c < c1; c++) {
-      acc[base + c] += half;
-      acc[base + c + 1] += half;
-    }
-    // Last cell: x in [c1, hi].
-    w = hi - c1;
-    hc = k * w;
-    acc[base + c1] += hc * (1 - w * 0.5);
-    acc[base + c1 + 1] += hc * w * 0.5;
-    this.touch(row, c0, c1 + 1);
+    this.acrossCells(row, lo, hi, h);
   }
 
   /** Centre-sampled winding of one edge: +-1 at the first pixel whose centre is right of it. */
