@@ -16,6 +16,15 @@ export { FIXTURES, fixturesPresent } from '../helpers/fixtures.js';
 /** Directory of the real-world MVT blocks shipped in @mapbox/mvt-fixtures. */
 export const MVT_FIXTURES = path.join(path.dirname(createRequire(import.meta.url).resolve('@mapbox/mvt-fixtures/package.json')), 'real-world');
 
+/** The Chicago block of the MVT fixtures (z13 tiles, with its bounds) as a style's source. */
+export const chicagoSource = () => ({
+  type: 'mvt',
+  tiles: [path.join(MVT_FIXTURES, 'chicago/{z}-{x}-{y}.mvt')],
+  minzoom: 13,
+  maxzoom: 13,
+  bounds: [-87.67089, 41.836829, -87.583009, 41.902276],
+});
+
 /** A loader over a map of refs to bytes; counts loads. Missing refs reject like a missing file. */
 export class MemoryLoader implements Loader {
   readonly files = new Map<string, Uint8Array>();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { NodeLoader } from '../../hosts/node/loader.js';
 import { Renderer, tileWindow, type CandidateLabel, type PlacedLabel, type TextPlacement, type Window } from '../../index.js';
 import { fixture, fixturesDescribe } from '../../../tests/helpers/fixtures.js';
-import { MVT_FIXTURES } from '../../../tests/sources/helpers.js';
+import { chicagoSource } from '../../../tests/sources/helpers.js';
 
 const loader = () => new NodeLoader({ baseDir: path.resolve('.'), allowOutside: true });
 
@@ -38,13 +38,7 @@ const places = {
 const chicago = {
   output: 'out',
   sources: {
-    streets: {
-      type: 'mvt',
-      tiles: [path.join(MVT_FIXTURES, 'chicago/{z}-{x}-{y}.mvt')],
-      minzoom: 13,
-      maxzoom: 13,
-      bounds: [-87.67089, 41.836829, -87.583009, 41.902276],
-    },
+    streets: chicagoSource(),
   },
   nodes: {
     bg: { op: 'solid', color: '#ffffff' },

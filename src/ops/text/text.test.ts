@@ -9,7 +9,7 @@ import { CpuBackend, Renderer, toRGBA8, type Backend, type Window } from '../../
 import { diffRasters, GPU, gpuDescribe, gpuTest } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { fixture, fixturesDescribe, fixturesPresent } from '../../../tests/helpers/fixtures.js';
-import { MVT_FIXTURES } from '../../../tests/sources/helpers.js';
+import { chicagoSource } from '../../../tests/sources/helpers.js';
 import { bidiLevels } from './shape.js';
 import { fontFormat, toSfnt } from './sfnt.js';
 
@@ -41,13 +41,7 @@ const places = (extra: Record<string, unknown> = {}) => ({
 const chicago = (extra: Record<string, unknown> = {}) => ({
   output: 'out',
   sources: {
-    streets: {
-      type: 'mvt',
-      tiles: [path.join(MVT_FIXTURES, 'chicago/{z}-{x}-{y}.mvt')],
-      minzoom: 13,
-      maxzoom: 13,
-      bounds: [-87.67089, 41.836829, -87.583009, 41.902276],
-    },
+    streets: chicagoSource(),
   },
   nodes: {
     bg: { op: 'solid', color: '#f8f4f0' },
