@@ -1,6 +1,6 @@
 // Scaffolding of the op tests that draw GeoJSON placed by window pixels (stamp, stroke,
-// fill-pattern, brush-file): a 2 x 2 tile window at z8, features given in its pixels, sprites
-// encoded as PNG by libvips (sharp), and a loader serving them.
+// fill-pattern): a 2 x 2 tile window at z8, features given in its pixels, sprites encoded as PNG
+// by libvips (sharp), and a loader serving them; and the brush tests' stroked line.
 import sharp from 'sharp';
 import type { Window } from '../../src/index.js';
 import { decodeImage } from '../../src/hosts/node/image.js';
@@ -70,5 +70,21 @@ export function loaderOf(files: Record<string, Uint8Array>): Loader {
       return f;
     },
     decodeImage,
+  };
+}
+
+/** A style stroking one line along the equator from -10° to 10° (features `f`) with the brush node `b`, `extra` nodes beside. */
+export function strokedLine(brush: Record<string, unknown>, extra: Record<string, unknown> = {}): object {
+  const line = {
+    type: 'LineString',
+    coordinates: [
+      [-10, 0],
+      [10, 0],
+    ],
+  };
+  return {
+    output: 'out',
+    sources: { l: { type: 'geojson', data: line } },
+    nodes: { f: { op: 'features' }, ...extra, b: brush, out: { op: 'stroke', features: '@f', brush: '@b' } },
   };
 }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { CpuBackend, Renderer, type Window } from '../../index.js';
 import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
+import { strokedLine } from '../../../tests/helpers/op-window.js';
 
 const W: Window = { z: 2, x0: 480, y0: 496, width: 64, height: 32, tileSize: 256 };
 
@@ -16,22 +17,7 @@ async function png(w: number, h: number, rgba: number[]): Promise<Uint8Array> {
   );
 }
 
-const style = (brush: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  output: 'out',
-  sources: {
-    l: {
-      type: 'geojson',
-      data: {
-        type: 'LineString',
-        coordinates: [
-          [-10, 0],
-          [10, 0],
-        ],
-      },
-    },
-  },
-  nodes: { f: { op: 'features' }, ...extra, b: { op: 'brush-file', ...brush }, out: { op: 'stroke', features: '@f', brush: '@b' } },
-});
+const style = (brush: Record<string, unknown>, extra: Record<string, unknown> = {}) => strokedLine({ op: 'brush-file', ...brush }, extra);
 
 async function render(s: object, loader?: Loader) {
   const r = Renderer.create(s, loader ? { loader } : {});

@@ -2,6 +2,7 @@
 import { CpuBackend, Renderer, type Brush, type Window } from '../../index.js';
 import { brushSolid } from './index.js';
 import type { OpContext } from '../types.js';
+import { strokedLine } from '../../../tests/helpers/op-window.js';
 
 function brushOf(node: Record<string, unknown>): Brush {
   const spec = { op: 'brush-solid', ...node };
@@ -15,22 +16,7 @@ function brushOf(node: Record<string, unknown>): Brush {
   return brushSolid.cpu!(ctx) as Brush;
 }
 
-const style = (brush: Record<string, unknown>) => ({
-  output: 'out',
-  sources: {
-    l: {
-      type: 'geojson',
-      data: {
-        type: 'LineString',
-        coordinates: [
-          [-10, 0],
-          [10, 0],
-        ],
-      },
-    },
-  },
-  nodes: { f: { op: 'features' }, b: { op: 'brush-solid', ...brush }, out: { op: 'stroke', features: '@f', brush: '@b' } },
-});
+const style = (brush: Record<string, unknown>) => strokedLine({ op: 'brush-solid', ...brush });
 
 describe('brush-solid', () => {
   test('a 1 x 1 tip of its colour (premultiplied), width, spacing = width / (2 dabs-per-radius), hardness and aa', () => {
