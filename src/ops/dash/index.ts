@@ -23,12 +23,15 @@ export const dash: OpDef = {
     'phase-px': numRef({ default: 0, unit: 'px', description: 'shifts the pattern back along each line (SVG stroke-dashoffset); may be negative' }),
   },
   required: ['features', 'dash-px', 'gap-px'],
-  cpu(ctx): Features {
+  async cpu(ctx): Promise<Features> {
     const dashPx = ctx.num('dash-px');
     const gapPx = ctx.num('gap-px');
     const phase = ctx.num('phase-px', 0);
     const input = ctx.input<'features'>('features');
     if (input.whole) return features(dashWhole(input.whole.features(), input.groups, ctx.canvas, dashPx, gapPx, phase));
+    // Tiled sources: each source tile's own piece (buffer included), dashed from its own start and
+    // kept inside the tile's square, so every canvas cuts the same dashes (the seam invariant).
+    if (input.pieces) return features(dashWhole(await input.pieces(ctx.signal), input.groups, ctx.canvas, dashPx, gapPx, phase));
     // The bound is checked before any dash is made: a line gives at most length / period + 1 dashes.
     let count = 0;
     for (const g of input.groups) for (const line of g.lines) count = checkDashes(count, line, dashPx + gapPx);
@@ -52,7 +55,8 @@ export const dash: OpDef = {
 /**
  * GeoJSON: dash the whole lines, the pattern anchored at each line's start, so it continues
  * across tiles; only the parts inside the canvas (+ CLIP_BUFFER) are dashed, each from its distance
- * along the line. Polygons and points of the groups pass through.
+ * along the line. Tiled sources' pieces likewise, each within its tile's square. Polygons and
+ * points of the groups pass through.
  */
 function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[], canvas: Canvas, dashPx: number, gapPx: number, phase: number): FeatureGroup[] {
   const out: FeatureGroup[] = groups
@@ -71,8 +75,12 @@ function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[],
     const lines: Float64Array[] = [];
     const cuts: number[] = [];
     for (const dx of worldShifts(w.box[0], w.box[2], canvas, CLIP_BUFFER)) {
+      // A piece of a tiled source draws inside its tile's square only (its buffer is the neighbours').
+      const o = w.owner;
+      const rr = o ? { x0: Math.max(r.x0, o[0] * W + dx), y0: Math.max(r.y0, o[1] * W), x1: Math.min(r.x1, o[2] * W + dx), y1: Math.min(r.y1, o[3] * W) } : r;
+      if (!(rr.x1 > rr.x0 && rr.y1 > rr.y0)) continue;
       for (const line of w.lines) {
-        for (const part of partsInRect(toWorld(line, W, dx), r)) {
+        for (const part of partsInRect(toWorld(line, W, dx), rr)) {
           count = checkDashes(count, part.line, dashPx + gapPx);
           for (const d of dashLine(part.line, dashPx, gapPx, phase, part.cut, part.s0)) {
             lines.push(d.line);
