@@ -277,6 +277,8 @@ function multiply(base: Float32Array, over: Float32Array, opacity: number, mask:
   return out;
 }
 
+// Kept on purpose beside blendRasters/multiply: the plain reading of the W3C formulas, the oracle the
+// fast paths are tested against bit for bit (issue 25: the TypeScript kernel stays the reference).
 /**
  * The reference kernel: every pixel through the general formula (blendRasters computes the same
  * values, bit for bit, with the composite decided once and transparent sources skipped).

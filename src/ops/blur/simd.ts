@@ -228,6 +228,8 @@ export function blurExactSimd(
   return true;
 }
 
+// The one-plane twin of blurExactSimd on purpose: a hot path whose per-channel loop would cost the
+// single-colour blur a fourfold stride; the two differ only in the channel count they pass.
 /**
  * blurExact on one plane with the SIMD kernels (four neighbouring columns a vector): the Gaussian
  * along columns (`rows` gathers over the rows it reads), a transpose, the Gaussian along rows (as

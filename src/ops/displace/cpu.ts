@@ -7,6 +7,8 @@
 import { acquire } from '../../backends/cpu/pool.js';
 import { boundaryRow, type DisplacePlan } from './plan.js';
 
+// Kept on purpose beside displace(): the plain kernel, the oracle the fast path is tested against
+// with Object.is (issue 25: the TypeScript kernel stays the reference); readOne repeats its reads.
 /** src: RGBA sw x sh (the canvas grown by p.pad); disp: RGBA w x h (the canvas). Every read on its own. */
 export function displaceReference(src: Float32Array, sw: number, sh: number, disp: Float32Array, w: number, h: number, p: DisplacePlan): Float32Array {
   const out = acquire(w * h * 4, false);

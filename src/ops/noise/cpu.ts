@@ -30,6 +30,8 @@ import {
   type NoisePlan,
 } from './plan.js';
 
+// Kept on purpose beside noise(): the plain kernel, the oracle the fast octaves are tested against
+// bit for bit (issue 25: the TypeScript kernel stays the reference).
 /** w x h values of `channels` (1: a field; 3: RGB of an opaque raster, RGBA out): every sample on its own. */
 export function noiseReference(p: NoisePlan, seed: number, raster: boolean): Float32Array {
   const { width: w, height: h, octaves: n, cells, cols, rows } = p;
