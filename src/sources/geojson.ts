@@ -184,6 +184,61 @@ function convertTile(tile: RawTile): TileFeature[] {
   return out;
 }
 
+/**
+ * The bound of a source's converted tiles (ConvertedTiles): the tiles converted last, at most this
+ * many and this many coordinate values in all (Int32, so 8 MB; the 110m world atlas's tiles hold
+ * ~1,500 values each at z4).
+ */
+export const GEOJSON_CONVERTED_MAX = { tiles: 1024, coords: 2_000_000 };
+
+/**
+ * geojson-vt's tiles as TileFeature, converted once per tile: one tile render samples the same
+ * source tiles for every canvas that reads the source (a fill on a padded canvas, a stroke, the
+ * labels), and each canvas of the tiles around shares the edge tiles. Keyed by the tile's own
+ * `features` array (getTileRaw answers a fresh envelope every call, so keying by that never hit:
+ * every sample converted every tile again). Least recently used first out past
+ * GEOJSON_CONVERTED_MAX; a tile the index drops (GEOJSON_DRILLED_MAX) is never looked up again
+ * and ages out.
+ */
+class ConvertedTiles {
+  private readonly tiles = new Map<unknown, TileFeature[]>();
+  private coords = 0;
+  /** Conversions done and tiles answered from the cache (tests). */
+  readonly stats = { converted: 0, hits: 0 };
+
+  get(raw: RawTile): TileFeature[] {
+    const key = raw.features;
+    let feats = this.tiles.get(key);
+    if (feats) {
+      this.stats.hits++;
+      this.tiles.delete(key); // to the most recently used end
+      this.tiles.set(key, feats);
+      return feats;
+    }
+    feats = convertTile(raw);
+    this.stats.converted++;
+    this.tiles.set(key, feats);
+    this.coords += coordsOf(feats);
+    for (const [k, f] of this.tiles) {
+      if (this.tiles.size <= GEOJSON_CONVERTED_MAX.tiles && this.coords <= GEOJSON_CONVERTED_MAX.coords) break;
+      if (k === key) break; // the tile just converted stays (a single tile past the bound)
+      this.tiles.delete(k);
+      this.coords -= coordsOf(f);
+    }
+    return feats;
+  }
+
+  get size(): { tiles: number; coords: number } {
+    return { tiles: this.tiles.size, coords: this.coords };
+  }
+}
+
+function coordsOf(feats: TileFeature[]): number {
+  let n = 0;
+  for (const f of feats) n += f.coords.length;
+  return n;
+}
+
 export class GeojsonSource implements FeatureSource {
   readonly name: string;
   readonly type = 'geojson' as const;
@@ -193,8 +248,8 @@ export class GeojsonSource implements FeatureSource {
   private readonly loader?: Loader;
   private index?: Promise<Index>;
   private drilledTiles?: DrilledTiles;
-  // geojson-vt keeps its tiles; their conversion is kept beside them for as long as they live.
-  private readonly converted = new WeakMap<RawTile, TileFeature[]>();
+  // Tiles converted to the sampler's form, by geojson-vt's tile (below, GEOJSON_CONVERTED_MAX).
+  private readonly converted = new ConvertedTiles();
   private unwrapped?: GeoJSON;
   private whole?: WholeFeature[];
   private readonly cache?: TileCache;
@@ -293,6 +348,11 @@ export class GeojsonSource implements FeatureSource {
     );
   }
 
+  /** Tiles converted to the sampler's form: conversions, cache hits, and what the cache holds (bounded by GEOJSON_CONVERTED_MAX). */
+  get conversions(): { converted: number; hits: number; tiles: number; coords: number } {
+    return { ...this.converted.stats, ...this.converted.size };
+  }
+
   /** Tiles and source points geojson-vt has drilled down to and keeps (bounded by GEOJSON_DRILLED_MAX). */
   get drilled(): { tiles: number; points: number } {
     return this.drilledTiles?.drilled ?? { tiles: 0, points: 0 };
@@ -307,11 +367,7 @@ export class GeojsonSource implements FeatureSource {
     tiles.forEach((t, i) => {
       const raw = index.getTileRaw(sz, t.wx, t.y);
       if (!raw) return;
-      let feats = this.converted.get(raw);
-      if (!feats) {
-        feats = convertTile(raw);
-        this.converted.set(raw, feats);
-      }
+      const feats = this.converted.get(raw);
       out.addTile(feats, EXTENT, t, rects[i]!, i);
     });
     return out.finish();

@@ -1,7 +1,7 @@
 // geojson source: inline data with known geometry, world-atlas TopoJSON (npm), and Natural Earth
 // from ../shared/fixtures.
 import path from 'node:path';
-import { GEOJSON_DRILLED_MAX, GeojsonSource } from '../../src/sources/geojson.js';
+import { GEOJSON_CONVERTED_MAX, GEOJSON_DRILLED_MAX, GeojsonSource } from '../../src/sources/geojson.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { lngLatToPixel } from '../../src/sources/tiles.js';
 import { ringArea } from '../../src/geometry/clip.js';
@@ -185,4 +185,41 @@ test('the tiles geojson-vt drills down to stay bounded, and a trimmed index samp
     groups += got.length;
   }
   expect(groups).toBeGreaterThan(0); // land, not only sea
+});
+
+// One tile render samples the same source tiles for each canvas that reads the source (a padded
+// fill, a stroke, labels): each geojson-vt tile is converted once, and the cache of conversions is
+// bounded. Witnesses: the count of source tiles a canvas covers (closed form: a 256 px canvas on
+// the tile grid with a pad reaches its neighbours) and a fresh source's answer (never cached).
+test('geojson-vt tiles are converted once and the conversions stay bounded', async () => {
+  const decl: SourceDecl = { type: 'geojson', data: 'npm:world-atlas/countries-110m.json', maxzoom: 6 };
+  const make = () => new GeojsonSource({ name: 'c', decl, loader: new NodeLoader({ baseDir: process.cwd() }) });
+  const src = make();
+  const tile = tileWindow({ z: 4, x: 8, y: 5 }, 256);
+  const padded: Canvas = { ...tile, x0: tile.x0 - 36, y0: tile.y0 - 36, width: 328, height: 328 };
+  const first = await src.features('c', tile);
+  const one = src.conversions;
+  expect(one.converted).toBeGreaterThanOrEqual(1);
+  expect(one.hits).toBe(0);
+  // The padded canvas covers the same tile and its 8 neighbours: only those 8 are new.
+  const second = await src.features('c', padded);
+  expect(src.conversions.converted - one.converted).toBeLessThanOrEqual(8);
+  expect(src.conversions.hits).toBeGreaterThanOrEqual(one.converted);
+  const again = src.conversions.converted;
+  await src.features('c', tile);
+  await src.features('c', padded);
+  expect(src.conversions.converted).toBe(again); // every tile from the cache
+  const fresh = make();
+  expect(await fresh.features('c', tile)).toEqual(first);
+  expect(await make().features('c', padded)).toEqual(second);
+
+  const saved = { ...GEOJSON_CONVERTED_MAX };
+  GEOJSON_CONVERTED_MAX.tiles = 5;
+  try {
+    for (let x = 0; x < 16; x++) await src.features('c', tileWindow({ z: 4, x, y: 6 }, 256));
+    expect(src.conversions.tiles).toBeLessThanOrEqual(5);
+    expect(await src.features('c', padded)).toEqual(second); // evicted tiles convert again, to the same
+  } finally {
+    Object.assign(GEOJSON_CONVERTED_MAX, saved);
+  }
 });
