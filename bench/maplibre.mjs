@@ -24,6 +24,8 @@ import { record } from './lib.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
 const OUT = path.join(HERE, 'out');
+// BENCH_ONLY (npm run bench's row filter) leaves this script out unless it matches 'M maplibre'.
+if (process.env.BENCH_ONLY && !new RegExp(process.env.BENCH_ONLY).test('M maplibre')) process.exit(0);
 const ARCHIVE = path.resolve(ROOT, '../shared/fixtures/pmtiles/protomaps_vector_ODbL_firenze.pmtiles');
 const require = createRequire(import.meta.url);
 

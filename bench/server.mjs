@@ -37,6 +37,8 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolea
 const WARM = Number(process.env.BENCH_WARM || 1000);
 const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
 const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
+// BENCH_ONLY (npm run bench's row filter) leaves this script out unless it matches 'S server'.
+if (process.env.BENCH_ONLY && !new RegExp(process.env.BENCH_ONLY).test('S server')) process.exit(0);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-'));
 
 const styles = galleryStyles(tmp, process.env.BENCH_STYLES ? new RegExp(process.env.BENCH_STYLES) : undefined);
