@@ -7,11 +7,15 @@ import type { Raster } from '../../types.js';
 
 export interface PngOptions {
   /**
-   * zlib level 0-9. Default 6 (sharp's default), 4 for Sub-filtered gradients: on those 6 costs
-   * about three times the CPU of 4 for ~8% fewer bytes, and 4 is already ~25% below sharp's 6.
+   * zlib level 0-9. Default 4 (PNG_DEFAULT_LEVEL): on the bundled examples' tiles level 6 (sharp's
+   * default) cost 1.3-2.2x the deflate CPU of 4 for 0.5-3% fewer bytes (indexed and unfiltered
+   * rows) and up to ~8% on Sub-filtered gradients (docs/server.md, PNG encoding).
    */
   compressionLevel?: number;
 }
+
+/** The zlib level of every tile unless PngOptions says otherwise (see compressionLevel). */
+export const PNG_DEFAULT_LEVEL = 4;
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -35,7 +39,7 @@ function crc32(bytes: Uint8Array): number {
 
 /** The PNG file of image data (src/render/encode.ts pngImage), in one buffer of its own (transferable). */
 export function pngFile(img: PngImage, options: PngOptions = {}): Uint8Array {
-  const idat = zlib.deflateSync(img.scanlines, { level: options.compressionLevel ?? (img.filter ? 4 : 6) });
+  const idat = zlib.deflateSync(img.scanlines, { level: options.compressionLevel ?? PNG_DEFAULT_LEVEL });
   const chunks: [string, Uint8Array][] = [];
   const ihdr = new Uint8Array(13);
   const dv = new DataView(ihdr.buffer);
