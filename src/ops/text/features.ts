@@ -46,20 +46,38 @@ export async function labelFeatures(input: Features, region: Canvas, placement: 
     if (w.box[3] * W < region.y0 || w.box[1] * W > y1) continue;
     for (const dx of worldShifts(w.box[0], w.box[2], region, 0)) {
       if (w.box[2] * W + dx < region.x0 || w.box[0] * W + dx > x1) continue;
-      const f: LabelFeature = {
-        feature: exprOf(w),
-        points: placement === 'point' ? toWorld(w.points, W, dx) : [],
-        lines: placement === 'line' ? w.lines.map((l) => toWorld(l, W, dx)) : [],
-        polygons: placement === 'line' ? w.polygons.map((p) => p.map((r) => toWorld(r, W, dx))) : [],
-        source: w.owner ? 'piece' : 'whole',
-        whole: w,
-        shift: dx,
-      };
-      if (w.owner) f.owner = [w.owner[0] * W + dx, w.owner[1] * W, w.owner[2] * W + dx, w.owner[3] * W];
-      out.push(f);
+      out.push(wholeLabelFeature(w, W, dx, placement));
     }
   }
   return out;
+}
+
+/**
+ * A whole feature (or piece) as a LabelFeature in world pixels (world size W, shifted by dx): its
+ * geometry converted on first read, so a feature whose labels are already known (plan.ts, the
+ * per-feature cache) costs no conversion.
+ */
+function wholeLabelFeature(w: WholeFeature, W: number, dx: number, placement: Placement): LabelFeature {
+  let points: ArrayLike<number> | undefined;
+  let lines: Float64Array[] | undefined;
+  let polygons: Float64Array[][] | undefined;
+  const f: LabelFeature = {
+    feature: exprOf(w),
+    get points() {
+      return (points ??= placement === 'point' ? toWorld(w.points, W, dx) : []);
+    },
+    get lines() {
+      return (lines ??= placement === 'line' ? w.lines.map((l) => toWorld(l, W, dx)) : []);
+    },
+    get polygons() {
+      return (polygons ??= placement === 'line' ? w.polygons.map((p) => p.map((r) => toWorld(r, W, dx))) : []);
+    },
+    source: w.owner ? 'piece' : 'whole',
+    whole: w,
+    shift: dx,
+  };
+  if (w.owner) f.owner = [w.owner[0] * W + dx, w.owner[1] * W, w.owner[2] * W + dx, w.owner[3] * W];
+  return f;
 }
 
 /** Whether world point (x, y) lies in a feature's owner square (always, without an owner). */

@@ -139,6 +139,8 @@ interface LabelCandidate extends Candidate {
   glyphs?: Glyphs;
   /** Ink box (glyph outlines, no halo), world pixels. */
   ink: [number, number, number, number];
+  /** Set on candidates shared through the feature cache: the key of their drawn rings (labelRings). */
+  id?: number;
 }
 
 /** The node's placement radius: E (max-extent) and the rounds; the margin its features need is E (4 rounds - 1). */
@@ -332,9 +334,87 @@ function textSettings(ctx: OpContext) {
 type TextSettings = ReturnType<typeof textSettings>;
 
 /**
+ * The labels one feature offers (before the region filter) and what to report about them: a pure
+ * function of the feature, its world size and shift and the node's resolved fields (settingsKey).
+ */
+interface FeatureLabels {
+  cands: LabelCandidate[];
+  /** Anchors (x, y pairs) of labels left out for reaching past max-extent: reported where they lie in a region. */
+  tooWide: number[];
+  /** The text and the characters no font has (a warning), if any. */
+  missing?: string;
+  byteLength: number;
+}
+
+/**
+ * Labels of whole features (GeoJSON) and tiled sources' pieces, shared by every canvas and render
+ * that shows them (neighbouring tiles, re-renders, the avoid pass): a feature's labels depend only on
+ * the feature, the world size, its world copy and the node's resolved fields, so any canvas that
+ * asks gets the same candidates, whichever asked first. Keyed by a per-feature id (a WeakMap on the
+ * feature object: the source's byte-bounded cache keeps those alive) and the settings id; bounded by
+ * FEATURE_CACHE_BYTES (an entry counts its candidates' boxes and glyph arrays), least recently used
+ * out first. A feature larger than the bound is computed each time, not kept.
+ */
+const FEATURE_CACHE_BYTES = 32 * 1024 * 1024;
+const featureLabelCache = new ByteLru<FeatureLabels>(FEATURE_CACHE_BYTES);
+const featureIds = new WeakMap<object, number>();
+let nextFeatureId = 0;
+function idOfObject(o: object): number {
+  let id = featureIds.get(o);
+  if (id === undefined) featureIds.set(o, (id = nextFeatureId++));
+  return id;
+}
+/** Empty the feature cache (tests: decisions must not depend on which canvas computed a feature's labels first). */
+export function clearFeatureLabels(): void {
+  featureLabelCache.clear();
+}
+/** Ids of candidates shared through the feature cache: their drawn rings are cached under them (labelRings). */
+let nextCandidateId = 0;
+
+/** Bytes a candidate holds (boxes, glyph arrays, the object). */
+function candidateBytes(c: LabelCandidate): number {
+  let b = 160 + c.boxes.byteLength + c.text.length * 2;
+  const g = c.glyphs;
+  if (g) b += 64 + g.fonts.byteLength + g.gids.byteLength + g.x.byteLength + g.y.byteLength + (g.cos?.byteLength ?? 0) + (g.sin?.byteLength ?? 0);
+  return b;
+}
+
+/** Every field of the node a feature's labels depend on (textSettings), with the zoom, font list and halo reach: the feature cache's settings id. */
+function settingsIdOf(ctx: OpContext, s: TextSettings, stack: FontStack, reachOfHalo: number): string {
+  const n = ctx.node;
+  return layoutIdOf(
+    JSON.stringify([
+      'feature-labels',
+      idOfObject(stack),
+      ctx.zoom,
+      !!ctx.sources.standIn,
+      n['text-expr'],
+      n['size-expr'] ?? null,
+      n['color-expr'] ?? null,
+      n['priority-expr'] ?? null,
+      s.ratio,
+      s.extent,
+      s.placement,
+      s.padding,
+      s.baseColor,
+      s.maxSize,
+      s.sizeMax,
+      s.baseSize,
+      s.layoutBase,
+      s.spacing,
+      s.maxAngle,
+      s.upright,
+      reachOfHalo,
+    ]),
+  );
+}
+
+/**
  * Every label the features offer anchored in the region (points, polygon poles, spaced along
  * lines), with its boxes grown by the padding; labels whose ink reaches past max-extent are left
- * out, and missing glyphs and such labels reported through the sources' warn.
+ * out, and missing glyphs and such labels reported through the sources' warn. Whole features and
+ * pieces take their labels from the feature cache (computed once for every canvas), the groups of a
+ * geometry op's output are computed for this canvas.
  */
 function labelCandidates(
   ctx: OpContext,
@@ -345,8 +425,56 @@ function labelCandidates(
   W: number,
   reachOfHalo: number,
 ): LabelCandidate[] {
+  const { ratio, extent } = s;
+  const cands: LabelCandidate[] = [];
+  const warnings = new Set<string>();
+  let tooWide = 0;
+  let sid: string | undefined;
+  for (const f of feats) {
+    let labels: FeatureLabels;
+    if (f.whole) {
+      sid ??= settingsIdOf(ctx, s, stack, reachOfHalo);
+      const key = `${idOfObject(f.whole)}|${f.shift}|${W}|${sid}`;
+      const hit = featureLabelCache.get(key);
+      if (hit) labels = hit;
+      else {
+        labels = featureLabels(ctx, s, stack, f, undefined, W, reachOfHalo);
+        for (const c of labels.cands) c.id = nextCandidateId++;
+        featureLabelCache.set(key, labels);
+      }
+    } else labels = featureLabels(ctx, s, stack, f, inRegion, W, reachOfHalo);
+    if (labels.missing) warnings.add(labels.missing);
+    for (const c of labels.cands) if (inRegion(c.x, c.y)) cands.push(c);
+    const t = labels.tooWide;
+    for (let i = 0; i < t.length; i += 2) if (inRegion(t[i]!, t[i + 1]!)) tooWide++;
+  }
+  for (const w of warnings) {
+    const [text, missing] = w.split('\u0000');
+    ctx.sources.warn?.(
+      `text: no font of ${fontListText(stack)} has ${[...new Set(missing)].map((c) => `'${c}' (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`).join(', ')}; label '${text}' is drawn without them`,
+    );
+  }
+  if (tooWide)
+    ctx.sources.warn?.(
+      `text: node '${ctx.id}': labels reaching farther than max-extent (${extent / ratio} px) from their anchor are not drawn; raise max-extent or wrap them (max-width)`,
+    );
+  return cands;
+}
+
+/**
+ * The labels of one feature, in the feature's order of anchors; with `inRegion`, only those
+ * anchored in the region (a canvas's own groups), else all of them (the feature cache).
+ */
+function featureLabels(
+  ctx: OpContext,
+  s: TextSettings,
+  stack: FontStack,
+  f: LabelFeature,
+  inRegion: ((x: number, y: number) => boolean) | undefined,
+  W: number,
+  reachOfHalo: number,
+): FeatureLabels {
   const {
-    ratio,
     extent,
     placement,
     padding,
@@ -363,79 +491,68 @@ function labelCandidates(
     maxAngle,
     upright,
   } = s;
-  const cands: LabelCandidate[] = [];
-  const warnings = new Set<string>();
-  let tooWide = 0;
-  for (const f of feats) {
-    const text = textOf(ctx, f.feature);
-    if (!text) continue;
-    const sizeV = sizeExpr ? sizeExpr.evaluate(ctx.zoom, f.feature) : baseSize;
-    const size = Math.min(typeof sizeV === 'number' ? sizeV : baseSize, sizeMax, maxSize);
-    if (!(size > 0)) continue;
-    const cv = colorExpr?.evaluate(ctx.zoom, f.feature);
-    const color = Array.isArray(cv) ? (cv as RGBA) : baseColor;
-    const pv = priorityExpr?.evaluate(ctx.zoom, f.feature);
-    const priority = typeof pv === 'number' ? pv : 0;
-    let weight = 0;
-    const add = (x: number, y: number, ink: [number, number, number, number], boxes: Float64Array, label: { point?: PointLabel; glyphs?: Glyphs }) => {
-      // Whole or not at all: a label whose ink or halo reaches past max-extent is never placed.
-      if (Math.max(x - ink[0], ink[2] - x, y - ink[1], ink[3] - y) + reachOfHalo > extent) {
-        tooWide++;
-        return;
-      }
-      for (let i = 0; i < boxes.length; i += 4) {
-        boxes[i] = boxes[i]! - padding;
-        boxes[i + 1] = boxes[i + 1]! - padding;
-        boxes[i + 2] = boxes[i + 2]! + padding;
-        boxes[i + 3] = boxes[i + 3]! + padding;
-      }
-      cands.push({ x, y, priority, weight, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label });
-    };
-    if (placement === 'line') {
-      const run = lineRun(stack, text, size, layoutBase.letterSpacing);
-      if (run.layout.missing) warnings.add(`${text}\u0000${run.layout.missing}`);
-      const lines = [...f.lines];
-      for (const poly of f.polygons) for (const r of poly) lines.push(closed(r));
-      for (const line of lines) {
-        if (line.length < 4) continue;
-        const cum = cumulative(line);
-        const total = cum[cum.length - 1]!;
-        const at = f.source === 'clipped' ? gridAnchors(line, cum, spacing) : spacedAnchors(total, spacing, run.length);
-        for (const s of at) {
-          const p = placeAlong(line, cum, s, run, maxAngle, upright);
-          if (!p || !inRegion(p.x, p.y) || !owns(f, p.x, p.y)) continue;
-          const glyphs = { fonts: run.layout.fonts, gids: run.layout.gids, x: p.gx, y: p.gy, cos: p.cos, sin: p.sin };
-          add(p.x, p.y, inkBox(stack, glyphs, size), p.boxes, { glyphs });
-        }
-      }
-      continue;
+  const out: FeatureLabels = { cands: [], tooWide: [], byteLength: 256 };
+  const text = textOf(ctx, f.feature);
+  if (!text) return out;
+  const sizeV = sizeExpr ? sizeExpr.evaluate(ctx.zoom, f.feature) : baseSize;
+  const size = Math.min(typeof sizeV === 'number' ? sizeV : baseSize, sizeMax, maxSize);
+  if (!(size > 0)) return out;
+  const cv = colorExpr?.evaluate(ctx.zoom, f.feature);
+  const color = Array.isArray(cv) ? (cv as RGBA) : baseColor;
+  const pv = priorityExpr?.evaluate(ctx.zoom, f.feature);
+  const priority = typeof pv === 'number' ? pv : 0;
+  const within = inRegion ?? (() => true);
+  let weight = 0;
+  const add = (x: number, y: number, ink: [number, number, number, number], boxes: Float64Array, label: { point?: PointLabel; glyphs?: Glyphs }) => {
+    // Whole or not at all: a label whose ink or halo reaches past max-extent is never placed.
+    if (Math.max(x - ink[0], ink[2] - x, y - ink[1], ink[3] - y) + reachOfHalo > extent) {
+      out.tooWide.push(x, y);
+      return;
     }
-    const pole = placement === 'polygon' ? polygonPole(f, W) : undefined;
-    weight = pole?.area ?? 0;
-    const points = pole ? [pole.x, pole.y] : placement === 'polygon' ? [] : f.points;
-    if (!points.length) continue;
-    const label = pointLabel(stack, text, size, layoutBase, layoutKey);
-    if (label.layout.missing) warnings.add(`${text}\u0000${label.layout.missing}`);
-    const b = label.layout.box;
-    const k = label.ink;
-    for (let i = 0; i + 1 < points.length; i += 2) {
-      const x = points[i]!;
-      const y = points[i + 1]!;
-      if (!inRegion(x, y) || !owns(f, x, y)) continue;
-      add(x, y, [x + k[0], y + k[1], x + k[2], y + k[3]], Float64Array.of(x + b[0], y + b[1], x + b[2], y + b[3]), { point: label });
+    for (let i = 0; i < boxes.length; i += 4) {
+      boxes[i] = boxes[i]! - padding;
+      boxes[i + 1] = boxes[i + 1]! - padding;
+      boxes[i + 2] = boxes[i + 2]! + padding;
+      boxes[i + 3] = boxes[i + 3]! + padding;
     }
+    const c: LabelCandidate = { x, y, priority, weight, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label };
+    out.cands.push(c);
+    out.byteLength += candidateBytes(c);
+  };
+  if (placement === 'line') {
+    const run = lineRun(stack, text, size, layoutBase.letterSpacing);
+    if (run.layout.missing) out.missing = `${text}\u0000${run.layout.missing}`;
+    const lines = [...f.lines];
+    for (const poly of f.polygons) for (const r of poly) lines.push(closed(r));
+    for (const line of lines) {
+      if (line.length < 4) continue;
+      const cum = cumulative(line);
+      const total = cum[cum.length - 1]!;
+      const at = f.source === 'clipped' ? gridAnchors(line, cum, spacing) : spacedAnchors(total, spacing, run.length);
+      for (const a of at) {
+        const p = placeAlong(line, cum, a, run, maxAngle, upright);
+        if (!p || !within(p.x, p.y) || !owns(f, p.x, p.y)) continue;
+        const glyphs = { fonts: run.layout.fonts, gids: run.layout.gids, x: p.gx, y: p.gy, cos: p.cos, sin: p.sin };
+        add(p.x, p.y, inkBox(stack, glyphs, size), p.boxes, { glyphs });
+      }
+    }
+    return out;
   }
-  for (const w of warnings) {
-    const [text, missing] = w.split('\u0000');
-    ctx.sources.warn?.(
-      `text: no font of ${fontListText(stack)} has ${[...new Set(missing)].map((c) => `'${c}' (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`).join(', ')}; label '${text}' is drawn without them`,
-    );
+  const pole = placement === 'polygon' ? polygonPole(f, W) : undefined;
+  weight = pole?.area ?? 0;
+  const points = pole ? [pole.x, pole.y] : placement === 'polygon' ? [] : f.points;
+  if (!points.length) return out;
+  const label = pointLabel(stack, text, size, layoutBase, layoutKey);
+  if (label.layout.missing) out.missing = `${text}\u0000${label.layout.missing}`;
+  const b = label.layout.box;
+  const k = label.ink;
+  for (let i = 0; i + 1 < points.length; i += 2) {
+    const x = points[i]!;
+    const y = points[i + 1]!;
+    if (!within(x, y) || !owns(f, x, y)) continue;
+    add(x, y, [x + k[0], y + k[1], x + k[2], y + k[3]], Float64Array.of(x + b[0], y + b[1], x + b[2], y + b[3]), { point: label });
   }
-  if (tooWide)
-    ctx.sources.warn?.(
-      `text: node '${ctx.id}': labels reaching farther than max-extent (${extent / ratio} px) from their anchor are not drawn; raise max-extent or wrap them (max-width)`,
-    );
-  return cands;
+  return out;
 }
 
 /**
@@ -497,8 +614,24 @@ function fontListText(stack: FontStack): string {
   return stack.fonts.map((f) => `'${f.ref}'`).join(', ');
 }
 
-/** A single-line layout for line placement: glyphs along x from 0, the text centred on the line. */
+/** Line runs (lineRun) kept per font list, by size, letter spacing and text. */
+const RUN_CACHE_BYTES = 4 * 1024 * 1024;
+const runCache = new WeakMap<FontStack, ByteLru<LineRun & { byteLength: number }>>();
+
+/** A single-line layout for line placement: glyphs along x from 0, the text centred on the line (cached: read only). */
 function lineRun(stack: FontStack, text: string, size: number, letterSpacing: number): LineRun {
+  const cache = cacheFor(runCache, stack, RUN_CACHE_BYTES);
+  const key = `${size}|${letterSpacing}|${text}`;
+  let run = cache.get(key);
+  if (!run) {
+    const r = shapeRun(stack, text, size, letterSpacing);
+    run = { ...r, byteLength: 128 + text.length * 2 + r.pen.length * 40 };
+    cache.set(key, run);
+  }
+  return run;
+}
+
+function shapeRun(stack: FontStack, text: string, size: number, letterSpacing: number): LineRun {
   const line = stack.shape(text.replace(/\s+/g, ' '));
   const n = line.gids.length;
   const pen = new Float64Array(n);
@@ -597,7 +730,9 @@ function pointLabel(stack: FontStack, text: string, size: number, base: Omit<Lay
 /** A label's glyph outlines (d = 0) or its halo at distance d, united: label-local for point labels (cached), canvas-free world pixels for line labels. */
 function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: number): Rings | undefined {
   const cache = cacheFor(shapeCache, stack, SHAPE_CACHE_BYTES);
-  const key = c.point ? `${c.point.key}|${d}` : undefined;
+  // Point labels: label-local rings, shared by every anchor of the same text; line labels: world
+  // rings of one shared candidate (its id), drawn again by each tile it crosses and each re-render.
+  const key = c.point ? `${c.point.key}|${d}` : c.id !== undefined ? `#${c.id}|${d}` : undefined;
   const hit = key ? cache.get(key) : undefined;
   if (hit) return hit;
   const glyphs: Float64Array[] = [];
