@@ -1,10 +1,13 @@
 // stroke on the CPU: each group's dabs are combined by maximum alpha into a layer (the union of
-// one stroke: dense dabs do not pile up), which is composited source-over onto the canvas.
+// one stroke: dense dabs do not pile up), which is composited source-over onto the canvas. Round
+// dabs run in WebAssembly (stroke.wat via simd.ts, bit for bit this file's kernel); image tips and
+// hosts without WebAssembly run drawDabsReference.
 import { acquire, release } from '../../backends/cpu/pool.js';
-import { newRaster } from '../../backends/cpu/raster.js';
+import { newRaster, newRasterUninit } from '../../backends/cpu/raster.js';
 import type { Raster } from '../../types.js';
 import { sampleSprite } from '../stamp/sprite.js';
 import { dabReach, type Dabs } from './plan.js';
+import { drawDabsWasm } from './simd.js';
 
 /** What drawRun and drawDab share while drawDabs draws one set of dabs. */
 interface DabPass {
@@ -25,7 +28,19 @@ interface DabPass {
   texel: Float64Array;
 }
 
+/** Draws dabs `d` onto `target` (else a new transparent raster): the WebAssembly kernel where it runs. */
 export function drawDabs(d: Dabs, W: number, H: number, target?: Raster): Raster {
+  if (d.round) {
+    const out = target ?? newRasterUninit(W, H);
+    if (drawDabsWasm(d, W, H, out.data, target === undefined)) return out;
+    if (!target) out.data.fill(0);
+    return drawDabsReference(d, W, H, out);
+  }
+  return drawDabsReference(d, W, H, target);
+}
+
+/** The TypeScript kernel: the reference of stroke.wat, and what image tips run. */
+export function drawDabsReference(d: Dabs, W: number, H: number, target?: Raster): Raster {
   const out = target ?? newRaster(W, H);
   const o = out.data;
   let touched = new Int32Array(4096);

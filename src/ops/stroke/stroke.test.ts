@@ -7,7 +7,8 @@ import type { Loader } from '../../sources/types.js';
 import { checkParity, diffRasters, gpuDescribe, GPU, randomFeatures, renderOn, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
 import { lines, lonLat, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
 import { roundProfile, pressureOf, singleDabs, strokeDabs } from './plan.js';
-import { drawDabs } from './cpu.js';
+import { drawDabs, drawDabsReference } from './cpu.js';
+import { drawDabsWasm } from './simd.js';
 import type { OpContext } from '../types.js';
 import type { RGBA } from '../../types.js';
 
@@ -123,6 +124,72 @@ describe('stroke: dab profile and lattice', () => {
       for (let i = 0; i < withRuns.data.length; i++) m = Math.max(m, Math.abs(withRuns.data[i]! - oneByOne.data[i]!));
       expect({ brush, max: m < 1e-5 ? 'same' : m }).toEqual({ brush, max: 'same' });
     }
+  });
+
+  test('the WebAssembly kernel (stroke.wat) draws bit for bit what the TypeScript reference draws', () => {
+    // Witness: drawDabsReference (cpu.ts), the kernel the op ran before the WebAssembly port.
+    const canvas = { z: 8, x0: 1000, y0: 2000, width: 97, height: 83, tileSize: 256 };
+    let seed = 7;
+    const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const lines = Array.from({ length: 8 }, () => Float64Array.from({ length: 12 }, (_, i) => (i % 2 ? canvas.y0 : canvas.x0) - 12 + r() * 120));
+    const ring = Float64Array.from({ length: 10 }, (_, i) => (i % 2 ? canvas.y0 : canvas.x0) + 10 + r() * 60);
+    const groups = [
+      { properties: {}, polygons: [], lines: lines.slice(0, 3), points: new Float64Array(0) },
+      { properties: { k: 1 }, polygons: [[ring]], lines: lines.slice(3, 6), points: new Float64Array(0) },
+      { properties: { k: 2 }, polygons: [], lines: lines.slice(5), points: new Float64Array(0) },
+    ];
+    const ctxOf = (fields: Record<string, number>) =>
+      ({
+        id: 's',
+        node: { op: 'stroke', features: '@f', brush: '@b', ...fields },
+        canvas,
+        window: canvas,
+        zoom: 8,
+        input: () => ({ kind: 'features', groups }),
+        num: (f: string, fb?: number) => fields[f] ?? fb,
+        color: (_f: string, fb?: RGBA) => fb,
+        expr: () => undefined,
+      }) as unknown as OpContext;
+    const tip = { kind: 'sprite' as const, width: 1, height: 1, data: Float32Array.of(0.1, 0.2, 0.3, 0.5) };
+    let cases = 0;
+    for (const brush of [
+      { widthPx: 1.4, spacing: 1 / 4, hardness: 0.6, aa: 1 },
+      { widthPx: 6, spacing: 1 / 2, hardness: 0.2, aa: 1 },
+      { widthPx: 3.3, spacing: 1 / 3, hardness: 1, aa: 0.6 },
+      { widthPx: 2.5, spacing: 1 / 2, hardness: 0.3, aa: 0 },
+      { widthPx: 0.6, spacing: 1 / 2, hardness: 0, aa: 0 },
+    ]) {
+      for (const fields of [
+        { 'scatter-px': 1.5, 'size-jitter': 0.5, 'opacity-jitter': 0.6, opacity: 0.5, seed: 3 },
+        { 'scatter-px': 0.8, 'size-jitter': 0.4, 'opacity-jitter': 0.4, seed: 5 },
+        {}, // plain: runs
+      ] as Record<string, number>[]) {
+        const d = strokeDabs(ctxOf(fields), { kind: 'brush', tip, ...brush });
+        const target = new Float32Array(canvas.width * canvas.height * 4);
+        for (let i = 0; i < target.length; i += 4) {
+          const a = r();
+          target.set([a * r(), a * r(), a * r(), a], i);
+        }
+        for (const onto of [undefined, target]) {
+          const ref = drawDabsReference(
+            d,
+            canvas.width,
+            canvas.height,
+            onto && { kind: 'raster', width: canvas.width, height: canvas.height, data: onto.slice() },
+          );
+          const out = onto ? onto.slice() : new Float32Array(target.length).fill(0.25);
+          expect(drawDabsWasm(d, canvas.width, canvas.height, out, onto === undefined)).toBe(true);
+          const a = new Uint32Array(ref.data.buffer, ref.data.byteOffset, ref.data.length);
+          const b = new Uint32Array(out.buffer, out.byteOffset, out.length);
+          let differ = 0;
+          for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+          expect({ brush, fields, onto: !!onto, differ }).toEqual({ brush, fields, onto: !!onto, differ: 0 });
+          cases++;
+        }
+        expect(d.count + d.runCount).toBeGreaterThan(100);
+      }
+    }
+    expect(cases).toBe(30);
   });
 
   test('dabs of one feature combine by maximum: overlapping dabs do not darken a translucent stroke', async () => {

@@ -1,0 +1,341 @@
+;; stroke's round dabs (cpu.ts `drawDabsReference`, the reference) in WebAssembly: the same
+;; arithmetic in the same order (f64, Float32 stores), so the output is bit for bit the reference's.
+;; Each group's dabs and runs combine by maximum alpha into a layer, which is composited
+;; source-over onto `out` (flush) before the next group. Compiled by scripts/gen-wasm.mjs; called
+;; from simd.ts. Byte offsets below are into the one memory; simd.ts lays the arrays out.
+(module
+  ;; the call's settings and the arrays' byte offsets (set by draw)
+  (global $W (mut i32) (i32.const 0))
+  (global $H (mut i32) (i32.const 0))
+  (global $geom (mut i32) (i32.const 0))
+  (global $paints (mut i32) (i32.const 0))
+  (global $runs (mut i32) (i32.const 0))
+  (global $runGroup (mut i32) (i32.const 0))
+  (global $out (mut i32) (i32.const 0))
+  (global $layer (mut i32) (i32.const 0))
+  (global $touched (mut i32) (i32.const 0))
+  (global $nt (mut i32) (i32.const 0))
+  (global $hardness (mut f64) (f64.const 0))
+  (global $aa (mut f64) (f64.const 0))
+  (global $invAa (mut f64) (f64.const 0))
+
+  ;; JavaScript's Math.round (ties toward +infinity), exactly: x - floor(x) is exact.
+  (func $round (param $x f64) (result f64)
+    (local $f f64)
+    (local.set $f (f64.floor (local.get $x)))
+    (select
+      (f64.add (local.get $f) (f64.const 1))
+      (local.get $f)
+      (f64.ge (f64.sub (local.get $x) (local.get $f)) (f64.const 0.5))))
+
+  ;; Record pixel $pi as the group's: onto the touched list.
+  (func $touch (param $pi i32)
+    (i32.store (i32.add (global.get $touched) (i32.shl (global.get $nt) (i32.const 2))) (local.get $pi))
+    (global.set $nt (i32.add (global.get $nt) (i32.const 1))))
+
+  ;; The layer's touched pixels source-over onto out; the list empties and their layer alpha goes
+  ;; back to -1 (no group's).
+  ;;   o = l + o (1 - la), in f64 per channel (two channels an f64x2), stored as f32.
+  (func $flush
+    (local $k i32) (local $p i32) (local $l i32) (local $o i32) (local $lv v128) (local $ov v128) (local $q v128)
+    (local.set $k (i32.const 0))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $k) (global.get $nt)))
+        (local.set $p (i32.shl (i32.load (i32.add (global.get $touched) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 4)))
+        (local.set $l (i32.add (global.get $layer) (local.get $p)))
+        (local.set $o (i32.add (global.get $out) (local.get $p)))
+        (local.set $lv (v128.load (local.get $l)))
+        (local.set $ov (v128.load (local.get $o)))
+        (local.set $q (f64x2.sub (v128.const f64x2 1 1)
+          (f64x2.splat (f64.promote_f32 (f32x4.extract_lane 3 (local.get $lv))))))
+        (v128.store (local.get $o)
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.promote_low_f32x4 (local.get $lv))
+              (f64x2.mul (f64x2.promote_low_f32x4 (local.get $ov)) (local.get $q))))
+            (f32x4.demote_f64x2_zero (f64x2.add
+              (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $lv) (local.get $lv)))
+              (f64x2.mul
+                (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $ov) (local.get $ov)))
+                (local.get $q))))))
+        (f32.store offset=12 (local.get $l) (f32.const -1))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next)))
+    (global.set $nt (i32.const 0)))
+
+  ;; Dab $i of group $g (cpu.ts drawDab, round tips): roundProfile written out.
+  (func $dab (param $i i32) (param $g i32)
+    (local $gp i32) (local $pp i32)
+    (local $cx f64) (local $cy f64) (local $r f64) (local $m f64)
+    (local $pr f64) (local $pg f64) (local $pb f64) (local $pa f64)
+    (local $reach f64) (local $rim f64) (local $rim2 f64) (local $full f64) (local $softW f64)
+    (local $core f64) (local $core2 f64)
+    (local $xa i32) (local $xb i32) (local $ya i32) (local $yb i32)
+    (local $x i32) (local $y i32) (local $x0 i32) (local $x1 i32) (local $pi i32) (local $lp i32)
+    (local $dy f64) (local $dy2 f64) (local $dx f64) (local $d2 f64) (local $h2 f64) (local $h f64)
+    (local $dist f64) (local $c f64) (local $s f64) (local $va f64) (local $la f64)
+    (local.set $gp (i32.add (global.get $geom) (i32.shl (local.get $i) (i32.const 4))))
+    (local.set $cx (f64.promote_f32 (f32.load (local.get $gp))))
+    (local.set $cy (f64.promote_f32 (f32.load offset=4 (local.get $gp))))
+    (local.set $r (f64.promote_f32 (f32.load offset=8 (local.get $gp))))
+    (local.set $m (f64.promote_f32 (f32.load offset=12 (local.get $gp))))
+    (local.set $pp (i32.add (global.get $paints) (i32.shl (local.get $g) (i32.const 4))))
+    (local.set $pr (f64.promote_f32 (f32.load (local.get $pp))))
+    (local.set $pg (f64.promote_f32 (f32.load offset=4 (local.get $pp))))
+    (local.set $pb (f64.promote_f32 (f32.load offset=8 (local.get $pp))))
+    (local.set $pa (f64.promote_f32 (f32.load offset=12 (local.get $pp))))
+    ;; dabReach(r, true, aa) = r + aa / 2 + 0.5
+    (local.set $reach (f64.add (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2))) (f64.const 0.5)))
+    (local.set $xa (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cx) (local.get $reach))))))
+    (local.set $xb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $W)) (f64.ceil (f64.add (local.get $cx) (local.get $reach))))))
+    (local.set $ya (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cy) (local.get $reach))))))
+    (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (local.get $cy) (local.get $reach))))))
+    (if (i32.or (i32.ge_s (local.get $xa) (local.get $xb)) (i32.ge_s (local.get $ya) (local.get $yb))) (then (return)))
+    (local.set $rim (select
+      (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2)))
+      (local.get $r)
+      (f64.gt (global.get $aa) (f64.const 0))))
+    (local.set $rim2 (f64.mul (local.get $rim) (local.get $rim)))
+    (local.set $full (f64.mul (local.get $pa) (local.get $m)))
+    (local.set $softW (select
+      (f64.div (f64.const 1) (f64.mul (f64.sub (f64.const 1) (global.get $hardness)) (local.get $r)))
+      (f64.const 0)
+      (f64.lt (global.get $hardness) (f64.const 1))))
+    ;; radius within which the profile is 1 (no square root there)
+    (local.set $core (f64.min
+      (select (f64.sub (local.get $r) (f64.div (global.get $aa) (f64.const 2))) (local.get $r) (f64.gt (global.get $aa) (f64.const 0)))
+      (select (f64.mul (global.get $hardness) (local.get $r)) (f64.const inf) (f64.lt (global.get $hardness) (f64.const 1)))))
+    (local.set $core2 (select (f64.mul (local.get $core) (local.get $core)) (f64.const -1) (f64.gt (local.get $core) (f64.const 0))))
+    (local.set $y (local.get $ya))
+    (loop $row
+      (block $nextRow
+        (local.set $dy (f64.sub (f64.add (f64.convert_i32_s (local.get $y)) (f64.const 0.5)) (local.get $cy)))
+        (local.set $dy2 (f64.mul (local.get $dy) (local.get $dy)))
+        (local.set $h2 (f64.sub (local.get $rim2) (local.get $dy2)))
+        (br_if $nextRow (f64.le (local.get $h2) (f64.const 0)))
+        (local.set $h (f64.sqrt (local.get $h2)))
+        ;; The columns whose centres can lie inside the rim: |x + 0.5 - cx| < h, with 1e-3 px to
+        ;; spare (far above the rounding of d2 against rim2). The reference visits a pixel more on
+        ;; each side; those fail its d2 < rim2 test.
+        (local.set $x0 (i32.trunc_sat_f64_s (f64.max (f64.convert_i32_s (local.get $xa))
+          (f64.add (f64.floor (f64.sub (f64.sub (local.get $cx) (local.get $h)) (f64.const 0.501))) (f64.const 1)))))
+        (local.set $x1 (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (local.get $xb))
+          (f64.ceil (f64.sub (f64.add (local.get $cx) (local.get $h)) (f64.const 0.499))))))
+        (local.set $x (local.get $x0))
+        (local.set $pi (i32.add (i32.mul (local.get $y) (global.get $W)) (local.get $x0)))
+        (block $rowDone
+          (loop $px
+            (br_if $rowDone (i32.ge_s (local.get $x) (local.get $x1)))
+            (block $nextPx
+              (local.set $dx (f64.sub (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)) (local.get $cx)))
+              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 4))))
+              (local.set $d2 (f64.add (f64.mul (local.get $dx) (local.get $dx)) (local.get $dy2)))
+              (br_if $nextPx (f64.ge (local.get $d2) (local.get $rim2)))
+              ;; the layer's alpha: -1 where no dab of this group has been (fresh)
+              (local.set $la (f64.promote_f32 (f32.load offset=12 (local.get $lp))))
+              (br_if $nextPx (f64.ge (local.get $la) (local.get $full)))
+              (local.set $c (f64.const 1))
+              (if (f64.gt (local.get $d2) (local.get $core2))
+                (then
+                  (local.set $dist (f64.sqrt (local.get $d2)))
+                  (local.set $c
+                    (if (result f64) (f64.gt (global.get $aa) (f64.const 0))
+                      (then (f64.add (f64.mul (f64.sub (local.get $r) (local.get $dist)) (global.get $invAa)) (f64.const 0.5)))
+                      (else (select (f64.const 1) (f64.const 0) (f64.le (local.get $dist) (local.get $r))))))
+                  (if (f64.gt (local.get $c) (f64.const 1)) (then (local.set $c (f64.const 1))))
+                  (if (f64.gt (local.get $softW) (f64.const 0))
+                    (then
+                      (local.set $s (f64.mul (f64.sub (local.get $r) (local.get $dist)) (local.get $softW)))
+                      (if (f64.lt (local.get $s) (local.get $c)) (then (local.set $c (local.get $s))))))
+                  (br_if $nextPx (f64.le (local.get $c) (f64.const 0)))))
+              (local.set $c (f64.mul (local.get $c) (local.get $m)))
+              (local.set $va (f64.mul (local.get $pa) (local.get $c)))
+              ;; va >= 0 > -1: a fresh pixel is always written
+              (br_if $nextPx (f64.le (local.get $va) (local.get $la)))
+              (if (f64.lt (local.get $la) (f64.const 0)) (then (call $touch (local.get $pi))))
+              (f32.store (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pr) (local.get $c))))
+              (f32.store offset=4 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pg) (local.get $c))))
+              (f32.store offset=8 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pb) (local.get $c))))
+              (f32.store offset=12 (local.get $lp) (f32.demote_f64 (local.get $va))))
+            (local.set $x (i32.add (local.get $x) (i32.const 1)))
+            (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
+            (br $px))))
+      (br_if $row (i32.lt_s (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $yb)))))
+
+  ;; Run $ri (cpu.ts drawRun): alike round dabs on a segment, the nearest one per pixel.
+  (func $run (param $ri i32)
+    (local $o i32) (local $pp i32)
+    (local $ax f64) (local $ay f64) (local $ux f64) (local $uy f64) (local $d0 f64) (local $sp f64)
+    (local $count f64) (local $r f64) (local $m f64)
+    (local $pr f64) (local $pg f64) (local $pb f64) (local $pa f64)
+    (local $rim f64) (local $rim2 f64) (local $full f64) (local $softW f64)
+    (local $tEnd f64) (local $ex f64) (local $ey f64) (local $sx f64) (local $sy f64)
+    (local $xa i32) (local $xb i32) (local $ya i32) (local $yb i32)
+    (local $invSp f64) (local $last f64)
+    (local $x i32) (local $y i32) (local $x0 i32) (local $x1 i32) (local $pi i32) (local $lp i32)
+    (local $px f64) (local $py f64) (local $xc f64) (local $half f64) (local $k f64) (local $t f64)
+    (local $dx f64) (local $dy f64) (local $d2 f64) (local $dist f64) (local $c f64) (local $s f64)
+    (local $va f64) (local $cm f64) (local $la f64)
+    (local.set $o (i32.add (global.get $runs) (i32.mul (local.get $ri) (i32.const 72))))
+    (local.set $ax (f64.load (local.get $o)))
+    (local.set $ay (f64.load offset=8 (local.get $o)))
+    (local.set $ux (f64.load offset=16 (local.get $o)))
+    (local.set $uy (f64.load offset=24 (local.get $o)))
+    (local.set $d0 (f64.load offset=32 (local.get $o)))
+    (local.set $sp (f64.load offset=40 (local.get $o)))
+    (local.set $count (f64.load offset=48 (local.get $o)))
+    (local.set $r (f64.load offset=56 (local.get $o)))
+    (local.set $m (f64.load offset=64 (local.get $o)))
+    (local.set $pp (i32.add (global.get $paints)
+      (i32.shl (i32.load (i32.add (global.get $runGroup) (i32.shl (local.get $ri) (i32.const 2)))) (i32.const 4))))
+    (local.set $pr (f64.promote_f32 (f32.load (local.get $pp))))
+    (local.set $pg (f64.promote_f32 (f32.load offset=4 (local.get $pp))))
+    (local.set $pb (f64.promote_f32 (f32.load offset=8 (local.get $pp))))
+    (local.set $pa (f64.promote_f32 (f32.load offset=12 (local.get $pp))))
+    (local.set $rim (select
+      (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2)))
+      (local.get $r)
+      (f64.gt (global.get $aa) (f64.const 0))))
+    (local.set $rim2 (f64.mul (local.get $rim) (local.get $rim)))
+    (local.set $full (f64.mul (local.get $pa) (local.get $m)))
+    (local.set $softW (select
+      (f64.div (f64.const 1) (f64.mul (f64.sub (f64.const 1) (global.get $hardness)) (local.get $r)))
+      (f64.const 0)
+      (f64.lt (global.get $hardness) (f64.const 1))))
+    (local.set $tEnd (f64.add (local.get $d0) (f64.mul (f64.sub (local.get $count) (f64.const 1)) (local.get $sp))))
+    (local.set $ex (f64.add (local.get $ax) (f64.mul (local.get $ux) (local.get $tEnd))))
+    (local.set $ey (f64.add (local.get $ay) (f64.mul (local.get $uy) (local.get $tEnd))))
+    (local.set $sx (f64.add (local.get $ax) (f64.mul (local.get $ux) (local.get $d0))))
+    (local.set $sy (f64.add (local.get $ay) (f64.mul (local.get $uy) (local.get $d0))))
+    (local.set $xa (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (f64.min (local.get $sx) (local.get $ex)) (local.get $rim))))))
+    (local.set $xb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $W)) (f64.ceil (f64.add (f64.max (local.get $sx) (local.get $ex)) (local.get $rim))))))
+    (local.set $ya (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (f64.min (local.get $sy) (local.get $ey)) (local.get $rim))))))
+    (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (f64.max (local.get $sy) (local.get $ey)) (local.get $rim))))))
+    (local.set $invSp (f64.div (f64.const 1) (local.get $sp)))
+    (local.set $last (f64.sub (local.get $count) (f64.const 1)))
+    (local.set $y (local.get $ya))
+    (block $rowsDone
+      (loop $row
+        (br_if $rowsDone (i32.ge_s (local.get $y) (local.get $yb)))
+        (local.set $py (f64.add (f64.convert_i32_s (local.get $y)) (f64.const 0.5)))
+        (local.set $x0 (local.get $xa))
+        (local.set $x1 (local.get $xb))
+        ;; columns whose centres lie within rim of the segment's line in this row
+        (if (f64.gt (f64.abs (local.get $uy)) (f64.const 1e-9))
+          (then
+            (local.set $xc (f64.add (local.get $ax)
+              (f64.div (f64.mul (local.get $ux) (f64.sub (local.get $py) (local.get $ay))) (local.get $uy))))
+            (local.set $half (f64.div (local.get $rim) (f64.abs (local.get $uy))))
+            (local.set $x0 (i32.trunc_sat_f64_s (f64.max (f64.convert_i32_s (local.get $xa))
+              (f64.floor (f64.sub (f64.sub (local.get $xc) (local.get $half)) (f64.const 0.5))))))
+            (local.set $x1 (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (local.get $xb))
+              (f64.ceil (f64.add (f64.add (local.get $xc) (local.get $half)) (f64.const 0.5))))))))
+        (local.set $x (local.get $x0))
+        (local.set $pi (i32.add (i32.mul (local.get $y) (global.get $W)) (local.get $x0)))
+        (block $rowDone
+          (loop $pxl
+            (br_if $rowDone (i32.ge_s (local.get $x) (local.get $x1)))
+            (block $nextPx
+              (local.set $px (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
+              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 4))))
+              (local.set $la (f64.promote_f32 (f32.load offset=12 (local.get $lp))))
+              (br_if $nextPx (f64.ge (local.get $la) (local.get $full)))
+              (local.set $k (call $round (f64.mul
+                (f64.sub
+                  (f64.add (f64.mul (f64.sub (local.get $px) (local.get $ax)) (local.get $ux))
+                           (f64.mul (f64.sub (local.get $py) (local.get $ay)) (local.get $uy)))
+                  (local.get $d0))
+                (local.get $invSp))))
+              (local.set $k (select (f64.const 0)
+                (select (local.get $last) (local.get $k) (f64.gt (local.get $k) (local.get $last)))
+                (f64.lt (local.get $k) (f64.const 0))))
+              (local.set $t (f64.add (local.get $d0) (f64.mul (local.get $k) (local.get $sp))))
+              (local.set $dx (f64.sub (local.get $px) (f64.add (local.get $ax) (f64.mul (local.get $ux) (local.get $t)))))
+              (local.set $dy (f64.sub (local.get $py) (f64.add (local.get $ay) (f64.mul (local.get $uy) (local.get $t)))))
+              (local.set $d2 (f64.add (f64.mul (local.get $dx) (local.get $dx)) (f64.mul (local.get $dy) (local.get $dy))))
+              (br_if $nextPx (f64.ge (local.get $d2) (local.get $rim2)))
+              (local.set $dist (f64.sqrt (local.get $d2)))
+              (local.set $c
+                (if (result f64) (f64.gt (global.get $aa) (f64.const 0))
+                  (then (f64.add (f64.mul (f64.sub (local.get $r) (local.get $dist)) (global.get $invAa)) (f64.const 0.5)))
+                  (else (select (f64.const 1) (f64.const 0) (f64.le (local.get $dist) (local.get $r))))))
+              (if (f64.gt (local.get $c) (f64.const 1)) (then (local.set $c (f64.const 1))))
+              (if (f64.gt (local.get $softW) (f64.const 0))
+                (then
+                  (local.set $s (f64.mul (f64.sub (local.get $r) (local.get $dist)) (local.get $softW)))
+                  (if (f64.lt (local.get $s) (local.get $c)) (then (local.set $c (local.get $s))))))
+              (br_if $nextPx (f64.le (local.get $c) (f64.const 0)))
+              (local.set $va (f64.mul (f64.mul (local.get $pa) (local.get $c)) (local.get $m)))
+              (br_if $nextPx (f64.le (local.get $va) (local.get $la)))
+              (if (f64.lt (local.get $la) (f64.const 0)) (then (call $touch (local.get $pi))))
+              (local.set $cm (f64.mul (local.get $c) (local.get $m)))
+              (f32.store (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pr) (local.get $cm))))
+              (f32.store offset=4 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pg) (local.get $cm))))
+              (f32.store offset=8 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pb) (local.get $cm))))
+              (f32.store offset=12 (local.get $lp) (f32.demote_f64 (local.get $va))))
+            (local.set $x (i32.add (local.get $x) (i32.const 1)))
+            (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
+            (br $pxl)))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $row))))
+
+  ;; draw(...): every dab and run of a round-tipped stroke, group by group (cpu.ts drawDabs).
+  ;; geom: f32 [cx, cy, r, m] x count; group: u32 x count; paints: f32 RGBA x groups; runs: f64 x 9
+  ;; x runCount; runGroup: u32 x runCount; out: f32 RGBA W x H (composited onto); layer: f32 RGBA
+  ;; W x H, its alpha -1 on entry (no group's pixel; the reference tracks an owner per pixel);
+  ;; touched: u32 W x H (scratch).
+  (func (export "draw")
+    (param $w i32) (param $h i32) (param $count i32) (param $runCount i32) (param $groups i32)
+    (param $geom i32) (param $group i32) (param $paints i32) (param $runs i32) (param $runGroup i32)
+    (param $out i32) (param $layer i32) (param $touched i32)
+    (param $hardness f64) (param $aa f64)
+    (local $i i32) (local $g i32) (local $cur i32) (local $ri i32) (local $rg i32)
+    (global.set $W (local.get $w))
+    (global.set $H (local.get $h))
+    (global.set $geom (local.get $geom))
+    (global.set $paints (local.get $paints))
+    (global.set $runs (local.get $runs))
+    (global.set $runGroup (local.get $runGroup))
+    (global.set $out (local.get $out))
+    (global.set $layer (local.get $layer))
+    (global.set $touched (local.get $touched))
+    (global.set $nt (i32.const 0))
+    (global.set $hardness (local.get $hardness))
+    (global.set $aa (local.get $aa))
+    (global.set $invAa (select (f64.div (f64.const 1) (local.get $aa)) (f64.const 0) (f64.gt (local.get $aa) (f64.const 0))))
+    (local.set $cur (i32.const -1))
+    (local.set $ri (i32.const 0))
+    (local.set $i (i32.const 0))
+    (block $end
+      (loop $dabs
+        (local.set $g (select
+          (i32.load (i32.add (local.get $group) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $groups)
+          (i32.lt_u (local.get $i) (local.get $count))))
+        (if (i32.ne (local.get $g) (local.get $cur))
+          (then
+            ;; runs of the groups up to this one, then the group's own dabs
+            (block $runsDone
+              (loop $runsLoop
+                (br_if $runsDone (i32.ge_u (local.get $ri) (local.get $runCount)))
+                (local.set $rg (i32.load (i32.add (local.get $runGroup) (i32.shl (local.get $ri) (i32.const 2)))))
+                (br_if $runsDone (i32.gt_u (local.get $rg) (local.get $g)))
+                (if (i32.ne (local.get $rg) (local.get $cur))
+                  (then
+                    (call $flush)
+                    (local.set $cur (local.get $rg))))
+                (call $run (local.get $ri))
+                (local.set $ri (i32.add (local.get $ri) (i32.const 1)))
+                (br $runsLoop)))
+            (br_if $end (i32.eq (local.get $i) (local.get $count)))
+            (if (i32.ne (local.get $g) (local.get $cur))
+              (then
+                (call $flush)
+                (local.set $cur (local.get $g))))))
+        (call $dab (local.get $i) (local.get $g))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $dabs)))
+    (call $flush))
+
+  ;; the scratch memory simd.ts copies the arrays into (grown from JavaScript)
+  (memory (export "mem") 1))
