@@ -6,9 +6,11 @@
 //   K(d, r) = exp(-4.5 * d^2 / r^2) / sqrt(2*pi)   when r > 0 and d^2 <= r^2, else 0,
 // where s_p is the point's scale (intensity x weight) and r_p its radius. No clamping, no
 // normalisation. The exponent splits by axis, exp(-a(dx^2 + dy^2)) = exp(-a dx^2) exp(-a dy^2),
-// so one point costs 2(2r+1) exp() calls and (2r+1)^2 multiply-adds.
+// so one point costs 2(2r+1) exp() calls and (2r+1)^2 multiply-adds; the rows run in WebAssembly
+// (density.wat, bit for bit splatRowsReference below).
 import type { ScalarField } from '../../types.js';
 import type { OpContext } from '../types.js';
+import { wasmKernels } from '../../util/wasm-kernels.js';
 import { densityGroups, GAUSS_COEF, reach } from './plan.js';
 
 export { GAUSS_COEF };
@@ -19,29 +21,93 @@ function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
   return dx * dx + dy2 <= r2;
 }
 
+interface Exports {
+  splat(sum: number, W: number, ex: number, ey: number, i0: number, i1: number, j0: number, j1: number, px: number, py: number, r2: number, s: number): void;
+  mem: WebAssembly.Memory;
+}
+
+/** density.wat: one point's rows (span and multiply-adds), bit for bit splatRowsReference. */
+const kernels = wasmKernels<Exports>('density');
+
+/**
+ * One point's rows j0..j1 into `sum` (the reference of density.wat): per row the disk's span of
+ * dx^2 + dy^2 <= r^2 settled on the exact test, then sum += (s ey) ex along it.
+ */
+function splatRowsReference(
+  sum: Float64Array,
+  W: number,
+  ex: Float64Array,
+  ey: Float64Array,
+  i0: number,
+  i1: number,
+  j0: number,
+  j1: number,
+  px: number,
+  py: number,
+  r2: number,
+  s: number,
+): void {
+  for (let j = j0; j <= j1; j++) {
+    const dy = j + 0.5 - py;
+    const dy2 = dy * dy;
+    if (dy2 > r2) continue;
+    // Circular support: this row's span of dx^2 + dy^2 <= r^2, settled on the exact test.
+    const half = Math.sqrt(r2 - dy2);
+    let a0 = Math.max(i0, Math.ceil(px - half - 0.5));
+    let a1 = Math.min(i1, Math.floor(px + half - 0.5));
+    while (a0 > i0 && inDisk(a0 - 1, px, dy2, r2)) a0--;
+    while (a0 <= a1 && !inDisk(a0, px, dy2, r2)) a0++;
+    while (a1 < i1 && inDisk(a1 + 1, px, dy2, r2)) a1++;
+    while (a1 >= a0 && !inDisk(a1, px, dy2, r2)) a1--;
+    const fy = s * ey[j - j0]!;
+    let o = j * W + a0;
+    for (let i = a0; i <= a1; i++, o++) sum[o] += fy * ex[i - i0]!;
+  }
+}
+
 /**
  * Accumulates a field: sums in float64 (rounded to float32 once by the caller), visiting points
- * in input order so renders are deterministic.
+ * in input order so renders are deterministic. The sum and the per-point factors live in
+ * density.wat's memory where WebAssembly runs (one accumulator at a time: kernels are
+ * synchronous), else in plain arrays with the TypeScript rows; `reference: true` forces the latter.
  */
-class DensityAccumulator {
+export class DensityAccumulator {
   readonly width: number;
   readonly height: number;
   readonly x0: number;
   readonly y0: number;
-  readonly sum: Float64Array;
+  sum: Float64Array;
   // Per-axis exp factors of one point, reused across points (sized for the largest radius).
   private ex: Float64Array;
   private ey: Float64Array;
+  private readonly k: ReturnType<typeof kernels>;
 
-  constructor(width: number, height: number, x0: number, y0: number, maxRadius: number) {
+  constructor(width: number, height: number, x0: number, y0: number, maxRadius: number, reference = false) {
     this.width = width;
     this.height = height;
     this.x0 = x0;
     this.y0 = y0;
-    this.sum = new Float64Array(width * height);
     const n = 2 * Math.ceil(Math.max(0, maxRadius)) + 2;
-    this.ex = new Float64Array(n);
-    this.ey = new Float64Array(n);
+    this.k = reference ? null : kernels();
+    if (this.k) {
+      [this.sum, this.ex, this.ey] = this.views(n);
+      this.sum.fill(0);
+    } else {
+      this.sum = new Float64Array(width * height);
+      this.ex = new Float64Array(n);
+      this.ey = new Float64Array(n);
+    }
+  }
+
+  /** The sum and factor arrays in the module's memory, grown to factors of n (the sum kept). */
+  private views(n: number): [Float64Array, Float64Array, Float64Array] {
+    const k = this.k!;
+    const cells = this.width * this.height;
+    const at = (cells * 8 + 15) & ~15;
+    const fac = (n * 8 + 15) & ~15;
+    k.reserve(at + 2 * fac);
+    const buf = k.f32(0, 0).buffer;
+    return [new Float64Array(buf, 0, cells), new Float64Array(buf, at, n), new Float64Array(buf, at + fac, n)];
   }
 
   /**
@@ -50,16 +116,22 @@ class DensityAccumulator {
    */
   splat(points: ArrayLike<number>, scale: number, kernelRadius: number, support = kernelRadius, k = 1, ox = 0, oy = 0): void {
     if (!(kernelRadius > 0) || !(support > 0) || scale === 0 || !Number.isFinite(scale)) return;
-    const { width: W, height: H, sum } = this;
+    const { width: W, height: H } = this;
     const radius = support;
     const r2 = radius * radius;
     const a = 4.5 / (kernelRadius * kernelRadius);
     const need = 2 * Math.ceil(radius) + 2;
     if (this.ex.length < need) {
-      this.ex = new Float64Array(need);
-      this.ey = new Float64Array(need);
+      if (this.k) [this.sum, this.ex, this.ey] = this.views(need);
+      else {
+        this.ex = new Float64Array(need);
+        this.ey = new Float64Array(need);
+      }
     }
-    const { ex, ey } = this;
+    const { ex, ey, sum } = this;
+    const fn = this.k?.fn;
+    const exAt = ex.byteOffset;
+    const eyAt = ey.byteOffset;
     const s = scale * GAUSS_COEF;
     for (let q = 0; q + 1 < points.length; q += 2) {
       // Point in canvas pixel units: pixel i's centre sits at i + 0.5.
@@ -79,22 +151,8 @@ class DensityAccumulator {
         const dy = j + 0.5 - py;
         ey[j - j0] = Math.exp(-a * dy * dy);
       }
-      for (let j = j0; j <= j1; j++) {
-        const dy = j + 0.5 - py;
-        const dy2 = dy * dy;
-        if (dy2 > r2) continue;
-        // Circular support: this row's span of dx^2 + dy^2 <= r^2, settled on the exact test.
-        const half = Math.sqrt(r2 - dy2);
-        let a0 = Math.max(i0, Math.ceil(px - half - 0.5));
-        let a1 = Math.min(i1, Math.floor(px + half - 0.5));
-        while (a0 > i0 && inDisk(a0 - 1, px, dy2, r2)) a0--;
-        while (a0 <= a1 && !inDisk(a0, px, dy2, r2)) a0++;
-        while (a1 < i1 && inDisk(a1 + 1, px, dy2, r2)) a1++;
-        while (a1 >= a0 && !inDisk(a1, px, dy2, r2)) a1--;
-        const fy = s * ey[j - j0]!;
-        let o = j * W + a0;
-        for (let i = a0; i <= a1; i++, o++) sum[o] += fy * ex[i - i0]!;
-      }
+      if (fn) fn.splat(0, W, exAt, eyAt, i0, i1, j0, j1, px, py, r2, s);
+      else splatRowsReference(sum, W, ex, ey, i0, i1, j0, j1, px, py, r2, s);
     }
   }
 

@@ -5,6 +5,7 @@ import type { OpContext } from '../types.js';
 import type { Canvas, FeatureGroup, ScalarField, ScalarValue } from '../../types.js';
 import { gpuTest, GPU, PARITY_WINDOW, randomSource, rng, tap, renderOn } from '../../../tests/gpu/harness.js';
 import { CpuBackend } from '../../index.js';
+import { DensityAccumulator } from './cpu.js';
 
 // The spec's falloff, written out independently of cpu.ts.
 const K = (d: number, r: number) => (d <= r ? Math.exp(-0.5 * 3 ** 2 * (d / r) ** 2) / Math.sqrt(2 * Math.PI) : 0);
@@ -239,6 +240,38 @@ describe('density', () => {
     const right: Canvas = { ...CANVAS, x0: X + 40 };
     const b = run({ radius: 14 }, [pts], undefined, right);
     for (let j = 0; j < 48; j++) for (let i = 40; i < 64; i++) expect(b.data[j * 64 + i - 40]).toBe(a.data[j * 64 + i]);
+  });
+
+  test('the WebAssembly rows (density.wat) sum bit for bit what the TypeScript rows sum', () => {
+    // Witness: splatRowsReference (cpu.ts), the kernel the op ran before the WebAssembly port.
+    const random = rng(11);
+    let cases = 0;
+    for (const [W, H, radius, k] of [
+      [97, 61, 24, 1],
+      [256, 256, 48, 1],
+      [40, 33, 4.3, 1],
+      [30, 30, 3.1, 8],
+    ] as const) {
+      const pts = Float64Array.from({ length: 400 }, (_, i) => (i % 2 ? H : W) * (random() * 1.6 - 0.3) * k + 1000);
+      const run = (reference: boolean) => {
+        const acc = new DensityAccumulator(W, H, 1000 / k, 1000 / k, radius * 2, reference);
+        acc.splat(pts, 0.09, radius, radius, k);
+        acc.splat(pts.subarray(0, 100), 1.7, radius * 0.6, radius * 1.3, k); // a cutoff's longer reach
+        acc.splat(pts.subarray(100, 180), 0.3, radius * 1.9, radius * 2.5, k); // factors grown past the first size
+        // The WebAssembly path keeps the sum in the module's memory, with the factors after it.
+        if (!reference) expect(acc.sum.buffer.byteLength).toBeGreaterThan(acc.sum.byteLength);
+        return { sum: Float64Array.from(acc.sum), f32: acc.toFloat32() };
+      };
+      const ref = run(true);
+      const fast = run(false);
+      let differ = 0;
+      for (let i = 0; i < ref.sum.length; i++) if (!Object.is(ref.sum[i], fast.sum[i])) differ++;
+      expect({ W, radius, differ }).toEqual({ W, radius, differ: 0 });
+      expect(Array.from(fast.f32)).toEqual(Array.from(ref.f32));
+      expect(ref.sum.some((v) => v > 0)).toBe(true);
+      cases++;
+    }
+    expect(cases).toBe(4);
   });
 
   test('pad grows the input canvas by the radius bound', () => {
