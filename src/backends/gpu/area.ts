@@ -5,7 +5,6 @@
 import type { GpuImage } from './image.js';
 import type { ShapeTriangles } from './triangles.js';
 import { TRI_FLOATS } from './triangles.js';
-import { Uniforms } from './uniforms.js';
 import type { GpuEncoder } from './encoder.js';
 
 /** Bytes of one (bin, shape) slot: 16 x 16 i32 cells. */
@@ -27,13 +26,14 @@ export function drawShapes(g: GpuEncoder, shapes: ShapeTriangles, antialias: boo
   runs.forEach(([first, end], r) => {
     const { starts, items } = shapes.bins(first, end);
     const flags = (antialias ? 1 : 0) | (r === 0 ? 2 : 0) | (r === runs.length - 1 ? 4 : 0);
-    const u = g.uniform(new Uniforms().vec2u(W, H).u32s(cols, flags));
-    const bins = [g.storage(starts), g.storage(items)];
+    // One uniform block serves both passes: coverage.wgsl and fill-solid.wgsl declare the same `//!uniform`.
+    const u = g.uniforms('coverage', { size: [W, H], cols, flags });
+    const bins = { starts: g.storage(starts), items: g.storage(items) };
     const slots = g.scratch(Math.max(4, items.length * SLOT));
     const t0 = shapes.shapeTri[first]!;
     const t1 = shapes.shapeTri[end]!;
-    g.draw('coverage', [u, tris, ...bins, slots], out, (t1 - t0) * VERTICES, t0 * VERTICES);
-    g.dispatch('fill-solid', [u, g.view(out), colors, ...bins, slots, carry], [Math.ceil(cols / 4), Math.ceil(H / 16)]);
+    g.draw('coverage', { u, tris, ...bins, cov: slots }, out, (t1 - t0) * VERTICES, t0 * VERTICES);
+    g.dispatch('fill-solid', { u, dst: g.view(out), colors, ...bins, cov: slots, col: carry }, [Math.ceil(cols / 4), Math.ceil(H / 16)]);
   });
   return out;
 }

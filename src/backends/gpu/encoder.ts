@@ -3,7 +3,7 @@
 // its passes through it; its WGSL is src/ops/<op>/<op>.wgsl, named by the file name.
 import type { OpContext } from '../../ops/types.js';
 import type { GpuImage, ImageKind } from './image.js';
-import type { Uniforms } from './uniforms.js';
+import type { Bindings, UniformValue } from './layout.js';
 
 export interface GpuEncoder {
   readonly device: GPUDevice;
@@ -11,8 +11,8 @@ export interface GpuEncoder {
   input(ctx: OpContext, field: string, grow?: number): GpuImage;
   /** A fresh pooled texture for this render (contents undefined: a pass must write every pixel). */
   output(kind: ImageKind, width: number, height: number): GpuImage;
-  /** A uniform buffer binding holding the packed struct. */
-  uniform(u: Uniforms): GPUBufferBinding;
+  /** The uniform block of a shader declaring `//!uniform`, packed from its fields by name. */
+  uniforms(shader: string, values: Readonly<Record<string, UniformValue>>): GPUBufferBinding;
   /** A read-only storage buffer binding holding `data` (at least 4 bytes are bound). */
   storage(data: ArrayBufferView): GPUBufferBinding;
   /** A zero-filled read-write storage buffer of `bytes` (cleared in the command stream). */
@@ -21,22 +21,19 @@ export interface GpuEncoder {
   table(data: Float32Array, width?: number): GPUTextureView;
   /** The resource that binds an image's texture (sampled, or as the storage target when it is an output). */
   view(img: GpuImage): GPUTextureView;
-  /** One compute pass of `shader`'s `entry` with bind group 0 = `resources` in binding order. */
-  dispatch(
-    shader: string,
-    resources: GPUBindingResource[],
-    groups: readonly [number, number?, number?],
-    entry?: string,
-    constants?: Record<string, number>,
-  ): void;
+  /**
+   * One compute pass of `shader`'s `entry` with bind group 0 = `resources`, named as the shader's
+   * `//!bind` lines name them (scripts/gen-shaders.mjs).
+   */
+  dispatch(shader: string, resources: Bindings, groups: readonly [number, number?, number?], entry?: string, constants?: Record<string, number>): void;
   /**
    * One render pass: `vertexCount` vertices (from `firstVertex`) of `shader`'s `vs` / `fs` as a
    * triangle list over `target`'s pixels, bind group 0 = `resources`. The fragments write storage
    * buffers; the target only sets the viewport and is left unchanged.
    */
-  draw(shader: string, resources: GPUBindingResource[], target: GpuImage, vertexCount: number, firstVertex?: number): void;
+  draw(shader: string, resources: Bindings, target: GpuImage, vertexCount: number, firstVertex?: number): void;
   /** One compute pass over a width x height image in 8 x 8 workgroups. */
-  dispatch2d(shader: string, resources: GPUBindingResource[], width: number, height: number, entry?: string, constants?: Record<string, number>): void;
+  dispatch2d(shader: string, resources: Bindings, width: number, height: number, entry?: string, constants?: Record<string, number>): void;
 }
 
 export interface GpuOp {

@@ -12,6 +12,7 @@ import { BufferUsage, WG } from './constants.js';
 import { READBACK_USAGE, STORAGE_USAGE, UNIFORM_USAGE, type DeviceContext, type PooledBuffer } from './context.js';
 import { formatOf, GpuImage, isGpuImage, viewToCpu, type ImageKind, type PooledTexture } from './image.js';
 import type { GpuEncoder } from './encoder.js';
+import { bindGroup, layoutOf, packUniforms, type Bindings, type UniformValue } from './layout.js';
 import { Uniforms } from './uniforms.js';
 
 /** What the session needs from its backend: the current healthy device. */
@@ -244,11 +245,15 @@ export class GpuSession implements Session, GpuEncoder {
     this.spare.push(value.tex);
   }
 
-  uniform(u: Uniforms): GPUBufferBinding {
+  private uniform(u: Uniforms): GPUBufferBinding {
     const bytes = u.bytes();
     const b = this.buffer(bytes.byteLength, UNIFORM_USAGE);
     this.device.queue.writeBuffer(b.buffer, 0, plain(bytes));
     return { buffer: b.buffer, offset: 0, size: bytes.byteLength };
+  }
+
+  uniforms(shader: string, values: Readonly<Record<string, UniformValue>>): GPUBufferBinding {
+    return this.uniform(packUniforms(shader, layoutOf(shader), values));
   }
 
   storage(data: ArrayBufferView): GPUBufferBinding {
@@ -289,19 +294,13 @@ export class GpuSession implements Session, GpuEncoder {
     return img.tex.view;
   }
 
-  dispatch(
-    shader: string,
-    resources: GPUBindingResource[],
-    groups: readonly [number, number?, number?],
-    entry = 'main',
-    constants?: Record<string, number>,
-  ): void {
+  dispatch(shader: string, resources: Bindings, groups: readonly [number, number?, number?], entry = 'main', constants?: Record<string, number>): void {
     const [x, y = 1, z = 1] = groups;
     if (x <= 0 || y <= 0 || z <= 0) return;
     const pipeline = this.dc!.pipeline(shader, entry, constants);
     const bind = this.device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: resources.map((resource, binding) => ({ binding, resource })),
+      entries: bindGroup(shader, layoutOf(shader), resources),
     });
     const pass = this.enc.beginComputePass();
     pass.setPipeline(pipeline);
@@ -311,12 +310,12 @@ export class GpuSession implements Session, GpuEncoder {
     this.stats.passes++;
   }
 
-  draw(shader: string, resources: GPUBindingResource[], target: GpuImage, vertexCount: number, firstVertex = 0): void {
+  draw(shader: string, resources: Bindings, target: GpuImage, vertexCount: number, firstVertex = 0): void {
     if (vertexCount <= 0) return;
     const pipeline = this.dc!.renderPipeline(shader, target.tex.format);
     const bind = this.device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
-      entries: resources.map((resource, binding) => ({ binding, resource })),
+      entries: bindGroup(shader, layoutOf(shader), resources),
     });
     const pass = this.enc.beginRenderPass({ colorAttachments: [{ view: target.tex.view, loadOp: 'load', storeOp: 'store' }] });
     pass.setPipeline(pipeline);
@@ -326,7 +325,7 @@ export class GpuSession implements Session, GpuEncoder {
     this.stats.passes++;
   }
 
-  dispatch2d(shader: string, resources: GPUBindingResource[], width: number, height: number, entry?: string, constants?: Record<string, number>): void {
+  dispatch2d(shader: string, resources: Bindings, width: number, height: number, entry?: string, constants?: Record<string, number>): void {
     this.dispatch(shader, resources, [Math.ceil(width / WG), Math.ceil(height / WG)], entry, constants);
   }
 
@@ -348,8 +347,9 @@ export class GpuSession implements Session, GpuEncoder {
     if (v.width === 0 || v.height === 0) return img;
     // Through a pass (not queue.writeTexture, which would land before earlier passes that read
     // a reused texture): the data goes into a fresh buffer, the pass writes the texture in order.
-    const u = new Uniforms().vec2u(v.width, v.height);
-    this.dispatch2d(v.kind === 'raster' ? 'upload' : 'upload-field', [this.uniform(u), this.storage(v.data), this.view(img)], v.width, v.height);
+    const shader = v.kind === 'raster' ? 'upload' : 'upload-field';
+    const u = this.uniforms(shader, { size: [v.width, v.height] });
+    this.dispatch2d(shader, { u, src: this.storage(v.data), dst: this.view(img) }, v.width, v.height);
     return img;
   }
 
@@ -364,8 +364,8 @@ export class GpuSession implements Session, GpuEncoder {
       if (v.kind === 'raster' && f32Size <= this.device.limits.maxStorageBufferBindingSize) {
         const sb = this.buffer(f32Size, STORAGE_USAGE);
         if (v.width > 0 && v.height > 0) {
-          const u = new Uniforms().vec2u(v.width, v.height).view(v);
-          this.dispatch2d('readback', [this.uniform(u), this.view(v), { buffer: sb.buffer, offset: 0, size: f32Size }], v.width, v.height);
+          const u = this.uniforms('readback', { size: [v.width, v.height], src: v });
+          this.dispatch2d('readback', { u, src: this.view(v), dst: { buffer: sb.buffer, offset: 0, size: f32Size } }, v.width, v.height);
         }
         const b = this.dc!.acquireBuffer(f32Size, READBACK_USAGE);
         enc.copyBufferToBuffer(sb.buffer, 0, b.buffer, 0, f32Size);
@@ -453,8 +453,8 @@ export class GpuSession implements Session, GpuEncoder {
   /** The view copied into a texture of its own size (zeros where the view reads outside real data). */
   private materialise(v: GpuImage): GpuImage {
     const out = this.output(v.kind, v.width, v.height);
-    const u = new Uniforms().vec2u(v.width, v.height).view(v);
-    this.dispatch2d(v.kind === 'raster' ? 'copy' : 'copy-field', [this.uniform(u), this.view(v), this.view(out)], v.width, v.height);
+    const shader = v.kind === 'raster' ? 'copy' : 'copy-field';
+    this.dispatch2d(shader, { u: this.uniforms(shader, { size: [v.width, v.height], src: v }), src: this.view(v), dst: this.view(out) }, v.width, v.height);
     return out;
   }
 

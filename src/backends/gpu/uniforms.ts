@@ -1,5 +1,6 @@
-// Packs a WGSL uniform struct by hand, honouring WGSL alignment (scalars 4, vec2 8, vec4 16,
-// the View struct of common.wgsl 8). Fields are written in declaration order.
+// Packs a WGSL uniform struct, honouring WGSL alignment (scalars 4, vec2 8, vec4 16, the View
+// struct of common.wgsl 8). Fields are written in declaration order: layout.ts calls it field by
+// field from a shader's `//!uniform` line.
 import type { GpuImage } from './image.js';
 
 export class Uniforms {

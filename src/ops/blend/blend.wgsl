@@ -4,22 +4,9 @@
 // atop (clip): co = as ab Cs' + (1 - as) cb, ao = ab
 // erase: co = (1 - as) cb, ao = (1 - as) ab
 // where as = source alpha x opacity x mask alpha. Modes are indices into BLEND_MODES.
-struct U {
-  size: vec2u,
-  mode: u32,
-  composite: u32,
-  base: View,
-  over: View,
-  mask: View,
-  opacity: f32,
-  has_mask: u32,
-}
+//!uniform size: vec2u, mode: u32, composite: u32, base: View, over: View, mask: View, opacity: f32, has_mask: u32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var base_tex: texture_2d<f32>;
-@group(0) @binding(2) var over_tex: texture_2d<f32>;
-@group(0) @binding(3) var mask_tex: texture_2d<f32>;
-@group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, base_tex: texture, over_tex: texture, mask_tex: texture, dst: rgba16float
 
 const NORMAL = 0u;
 const MULTIPLY = 1u;

@@ -1,6 +1,5 @@
 // blend on the GPU: one pass (blend.wgsl) with the CPU kernel's formulas (cpu.ts).
 import { BLEND_MODES, type BlendMode } from './cpu.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { compositeOf } from './plan.js';
 
@@ -15,15 +14,17 @@ export const gpu: GpuOp = {
     const composite = COMPOSITE_INDEX[compositeOf(ctx)];
     const mode = BLEND_MODES.indexOf(((ctx.node.mode as BlendMode | undefined) ?? 'normal') as BlendMode);
     const out = g.output('raster', width, height);
-    const u = new Uniforms()
-      .vec2u(width, height)
-      .u32s(Math.max(0, mode), composite)
-      .view(base)
-      .view(over)
-      .view(mask ?? base)
-      .f32s(ctx.num('opacity'))
-      .u32s(mask ? 1 : 0);
-    g.dispatch2d('blend', [g.uniform(u), g.view(base), g.view(over), g.view(mask ?? base), g.view(out)], width, height);
+    const u = g.uniforms('blend', {
+      size: [width, height],
+      mode: Math.max(0, mode),
+      composite,
+      base,
+      over,
+      mask: mask ?? base,
+      opacity: ctx.num('opacity'),
+      has_mask: mask ? 1 : 0,
+    });
+    g.dispatch2d('blend', { u, base_tex: g.view(base), over_tex: g.view(over), mask_tex: g.view(mask ?? base), dst: g.view(out) }, width, height);
     return out;
   },
 };

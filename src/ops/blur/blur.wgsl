@@ -2,19 +2,10 @@
 // decimation, block-grid Gaussian and quadratic B-spline upsampling) is a 1-D weighted sum
 // along one axis. The CPU builds each stage's taps (source index and weight per output index,
 // zero-outside taps dropped, clamped taps repeated) and this pass applies them in the same order.
-struct U {
-  size: vec2u,
-  axis: u32,
-  src: View,
-}
+//!uniform size: vec2u, axis: u32, src: View
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
-// Per output index along the axis: first tap, tap count.
-@group(0) @binding(3) var<storage, read> spans: array<vec2u>;
-@group(0) @binding(4) var<storage, read> index: array<u32>;
-@group(0) @binding(5) var<storage, read> weight: array<f32>;
+// spans: per output index along the axis, first tap and tap count.
+//!bind u: uniform, src: texture, dst: rgba16float, spans: array<vec2u>, index: array<u32>, weight: array<f32>
 
 //!include pixel-main
 

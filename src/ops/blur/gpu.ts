@@ -3,7 +3,6 @@
 // (blur.wgsl). The tap tables come from the plans the CPU kernel uses (plan.ts).
 import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan } from './plan.js';
 import type { GpuImage } from '../../backends/gpu/image.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuEncoder, GpuOp } from '../../backends/gpu/encoder.js';
 
 /** Taps of one 1-D stage: output j sums weight[t] * src[index[t]] for t in [start[j], start[j] + count[j]). */
@@ -29,13 +28,11 @@ class Taps {
 /** One stage: `src` (a view) resampled along `axis` (0: x, 1: y) into a width x height texture. */
 function pass(g: GpuEncoder, src: GpuImage, axis: 0 | 1, width: number, height: number, taps: Taps): GpuImage {
   const out = g.output('raster', width, height);
-  const u = new Uniforms().vec2u(width, height).u32s(axis).view(src);
-  g.dispatch2d(
-    'blur',
-    [g.uniform(u), g.view(src), g.view(out), g.storage(taps.spans), g.storage(Uint32Array.from(taps.index)), g.storage(Float32Array.from(taps.weight))],
-    width,
-    height,
-  );
+  const u = g.uniforms('blur', { size: [width, height], axis, src });
+  const spans = g.storage(taps.spans);
+  const index = g.storage(Uint32Array.from(taps.index));
+  const weight = g.storage(Float32Array.from(taps.weight));
+  g.dispatch2d('blur', { u, src: g.view(src), dst: g.view(out), spans, index, weight }, width, height);
   return out;
 }
 

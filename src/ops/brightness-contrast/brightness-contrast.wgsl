@@ -1,11 +1,6 @@
 // brightness-contrast (cpu.ts): on straight sRGB, out = clamp((c - 0.5) * slope + add, 0, 1) with
 // add = 0.5 + brightness; alpha unchanged, transparent pixels stay transparent.
-struct U {
-  size: vec2u,
-  src: View,
-  slope: f32,
-  add: f32,
-}
+//!uniform size: vec2u, src: View, slope: f32, add: f32
 
 //!include filter-pass
 

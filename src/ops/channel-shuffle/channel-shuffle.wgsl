@@ -1,13 +1,6 @@
 // channel-shuffle (cpu.ts): on straight sRGB, output channel k takes input channel sources[k]
 // (0..3: r, g, b, a) or a constant (4: 0, 5: 1), premultiplied by the new alpha.
-struct U {
-  size: vec2u,
-  src: View,
-  sr: u32,
-  sg: u32,
-  sb: u32,
-  sa: u32,
-}
+//!uniform size: vec2u, src: View, sr: u32, sg: u32, sb: u32, sa: u32
 
 //!include filter-pass
 

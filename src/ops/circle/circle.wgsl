@@ -1,15 +1,8 @@
 // circle, kind raster (cpu.ts): pixel colour = color x clamp((radius - d) * inv_soft, 0, 1), d the
 // distance of the pixel's centre from `centre` (canvas pixels).
-struct U {
-  size: vec2u,
-  centre: vec2f,
-  color: vec4f,
-  radius: f32,
-  inv_soft: f32,
-}
+//!uniform size: vec2u, centre: vec2f, color: vec4f, radius: f32, inv_soft: f32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, dst: rgba16float
 
 //!include pixel-main
 

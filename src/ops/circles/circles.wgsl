@@ -3,10 +3,7 @@
 // inner = clamp(r - d + 0.5, 0, 1); the fill paints `inner`, the ring `outer - inner`, composited
 // source-over per circle in input order. Each pixel visits the circles of its 16 px screen bin.
 // With aa > 0 (blur, MapLibre's profile): MapLibre's smoothstep edges (plan.ts smoothWeights).
-struct U {
-  size: vec2u,
-  bins: u32,
-}
+//!uniform size: vec2u, bins: u32
 
 struct Circle {
   // cx, cy (canvas pixels), r, stroke width
@@ -17,11 +14,7 @@ struct Circle {
   extra: vec4f,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
-@group(0) @binding(2) var<storage, read> circles: array<Circle>;
-@group(0) @binding(3) var<storage, read> starts: array<u32>;
-@group(0) @binding(4) var<storage, read> items: array<u32>;
+//!bind u: uniform, dst: rgba16float, circles: array<Circle>, starts: array<u32>, items: array<u32>
 
 //!include pixel-main
 

@@ -2,7 +2,6 @@
 // analytic coverage per pixel over the circles of its screen bin (circles.wgsl).
 import { circlePaints } from './plan.js';
 import { binBoxes } from '../../backends/gpu/shapes.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -27,13 +26,9 @@ export const gpu: GpuOp = {
     }
     const bins = binBoxes(W, H, boxes, m);
     const out = g.output('raster', W, H);
-    const u = new Uniforms().vec2u(W, H).u32s(bins.cols);
-    g.dispatch2d(
-      'circles',
-      [g.uniform(u), g.view(out), g.storage(data.subarray(0, Math.max(16, m * 16))), g.storage(bins.starts), g.storage(bins.items)],
-      W,
-      H,
-    );
+    const u = g.uniforms('circles', { size: [W, H], bins: bins.cols });
+    const circles = g.storage(data.subarray(0, Math.max(16, m * 16)));
+    g.dispatch2d('circles', { u, dst: g.view(out), circles, starts: g.storage(bins.starts), items: g.storage(bins.items) }, W, H);
     return out;
   },
 };

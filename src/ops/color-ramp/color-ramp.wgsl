@@ -3,23 +3,9 @@
 // (row s = segment s, entry j = the colour at j / (size - 1) of it); below the first stop value
 // and at or above the last the end colours; otherwise linear interpolation between entries
 // floor(f * (size - 1)) and the next. Ramp expressions bake one premultiplied segment over [0, 1].
-struct U {
-  size: vec2u,
-  segs: u32,
-  is_raster: u32,
-  src: View,
-  first: vec4f,
-  last: vec4f,
-  opacity: f32,
-  premultiplied: u32,
-  table_size: i32,
-}
+//!uniform size: vec2u, segs: u32, is_raster: u32, src: View, first: vec4f, last: vec4f, opacity: f32, premultiplied: u32, table_size: i32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var table: texture_2d<f32>;
-@group(0) @binding(3) var<storage, read> values: array<f32>;
-@group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, src: texture, table: texture, values: array<f32>, dst: rgba16float
 
 //!include pixel-main
 

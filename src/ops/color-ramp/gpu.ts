@@ -2,7 +2,6 @@
 // plan.ts) uploaded as a lookup texture, one pass (color-ramp.wgsl).
 import { exprTable, resolveStops, stopTables } from './plan.js';
 import type { ColorSpace } from '../../backends/cpu/color.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -17,16 +16,19 @@ export const gpu: GpuOp = {
     const segs = lut.values.length - 1;
     const e = lut.ends;
     const out = g.output('raster', width, height);
-    const u = new Uniforms()
-      .vec2u(width, height)
-      .u32s(segs, src.kind === 'raster' ? 1 : 0)
-      .view(src)
-      .vec4f(e[0]!, e[1]!, e[2]!, e[3]!)
-      .vec4f(e[4]!, e[5]!, e[6]!, e[7]!)
-      .f32s(opacity)
-      .u32s(lut.premultiplied ? 1 : 0)
-      .i32s(lut.size);
-    g.dispatch2d('color-ramp', [g.uniform(u), g.view(src), g.table(lut.table, lut.size), g.storage(Float32Array.from(lut.values)), g.view(out)], width, height);
+    const u = g.uniforms('color-ramp', {
+      size: [width, height],
+      segs,
+      is_raster: src.kind === 'raster' ? 1 : 0,
+      src,
+      first: e.slice(0, 4),
+      last: e.slice(4, 8),
+      opacity,
+      premultiplied: lut.premultiplied ? 1 : 0,
+      table_size: lut.size,
+    });
+    const values = g.storage(Float32Array.from(lut.values));
+    g.dispatch2d('color-ramp', { u, src: g.view(src), table: g.table(lut.table, lut.size), values, dst: g.view(out) }, width, height);
     return out;
   },
 };

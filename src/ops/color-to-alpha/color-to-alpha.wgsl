@@ -1,13 +1,7 @@
 // color-to-alpha (cpu.ts): d = Chebyshev distance of the straight colour to the key; the pixel
 // (premultiplied) is scaled by f = clamp((d - threshold) / softness, 0, 1), or d > threshold
 // when softness is 0.
-struct U {
-  size: vec2u,
-  src: View,
-  key: vec4f,
-  threshold: f32,
-  softness: f32,
-}
+//!uniform size: vec2u, src: View, key: vec4f, threshold: f32, softness: f32
 
 //!include filter-pass
 

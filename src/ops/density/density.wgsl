@@ -2,17 +2,10 @@
 // field(i, j) = sum over points of s * exp(-a dx^2) * exp(-a dy^2) where dx^2 + dy^2 <= r^2,
 // dx = i + 0.5 - px, a = 4.5 / r^2, s = scale / sqrt(2 pi). Each pixel gathers the points of
 // its 16 px screen bin in input order (no atomics: the sum is deterministic).
-struct U {
-  size: vec2u,
-  bins: u32,
-}
+//!uniform size: vec2u, bins: u32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<r32float, write>;
-// px, py (canvas pixels), s, r
-@group(0) @binding(2) var<storage, read> points: array<vec4f>;
-@group(0) @binding(3) var<storage, read> starts: array<u32>;
-@group(0) @binding(4) var<storage, read> items: array<u32>;
+// points: px, py (canvas pixels), s, r
+//!bind u: uniform, dst: r32float, points: array<vec4f>, starts: array<u32>, items: array<u32>
 
 //!include pixel-main
 

@@ -3,7 +3,6 @@
 import { GAUSS_COEF } from './cpu.js';
 import { densityGroups } from './plan.js';
 import { binBoxes } from '../../backends/gpu/shapes.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -38,8 +37,9 @@ export const gpu: GpuOp = {
     }
     const bins = binBoxes(W, H, boxes, m);
     const out = g.output('scalar-field', W, H);
-    const u = new Uniforms().vec2u(W, H).u32s(bins.cols);
-    g.dispatch2d('density', [g.uniform(u), g.view(out), g.storage(data.subarray(0, Math.max(4, m * 4))), g.storage(bins.starts), g.storage(bins.items)], W, H);
+    const u = g.uniforms('density', { size: [W, H], bins: bins.cols });
+    const points = g.storage(data.subarray(0, Math.max(4, m * 4)));
+    g.dispatch2d('density', { u, dst: g.view(out), points, starts: g.storage(bins.starts), items: g.storage(bins.items) }, W, H);
     return out;
   },
 };

@@ -1,14 +1,7 @@
 // dilate / erode: one pass of the separable square max (min), as src/ops/dilate/morph.ts computes
 // it: output pixel p takes the op of source pixels p + i * stride along the axis, i in 0 .. taps - 1
 // (one pass of 2r + 1 taps, or a doubling step of 2 taps: src/ops/dilate/gpu.ts).
-struct U {
-  size: vec2u,
-  axis: u32,
-  taps: u32,
-  stride: u32,
-  is_max: u32,
-  src: View,
-}
+//!uniform size: vec2u, axis: u32, taps: u32, stride: u32, is_max: u32, src: View
 
 //!include filter-pass
 

@@ -6,7 +6,6 @@
 // min are exact on f16 values, so every variant equals the CPU's vHGW result.
 import { MAX_RADIUS, radiusOf, type MorphMode } from './morph.js';
 import type { GpuImage } from '../../backends/gpu/image.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuEncoder, GpuOp } from '../../backends/gpu/encoder.js';
 
 /** Longest window done as one pass of taps. */
@@ -50,11 +49,8 @@ function pass(
   height: number,
 ): GpuImage {
   const out = g.output('raster', width, height);
-  const u = new Uniforms()
-    .vec2u(width, height)
-    .u32s(dir, taps, stride, mode === 'max' ? 1 : 0)
-    .view(src);
-  g.dispatch2d(shader, [g.uniform(u), g.view(src), g.view(out)], width, height);
+  const u = g.uniforms(shader, { size: [width, height], axis: dir, taps, stride, is_max: mode === 'max' ? 1 : 0, src });
+  g.dispatch2d(shader, { u, src: g.view(src), dst: g.view(out) }, width, height);
   return out;
 }
 

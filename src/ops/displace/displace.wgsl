@@ -2,21 +2,9 @@
 // d = (disp.rg - disp.a / 2) * 2 amp (premultiplied displacement), as src/ops/displace/cpu.ts.
 // Rows past the world's edges follow `boundary` (0 clamp, 1 transparent, 2 mirror), then every
 // index is clamped to the view (plan.ts boundaryRow).
-struct U {
-  size: vec2u,
-  amp2: vec2f,
-  pad: i32,
-  boundary: i32,
-  world_top: i32,
-  world_bottom: i32,
-  src: View,
-  disp: View,
-}
+//!uniform size: vec2u, amp2: vec2f, pad: i32, boundary: i32, world_top: i32, world_bottom: i32, src: View, disp: View
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var disp: texture_2d<f32>;
-@group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, src: texture, disp: texture, dst: rgba16float
 
 fn row(t0: i32) -> i32 {
   var t = t0;

@@ -3,21 +3,9 @@
 // (size x size, tiled over world pixels) at the world pixel, clamped to [0, 1], takes the
 // nearest palette entry (squared distance in sRGB or in d3-color's CIELAB, D50; ties take the
 // first); alpha is preserved. Palette: entries 0..n-1 hold matching coordinates, n..2n-1 colours.
-struct U {
-  size: vec2u,
-  src: View,
-  phase: vec2u,
-  msize: u32,
-  n: u32,
-  lab: u32,
-  amount: f32,
-}
+//!uniform size: vec2u, src: View, phase: vec2u, msize: u32, n: u32, lab: u32, amount: f32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var<storage, read> palette: array<vec4f>;
-@group(0) @binding(3) var<storage, read> ranks: array<u32>;
-@group(0) @binding(4) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, src: texture, palette: array<vec4f>, ranks: array<u32>, dst: rgba16float
 
 // d3-color's Lab (src/backends/cpu/color.ts fromRgb).
 const T0 = 4.0 / 29.0;

@@ -2,7 +2,6 @@
 // palette (its matching coordinates computed once on the CPU), threshold matrix and 8-bit reading.
 // Floyd-Steinberg is serial (each pixel waits for the error of the pixels before it): it runs the
 // CPU kernel.
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { amountOf, matrixOf, resolvePalette } from './plan.js';
 
@@ -21,14 +20,18 @@ export const gpu: GpuOp = {
     }
     const mask = matrix.size - 1;
     const out = g.output('raster', width, height);
-    const u = new Uniforms()
-      .vec2u(width, height)
-      .view(src)
+    const u = g.uniforms('dither', {
+      size: [width, height],
+      src,
       // World pixel x0 + x has matrix column ((x0 & mask) + x) & mask.
-      .vec2u(x0 & mask, y0 & mask)
-      .u32s(matrix.size, p.size, p.space === 'lab' ? 1 : 0)
-      .f32s(amountOf(ctx));
-    g.dispatch2d('dither', [g.uniform(u), g.view(src), g.storage(table), g.storage(Uint32Array.from(matrix.ranks)), g.view(out)], width, height);
+      phase: [x0 & mask, y0 & mask],
+      msize: matrix.size,
+      n: p.size,
+      lab: p.space === 'lab' ? 1 : 0,
+      amount: amountOf(ctx),
+    });
+    const ranks = g.storage(Uint32Array.from(matrix.ranks));
+    g.dispatch2d('dither', { u, src: g.view(src), palette: g.storage(table), ranks, dst: g.view(out) }, width, height);
     return out;
   },
 };

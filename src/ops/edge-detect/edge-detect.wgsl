@@ -1,11 +1,7 @@
 // edge-detect: Sobel magnitude of each premultiplied channel times strength, clamped to [0, 1];
 // alpha raised to the largest colour channel (src/ops/edge-detect/cpu.ts). The source view has a
 // 1 px margin: output pixel p is centred on source pixel p + 1.
-struct U {
-  size: vec2u,
-  strength: f32,
-  src: View,
-}
+//!uniform size: vec2u, strength: f32, src: View
 
 //!include filter-pass
 

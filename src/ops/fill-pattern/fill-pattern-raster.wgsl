@@ -1,16 +1,8 @@
 // fill-pattern (raster): coverage alpha (src/ops/fill-pattern/gpu.ts) times the pattern raster's
 // pixel, times opacity.
-struct U {
-  size: vec2u,
-  cov: View,
-  pat: View,
-  opacity: f32,
-}
+//!uniform size: vec2u, cov: View, pat: View, opacity: f32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var cov_tex: texture_2d<f32>;
-@group(0) @binding(2) var pat_tex: texture_2d<f32>;
-@group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, cov_tex: texture, pat_tex: texture, dst: rgba16float
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) gid: vec3u) {

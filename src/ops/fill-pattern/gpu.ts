@@ -4,7 +4,6 @@
 // (fill-pattern-raster.wgsl).
 import { ShapeTriangles } from '../../backends/gpu/triangles.js';
 import { drawShapes } from '../../backends/gpu/area.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { clamp01 } from '../../expr/paint.js';
 import { isNodeRef, spriteInput } from '../stamp/sprite.js';
@@ -24,15 +23,15 @@ export const gpu: GpuOp = {
     const raster = isNodeRef(ctx.node.pattern) && ctx.handle('pattern').kind === 'raster';
     if (raster) {
       const pat = g.input(ctx, 'pattern');
-      const u = new Uniforms().vec2u(W, H).view(cov).view(pat).f32s(op);
-      g.dispatch2d('fill-pattern-raster', [g.uniform(u), g.view(cov), g.view(pat), g.view(out)], W, H);
+      const u = g.uniforms('fill-pattern-raster', { size: [W, H], cov, pat, opacity: op });
+      g.dispatch2d('fill-pattern-raster', { u, cov_tex: g.view(cov), pat_tex: g.view(pat), dst: g.view(out) }, W, H);
       return out;
     }
     const s = await spriteInput(ctx, 'pattern');
     if (s.kind !== 'sprite') return undefined;
     const ph = patternPhase(ctx, s);
-    const u = new Uniforms().vec2u(W, H).view(cov).f32s(ph.v0, ph.inv, op).i32s(s.width, s.height);
-    g.dispatch2d('fill-pattern', [g.uniform(u), g.view(cov), g.storage(s.data), g.storage(ph.cols), g.view(out)], W, H);
+    const u = g.uniforms('fill-pattern', { size: [W, H], cov, v0: ph.v0, inv: ph.inv, opacity: op, sw: s.width, sh: s.height });
+    g.dispatch2d('fill-pattern', { u, cov_tex: g.view(cov), sprite: g.storage(s.data), cols: g.storage(ph.cols), dst: g.view(out) }, W, H);
     return out;
   },
 };

@@ -5,20 +5,10 @@
 // invocation per 16 px row of a bin (the bin's shape list is read once). Shapes come in runs
 // (area.ts) when their slots would not fit one buffer: then `col` carries the composite from one
 // run to the next.
-struct U {
-  size: vec2u,
-  cols: u32,
-  // 1: antialias; 2: the first run (start from transparent); 4: the last run (write dst).
-  flags: u32,
-}
+// flags: 1: antialias; 2: the first run (start from transparent); 4: the last run (write dst).
+//!uniform size: vec2u, cols: u32, flags: u32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
-@group(0) @binding(2) var<storage, read> colors: array<vec4f>;
-@group(0) @binding(3) var<storage, read> starts: array<u32>;
-@group(0) @binding(4) var<storage, read> items: array<u32>;
-@group(0) @binding(5) var<storage, read> cov: array<i32>;
-@group(0) @binding(6) var<storage, read_write> col: array<vec4f>;
+//!bind u: uniform, dst: rgba16float, colors: array<vec4f>, starts: array<u32>, items: array<u32>, cov: array<i32>, col: read_write array<vec4f>
 
 //!include coverage-common
 

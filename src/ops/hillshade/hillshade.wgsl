@@ -1,23 +1,10 @@
 // hillshade: Horn's gradient and GDAL's shade value (src/ops/hillshade/plan.ts gdalShade), colour
 // = shadow + (highlight - shadow) v / 255, accent over with coverage sin(slope) (cpu.ts). The
 // field view has a 1 px margin: output pixel p is centred on field pixel p + 1.
-struct U {
-  size: vec2u,
-  multi: u32,
-  src: View,
-  shadow: vec4f,
-  highlight: vec4f,
-  accent: vec4f,
-  // squareZ, sinAlt254, cosAzCosAltZ254, sinAzCosAltZ254
-  t0: vec4f,
-  // sinAlt127, cosAltZ127, cos225CosAltZ127
-  t1: vec4f,
-}
+// t0: squareZ, sinAlt254, cosAzCosAltZ254, sinAzCosAltZ254; t1: sinAlt127, cosAltZ127, cos225CosAltZ127.
+//!uniform size: vec2u, multi: u32, src: View, shadow: vec4f, highlight: vec4f, accent: vec4f, t0: vec4f, t1: vec4f
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var<storage, read> inv_res: array<f32>;
-@group(0) @binding(3) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, src: texture, inv_res: array<f32>, dst: rgba16float
 
 // Not NaN or infinite, by the bits: compilers may assume no NaN and fold `v != v` away (SwiftShader
 // does), so the no-data test cannot use it.

@@ -2,7 +2,6 @@
 // (plan.ts): per octave the origin cell and weight, per column and row the local coordinates, so
 // the shader does f32 arithmetic on small numbers and the same integer hashing as the CPU.
 import { CHANNELS, MAX_OCTAVES, noiseInputs, octaveSeed } from './plan.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -12,13 +11,10 @@ export const gpu: GpuOp = {
     const seeds = new Uint32Array(MAX_OCTAVES * CHANNELS);
     for (let o = 0; o < plan.octaves; o++) for (let c = 0; c < CHANNELS; c++) seeds[c * MAX_OCTAVES + o] = octaveSeed(seed, c, o);
     const out = g.output(raster ? 'raster' : 'scalar-field', width, height);
-    const u = new Uniforms().vec2u(width, height).u32s(plan.octaves, plan.kind === 'simplex' ? 1 : 0);
-    g.dispatch2d(
-      raster ? 'noise-raster' : 'noise',
-      [g.uniform(u), g.storage(plan.cells), g.storage(seeds), g.storage(plan.cols), g.storage(plan.rows), g.view(out)],
-      width,
-      height,
-    );
+    const shader = raster ? 'noise-raster' : 'noise';
+    const u = g.uniforms(shader, { size: [width, height], octaves: plan.octaves, simplex: plan.kind === 'simplex' ? 1 : 0 });
+    const lattice = { cells: g.storage(plan.cells), seeds: g.storage(seeds), cols: g.storage(plan.cols), rows: g.storage(plan.rows) };
+    g.dispatch2d(shader, { u, ...lattice, dst: g.view(out) }, width, height);
     return out;
   },
 };

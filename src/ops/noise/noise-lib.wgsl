@@ -4,18 +4,10 @@
 //   value:   cols (ix, ix + 1 wrapped, fx bits), rows (iy, iy + 1, fy bits);
 //   simplex: cols (X bits, Z bits), rows (Y bits): the point on the cylinder relative to the
 //            unskewed lattice point of cell (cx, cy, cz).
-struct U {
-  size: vec2u,
-  octaves: u32,
-  simplex: u32,
-}
+//!uniform size: vec2u, octaves: u32, simplex: u32
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> cells: array<vec4u>;
-// seeds[channel * 12 + octave]
-@group(0) @binding(2) var<storage, read> seeds: array<u32>;
-@group(0) @binding(3) var<storage, read> cols: array<vec4u>;
-@group(0) @binding(4) var<storage, read> rows: array<vec4u>;
+// seeds: [channel * 12 + octave]
+//!bind u: uniform, cells: array<vec4u>, seeds: array<u32>, cols: array<vec4u>, rows: array<vec4u>
 
 fn hash32(v: u32) -> u32 {
   var x = v;

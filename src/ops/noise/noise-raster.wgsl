@@ -2,7 +2,7 @@
 // an opaque rgba16float raster.
 //!include noise-lib
 
-@group(0) @binding(5) var dst: texture_storage_2d<rgba16float, write>;
+//!bind dst: rgba16float
 
 //!include pixel-main
 

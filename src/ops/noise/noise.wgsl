@@ -1,7 +1,7 @@
 // noise, field output: the fBm of noise-lib.wgsl (src/ops/noise/plan.ts) into an r32float field.
 //!include noise-lib
 
-@group(0) @binding(5) var dst: texture_storage_2d<r32float, write>;
+//!bind dst: r32float
 
 //!include pixel-main
 

@@ -1,10 +1,6 @@
 // posterize (plan.ts, cpu.ts): each straight channel c becomes floor(c steps + 0.5) / steps (not
 // round(): WGSL rounds a half to even), alpha kept, transparent pixels stay transparent.
-struct U {
-  size: vec2u,
-  src: View,
-  steps: f32,
-}
+//!uniform size: vec2u, src: View, steps: f32
 
 //!include filter-pass
 

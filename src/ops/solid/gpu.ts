@@ -1,5 +1,4 @@
 // solid on the GPU: one pass writing the premultiplied colour (solid.wgsl).
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -7,8 +6,8 @@ export const gpu: GpuOp = {
     const [r, gr, b, a] = ctx.color('color');
     const { width, height } = ctx.canvas;
     const out = g.output('raster', width, height);
-    const u = new Uniforms().vec2u(width, height).vec4f(r * a, gr * a, b * a, a);
-    g.dispatch2d('solid', [g.uniform(u), g.view(out)], width, height);
+    const u = g.uniforms('solid', { size: [width, height], color: [r * a, gr * a, b * a, a] });
+    g.dispatch2d('solid', { u, dst: g.view(out) }, width, height);
     return out;
   },
 };

@@ -1,11 +1,7 @@
 // solid: every pixel of the canvas takes one premultiplied colour.
-struct U {
-  size: vec2u,
-  color: vec4f,
-}
+//!uniform size: vec2u, color: vec4f
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, dst: rgba16float
 
 //!include pixel-main
 

@@ -1,7 +1,6 @@
 // stamp on the GPU: the placements of src/ops/stamp/plan.ts binned by 16 px screen tiles; each
 // pixel composites the stamps of its bin in order (src/ops/stamp/stamp.wgsl), as drawStamps does.
 import { binBoxes } from '../../backends/gpu/shapes.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { stampSprite } from './index.js';
 import { stampPlan, stampReach } from './plan.js';
@@ -21,8 +20,9 @@ export const gpu: GpuOp = {
     }
     const bins = binBoxes(W, H, boxes, st.count);
     const out = g.output('raster', W, H);
-    const u = new Uniforms().vec2u(W, H).u32s(bins.cols).i32s(sprite.width, sprite.height);
-    g.dispatch2d('stamp', [g.uniform(u), g.view(out), g.storage(data), g.storage(bins.starts), g.storage(bins.items), g.storage(sprite.data)], W, H);
+    const u = g.uniforms('stamp', { size: [W, H], bins: bins.cols, sw: sprite.width, sh: sprite.height });
+    const binned = { starts: g.storage(bins.starts), items: g.storage(bins.items) };
+    g.dispatch2d('stamp', { u, dst: g.view(out), stamps: g.storage(data), ...binned, sprite: g.storage(sprite.data) }, W, H);
     return out;
   },
 };

@@ -1,6 +1,8 @@
-// Bilinear taps into a sprite held in a storage buffer, as src/ops/stamp/sprite.ts sampleSprite:
-// texel centres at i + 0.5; texels outside the sprite weigh 0, or repeat with `wrap`. Pure: the
-// including shader reads its own buffer, sum over k of sprite[t.idx[k]] * t.w[k] (spriteSample).
+//!part
+// Bilinear sampling of a sprite held in a storage buffer, as src/ops/stamp/sprite.ts sampleSprite:
+// texel centres at i + 0.5; texels outside the sprite weigh 0, or repeat with `wrap`. The including
+// shader binds the texels as `sprite: array<vec4f>` (rows of sw texels); sampleSprite(sw, sh, u, v,
+// wrap) is the sum over the four taps of sprite[t.idx[k]] * t.w[k].
 struct SpriteTaps {
   idx: vec4u,
   w: vec4f,
@@ -34,4 +36,9 @@ fn spriteTaps(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> SpriteTaps {
   spriteTap(sw, sh, ix, iy + 1, wrap, (1.0 - fx) * fy, &t, 2);
   spriteTap(sw, sh, ix + 1, iy + 1, wrap, fx * fy, &t, 3);
   return t;
+}
+
+fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
+  let t = spriteTaps(sw, sh, u, v, wrap);
+  return sprite[t.idx.x] * t.w.x + sprite[t.idx.y] * t.w.y + sprite[t.idx.z] * t.w.z + sprite[t.idx.w] * t.w.w;
 }

@@ -1,12 +1,7 @@
 // stamp: per pixel, the stamps of its 16 px bin in order (src/ops/stamp/gpu.ts): the pixel centre
 // mapped into the sprite (inverse rotation, then 1 / scale), sampled bilinearly, times the
 // opacity, composited source-over, as drawStamps (src/ops/stamp/index.ts).
-struct U {
-  size: vec2u,
-  bins: u32,
-  sw: i32,
-  sh: i32,
-}
+//!uniform size: vec2u, bins: u32, sw: i32, sh: i32
 
 struct Stamp {
   // cx, cy (canvas pixels), 1 / scale, opacity
@@ -15,19 +10,9 @@ struct Stamp {
   rot: vec4f,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
-@group(0) @binding(2) var<storage, read> stamps: array<Stamp>;
-@group(0) @binding(3) var<storage, read> starts: array<u32>;
-@group(0) @binding(4) var<storage, read> items: array<u32>;
-@group(0) @binding(5) var<storage, read> sprite: array<vec4f>;
+//!bind u: uniform, dst: rgba16float, stamps: array<Stamp>, starts: array<u32>, items: array<u32>, sprite: array<vec4f>
 
 //!include sprite-sample
-
-fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
-  let t = spriteTaps(sw, sh, u, v, wrap);
-  return sprite[t.idx.x] * t.w.x + sprite[t.idx.y] * t.w.y + sprite[t.idx.z] * t.w.z + sprite[t.idx.w] * t.w.w;
-}
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) gid: vec3u) {

@@ -4,7 +4,6 @@
 // (src/ops/stroke/stroke.wgsl), as drawDabs does. A run costs a pixel one projection onto its
 // segment (the nearest of its dabs), whatever the dab density.
 import { binBoxes } from '../../backends/gpu/shapes.js';
-import { Uniforms } from '../../backends/gpu/uniforms.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import type { Brush } from '../../types.js';
 import { dabReach, strokeDabs, type Dabs } from './plan.js';
@@ -75,17 +74,19 @@ export const gpu: GpuOp = {
     const bins = binBoxes(W, H, it.boxes, it.count);
     const out = g.output('raster', W, H);
     const tip = d.tip;
-    const u = new Uniforms()
-      .vec2u(W, H)
-      .u32s(bins.cols, d.round ? 1 : 0, d.tinted ? 1 : 0)
-      .i32s(tip.width, tip.height)
-      .f32s(d.hardness, d.aa, Math.max(tip.width, tip.height));
-    g.dispatch2d(
-      'stroke',
-      [g.uniform(u), g.view(out), g.storage(it.data), g.storage(it.group), g.storage(bins.starts), g.storage(bins.items), g.storage(tip.data)],
-      W,
-      H,
-    );
+    const u = g.uniforms('stroke', {
+      size: [W, H],
+      bins: bins.cols,
+      round: d.round ? 1 : 0,
+      tinted: d.tinted ? 1 : 0,
+      tipW: tip.width,
+      tipH: tip.height,
+      hardness: d.hardness,
+      aa: d.aa,
+      tipSide: Math.max(tip.width, tip.height),
+    });
+    const dabs = { dabs: g.storage(it.data), groups: g.storage(it.group), sprite: g.storage(tip.data) };
+    g.dispatch2d('stroke', { u, dst: g.view(out), ...dabs, starts: g.storage(bins.starts), items: g.storage(bins.items) }, W, H);
     return out;
   },
 };

@@ -2,17 +2,7 @@
 // feature the strongest dab wins (maximum alpha); each feature's winner composites source-over
 // when the next feature starts, as drawDabs (src/ops/stroke/cpu.ts). Round dabs follow
 // roundProfile (plan.ts); image tips are sampled bilinearly over the dab's square.
-struct U {
-  size: vec2u,
-  bins: u32,
-  round: u32,
-  tinted: u32,
-  tipW: i32,
-  tipH: i32,
-  hardness: f32,
-  aa: f32,
-  tipSide: f32,
-}
+//!uniform size: vec2u, bins: u32, round: u32, tinted: u32, tipW: i32, tipH: i32, hardness: f32, aa: f32, tipSide: f32
 
 struct Dab {
   // a dab: cx, cy (canvas pixels), radius, strength; a run: ax, ay (canvas pixels), ux, uy
@@ -24,20 +14,9 @@ struct Dab {
   extra: vec4f,
 }
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var dst: texture_storage_2d<rgba16float, write>;
-@group(0) @binding(2) var<storage, read> dabs: array<Dab>;
-@group(0) @binding(3) var<storage, read> groups: array<u32>;
-@group(0) @binding(4) var<storage, read> starts: array<u32>;
-@group(0) @binding(5) var<storage, read> items: array<u32>;
-@group(0) @binding(6) var<storage, read> sprite: array<vec4f>;
+//!bind u: uniform, dst: rgba16float, dabs: array<Dab>, groups: array<u32>, starts: array<u32>, items: array<u32>, sprite: array<vec4f>
 
 //!include sprite-sample
-
-fn sampleSprite(sw: i32, sh: i32, u: f32, v: f32, wrap: bool) -> vec4f {
-  let t = spriteTaps(sw, sh, u, v, wrap);
-  return sprite[t.idx.x] * t.w.x + sprite[t.idx.y] * t.w.y + sprite[t.idx.z] * t.w.z + sprite[t.idx.w] * t.w.w;
-}
 
 fn roundProfile(d: f32, r: f32) -> f32 {
   var edge: f32;

@@ -1,13 +1,7 @@
 // threshold (cpu.ts): t(v) = clamp((v - level) / softness + 0.5, 0, 1), or v > level when
 // softness is 0. luma = 0: v = alpha, the alpha becomes t, the straight colour is kept.
 // luma = 1: v = Rec. 709 luma of the straight colour, the colour becomes grey t, alpha kept.
-struct U {
-  size: vec2u,
-  src: View,
-  level: f32,
-  softness: f32,
-  luma: u32,
-}
+//!uniform size: vec2u, src: View, level: f32, softness: f32, luma: u32
 
 //!include filter-pass
 

@@ -1,12 +1,7 @@
 // A scalar-field view materialised into a texture of its own size (zeros outside its valid rect).
-struct U {
-  size: vec2u,
-  src: View,
-}
+//!uniform size: vec2u, src: View
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<r32float, write>;
+//!bind u: uniform, src: texture, dst: r32float
 
 //!include pixel-main
 

@@ -1,8 +1,5 @@
 // A raster view materialised into a texture of its own size (zeros outside its valid rect).
-struct U {
-  size: vec2u,
-  src: View,
-}
+//!uniform size: vec2u, src: View
 
 //!include filter-pass
 

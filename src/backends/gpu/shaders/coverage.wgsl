@@ -9,21 +9,13 @@
 // triangle into a hexagon holding its Minkowski sum with a disk of radius RD (the pixel square's
 // half-diagonal plus a margin for rasterizer snapping): each edge pushed out by RD, each corner
 // bevelled by a tangent of that disk (the bevel keeps sharp corners close to the triangle).
-struct U {
-  size: vec2u,
-  cols: u32,
-  // 1: antialias (exact area), else centre sampling.
-  flags: u32,
-}
+// flags: 1: antialias (exact area), else centre sampling.
+//!uniform size: vec2u, cols: u32, flags: u32
 
-@group(0) @binding(0) var<uniform> u: U;
-// Two vec4f per triangle: (x0, y0, x1, y1), (x2, y2, bitcast shape, 0), canvas pixels.
-@group(0) @binding(1) var<storage, read> tris: array<vec4f>;
-// The shapes reaching bin b, ascending: items[starts[b] .. starts[b + 1]); slot = index in items.
-@group(0) @binding(2) var<storage, read> starts: array<u32>;
-@group(0) @binding(3) var<storage, read> items: array<u32>;
-// 256 cells per slot (16 x 16 pixels), coverage in units of 1 / COVERAGE_SCALE.
-@group(0) @binding(4) var<storage, read_write> cov: array<atomic<i32>>;
+// tris: two vec4f per triangle: (x0, y0, x1, y1), (x2, y2, bitcast shape, 0), canvas pixels.
+// starts, items: the shapes reaching bin b, ascending: items[starts[b] .. starts[b + 1]); slot = index in items.
+// cov: 256 cells per slot (16 x 16 pixels), coverage in units of 1 / COVERAGE_SCALE.
+//!bind u: uniform, tris: array<vec4f>, starts: array<u32>, items: array<u32>, cov: read_write array<atomic<i32>>
 
 //!include coverage-common
 

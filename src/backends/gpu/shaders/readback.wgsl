@@ -1,14 +1,9 @@
 // A raster view as f32 RGBA in a storage buffer, row after row, for the readback: the GPU widens
 // the f16 texels exactly (every f16 is an f32), so the CPU maps plain floats instead of decoding
 // halves one by one. Zeros outside the view's valid rect, as the CPU crop has them.
-struct U {
-  size: vec2u,
-  src: View,
-}
+//!uniform size: vec2u, src: View
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var src: texture_2d<f32>;
-@group(0) @binding(2) var<storage, read_write> dst: array<vec4f>;
+//!bind u: uniform, src: texture, dst: read_write array<vec4f>
 
 @compute @workgroup_size(8, 8)
 fn main(@builtin(global_invocation_id) g: vec3u) {

@@ -1,11 +1,7 @@
 // A CPU scalar field (f32 rows) into an r32float texture.
-struct U {
-  size: vec2u,
-}
+//!uniform size: vec2u
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> src: array<f32>;
-@group(0) @binding(2) var dst: texture_storage_2d<r32float, write>;
+//!bind u: uniform, src: array<f32>, dst: r32float
 
 //!include pixel-main
 

@@ -1,11 +1,7 @@
 // A CPU raster (f32 RGBA rows) into an rgba16float texture.
-struct U {
-  size: vec2u,
-}
+//!uniform size: vec2u
 
-@group(0) @binding(0) var<uniform> u: U;
-@group(0) @binding(1) var<storage, read> src: array<vec4f>;
-@group(0) @binding(2) var dst: texture_storage_2d<rgba16float, write>;
+//!bind u: uniform, src: array<vec4f>, dst: rgba16float
 
 //!include pixel-main
 
