@@ -201,6 +201,15 @@ export const randomSource = (seed: number, counts: { polygons?: number; lines?: 
   pts: { type: 'geojson', data: randomFeatures(seed, PARITY_WINDOW, counts, 24) },
 });
 
+/**
+ * A style whose output `out` is the op `op` drawing node `f`, the features of `sources` (a geometry
+ * op's parity test): `fields` are the op's other fields, `nodes` any further nodes it reads.
+ */
+export function featuresStyle(sources: Record<string, unknown>, op: string, fields: Record<string, unknown>, nodes: Record<string, unknown> = {}) {
+  const source = Object.keys(sources)[0];
+  return { output: 'out', sources, nodes: { f: { op: 'features', source }, ...nodes, out: { op, features: '@f', ...fields } } };
+}
+
 /** A busy random raster (node `prefix`): overlapping translucent polygons with per-feature colours. */
 export function randomRasterNodes(seed: number, prefix: string): Record<string, object> {
   const r = rng(seed);

@@ -14,16 +14,17 @@ struct Circle {
   extra: vec4f,
 }
 
-//!bind u: uniform, dst: rgba16float, circles: array<Circle>, starts: array<u32>, items: array<u32>
+//!bind u: uniform, dst: rgba16float, circles: array<Circle>
+//!include bins
 
 //!include pixel-main
 
 fn pixel(g: vec3u) -> vec4f {
-  let b = (g.y / 16u) * u.bins + g.x / 16u;
+  let bin = binRange(g.xy);
   let px = f32(g.x) + 0.5;
   let py = f32(g.y) + 0.5;
   var d = vec4f(0.0);
-  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+  for (var k = bin.x; k < bin.y; k++) {
     let c = circles[items[k]];
     let dx = px - c.geom.x;
     let dy = py - c.geom.y;

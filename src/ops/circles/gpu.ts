@@ -1,7 +1,7 @@
 // circles on the GPU: per-circle paint from plan.ts (circlePaints),
 // analytic coverage per pixel over the circles of its screen bin (circles.wgsl).
 import { circlePaints } from './plan.js';
-import { binBoxes } from '../../backends/gpu/shapes.js';
+import { binnedPass } from '../../backends/gpu/binned-pass.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -24,11 +24,7 @@ export const gpu: GpuOp = {
         m++;
       }
     }
-    const bins = binBoxes(W, H, boxes, m);
-    const out = g.output('raster', W, H);
-    const u = g.uniforms('circles', { size: [W, H], bins: bins.cols });
     const circles = g.storage(data.subarray(0, Math.max(16, m * 16)));
-    g.dispatch2d('circles', { u, dst: g.view(out), circles, starts: g.storage(bins.starts), items: g.storage(bins.items) }, W, H);
-    return out;
+    return binnedPass(g, 'circles', g.output('raster', W, H), { boxes, count: m }, {}, { circles });
   },
 };

@@ -5,16 +5,17 @@
 //!uniform size: vec2u, bins: u32
 
 // points: px, py (canvas pixels), s, r
-//!bind u: uniform, dst: r32float, points: array<vec4f>, starts: array<u32>, items: array<u32>
+//!bind u: uniform, dst: r32float, points: array<vec4f>
+//!include bins
 
 //!include pixel-main
 
 fn pixel(g: vec3u) -> vec4f {
-  let b = (g.y / 16u) * u.bins + g.x / 16u;
+  let bin = binRange(g.xy);
   let cx = f32(g.x) + 0.5;
   let cy = f32(g.y) + 0.5;
   var sum = 0.0;
-  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+  for (var k = bin.x; k < bin.y; k++) {
     let p = points[items[k]];
     let dx = cx - p.x;
     let dy = cy - p.y;

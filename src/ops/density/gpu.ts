@@ -2,7 +2,7 @@
 // splats are gathered per pixel from screen bins into an r32float field (density.wgsl).
 import { GAUSS_COEF } from './cpu.js';
 import { densityGroups } from './plan.js';
-import { binBoxes } from '../../backends/gpu/shapes.js';
+import { binnedPass } from '../../backends/gpu/binned-pass.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
@@ -35,11 +35,7 @@ export const gpu: GpuOp = {
         m++;
       }
     }
-    const bins = binBoxes(W, H, boxes, m);
-    const out = g.output('scalar-field', W, H);
-    const u = g.uniforms('density', { size: [W, H], bins: bins.cols });
     const points = g.storage(data.subarray(0, Math.max(4, m * 4)));
-    g.dispatch2d('density', { u, dst: g.view(out), points, starts: g.storage(bins.starts), items: g.storage(bins.items) }, W, H);
-    return out;
+    return binnedPass(g, 'density', g.output('scalar-field', W, H), { boxes, count: m }, {}, { points });
   },
 };

@@ -4,12 +4,9 @@
 
 //!bind u: uniform, cov_tex: texture, pat_tex: texture, dst: rgba16float
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  if (any(gid.xy >= u.size)) {
-    return;
-  }
-  let p = vec2i(gid.xy);
-  let c = loadRGBA(cov_tex, u.cov, p).a * u.opacity;
-  textureStore(dst, gid.xy, loadRGBA(pat_tex, u.pat, p) * c);
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
+  let p = vec2i(g.xy);
+  return loadRGBA(pat_tex, u.pat, p) * (loadRGBA(cov_tex, u.cov, p).a * u.opacity);
 }

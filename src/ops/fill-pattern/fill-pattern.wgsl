@@ -7,16 +7,14 @@
 
 //!include sprite-sample
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  if (any(gid.xy >= u.size)) {
-    return;
-  }
-  let p = vec2i(gid.xy);
+//!include pixel-main
+
+fn pixel(g: vec3u) -> vec4f {
+  let p = vec2i(g.xy);
   let c = loadRGBA(cov_tex, u.cov, p).a * u.opacity;
   var v = vec4f(0.0);
   if (c > 0.0) {
     v = sampleSprite(u.sw, u.sh, cols[p.x], u.v0 + f32(p.y) * u.inv, true) * c;
   }
-  textureStore(dst, gid.xy, v);
+  return v;
 }

@@ -1,5 +1,17 @@
 // fill-solid: CPU/GPU parity on seeded random inputs (the CPU backend is the reference; tolerances in tests/gpu/harness.ts).
-import { gpuTest, checkParity, PARITY_WINDOW, randomSource, randomColor, rng, GEOMETRY_TOL, RASTER_TOL, GPU, diffRasters } from '../../../tests/gpu/harness.js';
+import {
+  featuresStyle,
+  gpuTest,
+  checkParity,
+  PARITY_WINDOW,
+  randomSource,
+  randomColor,
+  rng,
+  GEOMETRY_TOL,
+  RASTER_TOL,
+  GPU,
+  diffRasters,
+} from '../../../tests/gpu/harness.js';
 import { CpuBackend, Renderer } from '../../index.js';
 import { triangulationCounts } from '../../backends/gpu/triangles.js';
 
@@ -13,20 +25,11 @@ describe('CPU/GPU parity', () => {
       [13, false],
     ] as const) {
       const r = rng(seed);
-      const style = {
-        output: 'out',
-        sources: randomSource(seed, { polygons: 14 }),
-        nodes: {
-          f: { op: 'features' },
-          out: {
-            op: 'fill-solid',
-            features: '@f',
-            antialias,
-            'fill-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
-            'fill-alpha': 0.4 + 0.6 * r(),
-          },
-        },
-      };
+      const style = featuresStyle(randomSource(seed, { polygons: 14 }), 'fill-solid', {
+        antialias,
+        'fill-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
+        'fill-alpha': 0.4 + 0.6 * r(),
+      });
       await checkParity(`fill-solid seed ${seed}`, style, W, GEOMETRY_TOL);
     }
   });

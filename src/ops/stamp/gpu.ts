@@ -1,6 +1,6 @@
 // stamp on the GPU: the placements of src/ops/stamp/plan.ts binned by 16 px screen tiles; each
 // pixel composites the stamps of its bin in order (src/ops/stamp/stamp.wgsl), as drawStamps does.
-import { binBoxes } from '../../backends/gpu/shapes.js';
+import { binnedPass } from '../../backends/gpu/binned-pass.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { stampSprite } from './index.js';
 import { stampPlan, stampReach } from './plan.js';
@@ -18,11 +18,7 @@ export const gpu: GpuOp = {
       const reach = stampReach(sprite, s!);
       boxes.set([Math.floor(cx! - reach), Math.floor(cy! - reach), Math.ceil(cx! + reach), Math.ceil(cy! + reach)], i * 4);
     }
-    const bins = binBoxes(W, H, boxes, st.count);
-    const out = g.output('raster', W, H);
-    const u = g.uniforms('stamp', { size: [W, H], bins: bins.cols, sw: sprite.width, sh: sprite.height });
-    const binned = { starts: g.storage(bins.starts), items: g.storage(bins.items) };
-    g.dispatch2d('stamp', { u, dst: g.view(out), stamps: g.storage(data), ...binned, sprite: g.storage(sprite.data) }, W, H);
-    return out;
+    const buffers = { stamps: g.storage(data), sprite: g.storage(sprite.data) };
+    return binnedPass(g, 'stamp', g.output('raster', W, H), { boxes, count: st.count }, { sw: sprite.width, sh: sprite.height }, buffers);
   },
 };

@@ -10,20 +10,19 @@ struct Stamp {
   rot: vec4f,
 }
 
-//!bind u: uniform, dst: rgba16float, stamps: array<Stamp>, starts: array<u32>, items: array<u32>, sprite: array<vec4f>
+//!bind u: uniform, dst: rgba16float, stamps: array<Stamp>, sprite: array<vec4f>
+//!include bins
 
 //!include sprite-sample
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  if (any(gid.xy >= u.size)) {
-    return;
-  }
-  let b = (gid.y / 16u) * u.bins + gid.x / 16u;
+//!include pixel-main
+
+fn pixel(gid: vec3u) -> vec4f {
+  let bin = binRange(gid.xy);
   let px = f32(gid.x) + 0.5;
   let py = f32(gid.y) + 0.5;
   var d = vec4f(0.0);
-  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+  for (var k = bin.x; k < bin.y; k++) {
     let s = stamps[items[k]];
     let dx = px - s.geom.x;
     let dy = py - s.geom.y;
@@ -32,5 +31,5 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
     let t = sampleSprite(u.sw, u.sh, uu, vv, false) * s.geom.w;
     d = t + d * (1.0 - t.a);
   }
-  textureStore(dst, gid.xy, d);
+  return d;
 }

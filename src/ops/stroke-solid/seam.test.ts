@@ -7,7 +7,7 @@ import { Rasterizer } from '../../backends/cpu/rasterize.js';
 import { CUT_END, CUT_END_X, CUT_END_Y, CUT_START, CUT_START_X, clipLine, clipRing, cutAxis, type Rect } from '../../geometry/clip.js';
 import { dashLine, ringBoundary } from '../../geometry/lines.js';
 import { Stroker, type CutAxis, type StrokeStyle } from '../../geometry/stroke.js';
-import { checkParity, gpuTest, randomColor, randomFeatures, rng, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
+import { checkParity, featuresStyle, gpuTest, randomColor, randomFeatures, rng, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
 
 const W = 80;
 const H = 80;
@@ -278,22 +278,14 @@ describe('CPU/GPU parity', () => {
     for (let i = 0; i < 3; i++) {
       const seed = 70 + i;
       const r = rng(seed);
-      const style = {
-        output: 'out',
-        sources: { pts: { type: 'geojson', buffer: 0, data: randomFeatures(seed, w, { polygons: 3, lines: 10 }, 24) } },
-        nodes: {
-          f: { op: 'features', source: 'pts' },
-          out: {
-            op: 'stroke-solid',
-            features: '@f',
-            join: joins[i],
-            'miter-limit': 1 + 3 * r(),
-            width: 1 + 8 * r(),
-            offset: i === 2 ? 1.5 * r() : 0,
-            'color-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
-          },
-        },
-      };
+      const pts = { type: 'geojson', buffer: 0, data: randomFeatures(seed, w, { polygons: 3, lines: 10 }, 24) };
+      const style = featuresStyle({ pts }, 'stroke-solid', {
+        join: joins[i],
+        'miter-limit': 1 + 3 * r(),
+        width: 1 + 8 * r(),
+        offset: i === 2 ? 1.5 * r() : 0,
+        'color-expr': ['match', ['get', 'k'], 0, randomColor(r), 1, randomColor(r), randomColor(r)],
+      });
       await checkParity(`stroke-solid cut ${joins[i]}`, style, w, GEOMETRY_TOL);
     }
   });

@@ -3,7 +3,7 @@
 // keeps the strongest dab of the current feature and composites it when the feature changes
 // (src/ops/stroke/stroke.wgsl), as drawDabs does. A run costs a pixel one projection onto its
 // segment (the nearest of its dabs), whatever the dab density.
-import { binBoxes } from '../../backends/gpu/shapes.js';
+import { binnedPass } from '../../backends/gpu/binned-pass.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import type { Brush } from '../../types.js';
 import { dabReach, strokeDabs, type Dabs } from './plan.js';
@@ -71,12 +71,8 @@ export const gpu: GpuOp = {
     const { width: W, height: H } = ctx.canvas;
     const d = strokeDabs(ctx, ctx.input<'brush'>('brush') as Brush);
     const it = items(d);
-    const bins = binBoxes(W, H, it.boxes, it.count);
-    const out = g.output('raster', W, H);
     const tip = d.tip;
-    const u = g.uniforms('stroke', {
-      size: [W, H],
-      bins: bins.cols,
+    const uniforms = {
       round: d.round ? 1 : 0,
       tinted: d.tinted ? 1 : 0,
       tipW: tip.width,
@@ -84,9 +80,8 @@ export const gpu: GpuOp = {
       hardness: d.hardness,
       aa: d.aa,
       tipSide: Math.max(tip.width, tip.height),
-    });
-    const dabs = { dabs: g.storage(it.data), groups: g.storage(it.group), sprite: g.storage(tip.data) };
-    g.dispatch2d('stroke', { u, dst: g.view(out), ...dabs, starts: g.storage(bins.starts), items: g.storage(bins.items) }, W, H);
-    return out;
+    };
+    const buffers = { dabs: g.storage(it.data), groups: g.storage(it.group), sprite: g.storage(tip.data) };
+    return binnedPass(g, 'stroke', g.output('raster', W, H), it, uniforms, buffers);
   },
 };

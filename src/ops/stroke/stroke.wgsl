@@ -14,7 +14,8 @@ struct Dab {
   extra: vec4f,
 }
 
-//!bind u: uniform, dst: rgba16float, dabs: array<Dab>, groups: array<u32>, starts: array<u32>, items: array<u32>, sprite: array<vec4f>
+//!bind u: uniform, dst: rgba16float, dabs: array<Dab>, groups: array<u32>, sprite: array<vec4f>
+//!include bins
 
 //!include sprite-sample
 
@@ -31,18 +32,16 @@ fn roundProfile(d: f32, r: f32) -> f32 {
   return min(edge, clamp((r - d) / ((1.0 - u.hardness) * r), 0.0, 1.0));
 }
 
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  if (any(gid.xy >= u.size)) {
-    return;
-  }
-  let b = (gid.y / 16u) * u.bins + gid.x / 16u;
+//!include pixel-main
+
+fn pixel(gid: vec3u) -> vec4f {
+  let bin = binRange(gid.xy);
   let px = f32(gid.x) + 0.5;
   let py = f32(gid.y) + 0.5;
   var acc = vec4f(0.0);
   var best = vec4f(0.0);
   var cur = 0xffffffffu;
-  for (var k = starts[b]; k < starts[b + 1u]; k++) {
+  for (var k = bin.x; k < bin.y; k++) {
     let i = items[k];
     let g = groups[i];
     if (g != cur) {
@@ -76,6 +75,5 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
       best = v;
     }
   }
-  acc = best + acc * (1.0 - best.a);
-  textureStore(dst, gid.xy, acc);
+  return best + acc * (1.0 - best.a);
 }
