@@ -7,10 +7,10 @@ import { acquire } from '../backends/cpu/pool.js';
 import { imageSize } from './image-size.js';
 import type { SourceDecl } from '../style/types.js';
 import type { Canvas, ScalarField } from '../types.js';
-import { imageTileSet } from './image-tiles.js';
+import { checkTileImageSize, decodeTileImage, imageTileSet, tileSetZooms } from './image-tiles.js';
 import { tileKey } from './tiles.js';
 import type { DecodedElevation, DecodedImage, DemSource, SourceContext } from './types.js';
-import { tileError } from './vector.js';
+import { fetchTileBytes, tileError } from './vector.js';
 
 export type DemEncoding = 'mapbox' | 'terrarium';
 
@@ -96,20 +96,14 @@ class DemTileSource implements DemSource {
       key,
       async (sig) => {
         const t = tileKey(z, x, y);
-        let bytes: Uint8Array | undefined;
-        try {
-          bytes = await this.fetcher.fetch(z, x, y, sig);
-        } catch (e) {
-          if ((e as Error)?.name === 'AbortError') throw e;
-          throw tileError(this.name, t, 'cannot load the tile', e);
-        }
-        if (!bytes || !bytes.length) return { value: null, bytes: 64 };
+        const bytes = await fetchTileBytes(this.name, t, () => this.fetcher.fetch(z, x, y, sig));
+        if (!bytes) return { value: null, bytes: 64 };
         const direct = this.ctx.loader?.decodeElevation;
         const decode = this.ctx.decodeImage;
         if (!decode && !direct) throw noDecoder(this.name, t);
         // Sizes from the header first: a wrong or huge image is refused before its pixels are allocated.
         const head = imageSize(bytes);
-        if (head) this.checkSize(t, head.width, head.height);
+        if (head) checkTileImageSize(this.name, t, this.tileSize, head.width, head.height);
         // The host's direct path to metres when it reads this image (the Node loader: RGB PNGs).
         if (direct) {
           let dem: DecodedElevation | undefined;
@@ -119,20 +113,13 @@ class DemTileSource implements DemSource {
             throw tileError(this.name, t, 'the tile is not a readable PNG or WebP image', e);
           }
           if (dem) {
-            this.checkSize(t, dem.width, dem.height);
+            checkTileImageSize(this.name, t, this.tileSize, dem.width, dem.height);
             if (dem.data.length < dem.width * dem.height) throw new SourceError(this.name, t, 'the decoder returned fewer pixels than the image has');
             return { value: dem.data, bytes: dem.data.byteLength + 64 };
           }
         }
         if (!decode) throw noDecoder(this.name, t);
-        let img: DecodedImage;
-        try {
-          img = await decode(bytes);
-        } catch (e) {
-          throw tileError(this.name, t, 'the tile is not a readable PNG or WebP image', e);
-        }
-        this.checkSize(t, img.width, img.height);
-        if (img.data.length < img.width * img.height * 4) throw new SourceError(this.name, t, 'the decoder returned fewer pixels than the image has');
+        const img = await decodeTileImage(this.name, t, this.tileSize, decode, bytes, 'PNG or WebP');
         const elev = decodeElevation(img, this.encoding);
         return { value: elev, bytes: elev.byteLength + 64 };
       },
@@ -140,22 +127,8 @@ class DemTileSource implements DemSource {
     );
   }
 
-  private checkSize(t: string, width: number, height: number): void {
-    if (width === this.tileSize && height === this.tileSize) return;
-    if (width * height > LIMITS.maxImagePixels) {
-      throw new SourceError(this.name, t, `the tile image is ${width}x${height} px, above the limit of ${formatInt(LIMITS.maxImagePixels)} pixels`);
-    }
-    throw new SourceError(this.name, t, `the tile image is ${width}x${height} px but the source's tileSize is ${this.tileSize}; set "tileSize": ${width}`);
-  }
-
   async field(canvas: Canvas, signal?: AbortSignal): Promise<ScalarField> {
-    let info: { minzoom: number; maxzoom: number };
-    try {
-      info = await this.fetcher.info();
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError' || e instanceof SourceError) throw e;
-      throw tileError(this.name, undefined, 'cannot read the tile set', e);
-    }
+    const info = await tileSetZooms(this.name, () => this.fetcher.info());
     this.minzoom = info.minzoom;
     this.maxzoom = info.maxzoom;
     const { width, height } = canvas;

@@ -9,10 +9,10 @@ import type { SourceDecl } from '../style/types.js';
 import type { Canvas, Raster } from '../types.js';
 import { axis, locate } from './dem.js';
 import { imageSize } from './image-size.js';
-import { imageTileSet, type ImageTileSet } from './image-tiles.js';
+import { checkTileImageSize, decodeTileImage, imageTileSet, tileSetZooms, type ImageTileSet } from './image-tiles.js';
 import { tileKey } from './tiles.js';
 import type { DecodedImage, RasterSource, SourceContext } from './types.js';
-import { tileError } from './vector.js';
+import { fetchTileBytes, tileError } from './vector.js';
 
 const RASTER_DEFAULTS = { tileSize: 512, minzoom: 0, maxzoom: 22 };
 
@@ -47,27 +47,15 @@ class RasterTileSource implements RasterSource {
       key,
       async (sig) => {
         const t = tileKey(z, x, y);
-        let bytes: Uint8Array | undefined;
-        try {
-          bytes = await this.set.fetch(z, x, y, sig);
-        } catch (e) {
-          if ((e as Error)?.name === 'AbortError') throw e;
-          throw tileError(this.name, t, 'cannot load the tile', e);
-        }
-        if (!bytes || !bytes.length) return { value: null, bytes: 64 };
+        const bytes = await fetchTileBytes(this.name, t, () => this.set.fetch(z, x, y, sig));
+        if (!bytes) return { value: null, bytes: 64 };
         const decode = this.ctx.decodeImage;
         if (!decode) throw new SourceError(this.name, t, 'no image decoder is bound to this renderer (pass decodeImage to Renderer.create)');
+        // Sizes from the header first: a wrong or huge image is refused before its pixels are allocated.
         const head = imageSize(bytes);
-        if (head) this.checkSize(t, head.width, head.height);
-        let img: DecodedImage;
-        try {
-          img = await decode(bytes);
-        } catch (e) {
-          throw tileError(this.name, t, 'the tile is not a readable PNG, JPEG or WebP image', e);
-        }
-        this.checkSize(t, img.width, img.height);
+        if (head) checkTileImageSize(this.name, t, this.tileSize, head.width, head.height);
+        const img = await decodeTileImage(this.name, t, this.tileSize, decode, bytes, 'PNG, JPEG or WebP');
         const n = img.width * img.height;
-        if (img.data.length < n * 4) throw new SourceError(this.name, t, 'the decoder returned fewer pixels than the image has');
         const out = new Float32Array(n * 4);
         const d = img.data;
         for (let i = 0; i < n * 4; i += 4) {
@@ -83,22 +71,8 @@ class RasterTileSource implements RasterSource {
     );
   }
 
-  private checkSize(t: string, width: number, height: number): void {
-    if (width === this.tileSize && height === this.tileSize) return;
-    if (width * height > LIMITS.maxImagePixels) {
-      throw new SourceError(this.name, t, `the tile image is ${width}x${height} px, above the limit of ${formatInt(LIMITS.maxImagePixels)} pixels`);
-    }
-    throw new SourceError(this.name, t, `the tile image is ${width}x${height} px but the source's tileSize is ${this.tileSize}; set "tileSize": ${width}`);
-  }
-
   async image(canvas: Canvas, resampling: 'linear' | 'nearest', signal?: AbortSignal): Promise<Raster> {
-    let info: { minzoom: number; maxzoom: number };
-    try {
-      info = await this.set.info(signal);
-    } catch (e) {
-      if ((e as Error)?.name === 'AbortError' || e instanceof SourceError) throw e;
-      throw tileError(this.name, undefined, 'cannot read the tile set', e);
-    }
+    const info = await tileSetZooms(this.name, () => this.set.info(signal));
     this.minzoom = info.minzoom;
     this.maxzoom = info.maxzoom;
     const { width, height } = canvas;

@@ -47,6 +47,18 @@ export function tileError(source: string, tile: string | undefined, what: string
   return new SourceError(source, tile, `${what}: ${msg}`, { cause: e });
 }
 
+/** A source tile's bytes, undefined when it is absent or empty; a failed fetch (not an abort) throws a SourceError. */
+export async function fetchTileBytes(source: string, tile: string, fetch: () => Promise<Uint8Array | undefined>): Promise<Uint8Array | undefined> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await fetch();
+  } catch (e) {
+    if ((e as Error)?.name === 'AbortError') throw e;
+    throw tileError(source, tile, 'cannot load the tile', e);
+  }
+  return bytes && bytes.length > 0 ? bytes : undefined;
+}
+
 export class VectorTileSource implements FeatureSource {
   readonly name: string;
   readonly type: 'mvt' | 'pmtiles';
@@ -98,14 +110,8 @@ export class VectorTileSource implements FeatureSource {
     return this.ctx.cache.get(
       k,
       async (sig) => {
-        let bytes: Uint8Array | undefined;
-        try {
-          bytes = await this.fetcher.fetch(z, x, y, sig);
-        } catch (e) {
-          if ((e as Error)?.name === 'AbortError') throw e;
-          throw tileError(this.name, tileKey(z, x, y), 'cannot load the tile', e);
-        }
-        if (!bytes || bytes.length === 0) return { value: null, bytes: 64 };
+        const bytes = await fetchTileBytes(this.name, tileKey(z, x, y), () => this.fetcher.fetch(z, x, y, sig));
+        if (!bytes) return { value: null, bytes: 64 };
         try {
           if (bytes.length > LIMITS.maxTileBytes)
             throw new Error(`the tile is ${formatBytes(bytes.length)}, above the limit of ${formatBytes(LIMITS.maxTileBytes)}`);

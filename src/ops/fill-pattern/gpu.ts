@@ -7,7 +7,8 @@ import { drawShapes } from '../../backends/gpu/area.js';
 import type { GpuOp } from '../../backends/gpu/encoder.js';
 import { clamp01 } from '../../expr/paint.js';
 import { isNodeRef, spriteInput } from '../stamp/sprite.js';
-import { addPolygonRings, patternPhase, polygonGroups } from './index.js';
+import { addPolygonRings } from '../fill-solid/plan.js';
+import { patternPhase, polygonGroups } from './index.js';
 
 export const gpu: GpuOp = {
   async encode(g, ctx) {

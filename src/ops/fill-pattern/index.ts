@@ -6,6 +6,7 @@ import type { FeatureGroup, Features, Raster, Sprite } from '../../types.js';
 import { ringArea } from '../../geometry/clip.js';
 import { assetField, sampleSprite, spriteInput } from '../stamp/sprite.js';
 import type { OpContext, OpDef } from '../types.js';
+import { addPolygonRings } from '../fill-solid/plan.js';
 import { gpu } from './gpu.js';
 
 /**
@@ -128,16 +129,4 @@ function coverage(ctx: OpContext): Float32Array {
 /** Groups with polygons, for the GPU coverage pass. */
 export function polygonGroups(ctx: OpContext): Features['groups'] {
   return (ctx.input<'features'>('features') as Features).groups.filter((g) => g.polygons.length > 0);
-}
-
-/** A group's rings with their winding: exteriors +1, holes -1 whatever their order (as fill-solid does). */
-export function addPolygonRings(g: FeatureGroup, add: (ring: Float64Array, winding: number) => void): void {
-  for (const poly of g.polygons) {
-    for (let k = 0; k < poly.length; k++) {
-      const ring = poly[k]!;
-      const a = ringArea(ring);
-      if (a === 0 || !Number.isFinite(a)) continue;
-      add(ring, (k === 0) === a > 0 ? 1 : -1);
-    }
-  }
 }
