@@ -40,3 +40,15 @@ export function readsScalar(nodes: Record<string, object>, id: string, extra: ob
 
 /** A small window at zoom z. */
 export const win = (z: number, size = 4): Window => ({ z, x0: 0, y0: 0, width: size, height: size, tileSize: 256 });
+
+/** A color-ramp node drawing the scalar field `field` ('@id') through two stops: the `out` of a style that tests a field. */
+export function rampOut(field: string, [v0, c0]: [number, string], [v1, c1]: [number, string]) {
+  return {
+    op: 'color-ramp',
+    field,
+    stops: [
+      { value: v0, color: c0 },
+      { value: v1, color: c1 },
+    ],
+  };
+}

@@ -2,7 +2,7 @@
 // by side equal the same 2x2 area rendered as one window, within 1/255 on all but 0.01 % of pixels
 // (tests/sources/seam.test.ts states the same rule). Also reports coverage and distinct colours so
 // an empty or flat render cannot pass.
-import { Renderer, tileWindow, toRGBA8, type Backend, type Loader, type ParamValues, type Window } from '../../src/index.js';
+import { Renderer, tileWindow, toRGBA8, type Backend, type Loader, type ParamValues, type Raster, type Window } from '../../src/index.js';
 import { compareRGBA, type Comparison, type Tolerance } from './compare.js';
 
 export const SEAM_TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
@@ -105,4 +105,30 @@ export async function worldSeam(r: Renderer, z: number, T: number, opts: SeamOpt
     for (let x = T; x < W; x += T) for (let c = 0; c < 3; c++) edge += Math.abs(mosaic[(y * W + x) * 4 + c]! - mosaic[(y * W + x - 1) * 4 + c]!);
   }
   return { world, across, antimeridianStep: am / (W * 3), edgeStep: n > 1 ? edge / ((n - 1) * W * 3) : Number.NaN };
+}
+
+/**
+ * The largest channel difference between the 2 x 2 tiles of T px at the top left of `win` and `win`
+ * rendered whole (at least 2T square): about 0 when the tiles continue each other (an op's own seam
+ * test, where seam() above would need a tile pyramid).
+ */
+export async function mosaicMaxDiff(render: (w: Window) => Promise<Raster>, win: Window, T: number): Promise<number> {
+  const whole = await render(win);
+  let m = 0;
+  for (const [tx, ty] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
+    const tile = await render({ ...win, x0: win.x0 + tx * T, y0: win.y0 + ty * T, width: T, height: T });
+    for (let y = 0; y < T; y++) {
+      for (let x = 0; x < T; x++) {
+        const p = (y * T + x) * 4;
+        const q = ((y + ty * T) * whole.width + x + tx * T) * 4;
+        for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(tile.data[p + c]! - whole.data[q + c]!));
+      }
+    }
+  }
+  return m;
 }

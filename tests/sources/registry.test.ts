@@ -7,6 +7,7 @@ import { Renderer, TileCache, RenderError } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { dedupeAttribution } from '../../src/sources/registry.js';
 import { MemoryLoader, MVT_FIXTURES, readBytes, solidPng } from './helpers.js';
+import { rampOut } from '../helpers/scalars.js';
 import { writePmtiles } from './pmtiles-writer.js';
 
 const chicago = () => readBytes(path.join(MVT_FIXTURES, 'chicago/13-2101-3044.mvt'));
@@ -50,14 +51,7 @@ describe('source registry', () => {
         sources: { relief: { type: 'dem', tiles: ['d/{z}/{x}/{y}.png'], tileSize: 256, encoding: 'terrarium', maxzoom: 3 } },
         nodes: {
           e: { op: 'dem' },
-          out: {
-            op: 'color-ramp',
-            field: '@e',
-            stops: [
-              { value: -100, color: '#000000' },
-              { value: 100, color: '#ffffff' },
-            ],
-          },
+          out: rampOut('@e', [-100, '#000000'], [100, '#ffffff']),
         },
       },
       { loader: new MemoryLoader({ 'd/3/2/2.png': png }) },

@@ -11,6 +11,7 @@ import { rampField, rampFieldOpaque } from './cpu.js';
 import type { OpContext } from '../types.js';
 import type { RGBA, Raster, ScalarField, ScalarValue } from '../../types.js';
 import { rng } from '../../../tests/helpers/random.js';
+import { rampOut } from '../../../tests/helpers/scalars.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomSource, randomRasterNodes, rasterSources, randomColor, RASTER_TOL } from '../../../tests/gpu/harness.js';
 import sharp from 'sharp';
 import { decodeImage } from '../../hosts/node/image.js';
@@ -356,14 +357,7 @@ gpuDescribe('color-ramp: no-data (NaN) samples', () => {
       sources: { elev: { type: 'dem', tiles: ['t/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 2 } },
       nodes: {
         d: { op: 'dem' },
-        out: {
-          op: 'color-ramp',
-          field: '@d',
-          stops: [
-            { value: 0, color: '#0000ff' },
-            { value: 1000, color: '#ff0000' },
-          ],
-        },
+        out: rampOut('@d', [0, '#0000ff'], [1000, '#ff0000']),
       },
     };
     const w = { z: 2, x0: 256 + 64, y0: 256 + 64, width: 128, height: 128, tileSize: 256 };

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { Renderer } from '../../index.js';
 import type { Loader } from '../../sources/types.js';
 import { decodeImage } from '../../hosts/node/image.js';
-import { capture } from '../../../tests/helpers/scalars.js';
+import { capture, rampOut } from '../../../tests/helpers/scalars.js';
 
 /** A 256 px tile of one colour. */
 const tile = (r: number, g: number, b: number) =>
@@ -19,14 +19,7 @@ async function field(encoding: 'terrarium' | 'mapbox', rgb: [number, number, num
     sources: { elev: { type: 'dem', tiles: ['t/{z}/{x}/{y}.png'], encoding, tileSize: 256, maxzoom: 3 } },
     nodes: {
       d: { op: 'dem' },
-      out: {
-        op: 'color-ramp',
-        field: '@d',
-        stops: [
-          { value: 0, color: '#000000' },
-          { value: 1000, color: '#ffffff' },
-        ],
-      },
+      out: rampOut('@d', [0, '#000000'], [1000, '#ffffff']),
     },
   };
   const got = await capture(style, ['d'], { z: 2, x0: 256, y0: 256, width: 8, height: 8, tileSize: 256 }, {}, { loader, decodeImage });
@@ -51,14 +44,7 @@ describe('dem', () => {
       output: 'out',
       nodes: {
         d: { op: 'dem' },
-        out: {
-          op: 'color-ramp',
-          field: '@d',
-          stops: [
-            { value: 0, color: '#000000' },
-            { value: 1, color: '#ffffff' },
-          ],
-        },
+        out: rampOut('@d', [0, '#000000'], [1, '#ffffff']),
       },
     };
     expect(() => Renderer.create(style)).toThrow(/\/nodes\/d: .*no dem source/);

@@ -4,6 +4,7 @@ import { density } from './index.js';
 import type { OpContext } from '../types.js';
 import type { Canvas, FeatureGroup, ScalarField, ScalarValue } from '../../types.js';
 import { gpuTest, GPU, PARITY_WINDOW, randomSource, rng, tap, renderOn } from '../../../tests/gpu/harness.js';
+import { rampOut } from '../../../tests/helpers/scalars.js';
 import { CpuBackend } from '../../index.js';
 import { DensityAccumulator } from './cpu.js';
 
@@ -296,14 +297,7 @@ describe('CPU/GPU parity', () => {
         nodes: {
           f: { op: 'features' },
           d: { op: 'density', features: '@f', radius: 4 + 20 * r(), intensity: 0.2 + 3 * r(), 'weight-expr': ['get', 'v'] },
-          out: {
-            op: 'color-ramp',
-            field: '@d',
-            stops: [
-              { value: 0, color: '#00000000' },
-              { value: 1, color: '#ff0000' },
-            ],
-          },
+          out: rampOut('@d', [0, '#00000000'], [1, '#ff0000']),
         },
       };
       const tc = tap(new CpuBackend(), 'd');

@@ -4,6 +4,7 @@ import { CpuBackend, Renderer, type Raster, type Window } from '../../index.js';
 import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, RASTER_TOL } from '../../../tests/gpu/harness.js';
+import { mosaicMaxDiff } from '../../../tests/helpers/seam.js';
 import { box, png, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
 
 // 3 x 2 texels, straight RGBA8.
@@ -114,21 +115,7 @@ describe('fill-pattern', () => {
 
   test('the pattern continues across tiles: 2 x 2 tiles equal the window render', async () => {
     const s = style(box(7.3, 5.1, 121.7, 118.2), { scale: 1.7, offset: [0.4, 2] });
-    const whole = await render(s);
-    for (const [tx, ty] of [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-    ]) {
-      const tile = await render(s, { ...WIN, x0: WIN.x0 + tx! * TS, y0: WIN.y0 + ty! * TS, width: TS, height: TS });
-      let m = 0;
-      for (let y = 0; y < TS; y++)
-        for (let x = 0; x < TS; x++)
-          for (let c = 0; c < 4; c++)
-            m = Math.max(m, Math.abs(tile.data[(y * TS + x) * 4 + c]! - whole.data[((y + ty! * TS) * whole.width + x + tx! * TS) * 4 + c]!));
-      expect(m).toBeLessThan(1e-5);
-    }
+    expect(await mosaicMaxDiff((w) => render(s, w), WIN, TS)).toBeLessThan(1e-5);
   });
 
   test('a raster pattern shows through the polygons: a solid raster equals fill-solid (edges included)', async () => {

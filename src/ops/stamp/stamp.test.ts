@@ -5,6 +5,7 @@ import type { Loader } from '../../sources/types.js';
 import type { StyleDoc } from '../../style/types.js';
 import { styleDeclaresRef } from '../../hosts/server/preview.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, GEOMETRY_TOL } from '../../../tests/gpu/harness.js';
+import { mosaicMaxDiff } from '../../../tests/helpers/seam.js';
 import { loaderOf, png, points, TS, WIN } from '../../../tests/helpers/op-window.js';
 
 function style(data: object, node: Record<string, unknown>): object {
@@ -134,21 +135,7 @@ describe('stamp', () => {
       [127.5, 64],
     ];
     const s = style(points(pts), { scale: 5, rotation: 30 });
-    const whole = await render(s, loader);
-    for (const [tx, ty] of [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-    ]) {
-      const tile = await render(s, loader, { ...WIN, x0: WIN.x0 + tx! * TS, y0: WIN.y0 + ty! * TS, width: TS, height: TS });
-      let m = 0;
-      for (let y = 0; y < TS; y++)
-        for (let x = 0; x < TS; x++)
-          for (let c = 0; c < 4; c++)
-            m = Math.max(m, Math.abs(tile.data[(y * TS + x) * 4 + c]! - whole.data[((y + ty! * TS) * whole.width + x + tx! * TS) * 4 + c]!));
-      expect(m).toBeLessThan(1e-5);
-    }
+    expect(await mosaicMaxDiff((w) => render(s, loader, w), WIN, TS)).toBeLessThan(1e-5);
   });
 });
 
