@@ -2,7 +2,6 @@
 // templates or a raster PMTiles archive, decoded to metres and resampled bilinearly at canvas
 // pixel centres. Neighbouring tiles are loaded only where a sample's 2x2 footprint reaches them.
 import { SourceError } from '../errors.js';
-import { formatInt, LIMITS } from '../limits.js';
 import { acquire } from '../backends/cpu/pool.js';
 import { imageSize } from './image-size.js';
 import type { SourceDecl } from '../style/types.js';

@@ -3,7 +3,6 @@
 // (as a GPU samples a premultiplied texture) or nearest. Tiles are chosen as for `dem`: the zoom
 // whose pixels are at least as fine as the canvas's, clamped to the source's range.
 import { SourceError } from '../errors.js';
-import { formatInt, LIMITS } from '../limits.js';
 import { newRaster } from '../backends/cpu/raster.js';
 import type { SourceDecl } from '../style/types.js';
 import type { Canvas, Raster } from '../types.js';
@@ -11,8 +10,8 @@ import { axis, locate } from './dem.js';
 import { imageSize } from './image-size.js';
 import { checkTileImageSize, decodeTileImage, imageTileSet, tileSetZooms, type ImageTileSet } from './image-tiles.js';
 import { tileKey } from './tiles.js';
-import type { DecodedImage, RasterSource, SourceContext } from './types.js';
-import { fetchTileBytes, tileError } from './vector.js';
+import type { RasterSource, SourceContext } from './types.js';
+import { fetchTileBytes } from './vector.js';
 
 const RASTER_DEFAULTS = { tileSize: 512, minzoom: 0, maxzoom: 22 };
 

@@ -13,7 +13,7 @@ import { READBACK_USAGE, STORAGE_USAGE, UNIFORM_USAGE, type DeviceContext, type 
 import { formatOf, GpuImage, isGpuImage, viewToCpu, type ImageKind, type PooledTexture } from './image.js';
 import type { GpuEncoder } from './encoder.js';
 import { bindGroup, layoutOf, packUniforms, type Bindings, type UniformValue } from './layout.js';
-import { Uniforms } from './uniforms.js';
+import type { Uniforms } from './uniforms.js';
 
 /** What the session needs from its backend: the current healthy device. */
 export interface DeviceSource {

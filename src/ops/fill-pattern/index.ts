@@ -2,8 +2,7 @@ import { boolRef, nodeRef, numRef, oneOfEnum, opacityRef, pair } from '../../sty
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { clamp01 } from '../../expr/paint.js';
-import type { FeatureGroup, Features, Raster, Sprite } from '../../types.js';
-import { ringArea } from '../../geometry/clip.js';
+import type { Features, Raster, Sprite } from '../../types.js';
 import { assetField, sampleSprite, spriteInput } from '../stamp/sprite.js';
 import type { OpContext, OpDef } from '../types.js';
 import { addPolygonRings } from '../fill-solid/plan.js';
