@@ -314,7 +314,15 @@ class DabLayout {
       const ux = (bx - ax) / len;
       const uy = (by - ay) / len;
       const cut = edgeCut?.[i] === 1;
-      if (!cut) {
+      // A segment whose every dab lands beyond the canvas's reach, scatter included, lays none
+      // (push would refuse each after hashing its jitter): a margin of a pixel over the bound.
+      const m = this.reachMax + this.scatter + 1;
+      const far =
+        Math.max(ax, bx) - this.x0 < -m ||
+        Math.min(ax, bx) - this.x0 > this.W + m ||
+        Math.max(ay, by) - this.y0 < -m ||
+        Math.min(ay, by) - this.y0 > this.H + m;
+      if (!cut && !(far && !this.plain)) {
         // Vertex dabs: line ends not made by clipping, and vertices between two real edges.
         const startReal = closed ? edgeCut?.[(i + ns - 1) % ns] !== 1 : i === 0 ? !cutStart : true;
         this.shift = Math.floor(ax / this.world) * this.world;
