@@ -3,9 +3,11 @@
 // boundary rule; `displace`, which the op runs, gives the same values bit for bit (displace.test.ts
 // compares them): a row whose reads all lie inside the world and the input view (every row but
 // those within the amplitude of the world's north and south edges) skips the boundary rule, and the
-// four channels share one set of neighbour offsets.
+// four channels share one set of neighbour offsets; those rows run in WebAssembly SIMD where it is
+// available (displace.wat, the same arithmetic).
 import { acquire } from '../../backends/cpu/pool.js';
 import { boundaryRow, type DisplacePlan } from './plan.js';
+import { displaceRowsSimd } from './simd.js';
 
 // Kept on purpose beside displace(): the plain kernel, the oracle the fast path is tested against
 // with Object.is (issue 25: the TypeScript kernel stays the reference); readOne repeats its reads.
@@ -60,8 +62,30 @@ export function displace(src: Float32Array, sw: number, sh: number, disp: Float3
   const lo = Math.max(p.worldTop, 0);
   const hi = Math.min(p.worldBottom, sh);
   const xOk = pad >= ampX + 1 && sw >= w + 2 * pad;
+  const plainRow = (j: number) => xOk && Math.floor(j + pad - ampY) >= lo && Math.floor(j + pad + ampY) + 1 < hi;
+  // The plain rows form one run (the first test holds from some row on, the second up to some
+  // row): they run in WebAssembly SIMD (simd.ts) where it is available.
+  let ja = 0;
+  while (ja < h && !plainRow(ja)) ja++;
+  let jb = ja;
+  while (jb < h && plainRow(jb)) jb++;
+  const left = jb > ja ? displaceRowsSimd(src, sw, sh, disp, w, p, ja, jb, out) : null;
+  if (left) {
+    for (const pi of left) {
+      const o = pi * 4;
+      const j = Math.floor(pi / w);
+      const da = disp[o + 3]!;
+      let dx = (disp[o]! - 0.5 * da) * kx,
+        dy = (disp[o + 1]! - 0.5 * da) * ky;
+      dx = dx < -ampX ? -ampX : dx > ampX ? ampX : dx;
+      dy = dy < -ampY ? -ampY : dy > ampY ? ampY : dy;
+      readOne(src, sw, sh, pi - j * w + pad + dx, j + pad + dy, p, out, o);
+    }
+  }
   for (let j = 0; j < h; j++) {
-    const plain = xOk && Math.floor(j + pad - ampY) >= lo && Math.floor(j + pad + ampY) + 1 < hi;
+    if (left && j === ja) j = jb;
+    if (j >= h) break;
+    const plain = plainRow(j);
     let o = j * w * 4;
     for (let i = 0; i < w; i++, o += 4) {
       const da = disp[o + 3]!;

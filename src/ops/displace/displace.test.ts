@@ -7,6 +7,7 @@ import { GPU, checkParity, gpuDescribe, gpuTest, randomFeatures, testWindow } fr
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { displace as displaceKernel, displaceReference } from './cpu.js';
+import { displaceRowsSimd } from './simd.js';
 import type { DisplacePlan } from './plan.js';
 
 const W: Window = { z: 5, x0: 9 * 256 + 40, y0: 12 * 256 + 70, width: 48, height: 40, tileSize: 256 };
@@ -120,7 +121,7 @@ describe('displace', () => {
 
 describe('the kernel the op runs = the reference kernel, bit for bit', () => {
   // displace (cpu.ts) skips the boundary rule on rows whose reads stay inside the world and the
-  // view, and shares the neighbour offsets between channels; displaceReference reads every
+  // view, and shares the neighbour offsets between channels (those rows in WebAssembly SIMD); displaceReference reads every
   // neighbour through the boundary rule. Random inputs and displacements (some out of [0, 1], some
   // NaN), views across the world's north and south edges under every boundary rule.
   test('every boundary, amplitudes 0 to the pad, views at and away from the world edges', () => {
@@ -145,6 +146,8 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
             });
             const p: DisplacePlan = { ampX, ampY, pad, boundary, worldTop, worldBottom: worldTop + size };
             const a = displaceKernel(src, sw, sh, disp, w, h, p).slice();
+            // Its plain rows ran in WebAssembly SIMD (displace.wat) where any row is plain.
+            if (worldTop === -1000) expect(displaceRowsSimd(src, sw, sh, disp, w, p, 0, 1, new Float32Array(w * h * 4))).not.toBeNull();
             const b = displaceReference(src, sw, sh, disp, w, h, p);
             let diff = 0;
             for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;

@@ -1,0 +1,92 @@
+;; displace's rows whose reads lie inside the world and the input view (cpu.ts `displace`, the
+;; same values as `displaceReference` bit for bit) in WebAssembly SIMD: per pixel the offset in
+;; f64 as there, then the bilinear read of all four channels two at a time (f64x2: the same f64
+;; subtract, multiply and add per channel, rounded to f32 once), so the output is bit for bit the
+;; reference's. Compiled by scripts/gen-wasm.mjs; called from simd.ts.
+(module
+  ;; rows(src, sw, disp, w, out, j0, j1, pad, ampX, ampY, kx, ky, nan) -> count: output rows
+  ;; j0..j1 - 1 (w pixels each, RGBA f32) from `src` (RGBA f32, sw pixels a row) at the offsets of
+  ;; `disp` (RGBA f32, w a row). A pixel whose offset is NaN is not written: its index (pixel
+  ;; number) goes onto the i32 list at `nan`, and the count of those is returned.
+  (func (export "rows")
+    (param $src i32) (param $sw i32) (param $disp i32) (param $w i32) (param $out i32)
+    (param $j0 i32) (param $j1 i32) (param $pad i32)
+    (param $ampX f64) (param $ampY f64) (param $kx f64) (param $ky f64) (param $nan i32) (result i32)
+    (local $j i32) (local $i i32) (local $pi i32) (local $dp i32) (local $count i32)
+    (local $da f64) (local $dx f64) (local $dy f64) (local $sx f64) (local $sy f64)
+    (local $x0 f64) (local $y0 f64) (local $a i32) (local $b i32) (local $row i32)
+    (local $fx v128) (local $fy v128)
+    (local $p00 v128) (local $p10 v128) (local $p01 v128) (local $p11 v128)
+    (local $v00 v128) (local $v10 v128) (local $v01 v128) (local $v11 v128)
+    (local $top v128) (local $lo v128) (local $hi v128)
+    (local.set $row (i32.shl (local.get $sw) (i32.const 4)))
+    (local.set $j (local.get $j0))
+    (block $rowsDone
+      (loop $rows
+        (br_if $rowsDone (i32.ge_s (local.get $j) (local.get $j1)))
+        (local.set $i (i32.const 0))
+        (local.set $pi (i32.mul (local.get $j) (local.get $w)))
+        (block $rowDone
+          (loop $pixels
+            (br_if $rowDone (i32.ge_s (local.get $i) (local.get $w)))
+            (block $next
+              (local.set $dp (i32.add (local.get $disp) (i32.shl (local.get $pi) (i32.const 4))))
+              (local.set $da (f64.promote_f32 (f32.load offset=12 (local.get $dp))))
+              (local.set $dx (f64.mul (f64.sub (f64.promote_f32 (f32.load (local.get $dp))) (f64.mul (f64.const 0.5) (local.get $da))) (local.get $kx)))
+              (local.set $dy (f64.mul (f64.sub (f64.promote_f32 (f32.load offset=4 (local.get $dp))) (f64.mul (f64.const 0.5) (local.get $da))) (local.get $ky)))
+              ;; offsets clamp to the amplitudes (NaN stays NaN, as there)
+              (local.set $dx (select (f64.neg (local.get $ampX))
+                (select (local.get $ampX) (local.get $dx) (f64.gt (local.get $dx) (local.get $ampX)))
+                (f64.lt (local.get $dx) (f64.neg (local.get $ampX)))))
+              (local.set $dy (select (f64.neg (local.get $ampY))
+                (select (local.get $ampY) (local.get $dy) (f64.gt (local.get $dy) (local.get $ampY)))
+                (f64.lt (local.get $dy) (f64.neg (local.get $ampY)))))
+              (local.set $sx (f64.add (f64.convert_i32_s (i32.add (local.get $i) (local.get $pad))) (local.get $dx)))
+              (local.set $sy (f64.add (f64.convert_i32_s (i32.add (local.get $j) (local.get $pad))) (local.get $dy)))
+              (local.set $x0 (f64.floor (local.get $sx)))
+              (local.set $y0 (f64.floor (local.get $sy)))
+              (if (i32.or (f64.ne (local.get $x0) (local.get $x0)) (f64.ne (local.get $y0) (local.get $y0)))
+                (then
+                  (i32.store (i32.add (local.get $nan) (i32.shl (local.get $count) (i32.const 2))) (local.get $pi))
+                  (local.set $count (i32.add (local.get $count) (i32.const 1)))
+                  (br $next)))
+              (local.set $fx (f64x2.splat (f64.sub (local.get $sx) (local.get $x0))))
+              (local.set $fy (f64x2.splat (f64.sub (local.get $sy) (local.get $y0))))
+              (local.set $a (i32.add (local.get $src)
+                (i32.shl (i32.add (i32.mul (i32.trunc_f64_s (local.get $y0)) (local.get $sw)) (i32.trunc_f64_s (local.get $x0))) (i32.const 4))))
+              (local.set $b (i32.add (local.get $a) (local.get $row)))
+              (local.set $p00 (v128.load (local.get $a)))
+              (local.set $p10 (v128.load offset=16 (local.get $a)))
+              (local.set $p01 (v128.load (local.get $b)))
+              (local.set $p11 (v128.load offset=16 (local.get $b)))
+              ;; channels R, G
+              (local.set $v00 (f64x2.promote_low_f32x4 (local.get $p00)))
+              (local.set $v10 (f64x2.promote_low_f32x4 (local.get $p10)))
+              (local.set $v01 (f64x2.promote_low_f32x4 (local.get $p01)))
+              (local.set $v11 (f64x2.promote_low_f32x4 (local.get $p11)))
+              (local.set $top (f64x2.add (local.get $v00) (f64x2.mul (f64x2.sub (local.get $v10) (local.get $v00)) (local.get $fx))))
+              (local.set $lo (f32x4.demote_f64x2_zero (f64x2.add (local.get $top)
+                (f64x2.mul
+                  (f64x2.sub (f64x2.add (local.get $v01) (f64x2.mul (f64x2.sub (local.get $v11) (local.get $v01)) (local.get $fx))) (local.get $top))
+                  (local.get $fy)))))
+              ;; channels B, A
+              (local.set $v00 (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $p00) (local.get $p00))))
+              (local.set $v10 (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $p10) (local.get $p10))))
+              (local.set $v01 (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $p01) (local.get $p01))))
+              (local.set $v11 (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $p11) (local.get $p11))))
+              (local.set $top (f64x2.add (local.get $v00) (f64x2.mul (f64x2.sub (local.get $v10) (local.get $v00)) (local.get $fx))))
+              (local.set $hi (f32x4.demote_f64x2_zero (f64x2.add (local.get $top)
+                (f64x2.mul
+                  (f64x2.sub (f64x2.add (local.get $v01) (f64x2.mul (f64x2.sub (local.get $v11) (local.get $v01)) (local.get $fx))) (local.get $top))
+                  (local.get $fy)))))
+              (v128.store (i32.add (local.get $out) (i32.shl (local.get $pi) (i32.const 4)))
+                (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $lo) (local.get $hi))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
+            (br $pixels)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $rows)))
+    (local.get $count))
+
+  ;; the scratch memory simd.ts copies the rasters into (grown from JavaScript)
+  (memory (export "mem") 1))
