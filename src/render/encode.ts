@@ -115,14 +115,30 @@ function convert(r: Raster): { count: number; indexed: boolean; opaque: boolean 
   let last = 0;
   let haveLast = false;
   let lastIdx = 0;
-  // The same floats as bits: a pixel equal to the one before (runs of one colour, most of a map
-  // tile) reuses its value and index without converting or looking up.
-  const bits = new Int32Array(d.buffer, d.byteOffset, n * 4);
+  // A pixel equal to the one before (runs of one colour, most of a map tile) takes its value and
+  // index without converting or looking up, and so does the rest of its run, found by one scan.
+  // Pixels compare as two float64s over their four float32s: float64 equality is bit equality
+  // except NaN (never equal: no run, each pixel converts on its own) and -0 == +0, which can only
+  // pair a channel of +0 with one of -0, and both convert to 0. The float64 view needs an 8-byte
+  // aligned buffer (the buffer pool's rasters always are); another is copied first.
+  const wide = (d.byteOffset & 7) === 0 ? new Float64Array(d.buffer, d.byteOffset, n * 2) : new Float64Array(new Float32Array(d.subarray(0, n * 4)).buffer);
   let v = 0;
   for (let p = 0, i = 0; p < n; p++, i += 4) {
-    if (p > 0 && bits[i] === bits[i - 4] && bits[i + 1] === bits[i - 3] && bits[i + 2] === bits[i - 2] && bits[i + 3] === bits[i - 1]) {
-      px[p] = v;
-      idx[p] = lastIdx;
+    if (p > 0 && wide[p * 2] === wide[p * 2 - 2] && wide[p * 2 + 1] === wide[p * 2 - 1]) {
+      const w0 = wide[p * 2]!;
+      const w1 = wide[p * 2 + 1]!;
+      let q = p + 1;
+      while (q < n && wide[q * 2] === w0 && wide[q * 2 + 1] === w1) q++;
+      if (q - p > 32) {
+        px.fill(v, p, q);
+        idx.fill(lastIdx, p, q);
+      } else
+        for (let k = p; k < q; k++) {
+          px[k] = v;
+          idx[k] = lastIdx;
+        }
+      p = q - 1;
+      i = p * 4;
       continue;
     }
     const a = d[i + 3]!;
@@ -193,10 +209,26 @@ function indexedImage(width: number, height: number, count: number, opaque: bool
       continue;
     }
     // Pixels packed from the high bits down, the last byte padded with zeros.
-    for (let x = 0; x < width; x += perByte) {
+    const end = p + width;
+    let q = p;
+    if (bitDepth === 1)
+      for (; q + 8 <= end; q += 8)
+        out[o++] =
+          (idx[q]! << 7) |
+          (idx[q + 1]! << 6) |
+          (idx[q + 2]! << 5) |
+          (idx[q + 3]! << 4) |
+          (idx[q + 4]! << 3) |
+          (idx[q + 5]! << 2) |
+          (idx[q + 6]! << 1) |
+          idx[q + 7]!;
+    else if (bitDepth === 2) for (; q + 4 <= end; q += 4) out[o++] = (idx[q]! << 6) | (idx[q + 1]! << 4) | (idx[q + 2]! << 2) | idx[q + 3]!;
+    else for (; q + 2 <= end; q += 2) out[o++] = (idx[q]! << 4) | idx[q + 1]!;
+    if (q < end) {
       let byte = 0;
-      for (let k = 0; k < perByte; k++) byte = (byte << bitDepth) | (x + k < width ? idx[p + x + k]! : 0);
-      out[o++] = byte;
+      let k = 0;
+      for (; q < end; q++, k++) byte = (byte << bitDepth) | idx[q]!;
+      out[o++] = byte << (bitDepth * (perByte - k));
     }
   }
   const palette = new Uint8Array(count * 3);
@@ -241,32 +273,38 @@ function truecolourImage(width: number, height: number, opaque: boolean): PngIma
   const channels = opaque ? 3 : 4;
   const out = lines(height * (width * channels + 1));
   let o = 0;
+  // One loop per filter and channel count (no branch per pixel). Sub: each byte minus the same
+  // channel of the pixel to its left (0 left of the row), modulo 256 by the byte store.
   for (let y = 0, p = 0; y < height; y++) {
     out[o++] = filter;
-    let pr = 0;
-    let pg = 0;
-    let pb = 0;
-    let pa = 0;
-    for (let x = 0; x < width; x++, p++) {
-      const v = px[p]!;
-      const r = v & 255;
-      const g = (v >>> 8) & 255;
-      const b = (v >>> 16) & 255;
-      const a = v >>> 24;
-      if (filter) {
-        out[o++] = r - pr;
-        out[o++] = g - pg;
-        out[o++] = b - pb;
-        if (channels === 4) out[o++] = a - pa;
-        pr = r;
-        pg = g;
-        pb = b;
-        pa = a;
-      } else {
-        out[o++] = r;
-        out[o++] = g;
-        out[o++] = b;
-        if (channels === 4) out[o++] = a;
+    const end = p + width;
+    if (filter === 0 && channels === 3)
+      for (; p < end; p++) {
+        const v = px[p]!;
+        out[o] = v;
+        out[o + 1] = v >>> 8;
+        out[o + 2] = v >>> 16;
+        o += 3;
+      }
+    else if (filter === 0)
+      for (; p < end; p++) {
+        const v = px[p]!;
+        out[o] = v;
+        out[o + 1] = v >>> 8;
+        out[o + 2] = v >>> 16;
+        out[o + 3] = v >>> 24;
+        o += 4;
+      }
+    else {
+      let prev = 0;
+      for (; p < end; p++) {
+        const v = px[p]!;
+        out[o] = v - prev;
+        out[o + 1] = (v >>> 8) - (prev >>> 8);
+        out[o + 2] = (v >>> 16) - (prev >>> 16);
+        if (channels === 4) out[o + 3] = (v >>> 24) - (prev >>> 24);
+        o += channels;
+        prev = v;
       }
     }
   }
