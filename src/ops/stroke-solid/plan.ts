@@ -1,7 +1,7 @@
 import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { Stroker, type Cap, type Join, type StrokeStyle } from '../../geometry/stroke.js';
 import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
-import type { FeatureGroup, Features, RGBA } from '../../types.js';
+import type { Canvas, FeatureGroup, Features, RGBA } from '../../types.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import type { NodeSpec, OpContext } from '../types.js';
 
@@ -64,6 +64,34 @@ function extendMeetingEnds(l: Float64Array, cut: number, meeting: Map<string, nu
   return out;
 }
 
+/** Whether any line end or ring edge of the group was made by clipping. */
+function hasCuts(g: FeatureGroup): boolean {
+  if (g.cutEnds) for (let i = 0; i < g.cutEnds.length; i++) if (g.cutEnds[i] !== 0) return true;
+  if (g.polygonCuts) for (const poly of g.polygonCuts) for (const cuts of poly) if (cuts) for (let i = 0; i < cuts.length; i++) if (cuts[i] !== 0) return true;
+  return false;
+}
+
+/** Whether the box of the group's points grown by `reach` meets the canvas. */
+function reaches(g: FeatureGroup, reach: number, canvas: Canvas): boolean {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const grow = (r: Float64Array) => {
+    for (let i = 0; i + 1 < r.length; i += 2) {
+      const x = r[i]!;
+      const y = r[i + 1]!;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  };
+  for (const l of g.lines) grow(l);
+  for (const poly of g.polygons) for (const r of poly) grow(r);
+  return x1 + reach > canvas.x0 && x0 - reach < canvas.x0 + canvas.width && y1 + reach > canvas.y0 && y0 - reach < canvas.y0 + canvas.height;
+}
+
 /** A Stroker kept from the last call (kernels run one at a time), unless its buffers grew large. */
 let spare: Stroker | undefined;
 const SPARE_MAX_FLOATS = 1 << 20;
@@ -105,6 +133,10 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     const c = paint(g);
     const a = clamp01(c[3] * clamp01(opacity(g)));
     if (!(a > 0)) continue;
+    // A group whose outline cannot reach the canvas is not stroked: the features of a node read
+    // by a wider consumer (a text node's margin) reach far beyond this canvas. Only groups with
+    // no clipped end or edge (their seam bands have no bound before stroking) and no offset.
+    if (offset === 0 && !hasCuts(g) && !reaches(g, (w / 2) * Math.max(miterLimit, 1.5) + 1, ctx.canvas)) continue;
     rings.clear();
     if (w !== style.width) {
       style.width = w;
