@@ -14,7 +14,8 @@
 // the DEM block 11). Warm-up requests go round the tiles of the zoom above.
 // Bounded: each uncached run renders 256 tiles; a few minutes in all on idle cores.
 // CPU per tile is the server process's (main thread + render workers) user + system time from
-// /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine.
+// /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine; the
+// client's (this process: fetch over 16 connections, on the same cores) is client_cpu_ms_per_tile.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -320,7 +321,7 @@ const row = (label, runs) =>
       .toFixed(1)
       .padStart(
         7,
-      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)}, render workers ${median(runs.map((r) => r.workersMs)).toFixed(2)}, other threads ${median(runs.map((r) => r.otherMs)).toFixed(2)})` : ''}   (median of ${runs.length})`,
+      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)}, render workers ${median(runs.map((r) => r.workersMs)).toFixed(2)}, other threads ${median(runs.map((r) => r.otherMs)).toFixed(2)}; the client ${median(runs.map((r) => r.clientMs)).toFixed(2)})` : ''}   (median of ${runs.length})`,
   );
 
 if (PARTS.has('png')) await pngSizes();
@@ -343,13 +344,17 @@ for (const s of PARTS.has('serve') ? styles : []) {
         WARM,
       ); // warm the workers
       const c0 = cpuNow(srv.pid);
+      const client0 = process.cpuUsage();
       const r = await load(
         set.tiles.map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
         256,
       );
+      const client = process.cpuUsage(client0);
       const c1 = cpuNow(srv.pid);
       if (process.env.BENCH_THREADS === '1') console.log(`  CPU ms/tile by thread: ${threadsLine(c0, c1, 256)}`);
-      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, ...threadGroups(c0, c1, 256) });
+      // The client (this process: fetch, 16 connections) runs on the same cores: its CPU too.
+      const clientMs = (client.user + client.system) / 1000 / 256;
+      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, clientMs, ...threadGroups(c0, c1, 256) });
     } finally {
       await srv.close();
     }
@@ -365,6 +370,7 @@ for (const s of PARTS.has('serve') ? styles : []) {
     cpu_ms_per_tile_main: m('mainMs'),
     cpu_ms_per_tile_workers: m('workersMs'),
     cpu_ms_per_tile_other: m('otherMs'),
+    client_cpu_ms_per_tile: m('clientMs'),
     zoom: set.zoom,
     tiles: set.tiles.length,
     runs: RUNS,
