@@ -6,6 +6,8 @@ import type { Loader } from '../../sources/types.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, RASTER_TOL } from '../../../tests/gpu/harness.js';
 import { mosaicMaxDiff } from '../../../tests/helpers/seam.js';
 import { box, png, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
+import { sampleSprite } from '../stamp/sprite.js';
+import { spritePattern } from './index.js';
 
 // 3 x 2 texels, straight RGBA8.
 const TEX = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 0, 128, 0, 0, 0, 0, 40, 80, 120, 200];
@@ -46,6 +48,55 @@ describe('fill-pattern', () => {
       const want = [(TEX[t]! / 255) * a, (TEX[t + 1]! / 255) * a, (TEX[t + 2]! / 255) * a, a];
       px(r, x!, y!).forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 5));
     }
+  });
+
+  test('the sprite sampler written out (spritePattern) = sampleSprite per pixel, bit for bit', () => {
+    // Witness: sampleSprite (src/ops/stamp/sprite.ts), what the op called per pixel before.
+    let seed = 9;
+    const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const W = 53,
+      H = 41;
+    let cases = 0;
+    for (const [sw, sh] of [
+      [6, 6],
+      [3, 2],
+      [7, 5],
+    ] as const)
+      for (const [scale, u0, v0] of [
+        [1, 0.5, 0.5],
+        [0.73, 3.2, 1.1],
+        [1.37, 0.25, 4.75],
+        [2, 5.5, 0.5],
+      ] as const) {
+        const sprite = { kind: 'sprite' as const, width: sw, height: sh, data: Float32Array.from({ length: sw * sh * 4 }, () => (r() < 0.2 ? 0 : r())) };
+        const cols = Float32Array.from({ length: W }, (_, x) => (((u0 + x / scale) % sw) + sw) % sw);
+        const ph = { cols, v0, inv: 1 / scale };
+        const cov = Float32Array.from({ length: W * H }, () => (r() < 0.3 ? 0 : r() < 0.5 ? 1 : r()));
+        const base = Float32Array.from({ length: W * H * 4 }, () => r());
+        const fast = base.slice();
+        spritePattern(sprite, ph, cov, 0.8, fast, W, H);
+        const ref = base.slice();
+        const t = new Float64Array(4);
+        for (let y = 0; y < H; y++)
+          for (let x = 0; x < W; x++) {
+            const c = cov[y * W + x]! * 0.8;
+            if (c <= 0) continue;
+            sampleSprite(sprite, cols[x]!, v0 + y * ph.inv, true, t);
+            const a = t[3]! * c;
+            if (a <= 0) continue;
+            const p = (y * W + x) * 4;
+            const q = 1 - a;
+            ref[p] = t[0]! * c + ref[p]! * q;
+            ref[p + 1] = t[1]! * c + ref[p + 1]! * q;
+            ref[p + 2] = t[2]! * c + ref[p + 2]! * q;
+            ref[p + 3] = a + ref[p + 3]! * q;
+          }
+        let differ = 0;
+        for (let i = 0; i < ref.length; i++) if (!Object.is(ref[i], fast[i])) differ++;
+        expect({ sw, scale, differ }).toEqual({ sw, scale, differ: 0 });
+        cases++;
+      }
+    expect(cases).toBe(12);
   });
 
   test('periodic with period (3, 2) x scale, shifted by offset (a period of 8 px, which divides the world)', async () => {

@@ -3,7 +3,7 @@ import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasteri
 import { newRaster } from '../../backends/cpu/raster.js';
 import { clamp01 } from '../../expr/paint.js';
 import type { Features, Raster, Sprite } from '../../types.js';
-import { assetField, sampleSprite, spriteInput } from '../stamp/sprite.js';
+import { assetField, spriteInput } from '../stamp/sprite.js';
 import type { OpContext, OpDef } from '../types.js';
 import { addPolygonRings } from '../fill-solid/plan.js';
 import { gpu } from './gpu.js';
@@ -46,13 +46,16 @@ export const fillPattern: OpDef = {
     const op = clamp01(ctx.num('opacity', 1));
     const t = new Float64Array(4);
     const ph = pattern.kind === 'sprite' ? patternPhase(ctx, pattern) : undefined;
+    if (ph) {
+      spritePattern(pattern as Sprite, ph, cov, op, o, W, H); // sampleSprite per pixel, written out
+      return out;
+    }
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
         const c = cov[y * W + x]! * op;
         if (c <= 0) continue;
         const p = (y * W + x) * 4;
-        if (ph) sampleSprite(pattern as Sprite, ph.cols[x]!, ph.v0 + y * ph.inv, true, t);
-        else for (let k = 0; k < 4; k++) t[k] = (pattern as Raster).data[p + k]!;
+        for (let k = 0; k < 4; k++) t[k] = (pattern as Raster).data[p + k]!;
         const a = t[3]! * c;
         if (a <= 0) continue;
         const q = 1 - a;
@@ -65,6 +68,75 @@ export const fillPattern: OpDef = {
     return out;
   },
 };
+
+/**
+ * The sprite pattern source-over `o` through the coverage: per pixel sampleSprite(s, cols[x], v0 +
+ * y inv, wrap) written out, with its per-column and per-row parts (texel indices, weights) taken
+ * once per column and row: the same sums in the same order, so the same values bit for bit.
+ */
+export function spritePattern(
+  s: Sprite,
+  ph: { cols: Float32Array; v0: number; inv: number },
+  cov: Float32Array,
+  op: number,
+  o: Float32Array,
+  W: number,
+  H: number,
+): void {
+  const { width: sw, height: sh, data } = s;
+  const tx0 = new Int32Array(W);
+  const tx1 = new Int32Array(W);
+  const wx0 = new Float64Array(W);
+  const wx1 = new Float64Array(W);
+  for (let x = 0; x < W; x++) {
+    const u = ph.cols[x]! - 0.5;
+    const f0 = Math.floor(u);
+    const fx = u - f0;
+    tx0[x] = (((f0 % sw) + sw) % sw) * 4;
+    tx1[x] = ((((f0 + 1) % sw) + sw) % sw) * 4;
+    wx0[x] = 1 - fx;
+    wx1[x] = fx;
+  }
+  for (let y = 0; y < H; y++) {
+    const v = ph.v0 + y * ph.inv - 0.5;
+    const g0 = Math.floor(v);
+    const fy = v - g0;
+    const wy0 = 1 - fy;
+    const wy1 = fy;
+    const r0 = (((g0 % sh) + sh) % sh) * sw * 4;
+    const r1 = ((((g0 + 1) % sh) + sh) % sh) * sw * 4;
+    for (let x = 0; x < W; x++) {
+      const c = cov[y * W + x]! * op;
+      if (c <= 0) continue;
+      let t0 = 0,
+        t1 = 0,
+        t2 = 0,
+        t3 = 0;
+      for (let j = 0; j < 2; j++) {
+        const wy = j === 0 ? wy0 : wy1;
+        if (wy === 0) continue;
+        const row = j === 0 ? r0 : r1;
+        for (let i = 0; i < 2; i++) {
+          const wgt = (i === 0 ? wx0[x]! : wx1[x]!) * wy;
+          if (wgt === 0) continue;
+          const q = row + (i === 0 ? tx0[x]! : tx1[x]!);
+          t0 += data[q]! * wgt;
+          t1 += data[q + 1]! * wgt;
+          t2 += data[q + 2]! * wgt;
+          t3 += data[q + 3]! * wgt;
+        }
+      }
+      const a = t3 * c;
+      if (a <= 0) continue;
+      const p = (y * W + x) * 4;
+      const k = 1 - a;
+      o[p] = t0 * c + o[p]! * k;
+      o[p + 1] = t1 * c + o[p + 1]! * k;
+      o[p + 2] = t2 * c + o[p + 2]! * k;
+      o[p + 3] = a + o[p + 3]! * k;
+    }
+  }
+}
 
 /**
  * Where the canvas samples a sprite pattern: per column the sprite's u (reduced modulo its width
