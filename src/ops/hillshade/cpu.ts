@@ -3,7 +3,7 @@
 // then the accent colour laid over with coverage sin(slope). The defaults (shadow black, highlight
 // white, no accent) give opaque grey v / 255: the `gdaldem hillshade` image.
 import { acquire, release } from '../../backends/cpu/pool.js';
-import { gdalShade, type ShadeColours, type ShadeTerms } from './plan.js';
+import { gdalShade, shadeRamp, type ShadeColours, type ShadeTerms } from './plan.js';
 import { hillshadeSimd } from './simd.js';
 
 /** field: (w + 2) x (h + 2) elevations (pad 1); invRes: per output row. Any NaN or infinity in a window: transparent. */
@@ -25,11 +25,7 @@ export function hillshade(field: Float32Array, w: number, h: number, invRes: Flo
 export function hillshadeSingle(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
   const out = acquire(w * h * 4, false);
   const sw = w + 2;
-  const [sr, sg, sb, sa] = col.shadow;
-  const dr = col.highlight[0] - sr,
-    dg = col.highlight[1] - sg,
-    db = col.highlight[2] - sb,
-    da = col.highlight[3] - sa;
+  const [sr, sg, sb, sa, dr, dg, db, da] = shadeRamp(col);
   const { squareZ, sinAlt254, cosAzCosAltZ254, sinAzCosAltZ254 } = t;
   for (let j = 0; j < h; j++) {
     const ew = invRes[j]!;
@@ -79,11 +75,7 @@ export function hillshadeSingle(field: Float32Array, w: number, h: number, invRe
 export function hillshadeReference(field: Float32Array, w: number, h: number, invRes: Float64Array, t: ShadeTerms, col: ShadeColours): Float32Array {
   const out = acquire(w * h * 4, false);
   const sw = w + 2;
-  const [sr, sg, sb, sa] = col.shadow;
-  const dr = col.highlight[0] - sr,
-    dg = col.highlight[1] - sg,
-    db = col.highlight[2] - sb,
-    da = col.highlight[3] - sa;
+  const [sr, sg, sb, sa, dr, dg, db, da] = shadeRamp(col);
   const [ar, ag, ab, aa] = col.accent;
   // The single-light value inlined (gdalShade's first branch): the hot loop of the default style.
   const single = !t.multidirectional;

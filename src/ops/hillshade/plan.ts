@@ -80,6 +80,13 @@ export interface ShadeColours {
   accent: RGBA;
 }
 
+/** The shade's colour ramp, colour = shadow + (highlight - shadow) v / 255: shadow r, g, b, a, then highlight - shadow. */
+export function shadeRamp(col: ShadeColours): [number, number, number, number, number, number, number, number] {
+  const [sr, sg, sb, sa] = col.shadow;
+  const [hr, hg, hb, ha] = col.highlight;
+  return [sr, sg, sb, sa, hr - sr, hg - sg, hb - sb, ha - sa];
+}
+
 export const premultiply = (c: RGBA): RGBA => [c[0] * c[3], c[1] * c[3], c[2] * c[3], c[3]];
 
 /** The node's GDAL terms and premultiplied colours (read once per render by either kernel). */

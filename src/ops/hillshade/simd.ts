@@ -3,7 +3,7 @@
 // kernel in f64; they differ by ~1e-6 of full scale). No data is the same test: a pixel whose
 // 3x3 window holds a NaN or an infinity is transparent. The kernel is hillshade.wat.
 import { wasmKernels } from '../../util/wasm-kernels.js';
-import type { ShadeColours, ShadeTerms } from './plan.js';
+import { shadeRamp, type ShadeColours, type ShadeTerms } from './plan.js';
 
 interface Exports {
   shade(inp: number, sw: number, out: number, w: number, h: number, ew: number, consts: number, groups: number): void;
@@ -32,9 +32,7 @@ export function hillshadeSimd(field: Float32Array, w: number, h: number, invRes:
   k.f32(0, n).set(field.subarray(0, n));
   const ew = k.f32(ewAt, h);
   for (let j = 0; j < h; j++) ew[j] = invRes[j]!;
-  const [sr, sg, sb, sa] = col.shadow;
-  const [hr, hg, hb, ha] = col.highlight;
-  k.f32(cAt, 12).set([sr, sg, sb, sa, hr - sr, hg - sg, hb - sb, ha - sa, t.sinAlt254, t.cosAzCosAltZ254, t.sinAzCosAltZ254, t.squareZ]);
+  k.f32(cAt, 12).set([...shadeRamp(col), t.sinAlt254, t.cosAzCosAltZ254, t.sinAzCosAltZ254, t.squareZ]);
   k.fn.shade(0, sw, outAt, w, h, ewAt, cAt, Math.ceil(w / 4));
   out.set(k.f32(outAt, w * h * 4));
   return true;
