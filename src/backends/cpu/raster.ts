@@ -21,6 +21,13 @@ export function newRasterUninit(width: number, height: number): Raster {
   return { kind: 'raster', width, height, data: acquire(width * height * 4, false) };
 }
 
+/** A per-pixel op's CPU side: `kernel` writes every pixel of a fresh raster of `src`'s size from `src`. */
+export function mapPixels(src: Raster, kernel: (src: Float32Array, dst: Float32Array) => void): Raster {
+  const out = newRasterUninit(src.width, src.height);
+  kernel(src.data, out.data);
+  return out;
+}
+
 /** An all-zero scalar field (pooled buffer). */
 export function newField(width: number, height: number): ScalarField {
   return { kind: 'scalar-field', width, height, data: acquire(width * height) };

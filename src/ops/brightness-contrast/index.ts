@@ -1,5 +1,5 @@
 import { nodeRef, numRef } from '../../style/fields.js';
-import { newRasterUninit } from '../../backends/cpu/raster.js';
+import { mapPixels } from '../../backends/cpu/raster.js';
 import type { OpDef } from '../types.js';
 import { brightnessContrast as kernel, settings } from './cpu.js';
 import { gpu } from './gpu.js';
@@ -18,10 +18,7 @@ export const brightnessContrast: OpDef = {
   required: ['input'],
   gpu,
   cpu(ctx) {
-    const src = ctx.input<'raster'>('input');
-    const out = newRasterUninit(src.width, src.height);
     const { brightness, slope } = settings(ctx);
-    kernel(src.data, out.data, brightness, slope);
-    return out;
+    return mapPixels(ctx.input<'raster'>('input'), (src, dst) => kernel(src, dst, brightness, slope));
   },
 };

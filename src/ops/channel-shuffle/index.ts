@@ -1,5 +1,5 @@
 import { nodeRef, oneOfEnum } from '../../style/fields.js';
-import { newRasterUninit } from '../../backends/cpu/raster.js';
+import { mapPixels } from '../../backends/cpu/raster.js';
 import type { OpDef } from '../types.js';
 import { CHANNELS, channelShuffle as kernel, sourcesOf } from './cpu.js';
 import { gpu } from './gpu.js';
@@ -20,9 +20,7 @@ export const channelShuffle: OpDef = {
   required: ['input'],
   gpu,
   cpu(ctx) {
-    const src = ctx.input<'raster'>('input');
-    const out = newRasterUninit(src.width, src.height);
-    kernel(src.data, out.data, sourcesOf(ctx.node));
-    return out;
+    const sources = sourcesOf(ctx.node);
+    return mapPixels(ctx.input<'raster'>('input'), (src, dst) => kernel(src, dst, sources));
   },
 };

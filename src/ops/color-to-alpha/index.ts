@@ -1,5 +1,5 @@
 import { color, nodeRef, numRef } from '../../style/fields.js';
-import { newRasterUninit } from '../../backends/cpu/raster.js';
+import { mapPixels } from '../../backends/cpu/raster.js';
 import type { OpDef } from '../types.js';
 import { colorToAlpha as kernel, settings } from './cpu.js';
 import { gpu } from './gpu.js';
@@ -19,10 +19,7 @@ export const colorToAlpha: OpDef = {
   required: ['input', 'color'],
   gpu,
   cpu(ctx) {
-    const src = ctx.input<'raster'>('input');
-    const out = newRasterUninit(src.width, src.height);
     const s = settings(ctx);
-    kernel(src.data, out.data, s.key, s.threshold, s.softness);
-    return out;
+    return mapPixels(ctx.input<'raster'>('input'), (src, dst) => kernel(src, dst, s.key, s.threshold, s.softness));
   },
 };

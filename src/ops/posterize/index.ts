@@ -1,5 +1,5 @@
 import { nodeRef, numRef } from '../../style/fields.js';
-import { newRasterUninit } from '../../backends/cpu/raster.js';
+import { mapPixels } from '../../backends/cpu/raster.js';
 import type { OpDef } from '../types.js';
 import { posterize as kernel } from './cpu.js';
 import { gpu } from './gpu.js';
@@ -18,9 +18,7 @@ export const posterize: OpDef = {
   required: ['input'],
   gpu,
   cpu(ctx) {
-    const src = ctx.input<'raster'>('input');
-    const out = newRasterUninit(src.width, src.height);
-    kernel(src.data, out.data, posterizeSteps(ctx));
-    return out;
+    const steps = posterizeSteps(ctx);
+    return mapPixels(ctx.input<'raster'>('input'), (src, dst) => kernel(src, dst, steps));
   },
 };

@@ -1,5 +1,5 @@
 import { nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
-import { newRasterUninit } from '../../backends/cpu/raster.js';
+import { mapPixels } from '../../backends/cpu/raster.js';
 import type { OpDef } from '../types.js';
 import { settings, threshold as kernel } from './cpu.js';
 import { gpu } from './gpu.js';
@@ -19,10 +19,7 @@ export const threshold: OpDef = {
   required: ['input'],
   gpu,
   cpu(ctx) {
-    const src = ctx.input<'raster'>('input');
-    const out = newRasterUninit(src.width, src.height);
     const s = settings(ctx);
-    kernel(src.data, out.data, s.level, s.softness, s.luma);
-    return out;
+    return mapPixels(ctx.input<'raster'>('input'), (src, dst) => kernel(src, dst, s.level, s.softness, s.luma));
   },
 };
