@@ -82,3 +82,8 @@ export const squareFeature = (x: number, y: number, s: number) => ({
     ],
   },
 });
+
+/** A GeoJSON FeatureCollection of one polygon: `rings` of [lon, lat] as written, no properties. */
+export function polygonCollection(...rings: number[][][]): object {
+  return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: rings } }] };
+}

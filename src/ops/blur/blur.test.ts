@@ -5,6 +5,7 @@ import { simdAvailable, tintSimd } from './simd.js';
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
+import { polygonCollection } from '../../../tests/helpers/geometry.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
 
 type Pattern = 'noise' | 'step' | 'square' | 'dot' | 'lines';
@@ -411,26 +412,13 @@ describe('one-colour rasters blur their alpha plane alone', () => {
 
   // The op's result against the 4-channel kernel on the same input: the fill rendered on the blur's
   // canvas (the window grown by the pad) and blurred whole.
-  const poly = (i: number) => ({
-    type: 'FeatureCollection',
-    features: [
-      {
-        type: 'Feature',
-        properties: {},
-        geometry: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [-60 + 25 * i, 10],
-              [-20 + 25 * i, 5],
-              [-30 + 25 * i, 45],
-              [-60 + 25 * i, 10],
-            ],
-          ],
-        },
-      },
-    ],
-  });
+  const poly = (i: number) =>
+    polygonCollection([
+      [-60 + 25 * i, 10],
+      [-20 + 25 * i, 5],
+      [-30 + 25 * i, 45],
+      [-60 + 25 * i, 10],
+    ]);
   // Two overlapping triangles filled with colours[0] and colours[1], composited.
   const graph = (output: string, colours: string[], sigma: number) =>
     Renderer.create({

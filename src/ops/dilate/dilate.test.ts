@@ -5,6 +5,7 @@ import { morphSimdAvailable } from './simd.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
+import { polygonCollection } from '../../../tests/helpers/geometry.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 
 /** Brute force: op over the square of side 2r + 1 around (pad + x, pad + y). */
@@ -148,7 +149,7 @@ describe('dilate / erode ops', () => {
       [lon(108), lat(108)],
       [lon(108), lat(107)],
     ];
-    const data = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [sq] } }] };
+    const data = polygonCollection(sq);
     const mk = (op: string) => ({
       output: 'out',
       sources: { s: { type: 'geojson', data } },

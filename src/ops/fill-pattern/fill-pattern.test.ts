@@ -5,6 +5,7 @@ import { decodeImage } from '../../hosts/node/image.js';
 import type { Loader } from '../../sources/types.js';
 import { diffRasters, gpuDescribe, GPU, randomFeatures, testWindow, RASTER_TOL } from '../../../tests/gpu/harness.js';
 import { mosaicMaxDiff } from '../../../tests/helpers/seam.js';
+import { polygonCollection } from '../../../tests/helpers/geometry.js';
 import { box, png, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
 import { sampleSprite } from '../stamp/sprite.js';
 import { spritePattern } from './index.js';
@@ -120,27 +121,13 @@ describe('fill-pattern', () => {
     // A band round the whole world (GeoJSON as written), z8 at 64 px: W = 16384. Scale 1 (a 3 px
     // period: W = 3 x 5461 + 1, so one column repeats, at the antimeridian), 2.5 (7.5 px: stretched
     // to 16384 / 2185) and 8/3 (8 px: divides W).
-    const band = {
-      type: 'FeatureCollection',
-      features: [
-        {
-          type: 'Feature',
-          properties: {},
-          geometry: {
-            type: 'Polygon',
-            coordinates: [
-              [
-                [-180, -20],
-                [180, -20],
-                [180, 20],
-                [-180, 20],
-                [-180, -20],
-              ],
-            ],
-          },
-        },
-      ],
-    };
+    const band = polygonCollection([
+      [-180, -20],
+      [180, -20],
+      [180, 20],
+      [-180, 20],
+      [-180, -20],
+    ]);
     const W = TS * 2 ** Z;
     const y0 = W / 2 - 16;
     for (const scale of [1, 2.5, 8 / 3]) {
