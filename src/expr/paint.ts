@@ -6,14 +6,17 @@ import type { OpContext } from '../ops/types.js';
 
 export type GroupValue<T> = (g: FeatureGroup) => T;
 
-/** A number per group from `exprField`, else `constant`. Feature-constant expressions run once. */
-export function groupNumber(ctx: OpContext, exprField: string, constant: number): GroupValue<number> {
+/**
+ * A value per group from `exprField`, else `constant` (no expression, or a result `accept` refuses).
+ * Feature-constant expressions run once.
+ */
+function groupValue<T>(ctx: OpContext, exprField: string, constant: T, accept: (v: unknown) => v is T): GroupValue<T> {
   const e = ctx.expr(exprField);
   if (!e) return () => constant;
   const z = ctx.zoom;
-  const ev = (g?: FeatureGroup): number => {
+  const ev = (g?: FeatureGroup): T => {
     const v = e.evaluate(z, g ? exprFeature(g) : undefined);
-    return typeof v === 'number' ? v : constant;
+    return accept(v) ? v : constant;
   };
   if (e.featureConstant) {
     const v = ev();
@@ -22,20 +25,17 @@ export function groupNumber(ctx: OpContext, exprField: string, constant: number)
   return ev;
 }
 
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+const isColor = (v: unknown): v is RGBA => Array.isArray(v);
+
+/** A number per group from `exprField`, else `constant`. */
+export function groupNumber(ctx: OpContext, exprField: string, constant: number): GroupValue<number> {
+  return groupValue(ctx, exprField, constant, isNumber);
+}
+
 /** A straight-alpha colour per group from `exprField`, else `constant`. */
 export function groupColor(ctx: OpContext, exprField: string, constant: RGBA): GroupValue<RGBA> {
-  const e = ctx.expr(exprField);
-  if (!e) return () => constant;
-  const z = ctx.zoom;
-  const ev = (g?: FeatureGroup): RGBA => {
-    const v = e.evaluate(z, g ? exprFeature(g) : undefined);
-    return Array.isArray(v) ? v : constant;
-  };
-  if (e.featureConstant) {
-    const v = ev();
-    return () => v;
-  }
-  return ev;
+  return groupValue(ctx, exprField, constant, isColor);
 }
 
 export const BLACK: RGBA = [0, 0, 0, 1];

@@ -47,6 +47,21 @@ const missing = {
   default: 'error',
   description: "a tile the server or the disk does not have (404, no such file): an error, or an empty tile (MapLibre's way)",
 };
+/** The `then` of an image tile set (dem, raster): tile templates, a PMTiles `url` or a TileJSON; `own`: the type's fields. */
+const imageTileSet = (archive: string, own: Record<string, unknown>) => ({
+  anyOf: [{ required: ['tiles'] }, { required: ['url'] }, { required: ['tilejson'] }],
+  'x-expect': `a 'tiles' template list, a ${archive} 'url' or a 'tilejson'`,
+  properties: {
+    tiles: tileTemplates,
+    url: { type: 'string' },
+    tilejson,
+    ...own,
+    tileSize: { type: 'integer', enum: [256, 512], default: 512 },
+    scheme,
+    bounds,
+    missing,
+  },
+});
 const promoteId = {
   anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
   'x-expect': 'a property name, or an object of layer name to property name',
@@ -97,36 +112,11 @@ const sourceSchema: Schema = {
     },
     {
       if: { properties: { type: { const: 'dem' } } },
-      then: {
-        anyOf: [{ required: ['tiles'] }, { required: ['url'] }, { required: ['tilejson'] }],
-        'x-expect': "a 'tiles' template list, a PMTiles 'url' or a 'tilejson'",
-        properties: {
-          tiles: tileTemplates,
-          url: { type: 'string' },
-          tilejson,
-          encoding: { type: 'string', enum: ['terrarium', 'mapbox'], default: 'mapbox' },
-          tileSize: { type: 'integer', enum: [256, 512], default: 512 },
-          scheme,
-          bounds,
-          missing,
-        },
-      },
+      then: imageTileSet('PMTiles', { encoding: { type: 'string', enum: ['terrarium', 'mapbox'], default: 'mapbox' } }),
     },
     {
       if: { properties: { type: { const: 'raster' } } },
-      then: {
-        anyOf: [{ required: ['tiles'] }, { required: ['url'] }, { required: ['tilejson'] }],
-        'x-expect': "a 'tiles' template list, a raster PMTiles 'url' or a 'tilejson'",
-        properties: {
-          tiles: tileTemplates,
-          url: { type: 'string' },
-          tilejson,
-          tileSize: { type: 'integer', enum: [256, 512], default: 512 },
-          scheme,
-          bounds,
-          missing,
-        },
-      },
+      then: imageTileSet('raster PMTiles', {}),
     },
   ],
 };
