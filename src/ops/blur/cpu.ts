@@ -5,7 +5,7 @@
 import { acquire, release } from '../../backends/cpu/pool.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
+import { decimationFactor, gaussianKernel, gridKernel, gridStart, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
 import { blurExactPlaneSimd, blurExactSimd, blurPlaneSimd, blurStagesSimd, monoScanSimd, tintSimd } from './simd.js';
 
 /** Channels per pixel the kernels handle: RGBA, or one plane (the alpha of a one-colour raster). */
@@ -293,8 +293,8 @@ function fast(
     release(sub);
     return out;
   }
-  const startX = -(((wx % k) + k) % k);
-  const startY = -(((wy % k) + k) % k);
+  const startX = gridStart(wx, k);
+  const startY = gridStart(wy, k);
   const tx = tentPlan(k, startX, sw);
   const ty = tentPlan(k, startY, sh);
   const bw = tx.blocks;

@@ -1,7 +1,7 @@
 // blur on the GPU: the CPU kernel's stages (cpu.ts: blurExact for small sigma, blurFast's
 // tent decimation / block-grid Gaussian / B-spline upsampling otherwise) as 1-D tap passes
 // (blur.wgsl). The tap tables come from the plans the CPU kernel uses (plan.ts).
-import { decimationFactor, gaussianKernel, gridKernel, kernelRadius, splinePlan, tentPlan } from './plan.js';
+import { decimationFactor, gaussianKernel, gridKernel, gridStart, kernelRadius, splinePlan, tentPlan } from './plan.js';
 import type { GpuImage } from '../../backends/gpu/image.js';
 import type { GpuEncoder, GpuOp } from '../../backends/gpu/encoder.js';
 
@@ -103,8 +103,8 @@ export const gpu: GpuOp = {
     }
     const wx = x0 - pad;
     const wy = y0 - pad;
-    const startX = -(((wx % k) + k) % k);
-    const startY = -(((wy % k) + k) % k);
+    const startX = gridStart(wx, k);
+    const startY = gridStart(wy, k);
     const tx = tentTaps(k, startX, sw);
     const ty = tentTaps(k, startY, sh);
     const bw = tx.blocks;

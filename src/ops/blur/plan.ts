@@ -26,6 +26,11 @@ export function decimationFactor(sigma: number): number {
   return Math.max(1, Math.floor(sigma / DECIMATE_RATIO));
 }
 
+/** The start (<= 0) of the decimation grid along an axis whose pixel 0 is world pixel `w0`: blocks sit at world multiples of k. */
+export function gridStart(w0: number, k: number): number {
+  return -(((w0 % k) + k) % k);
+}
+
 /**
  * Tent weights of one axis's decimation: block b is centred on source index c_b = start + b k + (k-1)/2
  * (start <= 0 aligns blocks to world multiples of k) and averages source pixels x with weight
