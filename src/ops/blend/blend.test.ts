@@ -79,6 +79,11 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
   const { base, over, mask } = samples(N, 7);
   for (let i = 0; i < N; i += 3) for (let c = 0; c < 4; c++) over[i * 4 + c] = 0;
   for (let i = 0; i < N; i += 5) mask[i * 4 + 3] = 0;
+  // Opaque bases and sources (multiply's shortcuts for alpha 1), and alphas above 1 (clamped).
+  for (let i = 1; i < N; i += 4) base[i * 4 + 3] = 1;
+  for (let i = 2; i < N; i += 7) over[i * 4 + 3] = 1;
+  for (let i = 5; i < N; i += 11) over[i * 4 + 3] = 1.25;
+  for (let i = 6; i < N; i += 13) base[i * 4 + 3] = 1.5;
   test('every mode and composite, with and without a mask, opacity 1, 0.6 and 0', () => {
     for (const mode of BLEND_MODES)
       for (const composite of COMPOSITES)
@@ -89,7 +94,7 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
             const a = blendRasters(base, over, o).slice();
             const b = blendReference(base, over, o);
             let diff = 0;
-            for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
+            for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
             expect({ mode, composite, mask: !!m, opacity, diff }).toEqual({ mode, composite, mask: !!m, opacity, diff: 0 });
           }
   });
