@@ -158,7 +158,10 @@ export class DensityAccumulator {
 
   /** The accumulated field as float32. */
   toFloat32(): Float32Array {
-    return Float32Array.from(this.sum);
+    // set() rounds each value to float32 as Float32Array.from does, without the iterator.
+    const out = new Float32Array(this.sum.length);
+    out.set(this.sum);
+    return out;
   }
 }
 
