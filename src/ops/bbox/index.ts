@@ -1,9 +1,9 @@
 import { eachVertex, features } from '../../geometry/groups.js';
 import { boxOf, boxRing } from '../../geometry/measure.js';
-import { nodeRef } from '../../style/fields.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
-import type { FeatureGroup, Features } from '../../types.js';
+import type { FeatureGroup } from '../../types.js';
 import { wholeBox, wholeRingFeature, type WholeFeature } from '../../geometry/whole.js';
+import { featuresOp } from '../features-op.js';
 import type { OpDef } from '../types.js';
 
 /**
@@ -17,20 +17,11 @@ export function onePolygonOp(
   ring: (groups: readonly FeatureGroup[]) => Float64Array | undefined,
   wholeRing: (whole: readonly WholeFeature[]) => Float64Array | undefined,
 ): OpDef {
-  return {
-    name,
-    description,
-    output: 'features',
-    inputs: { features: ['features'] },
-    fields: { features: nodeRef() },
-    required: ['features'],
-    cpu(ctx): Features {
-      const input = ctx.input<'features'>('features');
-      if (input.whole) return features(wholeRingFeature(wholeRing(input.whole.features()), ctx.canvas, CLIP_BUFFER));
-      const r = ring(input.groups);
-      return features(r ? [{ properties: {}, polygons: [[r]], lines: [], points: new Float64Array(0) }] : []);
-    },
-  };
+  return featuresOp(name, description, (input, ctx) => {
+    if (input.whole) return features(wholeRingFeature(wholeRing(input.whole.features()), ctx.canvas, CLIP_BUFFER));
+    const r = ring(input.groups);
+    return features(r ? [{ properties: {}, polygons: [[r]], lines: [], points: new Float64Array(0) }] : []);
+  });
 }
 
 /** One rectangle: the axis-aligned box of every input vertex. */

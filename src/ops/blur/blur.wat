@@ -1,4 +1,4 @@
-;; blur's fast path in WebAssembly SIMD (simd.ts drives it; blurFastScalar in cpu.ts is the
+;; blur's fast path in WebAssembly SIMD (simd.ts drives it; blurFast with useSimd false in cpu.ts is the
 ;; reference): every stage of the decimated blur is a weighted gather of whole rows (`rows`) or of
 ;; pixels (`pixels`), by a tap table of (index, weight) pairs that simd.ts fills from the same tap
 ;; plans as the scalar path. On RGBA a vector is one pixel; on one plane it is four neighbouring

@@ -206,8 +206,9 @@ function crop(src: Float32Array, sw: number, ox: number, oy: number, w: number, 
  * pixel multiples of k, so neighbouring tiles agree); (2) blur the block grid with a Gaussian of the
  * variance the tent and the spline leave, truncated like the exact kernel; (3) upsample with a
  * quadratic B-spline, whose added variance k^2/4 is the same at every phase (bilinear's is not).
- * (wx, wy): world pixel of the source's origin. `channels`: 4 (RGBA) or 1 (one plane); every stage
+ * (wx, wy): world pixel of the source's origin. `nc`: 4 (RGBA) or 1 (one plane); every stage
  * is linear and per channel, so the planes of an RGBA blur equal the 1-channel blurs of each plane.
+ * `useSimd: false`: plain TypeScript only (the reference the SIMD stages are tested against).
  */
 export function blurFast(
   src: Float32Array,
@@ -220,47 +221,8 @@ export function blurFast(
   sigma: number,
   wx = 0,
   wy = 0,
-  channels: Channels = 4,
-): Float32Array {
-  return fast(src, sw, sh, ox, oy, w, h, sigma, wx, wy, channels, true);
-}
-
-/** blurFast in plain TypeScript only (the reference the SIMD stages are tested against). */
-export function blurFastScalar(
-  src: Float32Array,
-  sw: number,
-  sh: number,
-  ox: number,
-  oy: number,
-  w: number,
-  h: number,
-  sigma: number,
-  wx = 0,
-  wy = 0,
-  channels: Channels = 4,
-): Float32Array {
-  return fast(src, sw, sh, ox, oy, w, h, sigma, wx, wy, channels, false);
-}
-
-/** How far beyond its output the blur of `sigma` reads: r, or r + 4k + 2 on the decimated path. */
-export function readMargin(sigma: number): number {
-  const k = decimationFactor(sigma);
-  return kernelRadius(sigma) + (k === 1 ? 0 : 4 * k + 2);
-}
-
-function fast(
-  src: Float32Array,
-  sw: number,
-  sh: number,
-  ox: number,
-  oy: number,
-  w: number,
-  h: number,
-  sigma: number,
-  wx: number,
-  wy: number,
-  nc: Channels,
-  useSimd: boolean,
+  nc: Channels = 4,
+  useSimd = true,
 ): Float32Array {
   const k = decimationFactor(sigma);
   if (k === 1) {
@@ -289,7 +251,7 @@ function fast(
     const cw = xb - xa;
     const sub = acquire(cw * (yb - ya) * nc);
     for (let y = ya; y < yb; y++) sub.set(src.subarray((y * sw + xa) * nc, (y * sw + xb) * nc), (y - ya) * cw * nc);
-    const out = fast(sub, cw, yb - ya, ox - xa, oy - ya, w, h, sigma, wx + xa, wy + ya, nc, useSimd);
+    const out = blurFast(sub, cw, yb - ya, ox - xa, oy - ya, w, h, sigma, wx + xa, wy + ya, nc, useSimd);
     release(sub);
     return out;
   }
@@ -335,6 +297,11 @@ function fast(
   const out = splineVertical(hup, bh, w * nc, sy, h);
   release(hup);
   return out;
+}
+/** How far beyond its output the blur of `sigma` reads: r, or r + 4k + 2 on the decimated path. */
+export function readMargin(sigma: number): number {
+  const k = decimationFactor(sigma);
+  return kernelRadius(sigma) + (k === 1 ? 0 : 4 * k + 2);
 }
 
 /** Stage 1a: vertical tent, reading each source row once (a row feeds at most two block rows). */

@@ -1,7 +1,7 @@
 // WebAssembly SIMD for blur's fast path on RGBA (one f32x4 per pixel) and on one plane (four columns
 // a vector, horizontal stages on the transposed plane): the same stages and the same tap plans as
-// blurFastScalar (cpu.ts), each stage a weighted gather of whole rows or of pixels (the kernels
-// are blur.wat). Where WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path
+// blurFast with useSimd false (cpu.ts), each stage a weighted gather of whole rows or of pixels
+// (the kernels are blur.wat). Where WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path
 // runs. Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
 
 import { wasmKernels } from '../../util/wasm-kernels.js';
@@ -78,8 +78,8 @@ export function simd(): { k: Kernels; arena: Arena } | undefined {
 }
 
 /**
- * blurFast's stages 1-3 on RGBA with the SIMD kernels (see blurFastScalar in cpu.ts for what each
- * does): tent decimation by k (vertical, horizontal), the Gaussian on the block grid (rows,
+ * blurFast's stages 1-3 on RGBA with the SIMD kernels (see blurFast with useSimd false in cpu.ts
+ * for what each does): tent decimation by k (vertical, horizontal), the Gaussian on the block grid (rows,
  * columns; edge blocks repeat), the quadratic B-spline upsample (horizontal, vertical).
  * Returns the w x h RGBA result, or undefined without SIMD.
  */
