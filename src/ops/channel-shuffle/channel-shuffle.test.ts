@@ -3,7 +3,7 @@
 // premultiplied by the new alpha; and CPU/GPU parity on random rasters.
 import { CHANNELS, channelShuffle, sourcesOf, type Channel } from './cpu.js';
 import { Renderer, tileWindow } from '../../index.js';
-import { rng } from '../../../tests/helpers/random.js';
+import { premultipliedPixels, rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, testWindow } from '../../../tests/gpu/harness.js';
 import { rasterInput } from '../../../tests/helpers/raster-input.js';
 
@@ -16,16 +16,10 @@ function reference(straight: number[], alpha: number, pick: Channel[]): number[]
 describe('channel-shuffle kernel against its definition', () => {
   const r = rng(9);
   const n = 2000;
-  const straight: number[][] = [];
-  const alpha: number[] = [];
-  const src = new Float32Array(n * 4);
-  for (let i = 0; i < n; i++) {
+  const { src, straight, alpha } = premultipliedPixels(n, () => {
     const a = r() < 0.1 ? 0 : r() < 0.2 ? 1 : r();
-    const s = [r(), r(), r()];
-    straight.push(s);
-    alpha.push(a);
-    src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
-  }
+    return { a, s: [r(), r(), r()] };
+  });
   const picks: Channel[][] = [
     ['r', 'g', 'b', 'a'],
     ['b', 'g', 'r', 'a'],

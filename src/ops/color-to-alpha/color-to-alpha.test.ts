@@ -3,7 +3,7 @@
 // straight colour is kept. And CPU/GPU parity on random rasters.
 import { colorToAlpha } from './cpu.js';
 import { Renderer, tileWindow } from '../../index.js';
-import { rng } from '../../../tests/helpers/random.js';
+import { premultipliedPixels, rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, testWindow } from '../../../tests/gpu/harness.js';
 import { rasterInput } from '../../../tests/helpers/raster-input.js';
 
@@ -18,15 +18,11 @@ describe('color-to-alpha kernel against its definition', () => {
   const r = rng(17);
   const key = [0.2, 0.6, 0.9];
   const n = 3000;
-  const src = new Float32Array(n * 4);
-  const straight: number[][] = [];
-  for (let i = 0; i < n; i++) {
+  const { src, straight } = premultipliedPixels(n, () => {
     const a = r() < 0.1 ? 0 : r() < 0.3 ? 1 : r();
     // Half the pixels near the key, so every branch is taken.
-    const s = key.map((k) => (r() < 0.5 ? Math.min(1, Math.max(0, k + (r() - 0.5) * 0.3)) : r()));
-    straight.push(s);
-    src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
-  }
+    return { a, s: key.map((k) => (r() < 0.5 ? Math.min(1, Math.max(0, k + (r() - 0.5) * 0.3)) : r())) };
+  });
   for (const [threshold, softness] of [
     [0, 0.1],
     [0.05, 0.1],

@@ -9,7 +9,7 @@ import { blueNoise64 } from './blue-noise.js';
 import { Renderer, tileWindow, type Raster, type Window } from '../../index.js';
 import type { OpContext } from '../types.js';
 import { parseHexColor } from '../../params/index.js';
-import { rng } from '../../../tests/helpers/random.js';
+import { premultipliedPixels, rng } from '../../../tests/helpers/random.js';
 import { checkParity, GPU, gpuDescribe, renderOn, testWindow } from '../../../tests/gpu/harness.js';
 import { CpuBackend } from '../../index.js';
 import { rasterInput } from '../../../tests/helpers/raster-input.js';
@@ -51,19 +51,12 @@ function nearestRef(hexes: string[], space: Space, rgb: number[]): number {
 /** A w x h image of random straight colours (a smooth field plus noise), some pixels translucent or transparent. */
 function image(w: number, h: number, seed: number): { src: Float32Array; straight: number[][]; alpha: number[] } {
   const r = rng(seed);
-  const src = new Float32Array(w * h * 4);
-  const straight: number[][] = [];
-  const alpha: number[] = [];
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const s = [x / w, y / h, 0.5 + 0.5 * Math.sin(x * 0.3 + y * 0.2)].map((v) => Math.min(1, Math.max(0, v + (r() - 0.5) * 0.1)));
-      const a = r() < 0.05 ? 0 : r() < 0.7 ? 1 : r();
-      straight.push(s);
-      alpha.push(a);
-      src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], (y * w + x) * 4);
-    }
-  }
-  return { src, straight, alpha };
+  return premultipliedPixels(w * h, (i) => {
+    const x = i % w;
+    const y = (i - x) / w;
+    const s = [x / w, y / h, 0.5 + 0.5 * Math.sin(x * 0.3 + y * 0.2)].map((v) => Math.min(1, Math.max(0, v + (r() - 0.5) * 0.1)));
+    return { s, a: r() < 0.05 ? 0 : r() < 0.7 ? 1 : r() };
+  });
 }
 
 const q8 = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 255) / 255;

@@ -4,7 +4,7 @@
 // parity on random maps.
 import { posterize } from './cpu.js';
 import { Renderer, tileWindow } from '../../index.js';
-import { rng } from '../../../tests/helpers/random.js';
+import { premultipliedPixels, rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, testWindow } from '../../../tests/gpu/harness.js';
 import { rasterInput } from '../../../tests/helpers/raster-input.js';
 
@@ -18,15 +18,11 @@ function nearestLevel(v: number, L: number): number {
 describe('posterize kernel against the nearest level', () => {
   const r = rng(41);
   const n = 4000;
-  const src = new Float32Array(n * 4);
-  const straight: number[][] = [];
-  for (let i = 0; i < n; i++) {
+  const { src } = premultipliedPixels(n, () => {
     const a = r() < 0.1 ? 0 : r() < 0.3 ? 1 : r();
     // Exact 8-bit colours half the time (the values a PNG holds), any value otherwise.
-    const s = r() < 0.5 ? [r(), r(), r()] : [0, 0, 0].map(() => Math.floor(r() * 256) / 255);
-    straight.push(s);
-    src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
-  }
+    return { a, s: r() < 0.5 ? [r(), r(), r()] : [0, 0, 0].map(() => Math.floor(r() * 256) / 255) };
+  });
   for (const L of [2, 3, 4, 7, 16, 256]) {
     test(`${L} levels`, () => {
       const dst = new Float32Array(src.length);

@@ -4,7 +4,7 @@
 // colour) with the alpha kept. And CPU/GPU parity on random rasters.
 import { threshold } from './cpu.js';
 import { Renderer, tileWindow } from '../../index.js';
-import { rng } from '../../../tests/helpers/random.js';
+import { premultipliedPixels, rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, testWindow } from '../../../tests/gpu/harness.js';
 import { rasterInput } from '../../../tests/helpers/raster-input.js';
 
@@ -18,14 +18,10 @@ function t(v: number, level: number, softness: number): number {
 describe('threshold kernel against its definition', () => {
   const r = rng(23);
   const n = 3000;
-  const src = new Float32Array(n * 4);
-  const straight: number[][] = [];
-  for (let i = 0; i < n; i++) {
+  const { src, straight } = premultipliedPixels(n, () => {
     const a = r() < 0.1 ? 0 : r() < 0.2 ? 1 : r();
-    const s = [r(), r(), r()];
-    straight.push(s);
-    src.set([s[0]! * a, s[1]! * a, s[2]! * a, a], i * 4);
-  }
+    return { a, s: [r(), r(), r()] };
+  });
   for (const channel of ['a', 'luma'] as const) {
     for (const [level, softness] of [
       [0.5, 0],
