@@ -1,6 +1,7 @@
-// text: labels shared across canvases (plan.ts, the feature cache) never change what a tile shows.
-// A feature's candidate labels are computed once and reused by every canvas and re-render that
-// reads the feature; the property tested here is order independence, a closed-form invariant (no
+// text: labels shared across canvases (plan.ts: the feature cache, and the cell cache of placement
+// decisions) never change what a tile shows. A feature's candidate labels are computed once and
+// reused by every canvas and re-render that reads the feature, and the labels placed in a world cell
+// are decided once for every canvas that shows them; the property tested here is order independence, a closed-form invariant (no
 // reference tool): each tile's bytes are the same whether every tile is rendered from an empty
 // cache, or the tiles are rendered one after another in one order, or in another order with window
 // renders between them. The examples' own data (world-atlas countries from npm: polygon labels;
@@ -9,15 +10,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { NodeLoader } from '../../hosts/node/loader.js';
 import { Renderer, toRGBA8 } from '../../index.js';
-import { clearFeatureLabels } from './plan.js';
+import { clearSharedLabels } from './plan.js';
 
 type Tile = [number, number, number];
 
-/** A bundled example, or its node `output` alone. */
-function example(name: string, output?: string): Renderer {
+/**
+ * A bundled example, or its node `output` alone; `perCanvas`: its text node `names` avoids a text
+ * node that places nothing, which makes it decide every canvas on its own (no shared cells).
+ */
+function example(name: string, output?: string, perCanvas = false): Renderer {
   const dir = path.resolve('examples', name);
   const doc = JSON.parse(readFileSync(path.join(dir, 'style.json'), 'utf8'));
   if (output) doc.output = output;
+  if (perCanvas) {
+    doc.nodes.nothing = { ...doc.nodes.names, 'text-expr': ['literal', ''] };
+    doc.nodes.names = { ...doc.nodes.names, avoid: ['@nothing'] };
+  }
   return Renderer.create(doc, { loader: new NodeLoader({ baseDir: dir }), onWarning: () => {} });
 }
 
@@ -29,7 +37,7 @@ async function tileBytes(r: Renderer, [z, x, y]: Tile): Promise<Uint8ClampedArra
 async function renderAll(r: Renderer, order: Tile[], fresh: boolean): Promise<Map<string, Uint8ClampedArray>> {
   const out = new Map<string, Uint8ClampedArray>();
   for (const t of order) {
-    if (fresh) clearFeatureLabels();
+    if (fresh) clearSharedLabels();
     out.set(t.join('/'), await tileBytes(r, t));
   }
   return out;
@@ -60,10 +68,10 @@ describe('text: labels shared across tiles do not depend on the order tiles are 
     // Every tile from an empty cache: what a tile shows without any sharing.
     const alone = await renderAll(r, tiles, true);
     // One after another, the cache filled by the tiles before.
-    clearFeatureLabels();
+    clearSharedLabels();
     const forward = await renderAll(r, tiles, false);
     // The other way round from another empty cache, a window over the middle first.
-    clearFeatureLabels();
+    clearSharedLabels();
     const [z, x, y] = tiles[Math.floor(tiles.length / 2)]!;
     await r.renderWindow({ z, x0: x * 256 - 100, y0: y * 256 - 60, width: 300, height: 200, tileSize: 256 });
     const backward = await renderAll(r, [...tiles].reverse(), false);
@@ -77,5 +85,43 @@ describe('text: labels shared across tiles do not depend on the order tiles are 
     expect(ink).toBeGreaterThan(2000);
     expectSame(alone, forward);
     expectSame(alone, backward);
+  });
+
+  test('dense random points: placements decided per world cell equal those each canvas decides on its own', async () => {
+    // 1,500 points in ~3 x 3 z6 tiles, labels of 1-14 characters, random priorities (seeded): long
+    // chains of conflicts, where a cell decided over too small a box would differ.
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const features = Array.from({ length: 1500 }, (_, i) => ({
+      type: 'Feature',
+      properties: { name: 'Wxyzabcdefghij'.slice(0, 1 + Math.floor(rnd() * 14)) + i, rank: Math.floor(rnd() * 4) },
+      geometry: { type: 'Point', coordinates: [10 + rnd() * 16, 40 + rnd() * 12] },
+    }));
+    const doc = (perCanvas: boolean) => {
+      const names = { op: 'text', features: '@p', 'text-expr': ['get', 'name'], size: 12, 'halo-width': 1, 'max-extent': 64, 'priority-expr': ['get', 'rank'] };
+      const nodes: Record<string, unknown> = { p: { op: 'features', source: 'p' }, names };
+      if (perCanvas) {
+        nodes.nothing = { ...names, 'text-expr': ['literal', ''] };
+        nodes.names = { ...names, avoid: ['@nothing'] };
+      }
+      return { output: 'names', sources: { p: { type: 'geojson', data: { type: 'FeatureCollection', features } } }, nodes };
+    };
+    const tiles = block(6, 33, 22, 3);
+    clearSharedLabels();
+    const loader = new NodeLoader({ baseDir: path.resolve('.') });
+    const cells = await renderAll(Renderer.create(doc(false), { loader }), tiles, false);
+    const own = await renderAll(Renderer.create(doc(true), { loader }), tiles, true);
+    let ink = 0;
+    for (const v of own.values()) for (let i = 3; i < v.length; i += 4) if (v[i]! > 128) ink++;
+    expect(ink).toBeGreaterThan(5000);
+    expectSame(own, cells);
+  });
+
+  test('world: placements decided per world cell equal those each canvas decides on its own', async () => {
+    const tiles = [...block(2, 0, 0, 4), ...block(3, 2, 1, 3)];
+    clearSharedLabels();
+    const cells = await renderAll(example('world'), tiles, false);
+    const own = await renderAll(example('world', undefined, true), tiles, true);
+    expectSame(own, cells);
   });
 });

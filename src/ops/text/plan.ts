@@ -141,6 +141,12 @@ interface LabelCandidate extends Candidate {
   ink: [number, number, number, number];
   /** Set on candidates shared through the feature cache: the key of their drawn rings (labelRings). */
   id?: number;
+  /** The whole feature it labels, its world copy shift and its place in the feature's labels (the paint order of shared placements). */
+  whole?: WholeFeature;
+  shift?: number;
+  ord?: number;
+  /** Characters of its text no font has (a warning key: text NUL characters). */
+  missing?: string;
 }
 
 /** The node's placement radius: E (max-extent) and the rounds; the margin its features need is E (4 rounds - 1). */
@@ -233,8 +239,6 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
   const decided = growWindow(canvas, reach + extent);
   const region = growWindow(canvas, reach + reachOf(extent, rounds));
   const input = ctx.input<'features'>('features') as Features;
-  const feats = await labelFeatures(input, region, placement, ctx.signal);
-  const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
 
   // Halo layers: nested outlines from the innermost, each with the alpha that makes the stack a
   // linear ramp from the full halo colour at width - blur / 2 to nothing at width + blur / 2.
@@ -243,13 +247,26 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
   for (let k = 0; k < steps; k++) haloDistances.push(Math.max(0, steps === 1 ? haloWidth : haloWidth - haloBlur / 2 + ((k + 0.5) * haloBlur) / steps));
   const reachOfHalo = haloDistances.length ? haloDistances[haloDistances.length - 1]! : 0;
 
-  const cands = labelCandidates(ctx, s, stack, feats, inRegion, W, reachOfHalo);
-
-  const placedFlags = place(cands, rounds, obstaclesOf(ctx));
-  const placed: LabelCandidate[] = [];
-  for (let i = 0; i < cands.length; i++) if (placedFlags[i]) placed.push(cands[i]!);
   // Published: the labels decided exactly (anchored within the canvas grown by reach + max-extent).
   const inDecided = (c: Candidate) => c.x >= decided.x0 && c.y >= decided.y0 && c.x < decided.x0 + decided.width && c.y < decided.y0 + decided.height;
+  const avoids = Array.isArray(ctx.node.avoid) && ctx.node.avoid.length > 0;
+  const whole = !decideOnly && !avoids && !ctx.sources.standIn ? input.whole?.features() : undefined;
+  let cands: LabelCandidate[] = [];
+  let placedFlags: boolean[] = [];
+  let placed: LabelCandidate[];
+  if (whole) {
+    // Whole features and no avoided node: the decisions of world cells, shared by every canvas.
+    placed = await cellPlacement(ctx, s, stack, input, whole, decided, W, reachOfHalo);
+  } else {
+    const feats = await labelFeatures(input, region, placement, ctx.signal);
+    const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
+    const got = gatherCandidates(ctx, s, stack, feats, inRegion, W, reachOfHalo);
+    reportLabels(ctx, s, stack, got.warnings, got.tooWide.length / 2);
+    cands = got.cands;
+    placedFlags = place(cands, rounds, obstaclesOf(ctx));
+    placed = [];
+    for (let i = 0; i < cands.length; i++) if (placedFlags[i]) placed.push(cands[i]!);
+  }
   const published = placed.filter(inDecided);
   const boxes = concat(
     published.map((c) => c.boxes),
@@ -364,9 +381,10 @@ function idOfObject(o: object): number {
   if (id === undefined) featureIds.set(o, (id = nextFeatureId++));
   return id;
 }
-/** Empty the feature cache (tests: decisions must not depend on which canvas computed a feature's labels first). */
-export function clearFeatureLabels(): void {
+/** Empty the feature and cell caches (tests: decisions must not depend on which canvas computed them first). */
+export function clearSharedLabels(): void {
   featureLabelCache.clear();
+  cellCache.clear();
 }
 /** Ids of candidates shared through the feature cache: their drawn rings are cached under them (labelRings). */
 let nextCandidateId = 0;
@@ -412,11 +430,11 @@ function settingsIdOf(ctx: OpContext, s: TextSettings, stack: FontStack, reachOf
 /**
  * Every label the features offer anchored in the region (points, polygon poles, spaced along
  * lines), with its boxes grown by the padding; labels whose ink reaches past max-extent are left
- * out, and missing glyphs and such labels reported through the sources' warn. Whole features and
- * pieces take their labels from the feature cache (computed once for every canvas), the groups of a
- * geometry op's output are computed for this canvas.
+ * out (their anchors listed in `tooWide`), characters no font has listed in `warnings`. Whole
+ * features and pieces take their labels from the feature cache (computed once for every canvas),
+ * the groups of a geometry op's output are computed for this canvas.
  */
-function labelCandidates(
+function gatherCandidates(
   ctx: OpContext,
   s: TextSettings,
   stack: Awaited<ReturnType<typeof fontStackOf>>,
@@ -424,11 +442,10 @@ function labelCandidates(
   inRegion: (x: number, y: number) => boolean,
   W: number,
   reachOfHalo: number,
-): LabelCandidate[] {
-  const { ratio, extent } = s;
+): { cands: LabelCandidate[]; warnings: Set<string>; tooWide: number[] } {
   const cands: LabelCandidate[] = [];
   const warnings = new Set<string>();
-  let tooWide = 0;
+  const tooWide: number[] = [];
   let sid: string | undefined;
   for (const f of feats) {
     let labels: FeatureLabels;
@@ -446,8 +463,13 @@ function labelCandidates(
     if (labels.missing) warnings.add(labels.missing);
     for (const c of labels.cands) if (inRegion(c.x, c.y)) cands.push(c);
     const t = labels.tooWide;
-    for (let i = 0; i < t.length; i += 2) if (inRegion(t[i]!, t[i + 1]!)) tooWide++;
+    for (let i = 0; i < t.length; i += 2) if (inRegion(t[i]!, t[i + 1]!)) tooWide.push(t[i]!, t[i + 1]!);
   }
+  return { cands, warnings, tooWide };
+}
+
+/** Report characters no font has (`warnings`: text NUL characters) and labels left out for reaching past max-extent, through the sources' warn. */
+function reportLabels(ctx: OpContext, s: TextSettings, stack: FontStack, warnings: Iterable<string>, tooWide: number): void {
   for (const w of warnings) {
     const [text, missing] = w.split('\u0000');
     ctx.sources.warn?.(
@@ -456,9 +478,131 @@ function labelCandidates(
   }
   if (tooWide)
     ctx.sources.warn?.(
-      `text: node '${ctx.id}': labels reaching farther than max-extent (${extent / ratio} px) from their anchor are not drawn; raise max-extent or wrap them (max-width)`,
+      `text: node '${ctx.id}': labels reaching farther than max-extent (${s.extent / s.ratio} px) from their anchor are not drawn; raise max-extent or wrap them (max-width)`,
     );
-  return cands;
+}
+
+/** The placed labels anchored in one world cell, and what to report about the cell's candidates. */
+interface CellDecision {
+  placed: LabelCandidate[];
+  warnings: string[];
+  tooWide: number;
+  byteLength: number;
+}
+
+/**
+ * Placement decisions of whole features (GeoJSON) per world cell, shared by every canvas: the
+ * labels placed among those anchored in a cell of CELL px (a power of two, at least 4 E), decided
+ * over the cell grown by E (4R - 2), where the guarantee makes them exact (docs/format.md). Keyed
+ * by the layer's feature list (its identity), the node's settings id, rounds, world size and cell;
+ * bounded by CELL_CACHE_BYTES, least recently used out first.
+ */
+const CELL_CACHE_BYTES = 8 * 1024 * 1024;
+const cellCache = new ByteLru<CellDecision>(CELL_CACHE_BYTES);
+/** Order of whole features in their layer, for painting shared labels in the order a canvas would. */
+const layerOrder = new WeakMap<readonly WholeFeature[], Map<WholeFeature, number>>();
+
+function cellSizeOf(extent: number): number {
+  let c = 256;
+  while (c < 4 * extent) c *= 2;
+  return c;
+}
+
+/**
+ * The placed labels anchored in `decided`, in the order a single canvas would list them (feature,
+ * world copy, anchor), from the cells that cover it: cells already decided are read from the cell
+ * cache, the rest decided together over their box grown by E (4R - 2) and kept.
+ */
+async function cellPlacement(
+  ctx: OpContext,
+  s: TextSettings,
+  stack: FontStack,
+  input: Features,
+  layer: readonly WholeFeature[],
+  decided: OpContext['canvas'],
+  W: number,
+  reachOfHalo: number,
+): Promise<LabelCandidate[]> {
+  const { extent, rounds, placement } = s;
+  const C = cellSizeOf(extent);
+  const M = reachOf(extent, rounds) - extent;
+  const cx0 = Math.floor(decided.x0 / C);
+  const cy0 = Math.floor(decided.y0 / C);
+  const cx1 = Math.floor((decided.x0 + decided.width) / C);
+  const cy1 = Math.floor((decided.y0 + decided.height) / C);
+  const prefix = `${idOfObject(layer)}|${settingsIdOf(ctx, s, stack, reachOfHalo)}|${rounds}|${W}|${C}|`;
+  const cells = new Map<string, CellDecision | undefined>();
+  let mx0 = Infinity;
+  let my0 = Infinity;
+  let mx1 = -Infinity;
+  let my1 = -Infinity;
+  for (let cy = cy0; cy <= cy1; cy++)
+    for (let cx = cx0; cx <= cx1; cx++) {
+      const key = `${prefix}${cx},${cy}`;
+      const hit = cellCache.get(key);
+      cells.set(key, hit);
+      if (hit) continue;
+      mx0 = Math.min(mx0, cx);
+      my0 = Math.min(my0, cy);
+      mx1 = Math.max(mx1, cx);
+      my1 = Math.max(my1, cy);
+    }
+  if (mx0 <= mx1) {
+    // The box of the undecided cells grown by E (4R - 2): every candidate that can sway a label
+    // anchored in them (the cells between, already decided, are decided again alike and kept).
+    const region = { ...decided, x0: mx0 * C - M, y0: my0 * C - M, width: (mx1 - mx0 + 1) * C + 2 * M, height: (my1 - my0 + 1) * C + 2 * M };
+    const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
+    const feats = await labelFeatures(input, region, placement, ctx.signal);
+    const got = gatherCandidates(ctx, s, stack, feats, inRegion, W, reachOfHalo);
+    const flags = place(got.cands, rounds);
+    const fresh = new Map<string, CellDecision>();
+    const cellOf = (x: number, y: number): CellDecision | undefined => {
+      const cx = Math.floor(x / C);
+      const cy = Math.floor(y / C);
+      if (cx < mx0 || cx > mx1 || cy < my0 || cy > my1) return undefined;
+      const key = `${prefix}${cx},${cy}`;
+      let e = fresh.get(key);
+      if (!e) fresh.set(key, (e = { placed: [], warnings: [], tooWide: 0, byteLength: 128 }));
+      return e;
+    };
+    for (let cy = my0; cy <= my1; cy++) for (let cx = mx0; cx <= mx1; cx++) cellOf(cx * C, cy * C);
+    got.cands.forEach((c, i) => {
+      const e = cellOf(c.x, c.y);
+      if (!e) return;
+      if (flags[i]) {
+        e.placed.push(c);
+        e.byteLength += 16;
+      }
+      if (c.missing && !e.warnings.includes(c.missing)) {
+        e.warnings.push(c.missing);
+        e.byteLength += 32 + c.missing.length * 2;
+      }
+    });
+    for (let i = 0; i < got.tooWide.length; i += 2) {
+      const e = cellOf(got.tooWide[i]!, got.tooWide[i + 1]!);
+      if (e) e.tooWide++;
+    }
+    for (const [key, e] of fresh) {
+      cellCache.set(key, e);
+      if (cells.has(key)) cells.set(key, e);
+    }
+  }
+  const inDecided = (c: Candidate) => c.x >= decided.x0 && c.y >= decided.y0 && c.x < decided.x0 + decided.width && c.y < decided.y0 + decided.height;
+  const placed: LabelCandidate[] = [];
+  const warnings = new Set<string>();
+  let tooWide = 0;
+  for (const e of cells.values()) {
+    if (!e) continue;
+    for (const c of e.placed) if (inDecided(c)) placed.push(c);
+    for (const w of e.warnings) warnings.add(w);
+    tooWide += e.tooWide;
+  }
+  reportLabels(ctx, s, stack, warnings, tooWide);
+  // The order one canvas lists them in (labels that overlap paint alike): feature, copy, anchor.
+  let order = layerOrder.get(layer);
+  if (!order) layerOrder.set(layer, (order = new Map(layer.map((w, i) => [w, i]))));
+  const rank = (c: LabelCandidate) => order.get(c.whole!) ?? 0;
+  return placed.sort((a, b) => rank(a) - rank(b) || a.shift! - b.shift! || a.ord! - b.ord!);
 }
 
 /**
@@ -516,6 +660,10 @@ function featureLabels(
       boxes[i + 3] = boxes[i + 3]! + padding;
     }
     const c: LabelCandidate = { x, y, priority, weight, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label };
+    c.whole = f.whole;
+    c.shift = f.shift;
+    c.ord = out.cands.length;
+    if (out.missing) c.missing = out.missing;
     out.cands.push(c);
     out.byteLength += candidateBytes(c);
   };
