@@ -59,8 +59,7 @@ describe('MapLibre style conversion', () => {
     );
     expect(doc.nodes['roads-features']!['filter-expr']).toEqual(['==', ['get', 'kind'], 'road']);
     expect(doc.nodes.roads).toMatchObject({ 'width-expr': ['interpolate', ['linear'], ['zoom'], 10, 1, 16, 8], 'width-max': 8 });
-    expect(doc.nodes.roads!.offset).toBe('@roads-line-offset');
-    expect(doc.nodes['roads-line-offset']).toMatchObject({ op: 'expr', type: 'number' });
+    expect(doc.nodes.roads).toMatchObject({ 'offset-expr': ['interpolate', ['linear'], ['zoom'], 10, 0, 16, 4], 'offset-max': 4 });
   });
 
   test('what cannot be drawn is reported with its layer, property and reason', () => {
@@ -174,5 +173,51 @@ describe('zoom basis', () => {
       seen.push(Math.round(out.raster.data[3]! * 1000) / 100);
     }
     expect(seen).toEqual([4, 5, 4]);
+  });
+});
+
+describe('line-gap-width', () => {
+  // MapLibre's line shader (line.vertex.glsl): without a gap the line is one line of line-width;
+  // with one, two lines of line-width each side of it. A zoom curve that is 0 at some zooms
+  // draws one line there (issue 21: it used to draw two lines at every zoom).
+  test('a zoom-dependent gap that is 0 at this zoom draws the single line; at a zoom where it is not, the casing', async () => {
+    const line = {
+      type: 'geojson',
+      data: {
+        type: 'Feature',
+        properties: {},
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [-10, 0.001],
+            [10, 0.001],
+          ],
+        },
+      },
+    };
+    const layer = (gap: unknown) => ({
+      id: 'l',
+      type: 'line',
+      source: 'g',
+      paint: { 'line-width': 3, ...(gap === undefined ? {} : { 'line-gap-width': gap }) },
+    });
+    const curve = ['interpolate', ['linear'], ['zoom'], 4, 0, 5, 0, 6, 8];
+    const render = async (gap: unknown, z: number) => {
+      const r = Renderer.create(style([layer(gap)], { g: line }));
+      // A column across the line's middle (world x at the centre, the line at the equator).
+      const T = 512;
+      const out = await r.renderWindow({ z, tileSize: T, x0: (T << z) / 2, y0: (T << z) / 2 - 16, width: 1, height: 32 });
+      return Array.from(out.raster.data.filter((_, i) => i % 4 === 3)).map((a) => Math.round(a * 255));
+    };
+    // Zoom 4.x (MapLibre's zoom z at 512 px tiles): gap 0, the plain line's pixels exactly.
+    const single = await render(undefined, 4);
+    expect(await render(curve, 4)).toEqual(single);
+    // A 3 px line: its fade is symmetric, so the column holds 3 px of coverage.
+    expect(Math.abs(single.reduce((a, b) => a + b, 0) - 3 * 255)).toBeLessThanOrEqual(3);
+    // Zoom 6: gap 8, two 3 px lines with a hole between them.
+    const cased = await render(curve, 6);
+    expect(cased[16]).toBe(0);
+    expect(Math.max(...cased.slice(0, 12))).toBe(255);
+    expect(Math.max(...cased.slice(20))).toBe(255);
   });
 });

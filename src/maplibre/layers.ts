@@ -73,8 +73,8 @@ function pick(e: unknown, i: number): unknown {
   return ['at', i, ['array', 'number', e]];
 }
 
-/** The layer's `*-translate` plus the conversion's sub-pixel shift, as a translate node over `f`. */
-export function translated(c: LayerContext, f: string, prop: string | undefined): string {
+/** The layer's `*-translate` plus the conversion's sub-pixel shift: [dx, dy] scalars. */
+function translation(c: LayerContext, prop: string | undefined): [Scalar, Scalar] {
   let dx: Scalar = { v: c.shift[0], bound: Math.abs(c.shift[0]) };
   let dy: Scalar = { v: c.shift[1], bound: Math.abs(c.shift[1]) };
   if (prop) {
@@ -83,6 +83,12 @@ export function translated(c: LayerContext, f: string, prop: string | undefined)
     // Without rotation or pitch, 'viewport' and 'map' anchors place the same pixels.
     c.touch(`${prop}-anchor`);
   }
+  return [dx, dy];
+}
+
+/** The layer's `*-translate` plus the conversion's sub-pixel shift, as a translate node over `f`. */
+export function translated(c: LayerContext, f: string, prop: string | undefined): string {
+  const [dx, dy] = translation(c, prop);
   if (dx.v === 0 && dy.v === 0) return f;
   const node: NodeSpec = { op: 'translate', features: '@' + f, dx: dx.v, dy: dy.v };
   if (typeof dx.v === 'string') node['dx-max'] = Math.ceil(dx.bound);
@@ -232,104 +238,53 @@ const line: LayerConverter = (c) => {
   if (!f0) return undefined;
   if (c.isSet('line-pattern')) c.note('line-pattern', 'patterns on lines are not supported; the line colour is drawn');
   if (c.isSet('line-gradient')) c.note('line-gradient', 'line gradients are not supported; the line colour is drawn');
-  c.touch('line-pattern', 'line-gradient', 'line-round-limit', 'line-sort-key');
+  c.touch('line-pattern', 'line-gradient', 'line-sort-key');
   if (c.isSet('line-sort-key')) c.note('line-sort-key', 'features are drawn in source order');
-  // MapLibre cuts butt ends aliased: lines meeting end to end join without a seam.
-  const stroke: NodeSpec = { op: 'stroke-solid', 'join-ends': true };
-  const width = c.setNumber(stroke, 'line-width', { field: 'width', exprField: 'width-expr', maxField: 'width-max' });
+  // MapLibre's own line geometry and shader (stroke-solid's maplibre profile): ends cut without
+  // anti-aliasing, translucent joins drawn twice, the casing gap, per-feature offset and join.
+  const stroke: NodeSpec = { op: 'stroke-solid', profile: 'maplibre' };
+  c.setNumber(stroke, 'line-width', { field: 'width', exprField: 'width-expr', maxField: 'width-max' });
   c.setColor(stroke, 'line-color', 'color', 'color-expr');
   c.setNumber(stroke, 'line-opacity', { field: 'opacity', exprField: 'opacity-expr' });
+  c.setNumber(stroke, 'line-gap-width', { field: 'gap-width', exprField: 'gap-width-expr', maxField: 'gap-width-max' });
+  c.setNumber(stroke, 'line-offset', { field: 'offset', exprField: 'offset-expr', maxField: 'offset-max' });
+  c.setNumber(stroke, 'line-blur', { field: 'blur', exprField: 'blur-expr', maxField: 'blur-max' });
   for (const [prop, field] of [
     ['line-cap', 'cap'],
     ['line-join', 'join'],
   ] as const) {
     const pv = c.prop(prop);
-    if (pv.kind === 'constant') stroke[field] = pv.value;
-    else {
-      c.note(prop, 'zoom- or data-dependent values are not supported; the value at zoom 0 is used');
-      const v = valueAtZoom(pv, propSpec('line', 'layout', prop)!, prop, 0);
-      if (typeof v === 'string') stroke[field] = v;
-    }
+    if (pv.kind === 'constant') {
+      if (typeof pv.value === 'string') stroke[field] = pv.value;
+    } else stroke[`${field}-expr`] = pv.expr;
   }
-  const miter = c.prop('line-miter-limit');
-  if (miter.kind === 'constant' && typeof miter.value === 'number') stroke['miter-limit'] = Math.max(1, miter.value);
-  else c.note('line-miter-limit', 'zoom-dependent values are not supported; 2 is used');
+  for (const [prop, field] of [
+    ['line-miter-limit', 'miter-limit'],
+    ['line-round-limit', 'round-limit'],
+  ] as const) {
+    const pv = c.prop(prop);
+    if (pv.kind === 'constant' && typeof pv.value === 'number') stroke[field] = Math.max(field === 'miter-limit' ? 1 : 0, pv.value);
+    else c.note(prop, `zoom-dependent values are not supported; ${field === 'miter-limit' ? 2 : 1.05} is used`);
+  }
 
-  // Dashes: lengths in line widths (MapLibre scales them by the width).
-  let f = f0;
+  // Dashes: lengths in line widths at the whole zoom below, from MapLibre's dash texture.
+  const f = f0;
   const dashes = c.prop('line-dasharray');
   if (dashes.kind !== 'constant' || (Array.isArray(dashes.value) && dashes.value.length)) {
     const arr = dashes.kind === 'constant' ? dashes.value : valueAtZoom(dashes, propSpec('line', 'paint', 'line-dasharray')!, 'line-dasharray', 0);
     if (dashes.kind !== 'constant') c.note('line-dasharray', 'zoom- or data-dependent dash arrays are not supported; the array at zoom 0 is used');
-    if (Array.isArray(arr) && arr.length >= 2) {
-      if (arr.length > 2) c.note('line-dasharray', `only the first dash and gap of ${arr.length} values are drawn`);
-      let w: Scalar;
-      if (width.kind === 'data') {
-        c.note('line-dasharray', 'dash lengths with a data-driven width use the default width');
-        w = { v: 1, bound: 1 };
-      } else w = width.kind === 'constant' && typeof stroke.width === 'number' ? { v: stroke.width, bound: stroke.width } : widthScalar(c);
-      f = c.g.add(`${c.id}-dash`, {
-        op: 'dash',
-        features: '@' + f,
-        'dash-px': c.g.scale(`${c.id}-dash-px`, w, Number(arr[0])).v,
-        'gap-px': c.g.scale(`${c.id}-gap-px`, w, Number(arr[1])).v,
-      });
-    }
+    if (Array.isArray(arr) && arr.length >= 1) stroke['dash-array'] = arr.slice(0, 64).map((v) => Math.max(0, Number(v) || 0));
   }
-  f = translated(c, f, 'line-translate');
+  // The translation in the stroke itself: its dashes then run along the whole lines (the source's
+  // own geometry, which a translate node would not carry).
+  const [dx, dy] = translation(c, 'line-translate');
+  if (dx.v !== 0) stroke.dx = dx.v;
+  if (dy.v !== 0) stroke.dy = dy.v;
+  if (typeof dx.v === 'string') stroke['dx-max'] = Math.ceil(dx.bound);
+  if (typeof dy.v === 'string') stroke['dy-max'] = Math.ceil(dy.bound);
   stroke.features = '@' + f;
-
-  // Offset (positive: right of the direction, as ours) and the gap between a casing's two lines.
-  const offset = c.scalar('line-offset');
-  const gap = c.prop('line-gap-width');
-  const hasGap = !(gap.kind === 'constant' && !gap.value);
-  const blur = c.scalar('line-blur');
-  const strokes: NodeSpec[] = [];
-  if (!hasGap) {
-    if (offset.v !== 0) {
-      stroke.offset = offset.v;
-      if (typeof offset.v === 'string') c.note('line-offset', 'a zoom-dependent offset is bounded by its largest value for padding');
-    }
-    strokes.push(stroke);
-  } else {
-    if (width.kind === 'data' || gap.kind === 'data') c.note('line-gap-width', 'data-driven widths with a gap are not supported; the default width is used');
-    if (gap.kind === 'camera') c.note('line-gap-width', 'a zoom-dependent gap is drawn as two lines at every zoom, also where it is 0');
-    const w =
-      width.kind === 'data'
-        ? { v: 1, bound: 1 }
-        : width.kind === 'constant' && typeof stroke.width === 'number'
-          ? { v: stroke.width, bound: stroke.width }
-          : widthScalar(c);
-    const g = c.scalar('line-gap-width');
-    // Each side's line is centred at gap/2 + width/2 from the middle.
-    const half = c.g.sum(`${c.id}-side`, c.g.scale(`${c.id}-half-gap`, g, 0.5), c.g.scale(`${c.id}-half-width`, w, 0.5));
-    for (const sign of [1, -1]) {
-      const o = c.g.sum(`${c.id}-offset`, offset, c.g.scale(`${c.id}-side-offset`, half, sign));
-      const s: NodeSpec = { ...stroke, offset: o.v };
-      delete s['width-expr'];
-      s.width = w.v;
-      strokes.push(s);
-    }
-  }
-  const names = strokes.map((s) => c.g.add(c.id, s));
-  let out = names[0]!;
-  if (names.length === 2) out = c.g.add(`${c.id}-casing`, { op: 'blend', base: '@' + names[0], over: '@' + names[1] });
-  if (blur.v !== 0) {
-    // MapLibre fades a line's edge linearly over blur + 1 px; a Gaussian of the same variance
-    // (sigma^2 = ((b + 1)^2 - 1) / 12 over the 1 px anti-aliasing we already have).
-    const b2 = c.g.product(`${c.id}-blur-sq`, blur, c.g.sum(`${c.id}-blur-2`, blur, { v: 2, bound: 2 }));
-    const sigma = c.g.sqrt(`${c.id}-blur-sigma`, c.g.scale(`${c.id}-blur-var`, b2, 1 / 12));
-    const node: NodeSpec = { op: 'blur', input: '@' + out, sigma: sigma.v };
-    if (typeof sigma.v === 'string') node['sigma-max'] = sigma.bound;
-    out = c.g.add(`${c.id}-blur`, node);
-  }
-  return out;
+  return c.g.add(c.id, stroke);
 };
-
-/** line-width as a scalar (literal or zoom curve node), read once more for the dash and gap sizes. */
-function widthScalar(c: LayerContext): Scalar {
-  return c.scalar('line-width');
-}
 
 const circle: LayerConverter = (c) => {
   const f0 = featuresNode(c);
@@ -337,7 +292,7 @@ const circle: LayerConverter = (c) => {
   const f = translated(c, f0, 'circle-translate');
   c.touch('circle-pitch-scale', 'circle-pitch-alignment', 'circle-sort-key');
   if (c.isSet('circle-sort-key')) c.note('circle-sort-key', 'features are drawn in source order');
-  const node: NodeSpec = { op: 'circles', features: '@' + f, profile: 'maplibre' };
+  const node: NodeSpec = { op: 'circles', features: '@' + f, profile: 'maplibre', vertices: true };
   c.setNumber(node, 'circle-radius', { field: 'radius', exprField: 'radius-expr', maxField: 'radius-max' });
   c.setColor(node, 'circle-color', 'color', 'color-expr');
   // MapLibre's circle-opacity fades the fill only (its shader: mix(color * opacity, stroke_color * stroke_opacity, color_t)).

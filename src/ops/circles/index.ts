@@ -1,4 +1,4 @@
-import { color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
+import { bool, color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { sizeBound } from '../../expr/paint.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
@@ -30,6 +30,11 @@ export const circles: OpDef = {
     'stroke-opacity': opacityRef('multiplies the stroke only'),
     blur: numRef({ min: 0, default: 0, description: "edge fade as a fraction of the outer radius (MapLibre's circle-blur); 1 fades from the centre" }),
     profile: oneOfEnum(['area', 'maplibre'], 'area'),
+    vertices: {
+      ...bool(false),
+      description:
+        "also a circle at every vertex of lines and polygon rings (MapLibre's circle layers; a ring's first vertex twice, as MapLibre draws its closing point); vertices made by clipping are left out",
+    },
     'stroke-color': color('stroke colour (default #000000)'),
     'stroke-width': numRef({ min: 0, default: 0, unit: 'px' }),
     'stroke-width-max': num({

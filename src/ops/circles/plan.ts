@@ -1,4 +1,5 @@
-import type { Features } from '../../types.js';
+import type { FeatureGroup, Features } from '../../types.js';
+import { CUT_END, CUT_START } from '../../geometry/clip.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import type { OpContext } from '../types.js';
 
@@ -51,9 +52,11 @@ export function circlePaints(ctx: OpContext): CirclePaint[] {
   const strokeOpacity = groupNumber(ctx, 'stroke-opacity-expr', ctx.num('stroke-opacity', 1));
   const blur = groupNumber(ctx, 'blur-expr', ctx.num('blur', 0));
   const maplibre = ctx.node.profile === 'maplibre';
+  const vertices = ctx.bool('vertices', false);
   const out: CirclePaint[] = [];
   for (const g of features.groups) {
-    if (!g.points.length) continue;
+    const points = vertices ? withVertices(g) : g.points;
+    if (!points.length) continue;
     const r = Math.max(0, Math.min(radius(g), rmax)) || 0;
     const sw = Math.max(0, Math.min(strokeWidth(g), swmax)) || 0;
     const op = clamp01(opacity(g));
@@ -64,7 +67,7 @@ export function circlePaints(ctx: OpContext): CirclePaint[] {
     if ((fa <= 0 && sa <= 0) || !(r + sw > 0)) continue;
     const b = Math.max(0, blur(g)) || 0;
     out.push({
-      points: g.points,
+      points,
       r,
       sw,
       fill: [fc[0] * fa, fc[1] * fa, fc[2] * fa, fa],
@@ -73,4 +76,42 @@ export function circlePaints(ctx: OpContext): CirclePaint[] {
     });
   }
   return out;
+}
+
+/**
+ * A group's points and the vertices of its lines and polygon rings, as MapLibre's circle layers
+ * draw them (circle_bucket.ts: a circle at every point of the geometry, a ring's closing point
+ * too, so its first vertex is drawn twice). Points made by clipping (cut line ends, the ends of
+ * cut ring edges) are left out: they are not the feature's vertices.
+ */
+export function withVertices(g: FeatureGroup): Float64Array {
+  if (!g.lines.length && !g.polygons.length) return g.points;
+  const out: number[] = Array.from(g.points);
+  for (let i = 0; i < g.lines.length; i++) {
+    const l = g.lines[i]!;
+    const cut = g.cutEnds?.[i] ?? 0;
+    const n = l.length >> 1;
+    for (let k = 0; k < n; k++) {
+      if ((k === 0 && cut & CUT_START) || (k === n - 1 && cut & CUT_END)) continue;
+      out.push(l[k * 2]!, l[k * 2 + 1]!);
+    }
+  }
+  for (let i = 0; i < g.polygons.length; i++) {
+    const poly = g.polygons[i]!;
+    for (let r = 0; r < poly.length; r++) {
+      const ring = poly[r]!;
+      const cuts = g.polygonCuts?.[i]?.[r];
+      let n = ring.length >> 1;
+      if (n > 1 && ring[0] === ring[n * 2 - 2] && ring[1] === ring[n * 2 - 1]) n--;
+      if (n < 1) continue;
+      // Edge k runs from vertex k to k + 1 (wrapping); a vertex on a cut edge was made by clipping.
+      const made = (k: number) => cuts !== undefined && (cuts[k] === 1 || cuts[(k + n - 1) % n] === 1);
+      for (let k = 0; k <= n; k++) {
+        const v = k % n;
+        if (made(v)) continue;
+        out.push(ring[v * 2]!, ring[v * 2 + 1]!);
+      }
+    }
+  }
+  return Float64Array.from(out);
 }

@@ -8,6 +8,8 @@ import type { GpuOp } from '../../backends/gpu/encoder.js';
 
 export const gpu: GpuOp = {
   encode(g, ctx) {
+    // profile maplibre: the CPU kernel (./maplibre.ts: its triangles blend one after the other).
+    if (ctx.node.profile === 'maplibre') return undefined;
     const { width: W, height: H, x0, y0 } = ctx.canvas;
     const shapes = new ShapeTriangles(W, H);
     strokeOutlines(ctx, (rings, [r, gr, b, a]) => {

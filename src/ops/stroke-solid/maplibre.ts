@@ -1,0 +1,922 @@
+// stroke-solid with `profile: "maplibre"`: lines as MapLibre GL JS draws them, for converted
+// MapLibre styles (src/maplibre). Its line geometry (line_bucket.ts: segment quads, miter, bevel,
+// flipped bevel, pie-sliced "fakeround" and round joins, butt/square/round caps, extra vertices
+// 15 px before and after sharp corners, extrusions stored in 1/63ths) and its line shader
+// (line.vertex.glsl / line.fragment.glsl: the casing gap, the offset, the across-line fade over
+// blur + 1 px) written out: every triangle is sampled at pixel centres (no multisampling, as
+// MapLibre's render tests draw) and blended over what is there, one after the other, so joins
+// and self-overlaps of a translucent line are drawn twice, and line ends are cut without
+// anti-aliasing along the line. Width, gap, offset, blur, colour, opacity, join and cap may vary
+// per feature. Witness: MapLibre's render tests (tests/maplibre, its expected images).
+// Both backends run this kernel (gpu.ts hands the profile to the CPU): the triangles must be
+// blended in order, one after the other, which the GPU module's coverage passes (the union of a
+// shape's pieces) do not do.
+import type { Canvas, FeatureGroup, Features, Raster, RGBA } from '../../types.js';
+import { partsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
+import { CLIP_BUFFER } from '../../sources/sample.js';
+import { newRaster } from '../../backends/cpu/raster.js';
+import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
+import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
+import { exprFeature } from '../features/index.js';
+import type { OpContext } from '../types.js';
+
+/** Extrusions are stored in bytes as 63ths of the half width (line_bucket.ts EXTRUDE_SCALE). */
+const EXTRUDE_SCALE = 63;
+/** Corners sharper than 75 degrees get extra vertices SHARP_CORNER_OFFSET px before and after. */
+const COS_HALF_SHARP_CORNER = Math.cos((75 / 2) * (Math.PI / 180));
+const SHARP_CORNER_OFFSET = 15;
+/** Angle per triangle of a pie-sliced round join. */
+const DEG_PER_TRIANGLE = 20;
+/** The longest distance along a line the vertex buffer holds, in tile units (8192 a tile). */
+const MAX_LINE_DISTANCE = 2 ** 14 / 0.5;
+
+type Join = 'miter' | 'bevel' | 'round';
+type Cap = 'butt' | 'round' | 'square';
+
+/** One feature's line style, in render pixels. */
+interface Style {
+  join: Join;
+  cap: Cap;
+  miterLimit: number;
+  roundLimit: number;
+  /** The shader's outset and inset (v_width2), the offset (negated, as the shader does). */
+  outset: number;
+  inset: number;
+  offset: number;
+  /** Sharp-corner vertex distance in render pixels. */
+  sharp: number;
+}
+
+/**
+ * The triangles of one feature's lines, as MapLibre's bucket builds them: vertex positions
+ * (already extruded and offset, as the vertex shader places them) and the interpolated normal
+ * (v_normal: x 1 at round-cap vertices, y +-1 on the two sides).
+ */
+class Mesh {
+  px = new Float64Array(1024);
+  py = new Float64Array(1024);
+  nx = new Float64Array(1024);
+  ny = new Float64Array(1024);
+  /** Distance along the line (render pixels) at each vertex, as stored (v_linesofar). */
+  ld = new Float64Array(1024);
+  n = 0;
+  /** The distance along the current line, render pixels; MapLibre's tile units per render pixel. */
+  dist = 0;
+  unitsPerPx = 16;
+  tri = new Int32Array(1536);
+  nt = 0;
+  private e1 = -1;
+  private e2 = -1;
+  style!: Style;
+
+  reset(): void {
+    this.n = 0;
+    this.nt = 0;
+  }
+
+  /** Where the next line's distance starts (a piece continuing another one cut at a tile edge). */
+  startDist = 0;
+
+  startLine(): void {
+    this.e1 = this.e2 = -1;
+    this.dist = this.startDist;
+  }
+
+  /** updateDistance: the distance along the line grows by the segment from a to b. */
+  advance(ax: number, ay: number, bx: number, by: number): void {
+    this.dist += Math.hypot(bx - ax, by - ay);
+  }
+
+  private grow(): void {
+    const g = (a: Float64Array) => {
+      const b = new Float64Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.px = g(this.px);
+    this.py = g(this.py);
+    this.nx = g(this.nx);
+    this.ny = g(this.ny);
+    this.ld = g(this.ld);
+  }
+
+  /** addHalfVertex: one vertex of the strip, joined to the last vertex of each side. */
+  half(x: number, y: number, extX: number, extY: number, round: boolean, up: boolean, dir: number): void {
+    if (this.n === this.px.length) this.grow();
+    const s = this.style;
+    const qx = Math.round(EXTRUDE_SCALE * extX) / EXTRUDE_SCALE;
+    const qy = Math.round(EXTRUDE_SCALE * extY) / EXTRUDE_SCALE;
+    const u = 0.5 * (dir === 0 ? 0 : dir < 0 ? -1 : 1);
+    const t = 1 - Math.abs(u);
+    const o = s.offset * (up ? 1 : -1);
+    const e = this.n++;
+    this.px[e] = x + o * (qx * t - qy * u) + s.outset * qx;
+    this.py[e] = y + o * (qx * u + qy * t) + s.outset * qy;
+    this.nx[e] = round ? 1 : 0;
+    this.ny[e] = up ? 1 : -1;
+    // Stored as whole halves of tile units (LINE_DISTANCE_SCALE, 15 bits), read back doubled.
+    this.ld[e] = (2 * Math.trunc((this.dist * this.unitsPerPx) / 2)) / this.unitsPerPx;
+    if (this.e1 >= 0 && this.e2 >= 0) {
+      if (this.nt + 3 > this.tri.length) {
+        const b = new Int32Array(this.tri.length * 2);
+        b.set(this.tri);
+        this.tri = b;
+      }
+      this.tri[this.nt++] = this.e1;
+      this.tri[this.nt++] = e;
+      this.tri[this.nt++] = this.e2;
+    }
+    if (up) this.e2 = e;
+    else this.e1 = e;
+  }
+
+  /** addCurrentVertex: both sides at p, each moved along the line by endLeft / endRight half widths. */
+  current(x: number, y: number, nx: number, ny: number, endLeft: number, endRight: number, round = false): void {
+    this.half(x, y, nx + ny * endLeft, ny - nx * endLeft, round, false, endLeft);
+    this.half(x, y, -nx + ny * endRight, -ny - nx * endRight, round, true, -endRight);
+    // Past half the distance the buffer holds (2^14 / LINE_DISTANCE_SCALE tile units), the
+    // distance starts again from 0 at this vertex, added once more.
+    if (this.dist * this.unitsPerPx > MAX_LINE_DISTANCE / 2) {
+      this.dist = 0;
+      this.current(x, y, nx, ny, endLeft, endRight, round);
+    }
+  }
+}
+
+/**
+ * addLine of line_bucket.ts: `pts` deduplicated (x, y pairs, `len` points), `polygon`: a closed
+ * ring (its first point repeated last), joined all round. `capStart` / `capEnd` false: that end
+ * is a cut (drawn butt, beyond the clip).
+ */
+function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capStart: boolean, capEnd: boolean): void {
+  if (len < (polygon ? 3 : 2)) return;
+  const s = m.style;
+  const join: string = s.join;
+  let miterLimit = s.miterLimit;
+  if (join === 'bevel') miterLimit = 1.05;
+  m.startLine();
+  const X = (i: number) => pts[i * 2]!;
+  const Y = (i: number) => pts[i * 2 + 1]!;
+  // Current, previous and next vertex; previous and next normals (unit, perpendicular: (-dy, dx)).
+  let cx = NaN;
+  let cy = NaN;
+  let hasCur = false;
+  let prevX = NaN;
+  let prevY = NaN;
+  let hasPrev = false;
+  let pnx = 0;
+  let pny = 0;
+  let hasPrevN = false;
+  let nnx = 0;
+  let nny = 0;
+  let hasNextN = false;
+  const normalTo = (ax: number, ay: number, bx: number, by: number): [number, number] => {
+    const dx = bx - ax;
+    const dy = by - ay;
+    const d = Math.hypot(dx, dy);
+    return [-dy / d, dx / d];
+  };
+  if (polygon) {
+    cx = X(len - 2);
+    cy = Y(len - 2);
+    hasCur = true;
+    [nnx, nny] = normalTo(cx, cy, X(0), Y(0));
+    hasNextN = true;
+  }
+  for (let i = 0; i < len; i++) {
+    let hasNext = true;
+    let nxv = 0;
+    let nyv = 0;
+    if (i === len - 1) {
+      if (polygon) {
+        nxv = X(1);
+        nyv = Y(1);
+      } else hasNext = false;
+    } else {
+      nxv = X(i + 1);
+      nyv = Y(i + 1);
+    }
+    if (hasNext && X(i) === nxv && Y(i) === nyv) continue;
+    if (hasNextN) {
+      pnx = nnx;
+      pny = nny;
+      hasPrevN = true;
+    }
+    if (hasCur) {
+      prevX = cx;
+      prevY = cy;
+      hasPrev = true;
+    }
+    cx = X(i);
+    cy = Y(i);
+    hasCur = true;
+    if (hasNext) {
+      [nnx, nny] = normalTo(cx, cy, nxv, nyv);
+      hasNextN = true;
+    } else {
+      nnx = pnx;
+      nny = pny;
+      hasNextN = hasPrevN;
+    }
+    if (!hasPrevN) {
+      pnx = nnx;
+      pny = nny;
+      hasPrevN = true;
+    }
+    // The join's normal: the bisector of the two normals ((0, 0) for a 180-degree turn).
+    let jx = pnx + nnx;
+    let jy = pny + nny;
+    if (jx !== 0 || jy !== 0) {
+      const d = Math.hypot(jx, jy);
+      jx /= d;
+      jy /= d;
+    }
+    const cosAngle = pnx * nnx + pny * nny;
+    const cosHalfAngle = jx * nnx + jy * nny;
+    const miterLength = cosHalfAngle !== 0 ? 1 / cosHalfAngle : Infinity;
+    const approxAngle = 2 * Math.sqrt(2 - 2 * cosHalfAngle);
+    const isSharpCorner = cosHalfAngle < COS_HALF_SHARP_CORNER && hasPrev && hasNext;
+    const lineTurnsLeft = pnx * nny - pny * nnx > 0;
+
+    if (isSharpCorner && i > 0) {
+      const prevLen = Math.hypot(cx - prevX, cy - prevY);
+      if (prevLen > 2 * s.sharp) {
+        const k = s.sharp / prevLen;
+        const npx = cx - (cx - prevX) * k;
+        const npy = cy - (cy - prevY) * k;
+        m.advance(prevX, prevY, npx, npy);
+        m.current(npx, npy, pnx, pny, 0, 0);
+        prevX = npx;
+        prevY = npy;
+      }
+    }
+
+    const middle = hasPrev && hasNext;
+    let cur: string = middle ? join : polygon ? 'butt' : i === 0 ? (capStart ? s.cap : 'butt') : capEnd ? s.cap : 'butt';
+    if (middle && cur === 'round') {
+      if (miterLength < s.roundLimit) cur = 'miter';
+      else if (miterLength <= 2) cur = 'fakeround';
+    }
+    if (cur === 'miter' && miterLength > miterLimit) cur = 'bevel';
+    if (cur === 'bevel') {
+      if (miterLength > 2) cur = 'flipbevel';
+      if (miterLength < miterLimit) cur = 'miter';
+    }
+
+    if (hasPrev) m.advance(prevX, prevY, cx, cy);
+    if (cur === 'miter') {
+      m.current(cx, cy, jx * miterLength, jy * miterLength, 0, 0);
+    } else if (cur === 'flipbevel') {
+      let fx: number;
+      let fy: number;
+      if (miterLength > 100) {
+        fx = -nnx;
+        fy = -nny;
+      } else {
+        const bevelLength = (miterLength * Math.hypot(pnx + nnx, pny + nny)) / Math.hypot(pnx - nnx, pny - nny);
+        const k = bevelLength * (lineTurnsLeft ? -1 : 1);
+        // perp of (jx, jy): (-jy, jx)
+        fx = -jy * k;
+        fy = jx * k;
+      }
+      m.current(cx, cy, fx, fy, 0, 0);
+      m.current(cx, cy, -fx, -fy, 0, 0);
+    } else if (cur === 'bevel' || cur === 'fakeround') {
+      const off = -Math.sqrt(miterLength * miterLength - 1);
+      const offA = lineTurnsLeft ? off : 0;
+      const offB = lineTurnsLeft ? 0 : off;
+      if (hasPrev) m.current(cx, cy, pnx, pny, offA, offB);
+      if (cur === 'fakeround') {
+        const n = Math.round((approxAngle * 180) / Math.PI / DEG_PER_TRIANGLE);
+        for (let k = 1; k < n; k++) {
+          let t = k / n;
+          if (t !== 0.5) {
+            const t2 = t - 0.5;
+            const A = 1.0904 + cosAngle * (-3.2452 + cosAngle * (3.55645 - cosAngle * 1.43519));
+            const B = 0.848013 + cosAngle * (-1.06021 + cosAngle * 0.215638);
+            t = t + t * t2 * (t - 1) * (A * t2 * t2 + B);
+          }
+          let ex = (nnx - pnx) * t + pnx;
+          let ey = (nny - pny) * t + pny;
+          const d = Math.hypot(ex, ey);
+          const sgn = lineTurnsLeft ? -1 : 1;
+          ex = (ex / d) * sgn;
+          ey = (ey / d) * sgn;
+          m.half(cx, cy, ex, ey, false, lineTurnsLeft, 0);
+        }
+      }
+      if (hasNext) m.current(cx, cy, nnx, nny, -offA, -offB);
+    } else if (cur === 'butt') {
+      m.current(cx, cy, jx, jy, 0, 0);
+    } else if (cur === 'square') {
+      const o = hasPrev ? 1 : -1;
+      m.current(cx, cy, jx, jy, o, o);
+    } else if (cur === 'round') {
+      if (hasPrev) {
+        m.current(cx, cy, pnx, pny, 0, 0);
+        m.current(cx, cy, pnx, pny, 1, 1, true);
+      }
+      if (hasNext) {
+        m.current(cx, cy, nnx, nny, -1, -1, true);
+        m.current(cx, cy, nnx, nny, 0, 0);
+      }
+    }
+
+    if (isSharpCorner && i < len - 1) {
+      const nextLen = Math.hypot(nxv - cx, nyv - cy);
+      if (nextLen > 2 * s.sharp) {
+        const k = s.sharp / nextLen;
+        const ncx = cx + (nxv - cx) * k;
+        const ncy = cy + (nyv - cy) * k;
+        m.advance(cx, cy, ncx, ncy);
+        m.current(ncx, ncy, nnx, nny, 0, 0);
+        cx = ncx;
+        cy = ncy;
+      }
+    }
+  }
+}
+
+/** MapLibre's line atlas is 256 texels wide: one dash pattern a row (15 rows for round caps). */
+const ATLAS_WIDTH = 256;
+
+interface DashRange {
+  left: number;
+  right: number;
+  isDash: boolean;
+  zeroLength: boolean;
+}
+
+/**
+ * A dash pattern as MapLibre's line atlas stores it (line_atlas.ts: a signed distance to the
+ * nearest dash end in texels, + 128, in a byte; round caps as 15 rows across the line) and its
+ * line_sdf shader samples it (linear filtering, repeated along the line).
+ */
+export class DashPattern {
+  /** The sum of the array: one pattern is `length` line widths long. */
+  readonly length: number;
+  /** Rows above and below the middle (7 with round caps, else 0). */
+  readonly n: number;
+  readonly data: Uint8Array;
+
+  constructor(dasharray: readonly number[], round: boolean) {
+    this.n = round ? 7 : 0;
+    const height = 2 * this.n + 1;
+    this.data = new Uint8Array(ATLAS_WIDTH * height);
+    let length = 0;
+    for (const d of dasharray) length += d;
+    this.length = length;
+    if (length === 0) return;
+    const stretch = ATLAS_WIDTH / length;
+    const ranges = dashRanges(dasharray, stretch);
+    if (round) this.roundDash(ranges, stretch);
+    else this.regularDash(ranges);
+  }
+
+  private roundDash(ranges: DashRange[], stretch: number): void {
+    const n = this.n;
+    const halfStretch = stretch / 2;
+    for (let y = -n; y <= n; y++) {
+      const index = ATLAS_WIDTH * (n + y);
+      let k = 0;
+      let range = ranges[k]!;
+      for (let x = 0; x < ATLAS_WIDTH; x++) {
+        if (x / range.right > 1 && k + 1 < ranges.length) range = ranges[++k]!;
+        const minDist = Math.min(Math.abs(x - range.left), Math.abs(x - range.right));
+        const distMiddle = (y / n) * (halfStretch + 1);
+        let sd: number;
+        if (range.isDash) {
+          const distEdge = halfStretch - Math.abs(distMiddle);
+          sd = Math.sqrt(minDist * minDist + distEdge * distEdge);
+        } else sd = halfStretch - Math.sqrt(minDist * minDist + distMiddle * distMiddle);
+        this.data[index + x] = Math.max(0, Math.min(255, sd + 128));
+      }
+    }
+  }
+
+  private regularDash(ranges: DashRange[]): void {
+    // Zero-length parts dropped, neighbours of one kind merged, the first and last joined.
+    for (let i = ranges.length - 1; i >= 0; --i) {
+      const part = ranges[i]!;
+      const next = ranges[i + 1];
+      if (part.zeroLength) ranges.splice(i, 1);
+      else if (next && next.isDash === part.isDash) {
+        next.left = part.left;
+        ranges.splice(i, 1);
+      }
+    }
+    if (!ranges.length) return;
+    const first = ranges[0]!;
+    const last = ranges[ranges.length - 1]!;
+    if (first.isDash === last.isDash) {
+      first.left = last.left - ATLAS_WIDTH;
+      last.right = first.right + ATLAS_WIDTH;
+    }
+    let k = 0;
+    let range = ranges[k]!;
+    for (let x = 0; x < ATLAS_WIDTH; x++) {
+      if (x / range.right > 1 && k + 1 < ranges.length) range = ranges[++k]!;
+      const minDist = Math.min(Math.abs(x - range.left), Math.abs(x - range.right));
+      this.data[x] = Math.max(0, Math.min(255, (range.isDash ? minDist : -minDist) + 128));
+    }
+  }
+
+  /** The texture's value (0-1) at pattern position u (in patterns) and row position v (-1..1, the normal's y). */
+  sample(u: number, v: number): number {
+    let s = u * ATLAS_WIDTH - 0.5;
+    s -= Math.floor(s / ATLAS_WIDTH) * ATLAS_WIDTH;
+    const i0 = Math.floor(s);
+    const f = s - i0;
+    const i1 = i0 + 1 === ATLAS_WIDTH ? 0 : i0 + 1;
+    const d = this.data;
+    if (this.n === 0) return (d[i0]! * (1 - f) + d[i1]! * f) / 255;
+    const r = Math.min(2 * this.n, Math.max(0, this.n - v * this.n));
+    const r0 = Math.floor(r);
+    const g = r - r0;
+    const r1 = Math.min(2 * this.n, r0 + 1);
+    const a = d[r0 * ATLAS_WIDTH + i0]! * (1 - f) + d[r0 * ATLAS_WIDTH + i1]! * f;
+    const b = d[r1 * ATLAS_WIDTH + i0]! * (1 - f) + d[r1 * ATLAS_WIDTH + i1]! * f;
+    return (a * (1 - g) + b * g) / 255;
+  }
+}
+
+/** getDashRanges of line_atlas.ts: each part's texel range. */
+function dashRanges(dasharray: readonly number[], stretch: number): DashRange[] {
+  const odd = dasharray.length % 2 === 1;
+  const ranges: DashRange[] = [];
+  let left = odd ? -dasharray[dasharray.length - 1]! * stretch : 0;
+  let right = dasharray[0]! * stretch;
+  let isDash = true;
+  ranges.push({ left, right, isDash, zeroLength: dasharray[0] === 0 });
+  let current = dasharray[0]!;
+  for (let i = 1; i < dasharray.length; i++) {
+    isDash = !isDash;
+    const len = dasharray[i]!;
+    left = current * stretch;
+    current += len;
+    right = current * stretch;
+    ranges.push({ left, right, isDash, zeroLength: len === 0 });
+  }
+  return ranges;
+}
+
+/** The dashes of one feature: the pattern, one pattern's length in render pixels, the edge's half width in texture values. */
+interface Dash {
+  pattern: DashPattern;
+  period: number;
+  edge: number;
+}
+
+/** Pixel-centre clip box of a piece whose ends were cut (its neighbour's piece draws beyond). */
+type Clip = [number, number, number, number];
+
+/**
+ * Blends the mesh's triangles in order into `out` (premultiplied): each pixel whose centre a
+ * triangle covers (a shared edge belongs to one of its two triangles) takes the shader's alpha
+ * from the interpolated normal. `dx`, `dy`: canvas origin. `clip`: pixel centres kept.
+ */
+function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, clip: Clip, dash: Dash | undefined): void {
+  const { width: W, height: H, data } = out;
+  const { outset, inset } = m.style;
+  const [pr, pg, pb, pa] = paint;
+  const cx0 = Math.max(0, Math.ceil(clip[0] - dx - 0.5));
+  const cy0 = Math.max(0, Math.ceil(clip[1] - dy - 0.5));
+  const cx1 = Math.min(W, Math.ceil(clip[2] - dx - 0.5));
+  const cy1 = Math.min(H, Math.ceil(clip[3] - dy - 0.5));
+  const px = m.px;
+  const py = m.py;
+  const nx = m.nx;
+  const ny = m.ny;
+  const tri = m.tri;
+  const ld = m.ld;
+  for (let t = 0; t < m.nt; t += 3) {
+    let a = tri[t]!;
+    let b = tri[t + 1]!;
+    const c = tri[t + 2]!;
+    let ax = px[a]! - dx;
+    let ay = py[a]! - dy;
+    let bx = px[b]! - dx;
+    let by = py[b]! - dy;
+    const qx = px[c]! - dx;
+    const qy = py[c]! - dy;
+    let area = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax);
+    if (!(area !== 0) || !Number.isFinite(area)) continue;
+    if (area < 0) {
+      // Orient every triangle the same way (swap a and b).
+      const s = a;
+      a = b;
+      b = s;
+      let u = ax;
+      ax = bx;
+      bx = u;
+      u = ay;
+      ay = by;
+      by = u;
+      area = -area;
+    }
+    const ymin = Math.max(cy0, Math.ceil(Math.min(ay, by, qy) - 0.5));
+    const ymax = Math.min(cy1 - 1, Math.floor(Math.max(ay, by, qy) - 0.5));
+    if (ymin > ymax) continue;
+    const xlo = Math.max(cx0, Math.ceil(Math.min(ax, bx, qx) - 0.5));
+    const xhi = Math.min(cx1 - 1, Math.floor(Math.max(ax, bx, qx) - 0.5));
+    if (xlo > xhi) continue;
+    // Edge functions E(p) = A x + B y + C, positive inside; w_a = E_bc / area etc.
+    const A0 = by - qy;
+    const B0 = qx - bx;
+    const C0 = bx * qy - qx * by; // edge b -> c: weight of a
+    const A1 = qy - ay;
+    const B1 = ax - qx;
+    const C1 = qx * ay - ax * qy; // edge c -> a: weight of b
+    const A2 = ay - by;
+    const B2 = bx - ax;
+    const C2 = ax * by - bx * ay; // edge a -> b: weight of c
+    // A shared edge belongs to one triangle: the one where it is a "top-left" edge.
+    const in0 = A0 > 0 || (A0 === 0 && B0 < 0);
+    const in1 = A1 > 0 || (A1 === 0 && B1 < 0);
+    const in2 = A2 > 0 || (A2 === 0 && B2 < 0);
+    const nax = nx[a]!;
+    const nay = ny[a]!;
+    const nbx = nx[b]!;
+    const nby = ny[b]!;
+    const ncx = nx[c]!;
+    const ncy = ny[c]!;
+    const inv = 1 / area;
+    for (let y = ymin; y <= ymax; y++) {
+      const yc = y + 0.5;
+      const d0 = B0 * yc + C0;
+      const d1 = B1 * yc + C1;
+      const d2 = B2 * yc + C2;
+      let lo = xlo;
+      let hi = xhi;
+      // Each edge bounds x on one side: A x + d >= 0 (or > 0).
+      for (let k = 0; k < 3; k++) {
+        const A = k === 0 ? A0 : k === 1 ? A1 : A2;
+        const d = k === 0 ? d0 : k === 1 ? d1 : d2;
+        const incl = k === 0 ? in0 : k === 1 ? in1 : in2;
+        if (A === 0) {
+          if (d < 0 || (d === 0 && !incl)) {
+            lo = 1;
+            hi = 0;
+          }
+          continue;
+        }
+        const xe = -d / A - 0.5; // the pixel index where the centre meets the edge
+        if (A > 0) {
+          const v = incl ? Math.ceil(xe) : Math.floor(xe) + 1;
+          if (v > lo) lo = v;
+        } else {
+          const v = incl ? Math.floor(xe) : Math.ceil(xe) - 1;
+          if (v < hi) hi = v;
+        }
+      }
+      for (let x = lo; x <= hi; x++) {
+        const xc = x + 0.5;
+        const wa = (A0 * xc + d0) * inv;
+        const wb = (A1 * xc + d1) * inv;
+        const wc = 1 - wa - wb;
+        const vx = wa * nax + wb * nbx + wc * ncx;
+        const vy = wa * nay + wb * nby + wc * ncy;
+        const dist = Math.sqrt(vx * vx + vy * vy) * outset;
+        let alpha = Math.min(dist - (inset - blur2), outset - dist) / blur2;
+        if (!(alpha > 0)) continue;
+        if (alpha > 1) alpha = 1;
+        if (dash) {
+          // line_sdf.fragment.glsl: smoothstep(0.5 - edge, 0.5 + edge, the pattern's value).
+          const along = wa * ld[a]! + wb * ld[b]! + wc * ld[c]!;
+          const v = dash.pattern.sample(along / dash.period, vy);
+          const e0 = 0.5 - dash.edge;
+          const tt = Math.min(1, Math.max(0, (v - e0) / (2 * dash.edge)));
+          alpha *= tt * tt * (3 - 2 * tt);
+          if (!(alpha > 0)) continue;
+        }
+        const i = (y * W + x) * 4;
+        const sa = pa * alpha;
+        const k = 1 - sa;
+        data[i] = pr * alpha + data[i]! * k;
+        data[i + 1] = pg * alpha + data[i + 1]! * k;
+        data[i + 2] = pb * alpha + data[i + 2]! * k;
+        data[i + 3] = sa + data[i + 3]! * k;
+      }
+    }
+  }
+}
+
+/** A string per group from `exprField` (join, cap), else `constant`. */
+function groupString(ctx: OpContext, exprField: string, constant: string): (g: FeatureGroup) => string {
+  const e = ctx.expr(exprField);
+  if (!e) return () => constant;
+  const z = ctx.zoom;
+  return (g) => {
+    const v = e.evaluate(z, exprFeature(g));
+    return typeof v === 'string' ? v : constant;
+  };
+}
+
+/** Copies a line into `buf` without repeated points; returns the point count. */
+function dedupe(l: ArrayLike<number>, buf: { a: Float64Array }): number {
+  if (buf.a.length < l.length + 2) buf.a = new Float64Array(l.length * 2 + 2);
+  const a = buf.a;
+  let n = 0;
+  for (let i = 0; i + 1 < l.length; i += 2) {
+    const x = l[i]!;
+    const y = l[i + 1]!;
+    if (n > 0 && a[n * 2 - 2] === x && a[n * 2 - 1] === y) continue;
+    a[n * 2] = x;
+    a[n * 2 + 1] = y;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * A cut end: moved `reach` further along its segment (so its butt end lies beyond the cut) and
+ * the clip box closed on the cut's line, on the side of the line's interior.
+ */
+function cutEnd(a: Float64Array, n: number, end: boolean, axis: number, reach: number, clip: Clip): boolean {
+  const i = end ? n - 1 : 0;
+  const j = end ? n - 2 : 1;
+  const x = a[i * 2]!;
+  const y = a[i * 2 + 1]!;
+  const ix = a[j * 2]!;
+  const iy = a[j * 2 + 1]!;
+  const d = Math.hypot(x - ix, y - iy);
+  if (!(d > 0)) return false;
+  a[i * 2] = x + ((x - ix) / d) * reach;
+  a[i * 2 + 1] = y + ((y - iy) / d) * reach;
+  if (axis === 1) {
+    if (ix < x) clip[2] = Math.min(clip[2], x);
+    else if (ix > x) clip[0] = Math.max(clip[0], x);
+  } else if (axis === 2) {
+    if (iy < y) clip[3] = Math.min(clip[3], y);
+    else if (iy > y) clip[1] = Math.max(clip[1], y);
+  }
+  return true;
+}
+
+const mesh = new Mesh();
+
+/** The stroke-solid op's kernel for `profile: "maplibre"` (both backends). */
+export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
+  const { width: W, height: H, x0, y0 } = ctx.canvas;
+  const out = ctx.target ?? newRaster(W, H);
+  const input = ctx.input<'features'>('features') as Features;
+  const dashArray = Array.isArray(ctx.node['dash-array']) ? (ctx.node['dash-array'] as number[]) : undefined;
+  // Dashed lines of GeoJSON and tiled sources are drawn from their whole lines (GeoJSON) or each
+  // source tile's own piece, kept inside its tile's square (as MapLibre draws each tile): the
+  // distance along a line, the dash phase, is then the same in every canvas (the seam invariant).
+  const whole = dashArray?.length ? (input.whole ? input.whole.features() : input.pieces ? await input.pieces(ctx.signal) : undefined) : undefined;
+  const ratio = ctx.window.pixelRatio ?? 1;
+  // MapLibre's tile (8192 units, 512 CSS pixels at the whole zoom) shown 2^fraction larger.
+  const fraction = ctx.zoom - Math.floor(ctx.zoom + 1e-9);
+  const tileScale = 2 ** Math.max(0, fraction);
+  mesh.unitsPerPx = 16 / (tileScale * ratio);
+  // line-translate: every line moves by (tx, ty); a tile's piece stays clipped to the tile's own
+  // square, not moved (MapLibre's stencil), as MapLibre draws it.
+  const tx = clampAbs(ctx.num('dx', 0), explicitMax(ctx, 'dx'));
+  const ty = clampAbs(ctx.num('dy', 0), explicitMax(ctx, 'dy'));
+  const features = whole ? wholeLines(whole, input, ctx.canvas, tx, ty, mesh.unitsPerPx) : { groups: input.groups, starts: undefined };
+  const ox = x0 - tx;
+  const oy = y0 - ty;
+  const wmax = explicitMax(ctx, 'width');
+  const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
+  const gapMax = explicitMax(ctx, 'gap-width');
+  const gap = groupNumber(ctx, 'gap-width-expr', ctx.num('gap-width', 0));
+  const offMax = explicitMax(ctx, 'offset');
+  const offset = groupNumber(ctx, 'offset-expr', ctx.num('offset', 0));
+  const blurMax = explicitMax(ctx, 'blur');
+  const blur = groupNumber(ctx, 'blur-expr', ctx.num('blur', 0));
+  const paint = groupColor(ctx, 'color-expr', ctx.color('color', BLACK));
+  const opacity = groupNumber(ctx, 'opacity-expr', ctx.num('opacity', 1));
+  const join = groupString(ctx, 'join-expr', typeof ctx.node.join === 'string' ? ctx.node.join : 'miter');
+  const cap = groupString(ctx, 'cap-expr', typeof ctx.node.cap === 'string' ? ctx.node.cap : 'butt');
+  const miterLimit = ctx.num('miter-limit', 2);
+  const roundLimit = ctx.num('round-limit', 1.05);
+  // Dash lengths are in the line width at the whole zoom below (MapLibre's line-floorwidth).
+  const floorWidth = floorWidthOf(ctx, wmax);
+  const patterns = new Map<string, DashPattern>();
+  // The edge of a dash: MapLibre's u_sdfgamma over the floor width; its pattern A is drawn twice
+  // as long at a fractional zoom (zooming in), half as long at a whole one, and the shorter counts.
+  const gammaScale = fraction > 1e-9 ? 2 : 1;
+  // The across-line fade: 1 / pixel ratio CSS pixels, one render pixel; its half is the
+  // shader's ANTIALIASING.
+  const AA = 0.5;
+  const buf = { a: new Float64Array(256) };
+  const run = { a: new Float64Array(256) };
+  const rgba: RGBA = [0, 0, 0, 0];
+  for (const g of features.groups) {
+    if (!g.lines.length && !g.polygons.length) continue;
+    const w = Math.max(0, Math.min(width(g), wmax));
+    const gw = Math.max(0, Math.min(gap(g), gapMax)) / 2;
+    const half = w / 2;
+    const outset = gw + half * (gw > 0 ? 2 : 1) + (half === 0 ? 0 : AA);
+    const inset = gw + (gw > 0 ? AA : 0);
+    if (!(outset > inset)) continue;
+    const op = opacity(g);
+    if (!(op >= 0.01)) continue;
+    const c = paint(g);
+    const a = clamp01(c[3] * clamp01(op));
+    if (!(a > 0)) continue;
+    rgba[0] = c[0] * a;
+    rgba[1] = c[1] * a;
+    rgba[2] = c[2] * a;
+    rgba[3] = a;
+    const o = Math.max(-offMax, Math.min(offset(g), offMax));
+    const b = Math.max(0, Math.min(blur(g), blurMax));
+    const j = join(g);
+    const cp = cap(g);
+    mesh.style = {
+      join: j === 'round' || j === 'bevel' ? j : 'miter',
+      cap: cp === 'round' || cp === 'square' ? cp : 'butt',
+      miterLimit,
+      roundLimit,
+      outset,
+      inset,
+      offset: -o,
+      sharp: SHARP_CORNER_OFFSET * ratio * tileScale,
+    };
+    const blur2 = b + 1;
+    let dash: Dash | undefined;
+    if (dashArray && dashArray.length) {
+      const round = mesh.style.cap === 'round';
+      const key = `${dashArray.join(',')}${round}`;
+      let pattern = patterns.get(key);
+      if (!pattern) patterns.set(key, (pattern = new DashPattern(dashArray, round)));
+      const fw = floorWidth(g);
+      if (!(fw > 0) || !(pattern.length > 0)) continue;
+      // The pattern is laid out in the tile's pixels (calculateTileRatio: at the whole zoom), so
+      // it grows with the map between whole zooms; the edge is in texture values.
+      dash = { pattern, period: pattern.length * fw * tileScale, edge: 1 / (gammaScale * pattern.length * fw) };
+    }
+    const reach = outset * 2 + Math.abs(o) + 2;
+    for (let i = 0; i < g.lines.length; i++) {
+      const cut = g.cutEnds?.[i] ?? 0;
+      const n = dedupe(g.lines[i]!, buf);
+      if (n < 2) continue;
+      const part = features.starts?.get(g.lines[i]!);
+      const clip: Clip = part ? [part.clip[0], part.clip[1], part.clip[2], part.clip[3]] : [-Infinity, -Infinity, Infinity, Infinity];
+      mesh.startDist = part ? part.s0 : 0;
+      if (cut & CUT_START && cutEnd(buf.a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
+      if (cut & CUT_END) cutEnd(buf.a, n, true, cutAxis(cut, true), reach, clip);
+      mesh.reset();
+      addLine(mesh, buf.a, n, false, !(cut & CUT_START), !(cut & CUT_END));
+      drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash);
+    }
+    for (let i = 0; i < g.polygons.length; i++) {
+      const poly = g.polygons[i]!;
+      const cuts = g.polygonCuts?.[i];
+      for (let k = 0; k < poly.length; k++)
+        ringLines(poly[k]!, cuts?.[k], buf, run, (pts, n, closed, startCut, endCut) => {
+          const clip: Clip = [-Infinity, -Infinity, Infinity, Infinity];
+          mesh.startDist = 0;
+          if (startCut && cutEnd(pts, n, false, startCut, reach, clip)) mesh.startDist -= reach;
+          if (endCut) cutEnd(pts, n, true, endCut, reach, clip);
+          mesh.reset();
+          addLine(mesh, pts, n, closed, !startCut, !endCut);
+          drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash);
+        });
+    }
+  }
+  return out;
+}
+
+function clampAbs(v: number, bound: number): number {
+  return Math.max(-bound, Math.min(bound, v));
+}
+
+/** A part of a whole line: its distance along the line at its start, the square it draws in. */
+interface Part {
+  s0: number;
+  clip: Clip;
+}
+
+/**
+ * The groups to draw with dashes: those of polygons as they are, and every whole line's parts
+ * inside the canvas (+ CLIP_BUFFER), each kept inside its source tile's square when it is a tiled
+ * source's piece (src/ops/dash does the same).
+ */
+function wholeLines(
+  ws: readonly WholeFeature[],
+  input: Features,
+  canvas: Canvas,
+  tx: number,
+  ty: number,
+  unitsPerPx: number,
+): { groups: FeatureGroup[]; starts: Map<Float64Array, Part> } {
+  const groups: FeatureGroup[] = input.groups.filter((g) => g.polygons.length).map((g) => ({ ...g, lines: [], cutEnds: undefined }));
+  const starts = new Map<Float64Array, Part>();
+  const W = worldSize(canvas);
+  // The canvas where the lines are before they move.
+  const r = {
+    x0: canvas.x0 - CLIP_BUFFER - tx,
+    y0: canvas.y0 - CLIP_BUFFER - ty,
+    x1: canvas.x0 + canvas.width + CLIP_BUFFER - tx,
+    y1: canvas.y0 + canvas.height + CLIP_BUFFER - ty,
+  };
+  for (const w of ws) {
+    if (!w.lines.length || w.box[3] * W < r.y0 || w.box[1] * W > r.y1) continue;
+    const lines: Float64Array[] = [];
+    const cuts: number[] = [];
+    for (const dx of worldShifts(w.box[0], w.box[2], canvas, CLIP_BUFFER)) {
+      const o = w.owner;
+      // The tile's own square where the stencil stays, where the lines are before they move.
+      const clip: Clip = o ? [o[0] * W + dx - tx, o[1] * W - ty, o[2] * W + dx - tx, o[3] * W - ty] : [-Infinity, -Infinity, Infinity, Infinity];
+      const rr = o ? { x0: Math.max(r.x0, clip[0]), y0: Math.max(r.y0, clip[1]), x1: Math.min(r.x1, clip[2]), y1: Math.min(r.y1, clip[3]) } : r;
+      if (!(rr.x1 > rr.x0 && rr.y1 > rr.y0)) continue;
+      for (const line of w.lines) {
+        // On MapLibre's tile grid (8192 units a tile), where its tiler puts every vertex.
+        const q = toWorld(line, W, dx);
+        for (let k = 0; k < q.length; k++) q[k] = Math.round(q[k]! * unitsPerPx) / unitsPerPx;
+        for (const part of partsInRect(q, rr)) {
+          lines.push(part.line);
+          cuts.push(part.cut);
+          starts.set(part.line, { s0: part.s0, clip });
+        }
+      }
+    }
+    if (lines.length) groups.push(wholeGroup(w, { lines, cutEnds: Uint8Array.from(cuts) }));
+  }
+  return { groups, starts };
+}
+
+/** The line width at the whole zoom below, per feature (render pixels): what dash lengths count in. */
+function floorWidthOf(ctx: OpContext, wmax: number): (g: FeatureGroup) => number {
+  const e = ctx.expr('width-expr');
+  const constant = ctx.num('width', 1);
+  if (!e) return () => Math.min(constant, wmax);
+  const z = Math.floor(ctx.zoom + 1e-9);
+  return (g) => {
+    const v = e.evaluate(z, exprFeature(g));
+    return Math.min(typeof v === 'number' ? v : constant, wmax);
+  };
+}
+
+/**
+ * A polygon ring as MapLibre strokes it: closed (first point repeated last) when no edge was made
+ * by clipping; else the runs of kept edges, each end on a cut edge cut on that edge's axis
+ * (1 vertical, 2 horizontal, 0 slanted: not clipped).
+ */
+function ringLines(
+  ring: Float64Array,
+  cuts: ArrayLike<number> | undefined,
+  buf: { a: Float64Array },
+  run: { a: Float64Array },
+  draw: (pts: Float64Array, n: number, closed: boolean, startCut: number, endCut: number) => void,
+): void {
+  // Points without the closing repeat, with the original edge index of each.
+  const m = ring.length >> 1;
+  let count = m;
+  if (count > 1 && ring[0] === ring[(m - 1) * 2] && ring[1] === ring[(m - 1) * 2 + 1]) count--;
+  if (count < 2) return;
+  let anyCut = false;
+  if (cuts) for (let k = 0; k < count; k++) if (cuts[k] === 1) anyCut = true;
+  if (!anyCut) {
+    if (buf.a.length < count * 2 + 2) buf.a = new Float64Array(count * 4 + 4);
+    let n = 0;
+    const a = buf.a;
+    for (let k = 0; k < count; k++) {
+      const x = ring[k * 2]!;
+      const y = ring[k * 2 + 1]!;
+      if (n > 0 && a[n * 2 - 2] === x && a[n * 2 - 1] === y) continue;
+      a[n * 2] = x;
+      a[n * 2 + 1] = y;
+      n++;
+    }
+    if (n > 1 && a[0] === a[n * 2 - 2] && a[1] === a[n * 2 - 1]) n--;
+    if (n < 2) return;
+    a[n * 2] = a[0]!;
+    a[n * 2 + 1] = a[1]!;
+    draw(a, n + 1, true, 0, 0);
+    return;
+  }
+  // Start after a cut edge; walk every edge once.
+  let first = 0;
+  while (cuts![first] !== 1) first++;
+  const axisOf = (k: number): number => {
+    const i = k % count;
+    const j = (k + 1) % count;
+    if (ring[i * 2] === ring[j * 2]) return 1;
+    if (ring[i * 2 + 1] === ring[j * 2 + 1]) return 2;
+    return 0;
+  };
+  if (run.a.length < count * 2 + 2) run.a = new Float64Array(count * 4 + 4);
+  let n = 0;
+  let startAxis = axisOf(first);
+  const flush = (endAxis: number) => {
+    if (n >= 2) {
+      const k = dedupe(run.a.subarray(0, n * 2), buf);
+      if (k >= 2) draw(buf.a, k, false, startAxis || 3, endAxis || 3);
+    }
+    n = 0;
+  };
+  for (let s = 1; s <= count; s++) {
+    const k = (first + s) % count;
+    run.a[n * 2] = ring[k * 2]!;
+    run.a[n * 2 + 1] = ring[k * 2 + 1]!;
+    n++;
+    if (cuts![k] === 1) {
+      const ax = axisOf(k);
+      flush(ax);
+      startAxis = ax;
+    }
+  }
+}
