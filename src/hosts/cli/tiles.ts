@@ -148,47 +148,35 @@ class DirSink implements TileSink {
   async close(): Promise<void> {}
 }
 
-class PmtilesSink implements TileSink {
-  constructor(
-    private readonly w: PmtilesWriter,
-    private readonly info: Parameters<PmtilesWriter['finish']>[0],
-  ) {}
-  has(t: TileAddress): boolean {
-    return this.w.has(t.z, t.x, t.y);
-  }
-  write(t: TileAddress, png: Uint8Array): Promise<void> {
-    return this.w.write(t.z, t.x, t.y, png).catch((e) => {
-      throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
-    });
-  }
-  async finish(): Promise<void> {
-    await this.w.finish(this.info);
-  }
-  close(): Promise<void> {
-    return this.w.close();
-  }
+/** What a tile archive's writer (PmtilesWriter, MbtilesWriter) offers the sink; `info`: its metadata. */
+interface ArchiveWriter<Info> {
+  readonly file: string;
+  has(z: number, x: number, y: number): boolean;
+  write(z: number, x: number, y: number, tile: Uint8Array): Promise<void>;
+  finish(info: Info): Promise<unknown>;
+  close(): Promise<void>;
 }
 
-class MbtilesSink implements TileSink {
+/** A PMTiles or MBTiles archive: a failed write or finish names the file (an OutputError). */
+class ArchiveSink<Info> implements TileSink {
   constructor(
-    private readonly w: MbtilesWriter,
-    private readonly info: Parameters<MbtilesWriter['finish']>[0],
+    private readonly w: ArchiveWriter<Info>,
+    private readonly info: Info,
   ) {}
   has(t: TileAddress): boolean {
     return this.w.has(t.z, t.x, t.y);
   }
   write(t: TileAddress, tile: Uint8Array): Promise<void> {
-    return this.w.write(t.z, t.x, t.y, tile).catch((e) => {
-      throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
-    });
+    return this.w.write(t.z, t.x, t.y, tile).catch((e) => this.failed(e));
   }
-  finish(): Promise<void> {
-    return this.w.finish(this.info).catch((e) => {
-      throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
-    });
+  async finish(): Promise<void> {
+    await this.w.finish(this.info).catch((e) => this.failed(e));
   }
   close(): Promise<void> {
     return this.w.close();
+  }
+  private failed(e: unknown): never {
+    throw new OutputError(`cannot write '${this.w.file}': ${(e as Error).message}`);
   }
 }
 
@@ -229,18 +217,23 @@ async function makeRenderer(
   });
 }
 
+/** An archive's writer opened on `out`: a --resume of another job is a usage error, any other failure names the file. */
+function openArchive<W>(out: string, open: () => Promise<W>): Promise<W> {
+  return open().catch((e) => {
+    if (e instanceof ResumeMismatchError) throw new UsageError(e.message);
+    throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
+  });
+}
+
 /** The archive's header and metadata: zooms and bounds of the request, style name, attribution, params. */
 async function openPmtiles(out: string, a: TilesArgs, style: LoadedStyle, params: ParamValues, job: JobIdentity): Promise<TileSink> {
   const bbox = parseBbox(a.bbox);
   const [minZoom, maxZoom] = [parseZoom(a.minZoom), parseZoom(a.maxZoom)];
   const shard = parseShard(a.shard);
   const doc = style.renderer.doc;
-  const writer = await PmtilesWriter.open(out, { resume: a.resume, job }).catch((e) => {
-    if (e instanceof ResumeMismatchError) throw new UsageError(e.message);
-    throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
-  });
+  const writer = await openArchive(out, () => PmtilesWriter.open(out, { resume: a.resume, job }));
   const format = tileFormat(a.format);
-  return new PmtilesSink(writer, {
+  return new ArchiveSink(writer, {
     tileType: format === 'webp' ? TileType.Webp : format === 'jpeg' ? TileType.Jpeg : TileType.Png,
     minZoom,
     maxZoom,
@@ -275,12 +268,9 @@ async function openMbtiles(out: string, a: TilesArgs, style: LoadedStyle, params
   const bbox = parseBbox(a.bbox);
   const [minZoom, maxZoom] = [parseZoom(a.minZoom), parseZoom(a.maxZoom)];
   const doc = style.renderer.doc;
-  const writer = await MbtilesWriter.open(out, { resume: a.resume, job }).catch((e) => {
-    if (e instanceof ResumeMismatchError) throw new UsageError(e.message);
-    throw new OutputError(`cannot open '${out}': ${(e as Error).message}`);
-  });
+  const writer = await openArchive(out, () => MbtilesWriter.open(out, { resume: a.resume, job }));
   const format = tileFormat(a.format);
-  return new MbtilesSink(writer, {
+  return new ArchiveSink(writer, {
     name: doc.name ?? path.basename(style.file),
     format: format === 'jpeg' ? 'jpg' : format,
     bounds: bbox,
