@@ -238,20 +238,20 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
 
 /** blendRasters for `multiply` over or atop: the general formula with B = Cb Cs written out. */
 function multiply(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array | undefined, atop: boolean, out: Float32Array): Float32Array {
-  // Where the source is transparent the result is the base with its alpha clamped: copy the base
-  // at once (sparse sources, strokes and dots, leave most pixels so) and clamp those alphas.
-  out.set(base.subarray(0, out.length));
   for (let i = 0; i < base.length; i += 4) {
-    const srcA = clamp01(over[i + 3]!);
-    const as = srcA * opacity * (mask ? clamp01(mask[i + 3]!) : 1);
     const ab = clamp01(base[i + 3]!);
-    if (as === 0) {
-      out[i + 3] = ab; // (not only where it differs: -0 clamps to +0)
-      continue;
-    }
     const cbR = base[i]!,
       cbG = base[i + 1]!,
       cbB = base[i + 2]!;
+    const srcA = clamp01(over[i + 3]!);
+    const as = srcA * opacity * (mask ? clamp01(mask[i + 3]!) : 1);
+    if (as === 0) {
+      out[i] = cbR;
+      out[i + 1] = cbG;
+      out[i + 2] = cbB;
+      out[i + 3] = ab;
+      continue;
+    }
     // x / 1 is x, and with ab = 1 the mix (1 - ab) s + ab (b s) is b s exactly (0 s = +0 for the
     // clamped s >= 0): opaque sources and bases, the common case, skip those divisions.
     const d = srcA > 0 ? srcA : 1;
