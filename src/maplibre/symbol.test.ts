@@ -6,7 +6,7 @@ import path from 'node:path';
 import { NodeLoader } from '../hosts/node/loader.js';
 import { Renderer } from '../index.js';
 import { convertMapLibre } from './convert.js';
-import { defaultFontFile, fontFiles } from './symbol.js';
+import { defaultFontFile, fontFiles, iconNames } from './symbol.js';
 import { formatNote, type MlStyle } from './types.js';
 
 const loader = () => new NodeLoader({ baseDir: path.resolve('.'), allowOutside: true });
@@ -123,7 +123,7 @@ describe('MapLibre symbol layers', () => {
       ]),
     );
     expect(notes.map(formatNote)).toEqual([
-      "layer 's' icon-image: zoom- or data-dependent icons are not supported; no icons are drawn",
+      "layer 's' icon-image: icon names computed from data (not written out in the expression) are not supported; no icons are drawn",
       "layer 's' text-rotate: rotated labels are not supported; drawn unrotated",
       "layer 's' text-allow-overlap: labels never overlap one another",
     ]);
@@ -192,5 +192,36 @@ describe('MapLibre symbol layers', () => {
     for (let i = 3; i < out.data.length; i += 4) covered += out.data[i]!;
     expect(covered).toBeGreaterThan(2 * 25 * 21 * 0.5);
     expect(covered).toBeLessThan(2 * 25 * 22 * 1.05);
+  });
+
+  test('a data-driven icon-image: each name its expression gives stamps the features that take it', async () => {
+    const sprite = 'tests/maplibre/assets/sprites/emerald';
+    const byRank = ['match', ['get', 'rank'], 1, 'interstate_3', 'us_highway_2'];
+    const ml = style([{ id: 'poi', type: 'symbol', source: 'p', layout: { 'icon-image': byRank, 'icon-allow-overlap': true } }], { sprite });
+    const { style: doc, notes } = convertMapLibre(ml);
+    expect(notes).toEqual([]);
+    expect(doc.nodes['poi-icon-0']).toEqual({ op: 'icon', sprite, name: 'interstate_3', missing: 'transparent' });
+    expect(doc.nodes['poi-icon-1']).toEqual({ op: 'icon', sprite, name: 'us_highway_2', missing: 'transparent' });
+    // The same pixels as each icon written as a constant over its own feature (filtered by hand).
+    const constant = (name: string, rank: number) =>
+      style([{ id: 'poi', type: 'symbol', source: 'p', filter: ['==', ['get', 'rank'], rank], layout: { 'icon-image': name, 'icon-allow-overlap': true } }], {
+        sprite,
+      });
+    const tile = { z: 9, x: 271, y: 186 };
+    const got = await Renderer.create(ml, { loader: loader() }).renderTile(tile);
+    const a = await Renderer.create(constant('interstate_3', 1), { loader: loader() }).renderTile(tile);
+    const b = await Renderer.create(constant('us_highway_2', 2), { loader: loader() }).renderTile(tile);
+    let covered = 0;
+    let maxDiff = 0;
+    for (let i = 0; i < got.data.length; i += 4) {
+      // The two icons do not overlap here: each pixel is one of them (or neither).
+      const ref = a.data[i + 3]! > 0 ? a : b;
+      for (let k = 0; k < 4; k++) maxDiff = Math.max(maxDiff, Math.abs(got.data[i + k]! - ref.data[i + k]!));
+      covered += got.data[i + 3]!;
+    }
+    expect(covered).toBeGreaterThan(100);
+    expect(maxDiff).toBe(0);
+    expect(iconNames(['coalesce', ['image', ['get', 'x']], 'dot'])).toBeUndefined();
+    expect(iconNames(['step', ['zoom'], 'dot', 12, ['case', ['has', 'a'], 'post_icon', 'dot']])).toEqual(['dot', 'post_icon']);
   });
 });

@@ -351,30 +351,39 @@ function iconNode(c: LayerContext, f: string, placement: string): string | undef
     c.touch(...ICON_PROPS);
     return undefined;
   }
+  // A zoom- or data-dependent icon-image: the features grouped by the name it gives them, one
+  // stamp per name its expression can give (its string outputs); drawn name by name.
+  let names: string[];
   if (image.kind !== 'constant') {
-    c.touch(...ICON_PROPS);
-    c.note('icon-image', 'zoom- or data-dependent icons are not supported; no icons are drawn');
-    return undefined;
+    const found = iconNames(image.expr);
+    if (!found || !found.length) {
+      c.touch(...ICON_PROPS);
+      c.note('icon-image', 'icon names computed from data (not written out in the expression) are not supported; no icons are drawn');
+      return undefined;
+    }
+    if (found.length > MAX_ICON_NAMES) c.note('icon-image', `only the first ${MAX_ICON_NAMES} of ${found.length} icon names are drawn`);
+    names = found.slice(0, MAX_ICON_NAMES);
+  } else {
+    let name: unknown = image.value;
+    if (name && typeof name === 'object' && 'name' in name) name = (name as { name: unknown }).name;
+    if (typeof name !== 'string' || !name) return undefined;
+    names = [name];
   }
-  let name: unknown = image.value;
-  if (name && typeof name === 'object' && 'name' in name) name = (name as { name: unknown }).name;
-  if (typeof name !== 'string' || !name) return undefined;
-  const sprite = c.style.sprite;
-  const colon = name.indexOf(':');
-  const [id, icon] = colon > 0 && Array.isArray(sprite) ? [name.slice(0, colon), name.slice(colon + 1)] : ['default', name];
-  const base = typeof sprite === 'string' ? (id === 'default' ? sprite : undefined) : Array.isArray(sprite) ? sprite.find((x) => x?.id === id)?.url : undefined;
-  if (!base) {
-    c.touch(...ICON_PROPS);
-    c.note('icon-image', `the style has no sprite${id === 'default' ? '' : ` '${id}'`} for icon '${name}'; no icons are drawn`);
-    return undefined;
+  const stamps: string[] = [];
+  for (const [k, name] of names.entries()) {
+    const sheet = iconSheet(c, name, names.length > 1 ? k : undefined);
+    if (!sheet) continue;
+    let feats = f;
+    if (image.kind !== 'constant') {
+      // This name's features: the layer's features node with the icon-image expression equal to it.
+      const base = { ...c.g.nodes[f]! };
+      const pick = ['==', ['to-string', image.expr], name];
+      base['filter-expr'] = base['filter-expr'] === undefined ? pick : ['all', base['filter-expr'], pick];
+      feats = c.g.add(`${c.id}-features-icon-${k}`, base);
+    }
+    stamps.push(stampNode(c, feats, sheet, names.length > 1 ? k : undefined));
   }
-  if (placement !== 'point') c.note('icon-image', 'icons along lines are not supported; icons are drawn at point features only');
-  const sheet = c.g.add(`${c.id}-icon`, { op: 'icon', sprite: base, name: icon, missing: 'transparent' });
-  const node: NodeSpec = { op: 'stamp', features: '@' + f, sprite: '@' + sheet };
-  const size = c.setNumber(node, 'icon-size', { field: 'scale', exprField: 'scale-expr' });
-  if (size.kind !== 'constant') node['size-max'] = 256;
-  c.setNumber(node, 'icon-rotate', { field: 'rotation', exprField: 'rotation-expr' });
-  c.setNumber(node, 'icon-opacity', { field: 'opacity', exprField: 'opacity-expr' });
+  if (placement !== 'point' && stamps.length) c.note('icon-image', 'icons along lines are not supported; icons are drawn at point features only');
   const anchor = constant(c, 'icon-anchor');
   if (typeof anchor === 'string' && anchor !== 'center') c.note('icon-anchor', 'icons are centred on their points');
   for (const p of ['icon-offset', 'icon-translate', 'icon-text-fit', 'icon-color', 'icon-halo-color', 'icon-halo-width', 'icon-halo-blur']) {
@@ -385,5 +394,69 @@ function iconNode(c: LayerContext, f: string, placement: string): string | undef
   if (overlap !== true && overlapMode !== 'always')
     c.note('icon-allow-overlap', 'icons are drawn at every point without collision detection (as icon-allow-overlap: true)');
   c.touch(...ICON_PROPS);
-  return c.g.add(`${c.id}-icons`, node);
+  if (!stamps.length) return undefined;
+  let out = stamps[0]!;
+  for (let k = 1; k < stamps.length; k++) out = c.g.add(`${c.id}-icons-over`, { op: 'blend', base: '@' + out, over: '@' + stamps[k] });
+  return out;
+}
+
+/** Icon names drawn for one data-driven icon-image layer, at most. */
+const MAX_ICON_NAMES = 64;
+
+/**
+ * Every name a zoom or data expression of icon-image can give: the string outputs of its match,
+ * case, step, coalesce and image forms; undefined when an output is computed (get, concat...).
+ */
+export function iconNames(e: unknown): string[] | undefined {
+  const out = new Set<string>();
+  const walk = (x: unknown): boolean => {
+    if (typeof x === 'string') {
+      if (x) out.add(x);
+      return true;
+    }
+    if (!Array.isArray(x)) return x === null || x === undefined;
+    const [op, ...a] = x as [unknown, ...unknown[]];
+    switch (op) {
+      case 'literal':
+        return typeof a[0] === 'string' ? walk(a[0]) : false;
+      case 'image':
+      case 'to-string':
+        return walk(a[0]);
+      case 'match':
+        // input, label, output, ..., fallback: the outputs and the fallback.
+        return a.slice(1).every((v, i, arr) => (i % 2 === 0 && i !== arr.length - 1) || walk(v));
+      case 'case':
+        return a.every((v, i, arr) => (i % 2 === 0 && i !== arr.length - 1 ? true : walk(v)));
+      case 'step':
+        return a.slice(1).every((v, i) => i % 2 === 1 || walk(v));
+      case 'coalesce':
+        return a.every(walk);
+      default:
+        return false;
+    }
+  };
+  return walk(e) ? [...out] : undefined;
+}
+
+/** The `icon` node of one sprite name, or undefined (noted) when the style has no sprite for it. */
+function iconSheet(c: LayerContext, name: string, k: number | undefined): string | undefined {
+  const sprite = c.style.sprite;
+  const colon = name.indexOf(':');
+  const [id, icon] = colon > 0 && Array.isArray(sprite) ? [name.slice(0, colon), name.slice(colon + 1)] : ['default', name];
+  const base = typeof sprite === 'string' ? (id === 'default' ? sprite : undefined) : Array.isArray(sprite) ? sprite.find((x) => x?.id === id)?.url : undefined;
+  if (!base) {
+    c.note('icon-image', `the style has no sprite${id === 'default' ? '' : ` '${id}'`} for icon '${name}'; it is not drawn`);
+    return undefined;
+  }
+  return c.g.add(k === undefined ? `${c.id}-icon` : `${c.id}-icon-${k}`, { op: 'icon', sprite: base, name: icon, missing: 'transparent' });
+}
+
+/** A stamp of `sheet` at the points of `feats`, at icon-size, icon-rotate and icon-opacity. */
+function stampNode(c: LayerContext, feats: string, sheet: string, k: number | undefined): string {
+  const node: NodeSpec = { op: 'stamp', features: '@' + feats, sprite: '@' + sheet };
+  const size = c.setNumber(node, 'icon-size', { field: 'scale', exprField: 'scale-expr' });
+  if (size.kind !== 'constant') node['size-max'] = 256;
+  c.setNumber(node, 'icon-rotate', { field: 'rotation', exprField: 'rotation-expr' });
+  c.setNumber(node, 'icon-opacity', { field: 'opacity', exprField: 'opacity-expr' });
+  return c.g.add(k === undefined ? `${c.id}-icons` : `${c.id}-icons-${k}`, node);
 }
