@@ -20,6 +20,9 @@ function fail(shader: string, message: string): never {
   throw new Error(`shader ${shader}: ${message}`);
 }
 
+/** Numbers per packed field type (View aside). */
+const SIZES: Readonly<Record<string, number>> = { f32: 1, u32: 1, i32: 1, vec2u: 2, vec2f: 2, vec4f: 4 };
+
 /** `struct U` packed from named values (every declared field, nothing else). */
 export function packUniforms(shader: string, layout: ShaderLayout, values: Readonly<Record<string, UniformValue>>): Uniforms {
   const u = new Uniforms();
@@ -31,19 +34,25 @@ export function packUniforms(shader: string, layout: ShaderLayout, values: Reado
       u.view(v);
       continue;
     }
-    if (isGpuImage(v)) fail(shader, `uniform ${name} (${type}) is not a View`);
-    const xs = typeof v === 'number' ? [v] : v;
-    const want = type.startsWith('vec4') ? 4 : type.startsWith('vec2') ? 2 : 1;
-    if (xs.length !== want) fail(shader, `uniform ${name} (${type}) wants ${want} number(s)`);
-    if (type === 'vec4f') u.vec4f(xs[0]!, xs[1]!, xs[2]!, xs[3]!);
+    const want = SIZES[type] ?? fail(shader, `uniform ${name}: type ${type} is not packed (add it to layout.ts)`);
+    const n = typeof v === 'number' ? 1 : isGpuImage(v) ? -1 : v.length;
+    if (n !== want) fail(shader, `uniform ${name} (${type}) wants ${want} number(s)`);
+    const xs = v as number | ArrayLike<number>;
+    if (typeof xs === 'number') {
+      if (type === 'f32') u.f32s(xs);
+      else if (type === 'u32') u.u32s(xs);
+      else u.i32s(xs);
+    } else if (type === 'vec4f') u.vec4f(xs[0]!, xs[1]!, xs[2]!, xs[3]!);
     else if (type === 'vec2u') u.vec2u(xs[0]!, xs[1]!);
     else if (type === 'vec2f') u.vec2f(xs[0]!, xs[1]!);
     else if (type === 'f32') u.f32s(xs[0]!);
     else if (type === 'u32') u.u32s(xs[0]!);
-    else if (type === 'i32') u.i32s(xs[0]!);
-    else fail(shader, `uniform ${name}: type ${type} is not packed (add it to layout.ts)`);
+    else u.i32s(xs[0]!);
   }
-  for (const name of Object.keys(values)) if (!layout.uniform.some(([f]) => f === name)) fail(shader, `uniform ${name} is not declared`);
+  // Every declared field was found above: more keys means one is not declared.
+  if (Object.keys(values).length !== layout.uniform.length) {
+    for (const name of Object.keys(values)) if (!layout.uniform.some(([f]) => f === name)) fail(shader, `uniform ${name} is not declared`);
+  }
   return u;
 }
 
@@ -52,8 +61,12 @@ export type Bindings = Readonly<Record<string, GPUBindingResource>>;
 
 /** Bind group 0's entries: the named resources numbered as the shader declares them (every one, nothing else). */
 export function bindGroup(shader: string, layout: ShaderLayout, resources: Bindings): GPUBindGroupEntry[] {
-  for (const name of Object.keys(resources)) if (!layout.bind.includes(name)) fail(shader, `binding ${name} is not declared`);
-  return layout.bind.map((name, binding) => ({ binding, resource: resources[name] ?? fail(shader, `no resource for binding ${name}`) }));
+  const entries = layout.bind.map((name, binding) => ({ binding, resource: resources[name] ?? fail(shader, `no resource for binding ${name}`) }));
+  // Every declared binding was found above: more keys means one is not declared.
+  if (Object.keys(resources).length !== entries.length) {
+    for (const name of Object.keys(resources)) if (!layout.bind.includes(name)) fail(shader, `binding ${name} is not declared`);
+  }
+  return entries;
 }
 
 /** The declared layout of `shader` (from its `//!uniform` / `//!bind` lines). */
