@@ -193,6 +193,35 @@ describe('stroke: dab profile and lattice', () => {
     expect(cases).toBe(30);
   });
 
+  test('no dabs at all (a tile with no features) draws nothing, even where the arrays end the kernel memory', () => {
+    // Regression: the kernel loaded group[count] (a select evaluates both arms) and, with every
+    // array after it empty, read past the memory: hand-drawn failed at zooms 0-3. 1024 x 1024 is a
+    // canvas larger than this file's others whose arrays end on a page boundary (36 bytes a pixel).
+    const W = 1024;
+    const H = 1024;
+    const d = {
+      count: 0,
+      geom: new Float32Array(0),
+      group: new Uint32Array(0),
+      runs: new Float64Array(0),
+      runGroup: new Uint32Array(0),
+      runCount: 0,
+      paints: new Float32Array(0),
+      groups: 0,
+      round: true,
+      tinted: false,
+      hardness: 1,
+      aa: 1,
+      tip: undefined,
+    } as unknown as Parameters<typeof drawDabsWasm>[0];
+    const out = new Float32Array(W * H * 4).fill(0.25);
+    expect(drawDabsWasm(d, W, H, out, true)).toBe(true);
+    expect(out.every((v) => v === 0)).toBe(true);
+    const onto = new Float32Array(W * H * 4).fill(0.5);
+    expect(drawDabsWasm(d, W, H, onto, false)).toBe(true);
+    expect(onto.every((v) => v === 0.5)).toBe(true);
+  });
+
   test('dabs of one feature combine by maximum: overlapping dabs do not darken a translucent stroke', async () => {
     const r = await cpu(
       style(lines([[10, 64, 118, 64]]), { color: '#ff000080' }, { op: 'brush-solid', 'width-px': 8, color: '#000000', 'dabs-per-radius': 8 }),

@@ -308,10 +308,11 @@
     (local.set $i (i32.const 0))
     (block $end
       (loop $dabs
-        (local.set $g (select
-          (i32.load (i32.add (local.get $group) (i32.shl (local.get $i) (i32.const 2))))
-          (local.get $groups)
-          (i32.lt_u (local.get $i) (local.get $count))))
+        ;; past the last dab, the group after the last (not a select: it would load group[count],
+        ;; beyond the memory when every later array is empty)
+        (local.set $g (local.get $groups))
+        (if (i32.lt_u (local.get $i) (local.get $count))
+          (then (local.set $g (i32.load (i32.add (local.get $group) (i32.shl (local.get $i) (i32.const 2)))))))
         (if (i32.ne (local.get $g) (local.get $cur))
           (then
             ;; runs of the groups up to this one, then the group's own dabs
