@@ -74,6 +74,27 @@ describe('features', () => {
     expect(await sample({ 'max-zoom': 1 }, 2)).toEqual([]);
   });
 
+  test('a filtered GeoJSON layer gives every canvas the same list of whole features (text shares work per list)', async () => {
+    const { CpuBackend, Renderer } = await import('../../index.js');
+    const { hookedBackend } = await import('../../../tests/helpers/backends.js');
+    const lists: unknown[] = [];
+    const backend = hookedBackend(new CpuBackend(), {
+      after(_op, ctx, v) {
+        if (ctx.id === 'f' && v.kind === 'features') lists.push((v as Features).whole!.features());
+      },
+    });
+    const style = {
+      output: 'out',
+      sources: { pts: { type: 'geojson', data: points } },
+      nodes: { f: { op: 'features', source: 'pts', 'filter-expr': ['>', ['get', 'rank'], 2] }, out: { op: 'circles', features: '@f', radius: 1 } },
+    };
+    const r = Renderer.create(style);
+    for (const x of [0, 1]) await r.renderTile({ z: 1, x, y: 0 }, undefined, { backend });
+    expect(lists).toHaveLength(2);
+    expect(lists[1]).toBe(lists[0]);
+    expect((lists[0] as { properties: { name: string } }[]).map((w) => w.properties.name)).toEqual(['b', 'c']);
+  });
+
   test('min-zoom-field drops features whose value exceeds the zoom', async () => {
     expect(names(await sample({ 'min-zoom-field': 'minz' }, 2))).toEqual(['a', 'c']);
     expect(names(await sample({ 'min-zoom-field': 'minz' }, 3))).toEqual(['a', 'b', 'c']);

@@ -8,6 +8,12 @@ import type { WholeFeature } from '../../geometry/whole.js';
 /** Filtered group lists per sampled groups array, compiled filter and zoom (see the cpu kernel). */
 const filtered = new WeakMap<readonly FeatureGroup[], Map<CompiledExpr | undefined, Map<string, FeatureGroup[]>>>();
 
+/**
+ * Filtered whole-feature lists per source list, compiled filter and zoom: the same list for every
+ * canvas, so ops that share work per layer (text placement per world cell) find it again.
+ */
+const filteredWhole = new WeakMap<readonly WholeFeature[], Map<CompiledExpr | undefined, Map<string, WholeFeature[]>>>();
+
 /** Samples a host-bound feature layer for the node's canvas. */
 export const features: OpDef = {
   name: 'features',
@@ -65,7 +71,23 @@ export const features: OpDef = {
     const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
     if (all) {
       let kept: readonly WholeFeature[] | undefined;
-      out.whole = { features: () => (kept ??= filter || mzField ? all().filter(passes) : all()) };
+      const filterWhole = (list: readonly WholeFeature[]): readonly WholeFeature[] => {
+        let memo = filteredWhole.get(list);
+        if (!memo) filteredWhole.set(list, (memo = new Map()));
+        const key = `${z}|${mzField ?? ''}`;
+        let byExpr = memo.get(filter);
+        if (!byExpr) {
+          if (memo.size >= 8) memo.clear(); // a style rebuilt again and again: keep the memo small
+          memo.set(filter, (byExpr = new Map()));
+        }
+        let got = byExpr.get(key);
+        if (!got) {
+          if (byExpr.size >= 32) byExpr.clear(); // fractional zooms: keep it small
+          byExpr.set(key, (got = list.filter(passes)));
+        }
+        return got;
+      };
+      out.whole = { features: () => (kept ??= filter || mzField ? filterWhole(all()) : all()) };
     } else if (source.tilePieces) {
       // Tiled sources: each source tile's own pieces, loaded when an op asks (centroid).
       const tiled = source.tilePieces.bind(source);
