@@ -171,7 +171,9 @@ async function renderOnce(
           st.published.set(id, await n.op.decide(ctx));
         } catch (e) {
           if (e instanceof TilegraphError || (e as Error)?.name === 'AbortError') throw e;
-          throw new RenderError([{ pointer: n.pointer, message: `node '${id}' (${n.op.name}) failed: ${(e as Error).message ?? e}` }], { cause: e });
+          throw new RenderError([{ pointer: n.pointer, message: `node '${n.copyOf ?? id}' (${n.op.name}) failed: ${(e as Error).message ?? e}` }], {
+            cause: e,
+          });
         }
         releaseDone(st, n.edges, undefined, temps);
         continue;
@@ -205,7 +207,7 @@ async function renderOnce(
       } catch (e) {
         if (e instanceof TilegraphError) throw e;
         if ((e as Error)?.name === 'AbortError') throw e;
-        throw new RenderError([{ pointer: n.pointer, message: `node '${id}' (${n.op.name}) failed: ${(e as Error).message ?? e}` }], { cause: e });
+        throw new RenderError([{ pointer: n.pointer, message: `node '${n.copyOf ?? id}' (${n.op.name}) failed: ${(e as Error).message ?? e}` }], { cause: e });
       }
       if (value.kind !== n.kind) throw new RenderError(`node '${id}' produced ${value.kind}, expected ${n.kind}`);
       st.results.set(id, value);

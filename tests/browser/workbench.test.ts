@@ -43,20 +43,7 @@ describe('the workbench on the example style', () => {
     await s.page.goto(s.base);
     await settled(s.page);
     const nodes = await s.page.locator('#graph g.node').evaluateAll((els) => els.map((e) => (e as SVGGElement).dataset.node));
-    expect(nodes.sort()).toEqual([
-      'borders',
-      'countries',
-      'country-names',
-      'land',
-      'map',
-      'names',
-      'sea',
-      'sea-shaded',
-      'shadow',
-      'shape',
-      'with-borders',
-      'with-land',
-    ]);
+    expect(nodes.sort()).toEqual(['borders', 'countries', 'land', 'map', 'names', 'sea', 'sea-shaded', 'shadow', 'shape', 'with-borders', 'with-land']);
     const edges = await s.page
       .locator('#graph path.edge')
       .evaluateAll((els) => els.map((e) => `${(e as SVGPathElement).dataset.from}->${(e as SVGPathElement).dataset.to}`));
@@ -72,7 +59,7 @@ describe('the workbench on the example style', () => {
         'countries->borders',
         'with-land->with-borders',
         'borders->with-borders',
-        'country-names->names',
+        'countries->names',
         'with-borders->map',
         'names->map',
       ].sort(),
@@ -190,12 +177,8 @@ describe('the workbench on the example style', () => {
     await clickAt(s.page, 18.5, 15); // Chad
     await s.page.waitForFunction(() => (window as unknown as { tilegraphPreview: { inspected?: unknown[] } }).tilegraphPreview.inspected !== undefined);
     const st = await previewState(s.page);
-    // Both features nodes read the countries (the names have their own node, cbcd5dd: docs/format.md).
-    expect(st.inspected).toEqual([
-      { node: 'countries', geometry: 'polygon', properties: { name: 'Chad' } },
-      { node: 'country-names', geometry: 'polygon', properties: { name: 'Chad' } },
-    ]);
-    await expect(s.page.locator('.maplibregl-popup .feature h3').first().textContent()).resolves.toBe('countries · polygon');
+    expect(st.inspected).toEqual([{ node: 'countries', geometry: 'polygon', properties: { name: 'Chad' } }]);
+    await expect(s.page.locator('.maplibregl-popup .feature h3').textContent()).resolves.toBe('countries · polygon');
     await expect(s.page.locator('#inspect td').first().textContent()).resolves.toBe('Chad');
     saveArtifact('workbench.png', await s.page.screenshot());
     // The README's screenshot of the workbench (the output, the graph, a feature's properties):

@@ -70,6 +70,43 @@ describe('render core', () => {
     for (let i = 0; i < raster.data.length; i += 4) expect(raster.data[i]).toBeCloseTo(1, 5);
   });
 
+  test('a features node read with very different margins is sampled once per margin, with the same pixels', async () => {
+    // A blur reads circles of the features over its reach (~55 px); the other circles need a few. One
+    // node sampled over the widest margin made those circles work on every feature of that margin.
+    const loader: Loader = { load: async () => new TextEncoder().encode(JSON.stringify(points)) };
+    const nodes = (f2: string) => ({
+      f: { op: 'features', source: 'pts' },
+      ...(f2 === 'f' ? {} : { [f2]: { op: 'features', source: 'pts' } }),
+      dots: { op: 'circles', features: '@f', radius: 6, color: '#123456' },
+      glow: { op: 'blur', input: '@dots', sigma: 16 },
+      ring: { op: 'circles', features: `@${f2}`, radius: 3, color: '#ff0000' },
+      out: { op: 'blend', base: '@glow', over: '@ring' },
+    });
+    const style = (f2: string) => ({ output: 'out', sources: { pts: { type: 'geojson', data: 'p.geojson' } }, nodes: nodes(f2) });
+    const one = Renderer.create(style('f'), { loader });
+    const two = Renderer.create(style('g'), { loader });
+    const margins = [...one.plan.nodes.values()].filter((n) => n.op.name === 'features').map((n) => [n.id, n.copyOf, n.margin]);
+    expect(margins.map(([id, of]) => [id, of])).toEqual([
+      ['f', undefined],
+      [expect.stringMatching(/^f#/), 'f'],
+    ]);
+    expect(margins[0]![2]).toBeGreaterThan(40); // the blur (sigma 16) and the circles beneath it
+    expect(margins[1]![2]).toBeLessThan(25); // the other circles' few pixels and 16 to spare
+    // The plan's order still puts every features node before its readers.
+    const at = (id: string) => one.plan.order.indexOf(id);
+    expect(at(margins[1]![0] as string)).toBeLessThan(at('ring'));
+    // The style written with two features nodes by hand gives the same bytes, tile by tile.
+    for (const [z, x, y] of [
+      [0, 0, 0],
+      [2, 2, 1],
+      [3, 4, 3],
+    ] as const) {
+      const a = await one.renderTile({ z, x, y }, undefined, { tileSize: 64 });
+      const b = await two.renderTile({ z, x, y }, undefined, { tileSize: 64 });
+      expect(Buffer.from(a.data.buffer).equals(Buffer.from(b.data.buffer))).toBe(true);
+    }
+  });
+
   test('the backend given to a render is used', async () => {
     const r = Renderer.create({ output: 'o', nodes: { o: { op: 'solid', color: '#000000' } } });
     let used = false;

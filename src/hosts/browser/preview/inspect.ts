@@ -64,7 +64,7 @@ export async function featuresAt(core: CoreRenderer, lng: number, lat: number, z
   const window: Window = { z, x0: Math.floor(px) - r, y0: Math.floor(py) - r, width: 2 * r + 1, height: 2 * r + 1, tileSize: 256 };
   const out: InspectedFeature[] = [];
   for (const n of core.plan.nodes.values()) {
-    if (n.op.name !== 'features') continue;
+    if (n.op.name !== 'features' || n.copyOf) continue; // copies (build.ts splitFeatures) are the same features
     // The kernel reads only these members of its context (src/ops/features).
     const ctx = {
       id: n.id,
