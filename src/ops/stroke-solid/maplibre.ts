@@ -155,184 +155,229 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
   let miterLimit = s.miterLimit;
   if (join === 'bevel') miterLimit = 1.05;
   m.startLine();
+  const v = newVertex();
   const X = (i: number) => pts[i * 2]!;
   const Y = (i: number) => pts[i * 2 + 1]!;
   // Current, previous and next vertex; previous and next normals (unit, perpendicular: (-dy, dx)).
-  let cx = NaN;
-  let cy = NaN;
   let hasCur = false;
   let prevX = NaN;
   let prevY = NaN;
-  let hasPrev = false;
-  let pnx = 0;
-  let pny = 0;
   let hasPrevN = false;
-  let nnx = 0;
-  let nny = 0;
   let hasNextN = false;
-  const normalTo = (ax: number, ay: number, bx: number, by: number): [number, number] => {
-    const dx = bx - ax;
-    const dy = by - ay;
-    const d = Math.hypot(dx, dy);
-    return [-dy / d, dx / d];
-  };
   if (polygon) {
-    cx = X(len - 2);
-    cy = Y(len - 2);
+    v.cx = X(len - 2);
+    v.cy = Y(len - 2);
     hasCur = true;
-    [nnx, nny] = normalTo(cx, cy, X(0), Y(0));
+    [v.nnx, v.nny] = normalTo(v.cx, v.cy, X(0), Y(0));
     hasNextN = true;
   }
   for (let i = 0; i < len; i++) {
-    let hasNext = true;
+    v.hasNext = true;
     let nxv = 0;
     let nyv = 0;
     if (i === len - 1) {
       if (polygon) {
         nxv = X(1);
         nyv = Y(1);
-      } else hasNext = false;
+      } else v.hasNext = false;
     } else {
       nxv = X(i + 1);
       nyv = Y(i + 1);
     }
-    if (hasNext && X(i) === nxv && Y(i) === nyv) continue;
+    if (v.hasNext && X(i) === nxv && Y(i) === nyv) continue;
     if (hasNextN) {
-      pnx = nnx;
-      pny = nny;
+      v.pnx = v.nnx;
+      v.pny = v.nny;
       hasPrevN = true;
     }
     if (hasCur) {
-      prevX = cx;
-      prevY = cy;
-      hasPrev = true;
+      prevX = v.cx;
+      prevY = v.cy;
+      v.hasPrev = true;
     }
-    cx = X(i);
-    cy = Y(i);
+    v.cx = X(i);
+    v.cy = Y(i);
     hasCur = true;
-    if (hasNext) {
-      [nnx, nny] = normalTo(cx, cy, nxv, nyv);
+    if (v.hasNext) {
+      [v.nnx, v.nny] = normalTo(v.cx, v.cy, nxv, nyv);
       hasNextN = true;
     } else {
-      nnx = pnx;
-      nny = pny;
+      v.nnx = v.pnx;
+      v.nny = v.pny;
       hasNextN = hasPrevN;
     }
     if (!hasPrevN) {
-      pnx = nnx;
-      pny = nny;
+      v.pnx = v.nnx;
+      v.pny = v.nny;
       hasPrevN = true;
     }
     // The join's normal: the bisector of the two normals ((0, 0) for a 180-degree turn).
-    let jx = pnx + nnx;
-    let jy = pny + nny;
-    if (jx !== 0 || jy !== 0) {
-      const d = Math.hypot(jx, jy);
-      jx /= d;
-      jy /= d;
+    v.jx = v.pnx + v.nnx;
+    v.jy = v.pny + v.nny;
+    if (v.jx !== 0 || v.jy !== 0) {
+      const d = Math.hypot(v.jx, v.jy);
+      v.jx /= d;
+      v.jy /= d;
     }
-    const cosAngle = pnx * nnx + pny * nny;
-    const cosHalfAngle = jx * nnx + jy * nny;
-    const miterLength = cosHalfAngle !== 0 ? 1 / cosHalfAngle : Infinity;
-    const approxAngle = 2 * Math.sqrt(2 - 2 * cosHalfAngle);
-    const isSharpCorner = cosHalfAngle < COS_HALF_SHARP_CORNER && hasPrev && hasNext;
-    const lineTurnsLeft = pnx * nny - pny * nnx > 0;
+    v.cosAngle = v.pnx * v.nnx + v.pny * v.nny;
+    const cosHalfAngle = v.jx * v.nnx + v.jy * v.nny;
+    v.miterLength = cosHalfAngle !== 0 ? 1 / cosHalfAngle : Infinity;
+    v.approxAngle = 2 * Math.sqrt(2 - 2 * cosHalfAngle);
+    const isSharpCorner = cosHalfAngle < COS_HALF_SHARP_CORNER && v.hasPrev && v.hasNext;
+    v.lineTurnsLeft = v.pnx * v.nny - v.pny * v.nnx > 0;
 
     if (isSharpCorner && i > 0) {
-      const prevLen = Math.hypot(cx - prevX, cy - prevY);
+      const prevLen = Math.hypot(v.cx - prevX, v.cy - prevY);
       if (prevLen > 2 * s.sharp) {
         const k = s.sharp / prevLen;
-        const npx = cx - (cx - prevX) * k;
-        const npy = cy - (cy - prevY) * k;
+        const npx = v.cx - (v.cx - prevX) * k;
+        const npy = v.cy - (v.cy - prevY) * k;
         m.advance(prevX, prevY, npx, npy);
-        m.current(npx, npy, pnx, pny, 0, 0);
+        m.current(npx, npy, v.pnx, v.pny, 0, 0);
         prevX = npx;
         prevY = npy;
       }
     }
 
-    const middle = hasPrev && hasNext;
-    let cur: string = middle ? join : polygon ? 'butt' : i === 0 ? (capStart ? s.cap : 'butt') : capEnd ? s.cap : 'butt';
-    if (middle && cur === 'round') {
-      if (miterLength < s.roundLimit) cur = 'miter';
-      else if (miterLength <= 2) cur = 'fakeround';
-    }
-    if (cur === 'miter' && miterLength > miterLimit) cur = 'bevel';
-    if (cur === 'bevel') {
-      if (miterLength > 2) cur = 'flipbevel';
-      if (miterLength < miterLimit) cur = 'miter';
-    }
+    const end = polygon ? 'butt' : i === 0 ? (capStart ? s.cap : 'butt') : capEnd ? s.cap : 'butt';
+    const cur = joinKind(v, v.hasPrev && v.hasNext ? join : end, v.hasPrev && v.hasNext, s.roundLimit, miterLimit);
 
-    if (hasPrev) m.advance(prevX, prevY, cx, cy);
-    if (cur === 'miter') {
-      m.current(cx, cy, jx * miterLength, jy * miterLength, 0, 0);
-    } else if (cur === 'flipbevel') {
-      let fx: number;
-      let fy: number;
-      if (miterLength > 100) {
-        fx = -nnx;
-        fy = -nny;
-      } else {
-        const bevelLength = (miterLength * Math.hypot(pnx + nnx, pny + nny)) / Math.hypot(pnx - nnx, pny - nny);
-        const k = bevelLength * (lineTurnsLeft ? -1 : 1);
-        // perp of (jx, jy): (-jy, jx)
-        fx = -jy * k;
-        fy = jx * k;
-      }
-      m.current(cx, cy, fx, fy, 0, 0);
-      m.current(cx, cy, -fx, -fy, 0, 0);
-    } else if (cur === 'bevel' || cur === 'fakeround') {
-      const off = -Math.sqrt(miterLength * miterLength - 1);
-      const offA = lineTurnsLeft ? off : 0;
-      const offB = lineTurnsLeft ? 0 : off;
-      if (hasPrev) m.current(cx, cy, pnx, pny, offA, offB);
-      if (cur === 'fakeround') {
-        const n = Math.round((approxAngle * 180) / Math.PI / DEG_PER_TRIANGLE);
-        for (let k = 1; k < n; k++) {
-          let t = k / n;
-          if (t !== 0.5) {
-            const t2 = t - 0.5;
-            const A = 1.0904 + cosAngle * (-3.2452 + cosAngle * (3.55645 - cosAngle * 1.43519));
-            const B = 0.848013 + cosAngle * (-1.06021 + cosAngle * 0.215638);
-            t = t + t * t2 * (t - 1) * (A * t2 * t2 + B);
-          }
-          let ex = (nnx - pnx) * t + pnx;
-          let ey = (nny - pny) * t + pny;
-          const d = Math.hypot(ex, ey);
-          const sgn = lineTurnsLeft ? -1 : 1;
-          ex = (ex / d) * sgn;
-          ey = (ey / d) * sgn;
-          m.half(cx, cy, ex, ey, false, lineTurnsLeft, 0);
-        }
-      }
-      if (hasNext) m.current(cx, cy, nnx, nny, -offA, -offB);
-    } else if (cur === 'butt') {
-      m.current(cx, cy, jx, jy, 0, 0);
-    } else if (cur === 'square') {
-      const o = hasPrev ? 1 : -1;
-      m.current(cx, cy, jx, jy, o, o);
-    } else if (cur === 'round') {
-      if (hasPrev) {
-        m.current(cx, cy, pnx, pny, 0, 0);
-        m.current(cx, cy, pnx, pny, 1, 1, true);
-      }
-      if (hasNext) {
-        m.current(cx, cy, nnx, nny, -1, -1, true);
-        m.current(cx, cy, nnx, nny, 0, 0);
-      }
-    }
+    if (v.hasPrev) m.advance(prevX, prevY, v.cx, v.cy);
+    emitJoin(m, cur, v);
 
     if (isSharpCorner && i < len - 1) {
-      const nextLen = Math.hypot(nxv - cx, nyv - cy);
+      const nextLen = Math.hypot(nxv - v.cx, nyv - v.cy);
       if (nextLen > 2 * s.sharp) {
         const k = s.sharp / nextLen;
-        const ncx = cx + (nxv - cx) * k;
-        const ncy = cy + (nyv - cy) * k;
-        m.advance(cx, cy, ncx, ncy);
-        m.current(ncx, ncy, nnx, nny, 0, 0);
-        cx = ncx;
-        cy = ncy;
+        const ncx = v.cx + (nxv - v.cx) * k;
+        const ncy = v.cy + (nyv - v.cy) * k;
+        m.advance(v.cx, v.cy, ncx, ncy);
+        m.current(ncx, ncy, v.nnx, v.nny, 0, 0);
+        v.cx = ncx;
+        v.cy = ncy;
       }
+    }
+  }
+}
+
+/** addLine's vertex: where it is, its normals and its join's measures (line_bucket.ts names). */
+interface Vertex {
+  cx: number;
+  cy: number;
+  /** Previous and next segment normals. */
+  pnx: number;
+  pny: number;
+  nnx: number;
+  nny: number;
+  /** The join's normal (the bisector). */
+  jx: number;
+  jy: number;
+  miterLength: number;
+  cosAngle: number;
+  approxAngle: number;
+  lineTurnsLeft: boolean;
+  hasPrev: boolean;
+  hasNext: boolean;
+}
+
+/** The unit normal (-dy, dx) of the segment a -> b. */
+function normalTo(ax: number, ay: number, bx: number, by: number): [number, number] {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const d = Math.hypot(dx, dy);
+  return [-dy / d, dx / d];
+}
+
+/** What addLine draws at vertex `v`: `cur` (the join, or the end's cap) refined as line_bucket.ts does. */
+function joinKind(v: Vertex, cur: string, middle: boolean, roundLimit: number, miterLimit: number): string {
+  if (middle && cur === 'round') {
+    if (v.miterLength < roundLimit) cur = 'miter';
+    else if (v.miterLength <= 2) cur = 'fakeround';
+  }
+  if (cur === 'miter' && v.miterLength > miterLimit) cur = 'bevel';
+  if (cur === 'bevel') {
+    if (v.miterLength > 2) cur = 'flipbevel';
+    if (v.miterLength < miterLimit) cur = 'miter';
+  }
+  return cur;
+}
+
+function newVertex(): Vertex {
+  return {
+    cx: NaN,
+    cy: NaN,
+    pnx: 0,
+    pny: 0,
+    nnx: 0,
+    nny: 0,
+    jx: 0,
+    jy: 0,
+    miterLength: 0,
+    cosAngle: 0,
+    approxAngle: 0,
+    lineTurnsLeft: false,
+    hasPrev: false,
+    hasNext: false,
+  };
+}
+
+/** The vertices of one join or cap (addLine's `cur` at vertex `v`), as line_bucket.ts adds them. */
+function emitJoin(m: Mesh, cur: string, v: Vertex): void {
+  if (cur === 'miter') {
+    m.current(v.cx, v.cy, v.jx * v.miterLength, v.jy * v.miterLength, 0, 0);
+  } else if (cur === 'flipbevel') {
+    let fx: number;
+    let fy: number;
+    if (v.miterLength > 100) {
+      fx = -v.nnx;
+      fy = -v.nny;
+    } else {
+      const bevelLength = (v.miterLength * Math.hypot(v.pnx + v.nnx, v.pny + v.nny)) / Math.hypot(v.pnx - v.nnx, v.pny - v.nny);
+      const k = bevelLength * (v.lineTurnsLeft ? -1 : 1);
+      // perp of (v.jx, v.jy): (-v.jy, v.jx)
+      fx = -v.jy * k;
+      fy = v.jx * k;
+    }
+    m.current(v.cx, v.cy, fx, fy, 0, 0);
+    m.current(v.cx, v.cy, -fx, -fy, 0, 0);
+  } else if (cur === 'bevel' || cur === 'fakeround') {
+    const off = -Math.sqrt(v.miterLength * v.miterLength - 1);
+    const offA = v.lineTurnsLeft ? off : 0;
+    const offB = v.lineTurnsLeft ? 0 : off;
+    if (v.hasPrev) m.current(v.cx, v.cy, v.pnx, v.pny, offA, offB);
+    if (cur === 'fakeround') {
+      const n = Math.round((v.approxAngle * 180) / Math.PI / DEG_PER_TRIANGLE);
+      for (let k = 1; k < n; k++) {
+        let t = k / n;
+        if (t !== 0.5) {
+          const t2 = t - 0.5;
+          const A = 1.0904 + v.cosAngle * (-3.2452 + v.cosAngle * (3.55645 - v.cosAngle * 1.43519));
+          const B = 0.848013 + v.cosAngle * (-1.06021 + v.cosAngle * 0.215638);
+          t = t + t * t2 * (t - 1) * (A * t2 * t2 + B);
+        }
+        let ex = (v.nnx - v.pnx) * t + v.pnx;
+        let ey = (v.nny - v.pny) * t + v.pny;
+        const d = Math.hypot(ex, ey);
+        const sgn = v.lineTurnsLeft ? -1 : 1;
+        ex = (ex / d) * sgn;
+        ey = (ey / d) * sgn;
+        m.half(v.cx, v.cy, ex, ey, false, v.lineTurnsLeft, 0);
+      }
+    }
+    if (v.hasNext) m.current(v.cx, v.cy, v.nnx, v.nny, -offA, -offB);
+  } else if (cur === 'butt') {
+    m.current(v.cx, v.cy, v.jx, v.jy, 0, 0);
+  } else if (cur === 'square') {
+    const o = v.hasPrev ? 1 : -1;
+    m.current(v.cx, v.cy, v.jx, v.jy, o, o);
+  } else if (cur === 'round') {
+    if (v.hasPrev) {
+      m.current(v.cx, v.cy, v.pnx, v.pny, 0, 0);
+      m.current(v.cx, v.cy, v.pnx, v.pny, 1, 1, true);
+    }
+    if (v.hasNext) {
+      m.current(v.cx, v.cy, v.nnx, v.nny, -1, -1, true);
+      m.current(v.cx, v.cy, v.nnx, v.nny, 0, 0);
     }
   }
 }
@@ -503,16 +548,7 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
     if (!(area !== 0) || !Number.isFinite(area)) continue;
     if (area < 0) {
       // Orient every triangle the same way (swap a and b).
-      const s = a;
-      a = b;
-      b = s;
-      let u = ax;
-      ax = bx;
-      bx = u;
-      u = ay;
-      ay = by;
-      by = u;
-      area = -area;
+      [a, b, ax, bx, ay, by, area] = [b, a, bx, ax, by, ay, -area];
     }
     const ymin = Math.max(cy0, Math.ceil(Math.min(ay, by, qy) - 0.5));
     const ymax = Math.min(cy1 - 1, Math.floor(Math.max(ay, by, qy) - 0.5));
@@ -581,12 +617,7 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
         if (!(alpha > 0)) continue;
         if (alpha > 1) alpha = 1;
         if (dash) {
-          // line_sdf.fragment.glsl: smoothstep(0.5 - edge, 0.5 + edge, the pattern's value).
-          const along = wa * ld[a]! + wb * ld[b]! + wc * ld[c]!;
-          const v = dash.pattern.sample(along / dash.period, vy);
-          const e0 = 0.5 - dash.edge;
-          const tt = Math.min(1, Math.max(0, (v - e0) / (2 * dash.edge)));
-          alpha *= tt * tt * (3 - 2 * tt);
+          alpha *= dashCoverage(dash, wa * ld[a]! + wb * ld[b]! + wc * ld[c]!, vy);
           if (!(alpha > 0)) continue;
         }
         const i = (y * W + x) * 4;
@@ -654,6 +685,28 @@ function cutEnd(a: Float64Array, n: number, end: boolean, axis: number, reach: n
 }
 
 const mesh = new Mesh();
+
+/** line_sdf.fragment.glsl: smoothstep(0.5 - edge, 0.5 + edge, the pattern's value) at `along` px. */
+function dashCoverage(dash: Dash, along: number, vy: number): number {
+  const v = dash.pattern.sample(along / dash.period, vy);
+  const e0 = 0.5 - dash.edge;
+  const tt = Math.min(1, Math.max(0, (v - e0) / (2 * dash.edge)));
+  return tt * tt * (3 - 2 * tt);
+}
+
+/**
+ * A group's dashes: its pattern (one per dash array and cap, kept in `patterns`) at floor width
+ * `fw`; null where nothing is drawn. The pattern is laid out in the tile's pixels
+ * (calculateTileRatio: at the whole zoom), so it grows with the map between whole zooms; the edge
+ * is in texture values.
+ */
+function dashOf(patterns: Map<string, DashPattern>, dashArray: number[], round: boolean, fw: number, tileScale: number, gammaScale: number): Dash | null {
+  const key = `${dashArray.join(',')}${round}`;
+  let pattern = patterns.get(key);
+  if (!pattern) patterns.set(key, (pattern = new DashPattern(dashArray, round)));
+  if (!(fw > 0) || !(pattern.length > 0)) return null;
+  return { pattern, period: pattern.length * fw * tileScale, edge: 1 / (gammaScale * pattern.length * fw) };
+}
 
 /** The stroke-solid op's kernel for `profile: "maplibre"` (both backends). */
 export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
@@ -735,18 +788,8 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       sharp: SHARP_CORNER_OFFSET * ratio * tileScale,
     };
     const blur2 = b + 1;
-    let dash: Dash | undefined;
-    if (dashArray && dashArray.length) {
-      const round = mesh.style.cap === 'round';
-      const key = `${dashArray.join(',')}${round}`;
-      let pattern = patterns.get(key);
-      if (!pattern) patterns.set(key, (pattern = new DashPattern(dashArray, round)));
-      const fw = floorWidth(g);
-      if (!(fw > 0) || !(pattern.length > 0)) continue;
-      // The pattern is laid out in the tile's pixels (calculateTileRatio: at the whole zoom), so
-      // it grows with the map between whole zooms; the edge is in texture values.
-      dash = { pattern, period: pattern.length * fw * tileScale, edge: 1 / (gammaScale * pattern.length * fw) };
-    }
+    const dash = dashArray?.length ? dashOf(patterns, dashArray, mesh.style.cap === 'round', floorWidth(g), tileScale, gammaScale) : undefined;
+    if (dash === null) continue;
     const reach = outset * 2 + Math.abs(o) + 2;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
