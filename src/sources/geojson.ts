@@ -361,7 +361,11 @@ export class GeojsonSource implements FeatureSource {
   private sample(index: Index, canvas: Canvas): FeatureGroup[] {
     this.drilledTiles?.trim();
     const sz = Math.max(0, Math.min(canvas.z, this.maxzoom));
-    const tiles = coveringTiles(canvas, sz, typeof this.decl.buffer === 'number' ? this.decl.buffer : GEOJSON_DEFAULTS.buffer);
+    // Every tile the canvas overlaps, not the canvas shrunk by geojson-vt's buffer: a line just
+    // past a tile edge taken from the buffer of the tile beside it, not from its own tile, left
+    // tile-edge pixels of a stroke differing from a window render by up to 139/255 (the seam test
+    // in tests/sources/seam-geometry.test.ts, "a stroke alone on its features node").
+    const tiles = coveringTiles(canvas, sz);
     const rects = contributionRects(tiles, canvas);
     const out = new GroupCollector(tiles.length > 1, true);
     tiles.forEach((t, i) => {

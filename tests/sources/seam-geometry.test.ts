@@ -2,6 +2,7 @@ import { Renderer, toRGBA8, type Loader } from '../../src/index.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { compareRGBA, type Tolerance } from '../helpers/compare.js';
 import { fixturesTest, fixture } from '../helpers/fixtures.js';
+import { worldSeam } from '../helpers/seam.js';
 
 /** As in seam.test.ts: at most 1/255 per channel, except on at most 0.01 % of the pixels. */
 const TOLERANCE: Tolerance = { channel: 1, fraction: 0.0001 };
@@ -137,6 +138,36 @@ test('a 100-degree straight line at z14: only its part in the canvas is dashed (
     if (px[i * 4 + 3]! > 128 === pos < 8) agree++;
   }
   expect(agree).toBe(total);
+});
+
+test('a stroke alone on its features node (GeoJSON): the tiles of z2 and z3 equal the world as one window', async () => {
+  // The features node samples only the stroke's pad (1 px) beyond each tile. Reading the tile
+  // beside it only where the canvas passed geojson-vt's 4 px buffer took the line just past a tile
+  // edge from the buffer of the tile itself: tile-edge pixels differed from the window by up to
+  // 139/255. Witness: the mosaic of tiles equals one window render (a closed-form invariant).
+  for (const [width, join] of [
+    [1.5, 'round'],
+    [4, 'miter'],
+  ] as const) {
+    const r = Renderer.create(
+      {
+        output: 'out',
+        sources: { countries: { type: 'geojson', data: 'npm:world-atlas/countries-110m.json', maxzoom: 6 } },
+        nodes: {
+          c: { op: 'features', source: 'countries' },
+          bg: { op: 'solid', color: '#ffffff' },
+          line: { op: 'stroke-solid', features: '@c', color: '#000000', width, join },
+          out: { op: 'blend', base: '@bg', over: '@line' },
+        },
+      },
+      { loader: new NodeLoader({ baseDir: 'examples/world' }) },
+    );
+    expect(r.plan.nodes.get('c')!.margin).toBeLessThan(5);
+    for (const z of [2, 3]) {
+      const s = await worldSeam(r, z, 256);
+      expect({ width, z, world: s.world.ok, bad: s.world.badPixels }).toEqual({ width, z, world: true, bad: 0 });
+    }
+  }
 });
 
 describe('seam invariant for geometry ops: 2x2 tile mosaic = window render', () => {
