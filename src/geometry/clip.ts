@@ -101,7 +101,9 @@ export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array
     let reject = false;
     for (let k = 0; k < 4; k++) {
       if (p[k] === 0) {
-        if (q[k]! < 0) reject = true;
+        // Parallel to side k: outside it, or lying on a max side (x1, y1). A segment on the edge
+        // two tiles share is the lower tile's (their rects meet there), not drawn by both.
+        if (q[k]! < 0 || (q[k] === 0 && (k === 1 || k === 3))) reject = true;
       } else {
         const t = q[k]! / p[k]!;
         if (p[k]! < 0) {
