@@ -41,25 +41,18 @@ export interface RendererOptions {
 
 /** One built style: every render of every host goes through the same plan. */
 export class Renderer {
-  readonly doc: StyleDoc;
-  readonly plan: Plan;
-  readonly sources: SourceRegistry;
-  backend?: Backend;
-  readonly nodeCache?: NodeCache;
-  /**
-   * Set when the style given was a MapLibre GL style: what its converted graph (`doc`) does not
-   * honour, one note per layer and property (empty when everything is drawn).
-   */
-  readonly maplibreNotes?: Note[];
-
-  private constructor(doc: StyleDoc, plan: Plan, sources: SourceRegistry, backend?: Backend, nodeCache?: NodeCache, notes?: Note[]) {
-    this.maplibreNotes = notes;
-    this.doc = doc;
-    this.plan = plan;
-    this.sources = sources;
-    this.backend = backend;
-    this.nodeCache = nodeCache;
-  }
+  private constructor(
+    readonly doc: StyleDoc,
+    readonly plan: Plan,
+    readonly sources: SourceRegistry,
+    public backend?: Backend,
+    readonly nodeCache?: NodeCache,
+    /**
+     * Set when the style given was a MapLibre GL style: what its converted graph (`doc`) does not
+     * honour, one note per layer and property (empty when everything is drawn).
+     */
+    readonly maplibreNotes?: Note[],
+  ) {}
 
   /**
    * Load, validate and build a style (JSON text or object): ours, or a MapLibre GL v8 style,

@@ -21,27 +21,21 @@ export interface NumberTarget {
 }
 
 export class LayerContext {
-  readonly g: Graph;
-  readonly layer: MlLayer;
-  readonly style: MlStyle;
-  readonly sources: SourceMap;
-  /** Sub-pixel shift of geometry (render tests) added to the layer's translate. */
-  readonly shift: [number, number];
-  /** The render is one viewport, as MapLibre's (ConvertOptions.viewport). */
-  readonly viewport: boolean;
   /** Fontstack name -> font files (ConvertOptions.fonts over the style's metadata["tilegraph:fonts"]). */
   fonts: Record<string, string | string[]> = {};
   /** Properties the converter read: the rest of what the layer sets is reported as ignored. */
   private readonly read = new Set<string>();
 
-  constructor(g: Graph, layer: MlLayer, style: MlStyle, sources: SourceMap, shift: [number, number], viewport = false) {
-    this.viewport = viewport;
-    this.g = g;
-    this.layer = layer;
-    this.style = style;
-    this.sources = sources;
-    this.shift = shift;
-  }
+  constructor(
+    readonly g: Graph,
+    readonly layer: MlLayer,
+    readonly style: MlStyle,
+    readonly sources: SourceMap,
+    /** Sub-pixel shift of geometry (render tests) added to the layer's translate. */
+    readonly shift: [number, number],
+    /** The render is one viewport, as MapLibre's (ConvertOptions.viewport). */
+    readonly viewport = false,
+  ) {}
 
   get id(): string {
     return this.layer.id;

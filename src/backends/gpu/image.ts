@@ -21,23 +21,19 @@ export interface PooledTexture {
 
 export class GpuImage implements DeviceValue {
   readonly onDevice = true as const;
-  readonly kind: ImageKind;
-  readonly width: number;
-  readonly height: number;
-  readonly tex: PooledTexture;
-  /** Texture coordinate of the view's top-left pixel. */
-  readonly ox: number;
-  readonly oy: number;
   /** Texture rect [x0, y0, x1, y1) holding real data; reads outside it are 0. */
   readonly valid: readonly [number, number, number, number];
 
-  constructor(kind: ImageKind, tex: PooledTexture, width: number, height: number, ox = 0, oy = 0, valid?: readonly [number, number, number, number]) {
-    this.kind = kind;
-    this.tex = tex;
-    this.width = width;
-    this.height = height;
-    this.ox = ox;
-    this.oy = oy;
+  constructor(
+    readonly kind: ImageKind,
+    readonly tex: PooledTexture,
+    readonly width: number,
+    readonly height: number,
+    /** Texture coordinate of the view's top-left pixel. */
+    readonly ox = 0,
+    readonly oy = 0,
+    valid?: readonly [number, number, number, number],
+  ) {
     // A view never reads past its own window either: outside it the CPU array has no pixel.
     const [vx0, vy0, vx1, vy1] = valid ?? [0, 0, tex.width, tex.height];
     this.valid = [Math.max(vx0, ox), Math.max(vy0, oy), Math.min(vx1, ox + width), Math.min(vy1, oy + height)];

@@ -31,18 +31,20 @@ function cacheOf(font: TextFont): ByteLru<GlyphRings> {
 
 const EMPTY: GlyphRings = { coords: new Float64Array(0), starts: new Int32Array(1), count: 0, box: [0, 0, 0, 0], byteLength: 64 };
 
-/** Build a GlyphRings from ring arrays. */
-function ringSet(rings: ArrayLike<number>[]): GlyphRings {
+/** Build a GlyphRings from ring arrays (EMPTY when they hold no vertex). */
+const ringSet = (rings: ArrayLike<number>[]): GlyphRings => (rings.some((r) => r.length) ? packRings(rings) : EMPTY);
+
+/** Rings packed into one coordinate array, with their box and bytes (glyphs here, a label's united shape in plan.ts). */
+export function packRings(rings: readonly ArrayLike<number>[]): GlyphRings {
   let n = 0;
   for (const r of rings) n += r.length;
-  if (!n) return EMPTY;
   const coords = new Float64Array(n);
   const starts = new Int32Array(rings.length + 1);
   const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
   let at = 0;
   rings.forEach((r, k) => {
     starts[k] = at;
-    for (let i = 0; i < r.length; i += 2) {
+    for (let i = 0; i + 1 < r.length; i += 2) {
       const x = r[i]!;
       const y = r[i + 1]!;
       coords[at++] = x;

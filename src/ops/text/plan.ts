@@ -15,7 +15,7 @@ import type { OpContext } from '../types.js';
 import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors } from './along.js';
 import { type LabelFeature, labelFeatures, owns, type Placement } from './features.js';
 import type { FontStack } from './shape.js';
-import { glyphRings, haloRings } from './glyphs.js';
+import { glyphRings, type GlyphRings, haloRings, packRings } from './glyphs.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, place } from './placement.js';
@@ -67,12 +67,6 @@ export interface TextShape {
   box: [number, number, number, number];
 }
 
-/** A ring set with its box and bytes (cached shapes). */
-interface Rings extends RingSet {
-  box: [number, number, number, number];
-  byteLength: number;
-}
-
 /** A point label laid out once per text, size and layout fields: its glyphs from the anchor, and its ink box. */
 interface PointLabel {
   key: string;
@@ -86,36 +80,12 @@ interface PointLabel {
 const LAYOUT_CACHE_BYTES = 8 * 1024 * 1024;
 const SHAPE_CACHE_BYTES = 32 * 1024 * 1024;
 const layouts = new WeakMap<FontStack, ByteLru<PointLabel>>();
-const shapeCache = new WeakMap<FontStack, ByteLru<Rings>>();
+const shapeCache = new WeakMap<FontStack, ByteLru<GlyphRings>>();
 
 function cacheFor<T extends { byteLength: number }>(map: WeakMap<FontStack, ByteLru<T>>, stack: FontStack, bytes: number): ByteLru<T> {
   let c = map.get(stack);
   if (!c) map.set(stack, (c = new ByteLru<T>(bytes)));
   return c;
-}
-
-function ringsOf(list: readonly ArrayLike<number>[]): Rings {
-  let n = 0;
-  for (const r of list) n += r.length;
-  const coords = new Float64Array(n);
-  const starts = new Int32Array(list.length + 1);
-  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-  let at = 0;
-  list.forEach((r, k) => {
-    starts[k] = at;
-    for (let i = 0; i + 1 < r.length; i += 2) {
-      const x = r[i]!;
-      const y = r[i + 1]!;
-      coords[at++] = x;
-      coords[at++] = y;
-      if (x < box[0]) box[0] = x;
-      if (y < box[1]) box[1] = y;
-      if (x > box[2]) box[2] = x;
-      if (y > box[3]) box[3] = y;
-    }
-  });
-  starts[list.length] = at;
-  return { coords, starts, count: list.length, box, byteLength: 96 + coords.byteLength + starts.byteLength };
 }
 
 interface Glyphs {
@@ -876,7 +846,7 @@ function pointLabel(stack: FontStack, text: string, size: number, base: Omit<Lay
 }
 
 /** A label's glyph outlines (d = 0) or its halo at distance d, united: label-local for point labels (cached), canvas-free world pixels for line labels. */
-function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: number): Rings | undefined {
+function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: number): GlyphRings | undefined {
   const cache = cacheFor(shapeCache, stack, SHAPE_CACHE_BYTES);
   // Point labels: label-local rings, shared by every anchor of the same text; line labels: world
   // rings of one shared candidate (its id), drawn again by each tile it crosses and each re-render.
@@ -919,7 +889,9 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
     }
   }
   if (!glyphs.length) return undefined;
-  const out = ringsOf(c.point ? (d > 0 ? inflateRings(clipper, glyphs, d) : unionRings(clipper, glyphs)) : d > 0 ? glyphs : uniteOverlapping(clipper, glyphs));
+  const out = packRings(
+    c.point ? (d > 0 ? inflateRings(clipper, glyphs, d) : unionRings(clipper, glyphs)) : d > 0 ? glyphs : uniteOverlapping(clipper, glyphs),
+  );
   if (key) cache.set(key, out);
   return out;
 }
