@@ -84,6 +84,9 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
   for (let i = 2; i < N; i += 7) over[i * 4 + 3] = 1;
   for (let i = 5; i < N; i += 11) over[i * 4 + 3] = 1.25;
   for (let i = 6; i < N; i += 13) base[i * 4 + 3] = 1.5;
+  // Base alphas clamp01 rewrites (-0 -> +0, negatives -> 0), also under transparent sources.
+  for (let i = 3; i < N; i += 9) base[i * 4 + 3] = -0;
+  for (let i = 0; i < N; i += 17) base[i * 4 + 3] = -0.25;
   test('every mode and composite, with and without a mask, opacity 1, 0.6 and 0', () => {
     for (const mode of BLEND_MODES)
       for (const composite of COMPOSITES)

@@ -238,17 +238,25 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
 
 /** blendRasters for `multiply` over or atop: the general formula with B = Cb Cs written out. */
 function multiply(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array | undefined, atop: boolean, out: Float32Array): Float32Array {
+  // Where the source coverage is 0 the result is the base with its alpha clamped to [0, 1]: the
+  // base is copied whole first (one memcpy), and such a pixel only rewrites an alpha outside
+  // (0, 1] (clamp01 gives +0 for -0, NaN and negatives, 1 above 1). Sparse layers (strokes) skip
+  // most pixels after one load.
+  out.set(base);
   for (let i = 0; i < base.length; i += 4) {
+    const oa = over[i + 3]!;
+    if (!(oa > 0)) {
+      const a = base[i + 3]!;
+      if (!(a > 0 && a <= 1)) out[i + 3] = clamp01(a);
+      continue;
+    }
     const ab = clamp01(base[i + 3]!);
     const cbR = base[i]!,
       cbG = base[i + 1]!,
       cbB = base[i + 2]!;
-    const srcA = clamp01(over[i + 3]!);
+    const srcA = oa < 1 ? oa : 1;
     const as = srcA * opacity * (mask ? clamp01(mask[i + 3]!) : 1);
     if (as === 0) {
-      out[i] = cbR;
-      out[i + 1] = cbG;
-      out[i + 2] = cbB;
       out[i + 3] = ab;
       continue;
     }
