@@ -117,10 +117,10 @@ export function wholeFeatures(doc: GeoJSON): WholeFeature[] {
 /** World pixels across the world at a canvas's zoom. */
 export const worldSize = (c: Canvas): number => c.tileSize * 2 ** c.z;
 
-/** Shifts by whole worlds (world pixels) that bring Mercator x range [x0, x1] onto the canvas grown by `grow`. */
 /** Bound on the world copies one feature is drawn at (canvas plus feature span, in worlds). */
 export const MAX_WORLD_SHIFTS = 64;
 
+/** Shifts by whole worlds (world pixels) that bring Mercator x range [x0, x1] onto the canvas grown by `grow`. */
 export function worldShifts(x0: number, x1: number, c: Canvas, grow: number): number[] {
   const W = worldSize(c);
   const out: number[] = [];
@@ -186,13 +186,20 @@ function wholePolygon(ring: Float64Array | undefined, box: [number, number, numb
   return polygons.length ? [{ properties: {}, polygons, lines: [], points: new Float64Array(0) }] : [];
 }
 
+/** A part of a polyline: its vertices, the distance along the whole line of its first one, its cut flags. */
+export interface LinePart {
+  line: Float64Array;
+  s0: number;
+  cut: number;
+}
+
 /**
  * The parts of a polyline inside a rectangle (Liang-Barsky per segment), each with the distance
  * along the whole line of its first vertex and its cut flags (bit 0: starts on the rectangle's
  * side, bit 1: ends there). A segment millions of pixels long costs no more than a short one.
  */
-export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): { line: Float64Array; s0: number; cut: number }[] {
-  const out: { line: Float64Array; s0: number; cut: number }[] = [];
+export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): LinePart[] {
+  const out: LinePart[] = [];
   let cur: number[] = [];
   let curS0 = 0,
     curCut = 0;
@@ -240,6 +247,41 @@ export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number
   }
   if (cur.length) flush(false);
   return out;
+}
+
+/**
+ * Visits the parts of a whole feature's lines inside the canvas grown by `grow`, in world pixels,
+ * once per copy of the world the canvas shows (shifted by dx). A tiled source's piece is cut to its
+ * own tile's square too (its buffer is the neighbours'): `clip`, that square (everything for a
+ * whole line). `shift` [tx, ty]: the lines move by it afterwards, so the canvas and `clip` are
+ * taken back by it; `snap` rewrites a line's world pixels before it is cut (dash and stroke-solid's
+ * MapLibre lines both walk this way).
+ */
+export function visitLineParts(
+  w: WholeFeature,
+  canvas: Canvas,
+  grow: number,
+  visit: (part: LinePart, clip: [number, number, number, number]) => void,
+  shift: readonly [number, number] = [0, 0],
+  snap?: (line: Float64Array) => void,
+): void {
+  const W = worldSize(canvas);
+  const [tx, ty] = shift;
+  const r = { x0: canvas.x0 - grow - tx, y0: canvas.y0 - grow - ty, x1: canvas.x0 + canvas.width + grow - tx, y1: canvas.y0 + canvas.height + grow - ty };
+  if (!w.lines.length || w.box[3] * W < r.y0 || w.box[1] * W > r.y1) return;
+  for (const dx of worldShifts(w.box[0], w.box[2], canvas, grow)) {
+    const o = w.owner;
+    const clip: [number, number, number, number] = o
+      ? [o[0] * W + dx - tx, o[1] * W - ty, o[2] * W + dx - tx, o[3] * W - ty]
+      : [-Infinity, -Infinity, Infinity, Infinity];
+    const rr = o ? { x0: Math.max(r.x0, clip[0]), y0: Math.max(r.y0, clip[1]), x1: Math.min(r.x1, clip[2]), y1: Math.min(r.y1, clip[3]) } : r;
+    if (!(rr.x1 > rr.x0 && rr.y1 > rr.y0)) continue;
+    for (const line of w.lines) {
+      const q = toWorld(line, W, dx);
+      snap?.(q);
+      for (const part of partsInRect(q, rr)) visit(part, clip);
+    }
+  }
 }
 
 /** The feature with its rings as closed polylines (first vertex repeated), lines and points kept (memoised). */

@@ -2,7 +2,7 @@ import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { dashLine, lineLength, type LinePiece } from '../../geometry/lines.js';
 import { RenderError } from '../../errors.js';
 import { nodeRef, numRef } from '../../style/fields.js';
-import { partsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
+import { visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { Canvas, FeatureGroup, Features } from '../../types.js';
 import type { OpDef } from '../types.js';
@@ -62,33 +62,17 @@ function dashWhole(ws: readonly WholeFeature[], groups: readonly FeatureGroup[],
   const out: FeatureGroup[] = groups
     .filter((g) => g.polygons.length || g.points.length)
     .map((g) => groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts, points: g.points }));
-  const W = worldSize(canvas);
-  const r = {
-    x0: canvas.x0 - CLIP_BUFFER,
-    y0: canvas.y0 - CLIP_BUFFER,
-    x1: canvas.x0 + canvas.width + CLIP_BUFFER,
-    y1: canvas.y0 + canvas.height + CLIP_BUFFER,
-  };
   let count = 0;
   for (const w of ws) {
-    if (!w.lines.length || w.box[3] * W < r.y0 || w.box[1] * W > r.y1) continue;
     const lines: Float64Array[] = [];
     const cuts: number[] = [];
-    for (const dx of worldShifts(w.box[0], w.box[2], canvas, CLIP_BUFFER)) {
-      // A piece of a tiled source draws inside its tile's square only (its buffer is the neighbours').
-      const o = w.owner;
-      const rr = o ? { x0: Math.max(r.x0, o[0] * W + dx), y0: Math.max(r.y0, o[1] * W), x1: Math.min(r.x1, o[2] * W + dx), y1: Math.min(r.y1, o[3] * W) } : r;
-      if (!(rr.x1 > rr.x0 && rr.y1 > rr.y0)) continue;
-      for (const line of w.lines) {
-        for (const part of partsInRect(toWorld(line, W, dx), rr)) {
-          count = checkDashes(count, part.line, dashPx + gapPx);
-          for (const d of dashLine(part.line, dashPx, gapPx, phase, part.cut, part.s0)) {
-            lines.push(d.line);
-            cuts.push(d.cut);
-          }
-        }
+    visitLineParts(w, canvas, CLIP_BUFFER, (part) => {
+      count = checkDashes(count, part.line, dashPx + gapPx);
+      for (const d of dashLine(part.line, dashPx, gapPx, phase, part.cut, part.s0)) {
+        lines.push(d.line);
+        cuts.push(d.cut);
       }
-    }
+    });
     if (lines.length) out.push(wholeGroup(w, { lines, cutEnds: cuts.some((c) => c) ? Uint8Array.from(cuts) : undefined }));
   }
   return out;

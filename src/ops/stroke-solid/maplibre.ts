@@ -12,7 +12,7 @@
 // blended in order, one after the other, which the GPU module's coverage passes (the union of a
 // shape's pieces) do not do.
 import type { Canvas, FeatureGroup, Features, Raster, RGBA } from '../../types.js';
-import { partsInRect, toWorld, wholeGroup, worldShifts, worldSize, type WholeFeature } from '../../geometry/whole.js';
+import { type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
@@ -835,7 +835,7 @@ interface Part {
 /**
  * The groups to draw with dashes: those of polygons as they are, and every whole line's parts
  * inside the canvas (+ CLIP_BUFFER), each kept inside its source tile's square when it is a tiled
- * source's piece (src/ops/dash does the same).
+ * source's piece (visitLineParts: the walk dash takes too).
  */
 function wholeLines(
   ws: readonly WholeFeature[],
@@ -847,35 +847,20 @@ function wholeLines(
 ): { groups: FeatureGroup[]; starts: Map<Float64Array, Part> } {
   const groups: FeatureGroup[] = input.groups.filter((g) => g.polygons.length).map((g) => ({ ...g, lines: [], cutEnds: undefined }));
   const starts = new Map<Float64Array, Part>();
-  const W = worldSize(canvas);
-  // The canvas where the lines are before they move.
-  const r = {
-    x0: canvas.x0 - CLIP_BUFFER - tx,
-    y0: canvas.y0 - CLIP_BUFFER - ty,
-    x1: canvas.x0 + canvas.width + CLIP_BUFFER - tx,
-    y1: canvas.y0 + canvas.height + CLIP_BUFFER - ty,
+  // On MapLibre's tile grid (8192 units a tile), where its tiler puts every vertex.
+  const snap = (q: Float64Array) => {
+    for (let k = 0; k < q.length; k++) q[k] = Math.round(q[k]! * unitsPerPx) / unitsPerPx;
   };
   for (const w of ws) {
-    if (!w.lines.length || w.box[3] * W < r.y0 || w.box[1] * W > r.y1) continue;
     const lines: Float64Array[] = [];
     const cuts: number[] = [];
-    for (const dx of worldShifts(w.box[0], w.box[2], canvas, CLIP_BUFFER)) {
-      const o = w.owner;
-      // The tile's own square where the stencil stays, where the lines are before they move.
-      const clip: Clip = o ? [o[0] * W + dx - tx, o[1] * W - ty, o[2] * W + dx - tx, o[3] * W - ty] : [-Infinity, -Infinity, Infinity, Infinity];
-      const rr = o ? { x0: Math.max(r.x0, clip[0]), y0: Math.max(r.y0, clip[1]), x1: Math.min(r.x1, clip[2]), y1: Math.min(r.y1, clip[3]) } : r;
-      if (!(rr.x1 > rr.x0 && rr.y1 > rr.y0)) continue;
-      for (const line of w.lines) {
-        // On MapLibre's tile grid (8192 units a tile), where its tiler puts every vertex.
-        const q = toWorld(line, W, dx);
-        for (let k = 0; k < q.length; k++) q[k] = Math.round(q[k]! * unitsPerPx) / unitsPerPx;
-        for (const part of partsInRect(q, rr)) {
-          lines.push(part.line);
-          cuts.push(part.cut);
-          starts.set(part.line, { s0: part.s0, clip });
-        }
-      }
-    }
+    // clip: the tile's own square where the stencil stays, where the lines are before they move.
+    const visit = (part: LinePart, clip: Clip) => {
+      lines.push(part.line);
+      cuts.push(part.cut);
+      starts.set(part.line, { s0: part.s0, clip });
+    };
+    visitLineParts(w, canvas, CLIP_BUFFER, visit, [tx, ty], snap);
     if (lines.length) groups.push(wholeGroup(w, { lines, cutEnds: Uint8Array.from(cuts) }));
   }
   return { groups, starts };
