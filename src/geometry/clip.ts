@@ -7,40 +7,69 @@ export interface Rect {
   y1: number;
 }
 
-/** Sutherland–Hodgman clip of a closed ring (flat [x,y,...], not repeating the first point). */
+/** Two scratch arrays the passes of clipRing ping-pong between (grown as needed; one clip at a time). */
+let clipSrc = new Float64Array(2048);
+let clipDst = new Float64Array(2048);
+/** Scratch past this many values is not kept between calls (a huge ring's arrays are dropped). */
+const CLIP_SCRATCH_KEEP = 1 << 20;
+
+/**
+ * Sutherland–Hodgman clip of a closed ring (flat [x,y,...], not repeating the first point) to a
+ * rectangle: x >= x0, x <= x1, y >= y0, y <= y1 in that order, each edge's crossing at
+ * a + (b - a) * t. The passes run in two reused Float64Arrays (they were number[]s grown by push:
+ * ~1 MB of garbage per uncached world tile, issue 25); same points in the same order.
+ */
 export function clipRing(ring: ArrayLike<number>, r: Rect): Float64Array {
-  let pts: number[] = Array.from(ring);
+  let len = ring.length;
   // Drop an explicit closing point.
-  const n0 = pts.length;
-  if (n0 >= 4 && pts[0] === pts[n0 - 2] && pts[1] === pts[n0 - 1]) pts = pts.slice(0, n0 - 2);
-  const edges: [number, number, number][] = [
-    [0, r.x0, 1], // x >= x0
-    [0, r.x1, -1], // x <= x1
-    [1, r.y0, 1],
-    [1, r.y1, -1],
-  ];
-  for (const [axis, v, sign] of edges) {
-    const n = pts.length / 2;
-    if (n === 0) break;
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const ax = pts[((i + n - 1) % n) * 2]!;
-      const ay = pts[((i + n - 1) % n) * 2 + 1]!;
-      const bx = pts[i * 2]!;
-      const by = pts[i * 2 + 1]!;
-      const a = axis === 0 ? ax : ay;
-      const b = axis === 0 ? bx : by;
-      const aIn = (a - v) * sign >= 0;
-      const bIn = (b - v) * sign >= 0;
-      if (aIn !== bIn) {
-        const t = (v - a) / (b - a);
-        out.push(ax + (bx - ax) * t, ay + (by - ay) * t);
-      }
-      if (bIn) out.push(bx, by);
-    }
-    pts = out;
+  if (len >= 4 && ring[0] === ring[len - 2] && ring[1] === ring[len - 1]) len -= 2;
+  // Each pass at most doubles the points (a crossing per edge of the ring).
+  let src = clipSrc.length >= len ? clipSrc : new Float64Array(len);
+  for (let i = 0; i < len; i++) src[i] = ring[i]!;
+  let dst = clipDst;
+  let m = len;
+  for (let e = 0; e < 4 && m > 0; e++) {
+    if (dst.length < 2 * m) dst = new Float64Array(2 * m);
+    m = clipPass(src, m >> 1, dst, e < 2 ? 0 : 1, e === 0 ? r.x0 : e === 1 ? r.x1 : e === 2 ? r.y0 : r.y1, e & 1 ? -1 : 1);
+    const t = src;
+    src = dst;
+    dst = t;
   }
-  return new Float64Array(pts);
+  const out = src.slice(0, m);
+  // Keep the larger scratch arrays for the next clip, unless a huge ring made them.
+  if (src.length <= CLIP_SCRATCH_KEEP && dst.length <= CLIP_SCRATCH_KEEP) {
+    clipSrc = src;
+    clipDst = dst;
+  }
+  return out;
+}
+
+/** One Sutherland–Hodgman pass of `n` points against `axis` (0 x, 1 y) on the side `(p - v) * sign >= 0`: values written to `dst`. */
+function clipPass(src: Float64Array, n: number, dst: Float64Array, axis: 0 | 1, v: number, sign: number): number {
+  let m = 0;
+  let ax = src[2 * n - 2]!;
+  let ay = src[2 * n - 1]!;
+  let aIn = ((axis === 0 ? ax : ay) - v) * sign >= 0;
+  for (let i = 0; i < 2 * n; i += 2) {
+    const bx = src[i]!;
+    const by = src[i + 1]!;
+    const b = axis === 0 ? bx : by;
+    const bIn = (b - v) * sign >= 0;
+    if (aIn !== bIn) {
+      const a = axis === 0 ? ax : ay;
+      const t = (v - a) / (b - a);
+      dst[m++] = ax + (bx - ax) * t;
+      dst[m++] = ay + (by - ay) * t;
+    }
+    if (bIn) {
+      dst[m++] = bx;
+      dst[m++] = by;
+    }
+    ax = bx;
+    ay = by;
+    aIn = bIn;
+  }
+  return m;
 }
 
 /**
