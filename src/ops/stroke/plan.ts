@@ -16,6 +16,7 @@ import { RenderError } from '../../errors.js';
 import { BLACK, clamp01, groupColor, groupNumber } from '../../expr/paint.js';
 import type { Brush, FeatureGroup, Features, RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
+import { dabLayer, LAY_CHUNK } from './simd.js';
 
 /** Most dabs one stroke node lays in one render (a bound, past which the render fails clearly). */
 const MAX_DABS = 4_000_000;
@@ -105,10 +106,14 @@ export function pressureOf(curve: unknown): (t: number) => number {
   };
 }
 
-/** Every dab of a stroke node for its canvas, in paint order (group by group). */
-export function strokeDabs(ctx: OpContext, brush: Brush): Dabs {
+/**
+ * Every dab of a stroke node for its canvas, in paint order (group by group). Jittered dabs are
+ * laid in WebAssembly (stroke.wat `lay`, bit for bit DabLayout.push) where it runs and no pressure
+ * curve is set; `reference: true` lays every dab through push (the oracle of the tests).
+ */
+export function strokeDabs(ctx: OpContext, brush: Brush, opts: { reference?: boolean } = {}): Dabs {
   const features = ctx.input<'features'>('features') as Features;
-  const layout = new DabLayout(ctx, brush);
+  const layout = new DabLayout(ctx, brush, opts.reference === true);
   for (const g of features.groups) layout.feature(g);
   return layout.dabs();
 }
@@ -156,10 +161,13 @@ class DabLayout {
   shift = 0;
   /** Dense enough that a dab at each vertex reads as part of the line (set per feature). */
   vertexDabs = false;
+  /** The WebAssembly lay kernel (simd.ts dabLayer), else null: push lays every dab. */
+  readonly layer: ReturnType<typeof dabLayer>;
 
   constructor(
     readonly ctx: OpContext,
     readonly brush: Brush,
+    reference: boolean,
   ) {
     ({ x0: this.x0, y0: this.y0, width: this.W, height: this.H } = ctx.canvas);
     this.world = ctx.canvas.tileSize * 2 ** ctx.canvas.z;
@@ -181,6 +189,77 @@ class DabLayout {
     this.tc = brush.tip.data;
     this.reachMax = dabReach(this.widthMax / 2, this.round, brush.aa) + this.scatter;
     this.plain = this.round && !this.hasPressure && this.scatter === 0 && this.sizeJitter === 0 && this.opacityJitter === 0;
+    this.layer =
+      reference || this.hasPressure || this.plain
+        ? null
+        : dabLayer({
+            x0: this.x0,
+            y0: this.y0,
+            W: this.W,
+            H: this.H,
+            reachMax: this.reachMax,
+            opacity: this.opacity,
+            sizeJitter: this.sizeJitter,
+            opacityJitter: this.opacityJitter,
+            scatter: this.scatter,
+            widthMax: this.widthMax,
+            seed: this.seed,
+          });
+  }
+
+  /**
+   * walk's lattice loop on one piece (dabs k, k + 1, ... while k sp < sA + p1) in the lay kernel:
+   * only the k whose dabs can reach the canvas (their centre within reachMax + scatter + 1 px of
+   * it in x and y; push refuses every other one), in chunks of LAY_CHUNK.
+   */
+  layPiece(ax: number, ay: number, ux: number, uy: number, sA: number, p0: number, p1: number, k: number): void {
+    const M = this.reachMax + this.scatter + 1;
+    let lo = p0;
+    let hi = p1;
+    const cax = ax - this.x0;
+    const cay = ay - this.y0;
+    if (Math.abs(ux) < 1e-12) {
+      if (cax < -M || cax > this.W + M) return;
+    } else {
+      const t0 = (-M - cax) / ux;
+      const t1 = (this.W + M - cax) / ux;
+      lo = Math.max(lo, Math.min(t0, t1));
+      hi = Math.min(hi, Math.max(t0, t1));
+    }
+    if (Math.abs(uy) < 1e-12) {
+      if (cay < -M || cay > this.H + M) return;
+    } else {
+      const t0 = (-M - cay) / uy;
+      const t1 = (this.H + M - cay) / uy;
+      lo = Math.max(lo, Math.min(t0, t1));
+      hi = Math.min(hi, Math.max(t0, t1));
+    }
+    if (!(hi >= lo)) return;
+    const end = sA + p1;
+    const kEnd = Math.floor((sA + hi) / this.sp) + 1;
+    for (let kf = Math.max(k, Math.ceil((sA + lo) / this.sp) - 1); kf <= kEnd && kf * this.sp < end; kf += LAY_CHUNK) {
+      const laid = this.layer!(ax, ay, ux, uy, sA, kf, kEnd, end, this.shift, this.sp, this.baseW, this.fkey);
+      const c = laid.length >> 2;
+      if (c === 0) continue;
+      this.total += c;
+      if (this.total > MAX_DABS)
+        throw new RenderError(
+          `node '${this.ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`,
+        );
+      if ((this.n + c) * 4 > this.geom.length) {
+        let len = this.geom.length * 2;
+        while ((this.n + c) * 4 > len) len *= 2;
+        const g2 = new Float32Array(len);
+        g2.set(this.geom);
+        this.geom = g2;
+        const p2 = new Uint32Array(len / 4);
+        p2.set(this.grp);
+        this.grp = p2;
+      }
+      this.geom.set(laid, this.n * 4);
+      this.grp.fill(this.gi, this.n, this.n + c);
+      this.n += c;
+    }
   }
 
   /** The dabs of one feature (a group of its own when it lays any). */
@@ -341,6 +420,9 @@ class DabLayout {
           let k = Math.ceil((sA + p0) / this.sp);
           if (this.plain) {
             this.run(ax, ay, ux, uy, sA, p0, p1, k);
+            k = Infinity;
+          } else if (this.layer) {
+            this.layPiece(ax, ay, ux, uy, sA, p0, p1, k);
             k = Infinity;
           }
           for (let s = k * this.sp; s < sA + p1; s = ++k * this.sp) {

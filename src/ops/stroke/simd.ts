@@ -24,6 +24,64 @@ interface Exports {
     hardness: number,
     aa: number,
   ): void;
+  setup(
+    x0: number,
+    y0: number,
+    W: number,
+    H: number,
+    reachMax: number,
+    opacity: number,
+    sizeJitter: number,
+    opacityJitter: number,
+    scatter: number,
+    widthMax: number,
+    seed: number,
+  ): void;
+  lay(
+    ax: number,
+    ay: number,
+    ux: number,
+    uy: number,
+    sA: number,
+    k: number,
+    kEnd: number,
+    end: number,
+    shift: number,
+    sp: number,
+    baseW: number,
+    fkey: number,
+  ): number;
+}
+
+/** A stroke node's settings for laying its dabs in WebAssembly (plan.ts DabLayout's fields). */
+export interface LaySettings {
+  x0: number;
+  y0: number;
+  W: number;
+  H: number;
+  reachMax: number;
+  opacity: number;
+  sizeJitter: number;
+  opacityJitter: number;
+  scatter: number;
+  widthMax: number;
+  seed: number;
+}
+
+/** Most lattice dabs one lay call considers (its output is 16 bytes a dab). */
+export const LAY_CHUNK = 65536;
+
+/** The lay kernel for a node with settings `s` (null without WebAssembly): see layPiece. */
+export function dabLayer(s: LaySettings): ((...a: Parameters<Exports['lay']>) => Float32Array) | null {
+  const k = kernels();
+  if (!k) return null;
+  k.reserve(LAY_CHUNK * 16);
+  return (ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey) => {
+    // Settings each call: another stroke node may have laid or drawn in between (cheap globals).
+    k.fn.setup(s.x0, s.y0, s.W, s.H, s.reachMax, s.opacity, s.sizeJitter, s.opacityJitter, s.scatter, s.widthMax, s.seed);
+    const n = k.fn.lay(ax, ay, ux, uy, sA, kFirst, Math.min(kEnd, kFirst + LAY_CHUNK - 1), end, shift, sp, baseW, fkey);
+    return k.f32(0, n * 4);
+  };
 }
 
 const kernels = wasmKernels<Exports>('stroke');

@@ -193,6 +193,70 @@ describe('stroke: dab profile and lattice', () => {
     expect(cases).toBe(30);
   });
 
+  test('the WebAssembly lay kernel (stroke.wat `lay`) lays bit for bit the dabs DabLayout.push lays', () => {
+    // Witness: strokeDabs with reference: true, every dab through push (plan.ts), as the op laid
+    // them before the port. Canvases at zoom 8 and at zoom 22 (world x * 8 past 2^31: the hash's
+    // ToInt32 wraps), lines crossing the antimeridian and running far beyond the canvas, dabs
+    // narrower than a pixel, an image tip.
+    let seed = 11;
+    const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const round = { kind: 'sprite' as const, width: 1, height: 1, data: Float32Array.of(0.1, 0.2, 0.3, 0.5) };
+    const image = { kind: 'sprite' as const, width: 2, height: 2, data: new Float32Array(16).fill(0.5) };
+    let cases = 0;
+    for (const z of [8, 22]) {
+      const world = 256 * 2 ** z;
+      const canvas = { z, x0: z === 8 ? world - 60 : world * 0.7, y0: world * 0.3, width: 97, height: 83, tileSize: 256 };
+      const pt = (i: number, spread: number) => (i % 2 ? canvas.y0 : canvas.x0) - spread / 10 + r() * spread;
+      const lines = Array.from({ length: 8 }, (_, j) => Float64Array.from({ length: 12 }, (_, i) => pt(i, j < 2 ? 4000 : 140)));
+      const ring = Float64Array.from({ length: 10 }, (_, i) => pt(i, 70));
+      const groups = [
+        { properties: {}, polygons: [], lines: lines.slice(0, 3), points: new Float64Array(0) },
+        { id: 7, properties: { k: 1 }, polygons: [[ring]], lines: lines.slice(3, 6), points: new Float64Array(0) },
+        { properties: { k: 2 }, polygons: [], lines: lines.slice(5), points: new Float64Array(0), cutEnds: [1, 2, 3] },
+      ];
+      const ctxOf = (fields: Record<string, number>) =>
+        ({
+          id: 's',
+          node: { op: 'stroke', features: '@f', brush: '@b', ...fields },
+          canvas,
+          window: canvas,
+          zoom: z,
+          input: () => ({ kind: 'features', groups }),
+          num: (f: string, fb?: number) => fields[f] ?? fb,
+          color: (_f: string, fb?: RGBA) => fb,
+          expr: () => undefined,
+        }) as unknown as OpContext;
+      for (const [tip, brush] of [
+        [round, { widthPx: 1.4, spacing: 1 / 4, hardness: 0.6, aa: 1 }],
+        [round, { widthPx: 0.6, spacing: 1 / 2, hardness: 0, aa: 0 }],
+        [image, { widthPx: 5, spacing: 1 / 3, hardness: 1, aa: 1 }],
+      ] as const) {
+        for (const fields of [
+          { 'scatter-px': 1.5, 'size-jitter': 0.5, 'opacity-jitter': 0.6, opacity: 0.5, seed: 3, 'width-max': 10 },
+          { 'scatter-px': 3, 'size-jitter': 0.9, 'opacity-jitter': 0.4, seed: 5, 'width-max': 2 },
+          { 'opacity-jitter': 0.5, seed: 9, 'spacing-scale': 0.3 },
+          { 'size-jitter': 0.7, opacity: 0.8 },
+        ] as Record<string, number>[]) {
+          const b = { kind: 'brush' as const, tip, ...brush } as Parameters<typeof strokeDabs>[1];
+          const a = strokeDabs(ctxOf(fields), b);
+          const ref = strokeDabs(ctxOf(fields), b, { reference: true });
+          const same = (x: Float32Array, y: Float32Array) => x.length === y.length && x.every((v, i) => Object.is(v, y[i]));
+          expect({ z, brush, fields, count: a.count, geom: same(a.geom, ref.geom), group: a.group.join() === ref.group.join() }).toEqual({
+            z,
+            brush,
+            fields,
+            count: ref.count,
+            geom: true,
+            group: true,
+          });
+          expect(ref.count).toBeGreaterThan(100);
+          cases++;
+        }
+      }
+    }
+    expect(cases).toBe(24);
+  });
+
   test('no dabs at all (a tile with no features) draws nothing, even where the arrays end the kernel memory', () => {
     // Regression: the kernel loaded group[count] (a select evaluates both arms) and, with every
     // array after it empty, read past the memory: hand-drawn failed at zooms 0-3. 1024 x 1024 is a
