@@ -2,6 +2,7 @@
 // Node imports): a source can never make a host hold an unbounded body.
 import { formatBytes } from '../limits.js';
 import { concat } from '../util/concat.js';
+import { readAtMost } from '../util/read-stream.js';
 
 /**
  * An HTTP body, never held unbounded: past `max` bytes (declared or received) it is refused, or,
@@ -12,21 +13,8 @@ export async function readBody(res: Response, ref: string, max: number, prefix =
   const tooBig = () => Object.assign(new Error(`the answer of ${ref} is larger than ${formatBytes(max)} (the limit)`), { http: true });
   if (declared > max && !prefix) throw tooBig();
   if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.length > max) {
-      await reader.cancel().catch(() => undefined);
-      if (!prefix) throw tooBig();
-      chunks.push(value.subarray(0, max - total));
-      total = max;
-      break;
-    }
-    total += value.length;
-    chunks.push(value);
-  }
+  const chunks = await readAtMost(res.body, max, () => {
+    if (!prefix) throw tooBig();
+  });
   return concat(chunks, (n) => new Uint8Array(n));
 }

@@ -2,6 +2,7 @@
 // host's loader (so paths resolve against the style file, escapes are refused, http(s):// and npm:
 // work as for sources), decoded by the host's image decoder, converted once to a premultiplied
 // Sprite and cached per style. A missing or corrupt asset rejects with the path and the cause.
+import { fromRGBA8 } from '../render/encode.js';
 import type { Sprite } from '../types.js';
 import type { DecodedImage, ImageDecoder, Loader } from './types.js';
 
@@ -45,18 +46,6 @@ async function loadSprite(ref: string, loader: Loader | undefined, decode: Image
   if (img.width < 1 || img.height < 1 || img.width > MAX_ASSET_SIDE || img.height > MAX_ASSET_SIDE) {
     throw new Error(`asset '${ref}' is ${img.width} x ${img.height} px; assets are 1 to ${MAX_ASSET_SIDE} px per side`);
   }
-  return spriteFromRGBA8(img.data, img.width, img.height);
-}
-
-/** 8-bit straight-alpha sRGB RGBA to a Sprite (premultiplied floats in [0, 1]). */
-function spriteFromRGBA8(rgba: Uint8Array, width: number, height: number): Sprite {
-  const data = new Float32Array(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) {
-    const a = rgba[i + 3]! / 255;
-    data[i] = (rgba[i]! / 255) * a;
-    data[i + 1] = (rgba[i + 1]! / 255) * a;
-    data[i + 2] = (rgba[i + 2]! / 255) * a;
-    data[i + 3] = a;
-  }
-  return { kind: 'sprite', width, height, data };
+  // Premultiplied floats in [0, 1], as any raster decoded from 8-bit straight alpha.
+  return { ...fromRGBA8(img.data, img.width, img.height), kind: 'sprite' };
 }

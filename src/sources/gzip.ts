@@ -4,6 +4,7 @@
 import { Decompress as ZstdStream } from 'fzstd';
 import { formatBytes } from '../limits.js';
 import { concat } from '../util/concat.js';
+import { readAtMost } from '../util/read-stream.js';
 
 /** Codecs of PMTiles archives (internal and tile compression) and of gzip-compressed MVT tiles. */
 export type Codec = 'gzip' | 'br' | 'zstd';
@@ -31,19 +32,9 @@ function join(chunks: Uint8Array[]): Uint8Array {
 /** Inflate gzip bytes; rejects on a truncated or corrupt stream, and as soon as the output passes maxBytes. */
 export async function gunzip(bytes: Uint8Array, maxBytes: number): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new InflateLimitError('gzip', maxBytes);
-    }
-    chunks.push(value);
-  }
+  const chunks = await readAtMost(stream, maxBytes, () => {
+    throw new InflateLimitError('gzip', maxBytes);
+  });
   return join(chunks);
 }
 

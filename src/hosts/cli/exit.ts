@@ -1,5 +1,6 @@
 // Exit codes and one-line error messages of the CLI (docs/cli.md lists them).
 import { TilegraphError } from '../../index.js';
+import { NamedError } from '../named-error.js';
 
 export const EXIT = {
   ok: 0,
@@ -18,24 +19,16 @@ export const EXIT = {
 } as const;
 
 /** A mistake in the command line (exit code 1). */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export class UsageError extends NamedError {}
 
 /** The style file could not be read (exit code 2). */
-export class StyleFileError extends Error {
-  override name = 'StyleFileError';
-}
+export class StyleFileError extends NamedError {}
 
 /** Stopped by a signal (exit code 130). */
-export class InterruptedError extends Error {
-  override name = 'InterruptedError';
-}
+export class InterruptedError extends NamedError {}
 
 /** Writing the output failed (exit code 5). */
-export class OutputError extends Error {
-  override name = 'OutputError';
-}
+export class OutputError extends NamedError {}
 
 export function exitCodeOf(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;

@@ -1,18 +1,13 @@
 // The render queue: at most `concurrency` renders at once, at most `maxWaiting` waiting; a render
 // that has not finished `timeoutMs` after it was queued is aborted.
+import { NamedError } from '../named-error.js';
 
-export class QueueFullError extends Error {
-  override name = 'QueueFullError';
-}
+export class QueueFullError extends NamedError {}
 
-export class RenderTimeoutError extends Error {
-  override name = 'RenderTimeoutError';
-}
+export class RenderTimeoutError extends NamedError {}
 
 /** The server is stopping: renders still queued or running when the grace period ends (503, Retry-After). */
-export class ShuttingDownError extends Error {
-  override name = 'ShuttingDownError';
-}
+export class ShuttingDownError extends NamedError {}
 
 export interface RenderQueueOptions {
   concurrency: number;

@@ -3,6 +3,8 @@
 // platform's DecompressionStream; WOFF 2.0 (Brotli plus transformed glyf/loca tables) through
 // wawoff2 (Google's woff2 decoder compiled to WebAssembly), loaded only when a WOFF2 font is met.
 // Every inflation is bounded (MAX_FONT_BYTES): a font is an asset, not a way to fill memory.
+import { concat } from '../../util/concat.js';
+import { readAtMost } from '../../util/read-stream.js';
 
 /** Largest font accepted, before and after decompression (Noto CJK is ~20 MB). */
 export const MAX_FONT_BYTES = 48 * 1024 * 1024;
@@ -41,20 +43,11 @@ export async function toSfnt(bytes: Uint8Array): Promise<Uint8Array> {
 /** zlib-wrapped deflate (RFC 1950), inflated to exactly `length` bytes. */
 async function inflateZlib(data: Uint8Array, length: number): Promise<Uint8Array> {
   const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
-  const reader = stream.getReader();
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (at + value.length > length) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error('a WOFF table inflates past its declared length');
-    }
-    out.set(value, at);
-    at += value.length;
-  }
-  if (at !== length) throw new Error('a WOFF table inflates short of its declared length');
+  const chunks = await readAtMost(stream, length, () => {
+    throw new Error('a WOFF table inflates past its declared length');
+  });
+  const out = concat(chunks, (n) => new Uint8Array(n));
+  if (out.length !== length) throw new Error('a WOFF table inflates short of its declared length');
   return out;
 }
 

@@ -14,6 +14,7 @@ import { Compression, TileType, zxyToTileId, type Entry, type Header } from 'pmt
 import { buildDirectories } from './directory.js';
 import { HEADER_BYTES, serializeHeader } from './header.js';
 import { archiveTiles, openArchive } from './reader.js';
+import { NamedError } from '../../named-error.js';
 
 export interface ArchiveInfo {
   minZoom: number;
@@ -31,9 +32,7 @@ export interface ArchiveInfo {
 export type JobIdentity = Record<string, unknown>;
 
 /** `--resume` of a different job: the sentence names every difference. */
-export class ResumeMismatchError extends Error {
-  override name = 'ResumeMismatchError';
-}
+export class ResumeMismatchError extends NamedError {}
 
 const JOB_LINE = '#job ';
 
