@@ -113,14 +113,20 @@
         (local.set $dy2 (f64.mul (local.get $dy) (local.get $dy)))
         (local.set $h2 (f64.sub (local.get $rim2) (local.get $dy2)))
         (br_if $nextRow (f64.le (local.get $h2) (f64.const 0)))
-        (local.set $h (f64.sqrt (local.get $h2)))
-        ;; The columns whose centres can lie inside the rim: |x + 0.5 - cx| < h, with 1e-3 px to
-        ;; spare (far above the rounding of d2 against rim2). The reference visits a pixel more on
-        ;; each side; those fail its d2 < rim2 test.
-        (local.set $x0 (i32.trunc_sat_f64_s (f64.max (f64.convert_i32_s (local.get $xa))
-          (f64.add (f64.floor (f64.sub (f64.sub (local.get $cx) (local.get $h)) (f64.const 0.501))) (f64.const 1)))))
-        (local.set $x1 (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (local.get $xb))
-          (f64.ceil (f64.sub (f64.add (local.get $cx) (local.get $h)) (f64.const 0.499))))))
+        ;; Small dabs (rim < 2 px: the gallery's pencils) test every column of the dab's box: a
+        ;; square root and a span per row cost more than the few pixels they leave out.
+        (local.set $x0 (local.get $xa))
+        (local.set $x1 (local.get $xb))
+        (if (f64.ge (local.get $rim) (f64.const 2))
+          (then
+            (local.set $h (f64.sqrt (local.get $h2)))
+            ;; The columns whose centres can lie inside the rim: |x + 0.5 - cx| < h, with 1e-3 px to
+            ;; spare (far above the rounding of d2 against rim2). The reference visits a pixel more on
+            ;; each side; those fail its d2 < rim2 test.
+            (local.set $x0 (i32.trunc_sat_f64_s (f64.max (f64.convert_i32_s (local.get $xa))
+              (f64.add (f64.floor (f64.sub (f64.sub (local.get $cx) (local.get $h)) (f64.const 0.501))) (f64.const 1)))))
+            (local.set $x1 (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (local.get $xb))
+              (f64.ceil (f64.sub (f64.add (local.get $cx) (local.get $h)) (f64.const 0.499))))))))
         (local.set $x (local.get $x0))
         (local.set $pi (i32.add (i32.mul (local.get $y) (global.get $W)) (local.get $x0)))
         (block $rowDone
