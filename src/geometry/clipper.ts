@@ -507,6 +507,20 @@ export function unionRings(m: Clipper, rings: Iterable<ArrayLike<number>>, preci
   }
 }
 
+/**
+ * Rings that unionRings returned (at the same `precision`) grown by `d` with round joins: the same
+ * rings as inflateRings of the rings before the union (its union's output goes to the offset as
+ * these doubles do), without uniting them again.
+ */
+export function inflateUnited(m: Clipper, united: Iterable<ArrayLike<number>>, d: number, precision = 4): Float64Array[] {
+  const s = new Scope(m);
+  try {
+    return readPaths(s.keep(m.InflatePathsD(offsetPaths(s, united), d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))));
+  } finally {
+    s.free();
+  }
+}
+
 /** Rings united (non-zero) and grown by `d` with round joins (a halo), at `precision` decimal places. */
 export function inflateRings(m: Clipper, rings: Iterable<ArrayLike<number>>, d: number, precision = 4): Float64Array[] {
   const s = new Scope(m);

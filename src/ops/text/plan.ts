@@ -7,7 +7,7 @@ import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { RenderError } from '../../errors.js';
 import type { ExprFeature } from '../../expr/index.js';
 import { clamp01, explicitMax } from '../../expr/paint.js';
-import { type Clipper, inflateRings, loadClipper, unionRings } from '../../geometry/clipper.js';
+import { type Clipper, inflateUnited, loadClipper, unionRings } from '../../geometry/clipper.js';
 import { ringArea } from '../../geometry/clip.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
@@ -853,6 +853,17 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
   const key = c.point ? `${c.point.key}|${d}` : c.id !== undefined ? `#${c.id}|${d}` : undefined;
   const hit = key ? cache.get(key) : undefined;
   if (hit) return hit;
+  if (c.point && d > 0) {
+    // A point label's halo grows its united outlines (d = 0: cached, and drawn after the halos
+    // anyway) as they are: the rings inflateRings would unite again, the same halo, one union less.
+    const united = labelRings(clipper, stack, c, 0);
+    if (!united) return undefined;
+    const list: Float64Array[] = [];
+    for (let k = 0; k < united.count; k++) list.push(united.coords.subarray(united.starts[k]!, united.starts[k + 1]!));
+    const out = packRings(inflateUnited(clipper, list, d));
+    cache.set(key!, out);
+    return out;
+  }
   const glyphs: Float64Array[] = [];
   if (c.point) {
     const l = c.point.layout;
@@ -889,9 +900,7 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
     }
   }
   if (!glyphs.length) return undefined;
-  const out = packRings(
-    c.point ? (d > 0 ? inflateRings(clipper, glyphs, d) : unionRings(clipper, glyphs)) : d > 0 ? glyphs : uniteOverlapping(clipper, glyphs),
-  );
+  const out = packRings(c.point ? unionRings(clipper, glyphs) : d > 0 ? glyphs : uniteOverlapping(clipper, glyphs));
   if (key) cache.set(key, out);
   return out;
 }
