@@ -4,7 +4,7 @@
 // winding (exteriors clockwise on screen), read from Clipper's PolyTree so holes sit under the
 // exterior that contains them.
 import { ringArea, reverseRing } from './clip.js';
-import { insidePolygon } from './measure.js';
+import { type Box, boxOfRings, insidePolygon, overlap } from './measure.js';
 
 // The part of clipper2-wasm's API used here (its own .d.ts needs @types/emscripten and is not
 // reachable through the package's `types` entry).
@@ -379,23 +379,6 @@ export function capsule(x0: number, y0: number, x1: number, y1: number, d: numbe
   for (let i = 0; i < ring.length; i++) out[i] = ring[i]! * (1 / scale);
   return ringArea(out) < 0 ? reverseRing(out) : out;
 }
-
-type Box = [number, number, number, number];
-
-function boxOfRings(rings: readonly ArrayLike<number>[], grow: number): Box {
-  const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const r of rings) {
-    for (let i = 0; i + 1 < r.length; i += 2) {
-      if (r[i]! < b[0]) b[0] = r[i]!;
-      if (r[i + 1]! < b[1]) b[1] = r[i + 1]!;
-      if (r[i]! > b[2]) b[2] = r[i]!;
-      if (r[i + 1]! > b[3]) b[3] = r[i + 1]!;
-    }
-  }
-  return [b[0] - grow, b[1] - grow, b[2] + grow, b[3] + grow];
-}
-
-const overlap = (a: Box, b: Box): boolean => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 
 /** Grid cell of the batch index, pixels. */
 const CELL = 64;

@@ -4,6 +4,7 @@
 // The lattice goes round the world a whole number of times: the spacing asked for is snapped per
 // zoom to s = W / n (n = round(W / spacing) cells across the world's width W), and the column
 // index is hashed modulo n, so the dots continue across the antimeridian.
+import { emptyBox, growBox } from './measure.js';
 
 /** 32-bit avalanche mix (lowbias32, Chris Wellons). */
 function mix(h: number): number {
@@ -78,18 +79,7 @@ export function polygonDots(
 ): number {
   const ext = poly[0];
   if (!ext || ext.length < 6 || !(perKm2 > 0)) return 0;
-  let x0 = Infinity,
-    y0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity;
-  for (let k = 0; k < ext.length; k += 2) {
-    const x = ext[k]!,
-      y = ext[k + 1]!;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-  }
+  let [x0, y0, x1, y1] = growBox(emptyBox(), ext);
   x0 = Math.max(x0, clip[0]);
   y0 = Math.max(y0, clip[1]);
   x1 = Math.min(x1, clip[2]);

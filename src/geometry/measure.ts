@@ -4,6 +4,43 @@ import { ringArea } from './clip.js';
 /** Every vertex of some geometry, visited as (x, y). */
 export type VertexVisitor = (visit: (x: number, y: number) => void) => void;
 
+/** [x0, y0, x1, y1]: a box. */
+export type Box = [number, number, number, number];
+
+/** A box holding nothing: growBox makes it the box of what it is grown over. */
+export const emptyBox = (): Box => [Infinity, Infinity, -Infinity, -Infinity];
+
+/** Grows `box` (written in place, and returned) over the vertices of a flat x, y array, indices `from` to `to` (default: all). */
+export function growBox(box: Box, c: ArrayLike<number>, from = 0, to = c.length): Box {
+  let x0 = box[0],
+    y0 = box[1],
+    x1 = box[2],
+    y1 = box[3];
+  for (let k = from; k + 1 < to; k += 2) {
+    const x = c[k]!,
+      y = c[k + 1]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  box[0] = x0;
+  box[1] = y0;
+  box[2] = x1;
+  box[3] = y1;
+  return box;
+}
+
+/** The box of some rings, grown by `grow` on every side. */
+export function boxOfRings(rings: readonly ArrayLike<number>[], grow = 0): Box {
+  const b = emptyBox();
+  for (const r of rings) growBox(b, r);
+  return [b[0] - grow, b[1] - grow, b[2] + grow, b[3] + grow];
+}
+
+/** Whether two boxes meet (touching counts). */
+export const overlap = (a: Box, b: Box): boolean => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+
 /** [x0, y0, x1, y1] of every visited vertex, or undefined when there is none. */
 export function boxOf(each: VertexVisitor): [number, number, number, number] | undefined {
   let x0 = Infinity,

@@ -3,7 +3,7 @@
 // centroid, its hull, the distance along a line) give the same answer in every tile. A tiled
 // source (MVT, PMTiles) has no such thing: those ops see what the canvas holds (docs/format.md).
 import type { Feature, GeoJSON, Geometry, Position } from 'geojson';
-import { boxOf, convexHull, polygonCentroid, lineCentroid } from './measure.js';
+import { boxOf, convexHull, growBox, polygonCentroid, lineCentroid } from './measure.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 
 export interface WholeFeature {
@@ -98,17 +98,9 @@ export function wholeFeatures(doc: GeoJSON): WholeFeature[] {
     addGeometry(f.geometry, w, pts);
     w.points = Float64Array.from(pts);
     const b = w.box;
-    const grow = (c: ArrayLike<number>) => {
-      for (let i = 0; i + 1 < c.length; i += 2) {
-        if (c[i]! < b[0]) b[0] = c[i]!;
-        if (c[i + 1]! < b[1]) b[1] = c[i + 1]!;
-        if (c[i]! > b[2]) b[2] = c[i]!;
-        if (c[i + 1]! > b[3]) b[3] = c[i + 1]!;
-      }
-    };
-    for (const p of w.polygons) for (const r of p) grow(r);
-    for (const l of w.lines) grow(l);
-    grow(w.points);
+    for (const p of w.polygons) for (const r of p) growBox(b, r);
+    for (const l of w.lines) growBox(b, l);
+    growBox(b, w.points);
     if (b[0] <= b[2]) out.push(w);
   }
   return out;

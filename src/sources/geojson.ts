@@ -12,6 +12,7 @@ import { canvasKey, contributionRects, GroupCollector, groupsBytes, type TileFea
 import type { TileCache } from './cache.js';
 import { coveringTiles } from './tiles.js';
 import { wholeFeatures, type WholeFeature } from '../geometry/whole.js';
+import { emptyBox, growBox } from '../geometry/measure.js';
 import type { FeatureSource, Loader } from './types.js';
 import type { SourceDecl } from '../style/types.js';
 
@@ -163,20 +164,8 @@ function convertTile(tile: RawTile): TileFeature[] {
       parts[rings.length] = w / 2;
     }
     if (!coords.length) continue;
-    let x0 = Infinity,
-      y0 = Infinity,
-      x1 = -Infinity,
-      y1 = -Infinity;
-    for (let k = 0; k < coords.length; k += 2) {
-      const x = coords[k]!,
-        y = coords[k + 1]!;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
     const type = (f.type === 4 ? 1 : f.type) as 1 | 2 | 3;
-    const tf: TileFeature = { properties: props, type, coords, parts, bbox: [x0, y0, x1, y1] };
+    const tf: TileFeature = { properties: props, type, coords, parts, bbox: growBox(emptyBox(), coords) };
     if ((f as RawFeature).id !== undefined) tf.id = (f as RawFeature).id;
     if (type === 3) tf.exterior = exteriorFlags(coords, parts);
     out.push(tf);

@@ -2,6 +2,7 @@
 import { VectorTile, VectorTileLayer } from '@mapbox/vector-tile';
 import Pbf from 'pbf';
 import type { DecodedLayer, TileFeature } from './sample.js';
+import { emptyBox, growBox } from '../geometry/measure.js';
 
 /**
  * A tile's layer index: where each layer's bytes lie and its name, nothing more. A layer's keys,
@@ -221,20 +222,8 @@ export function decodeLayer(layer: VectorTileLayer): DecodedLayer {
       scratchParts[cursor.parts++] = 0;
       scratchParts[cursor.parts++] = (cursor.coords - c0) / 2;
     }
-    const c = scratchCoords;
-    let x0 = Infinity,
-      y0 = Infinity,
-      x1 = -Infinity,
-      y1 = -Infinity;
-    for (let k = c0; k < cursor.coords; k += 2) {
-      const x = c[k]!,
-        y = c[k + 1]!;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-    const feature: TileFeature = { properties, type: type as 1 | 2 | 3, coords: EMPTY_I32, parts: EMPTY_U32, bbox: [x0, y0, x1, y1] };
+    const bbox = growBox(emptyBox(), scratchCoords, c0, cursor.coords);
+    const feature: TileFeature = { properties, type: type as 1 | 2 | 3, coords: EMPTY_I32, parts: EMPTY_U32, bbox };
     if (id !== undefined) feature.id = id;
     features.push(feature);
     at.push(c0, cursor.coords, p0, cursor.parts);

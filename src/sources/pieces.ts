@@ -8,6 +8,7 @@
 // feature that lies in a tile's buffer too (a building on the tile edge, a point in the buffer) is
 // counted once, by the tile whose square holds its measure. A feature larger than the buffer that
 // crosses a tile edge is measured per tile (one centroid per piece), the same in every canvas.
+import { emptyBox, growBox } from '../geometry/measure.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import type { DecodedLayer } from './sample.js';
 
@@ -20,21 +21,16 @@ export function tilePieces(layer: DecodedLayer, z: number, x: number, y: number)
   const owner: [number, number, number, number] = [ox, oy, (x + 1) / n, (y + 1) / n];
   const out: WholeFeature[] = [];
   for (const f of layer.features) {
-    const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+    const box = emptyBox();
     const part = (p: number): Float64Array => {
       const a = f.parts[p]!;
       const b = f.parts[p + 1]!;
       const r = new Float64Array((b - a) * 2);
       for (let i = a, o = 0; i < b; i++) {
-        const px = ox + f.coords[i * 2]! * s;
-        const py = oy + f.coords[i * 2 + 1]! * s;
-        r[o++] = px;
-        r[o++] = py;
-        if (px < box[0]) box[0] = px;
-        if (py < box[1]) box[1] = py;
-        if (px > box[2]) box[2] = px;
-        if (py > box[3]) box[3] = py;
+        r[o++] = ox + f.coords[i * 2]! * s;
+        r[o++] = oy + f.coords[i * 2 + 1]! * s;
       }
+      growBox(box, r);
       return r;
     };
     const w: WholeFeature = { properties: f.properties, polygons: [], lines: [], points: new Float64Array(0), box, owner };

@@ -1,5 +1,6 @@
 import { boolean, loadClipper, pieceRings, type BooleanOp } from '../../geometry/clipper.js';
 import { features, groupLike } from '../../geometry/groups.js';
+import { boxOfRings, overlap } from '../../geometry/measure.js';
 import { nodeRef, oneOfEnum } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
 import type { OpDef } from '../types.js';
@@ -39,15 +40,15 @@ export const featureBoolean: OpDef = {
       return features(polygons.length ? [{ properties: {}, polygons, lines: [], points: new Float64Array(0) }] : []);
     }
     const out: FeatureGroup[] = [];
-    const bBoxes = bRings.map((r) => ringsBox([r]));
+    const bBoxes = bRings.map((r) => boxOfRings([r]));
     for (const g of a) {
       if (op === 'difference' && !bRings.length) {
         out.push(groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts }));
         continue;
       }
       // Only the clip rings whose box meets this feature's box take part (Clipper's cost grows with every ring it is given).
-      const box = ringsBox(g.polygons.flat());
-      const near = bRings.filter((_, i) => overlaps(bBoxes[i]!, box));
+      const box = boxOfRings(g.polygons.flat());
+      const near = bRings.filter((_, i) => overlap(bBoxes[i]!, box));
       if (!near.length) {
         if (op === 'difference') out.push(groupLike(g, { polygons: g.polygons, polygonCuts: g.polygonCuts }));
         continue;
@@ -58,22 +59,3 @@ export const featureBoolean: OpDef = {
     return features(out);
   },
 };
-
-type Box = [number, number, number, number];
-
-function ringsBox(rings: readonly ArrayLike<number>[]): Box {
-  const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const r of rings) {
-    for (let i = 0; i + 1 < r.length; i += 2) {
-      const x = r[i]!,
-        y = r[i + 1]!;
-      if (x < b[0]) b[0] = x;
-      if (y < b[1]) b[1] = y;
-      if (x > b[2]) b[2] = x;
-      if (y > b[3]) b[3] = y;
-    }
-  }
-  return b;
-}
-
-const overlaps = (a: Box, b: Box): boolean => a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];

@@ -3,6 +3,7 @@
 // unites its glyphs' rings and grows its halo from that union (plan.ts).
 import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { type Clipper, inflateRings } from '../../geometry/clipper.js';
+import { emptyBox, growBox } from '../../geometry/measure.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { CLOSE, CUBIC, LINE, MOVE, QUAD, type TextFont } from './font.js';
 
@@ -40,20 +41,13 @@ export function packRings(rings: readonly ArrayLike<number>[]): GlyphRings {
   for (const r of rings) n += r.length;
   const coords = new Float64Array(n);
   const starts = new Int32Array(rings.length + 1);
-  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  const box = emptyBox();
   let at = 0;
   rings.forEach((r, k) => {
     starts[k] = at;
-    for (let i = 0; i + 1 < r.length; i += 2) {
-      const x = r[i]!;
-      const y = r[i + 1]!;
-      coords[at++] = x;
-      coords[at++] = y;
-      if (x < box[0]) box[0] = x;
-      if (y < box[1]) box[1] = y;
-      if (x > box[2]) box[2] = x;
-      if (y > box[3]) box[3] = y;
-    }
+    coords.set(r, at);
+    growBox(box, r);
+    at += r.length;
   });
   starts[rings.length] = at;
   return { coords, starts, count: rings.length, box, byteLength: 96 + coords.byteLength + starts.byteLength };
