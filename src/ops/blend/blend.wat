@@ -1,6 +1,7 @@
 ;; blend's `normal` + `over` without a mask (cpu.ts `normalOver`, the reference) in WebAssembly
 ;; SIMD: one f32x4 per premultiplied RGBA pixel, the reference's formula in f32 (the TypeScript loop
-;; in f64): the two differ by ~1e-7. Compiled by scripts/gen-wasm.mjs; called from simd.ts.
+;; in f64): the two differ by ~1e-7. `multiply` (over and atop) and the `erase` composite, without a
+;; mask, bit for bit their TypeScript loops in f64. Compiled by scripts/gen-wasm.mjs; called from simd.ts.
 (module
   ;; over(base, over, out, bytes, opacity): out = `over` source-over `base` at `opacity`, all three
   ;; `bytes` long (a multiple of 16) at those byte offsets:
@@ -35,6 +36,96 @@
             ;; where srcA <= 0, the base as it is
             (local.get $b)
             (f32x4.gt (local.get $sa) (local.get $zero))))
+        (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
+
+  ;; multiply(base, over, out, bytes, opacity, atop): cpu.ts `multiply` without a mask (its
+  ;; reference) with the same f64 operations in the same order per channel, (r, g) and (b, a) as
+  ;; f64x2 pairs: bit for bit. Its shortcuts are exact: x / 1 is x, and with ab = 1 the mix
+  ;; (1 - ab) s + ab (b s) is b s; where the source coverage is 0 the pixel is the base with its
+  ;; alpha clamped. clamp01 is written out (x > 0 ? (x < 1 ? x : 1) : +0; NaN and -0 give +0):
+  ;; a call per use cost more than the kernel saved.
+  (func (export "multiply") (param $base i32) (param $over i32) (param $out i32) (param $bytes i32) (param $opacity f64) (param $atop i32)
+    (local $p i32) (local $B v128) (local $O v128)
+    (local $oa f64) (local $ab f64) (local $srcA f64) (local $as f64) (local $fa f64) (local $k f64) (local $alpha f64)
+    (local $cbRG v128) (local $cbBA v128) (local $sRG v128) (local $sBA v128) (local $mRG v128) (local $mBA v128)
+    (local $d v128) (local $abv v128) (local $omab v128) (local $t1 f64) (local $t2 v128)
+    (local.set $p (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $bytes))))
+      (loop $pixel
+        (block $next
+          (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
+          (local.set $O (v128.load align=4 (i32.add (local.get $over) (local.get $p))))
+          (local.set $ab (select (select (local.tee $t1 (f64.promote_f32 (f32x4.extract_lane 3 (local.get $B)))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0))))
+          (local.set $oa (f64.promote_f32 (f32x4.extract_lane 3 (local.get $O))))
+          (local.set $srcA (select (select (local.get $oa) (f64.const 1) (f64.lt (local.get $oa) (f64.const 1))) (f64.const 0) (f64.gt (local.get $oa) (f64.const 0))))
+          (local.set $as (f64.mul (local.get $srcA) (local.get $opacity)))
+          (if (f64.eq (local.get $as) (f64.const 0))
+            (then
+              (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+                (f32x4.replace_lane 3 (local.get $B) (f32.demote_f64 (local.get $ab))))
+              (br $next)))
+          (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+          (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+          (local.set $sRG (f64x2.promote_low_f32x4 (local.get $O)))
+          (local.set $sBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O))))
+          (if (f64.ne (local.get $srcA) (f64.const 1))
+            (then
+              (local.set $d (f64x2.splat (local.get $srcA)))
+              (local.set $sRG (f64x2.div (local.get $sRG) (local.get $d)))
+              (local.set $sBA (f64x2.div (local.get $sBA) (local.get $d)))))
+          (local.set $sRG (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $sRG)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))))
+          (local.set $sBA (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $sBA)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))))
+          (local.set $mRG (local.get $sRG))
+          (local.set $mBA (local.get $sBA))
+          (if (f64.eq (local.get $ab) (f64.const 1))
+            (then
+              (local.set $mRG (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $cbRG)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sRG)))
+              (local.set $mBA (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $cbBA)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sBA))))
+            (else
+              (if (f64.gt (local.get $ab) (f64.const 0))
+                (then
+                  (local.set $abv (f64x2.splat (local.get $ab)))
+                  (local.set $omab (f64x2.splat (f64.sub (f64.const 1) (local.get $ab))))
+                  (local.set $mRG (f64x2.add (f64x2.mul (local.get $omab) (local.get $sRG))
+                    (f64x2.mul (local.get $abv) (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (f64x2.div (local.get $cbRG) (local.get $abv))) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sRG)))))
+                  (local.set $mBA (f64x2.add (f64x2.mul (local.get $omab) (local.get $sBA))
+                    (f64x2.mul (local.get $abv) (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (f64x2.div (local.get $cbBA) (local.get $abv))) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sBA)))))))))
+          (local.set $fa (select (f64.mul (local.get $as) (local.get $ab)) (local.get $as) (local.get $atop)))
+          (local.set $k (f64.sub (f64.const 1) (local.get $as)))
+          (local.set $alpha (select (local.get $ab) (f64.add (local.get $as) (f64.mul (local.get $ab) (local.get $k))) (local.get $atop)))
+          ;; out = fa m + k cb per channel; alpha from its own formula
+          (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+            (f32x4.replace_lane 3
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (f64x2.splat (local.get $fa)) (local.get $mRG))
+                  (f64x2.mul (f64x2.splat (local.get $k)) (local.get $cbRG))))
+                (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (f64x2.splat (local.get $fa)) (local.get $mBA))
+                  (f64x2.mul (f64x2.splat (local.get $k)) (local.get $cbBA)))))
+              (f32.demote_f64 (local.get $alpha)))))
+        (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
+
+  ;; erase(base, over, out, bytes, opacity): cpu.ts's `erase` composite without a mask, bit for
+  ;; bit: k = 1 - clamp01(over alpha) opacity; out = base k, alpha clamp01(base alpha) k.
+  (func (export "erase") (param $base i32) (param $over i32) (param $out i32) (param $bytes i32) (param $opacity f64)
+    (local $p i32) (local $B v128) (local $k f64) (local $kv v128) (local $t1 f64)
+    (local.set $p (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $bytes))))
+      (loop $pixel
+        (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
+        (local.set $k (f64.sub (f64.const 1) (f64.mul
+          (select (select (local.tee $t1 (f64.promote_f32 (f32.load offset=12 align=4 (i32.add (local.get $over) (local.get $p))))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0)))
+          (local.get $opacity))))
+        (local.set $kv (f64x2.splat (local.get $k)))
+        (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+          (f32x4.replace_lane 3
+            (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+              (f32x4.demote_f64x2_zero (f64x2.mul (f64x2.promote_low_f32x4 (local.get $B)) (local.get $kv)))
+              (f32x4.demote_f64x2_zero (f64x2.mul
+                (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B)))
+                (local.get $kv))))
+            (f32.demote_f64 (f64.mul (select (select (local.tee $t1 (f64.promote_f32 (f32x4.extract_lane 3 (local.get $B)))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0))) (local.get $k)))))
         (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
 
   ;; the scratch memory simd.ts copies the rasters into (grown from JavaScript)

@@ -6,7 +6,7 @@
 // where as is the source alpha times opacity times the mask's alpha.
 
 import { acquire } from '../../backends/cpu/pool.js';
-import { normalOverSimd } from './simd.js';
+import { eraseSimd, multiplySimd, normalOverSimd } from './simd.js';
 
 export const BLEND_MODES = [
   'normal',
@@ -162,8 +162,11 @@ export interface BlendOptions {
  * as blendReference, bit for bit (blend.test.ts compares), faster: the composite is decided once per
  * call; a pixel whose source coverage is 0 (a sparse layer: strokes, dots) keeps the base (the
  * general formula gives exactly cb and ab there); `multiply`, the common mode, runs its own loop.
+ * Without a mask, `multiply` and `erase` run WebAssembly SIMD kernels (blend.wat; `simd: false`
+ * runs the TypeScript loops, their reference).
  */
-export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions): Float32Array {
+export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions, opts: { simd?: boolean } = {}): Float32Array {
+  const simd = opts.simd !== false && !o.mask;
   const mode = BLEND_MODES.indexOf(o.mode);
   const mask = o.mask;
   const opacity = clamp01(o.opacity);
@@ -177,6 +180,8 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
   const erase = o.composite === 'erase';
   const atop = o.composite === 'atop';
   if (erase) {
+    // Without a mask, in WebAssembly SIMD (simd.ts) where available: the same values.
+    if (simd && eraseSimd(base, over, opacity, out)) return out;
     for (let i = 0; i < base.length; i += 4) {
       const ab = clamp01(base[i + 3]!);
       const as = clamp01(over[i + 3]!) * opacity * (mask ? clamp01(mask[i + 3]!) : 1);
@@ -188,7 +193,11 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
     }
     return out;
   }
-  if (mode === MULTIPLY) return multiply(base, over, opacity, mask, atop, out);
+  if (mode === MULTIPLY) {
+    // Without a mask, in WebAssembly SIMD (simd.ts) where available: the same values.
+    if (simd && multiplySimd(base, over, opacity, atop, out)) return out;
+    return multiply(base, over, opacity, mask, atop, out);
+  }
   const nonSep = mode >= HUE;
   const B = new Float64Array(3);
   for (let i = 0; i < base.length; i += 4) {

@@ -1,11 +1,14 @@
 // blend's `normal` + `over` without a mask (cpu.ts `normalOver`, the reference) in WebAssembly SIMD:
 // one f32x4 per RGBA pixel, the same formula in f32 (the TypeScript loop in f64): the two differ by
 // ~1e-7. The kernel is blend.wat; where WebAssembly SIMD is missing, `normalOverSimd` returns false
-// and the loop runs.
+// and the loop runs. `multiply` and `erase` without a mask: the same f64 arithmetic as cpu.ts, bit
+// for bit.
 import { wasmKernels } from '../../util/wasm-kernels.js';
 
 interface Exports {
   over(base: number, over: number, out: number, bytes: number, opacity: number): void;
+  multiply(base: number, over: number, out: number, bytes: number, opacity: number, atop: number): void;
+  erase(base: number, over: number, out: number, bytes: number, opacity: number): void;
 }
 
 const kernels = wasmKernels<Exports>('blend');
@@ -30,4 +33,31 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   k.fn.over(0, bytes, 2 * bytes, bytes, opacity);
   out.set(k.f32(2 * bytes, n));
   return true;
+}
+
+/** Copies base and over into the kernel memory, runs `run` on (base, over, out, bytes) offsets, copies out. */
+function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, run: (k: Exports, bytes: number) => void): boolean {
+  const k = kernels();
+  if (!k) return false;
+  const n = base.length;
+  const bytes = n * 4;
+  k.reserve(3 * bytes);
+  k.f32(0, n).set(base);
+  k.f32(bytes, n).set(over.subarray(0, n));
+  run(k.fn, bytes);
+  out.set(k.f32(2 * bytes, n));
+  return true;
+}
+
+/**
+ * `multiply` over (or atop) without a mask, bit for bit cpu.ts's `multiply` (blend.wat: the same
+ * f64 operations per channel). False without WebAssembly SIMD.
+ */
+export function multiplySimd(base: Float32Array, over: Float32Array, opacity: number, atop: boolean, out: Float32Array): boolean {
+  return withRasters(base, over, out, (fn, bytes) => fn.multiply(0, bytes, 2 * bytes, bytes, opacity, atop ? 1 : 0));
+}
+
+/** The `erase` composite without a mask, bit for bit cpu.ts's loop. False without WebAssembly SIMD. */
+export function eraseSimd(base: Float32Array, over: Float32Array, opacity: number, out: Float32Array): boolean {
+  return withRasters(base, over, out, (fn, bytes) => fn.erase(0, bytes, 2 * bytes, bytes, opacity));
 }
