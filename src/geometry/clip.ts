@@ -96,59 +96,120 @@ export function cutAxis(cut: number, end: boolean): 0 | 1 | 2 {
   return (cut & CUT_START) === 0 ? 0 : cut & CUT_START_X ? 1 : cut & CUT_START_Y ? 2 : 0;
 }
 
+/** The scratch array clipLine collects a piece in (grown as needed; one clip at a time). */
+let pieceBuf = new Float64Array(1024);
+
 /**
  * Clip a polyline to a rectangle. Returns the pieces inside, with flags (CUT_START, CUT_END and
  * the side each cut lies on: CUT_START_X... above); a cut end lies exactly on its side.
+ * Liang–Barsky per segment, the four sides in the order x0, x1, y0, y1 written out, and the piece
+ * collected in a reused Float64Array (it was two arrays per segment and a number[] grown by push:
+ * most of the garbage of sampling vector tiles, issue 25); the same points and flags, bit for bit,
+ * as the plain loop kept in clip.test.ts.
  */
 export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array; cut: number }[] {
   const out: { line: Float64Array; cut: number }[] = [];
-  let cur: number[] = [];
+  const x0 = r.x0,
+    y0 = r.y0,
+    x1 = r.x1,
+    y1 = r.y1;
+  // A piece holds at most one point per input point (its start, then one per segment).
+  const cur = pieceBuf.length >= line.length ? pieceBuf : (pieceBuf = new Float64Array(line.length));
+  let m = 0;
   let curCut = 0;
   const n = line.length / 2;
-  const inside = (x: number, y: number) => x >= r.x0 && x <= r.x1 && y >= r.y0 && y <= r.y1;
-  // The side flags (x side, y side) of a point on the rectangle's boundary, else none.
-  const sideOf = (x: number, y: number, xBit: number, yBit: number) => (x === r.x0 || x === r.x1 ? xBit : y === r.y0 || y === r.y1 ? yBit : 0);
-  const flush = (endCut: number) => {
-    if (cur.length >= 4) out.push({ line: new Float64Array(cur), cut: curCut | endCut });
-    cur = [];
-    curCut = 0;
-  };
   for (let i = 0; i < n - 1; i++) {
     const ax = line[i * 2]!;
     const ay = line[i * 2 + 1]!;
     const bx = line[i * 2 + 2]!;
     const by = line[i * 2 + 3]!;
-    // Liang–Barsky; k0 / k1: the side (0 x0, 1 x1, 2 y0, 3 y1) that set t0 / t1.
+    // Liang–Barsky; k0 / k1: the side (0 x0, 1 x1, 2 y0, 3 y1) that set t0 / t1. Per side k with
+    // p = (-dx, dx, -dy, dy)[k], q = (ax - x0, x1 - ax, ay - y0, y1 - ay)[k]: parallel (p = 0) and
+    // outside it (q < 0), or lying on a max side (q = 0 for x1, y1: a segment on the edge two
+    // tiles share is the lower tile's, their rects meet there), rejects the segment; else t = q / p
+    // raises t0 (p < 0) or lowers t1 (p > 0).
     let t0 = 0;
     let t1 = 1;
     let k0 = -1;
     let k1 = -1;
     const dx = bx - ax;
     const dy = by - ay;
-    const p = [-dx, dx, -dy, dy];
-    const q = [ax - r.x0, r.x1 - ax, ay - r.y0, r.y1 - ay];
     let reject = false;
-    for (let k = 0; k < 4; k++) {
-      if (p[k] === 0) {
-        // Parallel to side k: outside it, or lying on a max side (x1, y1). A segment on the edge
-        // two tiles share is the lower tile's (their rects meet there), not drawn by both.
-        if (q[k]! < 0 || (q[k] === 0 && (k === 1 || k === 3))) reject = true;
-      } else {
-        const t = q[k]! / p[k]!;
-        if (p[k]! < 0) {
-          if (t > t0) {
-            t0 = t;
-            k0 = k;
-          }
-        } else if (t < t1) {
-          t1 = t;
-          k1 = k;
+    let p = -dx;
+    let q = ax - x0;
+    let t: number;
+    if (p === 0) {
+      if (q < 0) reject = true;
+    } else {
+      t = q / p;
+      if (p < 0) {
+        if (t > t0) {
+          t0 = t;
+          k0 = 0;
         }
+      } else if (t < t1) {
+        t1 = t;
+        k1 = 0;
+      }
+    }
+    p = dx;
+    q = x1 - ax;
+    if (p === 0) {
+      if (q < 0 || q === 0) reject = true;
+    } else {
+      t = q / p;
+      if (p < 0) {
+        if (t > t0) {
+          t0 = t;
+          k0 = 1;
+        }
+      } else if (t < t1) {
+        t1 = t;
+        k1 = 1;
+      }
+    }
+    p = -dy;
+    q = ay - y0;
+    if (p === 0) {
+      if (q < 0) reject = true;
+    } else {
+      t = q / p;
+      if (p < 0) {
+        if (t > t0) {
+          t0 = t;
+          k0 = 2;
+        }
+      } else if (t < t1) {
+        t1 = t;
+        k1 = 2;
+      }
+    }
+    p = dy;
+    q = y1 - ay;
+    if (p === 0) {
+      if (q < 0 || q === 0) reject = true;
+    } else {
+      t = q / p;
+      if (p < 0) {
+        if (t > t0) {
+          t0 = t;
+          k0 = 3;
+        }
+      } else if (t < t1) {
+        t1 = t;
+        k1 = 3;
       }
     }
     if (reject || t0 > t1) {
-      // The last point was on the boundary and the line leaves from there.
-      if (cur.length) flush(CUT_END | sideOf(cur[cur.length - 2]!, cur[cur.length - 1]!, CUT_END_X, CUT_END_Y));
+      // The last point was on the boundary and the line leaves from there: the end's side flag
+      // (x side, y side) from where that point lies.
+      if (m) {
+        const x = cur[m - 2]!,
+          y = cur[m - 1]!;
+        if (m >= 4) out.push({ line: cur.slice(0, m), cut: curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0) });
+        m = 0;
+        curCut = 0;
+      }
       continue;
     }
     let sx = ax + dx * t0;
@@ -157,22 +218,30 @@ export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array
     let ey = ay + dy * t1;
     // Cut points exactly on their side, so the pieces of neighbouring rectangles meet there.
     if (k0 >= 0) {
-      if (k0 < 2) sx = k0 === 0 ? r.x0 : r.x1;
-      else sy = k0 === 2 ? r.y0 : r.y1;
+      if (k0 < 2) sx = k0 === 0 ? x0 : x1;
+      else sy = k0 === 2 ? y0 : y1;
     }
     if (k1 >= 0 && t1 < 1) {
-      if (k1 < 2) ex = k1 === 0 ? r.x0 : r.x1;
-      else ey = k1 === 2 ? r.y0 : r.y1;
+      if (k1 < 2) ex = k1 === 0 ? x0 : x1;
+      else ey = k1 === 2 ? y0 : y1;
     }
-    if (cur.length === 0) {
-      cur.push(sx, sy);
+    if (m === 0) {
+      cur[m++] = sx;
+      cur[m++] = sy;
       if (t0 > 0) curCut = CUT_START | (k0 < 2 ? CUT_START_X : CUT_START_Y);
-      else curCut = inside(ax, ay) ? 0 : CUT_START;
+      else curCut = ax >= x0 && ax <= x1 && ay >= y0 && ay <= y1 ? 0 : CUT_START;
     }
-    cur.push(ex, ey);
-    if (t1 < 1) flush(CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y));
+    cur[m++] = ex;
+    cur[m++] = ey;
+    if (t1 < 1) {
+      if (m >= 4) out.push({ line: cur.slice(0, m), cut: curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y) });
+      m = 0;
+      curCut = 0;
+    }
   }
-  if (cur.length) flush(0);
+  if (m >= 4) out.push({ line: cur.slice(0, m), cut: curCut });
+  // A huge line's scratch is not kept.
+  if (pieceBuf.length > 1 << 20) pieceBuf = new Float64Array(1024);
   return out;
 }
 

@@ -199,6 +199,7 @@ export class GroupCollector {
   private addLines(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
     let b: Builder | undefined;
     for (let p = 0; p + 1 < f.parts.length; p++) {
+      // Without an arena, a scratch view that clipLine copies from.
       const flat = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
       if (flat.length < 4) continue;
       if (arena) {
@@ -226,6 +227,7 @@ export class GroupCollector {
     for (let p = 0; p + 1 < f.parts.length; p++) {
       const isExterior = f.exterior ? f.exterior[p] === 1 : p === 0;
       if (!isExterior && !current) continue; // the hole of an exterior that fell outside
+      // Without an arena, a scratch view that clipRing copies from.
       let ring = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
       let cuts: Uint8Array | undefined;
       if (!arena) {
@@ -292,14 +294,20 @@ function reverseInPlace(ring: Float64Array): void {
   }
 }
 
+/** Where toWorld writes the lines and rings that are clipped next (the clip copies what it keeps). */
+let clipInput = new Float64Array(4096);
+
 /**
  * Vertices [start, end) of a flat tile-unit array, in world pixels; drops a repeated closing
- * vertex. Written into `arena` (a view of it is returned) when given, else into a new array.
+ * vertex. Written into `arena` (a view of it is returned) when given, else into a scratch array
+ * that the next call overwrites: the caller clips it at once (clipLine and clipRing copy their
+ * output), so a feature that needs clipping makes no garbage here.
  */
 function toWorld(c: Int32Array, start: number, end: number, t: SourceTileRef, s: number, arena?: Arena): Float64Array {
   let n = end - start;
   if (n > 1 && c[start * 2] === c[(end - 1) * 2] && c[start * 2 + 1] === c[(end - 1) * 2 + 1]) n--;
-  const out = arena ? arena.take(n * 2) : new Float64Array(n * 2);
+  if (!arena && clipInput.length < n * 2) clipInput = new Float64Array(Math.max(n * 2, clipInput.length * 2));
+  const out = arena ? arena.take(n * 2) : clipInput.subarray(0, n * 2);
   const px0 = t.px0,
     py0 = t.py0;
   for (let i = 0, k = start * 2; i < n * 2; i += 2, k += 2) {
