@@ -1,4 +1,6 @@
 // The express app: tile, style, TileJSON, legend, health and metrics endpoints (docs/server.md).
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { ParamValues } from '../../index.js';
 import { valueKey } from '../../params/index.js';
@@ -249,6 +251,109 @@ function tileRoute(service: TileService, shortCache: string) {
     res.setHeader('X-Tilegraph-Cache', r.cache);
     res.type(t.format === 'webp' ? 'image/webp' : 'image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
   };
+}
+
+/** The tile route's path as express names it (the route label of the request metrics). */
+const TILE_ROUTE = '/tiles/:z/:x/:file';
+/**
+ * A tile address in the one form the fast path answers: digits only, nothing express would decode
+ * or parseurl would hand to url.parse (space, tab, line breaks, '#', NBSP, BOM anywhere).
+ */
+const FAST_TILE = /^\/tiles\/(\d{1,2})\/(\d{1,9})\/(\d{1,9})(@2x)?\.(png|webp)(?:\?([^\t\n\f\r #\u00a0\ufeff]*))?$/;
+const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
+
+/**
+ * The HTTP handler of a single-style server: GET and HEAD of a well-formed tile address inside the
+ * zoom range and the world are answered here, beside express (its router, query getter and
+ * `res.send` cost the main thread ~0.15 ms a tile, issue 25); everything else, and any request this
+ * path would answer with an error before rendering, goes to `app`. The answers are the tile
+ * route's: the same status, headers in the same order, the same error JSON (tests/server).
+ */
+export function tileFastPath(service: TileService, app: express.Express, options: AppOptions = {}): RequestListener {
+  const shortCache = options.shortMaxAge === 0 ? 'no-cache' : `public, max-age=${options.shortMaxAge ?? 60}`;
+  return (req, res) => {
+    const url = req.url ?? '';
+    const m = (req.method === 'GET' || req.method === 'HEAD') && !service.draining && url.startsWith('/tiles/') ? FAST_TILE.exec(url) : null;
+    if (!m) return void app(req, res);
+    const query = m[6];
+    if (query !== undefined && Buffer.byteLength(query) > LIMITS.maxQueryBytes) return void app(req, res);
+    const z = Number(m[1]);
+    const x = Number(m[2]);
+    const y = Number(m[3]);
+    const n = 2 ** z;
+    if (z < service.minZoom || z > service.maxZoom || x >= n || y >= n) return void app(req, res);
+    // As express's query getter parses it (query parser 'simple': node:querystring).
+    const parsed = (query ? parseQueryString(query) : {}) as Query;
+    let params: ParamValues;
+    try {
+      params = requestParams(service, parsed);
+    } catch {
+      return void app(req, res); // express answers the same error (400)
+    }
+    void answerTile(service, req, res, { z, x, y, scale: m[4] ? 2 : 1, format: m[5] === 'webp' ? 'webp' : 'png' }, params, parsed.v, shortCache);
+  };
+}
+
+/** The tile route (tileRoute) on a plain response, with requestGate's headers and errorRoute's answers. */
+async function answerTile(
+  service: TileService,
+  req: IncomingMessage,
+  res: ServerResponse,
+  t: { z: number; x: number; y: number; scale: number; format: 'png' | 'webp' },
+  params: ParamValues,
+  v: string | string[] | undefined,
+  shortCache: string,
+): Promise<void> {
+  res.on('finish', () => service.metrics.request(TILE_ROUTE, res.statusCode));
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'ETag, Cache-Control, X-Tilegraph-Cache, X-Tilegraph-Version');
+  const head = req.method === 'HEAD';
+  try {
+    const key = service.tileKey(t, t.scale, params) + (t.format === 'webp' ? '|webp' : '');
+    const etag = service.etagOf(key);
+    res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
+    res.setHeader('ETag', etag);
+    res.setHeader('X-Tilegraph-Version', service.version);
+    const inm = req.headers['if-none-match'];
+    if (etagMatches(inm, etag)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params) : await service.tile(t, t.scale, params);
+    res.setHeader('ETag', r.etag);
+    res.setHeader('X-Tilegraph-Cache', r.cache);
+    res.setHeader('Content-Type', t.format === 'webp' ? 'image/webp' : 'image/png');
+    res.setHeader('Content-Length', String(r.png.byteLength));
+    // express's res.send: a request fresh against the final ETag (a reload changed it) gets 304.
+    const cc = req.headers['cache-control'];
+    if (r.etag !== etag && inm && !(cc && NO_CACHE.test(cc)) && etagMatches(inm, r.etag)) {
+      res.statusCode = 304;
+      res.removeHeader('Content-Type');
+      res.removeHeader('Content-Length');
+      res.end();
+      return;
+    }
+    if (head) res.end();
+    else res.end(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
+  } catch (err) {
+    if (res.headersSent) {
+      res.destroy(err as Error);
+      return;
+    }
+    const e = toHttpError(err, [service.style.baseDir, process.cwd()]);
+    if (e.status >= 500 && e.status !== 503) service.log(`tilegraph: ${req.method} ${req.url} -> ${e.status}: ${fullText(err)}`);
+    res.removeHeader('ETag');
+    res.removeHeader('X-Tilegraph-Cache');
+    for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+    res.setHeader('Cache-Control', 'no-store');
+    const body = JSON.stringify(e.body);
+    res.statusCode = e.status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', String(Buffer.byteLength(body)));
+    if (head) res.end();
+    else res.end(body, 'utf8');
+  }
 }
 
 /** GET /tilejson.json: TileJSON 3.0.0 whose tiles URL carries the request's params and the style version. */

@@ -8,7 +8,7 @@ import { gpuAdapterSummary } from '../node/gpu.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { loadStyleFile } from '../node/style-file.js';
-import { createApp } from './app.js';
+import { createApp, tileFastPath } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
 import { ShuttingDownError } from './queue.js';
 import { TileService, type TileServiceOptions } from './service.js';
@@ -208,8 +208,9 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   });
   const { renderer, release } = o.renderer ? { renderer: o.renderer, release: async () => undefined } : await makeRenderer(o);
   const service = new TileService({ ...o, style, renderer });
-  const app = createApp(service, { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) });
-  const server = createHttpServer(app, o);
+  const appOptions = { publicUrl: o.publicUrl, shortMaxAge: o.shortMaxAge ?? (o.watch ? 0 : undefined) };
+  // Tiles beside express (the same answers, less main-thread CPU); everything else through it.
+  const server = createHttpServer(tileFastPath(service, createApp(service, appOptions), appOptions), o);
   const host = o.host ?? '127.0.0.1';
   try {
     await listen(server, o.port ?? 8080, host);
