@@ -20,6 +20,7 @@ interface Exports {
     runGroup: number,
     out: number,
     layer: number,
+    cms: number,
     touched: number,
     hardness: number,
     aa: number,
@@ -102,7 +103,8 @@ export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, f
     return a;
   };
   const oOut = at(n * 16);
-  const oLayer = at(n * 16);
+  const oLayer = at(n * 4); // the layer's alpha plane (stroke.wat)
+  const oCms = at(n * 8); // and its strength plane
   const oTouched = at(n * 4);
   const oGeom = at(d.count * 16);
   const oGroup = at(d.count * 4);
@@ -113,7 +115,7 @@ export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, f
   const outView = k.f32(oOut, n * 4);
   if (fresh) outView.fill(0);
   else outView.set(out.subarray(0, n * 4));
-  k.f32(oLayer, n * 4).fill(-1); // alpha -1: no group's pixel yet
+  k.f32(oLayer, n).fill(-1); // alpha -1: no group's pixel yet
   k.f32(oGeom, d.count * 4).set(d.geom.subarray(0, d.count * 4));
   k.u32(oGroup, d.count).set(d.group.subarray(0, d.count));
   k.f32(oPaints, d.paints.length).set(d.paints);
@@ -121,7 +123,7 @@ export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, f
     new Float64Array(k.f32(0, 0).buffer, oRuns, d.runCount * 9).set(d.runs.subarray(0, d.runCount * 9));
     k.u32(oRunGroup, d.runCount).set(d.runGroup.subarray(0, d.runCount));
   }
-  k.fn.draw(W, H, d.count, d.runCount, d.groups, oGeom, oGroup, oPaints, oRuns, oRunGroup, oOut, oLayer, oTouched, d.hardness, d.aa);
+  k.fn.draw(W, H, d.count, d.runCount, d.groups, oGeom, oGroup, oPaints, oRuns, oRunGroup, oOut, oLayer, oCms, oTouched, d.hardness, d.aa);
   out.set(k.f32(oOut, n * 4));
   return true;
 }

@@ -12,7 +12,12 @@
   (global $runs (mut i32) (i32.const 0))
   (global $runGroup (mut i32) (i32.const 0))
   (global $out (mut i32) (i32.const 0))
+  ;; the group's layer as two planes: per pixel its alpha (f32, -1 where no dab of the group has
+  ;; been) and the strength c m of the dab that set it (f64): its colour is the group's paint times
+  ;; that, rounded to f32 as the reference stores it. The alpha plane, read for every pixel a dab
+  ;; covers, is a quarter of an RGBA layer's bytes.
   (global $layer (mut i32) (i32.const 0))
+  (global $cms (mut i32) (i32.const 0))
   (global $touched (mut i32) (i32.const 0))
   (global $nt (mut i32) (i32.const 0))
   (global $hardness (mut f64) (f64.const 0))
@@ -28,24 +33,30 @@
       (local.get $f)
       (f64.ge (f64.sub (local.get $x) (local.get $f)) (f64.const 0.5))))
 
-  ;; Record pixel $pi as the group's: onto the touched list.
-  (func $touch (param $pi i32)
-    (i32.store (i32.add (global.get $touched) (i32.shl (global.get $nt) (i32.const 2))) (local.get $pi))
-    (global.set $nt (i32.add (global.get $nt) (i32.const 1))))
-
-  ;; The layer's touched pixels source-over onto out; the list empties and their layer alpha goes
-  ;; back to -1 (no group's).
+  ;; The layer's touched pixels (of group $g) source-over onto out; the list empties and their
+  ;; layer alpha goes back to -1 (no group's). The layer pixel is (paint rgb x c m rounded to f32,
+  ;; alpha), as the reference's RGBA layer holds it:
   ;;   o = l + o (1 - la), in f64 per channel (two channels an f64x2), stored as f32.
-  (func $flush
-    (local $k i32) (local $p i32) (local $l i32) (local $o i32) (local $lv v128) (local $ov v128) (local $q v128)
+  (func $flush (param $g i32)
+    (local $k i32) (local $pi i32) (local $o i32) (local $pp i32) (local $cm f64)
+    (local $lv v128) (local $ov v128) (local $q v128) (local $prg v128) (local $pb f64)
+    (if (i32.eqz (global.get $nt)) (then (return)))
+    (local.set $pp (i32.add (global.get $paints) (i32.shl (local.get $g) (i32.const 4))))
+    (local.set $prg (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $pp))))
+    (local.set $pb (f64.promote_f32 (f32.load offset=8 (local.get $pp))))
     (local.set $k (i32.const 0))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $k) (global.get $nt)))
-        (local.set $p (i32.shl (i32.load (i32.add (global.get $touched) (i32.shl (local.get $k) (i32.const 2)))) (i32.const 4)))
-        (local.set $l (i32.add (global.get $layer) (local.get $p)))
-        (local.set $o (i32.add (global.get $out) (local.get $p)))
-        (local.set $lv (v128.load (local.get $l)))
+        (local.set $pi (i32.load (i32.add (global.get $touched) (i32.shl (local.get $k) (i32.const 2)))))
+        (local.set $cm (f64.load (i32.add (global.get $cms) (i32.shl (local.get $pi) (i32.const 3)))))
+        (local.set $lv
+          (f32x4.replace_lane 3
+            (f32x4.replace_lane 2
+              (f32x4.demote_f64x2_zero (f64x2.mul (local.get $prg) (f64x2.splat (local.get $cm))))
+              (f32.demote_f64 (f64.mul (local.get $pb) (local.get $cm))))
+            (f32.load (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))))))
+        (local.set $o (i32.add (global.get $out) (i32.shl (local.get $pi) (i32.const 4))))
         (local.set $ov (v128.load (local.get $o)))
         (local.set $q (f64x2.sub (v128.const f64x2 1 1)
           (f64x2.splat (f64.promote_f32 (f32x4.extract_lane 3 (local.get $lv))))))
@@ -58,7 +69,7 @@
               (f64x2.mul
                 (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $ov) (local.get $ov)))
                 (local.get $q))))))
-        (f32.store offset=12 (local.get $l) (f32.const -1))
+        (f32.store (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))) (f32.const -1))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $next)))
     (global.set $nt (i32.const 0)))
@@ -84,17 +95,18 @@
     (local.set $pg (f64.promote_f32 (f32.load offset=4 (local.get $pp))))
     (local.set $pb (f64.promote_f32 (f32.load offset=8 (local.get $pp))))
     (local.set $pa (f64.promote_f32 (f32.load offset=12 (local.get $pp))))
-    ;; dabReach(r, true, aa) = r + aa / 2 + 0.5
-    (local.set $reach (f64.add (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2))) (f64.const 0.5)))
-    (local.set $xa (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cx) (local.get $reach))))))
-    (local.set $xb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $W)) (f64.ceil (f64.add (local.get $cx) (local.get $reach))))))
-    (local.set $ya (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cy) (local.get $reach))))))
-    (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (local.get $cy) (local.get $reach))))))
-    (if (i32.or (i32.ge_s (local.get $xa) (local.get $xb)) (i32.ge_s (local.get $ya) (local.get $yb))) (then (return)))
     (local.set $rim (select
       (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2)))
       (local.get $r)
       (f64.gt (global.get $aa) (f64.const 0))))
+    ;; The pixels whose centres can lie inside the rim, |x + 0.5 - cx| < rim and alike in y, with
+    ;; 1e-3 px to spare (far above the rounding of d2 against rim2). The reference's box reaches
+    ;; half a pixel further (dabReach); those pixels fail its d2 < rim2 test.
+    (local.set $xa (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cx) (f64.add (local.get $rim) (f64.const 0.501)))))))
+    (local.set $xb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $W)) (f64.ceil (f64.add (local.get $cx) (f64.sub (local.get $rim) (f64.const 0.499)))))))
+    (local.set $ya (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cy) (f64.add (local.get $rim) (f64.const 0.501)))))))
+    (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (local.get $cy) (f64.sub (local.get $rim) (f64.const 0.499)))))))
+    (if (i32.or (i32.ge_s (local.get $xa) (local.get $xb)) (i32.ge_s (local.get $ya) (local.get $yb))) (then (return)))
     (local.set $rim2 (f64.mul (local.get $rim) (local.get $rim)))
     (local.set $full (f64.mul (local.get $pa) (local.get $m)))
     (local.set $softW (select
@@ -134,11 +146,11 @@
             (br_if $rowDone (i32.ge_s (local.get $x) (local.get $x1)))
             (block $nextPx
               (local.set $dx (f64.sub (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)) (local.get $cx)))
-              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 4))))
+              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))))
               (local.set $d2 (f64.add (f64.mul (local.get $dx) (local.get $dx)) (local.get $dy2)))
               (br_if $nextPx (f64.ge (local.get $d2) (local.get $rim2)))
               ;; the layer's alpha: -1 where no dab of this group has been (fresh)
-              (local.set $la (f64.promote_f32 (f32.load offset=12 (local.get $lp))))
+              (local.set $la (f64.promote_f32 (f32.load (local.get $lp))))
               (br_if $nextPx (f64.ge (local.get $la) (local.get $full)))
               (local.set $c (f64.const 1))
               (if (f64.gt (local.get $d2) (local.get $core2))
@@ -158,11 +170,12 @@
               (local.set $va (f64.mul (local.get $pa) (local.get $c)))
               ;; va >= 0 > -1: a fresh pixel is always written
               (br_if $nextPx (f64.le (local.get $va) (local.get $la)))
-              (if (f64.lt (local.get $la) (f64.const 0)) (then (call $touch (local.get $pi))))
-              (f32.store (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pr) (local.get $c))))
-              (f32.store offset=4 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pg) (local.get $c))))
-              (f32.store offset=8 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pb) (local.get $c))))
-              (f32.store offset=12 (local.get $lp) (f32.demote_f64 (local.get $va))))
+              (if (f64.lt (local.get $la) (f64.const 0))
+                (then
+                  (i32.store (i32.add (global.get $touched) (i32.shl (global.get $nt) (i32.const 2))) (local.get $pi))
+                  (global.set $nt (i32.add (global.get $nt) (i32.const 1)))))
+              (f64.store (i32.add (global.get $cms) (i32.shl (local.get $pi) (i32.const 3))) (local.get $c))
+              (f32.store (local.get $lp) (f32.demote_f64 (local.get $va))))
             (local.set $x (i32.add (local.get $x) (i32.const 1)))
             (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
             (br $px))))
@@ -243,8 +256,8 @@
             (br_if $rowDone (i32.ge_s (local.get $x) (local.get $x1)))
             (block $nextPx
               (local.set $px (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)))
-              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 4))))
-              (local.set $la (f64.promote_f32 (f32.load offset=12 (local.get $lp))))
+              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))))
+              (local.set $la (f64.promote_f32 (f32.load (local.get $lp))))
               (br_if $nextPx (f64.ge (local.get $la) (local.get $full)))
               (local.set $k (call $round (f64.mul
                 (f64.sub
@@ -273,12 +286,13 @@
               (br_if $nextPx (f64.le (local.get $c) (f64.const 0)))
               (local.set $va (f64.mul (f64.mul (local.get $pa) (local.get $c)) (local.get $m)))
               (br_if $nextPx (f64.le (local.get $va) (local.get $la)))
-              (if (f64.lt (local.get $la) (f64.const 0)) (then (call $touch (local.get $pi))))
+              (if (f64.lt (local.get $la) (f64.const 0))
+                (then
+                  (i32.store (i32.add (global.get $touched) (i32.shl (global.get $nt) (i32.const 2))) (local.get $pi))
+                  (global.set $nt (i32.add (global.get $nt) (i32.const 1)))))
               (local.set $cm (f64.mul (local.get $c) (local.get $m)))
-              (f32.store (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pr) (local.get $cm))))
-              (f32.store offset=4 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pg) (local.get $cm))))
-              (f32.store offset=8 (local.get $lp) (f32.demote_f64 (f64.mul (local.get $pb) (local.get $cm))))
-              (f32.store offset=12 (local.get $lp) (f32.demote_f64 (local.get $va))))
+              (f64.store (i32.add (global.get $cms) (i32.shl (local.get $pi) (i32.const 3))) (local.get $cm))
+              (f32.store (local.get $lp) (f32.demote_f64 (local.get $va))))
             (local.set $x (i32.add (local.get $x) (i32.const 1)))
             (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
             (br $pxl)))
@@ -287,13 +301,13 @@
 
   ;; draw(...): every dab and run of a round-tipped stroke, group by group (cpu.ts drawDabs).
   ;; geom: f32 [cx, cy, r, m] x count; group: u32 x count; paints: f32 RGBA x groups; runs: f64 x 9
-  ;; x runCount; runGroup: u32 x runCount; out: f32 RGBA W x H (composited onto); layer: f32 RGBA
-  ;; W x H, its alpha -1 on entry (no group's pixel; the reference tracks an owner per pixel);
-  ;; touched: u32 W x H (scratch).
+  ;; x runCount; runGroup: u32 x runCount; out: f32 RGBA W x H (composited onto); layer: f32 W x H,
+  ;; -1 on entry (no group's pixel; the reference tracks an owner per pixel); cms: f64 W x H
+  ;; (scratch); touched: u32 W x H (scratch).
   (func (export "draw")
     (param $w i32) (param $h i32) (param $count i32) (param $runCount i32) (param $groups i32)
     (param $geom i32) (param $group i32) (param $paints i32) (param $runs i32) (param $runGroup i32)
-    (param $out i32) (param $layer i32) (param $touched i32)
+    (param $out i32) (param $layer i32) (param $cms i32) (param $touched i32)
     (param $hardness f64) (param $aa f64)
     (local $i i32) (local $g i32) (local $cur i32) (local $ri i32) (local $rg i32)
     (global.set $W (local.get $w))
@@ -304,6 +318,7 @@
     (global.set $runGroup (local.get $runGroup))
     (global.set $out (local.get $out))
     (global.set $layer (local.get $layer))
+    (global.set $cms (local.get $cms))
     (global.set $touched (local.get $touched))
     (global.set $nt (i32.const 0))
     (global.set $hardness (local.get $hardness))
@@ -329,7 +344,7 @@
                 (br_if $runsDone (i32.gt_u (local.get $rg) (local.get $g)))
                 (if (i32.ne (local.get $rg) (local.get $cur))
                   (then
-                    (call $flush)
+                    (call $flush (local.get $cur))
                     (local.set $cur (local.get $rg))))
                 (call $run (local.get $ri))
                 (local.set $ri (i32.add (local.get $ri) (i32.const 1)))
@@ -337,12 +352,12 @@
             (br_if $end (i32.eq (local.get $i) (local.get $count)))
             (if (i32.ne (local.get $g) (local.get $cur))
               (then
-                (call $flush)
+                (call $flush (local.get $cur))
                 (local.set $cur (local.get $g))))))
         (call $dab (local.get $i) (local.get $g))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $dabs)))
-    (call $flush))
+    (call $flush (local.get $cur)))
 
 ;; ---- Laying jittered dabs (plan.ts DabLayout.push, the reference): the same f64 arithmetic in
   ;; the same order and the same 32-bit integer hash, so the dabs are bit for bit the reference's.
