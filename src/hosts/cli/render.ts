@@ -116,12 +116,16 @@ const lossy = (a: { out: string; quality?: number }) => {
   return f === 'png' ? '' : `, ${f === 'jpeg' ? 'JPEG' : 'WebP'} at quality ${parseQuality(a.quality)}`;
 };
 
-export interface TileArgs extends CommonArgs {
-  tile: string;
+/** What the commands writing one image (tile, bbox) take besides the common arguments. */
+interface ImageArgs extends CommonArgs {
   out: string;
   tileSize: number;
   /** 1..4 (default 1): the same area in ratio times the pixels, every size in pixels scaled with it. */
   pixelRatio?: number | string;
+}
+
+export interface TileArgs extends ImageArgs {
+  tile: string;
 }
 
 export async function tileCommand(a: TileArgs): Promise<string> {
@@ -132,14 +136,10 @@ export async function tileCommand(a: TileArgs): Promise<string> {
   return `${a.out} (tile ${t.z}/${t.x}/${t.y}, ${size}x${size}${r > 1 ? ` at pixel ratio ${r}` : ''}${lossy(a)})`;
 }
 
-export interface BboxArgs extends CommonArgs {
+export interface BboxArgs extends ImageArgs {
   bbox: string;
   zoom: number | string;
-  out: string;
-  tileSize: number;
   maxPixels: number;
-  /** 1..4 (default 1): the same area in ratio times the pixels, every size in pixels scaled with it. */
-  pixelRatio?: number | string;
 }
 
 export async function bboxCommand(a: BboxArgs): Promise<string> {

@@ -3,7 +3,7 @@ import { boxOf, boxRing } from '../../geometry/measure.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { FeatureGroup } from '../../types.js';
 import { wholeBox, wholeRingFeature, type WholeFeature } from '../../geometry/whole.js';
-import { featuresOp } from '../features-op.js';
+import { featuresOp } from '../declare.js';
 import type { OpDef } from '../types.js';
 
 /**
@@ -17,10 +17,15 @@ export function onePolygonOp(
   ring: (groups: readonly FeatureGroup[]) => Float64Array | undefined,
   wholeRing: (whole: readonly WholeFeature[]) => Float64Array | undefined,
 ): OpDef {
-  return featuresOp(name, description, (input, ctx) => {
-    if (input.whole) return features(wholeRingFeature(wholeRing(input.whole.features()), ctx.canvas, CLIP_BUFFER));
-    const r = ring(input.groups);
-    return features(r ? [{ properties: {}, polygons: [[r]], lines: [], points: new Float64Array(0) }] : []);
+  return featuresOp({
+    name,
+    description,
+    cpu(ctx) {
+      const input = ctx.input<'features'>('features');
+      if (input.whole) return features(wholeRingFeature(wholeRing(input.whole.features()), ctx.canvas, CLIP_BUFFER));
+      const r = ring(input.groups);
+      return features(r ? [{ properties: {}, polygons: [[r]], lines: [], points: new Float64Array(0) }] : []);
+    },
   });
 }
 

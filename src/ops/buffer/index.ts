@@ -1,26 +1,23 @@
 import { loadClipper, offsetMany, pieceRings, type Join } from '../../geometry/clipper.js';
 import { features, groupLike } from '../../geometry/groups.js';
-import { num, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
+import { num, numRef, oneOfEnum } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
-import type { OpDef } from '../types.js';
+import { featuresOp } from '../declare.js';
 
 /**
  * Disk offset of each feature (Clipper2): positive `distance` inflates polygons, lines and points;
  * negative erodes polygons only (lines and points inflate by |distance|). Features outside the
  * canvas by up to |distance| reach into it, so the canvas is padded by the distance's bound.
  */
-export const buffer: OpDef = {
+export const buffer = featuresOp({
   name: 'buffer',
   description: 'disk offset: positive inflates, negative erodes polygons (lines and points inflate by |distance|)',
-  output: 'features',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     distance: numRef({ unit: 'px', description: 'tile pixels; negative erodes polygons' }),
     'distance-max': num({ min: 0, unit: 'px', description: 'bound of |distance| when it is an @node port; larger values clamp to it' }),
     join: oneOfEnum(['miter', 'round', 'bevel'], 'miter'),
   },
-  required: ['features', 'distance'],
+  required: ['distance'],
   paddingFields: ['distance'],
   pad: (bound) => Math.abs(bound('distance') ?? 0),
   async cpu(ctx): Promise<Features> {
@@ -47,4 +44,4 @@ export const buffer: OpDef = {
     });
     return features(out);
   },
-};
+});

@@ -1,26 +1,22 @@
 import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { lineCentroid, polygonCentroid } from '../../geometry/measure.js';
-import { bool, nodeRef } from '../../style/fields.js';
+import { bool } from '../../style/fields.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { FeatureGroup, Features } from '../../types.js';
 import { inCanvas, wholeCentroids, wholeGroup, worldShifts, worldSize } from '../../geometry/whole.js';
-import type { OpDef } from '../types.js';
+import { featuresOp } from '../declare.js';
 
 /**
  * One point per feature replaces its geometry: the area centroid of its polygons (holes
  * subtracted) and the length-weighted centroid of its polylines; points pass through.
  */
-export const centroid: OpDef = {
+export const centroid = featuresOp({
   name: 'centroid',
   description: 'one point per polygon feature (area centroid) and per line feature (length-weighted centroid)',
-  output: 'features',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     'include-lines': bool(true),
     'include-polygons': bool(true),
   },
-  required: ['features'],
   async cpu(ctx): Promise<Features> {
     const withLines = ctx.bool('include-lines', true);
     const withPolygons = ctx.bool('include-polygons', true);
@@ -60,4 +56,4 @@ export const centroid: OpDef = {
     });
     return features(out.filter(nonEmpty));
   },
-};
+});

@@ -1,6 +1,6 @@
-import { bool, color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
+import { bool, color, expr, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { sizeBound } from '../../expr/paint.js';
-import type { OpDef } from '../types.js';
+import { paintOp } from '../declare.js';
 import { gpu } from './gpu.js';
 import { circlesCpu } from './cpu.js';
 
@@ -11,13 +11,10 @@ import { circlesCpu } from './cpu.js';
  * `maplibre` profile the edges are MapLibre's circle shader instead: smoothstep ramps inward from
  * the outer radius R = r + stroke-width over max(blur, 1 px / R) of R (docs/format.md).
  */
-export const circles: OpDef = {
+export const circles = paintOp({
   name: 'circles',
   description: 'filled disks (and optional stroke rings) at every point',
-  output: 'raster',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     color: color('fill colour (default #000000)'),
     radius: numRef({ min: 0, default: 5, unit: 'px' }),
     'radius-max': num({
@@ -51,10 +48,9 @@ export const circles: OpDef = {
     'stroke-opacity-expr': expr('number'),
     'blur-expr': expr('number'),
   },
-  required: ['features'],
   // Points this far outside the canvas still reach into it (+0.5: the anti-aliased rim).
   pad: (bound, _field, node) => Math.ceil(sizeBound(bound, node, 'radius') + sizeBound(bound, node, 'stroke-width') + 0.5),
   paintsOnto: true,
   gpu,
   cpu: circlesCpu,
-};
+});

@@ -1,28 +1,25 @@
 import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { dashLine, lineLength, type LinePiece } from '../../geometry/lines.js';
 import { RenderError } from '../../errors.js';
-import { nodeRef, numRef } from '../../style/fields.js';
+import { numRef } from '../../style/fields.js';
 import { visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import type { Canvas, FeatureGroup, Features } from '../../types.js';
-import type { OpDef } from '../types.js';
+import { featuresOp } from '../declare.js';
 
 /** Dashes per node, at most (a bound: a tiny period over long lines would otherwise exhaust memory). */
 const MAX_DASHES = 1 << 20;
 
 /** Cuts polylines into dash / gap pieces in canvas pixels; polygons and points pass through. */
-export const dash: OpDef = {
+export const dash = featuresOp({
   name: 'dash',
   description: 'cuts polylines into dashes; polygons and points pass through',
-  output: 'features',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     'dash-px': numRef({ min: 0, unit: 'px', description: 'dash length, pixels' }),
     'gap-px': numRef({ min: 0, unit: 'px', description: 'gap length, pixels' }),
     'phase-px': numRef({ default: 0, unit: 'px', description: 'shifts the pattern back along each line (SVG stroke-dashoffset); may be negative' }),
   },
-  required: ['features', 'dash-px', 'gap-px'],
+  required: ['dash-px', 'gap-px'],
   async cpu(ctx): Promise<Features> {
     const dashPx = ctx.num('dash-px');
     const gapPx = ctx.num('gap-px');
@@ -50,7 +47,7 @@ export const dash: OpDef = {
     });
     return features(out.filter(nonEmpty));
   },
-};
+});
 
 /**
  * GeoJSON: dash the whole lines, the pattern anchored at each line's start, so it continues

@@ -1,24 +1,21 @@
 import { features, groupLike } from '../../geometry/groups.js';
 import { densifiedCount, densify as densifyCoords } from '../../geometry/lines.js';
 import { RenderError } from '../../errors.js';
-import { nodeRef, num } from '../../style/fields.js';
+import { num } from '../../style/fields.js';
 import type { Features } from '../../types.js';
-import type { OpDef } from '../types.js';
+import { featuresOp } from '../declare.js';
 
 /** Vertices per node after densifying, at most. */
 const MAX_VERTICES = 1 << 22;
 
 /** Inserts vertices so that no segment of a polyline or ring is longer than `target-px`; original vertices are kept. */
-export const densify: OpDef = {
+export const densify = featuresOp({
   name: 'densify',
   description: 'inserts vertices so no segment of any polyline or ring exceeds target-px',
-  output: 'features',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     'target-px': num({ min: 0, unit: 'px', description: 'longest segment, pixels; 0 leaves the geometry as it is' }),
   },
-  required: ['features', 'target-px'],
+  required: ['target-px'],
   cpu(ctx): Features {
     const target = ctx.num('target-px');
     const input = ctx.input<'features'>('features');
@@ -47,4 +44,4 @@ export const densify: OpDef = {
       }),
     );
   },
-};
+});

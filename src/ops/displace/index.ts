@@ -1,19 +1,17 @@
 import { nodeRef, num, numRef, oneOfEnum } from '../../style/fields.js';
 import type { Raster } from '../../types.js';
-import type { OpDef } from '../types.js';
+import { filterOp } from '../declare.js';
 import { displace as run } from './cpu.js';
 import { displacePlan, inputPad } from './plan.js';
 import { gpu } from './gpu.js';
 
 /** Reads input at offsets from a displacement raster's R/G (src/ops/displace/plan.ts); pad = amplitude bound + 1. */
-export const displace: OpDef = {
+export const displace = filterOp({
   name: 'displace',
   description:
     'output pixel reads input (bilinear) at an offset ((R - A/2) 2 amp-x-px, (G - A/2) 2 amp-y-px) from the premultiplied displacement at that pixel: 0.5 opaque is no offset, transparent is none; boundary rules reads past the world edges',
-  output: 'raster',
-  inputs: { input: ['raster'], displacement: ['raster'] },
+  inputs: { displacement: ['raster'] },
   fields: {
-    input: nodeRef(),
     displacement: nodeRef('a raster whose R and G give the x and y offsets (0.5 = none)'),
     'amp-px': numRef({ min: 0, unit: 'px', description: 'largest offset in pixels, both axes' }),
     'amp-x-px': numRef({ min: 0, unit: 'px', description: 'largest x offset (overrides amp-px)' }),
@@ -23,7 +21,7 @@ export const displace: OpDef = {
     'amp-y-px-max': num({ min: 0, unit: 'px', description: 'bound of amp-y-px when it is an @node port' }),
     boundary: oneOfEnum(['clamp', 'transparent', 'mirror'], 'clamp'),
   },
-  required: ['input', 'displacement', 'amp-px'],
+  required: ['displacement', 'amp-px'],
   paddingFields: ['amp-px', 'amp-x-px', 'amp-y-px'],
   pad: (b, field) => (field === 'input' ? inputPad(b) : 0),
   gpu,
@@ -35,4 +33,4 @@ export const displace: OpDef = {
     const data = run(src.data, src.width, src.height, disp.data, width, height, p);
     return { kind: 'raster', width, height, data } satisfies Raster;
   },
-};
+});

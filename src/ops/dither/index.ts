@@ -1,19 +1,16 @@
-import { colorParam, nodeRef, numRef, oneOfEnum } from '../../style/fields.js';
+import { colorParam, numRef, oneOfEnum } from '../../style/fields.js';
 import { newRasterUninit } from '../../backends/cpu/raster.js';
-import type { OpDef } from '../types.js';
+import { filterOp } from '../declare.js';
 import { floydSteinberg, ordered } from './cpu.js';
 import { amountOf, MAX_PALETTE, matrixOf, METHODS, resolvePalette, SPACES } from './plan.js';
 import { gpu } from './gpu.js';
 
 /** Reduces a raster to a palette: ordered or blue-noise (world-anchored threshold matrices) or Floyd-Steinberg (docs/format.md). */
-export const dither: OpDef = {
+export const dither = filterOp({
   name: 'dither',
   description:
     "reduces to a palette: 'ordered' (4x4 Bayer) or 'blue-noise' (64x64 void-and-cluster), both anchored to world pixels and seamless, or 'floyd-steinberg' (error diffusion over the canvas, not seamless across tiles); alpha preserved",
-  output: 'raster',
-  inputs: { input: ['raster'] },
   fields: {
-    input: nodeRef(),
     palette: {
       type: 'array',
       minItems: 1,
@@ -26,7 +23,7 @@ export const dither: OpDef = {
     amount: numRef({ min: 0, max: 1, default: 0.5, description: 'ordered and blue-noise: strength of the threshold offset (1: up to +-1/2 per channel)' }),
     space: oneOfEnum(SPACES, 'lab'),
   },
-  required: ['input', 'palette'],
+  required: ['palette'],
   gpu,
   cpu(ctx) {
     const src = ctx.input<'raster'>('input');
@@ -38,4 +35,4 @@ export const dither: OpDef = {
     else floydSteinberg(src.data, out.data, width, height, p);
     return out;
   },
-};
+});

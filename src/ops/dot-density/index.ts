@@ -3,9 +3,9 @@ import { features, groupLike } from '../../geometry/groups.js';
 import { featureKey, polygonDots, worldLattice, type DotLattice } from '../../geometry/lattice.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { RenderError } from '../../errors.js';
-import { expr, int, nodeRef, num, numRef } from '../../style/fields.js';
+import { expr, int, num, numRef } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
-import type { OpDef } from '../types.js';
+import { featuresOp } from '../declare.js';
 
 /** Lattice cells one node may visit, at most (spacing-px has no lower bound of its own). */
 const MAX_CELLS = 1 << 22;
@@ -17,13 +17,10 @@ const MAX_CELLS = 1 << 22;
  * column modulo the world), the seed and the feature, so tiles agree on every dot, across the
  * antimeridian too.
  */
-export const dotDensity: OpDef = {
+export const dotDensity = featuresOp({
   name: 'dot-density',
   description: 'dots scattered inside polygons at a per-feature areal density, at most one per lattice cell',
-  output: 'features',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     density: numRef({ min: 0, default: 0, unit: 'per-km2', description: 'units per km²' }),
     'density-expr': expr('number', 'units per km², per feature; overrides density', 'per-km2'),
     'dot-value': numRef({ exclusiveMin: 0, default: 1, description: 'units per dot' }),
@@ -31,7 +28,6 @@ export const dotDensity: OpDef = {
     seed: int({ min: 0, default: 0 }),
     'spacing-px': numRef({ exclusiveMin: 0, default: 3, unit: 'px', description: 'lattice cell size, pixels' }),
   },
-  required: ['features'],
   cpu(ctx): Features {
     const { canvas, zoom } = ctx;
     const spacing = ctx.num('spacing-px');
@@ -75,4 +71,4 @@ export const dotDensity: OpDef = {
     }
     return features(out);
   },
-};
+});

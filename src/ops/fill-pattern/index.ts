@@ -1,10 +1,11 @@
-import { boolRef, nodeRef, numRef, oneOfEnum, opacityRef, pair } from '../../style/fields.js';
+import { boolRef, numRef, oneOfEnum, opacityRef, pair } from '../../style/fields.js';
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { clamp01 } from '../../expr/paint.js';
 import type { Features, Raster, Sprite } from '../../types.js';
 import { assetField, spriteInput } from '../stamp/sprite.js';
-import type { OpContext, OpDef } from '../types.js';
+import type { OpContext } from '../types.js';
+import { paintOp } from '../declare.js';
 import { addPolygonRings } from '../fill-solid/plan.js';
 import { gpu } from './gpu.js';
 
@@ -15,13 +16,11 @@ import { gpu } from './gpu.js';
  * is (`scale` and `offset` apply to sprites only). The polygons of all features form one coverage
  * (their union), which multiplies the pattern.
  */
-export const fillPattern: OpDef = {
+export const fillPattern = paintOp({
   name: 'fill-pattern',
   description: 'fills polygons with a world-anchored repeating sprite (or a raster)',
-  output: 'raster',
-  inputs: { features: ['features'], pattern: ['sprite', 'raster'] },
+  inputs: { pattern: ['sprite', 'raster'] },
   fields: {
-    features: nodeRef(),
     pattern: assetField('the pattern tile (a sprite) or a raster'),
     scale: numRef({ exclusiveMin: 0, default: 1, unit: 'px', description: 'pixels per pattern texel' }),
     offset: pair({ default: [0, 0], unit: 'px', description: 'world pixels [x, y] where a pattern tile starts' }),
@@ -33,7 +32,7 @@ export const fillPattern: OpDef = {
         "'world': a whole number of repeats around the world, so the pattern continues across the antimeridian; 'plane': the exact period everywhere (MapLibre's patterns)",
     },
   },
-  required: ['features', 'pattern'],
+  required: ['pattern'],
   pad: (_b, field) => (field === 'features' ? 1 : 0),
   paintsOnto: true,
   gpu,
@@ -67,7 +66,7 @@ export const fillPattern: OpDef = {
     }
     return out;
   },
-};
+});
 
 /**
  * The sprite pattern source-over `o` through the coverage: per pixel sampleSprite(s, cols[x], v0 +

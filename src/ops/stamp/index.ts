@@ -1,8 +1,9 @@
-import { expr, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
+import { expr, num, numRef, opacityRef } from '../../style/fields.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { RenderError } from '../../errors.js';
 import type { Raster, Sprite } from '../../types.js';
-import type { OpContext, OpDef } from '../types.js';
+import type { OpContext } from '../types.js';
+import { paintOp } from '../declare.js';
 import { gpu } from './gpu.js';
 import { DEFAULT_SIZE_MAX, sizeMaxOf, stampPlan, stampReach, type Stamps } from './plan.js';
 import { assetField, sampleSprite, spriteInput } from './sprite.js';
@@ -12,13 +13,11 @@ import { assetField, sampleSprite, spriteInput } from './sprite.js';
  * sampled bilinearly (texels outside the sprite are transparent), composited source-over in
  * point order.
  */
-export const stamp: OpDef = {
+export const stamp = paintOp({
   name: 'stamp',
   description: 'a sprite at each point',
-  output: 'raster',
-  inputs: { features: ['features'], sprite: ['sprite'] },
+  inputs: { sprite: ['sprite'] },
   fields: {
-    features: nodeRef(),
     sprite: assetField('the image drawn at each point'),
     scale: numRef({ min: 0, default: 1, unit: 'px', description: 'pixels per sprite texel' }),
     rotation: numRef({ default: 0, unit: 'deg', description: 'degrees clockwise' }),
@@ -34,7 +33,7 @@ export const stamp: OpDef = {
       description: "bound of the drawn sprite's larger side in pixels (sets the padding); larger scales clamp to it",
     }),
   },
-  required: ['features', 'sprite'],
+  required: ['sprite'],
   pad: (_b, _f, node) => Math.ceil((sizeMaxOf(node) * Math.SQRT2) / 2 + 1),
   paintsOnto: true,
   gpu,
@@ -42,7 +41,7 @@ export const stamp: OpDef = {
     const sprite = await stampSprite(ctx);
     return drawStamps(stampPlan(ctx, sprite), sprite, ctx.canvas.width, ctx.canvas.height, ctx.target);
   },
-};
+});
 
 /** The node's sprite: a wired sprite node or an asset. */
 export async function stampSprite(ctx: OpContext): Promise<Sprite> {

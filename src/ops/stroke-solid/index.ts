@@ -1,20 +1,17 @@
-import { bool, color, expr, nodeRef, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
+import { bool, color, expr, num, numRef, oneOfEnum, opacityRef } from '../../style/fields.js';
 import { strokeMapLibreCpu } from './maplibre.js';
 import { strokeReach } from '../../geometry/stroke.js';
 import { DEFAULT_SIZE_BOUND, sizeBound } from '../../expr/paint.js';
-import type { OpDef } from '../types.js';
+import { paintOp } from '../declare.js';
 import { gpu } from './gpu.js';
 import { strokeSolidCpu } from './cpu.js';
 import { styleOf } from './plan.js';
 
 /** Lines and polygon rings stroked at a constant (or per-feature) width, anti-aliased. */
-export const strokeSolid: OpDef = {
+export const strokeSolid = paintOp({
   name: 'stroke-solid',
   description: 'strokes lines and polygon rings, anti-aliased',
-  output: 'raster',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     width: numRef({ min: 0, default: 1, unit: 'px', description: 'line width in pixels' }),
     'width-max': num({
       min: 0,
@@ -67,7 +64,6 @@ export const strokeSolid: OpDef = {
         "butt and square ends that meet another line's end (of this node) reach half the anti-aliasing width further, so lines meeting end to end join without a seam (MapLibre cuts those ends aliased)",
     },
   },
-  required: ['features'],
   pad(bound, _field, node) {
     if (node.profile === 'maplibre') {
       // The outset (gap / 2 + width + the half-pixel fade) and the offset, times the longest
@@ -88,4 +84,4 @@ export const strokeSolid: OpDef = {
   paintsOnto: true,
   gpu,
   cpu: (ctx) => (ctx.node.profile === 'maplibre' ? strokeMapLibreCpu(ctx) : strokeSolidCpu(ctx)),
-};
+});

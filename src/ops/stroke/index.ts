@@ -1,6 +1,6 @@
 import { color, expr, int, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
 import type { Brush } from '../../types.js';
-import type { OpDef } from '../types.js';
+import { paintOp } from '../declare.js';
 import { drawDabs } from './cpu.js';
 import { gpu } from './gpu.js';
 import { DEFAULT_WIDTH_MAX, dabReach, strokeDabs } from './plan.js';
@@ -12,13 +12,11 @@ import { DEFAULT_WIDTH_MAX, dabReach, strokeDabs } from './plan.js';
  * the dabs combine by maximum alpha (a stroke does not darken where its dabs overlap); features
  * composite source-over in order.
  */
-export const stroke: OpDef = {
+export const stroke = paintOp({
   name: 'stroke',
   description: 'stamps brush dabs along lines and polygon rings',
-  output: 'raster',
-  inputs: { features: ['features'], brush: ['brush'] },
+  inputs: { brush: ['brush'] },
   fields: {
-    features: nodeRef(),
     brush: nodeRef('a brush-solid or brush-file node'),
     color: color('paints the dabs (an image tip keeps only its alpha); default: the brush colours'),
     'width-scale': numRef({ min: 0, default: 1, description: "multiplies the brush's width" }),
@@ -51,7 +49,7 @@ export const stroke: OpDef = {
       description: 'bound of a dab width in pixels (sets the padding); wider dabs clamp to it',
     }),
   },
-  required: ['features', 'brush'],
+  required: ['brush'],
   paddingFields: ['scatter-px'],
   pad(bound) {
     const wmax = bound('width-max') ?? DEFAULT_WIDTH_MAX;
@@ -64,4 +62,4 @@ export const stroke: OpDef = {
     const brush = ctx.input<'brush'>('brush') as Brush;
     return drawDabs(strokeDabs(ctx, brush), ctx.canvas.width, ctx.canvas.height, ctx.target);
   },
-};
+});

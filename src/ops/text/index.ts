@@ -1,5 +1,5 @@
 import { boolRef, color, expr, int, nodeRef, num, numRef, oneOfEnum, pair } from '../../style/fields.js';
-import type { OpDef } from '../types.js';
+import { paintOp } from '../declare.js';
 import { textCpu } from './cpu.js';
 import { gpu } from './gpu.js';
 import { ANCHORS, JUSTIFY } from './layout.js';
@@ -17,13 +17,11 @@ const MAX_AVOID = 8;
  * outlines filled like any polygon. A label is drawn whole or not at all, and every tile that shows
  * it makes the same decision: placement depends only on the features within the node's reach.
  */
-export const text: OpDef = {
+export const text = paintOp({
   name: 'text',
   description: 'labels: strings shaped and placed at points, along lines or in polygons, never cut at a tile edge',
-  output: 'raster',
-  inputs: { features: ['features'], avoid: ['raster'] },
+  inputs: { avoid: ['raster'] },
   fields: {
-    features: nodeRef(),
     'text-expr': expr('string', 'the label of a feature: a map-style expression (["get", "name"], concat, upcase, to-string...)'),
     font: {
       anyOf: [
@@ -72,7 +70,7 @@ export const text: OpDef = {
     }),
     rounds: int({ min: 1, max: 4, default: 2, description: 'placement rounds: more come closer to greedy placement and widen the margin' }),
   },
-  required: ['features', 'text-expr'],
+  required: ['text-expr'],
   paddingFields: ['max-extent', 'rounds'],
   // Features are read as far as a label's fate depends on them (plan.ts, placement.ts).
   pad: (bound, field) => (field === 'features' ? reachOf(bound('max-extent') ?? 128, bound('rounds') ?? 2) : 0),
@@ -86,4 +84,4 @@ export const text: OpDef = {
   cpu: textCpu,
   // The workbench's label boxes: every candidate and whether it is placed, nothing drawn.
   decide: async (ctx) => (await textPlan(ctx, true)).placement,
-};
+});

@@ -1,26 +1,23 @@
 import { groupLike } from '../../geometry/groups.js';
-import { nodeRef, num, numRef } from '../../style/fields.js';
+import { num, numRef } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
-import type { OpContext, OpDef } from '../types.js';
+import type { OpContext } from '../types.js';
+import { featuresOp } from '../declare.js';
 
 /**
  * Moves every feature by (dx, dy) pixels (MapLibre's `*-translate`): x east, y south. Clip
  * flags travel with the geometry. Whole features and tile pieces are not moved, so measuring ops
  * downstream (centroid, dash on GeoJSON) work on the moved groups as delivered.
  */
-export const translate: OpDef = {
+export const translate = featuresOp({
   name: 'translate',
   description: 'moves every feature by (dx, dy) pixels: x east, y south',
-  output: 'features',
-  inputs: { features: ['features'] },
   fields: {
-    features: nodeRef(),
     dx: numRef({ default: 0, unit: 'px', description: 'pixels east (negative: west)' }),
     dy: numRef({ default: 0, unit: 'px', description: 'pixels south (negative: north)' }),
     'dx-max': num({ min: 0, unit: 'px', description: 'bound of |dx| when it is an @node port; larger values clamp to it' }),
     'dy-max': num({ min: 0, unit: 'px', description: 'bound of |dy| when it is an @node port; larger values clamp to it' }),
   },
-  required: ['features'],
   paddingFields: ['dx', 'dy'],
   // The input is sampled this much farther out, so what moves into the canvas is there.
   pad: (bound) => Math.ceil(Math.max(Math.abs(bound('dx') ?? 0), Math.abs(bound('dy') ?? 0))),
@@ -31,7 +28,7 @@ export const translate: OpDef = {
     if (dx === 0 && dy === 0) return { kind: 'features', groups: input.groups };
     return { kind: 'features', groups: input.groups.map((g) => moved(g, dx, dy)) };
   },
-};
+});
 
 function clampAbs(v: number, bound: number | undefined): number {
   const b = bound === undefined || !Number.isFinite(bound) ? Infinity : Math.abs(bound);
