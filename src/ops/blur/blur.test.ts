@@ -10,6 +10,12 @@ import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, 
 
 type Pattern = 'noise' | 'step' | 'square' | 'dot' | 'lines';
 
+/** What a w x h window reads under a blur of sigma: the kernel radius r, and the source size with r on every side. */
+function apron(sigma: number, w: number, h: number): { r: number; sw: number; sh: number } {
+  const r = kernelRadius(sigma);
+  return { r, sw: w + 2 * r, sh: h + 2 * r };
+}
+
 /** A premultiplied test image: colour = a fixed hue times alpha. */
 function image(kind: Pattern, sw: number, sh: number, sigma: number, seed = 1): Float32Array {
   const r = rng(seed);
@@ -59,11 +65,9 @@ describe('exact reference', () => {
 
   test('separable passes equal the direct 2-D truncated sum', () => {
     const sigma = 1.7;
-    const r = kernelRadius(sigma);
     const w = 9,
-      h = 7,
-      sw = w + 2 * r,
-      sh = h + 2 * r;
+      h = 7;
+    const { r, sw, sh } = apron(sigma, w, h);
     const src = image('noise', sw, sh, sigma, 3);
     const out = blurExact(src, sw, sh, r, r, w, h, sigma);
     const g = (i: number) => Math.exp(-(i * i) / (2 * sigma * sigma));
@@ -88,11 +92,9 @@ describe('the exact kernel in SIMD (sigma < 4, RGBA and one plane) within 1e-6 o
   const t = simdAvailable() ? test : test.skip;
   t('sigma 0.5, 1.5, 2, 2.5, 3.9 on every pattern, windows inside and past the source', () => {
     for (const sigma of [0.5, 1.5, 2, 2.5, 3.9]) {
-      const r = kernelRadius(sigma);
       const w = 45,
-        h = 38,
-        sw = w + 2 * r,
-        sh = h + 2 * r;
+        h = 38;
+      const { r, sw, sh } = apron(sigma, w, h);
       let worst = 0;
       for (const kind of ['noise', 'step', 'square', 'dot', 'lines'] as Pattern[]) {
         const src = image(kind, sw, sh, sigma, 5);
@@ -116,11 +118,9 @@ describe('fast path within 1/255 of the exact Gaussian', () => {
   const patterns: Pattern[] = ['noise', 'step', 'square', 'dot', 'lines'];
   for (const sigma of [0.5, 2, 4, 6.5, 8, 16, 32]) {
     test(`sigma ${sigma}`, () => {
-      const r = kernelRadius(sigma);
       const w = 48,
-        h = 40,
-        sw = w + 2 * r,
-        sh = h + 2 * r;
+        h = 40;
+      const { r, sw, sh } = apron(sigma, w, h);
       let worst = 0;
       for (const kind of patterns) {
         const src = image(kind, sw, sh, sigma, 11);
@@ -288,11 +288,9 @@ describe('one-colour rasters blur their alpha plane alone', () => {
 
   test('1-channel kernels equal the alpha channel of the RGBA kernels (exact and fast paths)', () => {
     for (const sigma of [0.8, 2, 3.5, 4, 9, 16]) {
-      const r = kernelRadius(sigma);
       const w = 37,
-        h = 29,
-        sw = w + 2 * r,
-        sh = h + 2 * r;
+        h = 29;
+      const { r, sw, sh } = apron(sigma, w, h);
       const src = image('noise', sw, sh, sigma, 21);
       const a = plane(src);
       for (const [wx, wy] of [
@@ -310,17 +308,19 @@ describe('one-colour rasters blur their alpha plane alone', () => {
     }
   });
 
+  /** Windows [w, h, world x, world y] of the SIMD tests: widths not a multiple of 4, offsets across the decimation grid. */
+  const SIMD_WINDOWS = [
+    [37, 29, 0, 0],
+    [64, 48, -1001, 77],
+    [5, 70, 3, -9],
+  ] as const;
+
   test('the WebAssembly SIMD stages equal the TypeScript ones (RGBA fast path)', () => {
     expect(simdAvailable()).toBe(true); // Node 20 and current browsers have WebAssembly SIMD
     for (const sigma of [4, 5.5, 9, 16, 24]) {
       const r = kernelRadius(sigma);
-      for (const [w, h, wx, wy] of [
-        [37, 29, 0, 0],
-        [64, 48, -1001, 77],
-        [5, 70, 3, -9],
-      ] as const) {
-        const sw = w + 2 * r + 3,
-          sh = h + 2 * r;
+      for (const [w, h, wx, wy] of SIMD_WINDOWS) {
+        const { sw, sh } = apron(sigma, w + 3, h);
         const src = image('noise', sw, sh, sigma, 5);
         expect(maxDiff(blurFast(src, sw, sh, r, r, w, h, sigma, wx, wy), blurFast(src, sw, sh, r, r, w, h, sigma, wx, wy, 4, false))).toBeLessThanOrEqual(1e-6);
       }
@@ -330,14 +330,8 @@ describe('one-colour rasters blur their alpha plane alone', () => {
   test('the WebAssembly SIMD stages equal the TypeScript ones (one plane)', () => {
     for (const sigma of [4, 5.5, 9, 16, 24]) {
       const r = kernelRadius(sigma);
-      for (const [w, h, wx, wy] of [
-        [37, 29, 0, 0],
-        [64, 48, -1001, 77],
-        [5, 70, 3, -9],
-        [256, 256, 1024, -512],
-      ] as const) {
-        const sw = w + 2 * r + 3,
-          sh = h + 2 * r;
+      for (const [w, h, wx, wy] of [...SIMD_WINDOWS, [256, 256, 1024, -512] as const]) {
+        const { sw, sh } = apron(sigma, w + 3, h);
         const a = plane(image('noise', sw, sh, sigma, 6));
         const fast = blurFast(a, sw, sh, r, r, w, h, sigma, wx, wy, 1);
         expect(fast.length).toBe(w * h);

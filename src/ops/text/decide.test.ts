@@ -6,62 +6,16 @@
 import path from 'node:path';
 import { NodeLoader } from '../../hosts/node/loader.js';
 import { Renderer, tileWindow, type CandidateLabel, type PlacedLabel, type TextPlacement, type Window } from '../../index.js';
-import { fixture, fixturesDescribe } from '../../../tests/helpers/fixtures.js';
-import { chicagoSource } from '../../../tests/sources/helpers.js';
+import { fixturesDescribe } from '../../../tests/helpers/fixtures.js';
+import { chicagoStyle, placesStyle } from '../../../tests/helpers/text-styles.js';
 
 const loader = () => new NodeLoader({ baseDir: path.resolve('.'), allowOutside: true });
 
 const HALO = 1.5;
-const places = {
-  output: 'out',
-  sources: { places: { type: 'geojson', data: fixture('geojson', 'ne_110m_populated_places_simple.geojson') } },
-  nodes: {
-    bg: { op: 'solid', color: '#ffffff' },
-    pts: { op: 'features', source: 'places' },
-    labels: {
-      op: 'text',
-      features: '@pts',
-      'text-expr': ['get', 'name'],
-      size: 11,
-      color: '#000000',
-      'halo-width': HALO,
-      'halo-color': '#ff0000',
-      padding: 2,
-      'max-extent': 72,
-      'priority-expr': ['-', 0, ['get', 'scalerank']],
-    },
-    out: { op: 'blend', base: '@bg', over: '@labels' },
-  },
-};
+const places = placesStyle('#ffffff', { color: '#000000', 'halo-width': HALO, 'halo-color': '#ff0000' });
 
 /** Chicago (mvt-fixtures, z13): street names along road_label lines avoiding POI names. */
-const chicago = {
-  output: 'out',
-  sources: {
-    streets: chicagoSource(),
-  },
-  nodes: {
-    bg: { op: 'solid', color: '#ffffff' },
-    rl: { op: 'features', source: 'streets', layer: 'road_label' },
-    pl: { op: 'features', source: 'streets', layer: 'poi_label' },
-    pois: { op: 'text', features: '@pl', 'text-expr': ['get', 'name'], size: 10, 'halo-width': HALO, padding: 2, 'max-extent': 48 },
-    names: {
-      op: 'text',
-      features: '@rl',
-      'text-expr': ['get', 'name'],
-      placement: 'line',
-      size: 10,
-      'halo-width': HALO,
-      spacing: 160,
-      'max-angle': 30,
-      padding: 2,
-      'max-extent': 48,
-      avoid: ['@pois'],
-    },
-    b: { op: 'blend', base: '@bg', over: '@pois' },
-    out: { op: 'blend', base: '@b', over: '@names' },
-  },
-};
+const chicago = chicagoStyle('#ffffff', { 'halo-width': HALO }, { 'halo-width': HALO });
 
 const boxesOverlap = (a: Float64Array, b: Float64Array): boolean => {
   for (let i = 0; i < a.length; i += 4)

@@ -9,64 +9,16 @@ import { CpuBackend, Renderer, toRGBA8, type Backend, type Window } from '../../
 import { diffRasters, GPU, gpuDescribe, gpuTest } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { fixture, fixturesDescribe, fixturesPresent } from '../../../tests/helpers/fixtures.js';
-import { chicagoSource } from '../../../tests/sources/helpers.js';
+import { chicagoStyle, placesStyle } from '../../../tests/helpers/text-styles.js';
 import { bidiLevels } from './shape.js';
 import { fontFormat, toSfnt } from './sfnt.js';
 
 const loader = () => new NodeLoader({ baseDir: path.resolve('.'), allowOutside: true });
 
-const places = (extra: Record<string, unknown> = {}) => ({
-  output: 'out',
-  sources: { places: { type: 'geojson', data: fixture('geojson', 'ne_110m_populated_places_simple.geojson') } },
-  nodes: {
-    bg: { op: 'solid', color: '#e8e4dc' },
-    pts: { op: 'features', source: 'places' },
-    labels: {
-      op: 'text',
-      features: '@pts',
-      'text-expr': ['get', 'name'],
-      size: 11,
-      color: '#222222',
-      'halo-width': 1.5,
-      padding: 2,
-      'max-extent': 72,
-      'priority-expr': ['-', 0, ['get', 'scalerank']],
-      ...extra,
-    },
-    out: { op: 'blend', base: '@bg', over: '@labels' },
-  },
-});
+const places = (extra: Record<string, unknown> = {}) => placesStyle('#e8e4dc', { color: '#222222', ...extra });
 
 /** Chicago (mvt-fixtures, z13 2x2 block): street names along road_label lines avoiding place names. */
-const chicago = (extra: Record<string, unknown> = {}) => ({
-  output: 'out',
-  sources: {
-    streets: chicagoSource(),
-  },
-  nodes: {
-    bg: { op: 'solid', color: '#f8f4f0' },
-    rl: { op: 'features', source: 'streets', layer: 'road_label' },
-    pl: { op: 'features', source: 'streets', layer: 'poi_label' },
-    pois: { op: 'text', features: '@pl', 'text-expr': ['get', 'name'], size: 10, color: '#8a3b12', 'halo-width': 1.5, padding: 2, 'max-extent': 48, rounds: 2 },
-    names: {
-      op: 'text',
-      features: '@rl',
-      'text-expr': ['get', 'name'],
-      placement: 'line',
-      size: 10,
-      color: '#333333',
-      'halo-width': 1.5,
-      spacing: 160,
-      'max-angle': 30,
-      padding: 2,
-      'max-extent': 48,
-      avoid: ['@pois'],
-      ...extra,
-    },
-    b: { op: 'blend', base: '@bg', over: '@pois' },
-    out: { op: 'blend', base: '@b', over: '@names' },
-  },
-});
+const chicago = (extra: Record<string, unknown> = {}) => chicagoStyle('#f8f4f0', { color: '#8a3b12', rounds: 2 }, { color: '#333333', ...extra });
 
 /** Berlin (14/8801/5371, the peers' street tile, alone: `bounds`): street names along road_label. */
 const berlin = () => ({
