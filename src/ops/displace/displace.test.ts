@@ -140,6 +140,14 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
             const sw = w + 2 * pad,
               sh = h + 2 * pad;
             const src = Float32Array.from({ length: sw * sh * 4 }, () => next());
+            // The left half transparent (+0: the kernel's shortcut for four transparent
+            // neighbours), with a -0 channel in every seventh pixel (not +0: no shortcut).
+            for (let y = 0; y < sh; y++)
+              for (let x = 0; x < sw >> 1; x++) {
+                const o = (y * sw + x) * 4;
+                src.fill(0, o, o + 4);
+                if ((y * sw + x) % 7 === 0) src[o + 1] = -0;
+              }
             const disp = Float32Array.from({ length: w * h * 4 }, () => {
               const v = next();
               return v < 0.01 ? Number.NaN : v * 1.4 - 0.2;
