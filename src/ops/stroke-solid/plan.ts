@@ -161,6 +161,10 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     // the miter limit (a miter tip), sqrt 2 (a square cap's corner) or 1; or the farthest a cut
     // end squared to its cut line reaches; plus a pixel for rounding.
     const reach = offset === 0 ? Math.max((w / 2) * Math.max(miterLimit, 1.5), stroker.seamReach) + 1 : Number.NaN;
+    // A group with clipped ends or edges, now that its seam bands' reach is known: one whose
+    // outline cannot reach the canvas draws nothing on it (the CPU kernel confines its cells to
+    // the same box), so it is not rasterized.
+    if (offset === 0 && !reaches(g, reach, ctx.canvas)) continue;
     visit(rings, paintOut, g, reach);
   }
   rings.clear();
