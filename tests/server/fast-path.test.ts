@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { CpuBackend, RenderError, SourceError, type ParamValues, type Window } from '../../src/index.js';
 import { InProcessRenderer, type PngRenderer } from '../../src/hosts/node/render-pool.js';
 import { loadStyleFile, type LoadedStyle } from '../../src/hosts/node/style-file.js';
-import { createApp, tileFastPath } from '../../src/hosts/server/app.js';
+import { createApp, galleryFastPath, tileFastPath } from '../../src/hosts/server/app.js';
+import { galleryApp } from '../../src/hosts/server/gallery.js';
 import { TileService, type TileServiceOptions } from '../../src/hosts/server/service.js';
 import { writeFixtures, type Fixture } from './fixtures.js';
 
@@ -58,10 +59,15 @@ async function pair(o: Partial<TileServiceOptions> = {}) {
   const make = () => new TileService({ style, renderer: new InProcessRenderer(new CpuBackend()), log: () => undefined, ...o });
   const a = make();
   const b = make();
-  const express = await listen(createApp(a));
-  const fast = await listen(tileFastPath(b, createApp(b)));
+  return compare([a, b], createApp(a), tileFastPath(b, createApp(b)));
+}
+
+/** The same requests to `reference` (express alone) and `handler` (the fast path in front). */
+async function compare(services: TileService[], reference: RequestListener, handler: RequestListener) {
+  const express = await listen(reference);
+  const fast = await listen(handler);
   return {
-    services: [a, b],
+    services,
     async same(method: string, path: string, headers: IncomingHttpHeaders = {}): Promise<Answer> {
       const want = await ask(express.port, method, path, headers);
       const got = await ask(fast.port, method, path, headers);
@@ -148,6 +154,54 @@ describe('the tile fast path answers as express does', () => {
       expect(reached).toEqual(['GET /tiles/1/0/0.png?alpha=2', 'GET /tiles/1/2/0.png', 'GET /tiles/1/0/0.png/', 'GET /style']);
     } finally {
       await s.close();
+    }
+    reached.length = 0;
+    const g = await listen(galleryFastPath(new Map([['shapes', service]]), app));
+    try {
+      expect((await ask(g.port, 'GET', '/styles/shapes/tiles/1/0/0.png')).status).toBe(200);
+      expect(reached).toEqual([]);
+      await ask(g.port, 'GET', '/styles/other/tiles/1/0/0.png');
+      await ask(g.port, 'GET', '/tiles/1/0/0.png');
+      expect(reached).toEqual(['GET /styles/other/tiles/1/0/0.png', 'GET /tiles/1/0/0.png']);
+    } finally {
+      await g.close();
+    }
+  });
+
+  test('a gallery: /styles/{id}/tiles of each style, and what it leaves to the gallery app', async () => {
+    const missing = await loadStyleFile(fx.missingSource);
+    const gallery = () =>
+      new Map([
+        ['shapes', new TileService({ style, renderer: new InProcessRenderer(new CpuBackend()), log: () => undefined })],
+        ['missing', new TileService({ style: missing, renderer: new InProcessRenderer(new CpuBackend()), log: () => undefined })],
+      ]);
+    const a = gallery();
+    const b = gallery();
+    const p = await compare(
+      [a.get('shapes')!, b.get('shapes')!],
+      galleryApp(a, { shortMaxAge: 30 }),
+      galleryFastPath(b, galleryApp(b, { shortMaxAge: 30 }), 30),
+    );
+    try {
+      const first = await p.same('GET', '/styles/shapes/tiles/1/0/0.png');
+      expect(first.status).toBe(200);
+      expect(first.headers).toContain('Cache-Control: public, max-age=30');
+      await p.same('GET', '/styles/shapes/tiles/1/0/0.png');
+      await p.same('GET', '/styles/shapes/tiles/1/0/0.png', { 'if-none-match': first.headers.find((h) => h.startsWith('ETag: '))!.slice(6) });
+      await p.same('HEAD', '/styles/shapes/tiles/2/1/1@2x.webp?fill=%2300ff00');
+      await p.same('GET', `/styles/shapes/tiles/1/1/1.png?v=${a.get('shapes')!.version}`);
+      expect((await p.same('GET', '/styles/missing/tiles/1/0/0.png')).status).toBe(502);
+      expect((await p.same('GET', '/styles/shapes/tiles/1/0/0.png?fill=bad')).status).toBe(400);
+      expect((await p.same('GET', '/styles/shapes/tiles/1/2/0.png')).status).toBe(404);
+      expect((await p.same('GET', '/styles/nope/tiles/1/0/0.png')).status).toBe(404);
+      await p.same('GET', '/styles/SHAPES/tiles/1/0/0.png');
+      await p.same('GET', '/styles/shapes');
+      await p.same('GET', '/styles/tiles/1/0/0.png');
+      await p.same('GET', '/styles//tiles/1/0/0.png');
+      await p.same('GET', '/health');
+      await p.same('GET', '/styles/shapes/health');
+    } finally {
+      await p.close();
     }
   });
 

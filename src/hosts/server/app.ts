@@ -268,12 +268,15 @@ const NO_CACHE = /(?:^|,)\s*?no-cache\s*?(?:,|$)/;
  * `res.send` cost the main thread ~0.15 ms a tile, issue 25); everything else, and any request this
  * path would answer with an error before rendering, goes to `app`. The answers are the tile
  * route's: the same status, headers in the same order, the same error JSON (tests/server).
+ * `prefix`: where the style's app is mounted (a gallery's `/styles/{id}`); `app` is then the
+ * gallery's root app, which serves everything else.
  */
-export function tileFastPath(service: TileService, app: express.Express, options: AppOptions = {}): RequestListener {
+export function tileFastPath(service: TileService, app: RequestListener, options: AppOptions = {}, prefix = ''): RequestListener {
   const shortCache = options.shortMaxAge === 0 ? 'no-cache' : `public, max-age=${options.shortMaxAge ?? 60}`;
+  const start = `${prefix}/tiles/`;
   return (req, res) => {
     const url = req.url ?? '';
-    const m = (req.method === 'GET' || req.method === 'HEAD') && !service.draining && url.startsWith('/tiles/') ? FAST_TILE.exec(url) : null;
+    const m = (req.method === 'GET' || req.method === 'HEAD') && !service.draining && url.startsWith(start) ? FAST_TILE.exec(url.slice(prefix.length)) : null;
     if (!m) return void app(req, res);
     const query = m[6];
     if (query !== undefined && Buffer.byteLength(query) > LIMITS.maxQueryBytes) return void app(req, res);
@@ -291,6 +294,21 @@ export function tileFastPath(service: TileService, app: express.Express, options
       return void app(req, res); // express answers the same error (400)
     }
     void answerTile(service, req, res, { z, x, y, scale: m[4] ? 2 : 1, format: m[5] === 'webp' ? 'webp' : 'png' }, params, parsed.v, shortCache);
+  };
+}
+
+/**
+ * A gallery's handler: `/styles/{id}/tiles/...` of each style through its tile fast path, all
+ * else (and what a fast path leaves) through the gallery's express app `root`.
+ */
+export function galleryFastPath(services: ReadonlyMap<string, TileService>, root: RequestListener, shortMaxAge?: number): RequestListener {
+  const fast = new Map([...services].map(([id, s]) => [id, tileFastPath(s, root, { shortMaxAge }, `/styles/${id}`)]));
+  return (req, res) => {
+    const url = req.url ?? '';
+    const slash = url.startsWith('/styles/') ? url.indexOf('/', 8) : -1;
+    const f = slash > 8 && url.startsWith('/tiles/', slash) ? fast.get(url.slice(8, slash)) : undefined;
+    if (f) f(req, res);
+    else root(req, res);
   };
 }
 

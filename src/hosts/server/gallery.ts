@@ -7,7 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AddressInfo } from 'node:net';
 import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { loadStyleFile } from '../node/style-file.js';
-import { createApp, tilejsonCoverage } from './app.js';
+import { createApp, galleryFastPath, tilejsonCoverage } from './app.js';
 import { TileCache } from '../../index.js';
 import {
   createHttpServer,
@@ -105,7 +105,8 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
 
   const root = galleryApp(services, o);
 
-  const server = createHttpServer(root, o);
+  // Tiles beside express (the same answers, less main-thread CPU), everything else through it.
+  const server = createHttpServer(galleryFastPath(services, root, o.shortMaxAge), o);
   const host = o.host ?? '127.0.0.1';
   try {
     await listen(server, o.port ?? 8080, host);
@@ -129,7 +130,7 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
 }
 
 /** The gallery's own routes (the page, /styles, /health), each style's app under /styles/{id}, and a 404 naming the styles. */
-function galleryApp(services: Map<string, TileService>, o: Omit<ServeOptions, 'style'>): express.Express {
+export function galleryApp(services: Map<string, TileService>, o: Omit<ServeOptions, 'style'>): express.Express {
   const root = express();
   root.disable('x-powered-by');
   root.set('etag', false);
