@@ -1,8 +1,10 @@
 // stroke's round dabs in WebAssembly (stroke.wat; cpu.ts `drawDabsReference` is the reference):
 // the same f64 arithmetic in the same order with Float32 stores, so the output is bit for bit the
 // reference's. What it saves is the per-dab and per-pixel overhead of the loop in JavaScript: the
-// jittered strokes of the gallery lay 30,000-45,000 dabs of 1-2 px per 256 px tile. Where
-// WebAssembly is missing, `drawDabsWasm` returns false and the TypeScript kernel runs.
+// jittered strokes of the gallery lay 30,000-45,000 dabs of 1-2 px per 256 px tile. The same
+// module lays jittered dabs (`lay`, via dabLayer: plan.ts DabLayout.push's hashes and arithmetic,
+// bit for bit). Where WebAssembly is missing, `drawDabsWasm` returns false, dabLayer null, and the
+// TypeScript kernels run.
 import { wasmKernels } from '../../util/wasm-kernels.js';
 import type { Dabs } from './plan.js';
 

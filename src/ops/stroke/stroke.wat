@@ -1,8 +1,9 @@
 ;; stroke's round dabs (cpu.ts `drawDabsReference`, the reference) in WebAssembly: the same
 ;; arithmetic in the same order (f64, Float32 stores), so the output is bit for bit the reference's.
 ;; Each group's dabs and runs combine by maximum alpha into a layer, which is composited
-;; source-over onto `out` (flush) before the next group. Compiled by scripts/gen-wasm.mjs; called
-;; from simd.ts. Byte offsets below are into the one memory; simd.ts lays the arrays out.
+;; source-over onto `out` (flush) before the next group. `lay` (below) lays jittered dabs as
+;; plan.ts DabLayout.push does. Compiled by scripts/gen-wasm.mjs; called from simd.ts. Byte
+;; offsets below are into the one memory; simd.ts lays the arrays out.
 (module
   ;; the call's settings and the arrays' byte offsets (set by draw)
   (global $W (mut i32) (i32.const 0))
