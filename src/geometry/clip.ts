@@ -199,17 +199,17 @@ function segmentSpan(ax: number, ay: number, dx: number, dy: number, x0: number,
  * most of the garbage of sampling vector tiles, issue 25); the same points and flags, bit for bit,
  * as the plain loop kept in clip.test.ts.
  */
-export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array; cut: number }[] {
+export function clipLine(line: ArrayLike<number>, r: Rect, length = line.length): { line: Float64Array; cut: number }[] {
   const out: { line: Float64Array; cut: number }[] = [];
   const x0 = r.x0,
     y0 = r.y0,
     x1 = r.x1,
     y1 = r.y1;
   // A piece holds at most one point per input point (its start, then one per segment).
-  const cur = pieceBuf.length >= line.length ? pieceBuf : (pieceBuf = new Float64Array(line.length));
+  const cur = pieceBuf.length >= length ? pieceBuf : (pieceBuf = new Float64Array(length));
   let m = 0;
   let curCut = 0;
-  const n = line.length / 2;
+  const n = length / 2;
   for (let i = 0; i < n - 1; i++) {
     const ax = line[i * 2]!;
     const ay = line[i * 2 + 1]!;
@@ -217,6 +217,13 @@ export function clipLine(line: ArrayLike<number>, r: Rect): { line: Float64Array
     const by = line[i * 2 + 3]!;
     const dx = bx - ax;
     const dy = by - ay;
+    if (m !== 0 && bx > x0 && bx < x1 && by > y0 && by < y1 && ax > x0 && ax < x1 && ay > y0 && ay < y1) {
+      // Both ends strictly inside, the piece going on: every side's q is > 0, so no side rejects
+      // or cuts (t0 stays 0, t1 stays 1: p > 0 has q > p, q / p >= 1), and the end is a + d 1.
+      cur[m++] = ax + dx;
+      cur[m++] = ay + dy;
+      continue;
+    }
     if (!segmentSpan(ax, ay, dx, dy, x0, y0, x1, y1)) {
       // The last point was on the boundary and the line leaves from there: the end's side flag
       // (x side, y side) from where that point lies.

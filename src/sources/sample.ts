@@ -199,15 +199,20 @@ export class GroupCollector {
   private addLines(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
     let b: Builder | undefined;
     for (let p = 0; p + 1 < f.parts.length; p++) {
-      // Without an arena, a scratch view that clipLine copies from.
-      const flat = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
-      if (flat.length < 4) continue;
       if (arena) {
+        const flat = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
+        if (flat.length < 4) continue;
         b ??= this.builder(f, tileIndex);
         b.group.lines.push(flat);
         continue;
       }
-      for (const piece of clipLine(flat, r)) {
+      // Into the scratch array (no view of it made), which clipLine copies from.
+      const start = f.parts[p]!;
+      const len = 2 * pointCount(f.coords, start, f.parts[p + 1]!);
+      if (len < 4) continue;
+      if (clipInput.length < len) clipInput = new Float64Array(Math.max(len, clipInput.length * 2));
+      writeWorld(f.coords, start, len, t, s, clipInput);
+      for (const piece of clipLine(clipInput, r, len)) {
         b ??= this.builder(f, tileIndex);
         if (piece.cut !== 0) (b.cuts ??= []).push(b.group.lines.length, piece.cut);
         b.group.lines.push(piece.line);
@@ -304,17 +309,27 @@ let clipInput = new Float64Array(4096);
  * output), so a feature that needs clipping makes no garbage here.
  */
 function toWorld(c: Int32Array, start: number, end: number, t: SourceTileRef, s: number, arena?: Arena): Float64Array {
-  let n = end - start;
-  if (n > 1 && c[start * 2] === c[(end - 1) * 2] && c[start * 2 + 1] === c[(end - 1) * 2 + 1]) n--;
+  const n = pointCount(c, start, end);
   if (!arena && clipInput.length < n * 2) clipInput = new Float64Array(Math.max(n * 2, clipInput.length * 2));
   const out = arena ? arena.take(n * 2) : clipInput.subarray(0, n * 2);
+  writeWorld(c, start, n * 2, t, s, out);
+  return out;
+}
+
+/** Points [start, end) of a flat tile-unit array less a repeated closing one. */
+function pointCount(c: Int32Array, start: number, end: number): number {
+  const n = end - start;
+  return n > 1 && c[start * 2] === c[(end - 1) * 2] && c[start * 2 + 1] === c[(end - 1) * 2 + 1] ? n - 1 : n;
+}
+
+/** `len` values from point `start` of a flat tile-unit array, in world pixels, into `out`. */
+function writeWorld(c: Int32Array, start: number, len: number, t: SourceTileRef, s: number, out: Float64Array): void {
   const px0 = t.px0,
     py0 = t.py0;
-  for (let i = 0, k = start * 2; i < n * 2; i += 2, k += 2) {
+  for (let i = 0, k = start * 2; i < len; i += 2, k += 2) {
     out[i] = px0 + c[k]! * s;
     out[i + 1] = py0 + c[k + 1]! * s;
   }
-  return out;
 }
 
 /**
