@@ -103,6 +103,11 @@ export class TileCache {
     return this.wait(key, p, signal) as Promise<T>;
   }
 
+  /** Whether `key` is held or being loaded (no LRU update, no counters). */
+  has(key: string): boolean {
+    return this.done.has(key) || this.pending.has(key);
+  }
+
   private wait(key: string, p: Pending, signal?: AbortSignal): Promise<unknown> {
     p.waiters++;
     return new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
 // geojson source: inline data with known geometry, world-atlas TopoJSON (npm), and Natural Earth
 // from ../shared/fixtures.
 import path from 'node:path';
-import { GEOJSON_CONVERTED_MAX, GEOJSON_DRILLED_MAX, GeojsonSource } from '../../src/sources/geojson.js';
+import { GEOJSON_CONVERTED_MAX, GEOJSON_DRILLED_MAX, GEOJSON_SAMPLED_ONCE_MAX, GeojsonSource } from '../../src/sources/geojson.js';
+import { TileCache } from '../../src/sources/cache.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { lngLatToPixel } from '../../src/sources/tiles.js';
 import { ringArea } from '../../src/geometry/clip.js';
@@ -223,3 +224,32 @@ test('geojson-vt tiles are converted once and the conversions stay bounded', asy
     Object.assign(GEOJSON_CONVERTED_MAX, saved);
   }
 });
+
+// A canvas's sampled groups enter the source cache the second time it is sampled (a server's
+// uncached tiles are each sampled once; keeping them cost the collector, issue 25). Witnesses: the
+// cache's own counters, and the answer of a source without a cache.
+test("sampled groups are kept from a canvas's second sample on", async () => {
+  const decl: SourceDecl = { type: 'geojson', data: 'npm:world-atlas/countries-110m.json', maxzoom: 6 };
+  const cache = new TileCache();
+  const src = new GeojsonSource({ name: 'c', decl, loader: new NodeLoader({ baseDir: process.cwd() }), cache });
+  const plain = new GeojsonSource({ name: 'c', decl, loader: new NodeLoader({ baseDir: process.cwd() }) });
+  const tile = tileWindow({ z: 3, x: 4, y: 2 }, 256);
+  const want = await plain.features('c', tile);
+  expect(want.length).toBeGreaterThan(0);
+  expect(await src.features('c', tile)).toEqual(want);
+  expect(cache.stats).toMatchObject({ loads: 0, entries: 0 });
+  expect(await src.features('c', tile)).toEqual(want);
+  expect(cache.stats).toMatchObject({ loads: 1, hits: 0, entries: 1 });
+  const third = await src.features('c', tile);
+  expect(third).toEqual(want);
+  expect(cache.stats).toMatchObject({ loads: 1, hits: 1, entries: 1 });
+  expect(await src.features('c', tile)).toBe(third); // the kept groups themselves
+  // The keys of canvases seen once are bounded: past GEOJSON_SAMPLED_ONCE_MAX others, the first is new again.
+  const shifted = (i: number): Canvas => ({ ...tile, x0: tile.x0 + 1 + i });
+  for (let i = 0; i <= GEOJSON_SAMPLED_ONCE_MAX; i++) await src.features('c', shifted(i));
+  expect(cache.stats.entries).toBe(1);
+  await src.features('c', shifted(0)); // forgotten: seen once again, not kept
+  expect(cache.stats.entries).toBe(1);
+  await src.features('c', shifted(GEOJSON_SAMPLED_ONCE_MAX)); // remembered: kept
+  expect(cache.stats.entries).toBe(2);
+}, 120_000);
