@@ -74,14 +74,20 @@ export interface LaySettings {
 /** Most lattice dabs one lay call considers (its output is 16 bytes a dab). */
 export const LAY_CHUNK = 65536;
 
+/** The settings the lay kernel holds now (set by its setup). */
+let laySettings: LaySettings | null = null;
+
 /** The lay kernel for a node with settings `s` (null without WebAssembly): see layPiece. */
 export function dabLayer(s: LaySettings): ((...a: Parameters<Exports['lay']>) => Float32Array) | null {
   const k = kernels();
   if (!k) return null;
   k.reserve(LAY_CHUNK * 16);
   return (ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey) => {
-    // Settings each call: another stroke node may have laid or drawn in between (cheap globals).
-    k.fn.setup(s.x0, s.y0, s.W, s.H, s.reachMax, s.opacity, s.sizeJitter, s.opacityJitter, s.scatter, s.widthMax, s.seed);
+    // The kernel's settings, unless they are this node's already (only setup writes them).
+    if (laySettings !== s) {
+      k.fn.setup(s.x0, s.y0, s.W, s.H, s.reachMax, s.opacity, s.sizeJitter, s.opacityJitter, s.scatter, s.widthMax, s.seed);
+      laySettings = s;
+    }
     const n = k.fn.lay(ax, ay, ux, uy, sA, kFirst, Math.min(kEnd, kFirst + LAY_CHUNK - 1), end, shift, sp, baseW, fkey);
     return k.f32(0, n * 4);
   };

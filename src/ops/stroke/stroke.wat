@@ -407,14 +407,16 @@
 
   ;; lay(...): the lattice dabs k, k + 1, ... <= kEnd of one segment piece (plan.ts walk's loop:
   ;; s = k sp while s < end, dab at A + u (s - sA)), each through DabLayout.push without a pressure
-  ;; curve. Writes the dabs that reach the canvas as f32 [cx, cy, r, m] from byte 0; returns how many.
+  ;; curve ($hash01 and $roundInt32 above, kept as the readable form, are written out: a call per
+  ;; dab cost more than the hashing). Writes the dabs that reach the canvas as f32 [cx, cy, r, m]
+  ;; from byte 0; returns how many.
   (func (export "lay")
     (param $ax f64) (param $ay f64) (param $ux f64) (param $uy f64) (param $sA f64)
     (param $k f64) (param $kEnd f64) (param $end f64) (param $shift f64) (param $sp f64)
     (param $baseW f64) (param $fkey i32)
     (result i32)
     (local $n i32) (local $p i32) (local $s f64) (local $d f64) (local $wx f64) (local $wy f64)
-    (local $qx i32) (local $qy i32) (local $w f64) (local $m f64) (local $o f64) (local $cx f64) (local $cy f64)
+    (local $qx i32) (local $qy i32) (local $h i32) (local $rx f64) (local $rf f64) (local $w f64) (local $m f64) (local $o f64) (local $cx f64) (local $cy f64)
     (local.set $n (i32.const 0))
     (local.set $s (f64.mul (local.get $k) (local.get $sp)))
     (block $done
@@ -426,22 +428,22 @@
           (local.set $wx (f64.add (local.get $ax) (f64.mul (local.get $ux) (local.get $d))))
           (local.set $wy (f64.add (local.get $ay) (f64.mul (local.get $uy) (local.get $d))))
           ;; jitter from the dab's world position in 1/8 px cells (x modulo the world) and the feature
-          (local.set $qx (call $roundInt32 (f64.mul (f64.sub (local.get $wx) (local.get $shift)) (f64.const 8))))
-          (local.set $qy (call $roundInt32 (f64.mul (local.get $wy) (f64.const 8))))
+          (local.set $qx (i32.wrap_i64 (i64.trunc_sat_f64_s (select (f64.add (local.tee $rf (f64.floor (local.tee $rx (f64.mul (f64.sub (local.get $wx) (local.get $shift)) (f64.const 8))))) (f64.const 1)) (local.get $rf) (f64.ge (f64.sub (local.get $rx) (local.get $rf)) (f64.const 0.5))))))
+          (local.set $qy (i32.wrap_i64 (i64.trunc_sat_f64_s (select (f64.add (local.tee $rf (f64.floor (local.tee $rx (f64.mul (local.get $wy) (f64.const 8))))) (f64.const 1)) (local.get $rf) (f64.ge (f64.sub (local.get $rx) (local.get $rf)) (f64.const 0.5))))))
           (local.set $w (local.get $baseW))
           (local.set $m (global.get $opacity))
           (if (f64.gt (global.get $sizeJitter) (f64.const 0))
             (then (local.set $w (f64.mul (local.get $w) (f64.add (f64.const 1) (f64.mul (global.get $sizeJitter)
               (f64.sub (f64.mul (f64.const 2)
-                (call $hash01 (global.get $seed) (local.get $fkey) (local.get $qx) (i32.xor (local.get $qy) (i32.const 0x51ed27))))
+                (f64.div (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (global.get $seed) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (i32.xor (local.get $qy) (i32.const 0x51ed27))) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 4294967296)))
                 (f64.const 1))))))))
           (if (f64.gt (global.get $opacityJitter) (f64.const 0))
             (then (local.set $m (f64.mul (local.get $m) (f64.sub (f64.const 1) (f64.mul (global.get $opacityJitter)
-              (call $hash01 (i32.xor (global.get $seed) (i32.const 0x2545f491)) (local.get $fkey) (local.get $qx) (local.get $qy))))))))
+              (f64.div (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (global.get $seed) (i32.const 0x2545f491)) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $qy)) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 4294967296))))))))
           (if (f64.gt (global.get $scatter) (f64.const 0))
             (then
               (local.set $o (f64.mul (global.get $scatter) (f64.sub (f64.mul (f64.const 2)
-                (call $hash01 (i32.xor (global.get $seed) (i32.const 0x68e31da4)) (local.get $fkey) (local.get $qx) (local.get $qy)))
+                (f64.div (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (global.get $seed) (i32.const 0x68e31da4)) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $qy)) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 4294967296)))
                 (f64.const 1))))
               ;; perpendicular to the segment
               (local.set $wx (f64.sub (local.get $wx) (f64.mul (local.get $uy) (local.get $o))))
