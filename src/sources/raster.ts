@@ -54,16 +54,7 @@ class RasterTileSource implements RasterSource {
         const head = imageSize(bytes);
         if (head) checkTileImageSize(this.name, t, this.tileSize, head.width, head.height);
         const img = await decodeTileImage(this.name, t, this.tileSize, decode, bytes, 'PNG, JPEG or WebP');
-        const n = img.width * img.height;
-        const out = new Float32Array(n * 4);
-        const d = img.data;
-        for (let i = 0; i < n * 4; i += 4) {
-          const a = d[i + 3]! / 255;
-          out[i] = (d[i]! / 255) * a;
-          out[i + 1] = (d[i + 1]! / 255) * a;
-          out[i + 2] = (d[i + 2]! / 255) * a;
-          out[i + 3] = a;
-        }
+        const out = premultiplied(img.data, img.width * img.height);
         return { value: out, bytes: out.byteLength + 64 };
       },
       signal,
@@ -96,43 +87,78 @@ class RasterTileSource implements RasterSource {
     const tiles = await Promise.all(jobs);
     const cx = locate(cols, S, tx0);
     const cy = locate(rws, S, ty0);
-    const d = out.data;
-    // Rows beyond the poles are transparent (the world ends there), not the edge row repeated.
-    const inside = (j: number) => {
-      const y = (canvas.y0 + j + 0.5) * k;
-      return y >= 0 && y <= rows;
-    };
-    for (let j = 0; j < height; j++) {
-      if (!inside(j)) continue;
-      const fy = rws.f[j]!;
-      const t0 = cy.tile0[j]! * nx;
-      const t1 = cy.tile1[j]! * nx;
-      const o0 = cy.off0[j]! * S;
-      const o1 = cy.off1[j]! * S;
-      for (let i = 0; i < width; i++) {
-        const fx = cols.f[i]!;
-        const p = (j * width + i) * 4;
-        const a = tiles[t0 + cx.tile0[i]!];
-        const b = tiles[t0 + cx.tile1[i]!];
-        const c = tiles[t1 + cx.tile0[i]!];
-        const e = tiles[t1 + cx.tile1[i]!];
-        const ia = (o0 + cx.off0[i]!) * 4;
-        const ib = (o0 + cx.off1[i]!) * 4;
-        const ic = (o1 + cx.off0[i]!) * 4;
-        const ie = (o1 + cx.off1[i]!) * 4;
-        for (let q = 0; q < 4; q++) {
-          const va = a ? a[ia + q]! : 0;
-          const vb = b ? b[ib + q]! : 0;
-          const vc = c ? c[ic + q]! : 0;
-          const ve = e ? e[ie + q]! : 0;
-          const top = va + (vb - va) * fx;
-          const bottom = vc + (ve - vc) * fx;
-          d[p + q] = top + (bottom - top) * fy;
-        }
-      }
-    }
+    resample(tiles, nx, S, cols, rws, cx, cy, canvas.y0, k, rows, out.data, width, height);
     return out;
   }
+}
+
+/**
+ * The bilinear samples of the canvas into `d` (RGBA rows of `width`). A plain function, not inlined
+ * in the async `image` (as the dem source's `resample`): V8 compiles an async function's loop late
+ * and often runs it unoptimised, every double boxed.
+ */
+function resample(
+  tiles: (Tile | null)[],
+  nx: number,
+  S: number,
+  cols: ReturnType<typeof axis>,
+  rws: ReturnType<typeof axis>,
+  cx: ReturnType<typeof locate>,
+  cy: ReturnType<typeof locate>,
+  y0: number,
+  k: number,
+  rows: number,
+  d: Float32Array,
+  width: number,
+  height: number,
+): void {
+  // Rows beyond the poles are transparent (the world ends there), not the edge row repeated.
+  const inside = (j: number) => {
+    const y = (y0 + j + 0.5) * k;
+    return y >= 0 && y <= rows;
+  };
+  for (let j = 0; j < height; j++) {
+    if (!inside(j)) continue;
+    const fy = rws.f[j]!;
+    const t0 = cy.tile0[j]! * nx;
+    const t1 = cy.tile1[j]! * nx;
+    const o0 = cy.off0[j]! * S;
+    const o1 = cy.off1[j]! * S;
+    for (let i = 0; i < width; i++) {
+      const fx = cols.f[i]!;
+      const p = (j * width + i) * 4;
+      const a = tiles[t0 + cx.tile0[i]!];
+      const b = tiles[t0 + cx.tile1[i]!];
+      const c = tiles[t1 + cx.tile0[i]!];
+      const e = tiles[t1 + cx.tile1[i]!];
+      const ia = (o0 + cx.off0[i]!) * 4;
+      const ib = (o0 + cx.off1[i]!) * 4;
+      const ic = (o1 + cx.off0[i]!) * 4;
+      const ie = (o1 + cx.off1[i]!) * 4;
+      for (let q = 0; q < 4; q++) {
+        const va = a ? a[ia + q]! : 0;
+        const vb = b ? b[ib + q]! : 0;
+        const vc = c ? c[ic + q]! : 0;
+        const ve = e ? e[ie + q]! : 0;
+        const top = va + (vb - va) * fx;
+        const bottom = vc + (ve - vc) * fx;
+        d[p + q] = top + (bottom - top) * fy;
+      }
+    }
+  }
+}
+
+/** Straight 8-bit RGBA to premultiplied floats (a plain function for the reason `resample` gives). */
+function premultiplied(d: Uint8Array | Uint8ClampedArray, n: number): Float32Array {
+  const out = new Float32Array(n * 4);
+  for (let i = 0; i < n * 4; i += 4) {
+    const a = d[i + 3]! / 255;
+    out[i] = (d[i]! / 255) * a;
+    out[i + 1] = (d[i + 1]! / 255) * a;
+    out[i + 2] = (d[i + 2]! / 255) * a;
+    out[i + 3] = a;
+  }
+  return out;
 }
 
 /** Nearest resampling: each canvas pixel takes the source pixel under its centre (weight 0 on the second). */
