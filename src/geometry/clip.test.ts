@@ -4,6 +4,7 @@
 // against the plain Liang–Barsky loop it replaced (per-segment arrays, number[] pieces), the same
 // way: the same pieces, points and cut flags, bit for bit, on random polylines.
 import { CUT_END, CUT_END_X, CUT_END_Y, CUT_START, CUT_START_X, CUT_START_Y, clipLine, clipRing, ringArea, type Rect } from './clip.js';
+import { rng } from '../../tests/helpers/random.js';
 
 /** The implementation clipRing had before (kept here as the reference of the optimisation). */
 function clipRingPlain(ring: ArrayLike<number>, r: Rect): Float64Array {
@@ -38,18 +39,6 @@ function clipRingPlain(ring: ArrayLike<number>, r: Rect): Float64Array {
     pts = out;
   }
   return new Float64Array(pts);
-}
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const R: Rect = { x0: 10, y0: -5, x1: 30.5, y1: 20 };
