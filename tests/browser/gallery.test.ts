@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodePng, openSession, ROOT, saveArtifact, type Session } from './harness.js';
+import { decodePng, openSession, pageReady, ROOT, saveArtifact, type Session } from './harness.js';
 
 let s: Session;
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 async function settled(page: Page): Promise<string[]> {
-  await page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
+  await pageReady(page, s.consoleErrors);
   await page.waitForFunction(
     () => {
       const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } })

@@ -14,14 +14,47 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const EXAMPLE_STYLE = path.join(ROOT, 'examples/world/style.json');
 export const ARTIFACTS = path.join(ROOT, 'tests/artifacts/browser');
 
-const CHROMIUM_ARGS = [
+/**
+ * Chromium's switches for every browser test. `--disable-gpu-watchdog`: a CI machine running many
+ * browsers at once can starve the GPU process (SwiftShader) long enough for the watchdog to kill
+ * it, and the map's WebGL context goes with it; that is the machine, not the page under test.
+ */
+export const BASE_CHROMIUM_ARGS = [
   '--no-sandbox',
-  '--enable-unsafe-webgpu',
   '--disable-background-networking',
   '--disable-component-update',
   '--no-first-run',
   '--disable-sync',
+  '--disable-gpu-watchdog',
 ];
+const CHROMIUM_ARGS = [...BASE_CHROMIUM_ARGS, '--enable-unsafe-webgpu'];
+
+/**
+ * Wait for the preview page's start (`tilegraphPreview.ready`), at most `timeout` ms. A start that
+ * does not finish fails with where it stopped (`stage`), the status line, the tile errors and the
+ * page's console errors, instead of a bare test timeout.
+ */
+export async function pageReady(page: Page, consoleErrors: string[] = [], timeout = 90_000): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeout);
+  });
+  const started = page
+    .evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready)
+    .then(() => 'ready' as const);
+  try {
+    if ((await Promise.race([started, late])) === 'ready') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  const seen = await page
+    .evaluate(() => {
+      const t = (window as unknown as { tilegraphPreview?: { stage?: string; errors?: string[] } }).tilegraphPreview;
+      return { stage: t?.stage, status: document.getElementById('status')?.textContent, errors: t?.errors };
+    })
+    .catch((e: Error) => ({ unreadable: e.message }));
+  throw new Error(`the preview page did not start in ${timeout} ms (${page.url()}): ${JSON.stringify({ ...seen, consoleErrors })}`);
+}
 
 /** Build dist/browser from the current sources (esbuild, under a second). */
 export function buildBundle(): void {

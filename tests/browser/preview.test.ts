@@ -2,7 +2,7 @@
 // in the browser when a control moves, keeps params in the URL, and compares with server tiles.
 import type { Page } from 'playwright-core';
 import { compareRGBA } from '../helpers/compare.js';
-import { decodePng, httpGet, openSession, saveArtifact, type Session, urlParam, urlSearch } from './harness.js';
+import { decodePng, httpGet, openSession, pageReady, saveArtifact, type Session, urlParam, urlSearch } from './harness.js';
 
 let s: Session;
 const tileRequests: string[] = [];
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 /** Wait until the page's map has re-requested its tiles `generation` times and loaded them all. */
 async function settled(page: Page, generation = 0): Promise<void> {
-  await page.evaluate(() => (window as unknown as { tilegraphPreview: { ready: Promise<void> } }).tilegraphPreview.ready);
+  await pageReady(page, s.consoleErrors);
   await page.waitForFunction(
     (g) => {
       const t = (window as unknown as { tilegraphPreview: { map?: { areTilesLoaded(): boolean }; generation: number; idleGeneration: number } })

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { serve, type ServeOptions } from '../../src/hosts/server/index.js';
-import { buildBundle, type Session } from './harness.js';
+import { BASE_CHROMIUM_ARGS, buildBundle, pageReady, type Session } from './harness.js';
 
 export async function openWorkbench(style: string, options: Partial<ServeOptions> = {}, viewport = { width: 1200, height: 760 }): Promise<Session> {
   buildBundle();
@@ -16,7 +16,7 @@ export async function openWorkbench(style: string, options: Partial<ServeOptions
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      args: BASE_CHROMIUM_ARGS,
       viewport,
       acceptDownloads: true,
     });
@@ -62,7 +62,7 @@ export type PreviewState = PreviewGlobal['tilegraphPreview'];
 
 /** Wait until the map re-requested its tiles at least `generation` times and loaded them all. */
 export async function settled(page: Page, generation = 0, allowErrors = false): Promise<void> {
-  await page.evaluate(() => (window as unknown as PreviewGlobal).tilegraphPreview.ready);
+  await pageReady(page);
   await page.waitForFunction(
     (g) => {
       const t = (window as unknown as PreviewGlobal).tilegraphPreview;

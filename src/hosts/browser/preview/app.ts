@@ -31,6 +31,7 @@ export type { PreviewState } from './state.js';
 
 async function main(state: PreviewState): Promise<void> {
   setStatus('Loading the style…');
+  state.stage = 'renderer';
   const asked = hashOption('backend');
   const backend: BackendChoice = asked === 'gpu' || asked === 'cpu' ? asked : 'auto';
   const styleUrl = new URL('style', root);
@@ -68,6 +69,7 @@ async function main(state: PreviewState): Promise<void> {
   const nodeView = setupNodeView({ state, doc, tiles, styleUrl, dataUrl, backend, kindOf });
   tiles.registerProtocols();
 
+  state.stage = 'map';
   const map = await openMap({ state, renderer, doc, styleUrl, dataUrl, tileUrl: tiles.url() });
   tiles.map = map;
   inspectOnClick(map, renderer, state);
@@ -83,11 +85,14 @@ async function main(state: PreviewState): Promise<void> {
   });
   setupExport({ map, state, doc, renderer, shown: () => tiles.renderer, done: () => tiles.showErrors() });
 
-  await new Promise<void>((resolve) => map.once('load', () => resolve()));
+  state.stage = 'map load';
+  if (!map.loaded()) await new Promise<void>((resolve) => map.once('load', () => resolve()));
+  state.stage = 'node view';
   await nodeView.showFromUrl();
   if (bad.length) setStatus(`Ignored from the URL: ${bad.join('; ')}`, true);
   else tiles.showErrors();
   connectLiveReload(state, renderer);
+  state.stage = 'ready';
 }
 
 /** The params panel and the reset button: each change renders the tiles again and, a little later, the legend. */

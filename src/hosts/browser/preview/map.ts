@@ -91,6 +91,12 @@ export async function openMap(o: MapOptions): Promise<MapLibreMap> {
     if ((ev.error as Error)?.name === 'AbortError' || (ev as { tile?: unknown }).tile || (ev as { sourceId?: string }).sourceId === SOURCE) return;
     setStatus(`The map failed: ${errorText(ev.error)}`, true);
   });
+  // The browser can take the map's WebGL context away (its GPU process restarted or was overloaded):
+  // MapLibre draws nothing until the browser gives it back, so say so rather than look stuck.
+  map.on('webglcontextlost', () =>
+    setStatus("The map's WebGL context was lost (the browser's GPU process restarted); the map comes back when the browser restores it", true),
+  );
+  map.on('webglcontextrestored', () => setStatus("The map's WebGL context is back."));
   return map;
 }
 

@@ -39,6 +39,8 @@ export interface PreviewState extends LabelsState {
   live: boolean;
   /** Pixel density the tiles render at: the screen's (1..4, rounded), or `#ratio=N`. */
   pixelRatio?: number;
+  /** How far the page's start has got: 'renderer', 'map', 'map load', 'node view', then 'ready' (a stuck start says where). */
+  stage?: string;
   ready: Promise<void>;
 }
 
