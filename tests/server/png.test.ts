@@ -7,7 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { CpuBackend, releaseRaster, toRGBA8, type Raster } from '../../src/index.js';
-import { pngImage } from '../../src/render/encode.js';
+import { pngImage, pngImageReference, pngImageSimdAvailable, type PngImage } from '../../src/render/encode.js';
 import { encodePng, encodePngSync, pngFile } from '../../src/hosts/node/png.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { tileWindow } from '../../src/types.js';
@@ -140,6 +140,84 @@ describe('encodePng: lossless', () => {
     await roundTrip(small);
     await roundTrip(small, await encodePng(small));
     expect(pngImage(small).scanlines.length).toBe(2 * (1 + 1)); // 3 colours: 2 bits, one byte a row
+  });
+});
+
+/** The fields of image data, its scanlines copied (they are a view of scratch memory). */
+const imageOf = (img: PngImage) => ({ ...img, scanlines: Uint8Array.from(img.scanlines) });
+
+describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript reference', () => {
+  // The reference (pngImageReference) is the witnessed encoder above: its files decode with
+  // libvips and pngjs to toRGBA8. The SIMD form must give the same image data byte for byte.
+  const same = (r: Raster) => {
+    const ref = imageOf(pngImageReference(r));
+    const got = imageOf(pngImage(r));
+    // the scanlines compared as bytes first (toEqual on 200 KB is slow), then every field
+    expect(Buffer.from(got.scanlines).equals(Buffer.from(ref.scanlines))).toBe(true);
+    expect({ ...got, scanlines: null }).toEqual({ ...ref, scanlines: null });
+    return ref;
+  };
+
+  test('the WebAssembly form runs here (Node 20 has SIMD)', () => {
+    expect(pngImageSimdAvailable()).toBe(true);
+  });
+
+  test('codec cases, every width 1-21 (the four-pixel loops and their tails), odd heights', async () => {
+    await fc.assert(
+      fc.asyncProperty(codecCase, async ({ raster: r }) => {
+        same(r);
+        await roundTrip(r, pngFile(pngImageReference(r)));
+      }),
+      { numRuns: 200 },
+    );
+    const rand = rng(11);
+    for (let w = 1; w <= 21; w++)
+      for (const h of [1, 2, 5]) {
+        // gradients (Sub), 300 colours (truecolour), with and without alpha
+        same(raster(w, h, (x, y) => [x / w, y / h, rand(), 1]));
+        same(raster(w, h, (x, y) => [rand(), (x * y) / (w * h), 0.5, rand()]));
+        same(raster(w, h, (x) => [x % 2, 0.5, 0.25, 1]));
+      }
+  });
+
+  test('random floats, rounding ties, values outside [0, 1], NaN, infinities and signed zeros', () => {
+    const rand = rng(23);
+    const special = [0, -0, 1, 0.5, 1.5, -0.25, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 126.5 / 255, 127.5 / 255, 0.25, 1e-40, 3e38];
+    for (const [w, h] of [
+      [97, 61],
+      [256, 256],
+      [3, 300],
+    ] as const) {
+      const data = new Float32Array(w * h * 4);
+      for (let i = 0; i < data.length; i += 4) {
+        const k = (i / 4) % 6;
+        const a = k === 0 ? 1 : k === 1 ? 0.5 : k === 2 ? rand() : k === 3 ? 0 : k === 4 ? special[(i >> 2) % special.length]! : 1;
+        for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand() * (a > 0 ? a : 1);
+        data[i + 3] = a;
+        // runs: the pixel before, repeated
+        if (i >= 4 && rand() < 0.3) data.copyWithin(i, i - 4, i);
+      }
+      same({ kind: 'raster', width: w, height: h, data });
+    }
+  });
+
+  test('world example tiles: the same image data', async () => {
+    const backend = new CpuBackend();
+    const forms = new Set<string>();
+    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+    const params = style.renderer.params({});
+    for (const [z, x, y] of [
+      [2, 1, 1],
+      [3, 4, 2],
+      [4, 8, 5],
+      [4, 2, 9],
+    ] as const) {
+      const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+      const img = same(r);
+      forms.add(img.colorType === 3 ? 'indexed' : 'truecolour');
+      releaseRaster(r);
+    }
+    expect([...forms].sort()).toEqual(['indexed', 'truecolour']);
   });
 });
 
