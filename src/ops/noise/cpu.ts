@@ -11,6 +11,7 @@
 //   channels; each corner's gradient index read from a table of the canvas's lattice box, filled
 //   as corners are first met (one hash per lattice point and channel, not one per pixel and corner).
 import { acquire } from '../../backends/cpu/pool.js';
+import { noiseWasm } from './wasm.js';
 import {
   CHANNELS,
   ENTRY,
@@ -23,9 +24,11 @@ import {
   fade,
   hash32,
   latticeHash3,
+  octaveLattice,
   octaveSeed,
   simplexNoise,
   unit,
+  valueColumns,
   valueNoise,
   type NoisePlan,
 } from './plan.js';
@@ -80,8 +83,16 @@ const GXa = Float64Array.from(GX);
 const GYa = Float64Array.from(GY);
 const GZa = Float64Array.from(GZ);
 
-/** The same values as noiseReference, bit for bit, sharing work between pixels, rows and channels. */
+/**
+ * The op's kernel: the WebAssembly octaves (wasm.ts) where WebAssembly runs, else noiseTs. Both
+ * give noiseReference's values bit for bit (noise.test.ts).
+ */
 export function noise(p: NoisePlan, seed: number, raster: boolean): Float32Array {
+  return noiseWasm(p, seed, raster) ?? noiseTs(p, seed, raster);
+}
+
+/** The same values as noiseReference, bit for bit, sharing work between pixels, rows and channels. */
+export function noiseTs(p: NoisePlan, seed: number, raster: boolean): Float32Array {
   const { width: w, height: h, octaves: n } = p;
   const channels = raster ? CHANNELS : 1;
   const acc = scratch(w * h * channels);
@@ -108,31 +119,10 @@ export function noise(p: NoisePlan, seed: number, raster: boolean): Float32Array
 
 /** One octave of value noise added to `acc` (pixel-major, `seeds.length` channels). */
 function valueOctave(p: NoisePlan, o: number, seeds: number[], weight: number, acc: Float64Array, first: boolean): void {
-  const { width: w, height: h, cols, rows } = p;
-  const colsF = new Float32Array(cols.buffer, cols.byteOffset, cols.length);
+  const { width: w, height: h, rows } = p;
   const rowsF = new Float32Array(rows.buffer, rows.byteOffset, rows.length);
   const channels = seeds.length;
-  // The lattice columns the canvas touches, each once: column i reads slots a[i] and b[i].
-  const slotOf = new Map<number, number>();
-  const cellX: number[] = [];
-  const slot = (ix: number) => {
-    let s = slotOf.get(ix);
-    if (s === undefined) {
-      s = cellX.length;
-      slotOf.set(ix, s);
-      cellX.push(ix);
-    }
-    return s;
-  };
-  const a = new Int32Array(w);
-  const b = new Int32Array(w);
-  const sx = new Float64Array(w);
-  for (let i = 0; i < w; i++) {
-    const k = (o * w + i) * ENTRY;
-    a[i] = slot(cols[k]!);
-    b[i] = slot(cols[k + 1]!);
-    sx[i] = fade(colsF[k + 2]!);
-  }
+  const { a, b, sx, cellX } = valueColumns(p, o);
   const nc = cellX.length;
   // Two lattice lines (their values per slot and channel), kept while consecutive rows read them.
   let lineA = new Float64Array(nc * channels);
@@ -184,50 +174,6 @@ function valueOctave(p: NoisePlan, o: number, seeds: number[], weight: number, a
       }
     }
   }
-}
-
-/**
- * The sample coordinates of octave o (X, Z per column, Y per row, from the plan's tables) and the
- * lattice box [i0, i0 + nx) x [j0, j0 + ny) x [k0, k0 + nz) their simplex corners can reach.
- */
-function octaveLattice(p: NoisePlan, o: number) {
-  const { width: w, height: h, cols, rows } = p;
-  const colsF = new Float32Array(cols.buffer, cols.byteOffset, cols.length);
-  const rowsF = new Float32Array(rows.buffer, rows.byteOffset, rows.length);
-  const X = new Float64Array(w);
-  const Z = new Float64Array(w);
-  const Y = new Float64Array(h);
-  let xMin = Infinity,
-    xMax = -Infinity,
-    zMin = Infinity,
-    zMax = -Infinity,
-    yMin = Infinity,
-    yMax = -Infinity;
-  for (let i = 0; i < w; i++) {
-    const k = (o * w + i) * ENTRY;
-    X[i] = colsF[k]!;
-    Z[i] = colsF[k + 1]!;
-    xMin = Math.min(xMin, X[i]!);
-    xMax = Math.max(xMax, X[i]!);
-    zMin = Math.min(zMin, Z[i]!);
-    zMax = Math.max(zMax, Z[i]!);
-  }
-  for (let j = 0; j < h; j++) {
-    Y[j] = rowsF[(o * h + j) * ENTRY]!;
-    yMin = Math.min(yMin, Y[j]!);
-    yMax = Math.max(yMax, Y[j]!);
-  }
-  // The lattice box the corners can reach: floor(coordinate + skew), the skew at most a third of
-  // the coordinate sum, one more for the far corners and one either side for rounding.
-  const sMin = (xMin + yMin + zMin) * F3;
-  const sMax = (xMax + yMax + zMax) * F3;
-  const i0 = Math.floor(xMin + sMin) - 1;
-  const j0 = Math.floor(yMin + sMin) - 1;
-  const k0 = Math.floor(zMin + sMin) - 1;
-  const nx = Math.floor(xMax + sMax) + 3 - i0;
-  const ny = Math.floor(yMax + sMax) + 3 - j0;
-  const nz = Math.floor(zMax + sMax) + 3 - k0;
-  return { X, Y, Z, i0, j0, k0, nx, ny, nz };
 }
 
 /** One octave of simplex noise added to `acc` (pixel-major, `seeds.length` channels). */

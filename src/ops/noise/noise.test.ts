@@ -7,8 +7,10 @@
 import { Renderer, type Window } from '../../index.js';
 import { GPU, checkParity, gpuDescribe, gpuTest, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
-import { noise, noiseReference } from './cpu.js';
+import { rng } from '../../../tests/helpers/random.js';
+import { noise, noiseReference, noiseTs } from './cpu.js';
 import { planNoise } from './plan.js';
+import { noiseWasm } from './wasm.js';
 
 // --- independent reference -------------------------------------------------------------------
 function lowbias32(v: number): number {
@@ -217,9 +219,23 @@ describe('noise against the written-out reference', () => {
   });
 });
 
-describe('the kernel the op runs = the reference kernel, bit for bit', () => {
-  // noise (cpu.ts) shares hashes, fades and the simplex geometry between pixels, rows and
-  // channels; noiseReference evaluates each sample on its own with plan.ts's functions.
+/** The fast kernels, each tested against noiseReference (null: the kernel declined the plan). */
+const KERNELS: [string, (p: ReturnType<typeof planNoise>, seed: number, raster: boolean) => Float32Array | null][] = [
+  ['noise', noise],
+  ['noiseTs', noiseTs],
+  ['noiseWasm', noiseWasm],
+];
+/** How many values differ (Object.is: -0 and +0 differ too). */
+const differing = (a: Float32Array, b: Float32Array) => {
+  let n = a.length === b.length ? 0 : Math.abs(a.length - b.length);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (!Object.is(a[i], b[i])) n++;
+  return n;
+};
+
+describe('the kernels the op runs = the reference kernel, bit for bit', () => {
+  // noiseTs (cpu.ts) and noiseWasm (wasm.ts, noise.wat) share hashes, fades and the simplex
+  // geometry between pixels, rows and channels; noiseReference evaluates each sample on its own
+  // with plan.ts's functions. `noise` (the op's kernel) is noiseWasm where WebAssembly runs.
   const windows: Window[] = [
     WIN,
     { z: 0, x0: -40, y0: -30, width: 336, height: 24, tileSize: 256 }, // wider than the world: the tables wrap
@@ -240,13 +256,54 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
         ] as const)
           for (const raster of [false, true]) {
             const plan = planNoise(w, scale, octaves, kind);
-            const a = noise(plan, 11, raster).slice();
-            const b = noiseReference(plan, 11, raster);
-            let diff = 0;
-            for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff++;
-            expect({ z: w.z, scale, octaves, raster, diff }).toEqual({ z: w.z, scale, octaves, raster, diff: 0 });
+            const b = noiseReference(plan, 11, raster).slice();
+            for (const [name, kernel] of KERNELS) {
+              const a = kernel(plan, 11, raster);
+              if (a) expect({ name, z: w.z, scale, octaves, raster, diff: differing(a, b) }).toEqual({ name, z: w.z, scale, octaves, raster, diff: 0 });
+            }
           }
     });
+
+  test('the WebAssembly kernel runs here (Node 20 has WebAssembly)', () => {
+    const plan = planNoise(WIN, 18, 2, 'simplex');
+    expect(noiseWasm(plan, 7, true)).not.toBeNull();
+    expect(noiseWasm(planNoise(WIN, 28, 3, 'value'), 5, true)).not.toBeNull();
+  });
+
+  test('random windows: negative and large world coordinates, across the antimeridian, z0 to z24', () => {
+    // Seeded windows anywhere from a world left of x = 0 (negative x0, wraps) to one right of the
+    // antimeridian, above and below the world; scales and octaves the examples use and others.
+    const random = rng(25);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+    let compared = 0;
+    for (let t = 0; t < 160; t++) {
+      const z = Math.floor(random() * 25);
+      const W = 256 * 2 ** z;
+      const win: Window = {
+        z,
+        x0: Math.floor((random() * 3 - 1) * W),
+        y0: Math.floor((random() * 3 - 1) * W),
+        width: 1 + Math.floor(random() * 90),
+        height: 1 + Math.floor(random() * 40),
+        tileSize: 256,
+      };
+      const scale = pick([0.7, 2.5, 7, 18, 28, 90, 300]);
+      const octaves = 1 + Math.floor(random() * 5);
+      const seed = Math.floor(random() * 2 ** 32);
+      for (const kind of ['value', 'simplex'] as const)
+        for (const raster of [false, true]) {
+          const plan = planNoise(win, scale, octaves, kind);
+          const b = noiseReference(plan, seed, raster).slice();
+          for (const [name, kernel] of KERNELS) {
+            const a = kernel(plan, seed, raster);
+            if (a) compared++;
+            if (a) expect({ name, t, kind, raster, diff: differing(a, b) }).toEqual({ name, t, kind, raster, diff: 0 });
+          }
+        }
+    }
+    // noiseWasm declines only a simplex octave whose lattice box is much larger than the canvas.
+    expect(compared).toBeGreaterThan(160 * 4 * 2 * 0.8);
+  });
 });
 
 gpuDescribe('CPU/GPU parity', () => {

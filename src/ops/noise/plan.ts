@@ -229,6 +229,80 @@ export function simplexNoise(px: number, py: number, pz: number, cx: number, cy:
   return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/**
+ * The lattice columns octave o of value noise touches, each once (`cellX`, u32): column i reads
+ * slots a[i] and b[i] at fade sx[i].
+ */
+export function valueColumns(p: NoisePlan, o: number): { a: Int32Array; b: Int32Array; sx: Float64Array; cellX: number[] } {
+  const { width: w, cols } = p;
+  const colsF = new Float32Array(cols.buffer, cols.byteOffset, cols.length);
+  const slotOf = new Map<number, number>();
+  const cellX: number[] = [];
+  const slot = (ix: number) => {
+    let s = slotOf.get(ix);
+    if (s === undefined) {
+      s = cellX.length;
+      slotOf.set(ix, s);
+      cellX.push(ix);
+    }
+    return s;
+  };
+  const a = new Int32Array(w);
+  const b = new Int32Array(w);
+  const sx = new Float64Array(w);
+  for (let i = 0; i < w; i++) {
+    const k = (o * w + i) * ENTRY;
+    a[i] = slot(cols[k]!);
+    b[i] = slot(cols[k + 1]!);
+    sx[i] = fade(colsF[k + 2]!);
+  }
+  return { a, b, sx, cellX };
+}
+
+/**
+ * The sample coordinates of octave o (X, Z per column, Y per row, from the plan's tables) and the
+ * lattice box [i0, i0 + nx) x [j0, j0 + ny) x [k0, k0 + nz) their simplex corners can reach.
+ */
+export function octaveLattice(p: NoisePlan, o: number) {
+  const { width: w, height: h, cols, rows } = p;
+  const colsF = new Float32Array(cols.buffer, cols.byteOffset, cols.length);
+  const rowsF = new Float32Array(rows.buffer, rows.byteOffset, rows.length);
+  const X = new Float64Array(w);
+  const Z = new Float64Array(w);
+  const Y = new Float64Array(h);
+  let xMin = Infinity,
+    xMax = -Infinity,
+    zMin = Infinity,
+    zMax = -Infinity,
+    yMin = Infinity,
+    yMax = -Infinity;
+  for (let i = 0; i < w; i++) {
+    const k = (o * w + i) * ENTRY;
+    X[i] = colsF[k]!;
+    Z[i] = colsF[k + 1]!;
+    xMin = Math.min(xMin, X[i]!);
+    xMax = Math.max(xMax, X[i]!);
+    zMin = Math.min(zMin, Z[i]!);
+    zMax = Math.max(zMax, Z[i]!);
+  }
+  for (let j = 0; j < h; j++) {
+    Y[j] = rowsF[(o * h + j) * ENTRY]!;
+    yMin = Math.min(yMin, Y[j]!);
+    yMax = Math.max(yMax, Y[j]!);
+  }
+  // The lattice box the corners can reach: floor(coordinate + skew), the skew at most a third of
+  // the coordinate sum, one more for the far corners and one either side for rounding.
+  const sMin = (xMin + yMin + zMin) * F3;
+  const sMax = (xMax + yMax + zMax) * F3;
+  const i0 = Math.floor(xMin + sMin) - 1;
+  const j0 = Math.floor(yMin + sMin) - 1;
+  const k0 = Math.floor(zMin + sMin) - 1;
+  const nx = Math.floor(xMax + sMax) + 3 - i0;
+  const ny = Math.floor(yMax + sMax) + 3 - j0;
+  const nz = Math.floor(zMax + sMax) + 3 - k0;
+  return { X, Y, Z, i0, j0, k0, nx, ny, nz };
+}
+
 /** The node's sampling plan, seed and output (read once per render by either kernel). */
 export function noiseInputs(ctx: OpContext): { plan: NoisePlan; seed: number; raster: boolean } {
   const kind: NoiseKind = ctx.node.kind === 'simplex' ? 'simplex' : 'value';

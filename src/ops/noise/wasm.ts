@@ -1,0 +1,127 @@
+// noise's octaves in WebAssembly (noise.wat): per octave the plan's work shared as in cpu.ts's
+// TypeScript octaves (the value lattice columns and lines, the simplex lattice box's gradient
+// table filled as corners first meet it), then every sample's f64 arithmetic in the reference's
+// order, so the values are noiseReference's bit for bit (noise.test.ts). Where WebAssembly is
+// missing, or a simplex octave's lattice box is much larger than the canvas (very fine noise),
+// `noiseWasm` returns null and cpu.ts's TypeScript kernel runs.
+import { acquire } from '../../backends/cpu/pool.js';
+import { wasmKernels } from '../../util/wasm-kernels.js';
+import { CHANNELS, ENTRY, type NoisePlan, octaveLattice, octaveSeed, valueColumns } from './plan.js';
+
+interface Exports {
+  simplex(
+    X: number,
+    Y: number,
+    Z: number,
+    w: number,
+    h: number,
+    grads: number,
+    sI: number,
+    sJ: number,
+    i0: number,
+    j0: number,
+    k0: number,
+    cx: number,
+    cy: number,
+    cz: number,
+    seeds: number,
+    ch: number,
+    weight: number,
+    acc: number,
+    first: number,
+    ns: number,
+  ): void;
+  value(
+    a: number,
+    b: number,
+    sx: number,
+    cellX: number,
+    nc: number,
+    w: number,
+    h: number,
+    rows: number,
+    seeds: number,
+    ch: number,
+    weight: number,
+    acc: number,
+    first: number,
+    lineA: number,
+    lineB: number,
+  ): void;
+  finish(acc: number, out: number, m: number, raster: number): void;
+}
+
+const kernels = wasmKernels<Exports>('noise');
+
+/** The module's gradient table (noise.wat's data) ends below this address. */
+const HEAP = 512;
+const align = (n: number) => (n + 15) & ~15;
+
+/** A simplex octave's lattice box larger than this many entries: the TypeScript kernel (as cpu.ts). */
+const boxTooLarge = (box: number, channels: number, w: number, h: number) => box * channels > Math.max(1 << 16, 4 * w * h * channels);
+
+/** noiseReference's values, bit for bit, or null (no WebAssembly, or a very fine simplex noise). */
+export function noiseWasm(p: NoisePlan, seed: number, raster: boolean): Float32Array | null {
+  const k = kernels();
+  if (!k) return null;
+  const { width: w, height: h, octaves: n } = p;
+  const channels = raster ? CHANNELS : 1;
+  const stride = raster ? 4 : 1;
+  const m = w * h;
+  const simplex = p.kind === 'simplex';
+  const lattices = simplex ? Array.from({ length: n }, (_, o) => octaveLattice(p, o)) : [];
+  if (lattices.some((l) => boxTooLarge(l.nx * l.ny * l.nz, channels, w, h))) return null;
+  const cellsF = new Float32Array(p.cells.buffer, p.cells.byteOffset, p.cells.length);
+  const acc = HEAP;
+  const out = align(acc + m * channels * 8);
+  const scratch = align(out + m * stride * 4);
+  const seeds = scratch;
+  const ns = seeds + 16;
+  const work = ns + 32;
+  for (let o = 0; o < n; o++) {
+    const weight = cellsF[o * 4 + 3]!;
+    const first = o === 0 ? 1 : 0;
+    const seedList = Array.from({ length: channels }, (_, c) => octaveSeed(seed, c, o));
+    if (simplex) {
+      const { X, Y, Z, i0, j0, k0, nx, ny, nz } = lattices[o]!;
+      const xAt = work;
+      const zAt = xAt + w * 8;
+      const yAt = zAt + w * 8;
+      const grads = align(yAt + h * 8);
+      const box = nx * ny * nz * channels;
+      k.reserve(grads + box);
+      const buf = k.u8(0, grads + box).buffer;
+      new Float64Array(buf, xAt, w).set(X);
+      new Float64Array(buf, zAt, w).set(Z);
+      new Float64Array(buf, yAt, h).set(Y);
+      new Uint32Array(buf, seeds, channels).set(seedList);
+      new Uint8Array(buf, grads, box).fill(255);
+      const [cx, cy, cz] = [p.cells[o * 4]!, p.cells[o * 4 + 1]!, p.cells[o * 4 + 2]!];
+      k.fn.simplex(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, channels, weight, acc, first, ns);
+    } else {
+      const { a, b, sx, cellX } = valueColumns(p, o);
+      const nc = cellX.length;
+      const aAt = work;
+      const bAt = aAt + w * 4;
+      const cellAt = align(bAt + w * 4);
+      const sxAt = align(cellAt + nc * 4);
+      const rowsAt = sxAt + w * 8;
+      const lineA = rowsAt + h * ENTRY * 4;
+      const lineB = lineA + nc * channels * 8;
+      k.reserve(lineB + nc * channels * 8);
+      const buf = k.u8(0, lineB).buffer;
+      new Int32Array(buf, aAt, w).set(a);
+      new Int32Array(buf, bAt, w).set(b);
+      new Uint32Array(buf, cellAt, nc).set(cellX);
+      new Float64Array(buf, sxAt, w).set(sx);
+      new Uint32Array(buf, rowsAt, h * ENTRY).set(p.rows.subarray(o * h * ENTRY, (o + 1) * h * ENTRY));
+      new Uint32Array(buf, seeds, channels).set(seedList);
+      k.fn.value(aAt, bAt, sxAt, cellAt, nc, w, h, rowsAt, seeds, channels, weight, acc, first, lineA, lineB);
+    }
+  }
+  k.reserve(scratch);
+  k.fn.finish(acc, out, m, raster ? 1 : 0);
+  const result = acquire(m * stride, false);
+  result.set(k.f32(out, m * stride));
+  return result;
+}
