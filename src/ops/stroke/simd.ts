@@ -111,9 +111,11 @@ export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, f
     return a;
   };
   const oOut = at(n * 16);
-  const oLayer = at(n * 4); // the layer's alpha plane (stroke.wat)
-  const oCms = at(n * 8); // and its strength plane
-  const oTouched = at(n * 4);
+  // The layer's alpha plane (stroke.wat), its strength plane and the touched list, each with 32
+  // bytes to spare: the dab kernel's four-pixel steps read and write back pixels past the end.
+  const oLayer = at(n * 4 + 32);
+  const oCms = at(n * 8 + 32);
+  const oTouched = at(n * 4 + 32);
   const oGeom = at(d.count * 16);
   const oGroup = at(d.count * 4);
   const oPaints = at(d.paints.length * 4);

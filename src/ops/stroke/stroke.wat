@@ -78,23 +78,25 @@
   ;; Dab $i of group $g (cpu.ts drawDab, round tips): roundProfile written out.
   (func $dab (param $i i32) (param $g i32)
     (local $gp i32) (local $pp i32)
-    (local $cx f64) (local $cy f64) (local $r f64) (local $m f64)
-    (local $pr f64) (local $pg f64) (local $pb f64) (local $pa f64)
-    (local $reach f64) (local $rim f64) (local $rim2 f64) (local $full f64) (local $softW f64)
+    (local $cx f64) (local $cy f64) (local $r f64) (local $m f64) (local $pa f64)
+    (local $rim f64) (local $rim2 f64) (local $softW f64)
     (local $core f64) (local $core2 f64)
     (local $xa i32) (local $xb i32) (local $ya i32) (local $yb i32)
     (local $x i32) (local $y i32) (local $x0 i32) (local $x1 i32) (local $pi i32) (local $lp i32)
-    (local $dy f64) (local $dy2 f64) (local $dx f64) (local $d2 f64) (local $h2 f64) (local $h f64)
-    (local $dist f64) (local $c f64) (local $s f64) (local $va f64) (local $la f64)
+    (local $dy f64) (local $dy2 f64) (local $h2 f64) (local $h f64)
+    (local $cp i32) (local $tp i32) (local $nt i32) (local $fresh i32)
+    (local $cxv v128) (local $rv v128) (local $mv v128) (local $pav v128) (local $rim2v v128) (local $core2v v128)
+    (local $softWv v128) (local $invAav v128) (local $dy2v v128)
+    (local $hasAa i32) (local $xv v128) (local $nv v128) (local $dxv v128) (local $law v128) (local $distv v128)
+    (local $cv v128) (local $sv v128)
+    (local $d2A v128) (local $laA v128) (local $cA v128) (local $vaA v128) (local $maskA v128)
+    (local $d2B v128) (local $laB v128) (local $cB v128) (local $vaB v128) (local $maskB v128)
     (local.set $gp (i32.add (global.get $geom) (i32.shl (local.get $i) (i32.const 4))))
     (local.set $cx (f64.promote_f32 (f32.load (local.get $gp))))
     (local.set $cy (f64.promote_f32 (f32.load offset=4 (local.get $gp))))
     (local.set $r (f64.promote_f32 (f32.load offset=8 (local.get $gp))))
     (local.set $m (f64.promote_f32 (f32.load offset=12 (local.get $gp))))
     (local.set $pp (i32.add (global.get $paints) (i32.shl (local.get $g) (i32.const 4))))
-    (local.set $pr (f64.promote_f32 (f32.load (local.get $pp))))
-    (local.set $pg (f64.promote_f32 (f32.load offset=4 (local.get $pp))))
-    (local.set $pb (f64.promote_f32 (f32.load offset=8 (local.get $pp))))
     (local.set $pa (f64.promote_f32 (f32.load offset=12 (local.get $pp))))
     ;; The reference visits every pixel within r + aa / 2. With hardness < 1 the fade
     ;; s = (r - dist) softW is <= 0 at dist >= r, so the profile is too and the reference skips the
@@ -113,7 +115,6 @@
     (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (local.get $cy) (f64.sub (local.get $rim) (f64.const 0.499)))))))
     (if (i32.or (i32.ge_s (local.get $xa) (local.get $xb)) (i32.ge_s (local.get $ya) (local.get $yb))) (then (return)))
     (local.set $rim2 (f64.mul (local.get $rim) (local.get $rim)))
-    (local.set $full (f64.mul (local.get $pa) (local.get $m)))
     (local.set $softW (select
       (f64.div (f64.const 1) (f64.mul (f64.sub (f64.const 1) (global.get $hardness)) (local.get $r)))
       (f64.const 0)
@@ -123,6 +124,16 @@
       (select (f64.sub (local.get $r) (f64.div (global.get $aa) (f64.const 2))) (local.get $r) (f64.gt (global.get $aa) (f64.const 0)))
       (select (f64.mul (global.get $hardness) (local.get $r)) (f64.const inf) (f64.lt (global.get $hardness) (f64.const 1)))))
     (local.set $core2 (select (f64.mul (local.get $core) (local.get $core)) (f64.const -1) (f64.gt (local.get $core) (f64.const 0))))
+    (local.set $cxv (f64x2.splat (local.get $cx)))
+    (local.set $rv (f64x2.splat (local.get $r)))
+    (local.set $mv (f64x2.splat (local.get $m)))
+    (local.set $pav (f64x2.splat (local.get $pa)))
+    (local.set $rim2v (f64x2.splat (local.get $rim2)))
+    (local.set $core2v (f64x2.splat (local.get $core2)))
+    (local.set $softWv (f64x2.splat (local.get $softW)))
+    (local.set $invAav (f64x2.splat (global.get $invAa)))
+    (local.set $hasAa (f64.gt (global.get $aa) (f64.const 0)))
+    (local.set $nt (global.get $nt))
     (local.set $y (local.get $ya))
     (loop $row
       (block $nextRow
@@ -144,47 +155,97 @@
               (f64.add (f64.floor (f64.sub (f64.sub (local.get $cx) (local.get $h)) (f64.const 0.501))) (f64.const 1)))))
             (local.set $x1 (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (local.get $xb))
               (f64.ceil (f64.sub (f64.add (local.get $cx) (local.get $h)) (f64.const 0.499))))))))
+        ;; Two pixels a step (f64x2), without branches: each lane computes what the reference
+        ;; computes for its pixel (the same f64 operations in the same order; the reference's early
+        ;; skips become a lane mask: d2 < rim2, c > 0 and va > la, where its test la >= full is
+        ;; implied by va <= full), and a masked lane writes its old bytes back. A second lane past
+        ;; the row's end (or the canvas's: simd.ts pads each plane) is masked out.
+        ;; Four pixels a step (two f64x2 halves), without branches: each lane computes what the
+        ;; reference computes for its pixel (the same f64 operations in the same order; the
+        ;; reference's early skips become a lane mask: d2 < rim2, c > 0 and va > la, where its test
+        ;; la >= full is implied by va <= full), and a masked lane writes its old bytes back. Lanes
+        ;; past the row's end (or the canvas's: simd.ts pads each plane) are masked out. The
+        ;; gallery's pencils (rim < 1.5 px) take one step a row.
         (local.set $x (local.get $x0))
         (local.set $pi (i32.add (i32.mul (local.get $y) (global.get $W)) (local.get $x0)))
+        (local.set $dy2v (f64x2.splat (local.get $dy2)))
         (block $rowDone
           (loop $px
             (br_if $rowDone (i32.ge_s (local.get $x) (local.get $x1)))
-            (block $nextPx
-              (local.set $dx (f64.sub (f64.add (f64.convert_i32_s (local.get $x)) (f64.const 0.5)) (local.get $cx)))
-              (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))))
-              (local.set $d2 (f64.add (f64.mul (local.get $dx) (local.get $dx)) (local.get $dy2)))
-              (br_if $nextPx (f64.ge (local.get $d2) (local.get $rim2)))
-              ;; the layer's alpha: -1 where no dab of this group has been (fresh)
-              (local.set $la (f64.promote_f32 (f32.load (local.get $lp))))
-              (br_if $nextPx (f64.ge (local.get $la) (local.get $full)))
-              (local.set $c (f64.const 1))
-              (if (f64.gt (local.get $d2) (local.get $core2))
-                (then
-                  (local.set $dist (f64.sqrt (local.get $d2)))
-                  (local.set $c
-                    (if (result f64) (f64.gt (global.get $aa) (f64.const 0))
-                      (then (f64.add (f64.mul (f64.sub (local.get $r) (local.get $dist)) (global.get $invAa)) (f64.const 0.5)))
-                      (else (select (f64.const 1) (f64.const 0) (f64.le (local.get $dist) (local.get $r))))))
-                  (if (f64.gt (local.get $c) (f64.const 1)) (then (local.set $c (f64.const 1))))
-                  (if (f64.gt (local.get $softW) (f64.const 0))
-                    (then
-                      (local.set $s (f64.mul (f64.sub (local.get $r) (local.get $dist)) (local.get $softW)))
-                      (if (f64.lt (local.get $s) (local.get $c)) (then (local.set $c (local.get $s))))))
-                  (br_if $nextPx (f64.le (local.get $c) (f64.const 0)))))
-              (local.set $c (f64.mul (local.get $c) (local.get $m)))
-              (local.set $va (f64.mul (local.get $pa) (local.get $c)))
-              ;; va >= 0 > -1: a fresh pixel is always written
-              (br_if $nextPx (f64.le (local.get $va) (local.get $la)))
-              (if (f64.lt (local.get $la) (f64.const 0))
-                (then
-                  (i32.store (i32.add (global.get $touched) (i32.shl (global.get $nt) (i32.const 2))) (local.get $pi))
-                  (global.set $nt (i32.add (global.get $nt) (i32.const 1)))))
-              (f64.store (i32.add (global.get $cms) (i32.shl (local.get $pi) (i32.const 3))) (local.get $c))
-              (f32.store (local.get $lp) (f32.demote_f64 (local.get $va))))
-            (local.set $x (i32.add (local.get $x) (i32.const 1)))
-            (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
+            (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))))
+            (local.set $cp (i32.add (global.get $cms) (i32.shl (local.get $pi) (i32.const 3))))
+            (local.set $xv (f64x2.splat (f64.convert_i32_s (local.get $x))))
+            ;; lanes left in the row
+            (local.set $nv (i64x2.splat (i64.extend_i32_s (i32.sub (local.get $x1) (local.get $x)))))
+            ;; the layer's alpha: -1 where no dab of this group has been (fresh)
+            (local.set $law (v128.load (local.get $lp)))
+            (local.set $dxv (f64x2.sub
+              (f64x2.add (local.get $xv) (v128.const f64x2 0.5 1.5))
+              (local.get $cxv)))
+            (local.set $d2A (f64x2.add (f64x2.mul (local.get $dxv) (local.get $dxv)) (local.get $dy2v)))
+            (local.set $laA (f64x2.promote_low_f32x4 (local.get $law)))
+            (local.set $distv (f64x2.sqrt (local.get $d2A)))
+            (local.set $cv (if (result v128) (local.get $hasAa)
+              (then (f64x2.add (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $invAav)) (v128.const f64x2 0.5 0.5)))
+              (else (v128.and (f64x2.le (local.get $distv) (local.get $rv)) (v128.const f64x2 1 1)))))
+            (local.set $cv (v128.bitselect (v128.const f64x2 1 1) (local.get $cv) (f64x2.gt (local.get $cv) (v128.const f64x2 1 1))))
+            (if (f64.gt (local.get $softW) (f64.const 0))
+              (then
+                (local.set $sv (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $softWv)))
+                (local.set $cv (v128.bitselect (local.get $sv) (local.get $cv) (f64x2.lt (local.get $sv) (local.get $cv))))))
+            (local.set $cv (v128.bitselect (local.get $cv) (v128.const f64x2 1 1) (f64x2.gt (local.get $d2A) (local.get $core2v))))
+            (local.set $cA (f64x2.mul (local.get $cv) (local.get $mv)))
+            (local.set $vaA (f64x2.mul (local.get $pav) (local.get $cA)))
+            (local.set $maskA (v128.and
+              (v128.and (f64x2.lt (local.get $d2A) (local.get $rim2v)) (f64x2.gt (local.get $cA) (v128.const f64x2 0 0)))
+              (v128.and (f64x2.gt (local.get $vaA) (local.get $laA))
+                (i64x2.lt_s (v128.const i64x2 0 1) (local.get $nv)))))
+            (local.set $dxv (f64x2.sub
+              (f64x2.add (local.get $xv) (v128.const f64x2 2.5 3.5))
+              (local.get $cxv)))
+            (local.set $d2B (f64x2.add (f64x2.mul (local.get $dxv) (local.get $dxv)) (local.get $dy2v)))
+            (local.set $laB (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $law) (local.get $law))))
+            (local.set $distv (f64x2.sqrt (local.get $d2B)))
+            (local.set $cv (if (result v128) (local.get $hasAa)
+              (then (f64x2.add (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $invAav)) (v128.const f64x2 0.5 0.5)))
+              (else (v128.and (f64x2.le (local.get $distv) (local.get $rv)) (v128.const f64x2 1 1)))))
+            (local.set $cv (v128.bitselect (v128.const f64x2 1 1) (local.get $cv) (f64x2.gt (local.get $cv) (v128.const f64x2 1 1))))
+            (if (f64.gt (local.get $softW) (f64.const 0))
+              (then
+                (local.set $sv (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $softWv)))
+                (local.set $cv (v128.bitselect (local.get $sv) (local.get $cv) (f64x2.lt (local.get $sv) (local.get $cv))))))
+            (local.set $cv (v128.bitselect (local.get $cv) (v128.const f64x2 1 1) (f64x2.gt (local.get $d2B) (local.get $core2v))))
+            (local.set $cB (f64x2.mul (local.get $cv) (local.get $mv)))
+            (local.set $vaB (f64x2.mul (local.get $pav) (local.get $cB)))
+            (local.set $maskB (v128.and
+              (v128.and (f64x2.lt (local.get $d2B) (local.get $rim2v)) (f64x2.gt (local.get $cB) (v128.const f64x2 0 0)))
+              (v128.and (f64x2.gt (local.get $vaB) (local.get $laB))
+                (i64x2.lt_s (v128.const i64x2 2 3) (local.get $nv)))))
+            (v128.store (local.get $lp)
+              (v128.bitselect
+                (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                  (f32x4.demote_f64x2_zero (local.get $vaA)) (f32x4.demote_f64x2_zero (local.get $vaB)))
+                (local.get $law)
+                (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $maskA) (local.get $maskB))))
+            (v128.store (local.get $cp) (v128.bitselect (local.get $cA) (v128.load (local.get $cp)) (local.get $maskA)))
+            (v128.store offset=16 (local.get $cp) (v128.bitselect (local.get $cB) (v128.load offset=16 (local.get $cp)) (local.get $maskB)))
+            ;; fresh pixels written (la < 0) join the touched list: every lane stored, counted if fresh
+            (local.set $fresh (i32.or
+              (i64x2.bitmask (v128.and (local.get $maskA) (f64x2.lt (local.get $laA) (v128.const f64x2 0 0))))
+              (i32.shl (i64x2.bitmask (v128.and (local.get $maskB) (f64x2.lt (local.get $laB) (v128.const f64x2 0 0)))) (i32.const 2))))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (local.get $pi))
+            (local.set $nt (i32.add (local.get $nt) (i32.and (local.get $fresh) (i32.const 1))))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (i32.add (local.get $pi) (i32.const 1)))
+            (local.set $nt (i32.add (local.get $nt) (i32.and (i32.shr_u (local.get $fresh) (i32.const 1)) (i32.const 1))))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (i32.add (local.get $pi) (i32.const 2)))
+            (local.set $nt (i32.add (local.get $nt) (i32.and (i32.shr_u (local.get $fresh) (i32.const 2)) (i32.const 1))))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (i32.add (local.get $pi) (i32.const 3)))
+            (local.set $nt (i32.add (local.get $nt) (i32.shr_u (local.get $fresh) (i32.const 3))))
+            (local.set $x (i32.add (local.get $x) (i32.const 4)))
+            (local.set $pi (i32.add (local.get $pi) (i32.const 4)))
             (br $px))))
-      (br_if $row (i32.lt_s (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $yb)))))
+      (br_if $row (i32.lt_s (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $yb))))
+    (global.set $nt (local.get $nt)))
 
   ;; Run $ri (cpu.ts drawRun): alike round dabs on a segment, the nearest one per pixel.
   (func $run (param $ri i32)
