@@ -175,6 +175,55 @@ describe('normal over in WebAssembly SIMD', () => {
   });
 });
 
+describe('normal over in WebAssembly SIMD: only the span of source alpha > 0 through the kernel', () => {
+  // The kernel keeps the base's bits where srcA is not > 0, so running it over the span from the
+  // first to the last pixel with srcA > 0 and copying the base around it gives the same bits as
+  // running it over every pixel. The whole-raster run is forced by giving the first and last pixel
+  // an alpha of 0.5: every other pixel must come out bit for bit the same.
+  test('transparent, NaN and negative alpha around spans, empty layers, one pixel', () => {
+    const r = rng(29);
+    const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+    for (const n of [1, 2, 7, 64, 999]) {
+      for (let trial = 0; trial < 12; trial++) {
+        const base = new Float32Array(n * 4);
+        const over = new Float32Array(n * 4);
+        // every 3rd trial the span reaches the first and the last pixel
+        const from = trial % 3 === 1 ? 0 : Math.floor(r() * n);
+        const to = trial % 4 === 0 ? from : trial % 3 === 1 ? n : from + Math.floor(r() * (n - from)); // empty on every 4th
+        for (let i = 0; i < n; i++) {
+          const ab = r();
+          base.set([r() * ab, -0, r() * ab, ab], i * 4);
+          const inside = i >= from && i < to;
+          const as = inside ? (r() < 0.2 ? 0 : r()) : [0, -0.5, Number.NaN, -0][i % 4]!;
+          over.set([r(), r(), r(), as], i * 4);
+        }
+        for (const opacity of [1, 0.37]) {
+          const trimmed = new Float32Array(n * 4).fill(7);
+          expect(normalOverSimd(base, over, opacity, trimmed)).toBe(true);
+          const wide = Float32Array.from(over);
+          if (!(wide[3]! > 0)) wide[3] = 0.5;
+          if (!(wide[n * 4 - 1]! > 0)) wide[n * 4 - 1] = 0.5;
+          const whole = new Float32Array(n * 4);
+          normalOverSimd(base, wide, opacity, whole);
+          const [a, b] = [bits(trimmed), bits(whole)];
+          // every pixel whose source was not changed for the whole run
+          for (let i = 0; i < n * 4; i++)
+            if (bits(wide)[i | 3] === bits(over)[i | 3] && a[i] !== b[i]) throw new Error(`n ${n} trial ${trial}: float ${i} differs`);
+          // and every pixel within 1e-6 of the TypeScript loop (the whole run shares this code;
+          // the loop takes a NaN srcA as 1, the kernel as not > 0: those pixels are left out)
+          const ref = normalOver(base, over, opacity, undefined, new Float32Array(n * 4));
+          for (let i = 0; i < n * 4; i++)
+            if (!Number.isNaN(over[i | 3]) && !(Math.abs(ref[i]! - trimmed[i]!) <= 1e-6))
+              throw new Error(`n ${n} trial ${trial}: float ${i} is ${trimmed[i]}, the loop gives ${ref[i]}`);
+          // where srcA is not > 0, the base's bits (the -0 green included)
+          for (let i = 0; i < n; i++)
+            if (!(over[i * 4 + 3]! > 0)) expect(Array.from(a.subarray(i * 4, i * 4 + 4))).toEqual(Array.from(bits(base).subarray(i * 4, i * 4 + 4)));
+        }
+      }
+    }
+  });
+});
+
 describe('blend op in a style', () => {
   const style = {
     output: 'out',

@@ -26,12 +26,28 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   const k = kernels();
   if (!k) return false;
   const n = base.length;
-  const bytes = n * 4;
+  // Where srcA is not > 0 the kernel gives the base's bits unchanged, so only the pixels from the
+  // first to the last with srcA > 0 go through it (a label or border layer is mostly empty, and a
+  // tile of open sea has no land at all); the base is copied as it is around them.
+  let lo = 3;
+  while (lo < n && !(over[lo]! > 0)) lo += 4;
+  if (lo >= n) {
+    out.set(base);
+    return true;
+  }
+  let hi = n - 1;
+  while (!(over[hi]! > 0)) hi -= 4;
+  const from = lo - 3;
+  const to = hi + 1;
+  if (from > 0) out.set(base.subarray(0, from));
+  if (to < n) out.set(base.subarray(to, n), to);
+  const len = to - from;
+  const bytes = len * 4;
   k.reserve(3 * bytes);
-  k.f32(0, n).set(base);
-  k.f32(bytes, n).set(over.subarray(0, n));
+  k.f32(0, len).set(base.subarray(from, to));
+  k.f32(bytes, len).set(over.subarray(from, to));
   k.fn.over(0, bytes, 2 * bytes, bytes, opacity);
-  out.set(k.f32(2 * bytes, n));
+  out.set(k.f32(2 * bytes, len), from);
   return true;
 }
 
