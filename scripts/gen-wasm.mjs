@@ -1,5 +1,5 @@
 // Writes src/generated/wasm.ts: every WebAssembly text file of src/ (the SIMD kernels of blur,
-// dilate, edge-detect, hillshade, blend, displace, stroke's dabs and density's rows: src/ops/<op>/*.wat; the PNG encoder's passes: src/render/png-rows.wat; the Node host's PNG rows:
+// dilate, edge-detect, hillshade, blend, displace, stroke's dabs, density's rows and noise's octaves: src/ops/<op>/*.wat; the PNG encoder's passes: src/render/png-rows.wat; the Node host's PNG rows:
 // src/hosts/node/*.wat) compiled by wabt and embedded as base64, so the core needs no file system
 // (Node, browsers, bundlers alike) and no toolchain at run time. A module's name is its file name
 // without .wat. Run by `npm run build` and before the tests (tests/helpers/generate.mjs); the

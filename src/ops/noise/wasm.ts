@@ -8,29 +8,31 @@ import { acquire } from '../../backends/cpu/pool.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
 import { CHANNELS, ENTRY, type NoisePlan, octaveLattice, octaveSeed, valueColumns } from './plan.js';
 
+/** simplex1 / simplex3: one octave of simplex noise of 1 / 3 channels. */
+type SimplexOctave = (
+  X: number,
+  Y: number,
+  Z: number,
+  w: number,
+  h: number,
+  grads: number,
+  sI: number,
+  sJ: number,
+  i0: number,
+  j0: number,
+  k0: number,
+  cx: number,
+  cy: number,
+  cz: number,
+  seeds: number,
+  weight: number,
+  acc: number,
+  first: number,
+) => void;
+
 interface Exports {
-  simplex(
-    X: number,
-    Y: number,
-    Z: number,
-    w: number,
-    h: number,
-    grads: number,
-    sI: number,
-    sJ: number,
-    i0: number,
-    j0: number,
-    k0: number,
-    cx: number,
-    cy: number,
-    cz: number,
-    seeds: number,
-    ch: number,
-    weight: number,
-    acc: number,
-    first: number,
-    ns: number,
-  ): void;
+  simplex1: SimplexOctave;
+  simplex3: SimplexOctave;
   value(
     a: number,
     b: number,
@@ -76,8 +78,7 @@ export function noiseWasm(p: NoisePlan, seed: number, raster: boolean): Float32A
   const out = align(acc + m * channels * 8);
   const scratch = align(out + m * stride * 4);
   const seeds = scratch;
-  const ns = seeds + 16;
-  const work = ns + 32;
+  const work = seeds + 16;
   for (let o = 0; o < n; o++) {
     const weight = cellsF[o * 4 + 3]!;
     const first = o === 0 ? 1 : 0;
@@ -97,7 +98,8 @@ export function noiseWasm(p: NoisePlan, seed: number, raster: boolean): Float32A
       new Uint32Array(buf, seeds, channels).set(seedList);
       new Uint8Array(buf, grads, box).fill(255);
       const [cx, cy, cz] = [p.cells[o * 4]!, p.cells[o * 4 + 1]!, p.cells[o * 4 + 2]!];
-      k.fn.simplex(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, channels, weight, acc, first, ns);
+      const octave = channels === 1 ? k.fn.simplex1 : k.fn.simplex3;
+      octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first);
     } else {
       const { a, b, sx, cellX } = valueColumns(p, o);
       const nc = cellX.length;
