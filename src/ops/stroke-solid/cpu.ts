@@ -14,19 +14,20 @@ export function strokeSolidCpu(ctx: OpContext): Raster {
   const box = emptyBox();
   strokeOutlines(
     ctx,
-    (rings, paint, g, reach) => {
+    (rings, paint, _g, reach, points) => {
       comp.setColor(paint);
       // Each group's cells packed in its own box (Rasterizer.confine): the box of the group's
-      // points grown by the outline's reach (fewer points than the outline's), else the outline's.
-      emptyBox(box);
+      // points (NaN where a coordinate is not finite: the whole canvas) grown by the outline's
+      // reach (fewer points than the outline's), else the outline's.
       if (reach >= 0) {
-        for (const line of g.lines) growBox(box, line);
-        for (const poly of g.polygons) for (const ring of poly) growBox(box, ring);
-        box[0] -= reach;
-        box[1] -= reach;
-        box[2] += reach;
-        box[3] += reach;
-      } else growBox(box, rings.coords, 0, rings.starts[rings.count]);
+        box[0] = points[0]! - reach;
+        box[1] = points[1]! - reach;
+        box[2] = points[2]! + reach;
+        box[3] = points[3]! + reach;
+      } else {
+        emptyBox(box);
+        growBox(box, rings.coords, 0, rings.starts[rings.count]);
+      }
       rast.confine(box[0]! - x0, box[1]! - y0, box[2]! - x0, box[3]! - y0);
       rast.addRings(rings, -x0, -y0);
       rast.composite(comp);

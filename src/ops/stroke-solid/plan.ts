@@ -71,25 +71,86 @@ function hasCuts(g: FeatureGroup): boolean {
   return false;
 }
 
-/** Whether the box of the group's points grown by `reach` meets the canvas. */
-function reaches(g: FeatureGroup, reach: number, canvas: Canvas): boolean {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  const grow = (r: Float64Array) => {
-    for (let i = 0; i + 1 < r.length; i += 2) {
-      const x = r[i]!;
-      const y = r[i + 1]!;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
+/**
+ * The box of the group's points (its lines and polygon rings) into `box` ([x0, y0, x1, y1]; NaN
+ * coordinates left out); false when a coordinate is not finite. One pass for the reach tests and
+ * the CPU kernel's cell box.
+ */
+function pointsBox(g: FeatureGroup, box: Float64Array): boolean {
+  box[0] = box[1] = Infinity;
+  box[2] = box[3] = -Infinity;
+  let finite = true;
+  for (const l of g.lines) finite = growFinite(l, box) && finite;
+  for (const poly of g.polygons) for (const r of poly) finite = growFinite(r, box) && finite;
+  return finite;
+}
+
+function growFinite(r: Float64Array, box: Float64Array): boolean {
+  let x0 = box[0]!;
+  let y0 = box[1]!;
+  let x1 = box[2]!;
+  let y1 = box[3]!;
+  let finite = true;
+  for (let i = 0; i + 1 < r.length; i += 2) {
+    const x = r[i]!;
+    const y = r[i + 1]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (x - x !== 0 || y - y !== 0) finite = false;
+  }
+  box[0] = x0;
+  box[1] = y0;
+  box[2] = x1;
+  box[3] = y1;
+  return finite;
+}
+
+/** Whether the box of the group's points (pointsBox) grown by `reach` meets the canvas. */
+function reaches(box: Float64Array, reach: number, canvas: Canvas): boolean {
+  return (
+    box[2]! + reach > canvas.x0 && box[0]! - reach < canvas.x0 + canvas.width && box[3]! + reach > canvas.y0 && box[1]! - reach < canvas.y0 + canvas.height
+  );
+}
+
+/**
+ * At least the reach of the band that squares a cut end of `line` to its cut line (Stroker.seam:
+ * h (1 + |tan|) of the end segment against the cut line's normal), before stroking; NaN when it
+ * is not known that way (an end segment under a pixel long or near parallel to the cut line,
+ * where the stroker's dedupe or its own limit decides). The end point lies on its cut line.
+ */
+function seamBound(line: Float64Array, end: boolean, axis: number, h: number): number {
+  const n = line.length;
+  if (n < 4) return Number.NaN;
+  const bx = end ? line[n - 2]! : line[0]!;
+  const by = end ? line[n - 1]! : line[1]!;
+  const dx = bx - (end ? line[n - 4]! : line[2]!);
+  const dy = by - (end ? line[n - 3]! : line[3]!);
+  const l = Math.hypot(dx, dy);
+  if (!(l >= 1 && l < Infinity && bx - bx === 0 && by - by === 0)) return Number.NaN;
+  const cos = Math.abs(axis === 1 ? dx : dy) / l;
+  if (!(cos >= 1 / 32)) return Number.NaN;
+  return h * (1 + Math.sqrt(Math.max(0, 1 - cos * cos)) / cos + 0.01);
+}
+
+/**
+ * A reach of the group's outline known before stroking it (a group with cut line ends: their
+ * seam bands' bound), or NaN: ends on polygon cuts, join-ends, an end seamBound cannot bound.
+ */
+export function cutReach(g: FeatureGroup, w: number, miterLimit: number): number {
+  if (g.polygonCuts)
+    for (const poly of g.polygonCuts) for (const cuts of poly) if (cuts) for (let i = 0; i < cuts.length; i++) if (cuts[i] !== 0) return Number.NaN;
+  const h = w / 2;
+  let seam = 0;
+  for (let i = 0; i < g.lines.length; i++) {
+    const cut = g.cutEnds?.[i] ?? 0;
+    for (const end of [false, true]) {
+      const axis = cutAxis(cut, end);
+      if (axis !== 0) seam = Math.max(seam, seamBound(g.lines[i]!, end, axis, h));
     }
-  };
-  for (const l of g.lines) grow(l);
-  for (const poly of g.polygons) for (const r of poly) grow(r);
-  return x1 + reach > canvas.x0 && x0 - reach < canvas.x0 + canvas.width && y1 + reach > canvas.y0 && y0 - reach < canvas.y0 + canvas.height;
+  }
+  return Math.max(h * Math.max(miterLimit, 1.5), seam) + 1;
 }
 
 /** A Stroker kept from the last call (kernels run one at a time), unless its buffers grew large. */
@@ -107,7 +168,11 @@ const SPARE_MAX_FLOATS = 1 << 20;
  * `visit` also gets the group and `reach`: no outline point lies farther than that from a point of
  * the group's lines and rings (bounding boxes from the input points), or NaN when not known (offset).
  */
-export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RGBA, group: FeatureGroup, reach: number) => void, merged = false): void {
+export function strokeOutlines(
+  ctx: OpContext,
+  visit: (rings: RingSet, paint: RGBA, group: FeatureGroup, reach: number, box: Float64Array) => void,
+  merged = false,
+): void {
   const features = ctx.input<'features'>('features') as Features;
   const { join, cap, miterLimit } = styleOf(ctx.node);
   const wmax = explicitMax(ctx, 'width');
@@ -126,6 +191,8 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
   const rings = stroker.out;
   // The paint handed to visit: read it before visit returns (it is reused for the next group).
   const paintOut: RGBA = [0, 0, 0, 0];
+  // The box of each group's points (pointsBox), handed to visit too: read it before visit returns.
+  const box = new Float64Array(4);
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
     const w = Math.min(width(g), wmax);
@@ -134,9 +201,14 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     const a = clamp01(c[3] * clamp01(opacity(g)));
     if (!(a > 0)) continue;
     // A group whose outline cannot reach the canvas is not stroked: the features of a node read
-    // by a wider consumer (a text node's margin) reach far beyond this canvas. Only groups with
-    // no clipped end or edge (their seam bands have no bound before stroking) and no offset.
-    if (offset === 0 && !hasCuts(g) && !reaches(g, (w / 2) * Math.max(miterLimit, 1.5) + 1, ctx.canvas)) continue;
+    // by a wider consumer (a text node's margin) reach far beyond this canvas. Only with no
+    // offset; a group with clipped ends or edges only where its seam bands' reach has a bound
+    // before stroking (cutReach), else after (below).
+    const finite = offset === 0 && pointsBox(g, box);
+    if (offset === 0) {
+      const before = hasCuts(g) ? (meeting ? Number.NaN : cutReach(g, w, miterLimit)) : (w / 2) * Math.max(miterLimit, 1.5) + 1;
+      if (before >= 0 && !reaches(box, before, ctx.canvas)) continue;
+    }
     rings.clear();
     if (w !== style.width) {
       style.width = w;
@@ -164,8 +236,10 @@ export function strokeOutlines(ctx: OpContext, visit: (rings: RingSet, paint: RG
     // A group with clipped ends or edges, now that its seam bands' reach is known: one whose
     // outline cannot reach the canvas draws nothing on it (the CPU kernel confines its cells to
     // the same box), so it is not rasterized.
-    if (offset === 0 && !reaches(g, reach, ctx.canvas)) continue;
-    visit(rings, paintOut, g, reach);
+    if (offset === 0 && !reaches(box, reach, ctx.canvas)) continue;
+    // The CPU kernel's cell box: NaN when a coordinate is not finite (the whole canvas, as growBox).
+    if (offset === 0 && !finite) box[0] = Number.NaN;
+    visit(rings, paintOut, g, reach, box);
   }
   rings.clear();
   if (rings.coords.length <= SPARE_MAX_FLOATS) spare = stroker;
