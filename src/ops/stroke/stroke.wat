@@ -24,6 +24,7 @@
   (global $hardness (mut f64) (f64.const 0))
   (global $aa (mut f64) (f64.const 0))
   (global $invAa (mut f64) (f64.const 0))
+  (global $halfAa (mut f64) (f64.const 0))
 
   ;; JavaScript's Math.round (ties toward +infinity), exactly: x - floor(x) is exact.
   (func $round (param $x f64) (result f64)
@@ -87,7 +88,7 @@
     (local $cp i32) (local $tp i32) (local $nt i32) (local $fresh i32)
     (local $cxv v128) (local $rv v128) (local $mv v128) (local $pav v128) (local $rim2v v128) (local $core2v v128)
     (local $softWv v128) (local $invAav v128) (local $dy2v v128)
-    (local $hasAa i32) (local $xv v128) (local $nv v128) (local $dxv v128) (local $law v128) (local $distv v128)
+    (local $hasAa i32) (local $dyB f64) (local $wb i32) (local $fx f64) (local $fy f64) (local $lbw v128) (local $xv v128) (local $nv v128) (local $dxv v128) (local $law v128) (local $distv v128)
     (local $cv v128) (local $sv v128)
     (local $d2A v128) (local $laA v128) (local $cA v128) (local $vaA v128) (local $maskA v128)
     (local $d2B v128) (local $laB v128) (local $cB v128) (local $vaB v128) (local $maskB v128)
@@ -103,17 +104,9 @@
     ;; pixel: here the rim is r then (r, an f32, squares exactly in f64, and sqrt(d2) >= r exactly
     ;; when d2 >= r r). The gallery's pencils (r ~0.75, aa 1): 0.4 of the pixels tested.
     (local.set $rim (select
-      (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2)))
+      (f64.add (local.get $r) (global.get $halfAa))
       (local.get $r)
       (i32.and (f64.gt (global.get $aa) (f64.const 0)) (i32.eqz (f64.lt (global.get $hardness) (f64.const 1))))))
-    ;; The pixels whose centres can lie inside the rim, |x + 0.5 - cx| < rim and alike in y, with
-    ;; 1e-3 px to spare (far above the rounding of d2 against rim2). The reference's box reaches
-    ;; half a pixel further (dabReach); those pixels fail its d2 < rim2 test.
-    (local.set $xa (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cx) (f64.add (local.get $rim) (f64.const 0.501)))))))
-    (local.set $xb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $W)) (f64.ceil (f64.add (local.get $cx) (f64.sub (local.get $rim) (f64.const 0.499)))))))
-    (local.set $ya (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.floor (f64.sub (local.get $cy) (f64.add (local.get $rim) (f64.const 0.501)))))))
-    (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (local.get $cy) (f64.sub (local.get $rim) (f64.const 0.499)))))))
-    (if (i32.or (i32.ge_s (local.get $xa) (local.get $xb)) (i32.ge_s (local.get $ya) (local.get $yb))) (then (return)))
     (local.set $rim2 (f64.mul (local.get $rim) (local.get $rim)))
     (local.set $softW (select
       (f64.div (f64.const 1) (f64.mul (f64.sub (f64.const 1) (global.get $hardness)) (local.get $r)))
@@ -121,7 +114,7 @@
       (f64.lt (global.get $hardness) (f64.const 1))))
     ;; radius within which the profile is 1 (no square root there)
     (local.set $core (f64.min
-      (select (f64.sub (local.get $r) (f64.div (global.get $aa) (f64.const 2))) (local.get $r) (f64.gt (global.get $aa) (f64.const 0)))
+      (select (f64.sub (local.get $r) (global.get $halfAa)) (local.get $r) (f64.gt (global.get $aa) (f64.const 0)))
       (select (f64.mul (global.get $hardness) (local.get $r)) (f64.const inf) (f64.lt (global.get $hardness) (f64.const 1)))))
     (local.set $core2 (select (f64.mul (local.get $core) (local.get $core)) (f64.const -1) (f64.gt (local.get $core) (f64.const 0))))
     (local.set $cxv (f64x2.splat (local.get $cx)))
@@ -133,6 +126,96 @@
     (local.set $softWv (f64x2.splat (local.get $softW)))
     (local.set $invAav (f64x2.splat (global.get $invAa)))
     (local.set $hasAa (f64.gt (global.get $aa) (f64.const 0)))
+    ;; Dabs with rim < 1 (most pencil dabs) reach at most the 2 x 2 pixels from
+    ;; (floor(cx - 0.5), floor(cy - 0.5)): any other pixel has |dx| >= 1 or |dy| >= 1, so d2 >= 1 >
+    ;; rim2. Where that block lies inside the canvas it is one step without loops: the row above
+    ;; (lanes A) and the row below (lanes B), as the rows' steps below compute them.
+    (if (f64.lt (local.get $rim) (f64.const 1))
+      (then
+        (local.set $fx (f64.floor (f64.sub (local.get $cx) (f64.const 0.5))))
+        (local.set $fy (f64.floor (f64.sub (local.get $cy) (f64.const 0.5))))
+        (if (i32.and
+              (i32.and (f64.ge (local.get $fx) (f64.const 0)) (f64.lt (f64.add (local.get $fx) (f64.const 1)) (f64.convert_i32_s (global.get $W))))
+              (i32.and (f64.ge (local.get $fy) (f64.const 0)) (f64.lt (f64.add (local.get $fy) (f64.const 1)) (f64.convert_i32_s (global.get $H)))))
+          (then
+            (local.set $pi (i32.add (i32.mul (i32.trunc_f64_s (local.get $fy)) (global.get $W)) (i32.trunc_f64_s (local.get $fx))))
+            (local.set $lp (i32.add (global.get $layer) (i32.shl (local.get $pi) (i32.const 2))))
+            (local.set $cp (i32.add (global.get $cms) (i32.shl (local.get $pi) (i32.const 3))))
+            (local.set $wb (i32.shl (global.get $W) (i32.const 2)))
+            ;; dx = (x + 0.5) - cx for x = fx, fx + 1 (both exact sums); dy alike per row
+            (local.set $dxv (f64x2.sub (f64x2.add (f64x2.splat (local.get $fx)) (v128.const f64x2 0.5 1.5)) (local.get $cxv)))
+            (local.set $dy (f64.sub (f64.add (local.get $fy) (f64.const 0.5)) (local.get $cy)))
+            (local.set $dyB (f64.sub (f64.add (local.get $fy) (f64.const 1.5)) (local.get $cy)))
+            (local.set $law (v128.load64_zero (local.get $lp)))
+            (local.set $lbw (v128.load64_zero (i32.add (local.get $lp) (local.get $wb))))
+        (local.set $d2A (f64x2.add (f64x2.mul (local.get $dxv) (local.get $dxv)) (f64x2.splat (f64.mul (local.get $dy) (local.get $dy)))))
+        (local.set $laA (f64x2.promote_low_f32x4 (local.get $law)))
+        (local.set $distv (f64x2.sqrt (local.get $d2A)))
+        (local.set $cv (if (result v128) (local.get $hasAa)
+          (then (f64x2.add (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $invAav)) (v128.const f64x2 0.5 0.5)))
+          (else (v128.and (f64x2.le (local.get $distv) (local.get $rv)) (v128.const f64x2 1 1)))))
+        (local.set $cv (v128.bitselect (v128.const f64x2 1 1) (local.get $cv) (f64x2.gt (local.get $cv) (v128.const f64x2 1 1))))
+        (if (f64.gt (local.get $softW) (f64.const 0))
+          (then
+            (local.set $sv (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $softWv)))
+            (local.set $cv (v128.bitselect (local.get $sv) (local.get $cv) (f64x2.lt (local.get $sv) (local.get $cv))))))
+        (local.set $cv (v128.bitselect (local.get $cv) (v128.const f64x2 1 1) (f64x2.gt (local.get $d2A) (local.get $core2v))))
+        (local.set $cA (f64x2.mul (local.get $cv) (local.get $mv)))
+        (local.set $vaA (f64x2.mul (local.get $pav) (local.get $cA)))
+        (local.set $maskA (v128.and
+          (v128.and (f64x2.lt (local.get $d2A) (local.get $rim2v)) (f64x2.gt (local.get $cA) (v128.const f64x2 0 0)))
+          (f64x2.gt (local.get $vaA) (local.get $laA))))
+          (local.set $d2B (f64x2.add (f64x2.mul (local.get $dxv) (local.get $dxv)) (f64x2.splat (f64.mul (local.get $dyB) (local.get $dyB)))))
+          (local.set $laB (f64x2.promote_low_f32x4 (local.get $lbw)))
+          (local.set $distv (f64x2.sqrt (local.get $d2B)))
+          (local.set $cv (if (result v128) (local.get $hasAa)
+            (then (f64x2.add (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $invAav)) (v128.const f64x2 0.5 0.5)))
+            (else (v128.and (f64x2.le (local.get $distv) (local.get $rv)) (v128.const f64x2 1 1)))))
+          (local.set $cv (v128.bitselect (v128.const f64x2 1 1) (local.get $cv) (f64x2.gt (local.get $cv) (v128.const f64x2 1 1))))
+          (if (f64.gt (local.get $softW) (f64.const 0))
+            (then
+              (local.set $sv (f64x2.mul (f64x2.sub (local.get $rv) (local.get $distv)) (local.get $softWv)))
+              (local.set $cv (v128.bitselect (local.get $sv) (local.get $cv) (f64x2.lt (local.get $sv) (local.get $cv))))))
+          (local.set $cv (v128.bitselect (local.get $cv) (v128.const f64x2 1 1) (f64x2.gt (local.get $d2B) (local.get $core2v))))
+          (local.set $cB (f64x2.mul (local.get $cv) (local.get $mv)))
+          (local.set $vaB (f64x2.mul (local.get $pav) (local.get $cB)))
+          (local.set $maskB (v128.and
+            (v128.and (f64x2.lt (local.get $d2B) (local.get $rim2v)) (f64x2.gt (local.get $cB) (v128.const f64x2 0 0)))
+            (f64x2.gt (local.get $vaB) (local.get $laB))))
+
+            (v128.store64_lane 0 (local.get $lp)
+              (v128.bitselect (f32x4.demote_f64x2_zero (local.get $vaA)) (local.get $law)
+                (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $maskA) (local.get $maskA))))
+            (v128.store64_lane 0 (i32.add (local.get $lp) (local.get $wb))
+              (v128.bitselect (f32x4.demote_f64x2_zero (local.get $vaB)) (local.get $lbw)
+                (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $maskB) (local.get $maskB))))
+            (v128.store (local.get $cp) (v128.bitselect (local.get $cA) (v128.load (local.get $cp)) (local.get $maskA)))
+            (local.set $cp (i32.add (local.get $cp) (i32.shl (global.get $W) (i32.const 3))))
+            (v128.store (local.get $cp) (v128.bitselect (local.get $cB) (v128.load (local.get $cp)) (local.get $maskB)))
+            (local.set $fresh (i32.or
+              (i64x2.bitmask (v128.and (local.get $maskA) (f64x2.lt (local.get $laA) (v128.const f64x2 0 0))))
+              (i32.shl (i64x2.bitmask (v128.and (local.get $maskB) (f64x2.lt (local.get $laB) (v128.const f64x2 0 0)))) (i32.const 2))))
+            (local.set $nt (global.get $nt))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (local.get $pi))
+            (local.set $nt (i32.add (local.get $nt) (i32.and (local.get $fresh) (i32.const 1))))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (i32.add (local.get $pi) (i32.const 1)))
+            (local.set $nt (i32.add (local.get $nt) (i32.and (i32.shr_u (local.get $fresh) (i32.const 1)) (i32.const 1))))
+            (local.set $pi (i32.add (local.get $pi) (global.get $W)))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (local.get $pi))
+            (local.set $nt (i32.add (local.get $nt) (i32.and (i32.shr_u (local.get $fresh) (i32.const 2)) (i32.const 1))))
+            (i32.store (i32.add (global.get $touched) (i32.shl (local.get $nt) (i32.const 2))) (i32.add (local.get $pi) (i32.const 1)))
+            (global.set $nt (i32.add (local.get $nt) (i32.shr_u (local.get $fresh) (i32.const 3))))
+            (return)))))
+    ;; The pixels whose centres can lie inside the rim, |x + 0.5 - cx| < rim and alike in y, with
+    ;; 1e-3 px to spare (far above the rounding of d2 against rim2): x from floor(cx - rim - 0.501)
+    ;; + 1 to below ceil(cx + rim - 0.499). The reference's box reaches half a pixel further
+    ;; (dabReach); those pixels fail its d2 < rim2 test. A pencil dab of r 0.5 is one pixel in
+    ;; most places and its box now too (before, 2 x 2).
+    (local.set $xa (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.add (f64.floor (f64.sub (local.get $cx) (f64.add (local.get $rim) (f64.const 0.501)))) (f64.const 1)))))
+    (local.set $xb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $W)) (f64.ceil (f64.add (local.get $cx) (f64.sub (local.get $rim) (f64.const 0.499)))))))
+    (local.set $ya (i32.trunc_sat_f64_s (f64.max (f64.const 0) (f64.add (f64.floor (f64.sub (local.get $cy) (f64.add (local.get $rim) (f64.const 0.501)))) (f64.const 1)))))
+    (local.set $yb (i32.trunc_sat_f64_s (f64.min (f64.convert_i32_s (global.get $H)) (f64.ceil (f64.add (local.get $cy) (f64.sub (local.get $rim) (f64.const 0.499)))))))
+    (if (i32.or (i32.ge_s (local.get $xa) (local.get $xb)) (i32.ge_s (local.get $ya) (local.get $yb))) (then (return)))
     (local.set $nt (global.get $nt))
     (local.set $y (local.get $ya))
     (loop $row
@@ -281,7 +364,7 @@
     ;; test d2 < rim2 leaves out only pixels with d2 >= r r (1 + 2^-50) > r^2 (r, an f64 here, does
     ;; not square exactly), where sqrt(d2) >= r and the reference skips the pixel.
     (local.set $rim (select
-      (f64.add (local.get $r) (f64.div (global.get $aa) (f64.const 2)))
+      (f64.add (local.get $r) (global.get $halfAa))
       (local.get $r)
       (i32.and (f64.gt (global.get $aa) (f64.const 0)) (i32.eqz (f64.lt (global.get $hardness) (f64.const 1))))))
     (local.set $rim2 (f64.mul (local.get $rim) (local.get $rim)))
@@ -394,6 +477,7 @@
     (global.set $nt (i32.const 0))
     (global.set $hardness (local.get $hardness))
     (global.set $aa (local.get $aa))
+    (global.set $halfAa (f64.div (local.get $aa) (f64.const 2)))
     (global.set $invAa (select (f64.div (f64.const 1) (local.get $aa)) (f64.const 0) (f64.gt (local.get $aa) (f64.const 0))))
     (local.set $cur (i32.const -1))
     (local.set $ri (i32.const 0))
@@ -486,7 +570,12 @@
     (param $baseW f64) (param $fkey i32)
     (result i32)
     (local $n i32) (local $p i32) (local $s f64) (local $d f64) (local $wx f64) (local $wy f64)
-    (local $qx i32) (local $qy i32) (local $h i32) (local $rx f64) (local $rf f64) (local $w f64) (local $m f64) (local $o f64) (local $cx f64) (local $cy f64)
+    (local $qx i32) (local $qy i32) (local $h i32) (local $gSize i32) (local $gOpacity i32) (local $gScatter i32) (local $rx f64) (local $rf f64) (local $w f64) (local $m f64) (local $o f64) (local $cx f64) (local $cy f64)
+    ;; The hashes' first two rounds (the seed's and the feature's) are the same for every dab of
+    ;; the call: each hash's state after them. (h >>> 0) / 2^32 is the exact product by 2^-32.
+    (local.set $gSize (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (global.get $seed) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $gOpacity (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (global.get $seed) (i32.const 0x2545f491)) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))))
+    (local.set $gScatter (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (global.get $seed) (i32.const 0x68e31da4)) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))))
     (local.set $n (i32.const 0))
     (local.set $s (f64.mul (local.get $k) (local.get $sp)))
     (block $done
@@ -505,15 +594,15 @@
           (if (f64.gt (global.get $sizeJitter) (f64.const 0))
             (then (local.set $w (f64.mul (local.get $w) (f64.add (f64.const 1) (f64.mul (global.get $sizeJitter)
               (f64.sub (f64.mul (f64.const 2)
-                (f64.div (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (global.get $seed) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (i32.xor (local.get $qy) (i32.const 0x51ed27))) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 4294967296)))
+                (f64.mul (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (local.get $gSize) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (i32.xor (local.get $qy) (i32.const 0x51ed27))) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 0x1p-32)))
                 (f64.const 1))))))))
           (if (f64.gt (global.get $opacityJitter) (f64.const 0))
             (then (local.set $m (f64.mul (local.get $m) (f64.sub (f64.const 1) (f64.mul (global.get $opacityJitter)
-              (f64.div (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (global.get $seed) (i32.const 0x2545f491)) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $qy)) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 4294967296))))))))
+              (f64.mul (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (local.get $gOpacity) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $qy)) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 0x1p-32))))))))
           (if (f64.gt (global.get $scatter) (f64.const 0))
             (then
               (local.set $o (f64.mul (global.get $scatter) (f64.sub (f64.mul (f64.const 2)
-                (f64.div (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (global.get $seed) (i32.const 0x68e31da4)) (i32.const 0x9e3779b9)) (i32.const 0x85ebca6b))) (i32.shr_u (local.get $h) (i32.const 13))) (local.get $fkey)) (i32.const 0xc2b2ae35))) (i32.shr_u (local.get $h) (i32.const 16))) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $qy)) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 4294967296)))
+                (f64.mul (f64.convert_i32_u (i32.xor (local.tee $h (i32.mul (i32.xor (i32.xor (local.tee $h (i32.mul (i32.xor (local.get $gScatter) (local.get $qx)) (i32.const 0x27d4eb2f))) (i32.shr_u (local.get $h) (i32.const 15))) (local.get $qy)) (i32.const 0x165667b1))) (i32.shr_u (local.get $h) (i32.const 16)))) (f64.const 0x1p-32)))
                 (f64.const 1))))
               ;; perpendicular to the segment
               (local.set $wx (f64.sub (local.get $wx) (f64.mul (local.get $uy) (local.get $o))))
@@ -524,7 +613,7 @@
           ;; narrower than a pixel: a pixel wide, fainter in proportion (MIN_DAB_WIDTH = 1)
           (if (f64.lt (local.get $w) (f64.const 1))
             (then
-              (local.set $m (f64.mul (local.get $m) (f64.div (local.get $w) (f64.const 1))))
+              (local.set $m (f64.mul (local.get $m) (local.get $w)))
               (local.set $w (f64.const 1))))
           (local.set $cx (f64.sub (local.get $wx) (global.get $lx0)))
           (local.set $cy (f64.sub (local.get $wy) (global.get $ly0)))
@@ -535,7 +624,7 @@
           (local.set $p (i32.shl (local.get $n) (i32.const 4)))
           (f32.store (local.get $p) (f32.demote_f64 (local.get $cx)))
           (f32.store offset=4 (local.get $p) (f32.demote_f64 (local.get $cy)))
-          (f32.store offset=8 (local.get $p) (f32.demote_f64 (f64.div (local.get $w) (f64.const 2))))
+          (f32.store offset=8 (local.get $p) (f32.demote_f64 (f64.mul (local.get $w) (f64.const 0.5))))
           (f32.store offset=12 (local.get $p) (f32.demote_f64 (local.get $m)))
           (local.set $n (i32.add (local.get $n) (i32.const 1))))
         (local.set $k (f64.add (local.get $k) (f64.const 1)))
