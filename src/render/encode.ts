@@ -99,9 +99,16 @@ const rowKernels = wasmKernels<RowsExports>('png-rows');
  * loops (pngImageReference, kept as the tests' reference): ~3x less CPU on map tiles.
  */
 export function pngImage(r: Raster): PngImage {
-  const k = rowKernels();
+  const k = r.width * r.height <= PNG_SIMD_MAX_PIXELS ? rowKernels() : null;
   return k ? pngImageSimd(k, r) : pngImageReference(r);
 }
+
+/**
+ * The largest raster png-rows.wat encodes (1024 x 1024: a 512 px tile at pixel ratio 2). Its
+ * memory, ~24 bytes a pixel, never shrinks, so a larger render (up to LIMITS.maxCanvasPixels, 400
+ * MB there) takes the TypeScript loops, whose scratch is ~9 bytes a pixel.
+ */
+export const PNG_SIMD_MAX_PIXELS = 1 << 20;
 
 /** Whether pngImage runs png-rows.wat here (WebAssembly SIMD). */
 export function pngImageSimdAvailable(): boolean {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { CpuBackend, releaseRaster, toRGBA8, type Raster } from '../../src/index.js';
-import { pngImage, pngImageReference, pngImageSimdAvailable, type PngImage } from '../../src/render/encode.js';
+import { PNG_SIMD_MAX_PIXELS, pngImage, pngImageReference, pngImageSimdAvailable, type PngImage } from '../../src/render/encode.js';
 import { encodePng, encodePngSync, pngFile } from '../../src/hosts/node/png.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { tileWindow } from '../../src/types.js';
@@ -199,6 +199,13 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
       }
       same({ kind: 'raster', width: w, height: h, data });
     }
+  });
+
+  test('past PNG_SIMD_MAX_PIXELS (the TypeScript loops, the kernel memory bounded): the same data, decoding to toRGBA8', async () => {
+    const big = raster(1025, 1024, (x, y) => [x / 1025, y / 1024, 0.5, 1]);
+    expect(big.width * big.height).toBeGreaterThan(PNG_SIMD_MAX_PIXELS);
+    same(big);
+    await roundTrip(big);
   });
 
   test('world example tiles: the same image data', async () => {
