@@ -117,6 +117,14 @@ export class Stroker {
   /** Scratch polygons of seam(): a quad clipped by two lines has at most 6 points. */
   private seamPoly = new Float64Array(16);
   private seamTmp = new Float64Array(16);
+  /**
+   * The canvas the rings are for ([x0, y0, x1, y1], the rings' units), when the consumer draws
+   * with the exact-area rasterizer: a ring wholly above, below or right of it changes no cell the
+   * canvas shows (Rasterizer.addRing passes over every edge of it), so a whole uncut line, or a
+   * cap, that lies there (by more than a pixel) is not built. Left of the canvas a ring adds to
+   * its rows' first cells, so those are built. Null: every ring is built.
+   */
+  cull: Float64Array | null = null;
 
   constructor(out = new RingBuffer()) {
     this.out = out;
@@ -142,6 +150,10 @@ export class Stroker {
     if (!(this.h > 0)) return;
     const n = this.dedupe(coords, 0, coords.length, false);
     if (n < 2) return;
+    // An uncut line whose outline and caps (within the miter limit or 1.5 half widths of its
+    // points) lie wholly off the canvas's top, bottom or right side: nothing to build. A cap
+    // (within 1.5 half widths of its end: a square cap's corner is sqrt 2 of them) likewise.
+    if (this.cull && capStart && capEnd && this.style.offset === 0 && this.culled(this.pts, n, this.h * Math.max(this.style.miterLimit, 1.5))) return;
     this.strokeOpen(this.pts, n, capStart, capEnd, capStart ? 0 : startCut, capEnd ? 0 : endCut);
   }
 
@@ -195,6 +207,26 @@ export class Stroker {
   }
 
   // --- internals -------------------------------------------------------------------------
+
+  /**
+   * Whether every point of p[0 .. n) grown by r (plus a pixel for rounding) lies above, below or
+   * right of `cull`, where no ring drawn there reaches a cell of the canvas.
+   */
+  private culled(p: Float64Array, n: number, r: number): boolean {
+    const c = this.cull!;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = p[i * 2]!;
+      const y = p[i * 2 + 1]!;
+      if (x < x0) x0 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    const m = r + 1;
+    return y1 + m < c[1]! || y0 - m > c[3]! || x0 - m > c[2]!;
+  }
 
   /** Deduped edge k starts at original vertex src[k] (the last of a run of repeats). */
   private isCut(cuts: ArrayLike<number>, k: number): boolean {
@@ -341,11 +373,11 @@ export class Stroker {
     if (startCut !== 0) this.seam(p, 1, 0, startCut, k0, n === 2 ? endCut : 0, k1);
     const cap = this.style.cap;
     if (cap === 'butt') return;
-    if (capStart) {
+    if (capStart && !(this.cull && this.culled(p, 1, h * 1.5))) {
       const [ux, uy] = unit(p, 0, 1);
       this.cap(p[0]!, p[1]!, -ux, -uy, h, cap);
     }
-    if (capEnd) {
+    if (capEnd && !(this.cull && this.culled(p.subarray((n - 1) * 2), 1, h * 1.5))) {
       const [ux, uy] = unit(p, n - 2, n - 1);
       this.cap(p[n * 2 - 2]!, p[n * 2 - 1]!, ux, uy, h, cap);
     }

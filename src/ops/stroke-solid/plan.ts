@@ -186,6 +186,10 @@ export function strokeOutlines(
   const stroker = spare ?? new Stroker();
   spare = undefined;
   stroker.merged = merged;
+  // The CPU kernel's exact-area rasterizer: rings off the canvas's top, bottom or right side are
+  // not built (Stroker.cull); the GPU's triangles take every piece.
+  stroker.cull =
+    merged && offset === 0 ? Float64Array.of(ctx.canvas.x0, ctx.canvas.y0, ctx.canvas.x0 + ctx.canvas.width, ctx.canvas.y0 + ctx.canvas.height) : null;
   // One style object, set again only when a group's width differs from the last one's.
   const style: StrokeStyle = { width: NaN, join, cap, miterLimit, offset };
   const rings = stroker.out;
