@@ -151,7 +151,7 @@ class DabLayout {
   readonly runGroup: number[] = [];
   /** Dabs laid (singles and runs), against MAX_DABS. */
   total = 0;
-  geom = new Float32Array(4096 * 4);
+  geom: Float32Array = new Float32Array(4096 * 4);
   grp = new Uint32Array(4096);
   n = 0;
   readonly paints: number[] = [];
@@ -205,6 +205,7 @@ class DabLayout {
             widthMax: this.widthMax,
             seed: this.seed,
           });
+    if (this.layer) this.geom = this.layer.room(LAY_CHUNK);
   }
 
   /**
@@ -238,25 +239,22 @@ class DabLayout {
     const end = sA + p1;
     const kEnd = Math.floor((sA + hi) / this.sp) + 1;
     for (let kf = Math.max(k, Math.ceil((sA + lo) / this.sp) - 1); kf <= kEnd && kf * this.sp < end; kf += LAY_CHUNK) {
-      const laid = this.layer!(ax, ay, ux, uy, sA, kf, kEnd, end, this.shift, this.sp, this.baseW, this.fkey);
-      const c = laid.length >> 2;
+      // The dabs accumulate in the kernel's memory (this.geom views it): room for a whole chunk.
+      if ((this.n + LAY_CHUNK) * 4 > this.geom.length) this.geom = this.layer!.room(Math.max(2 * this.n, this.n + LAY_CHUNK));
+      const c = this.layer!.lay(this.n, ax, ay, ux, uy, sA, kf, kEnd, end, this.shift, this.sp, this.baseW, this.fkey);
       if (c === 0) continue;
       this.total += c;
       if (this.total > MAX_DABS)
         throw new RenderError(
           `node '${this.ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`,
         );
-      if ((this.n + c) * 4 > this.geom.length) {
-        let len = this.geom.length * 2;
-        while ((this.n + c) * 4 > len) len *= 2;
-        const g2 = new Float32Array(len);
-        g2.set(this.geom);
-        this.geom = g2;
-        const p2 = new Uint32Array(len / 4);
+      if (this.n + c > this.grp.length) {
+        let len = this.grp.length * 2;
+        while (this.n + c > len) len *= 2;
+        const p2 = new Uint32Array(len);
         p2.set(this.grp);
         this.grp = p2;
       }
-      this.geom.set(laid, this.n * 4);
       this.grp.fill(this.gi, this.n, this.n + c);
       this.n += c;
     }
@@ -322,9 +320,14 @@ class DabLayout {
         `node '${this.ctx.id}' lays more than ${MAX_DABS} dabs in one render; raise spacing-scale or dabs-per-radius is too high for this data`,
       );
     if (this.n * 4 + 4 > this.geom.length) {
-      const g2 = new Float32Array(this.geom.length * 2);
-      g2.set(this.geom);
-      this.geom = g2;
+      if (this.layer) this.geom = this.layer.room(2 * this.n + 4096);
+      else {
+        const g2 = new Float32Array(this.geom.length * 2);
+        g2.set(this.geom);
+        this.geom = g2;
+      }
+    }
+    if (this.n + 1 > this.grp.length) {
       const p2 = new Uint32Array(this.grp.length * 2);
       p2.set(this.grp);
       this.grp = p2;
@@ -445,7 +448,8 @@ class DabLayout {
       runs: Float64Array.from(this.runs),
       runGroup: Uint32Array.from(runGroup),
       runCount: runGroup.length,
-      geom: this.geom.subarray(0, n * 4),
+      // The lay kernel's dabs are copied out of its memory (the draw kernel reuses it).
+      geom: this.layer ? this.geom.slice(0, n * 4) : this.geom.subarray(0, n * 4),
       group: this.grp.subarray(0, n),
       paints: Float32Array.from(this.paints),
       groups: this.gi,

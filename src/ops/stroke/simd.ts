@@ -41,6 +41,7 @@ interface Exports {
     seed: number,
   ): void;
   lay(
+    at: number,
     ax: number,
     ay: number,
     ux: number,
@@ -77,19 +78,40 @@ export const LAY_CHUNK = 65536;
 /** The settings the lay kernel holds now (set by its setup). */
 let laySettings: LaySettings | null = null;
 
-/** The lay kernel for a node with settings `s` (null without WebAssembly): see layPiece. */
-export function dabLayer(s: LaySettings): ((...a: Parameters<Exports['lay']>) => Float32Array) | null {
+/** The lay kernel bound to one node's settings (dabLayer). */
+export interface DabLayer {
+  /**
+   * Lays the lattice dabs kFirst, kFirst + 1, ... (see layPiece) after the `at` dabs laid so far,
+   * as f32 [cx, cy, r, m] from float `at * 4` of `room`'s view; returns how many (at most LAY_CHUNK).
+   */
+  lay(...a: Parameters<Exports['lay']>): number;
+  /** Memory for `dabs` dabs from 0 (what was laid stays); the view over it all, stale after a later room call. */
+  room(dabs: number): Float32Array;
+}
+
+/**
+ * The lay kernel for a node with settings `s` (null without WebAssembly). The dabs of one
+ * strokeDabs call accumulate in the kernel's memory (no copy per piece); strokeDabs copies them
+ * out before anything else runs the module.
+ */
+export function dabLayer(s: LaySettings): DabLayer | null {
   const k = kernels();
   if (!k) return null;
-  k.reserve(LAY_CHUNK * 16);
-  return (ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey) => {
-    // The kernel's settings, unless they are this node's already (only setup writes them).
-    if (laySettings !== s) {
-      k.fn.setup(s.x0, s.y0, s.W, s.H, s.reachMax, s.opacity, s.sizeJitter, s.opacityJitter, s.scatter, s.widthMax, s.seed);
-      laySettings = s;
-    }
-    const n = k.fn.lay(ax, ay, ux, uy, sA, kFirst, Math.min(kEnd, kFirst + LAY_CHUNK - 1), end, shift, sp, baseW, fkey);
-    return k.f32(0, n * 4);
+  let view = k.f32(0, 0);
+  return {
+    lay: (at, ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey) => {
+      // The kernel's settings, unless they are this node's already (only setup writes them).
+      if (laySettings !== s) {
+        k.fn.setup(s.x0, s.y0, s.W, s.H, s.reachMax, s.opacity, s.sizeJitter, s.opacityJitter, s.scatter, s.widthMax, s.seed);
+        laySettings = s;
+      }
+      return k.fn.lay(at * 16, ax, ay, ux, uy, sA, kFirst, Math.min(kEnd, kFirst + LAY_CHUNK - 1), end, shift, sp, baseW, fkey);
+    },
+    room: (dabs) => {
+      k.reserve(dabs * 16);
+      if (view.byteLength === 0 || view.length < dabs * 4) view = new Float32Array(k.f32(0, 0).buffer);
+      return view;
+    },
   };
 }
 

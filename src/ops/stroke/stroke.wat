@@ -563,9 +563,9 @@
   ;; s = k sp while s < end, dab at A + u (s - sA)), each through DabLayout.push without a pressure
   ;; curve ($hash01 and $roundInt32 above, kept as the readable form, are written out: a call per
   ;; dab cost more than the hashing). Writes the dabs that reach the canvas as f32 [cx, cy, r, m]
-  ;; from byte 0; returns how many.
+  ;; from byte $at; returns how many.
   (func (export "lay")
-    (param $ax f64) (param $ay f64) (param $ux f64) (param $uy f64) (param $sA f64)
+    (param $at i32) (param $ax f64) (param $ay f64) (param $ux f64) (param $uy f64) (param $sA f64)
     (param $k f64) (param $kEnd f64) (param $end f64) (param $shift f64) (param $sp f64)
     (param $baseW f64) (param $fkey i32)
     (result i32)
@@ -621,7 +621,7 @@
           (br_if $next (f64.lt (local.get $cy) (f64.neg (global.get $reachMax))))
           (br_if $next (f64.gt (local.get $cx) (f64.add (global.get $lW) (global.get $reachMax))))
           (br_if $next (f64.gt (local.get $cy) (f64.add (global.get $lH) (global.get $reachMax))))
-          (local.set $p (i32.shl (local.get $n) (i32.const 4)))
+          (local.set $p (i32.add (local.get $at) (i32.shl (local.get $n) (i32.const 4))))
           (f32.store (local.get $p) (f32.demote_f64 (local.get $cx)))
           (f32.store offset=4 (local.get $p) (f32.demote_f64 (local.get $cy)))
           (f32.store offset=8 (local.get $p) (f32.demote_f64 (f64.mul (local.get $w) (f64.const 0.5))))
