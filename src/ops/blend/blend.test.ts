@@ -1,6 +1,6 @@
 // blend: every mode and composite against the W3C Compositing and Blending Level 1 formulas,
 // written out here from the spec text on straight colours, independently of cpu.ts.
-import { BLEND_MODES, blendRasters, blendReference, normalOver, type BlendMode, type Composite } from './cpu.js';
+import { BLEND_MODES, blendRasters, blendReference, normalOver, normalOverMasked, type BlendMode, type Composite } from './cpu.js';
 import { normalOverSimd, normalOverSimdAvailable } from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -218,6 +218,41 @@ describe('normal over in WebAssembly SIMD: only the span of source alpha > 0 thr
           // where srcA is not > 0, the base's bits (the -0 green included)
           for (let i = 0; i < n; i++)
             if (!(over[i * 4 + 3]! > 0)) expect(Array.from(a.subarray(i * 4, i * 4 + 4))).toEqual(Array.from(bits(base).subarray(i * 4, i * 4 + 4)));
+        }
+      }
+    }
+  });
+});
+
+describe('normal over with a mask: the base copied whole, only source alpha not <= 0 computed', () => {
+  // normalOverMasked (what blendRasters runs for a masked normal over) against normalOver (the
+  // reference loop), bit for bit: sparse layers, empty layers, NaN / negative / -0 / above-1
+  // source alphas, masks with zeros, negatives and values above 1, -0 channels in the base.
+  test('the same bits as normalOver on sparse, empty and dense layers', () => {
+    const r = rng(41);
+    const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+    for (const n of [1, 2, 7, 64, 999]) {
+      for (let trial = 0; trial < 12; trial++) {
+        const base = new Float32Array(n * 4);
+        const over = new Float32Array(n * 4);
+        const mask = new Float32Array(n * 4);
+        const density = [0, 0.02, 0.3, 1][trial % 4]!;
+        for (let i = 0; i < n; i++) {
+          const ab = r();
+          base.set([r() * ab, -0, r() * ab, trial % 5 === 0 ? -0.25 : ab], i * 4);
+          const as = r() < density ? [r(), 1, 1.25, Number.NaN][i % 4]! : [0, -0.5, -0, 0][i % 4]!;
+          over.set([r() * Math.abs(as || 1), r(), -0, as], i * 4);
+          mask[i * 4 + 3] = [0, r(), 1, 1.5, -0.5][i % 5]!;
+        }
+        if (trial === 11) over[n * 4 - 1] = 0.5; // the last pixel drawn
+        for (const opacity of [1, 0.37, 0]) {
+          const ref = normalOver(base, over, opacity, mask, new Float32Array(n * 4).fill(3));
+          const got = normalOverMasked(base, over, opacity, mask, new Float32Array(n * 4).fill(7));
+          const [a, b] = [bits(got), bits(ref)];
+          for (let i = 0; i < n * 4; i++)
+            if (a[i] !== b[i]) throw new Error(`n ${n} trial ${trial} opacity ${opacity}: float ${i} is ${got[i]}, normalOver gives ${ref[i]}`);
+          const viaOp = blendRasters(base, over, { mode: 'normal', composite: 'over', opacity, mask });
+          expect(Array.from(bits(viaOp.slice()))).toEqual(Array.from(b));
         }
       }
     }

@@ -174,6 +174,7 @@ export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOpt
     const out = acquire(base.length, false); // every pixel is written below
     // Without a mask, in WebAssembly SIMD (simd.ts) where available.
     if (!mask && normalOverSimd(base, over, opacity, out)) return out;
+    if (mask) return normalOverMasked(base, over, opacity, mask, out);
     return normalOver(base, over, opacity, mask, out);
   }
   const out = acquire(base.length, false); // every pixel is written below
@@ -388,6 +389,32 @@ export function normalOver(base: Float32Array, over: Float32Array, opacity: numb
       continue;
     }
     const f = mask ? opacity * clamp01(mask[i + 3]!) : opacity;
+    const as = (srcA < 1 ? srcA : 1) * f;
+    const k = 1 - as;
+    out[i] = f * over[i]! + k * base[i]!;
+    out[i + 1] = f * over[i + 1]! + k * base[i + 1]!;
+    out[i + 2] = f * over[i + 2]! + k * base[i + 2]!;
+    out[i + 3] = as + k * base[i + 3]!;
+  }
+  return out;
+}
+
+/**
+ * normalOver with a mask, the same values bit for bit (blend.test.ts compares): the base is copied
+ * whole first (one memcpy; normalOver copies it pixel by pixel where srcA <= 0) and only pixels
+ * whose source alpha is not <= 0 are computed, with normalOver's f64 formula. A masked layer is
+ * mostly a sparse stroke (stipple's borders and state lines under the inland mask): most pixels
+ * cost one load. The span from the first to the last such pixel bounds the loop.
+ */
+export function normalOverMasked(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array, out: Float32Array): Float32Array {
+  out.set(base);
+  const n = base.length;
+  let hi = n - 1;
+  while (hi >= 3 && over[hi]! <= 0) hi -= 4;
+  for (let i = 0; i < hi; i += 4) {
+    const srcA = over[i + 3]!;
+    if (srcA <= 0) continue;
+    const f = opacity * clamp01(mask[i + 3]!);
     const as = (srcA < 1 ? srcA : 1) * f;
     const k = 1 - as;
     out[i] = f * over[i]! + k * base[i]!;
