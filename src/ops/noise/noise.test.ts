@@ -10,7 +10,7 @@ import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { noise, noiseReference, noiseTs } from './cpu.js';
 import { planNoise } from './plan.js';
-import { noiseWasm } from './wasm.js';
+import { NOISE_WASM_MAX_PIXELS, noiseWasm } from './wasm.js';
 
 // --- independent reference -------------------------------------------------------------------
 function lowbias32(v: number): number {
@@ -268,6 +268,14 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
     const plan = planNoise(WIN, 18, 2, 'simplex');
     expect(noiseWasm(plan, 7, true)).not.toBeNull();
     expect(noiseWasm(planNoise(WIN, 28, 3, 'value'), 5, true)).not.toBeNull();
+  });
+
+  test('past NOISE_WASM_MAX_PIXELS the TypeScript kernel runs (the module memory stays bounded): the same values', () => {
+    const big: Window = { z: 12, x0: 4095 * 256 - 7, y0: 1000, width: NOISE_WASM_MAX_PIXELS + 1, height: 1, tileSize: 256 };
+    const plan = planNoise(big, 90, 1, 'simplex');
+    expect(noiseWasm(plan, 3, false)).toBeNull();
+    const b = noiseReference(plan, 3, false).slice();
+    expect(differing(noise(plan, 3, false), b)).toBe(0);
   });
 
   test('random windows: negative and large world coordinates, across the antimeridian, z0 to z24', () => {

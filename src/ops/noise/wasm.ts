@@ -2,10 +2,11 @@
 // TypeScript octaves (the value lattice columns and lines, the simplex lattice box's gradient
 // table filled as corners first meet it), then every sample's f64 arithmetic in the reference's
 // order, so the values are noiseReference's bit for bit (noise.test.ts). Where WebAssembly is
-// missing, or a simplex octave's lattice box is much larger than the canvas (very fine noise),
-// `noiseWasm` returns null and cpu.ts's TypeScript kernel runs.
+// missing, the canvas is over NOISE_WASM_MAX_PIXELS, or a simplex octave's lattice box is much
+// larger than the canvas (very fine noise), `noiseWasm` returns null and cpu.ts's TypeScript
+// kernel runs.
 import { acquire } from '../../backends/cpu/pool.js';
-import { wasmKernels } from '../../util/wasm-kernels.js';
+import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 import { CHANNELS, ENTRY, type NoisePlan, octaveLattice, octaveSeed, valueColumns } from './plan.js';
 
 /** simplex1 / simplex3: one octave of simplex noise of 1 / 3 channels. */
@@ -62,10 +63,30 @@ const align = (n: number) => (n + 15) & ~15;
 /** A simplex octave's lattice box larger than this many entries: the TypeScript kernel (as cpu.ts). */
 const boxTooLarge = (box: number, channels: number, w: number, h: number) => box * channels > Math.max(1 << 16, 4 * w * h * channels);
 
-/** noiseReference's values, bit for bit, or null (no WebAssembly, or a very fine simplex noise). */
+/**
+ * Canvases over this many pixels take the TypeScript kernel: the module's memory (~40 bytes a
+ * pixel for a raster: the f64 sums and the f32 output) never shrinks, and a render up to
+ * LIMITS.maxCanvasPixels would keep ~670 MB in it. Tiles with their margins (512 px at pixel ratio
+ * 2 included) stay in the kernel.
+ */
+export const NOISE_WASM_MAX_PIXELS = 1 << 21;
+
+/**
+ * noiseReference's values, bit for bit, or null: no WebAssembly, a canvas over
+ * NOISE_WASM_MAX_PIXELS, a very fine simplex noise, or the module's memory could not grow.
+ */
 export function noiseWasm(p: NoisePlan, seed: number, raster: boolean): Float32Array | null {
-  const k = kernels();
+  const k = p.width * p.height <= NOISE_WASM_MAX_PIXELS ? kernels() : null;
   if (!k) return null;
+  try {
+    return run(k, p, seed, raster);
+  } catch (e) {
+    if (e instanceof RangeError) return null; // WebAssembly.Memory.grow refused
+    throw e;
+  }
+}
+
+function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolean): Float32Array | null {
   const { width: w, height: h, octaves: n } = p;
   const channels = raster ? CHANNELS : 1;
   const stride = raster ? 4 : 1;
