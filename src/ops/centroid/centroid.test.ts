@@ -1,6 +1,7 @@
 // centroid: closed forms (rectangles, an L-shape, a square ring with an off-centre hole, polylines
 // weighted by length), include-lines / include-polygons, and that it is not the vertex mean.
-import { centroid } from './index.js';
+import { centroid, placePoint, placePointReference } from './index.js';
+import { rng } from '../../../tests/helpers/random.js';
 import { group, runOp, sq } from '../../../tests/helpers/geometry.js';
 
 const pointsOf = async (node: Record<string, unknown>, g: ReturnType<typeof group>) =>
@@ -47,5 +48,43 @@ describe('centroid', () => {
     const none = await runOp(centroid, { 'include-lines': false, 'include-polygons': false }, { features: [group({ lines: [Float64Array.of(0, 0, 1, 0)] })] });
     expect(none.groups).toEqual([]);
     expect((await runOp(centroid, {}, { features: [g] })).groups[0]!.properties).toEqual({ k: 1 });
+  });
+});
+
+describe('placing a measure on the canvas (tiled sources): placePoint = placePointReference', () => {
+  // placePoint is what the op runs for every piece (thousands a heatmap tile); the reference is
+  // the plain form with worldShifts' arrays. Same points in the same order, bit for bit: canvases
+  // at zooms 0-17, across ±180° and wider than the world, measures on and off their owner square,
+  // on the canvas's grown edges.
+  test('random canvases and measures, the grown edges and the antimeridian', () => {
+    const r = rng(5);
+    let placed = 0;
+    for (let t = 0; t < 4000; t++) {
+      const z = Math.floor(r() * 18);
+      const tileSize = r() < 0.5 ? 256 : 512;
+      const W = tileSize * 2 ** z;
+      const width = Math.min(W * 3, 64 + Math.floor(r() * 700));
+      const height = 64 + Math.floor(r() * 700);
+      const canvas = { z, tileSize, x0: Math.floor((r() * 1.4 - 0.2) * W), y0: Math.floor((r() * 1.2 - 0.1) * W), width, height };
+      let x = (canvas.x0 + r() * width) / W - Math.floor(r() * 3) + 1;
+      let y = (canvas.y0 + r() * height) / W;
+      if (t % 7 === 0) x = (canvas.x0 - 32) / W; // on the grown left edge
+      if (t % 11 === 0) y = (canvas.y0 + height + 32) / W; // just past the grown bottom edge
+      if (t % 13 === 0) x = (canvas.x0 + width + 32) / W;
+      const o = t % 3 === 0 ? undefined : ([x - r() * 0.01, y - r() * 0.01, x + (t % 5 === 0 ? 0 : r() * 0.01), y + r() * 0.01] as const);
+      const a: number[] = [];
+      const b: number[] = [];
+      placePoint(x, y, o, canvas, W, a);
+      placePointReference(x, y, o, canvas, W, b);
+      expect(a).toEqual(b);
+      placed += a.length;
+    }
+    expect(placed).toBeGreaterThan(1000);
+  });
+
+  test('a canvas wider than 64 worlds throws worldShifts error', () => {
+    const canvas = { z: 0, tileSize: 4, x0: 0, y0: 0, width: 4 * 80, height: 4 };
+    expect(() => placePoint(0.5, 0.5, undefined, canvas, 4, [])).toThrow(/world copies/);
+    expect(() => placePointReference(0.5, 0.5, undefined, canvas, 4, [])).toThrow(/world copies/);
   });
 });

@@ -2,8 +2,8 @@ import { features, groupLike, nonEmpty } from '../../geometry/groups.js';
 import { lineCentroid, polygonCentroid } from '../../geometry/measure.js';
 import { bool } from '../../style/fields.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
-import type { FeatureGroup, Features } from '../../types.js';
-import { inCanvas, wholeCentroids, wholeGroup, worldShifts, worldSize } from '../../geometry/whole.js';
+import type { Canvas, FeatureGroup, Features } from '../../types.js';
+import { MAX_WORLD_SHIFTS, inCanvas, wholeCentroids, wholeGroup, worldShifts, worldSize } from '../../geometry/whole.js';
 import { featuresOp } from '../declare.js';
 
 /**
@@ -29,20 +29,17 @@ export const centroid = featuresOp({
       const { canvas } = ctx;
       const W = worldSize(canvas);
       const out: FeatureGroup[] = [];
+      const pts: number[] = [];
       for (const w of whole) {
         const c = wholeCentroids(w);
-        const pts: number[] = [];
         const o = w.owner;
-        const at = (p: [number, number] | undefined) => {
-          if (!p) return;
-          if (o && !(p[0] >= o[0] && p[0] < o[2] && p[1] >= o[1] && p[1] < o[3])) return;
-          for (const dx of worldShifts(p[0], p[0], canvas, CLIP_BUFFER))
-            if (inCanvas(canvas, CLIP_BUFFER, p[0] * W + dx, p[1] * W)) pts.push(p[0] * W + dx, p[1] * W);
-        };
-        for (let i = 0; i + 1 < w.points.length; i += 2) at([w.points[i]!, w.points[i + 1]!]);
-        if (withPolygons) at(c.polygon);
-        if (withLines) at(c.line);
-        if (pts.length) out.push(wholeGroup(w, { points: Float64Array.from(pts) }));
+        for (let i = 0; i + 1 < w.points.length; i += 2) placePoint(w.points[i]!, w.points[i + 1]!, o, canvas, W, pts);
+        if (withPolygons && c.polygon) placePoint(c.polygon[0], c.polygon[1], o, canvas, W, pts);
+        if (withLines && c.line) placePoint(c.line[0], c.line[1], o, canvas, W, pts);
+        if (pts.length) {
+          out.push(wholeGroup(w, { points: Float64Array.from(pts) }));
+          pts.length = 0; // a runtime call: only for the few features placed
+        }
       }
       return features(out);
     }
@@ -57,3 +54,34 @@ export const centroid = featuresOp({
     return features(out.filter(nonEmpty));
   },
 });
+
+/**
+ * The reference for placePoint (centroid.test.ts compares): a measure (Mercator units) owned by
+ * the piece's tile square `o`, drawn at every world copy whose position lies in the canvas grown by
+ * CLIP_BUFFER, appended to `pts` in world pixels.
+ */
+export function placePointReference(x: number, y: number, o: readonly number[] | undefined, canvas: Canvas, W: number, pts: number[]): void {
+  if (o && !(x >= o[0]! && x < o[2]! && y >= o[1]! && y < o[3]!)) return;
+  for (const dx of worldShifts(x, x, canvas, CLIP_BUFFER)) if (inCanvas(canvas, CLIP_BUFFER, x * W + dx, y * W)) pts.push(x * W + dx, y * W);
+}
+
+/**
+ * placePointReference without the arrays of worldShifts and the closure per feature (a heatmap
+ * tile places every building of its source tiles, thousands, to keep a few hundred): the same
+ * shifts k W in the same order, the same tests and the same arithmetic, so the same points.
+ */
+export function placePoint(x: number, y: number, o: readonly number[] | undefined, c: Canvas, W: number, pts: number[]): void {
+  if (o && !(x >= o[0]! && x < o[2]! && y >= o[1]! && y < o[3]!)) return;
+  const g = CLIP_BUFFER;
+  // worldShifts(x, x, c, g), its bound included
+  const k0 = Math.floor((c.x0 - g) / W - x),
+    k1 = Math.ceil((c.x0 + c.width + g) / W - x);
+  if (!(k1 - k0 <= MAX_WORLD_SHIFTS)) worldShifts(x, x, c, g); // throws its error
+  const py = y * W;
+  if (!(py >= c.y0 - g && py < c.y0 + c.height + g)) return; // inCanvas's y test: no copy passes
+  for (let k = k0; k <= k1; k++) {
+    if (!((x + k) * W <= c.x0 + c.width + g && (x + k) * W >= c.x0 - g)) continue;
+    const px = x * W + k * W;
+    if (px >= c.x0 - g && px < c.x0 + c.width + g) pts.push(px, py);
+  }
+}
