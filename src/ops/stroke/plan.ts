@@ -238,10 +238,14 @@ class DabLayout {
     if (!(hi >= lo)) return;
     const end = sA + p1;
     const kEnd = Math.floor((sA + hi) / this.sp) + 1;
+    // The piece's dabs lie within M + sp of the canvas before scatter: their 1/8 px cells
+    // (x from the world copy's edge) fit in an int32 by far below 2^28 px.
+    const reach = this.W + this.H + M + this.sp + 2;
+    const quad = Math.abs(this.x0 - this.shift) + reach < 2 ** 27 && Math.abs(this.y0) + reach < 2 ** 27 ? 1 : 0;
     for (let kf = Math.max(k, Math.ceil((sA + lo) / this.sp) - 1); kf <= kEnd && kf * this.sp < end; kf += LAY_CHUNK) {
       // The dabs accumulate in the kernel's memory (this.geom views it): room for a whole chunk.
       if ((this.n + LAY_CHUNK) * 4 > this.geom.length) this.geom = this.layer!.room(Math.max(2 * this.n, this.n + LAY_CHUNK));
-      const c = this.layer!.lay(this.n, ax, ay, ux, uy, sA, kf, kEnd, end, this.shift, this.sp, this.baseW, this.fkey);
+      const c = this.layer!.lay(this.n, ax, ay, ux, uy, sA, kf, kEnd, end, this.shift, this.sp, this.baseW, this.fkey, quad);
       if (c === 0) continue;
       this.total += c;
       if (this.total > MAX_DABS)

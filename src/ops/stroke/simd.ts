@@ -54,6 +54,7 @@ interface Exports {
     sp: number,
     baseW: number,
     fkey: number,
+    quad: number,
   ): number;
 }
 
@@ -83,6 +84,7 @@ export interface DabLayer {
   /**
    * Lays the lattice dabs kFirst, kFirst + 1, ... (see layPiece) after the `at` dabs laid so far,
    * as f32 [cx, cy, r, m] from float `at * 4` of `room`'s view; returns how many (at most LAY_CHUNK).
+   * `quad` (1 or 0): every dab's 1/8 px cell of this piece fits in an int32 (four dabs a step).
    */
   lay(...a: Parameters<Exports['lay']>): number;
   /** Memory for `dabs` dabs from 0 (what was laid stays); the view over it all, stale after a later room call. */
@@ -99,13 +101,13 @@ export function dabLayer(s: LaySettings): DabLayer | null {
   if (!k) return null;
   let view = k.f32(0, 0);
   return {
-    lay: (at, ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey) => {
+    lay: (at, ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey, quad) => {
       // The kernel's settings, unless they are this node's already (only setup writes them).
       if (laySettings !== s) {
         k.fn.setup(s.x0, s.y0, s.W, s.H, s.reachMax, s.opacity, s.sizeJitter, s.opacityJitter, s.scatter, s.widthMax, s.seed);
         laySettings = s;
       }
-      return k.fn.lay(at * 16, ax, ay, ux, uy, sA, kFirst, Math.min(kEnd, kFirst + LAY_CHUNK - 1), end, shift, sp, baseW, fkey);
+      return k.fn.lay(at * 16, ax, ay, ux, uy, sA, kFirst, Math.min(kEnd, kFirst + LAY_CHUNK - 1), end, shift, sp, baseW, fkey, quad);
     },
     room: (dabs) => {
       k.reserve(dabs * 16);
