@@ -269,11 +269,47 @@ export function visitLineParts(
     const rr = o ? { x0: Math.max(r.x0, clip[0]), y0: Math.max(r.y0, clip[1]), x1: Math.min(r.x1, clip[2]), y1: Math.min(r.y1, clip[3]) } : r;
     if (!(rr.x1 > rr.x0 && rr.y1 > rr.y0)) continue;
     for (const line of w.lines) {
+      // A line whose every vertex lies more than a pixel outside rr on one side gives no part:
+      // each segment's Liang-Barsky test leaves it out (t0 > 1 or t1 < 0 by far more than the
+      // rounding, world pixels being < 2^31), so it is not converted and walked. Its box in
+      // world pixels is its Mercator box times W plus dx (monotonic rounding: the same bounds as
+      // the converted vertices'). Not with `snap` (it moves vertices), nor with NaN vertices.
+      if (!snap) {
+        const b = lineBox(line);
+        if (b && (b[2] * W + dx < rr.x0 - 1 || b[0] * W + dx > rr.x1 + 1 || b[3] * W < rr.y0 - 1 || b[1] * W > rr.y1 + 1)) continue;
+      }
       const q = toWorld(line, W, dx);
       snap?.(q);
       for (const part of partsInRect(q, rr)) visit(part, clip);
     }
   }
+}
+
+/** Mercator boxes of whole lines (memoised: a whole feature's lines are kept across renders and never mutated). */
+const lineBoxes = new WeakMap<ArrayLike<number>, readonly [number, number, number, number] | null>();
+
+/** A line's box [x0, y0, x1, y1], null when a coordinate is NaN (no box bounds its parts then). */
+export function lineBox(line: ArrayLike<number>): readonly [number, number, number, number] | null {
+  let b = lineBoxes.get(line);
+  if (b === undefined) {
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
+    let nan = false;
+    for (let i = 0; i + 1 < line.length; i += 2) {
+      const x = line[i]!,
+        y = line[i + 1]!;
+      if (x !== x || y !== y) nan = true;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    b = nan ? null : [x0, y0, x1, y1];
+    lineBoxes.set(line, b);
+  }
+  return b;
 }
 
 /** The feature with its rings as closed polylines (first vertex repeated), lines and points kept (memoised). */
