@@ -7,7 +7,7 @@ import { interpolateColor, type ColorSpace } from '../../backends/cpu/color.js';
 import { compileExpr } from '../../expr/index.js';
 import { colorRamp } from './index.js';
 import { makeSampler, resolveStops, stopTables, SEGMENT_SIZE, type Stop } from './plan.js';
-import { rampField, rampFieldOpaque } from './cpu.js';
+import { rampField, rampFieldOpaque, rampFieldReference } from './cpu.js';
 import type { OpContext } from '../types.js';
 import type { RGBA, Raster, ScalarField, ScalarValue } from '../../types.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -394,5 +394,43 @@ describe('the opaque fast loop', () => {
       rampFieldOpaque(src, n, lut, b);
       expect(Array.from(b)).toEqual(Array.from(a));
     }
+  });
+});
+
+describe('runs of equal field values', () => {
+  test('rampField (a pixel with the bits of the one before copies its colour) equals the plain loop bit for bit', () => {
+    // Heat-like fields: runs of zeros, -0 after +0, NaN runs, repeated values in every segment
+    // and at the stops, values past both ends; stops with alpha 0 (a heatmap's first) and equal values.
+    const stops = [
+      { value: 0, color: [0.17, 0.48, 0.71, 0] },
+      { value: 0.25, color: [0.17, 0.48, 0.71, 1] },
+      { value: 0.6, color: [1, 1, 0.75, 1] },
+      { value: 0.6, color: [0.5, 0.2, 0.1, 0.5] },
+      { value: 1, color: [0.84, 0.1, 0.11, 1] },
+    ] as Stop[];
+    const n = 20000;
+    const src = new Float32Array(n);
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      if (i % 7 === 0) v = [0, -0, 0.25, 0.6, 1, NaN, -0.5, 1.5, ((i * 7919) % 1000) / 900][(i >> 3) % 9]!;
+      src[i] = i % 5 === 0 ? v : i % 11 === 0 ? ((i * 31) % 1200) / 1000 : v;
+    }
+    src.set([0, -0, -0, 0, NaN, NaN, 0], 0);
+    const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
+    for (const space of ['rgb', 'lab'] as const)
+      for (const opacity of [1, 0.8, 0]) {
+        const lut = stopTables(stops, space);
+        const a = new Float32Array(n * 4).fill(5);
+        const b = new Float32Array(n * 4).fill(9);
+        rampField(src, n, lut, opacity, a);
+        rampFieldReference(src, n, lut, opacity, b);
+        expect(bits(a)).toEqual(bits(b));
+        // a view not at the buffer's start, shorter than the array
+        const off = new Float32Array(n + 3);
+        off.set(src, 3);
+        const c = new Float32Array((n - 10) * 4);
+        rampField(off.subarray(3), n - 10, lut, opacity, c);
+        expect(bits(c)).toEqual(bits(b.subarray(0, (n - 10) * 4)));
+      }
   });
 });

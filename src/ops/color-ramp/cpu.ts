@@ -134,11 +134,82 @@ export function rampFieldOpaque(src: Float32Array, n: number, lut: RampTable, o:
 /**
  * The common case (a scalar field through stops) as one loop: makeSampler's lookup written out
  * inline (the same segment and table entries; the division by the segment's width is a product
- * with its precomputed reciprocal times size - 1), without a call and a scratch array per pixel.
+ * with its precomputed reciprocal times size - 1), without a call and a scratch array per pixel;
+ * a pixel whose field value has the bits of the one before copies its colour.
  * The segment of the previous pixel is tried first: neighbours mostly share one. Its own
  * function: V8 optimises a small loop function as a unit.
  */
 export function rampField(src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array): void {
+  const { size, values, table, ends } = lut;
+  const last = values.length - 1;
+  const lo = values[0]!;
+  const hi = values[last]!;
+  const scale = new Float64Array(last);
+  for (let s = 0; s < last; s++) scale[s] = (size - 1) / (values[s + 1]! - values[s]!);
+  const top = size - 2;
+  let s = last - 1;
+  let vs = values[s]!,
+    ve = values[s + 1]!,
+    sc = scale[s]!,
+    base = s * size;
+  // A run of pixels with the same bits (a heat field's zeros: a third of a heatmap tile) copies
+  // the pixel before: the same t gives the same colour.
+  const bits = new Int32Array(src.buffer, src.byteOffset, n);
+  let prev = 0;
+  for (let i = 0, q = 0; i < n; i++, q += 4) {
+    const t = src[i]!;
+    if (i > 0 && bits[i] === prev) {
+      o[q] = o[q - 4]!;
+      o[q + 1] = o[q - 3]!;
+      o[q + 2] = o[q - 2]!;
+      o[q + 3] = o[q - 1]!;
+      continue;
+    }
+    prev = bits[i]!;
+    if (!(t >= vs && t < ve)) {
+      if (t !== t) {
+        o[q] = o[q + 1] = o[q + 2] = o[q + 3] = 0; // NaN: no data
+        continue;
+      }
+      if (t < lo || t >= hi) {
+        const e = t < lo ? 0 : 4;
+        const a = ends[e + 3]! * opacity;
+        o[q] = ends[e]! * a;
+        o[q + 1] = ends[e + 1]! * a;
+        o[q + 2] = ends[e + 2]! * a;
+        o[q + 3] = a;
+        continue;
+      }
+      // The highest s with values[s] <= t (makeSampler's search).
+      s = last - 1;
+      while (values[s]! > t) s--;
+      vs = values[s]!;
+      ve = values[s + 1]!;
+      sc = scale[s]!;
+      base = s * size;
+    }
+    const p = (t - vs) * sc;
+    let j = Math.floor(p);
+    if (j > top) j = top;
+    const f = p - j;
+    const e = (base + j) * 4;
+    const t0 = table[e]!,
+      t1 = table[e + 1]!,
+      t2 = table[e + 2]!,
+      t3 = table[e + 3]!;
+    const r = t0 + f * (table[e + 4]! - t0);
+    const g = t1 + f * (table[e + 5]! - t1);
+    const b = t2 + f * (table[e + 6]! - t2);
+    const a = (t3 + f * (table[e + 7]! - t3)) * opacity;
+    o[q] = r * a;
+    o[q + 1] = g * a;
+    o[q + 2] = b * a;
+    o[q + 3] = a;
+  }
+}
+
+/** rampField without the runs: the plain loop, the tests' reference for rampField (bit for bit). */
+export function rampFieldReference(src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array): void {
   const { size, values, table, ends } = lut;
   const last = values.length - 1;
   const lo = values[0]!;
