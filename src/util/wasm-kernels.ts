@@ -18,6 +18,10 @@ export class WasmKernels<T> {
     const need = bytes - this.mem.buffer.byteLength;
     if (need > 0) this.mem.grow(Math.ceil(need / 65536));
   }
+  /** The memory's size in bytes now (it only grows). */
+  get bytes(): number {
+    return this.mem.buffer.byteLength;
+  }
   f32(at: number, length: number): Float32Array {
     return new Float32Array(this.mem.buffer, at, length);
   }

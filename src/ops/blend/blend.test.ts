@@ -1,7 +1,7 @@
 // blend: every mode and composite against the W3C Compositing and Blending Level 1 formulas,
 // written out here from the spec text on straight colours, independently of cpu.ts.
 import { BLEND_MODES, blendRasters, blendReference, normalOver, normalOverMasked, type BlendMode, type Composite } from './cpu.js';
-import { normalOverSimd, normalOverSimdAvailable } from './simd.js';
+import { BLEND_SPAN_PIXELS, blendMemoryBytes, eraseSimd, multiplySimd, normalOverSimd, normalOverSimdAvailable } from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { reference } from '../../../tests/helpers/w3c-compositing.js';
@@ -336,5 +336,40 @@ describe('CPU/GPU parity', () => {
       };
       await checkParity(`blend ${c.mode}${c.clip ? ' clip' : ''}${c.composite ? ' ' + c.composite : ''}${c.mask ? ' mask' : ''}`, style, W, RASTER_TOL);
     }
+  });
+});
+
+describe('the blend kernels on a canvas larger than one span', () => {
+  // The module's memory never shrinks: a canvas goes through in spans of BLEND_SPAN_PIXELS, so it
+  // holds three spans, not three canvases. Every blend is per pixel, so each pixel must come out
+  // bit for bit as a call on that pixel alone gives it (the witness: the kernel on one pixel).
+  test('every pixel as the kernel gives it alone, and the memory stays at three spans', () => {
+    const r = rng(41);
+    const n = BLEND_SPAN_PIXELS * 2 + 37;
+    const base = new Float32Array(n * 4);
+    const over = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const ab = r();
+      const as = i % 5 === 0 ? 0 : r();
+      base.set([r() * ab, r() * ab, r() * ab, ab], i * 4);
+      over.set([r() * as, r() * as, r() * as, as], i * 4);
+    }
+    const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
+    const runs: [string, (b: Float32Array, o: Float32Array, out: Float32Array) => boolean][] = [
+      ['normal', (b, o, out) => normalOverSimd(b, o, 0.8, out)],
+      ['multiply', (b, o, out) => multiplySimd(b, o, 0.8, false, out)],
+      ['erase', (b, o, out) => eraseSimd(b, o, 0.8, out)],
+    ];
+    for (const [mode, run] of runs) {
+      const out = new Float32Array(n * 4);
+      expect(run(base, over, out)).toBe(true);
+      // pixels at both span boundaries, the first and the last
+      for (const p of [1, BLEND_SPAN_PIXELS - 1, BLEND_SPAN_PIXELS, BLEND_SPAN_PIXELS + 1, 2 * BLEND_SPAN_PIXELS, n - 1]) {
+        const one = new Float32Array(4);
+        run(base.slice(p * 4, p * 4 + 4), over.slice(p * 4, p * 4 + 4), one);
+        expect({ mode, p, bits: bits(out.subarray(p * 4, p * 4 + 4)) }).toEqual({ mode, p, bits: bits(one) });
+      }
+    }
+    expect(blendMemoryBytes()).toBeLessThanOrEqual(3 * BLEND_SPAN_PIXELS * 16 + 65536);
   });
 });

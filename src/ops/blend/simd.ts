@@ -3,7 +3,7 @@
 // ~1e-7. The kernel is blend.wat; where WebAssembly SIMD is missing, `normalOverSimd` returns false
 // and the loop runs. `multiply` and `erase` without a mask: the same f64 arithmetic as cpu.ts, bit
 // for bit.
-import { wasmKernels } from '../../util/wasm-kernels.js';
+import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 
 interface Exports {
   over(base: number, over: number, out: number, bytes: number, opacity: number): void;
@@ -41,27 +41,49 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   const to = hi + 1;
   if (from > 0) out.set(base.subarray(0, from));
   if (to < n) out.set(base.subarray(to, n), to);
-  const len = to - from;
-  const bytes = len * 4;
-  k.reserve(3 * bytes);
-  k.f32(0, len).set(base.subarray(from, to));
-  k.f32(bytes, len).set(over.subarray(from, to));
-  k.fn.over(0, bytes, 2 * bytes, bytes, opacity);
-  out.set(k.f32(2 * bytes, len), from);
+  spans(k, base, over, out, from, to, (fn, bytes) => fn.over(0, bytes, 2 * bytes, bytes, opacity));
   return true;
 }
 
-/** Copies base and over into the kernel memory, runs `run` on (base, over, out, bytes) offsets, copies out. */
+/**
+ * Pixels per kernel call. The module's memory never shrinks, so a canvas is blended in spans of at
+ * most this many pixels (three rasters of it: 12 MiB) instead of growing the memory to three whole
+ * canvases (48 bytes a pixel: ~800 MB for the largest canvas LIMITS allow, kept for the process's
+ * life). Every blend is per pixel, so spans give the same bits as one call.
+ */
+export const BLEND_SPAN_PIXELS = 1 << 18;
+
+/** Bytes the blend module's memory holds now (tests: it stays bounded). */
+export const blendMemoryBytes = (): number => kernels()?.bytes ?? 0;
+
+/** Runs `run` on (base, over, out, bytes) offsets for floats [from, to) of the rasters, span by span. */
+function spans(
+  k: WasmKernels<Exports>,
+  base: Float32Array,
+  over: Float32Array,
+  out: Float32Array,
+  from: number,
+  to: number,
+  run: (fn: Exports, bytes: number) => void,
+): void {
+  const step = BLEND_SPAN_PIXELS * 4;
+  for (let a = from; a < to; a += step) {
+    const b = Math.min(to, a + step);
+    const len = b - a;
+    const bytes = len * 4;
+    k.reserve(3 * bytes);
+    k.f32(0, len).set(base.subarray(a, b));
+    k.f32(bytes, len).set(over.subarray(a, b));
+    run(k.fn, bytes);
+    out.set(k.f32(2 * bytes, len), a);
+  }
+}
+
+/** Copies base and over into the kernel memory, runs `run` on (base, over, out, bytes) offsets, copies out (in spans). */
 function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, run: (k: Exports, bytes: number) => void): boolean {
   const k = kernels();
   if (!k) return false;
-  const n = base.length;
-  const bytes = n * 4;
-  k.reserve(3 * bytes);
-  k.f32(0, n).set(base);
-  k.f32(bytes, n).set(over.subarray(0, n));
-  run(k.fn, bytes);
-  out.set(k.f32(2 * bytes, n));
+  spans(k, base, over, out, 0, base.length, run);
   return true;
 }
 

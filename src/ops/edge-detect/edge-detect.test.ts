@@ -1,7 +1,7 @@
 // edge-detect: the kernel against a 2-D convolution with the Sobel matrices written out, a
 // hand-checked step edge through the render loop, and CPU/GPU parity.
 import { sobel, sobelScalar } from './cpu.js';
-import { sobelSimdAvailable } from './simd.js';
+import { BAND_PIXELS, sobelMemoryBytes, sobelSimdAvailable } from './simd.js';
 import { Renderer, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { checkParity, gpuDescribe, randomColor, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
@@ -79,6 +79,32 @@ describe('Sobel kernel', () => {
         expect(d).toBeLessThan(1e-6);
       }
     }
+  });
+
+  test('a canvas taller than one band: within 1e-6 of the reference, rows at a band edge as a call on them alone gives them, the memory one band', () => {
+    // The kernel runs in bands of rows (its memory never shrinks); each pixel reads its 3x3
+    // window only, so a band's first and last rows must equal a small call over the same rows.
+    const r = rng(12);
+    const w = 300;
+    const sw = w + 2;
+    const band = Math.floor(BAND_PIXELS / sw);
+    const h = 2 * band + 5;
+    const src = new Float32Array(sw * (h + 2) * 4);
+    for (let i = 0; i < sw * (h + 2); i++) {
+      const a = r();
+      src.set([r() * a, r() * a, r() * a, a], i * 4);
+    }
+    const out = sobel(src, sw, w, h, 1.5);
+    const ref = sobelScalar(src, sw, w, h, 1.5);
+    let d = 0;
+    for (let i = 0; i < out.length; i++) d = Math.max(d, Math.abs(out[i]! - ref[i]!));
+    expect(d).toBeLessThan(1e-6);
+    for (const s of [band - 2, 2 * band - 2]) {
+      const strip = src.slice(s * sw * 4, (s + 6) * sw * 4);
+      const small = sobel(strip, sw, w, 4, 1.5);
+      expect(Array.from(out.subarray(s * w * 4, (s + 4) * w * 4))).toEqual(Array.from(small));
+    }
+    expect(sobelMemoryBytes()).toBeLessThanOrEqual(BAND_PIXELS * 40 + 65536);
   });
 
   test('a flat image has no edges; a vertical step of height d gives 4 d on the two columns beside it', () => {

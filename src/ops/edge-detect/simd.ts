@@ -17,11 +17,23 @@ export function sobelSimdAvailable(): boolean {
 export function sobelSimd(src: Float32Array, sw: number, w: number, h: number, strength: number, out: Float32Array): boolean {
   const k = kernels();
   if (!k) return false;
-  const n = sw * (h + 2) * 4;
-  const outAt = (n * 4 + 15) & ~15;
-  k.reserve(outAt + w * h * 16);
-  k.f32(0, n).set(src.subarray(0, n));
-  k.fn.sobel(0, sw, outAt, w, h, strength);
-  out.set(k.f32(outAt, w * h * 4));
+  // In bands of rows (each pixel reads its 3x3 window only: the same bits as one call), so the
+  // module's memory, which never shrinks, holds a band and not a whole canvas (BAND_PIXELS).
+  const band = Math.max(1, Math.floor(BAND_PIXELS / sw));
+  for (let j0 = 0; j0 < h; j0 += band) {
+    const bh = Math.min(band, h - j0);
+    const n = sw * (bh + 2) * 4;
+    const outAt = (n * 4 + 15) & ~15;
+    k.reserve(outAt + w * bh * 16);
+    k.f32(0, n).set(src.subarray(j0 * sw * 4, j0 * sw * 4 + n));
+    k.fn.sobel(0, sw, outAt, w, bh, strength);
+    out.set(k.f32(outAt, w * bh * 4), j0 * w * 4);
+  }
   return true;
 }
+
+/** Pixels of one kernel call's band (its memory: ~32 bytes a pixel, 8 MiB). */
+export const BAND_PIXELS = 1 << 18;
+
+/** Bytes the module's memory holds now (tests: it stays bounded). */
+export const sobelMemoryBytes = (): number => kernels()?.bytes ?? 0;

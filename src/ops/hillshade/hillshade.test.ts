@@ -9,7 +9,7 @@ import { fixture, fixturesTest } from '../../../tests/helpers/fixtures.js';
 import { GPU, checkParity, diffRasters, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { hillshade, hillshadeReference, hillshadeSingle } from './cpu.js';
-import { shadeSimdAvailable } from './simd.js';
+import { SHADE_BAND_PIXELS, shadeMemoryBytes, shadeSimdAvailable } from './simd.js';
 import { premultiply, rowInverseResolution, shadeTerms, type ShadeColours } from './plan.js';
 
 const TYROL = 'dem/terrain-rgb/maplibre-terrain-shading-512';
@@ -327,5 +327,29 @@ describe('the single-light fast paths', () => {
           expect({ w, d: d < 2e-6, clear }).toEqual({ w, d: true, clear: 0 });
         }
     }
+  });
+
+  // The WebAssembly kernel runs in bands of rows (its memory never shrinks); each pixel reads its
+  // 3x3 window and its row's resolution only, so rows at a band's edge must equal a small call over them.
+  test('on a canvas taller than one band: within 2e-6 of the reference, band-edge rows as a call on them alone, the memory one band', () => {
+    const w = 260;
+    const band = Math.floor(SHADE_BAND_PIXELS / (w + 2));
+    const h = 2 * band + 3;
+    const f = field(w, h);
+    const win = { z: 9, x0: 100 * 256, y0: 170 * 256, width: w, height: h, tileSize: 256 };
+    const inv = rowInverseResolution(win);
+    const terms = shadeTerms(315, 45, 1, false);
+    const colours = palettes[0]!;
+    const fast = hillshade(f, w, h, inv, terms, colours);
+    const ref = hillshadeReference(f, w, h, inv, terms, colours);
+    let d = 0;
+    for (let i = 0; i < ref.length; i++) d = Math.max(d, Math.abs(fast[i]! - ref[i]!));
+    expect(d).toBeLessThan(2e-6);
+    for (const s of [band - 2, 2 * band - 2]) {
+      const strip = f.slice(s * (w + 2), (s + 6) * (w + 2));
+      const small = hillshade(strip, w, 4, inv.slice(s, s + 4), terms, colours);
+      expect(Array.from(fast.subarray(s * w * 4, (s + 4) * w * 4))).toEqual(Array.from(small));
+    }
+    expect(shadeMemoryBytes()).toBeLessThanOrEqual(SHADE_BAND_PIXELS * 24 + 65536);
   });
 });

@@ -24,16 +24,29 @@ export function hillshadeSimd(field: Float32Array, w: number, h: number, invRes:
   const k = kernels();
   if (!k) return false;
   const sw = w + 2;
-  const n = sw * (h + 2);
-  const outAt = (n * 4 + 15) & ~15;
-  const ewAt = outAt + w * h * 16;
-  const cAt = (ewAt + h * 4 + 15) & ~15;
-  k.reserve(cAt + 48);
-  k.f32(0, n).set(field.subarray(0, n));
-  const ew = k.f32(ewAt, h);
-  for (let j = 0; j < h; j++) ew[j] = invRes[j]!;
-  k.f32(cAt, 12).set([...shadeRamp(col), t.sinAlt254, t.cosAzCosAltZ254, t.sinAzCosAltZ254, t.squareZ]);
-  k.fn.shade(0, sw, outAt, w, h, ewAt, cAt, Math.ceil(w / 4));
-  out.set(k.f32(outAt, w * h * 4));
+  const ramp = [...shadeRamp(col), t.sinAlt254, t.cosAzCosAltZ254, t.sinAzCosAltZ254, t.squareZ];
+  // In bands of rows (each pixel reads its 3x3 window and its row's resolution only: the same bits
+  // as one call), so the module's memory, which never shrinks, holds a band, not a whole canvas.
+  const band = Math.max(1, Math.floor(SHADE_BAND_PIXELS / sw));
+  for (let j0 = 0; j0 < h; j0 += band) {
+    const bh = Math.min(band, h - j0);
+    const n = sw * (bh + 2);
+    const outAt = (n * 4 + 15) & ~15;
+    const ewAt = outAt + w * bh * 16;
+    const cAt = (ewAt + bh * 4 + 15) & ~15;
+    k.reserve(cAt + 48);
+    k.f32(0, n).set(field.subarray(j0 * sw, j0 * sw + n));
+    const ew = k.f32(ewAt, bh);
+    for (let j = 0; j < bh; j++) ew[j] = invRes[j0 + j]!;
+    k.f32(cAt, 12).set(ramp);
+    k.fn.shade(0, sw, outAt, w, bh, ewAt, cAt, Math.ceil(w / 4));
+    out.set(k.f32(outAt, w * bh * 4), j0 * w * 4);
+  }
   return true;
 }
+
+/** Pixels of one kernel call's band (its memory: ~20 bytes a pixel, 5 MiB). */
+export const SHADE_BAND_PIXELS = 1 << 18;
+
+/** Bytes the module's memory holds now (tests: it stays bounded). */
+export const shadeMemoryBytes = (): number => kernels()?.bytes ?? 0;

@@ -120,11 +120,18 @@ export function dabLayer(s: LaySettings): DabLayer | null {
 const kernels = wasmKernels<Exports>('stroke');
 
 /**
+ * The largest canvas whose dabs the kernel draws: its memory (~32 bytes a canvas pixel: the
+ * raster, the layer's planes) never shrinks, so a larger canvas (up to LIMITS.maxCanvasPixels,
+ * ~540 MB kept for the process's life) takes drawDabsReference's loop, which gives the same bits.
+ */
+export const DABS_WASM_MAX_PIXELS = 1 << 21;
+
+/**
  * Draws round-tipped dabs `d` (source-over, group by group) onto `out` (premultiplied RGBA, W x H),
  * as drawDabsReference does. False (nothing drawn) for image tips or without WebAssembly.
  */
 export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, fresh: boolean): boolean {
-  if (!d.round) return false;
+  if (!d.round || W * H > DABS_WASM_MAX_PIXELS) return false;
   const k = kernels();
   if (!k) return false;
   const n = W * H;
