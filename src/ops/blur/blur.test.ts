@@ -1,7 +1,7 @@
 // blur: the fast path against the exact truncated Gaussian, the exact one against a direct 2-D sum,
 // and the op's padding, clamping and tile seams through the render loop.
 import { blurExact, blurFast, monoPlane, monoPlane as monoOf, type PixelBox } from './cpu.js';
-import { simdAvailable, tintSimd } from './simd.js';
+import { BLUR_SIMD_MAX_PIXELS, blurMemoryBytes, simdAvailable, tintSimd } from './simd.js';
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -482,5 +482,27 @@ describe('CPU/GPU parity', () => {
       nodes: { ...inputs, out: { op: 'blur', input: '@i', sigma: '$s' } },
     };
     await checkParity('blur $param sigma', style, W, RASTER_TOL, { s: '5.5' });
+  });
+});
+
+describe('blur on a canvas past BLUR_SIMD_MAX_PIXELS', () => {
+  // The kernels' arena holds several canvas-sized planes in a memory that never shrinks, so a
+  // larger canvas runs the TypeScript stages: the same bits as useSimd false, and no growth.
+  test('the TypeScript stages run (bit for bit useSimd false) and the module memory does not grow', () => {
+    const side = Math.ceil(Math.sqrt(BLUR_SIMD_MAX_PIXELS)) + 2;
+    const r = rng(77);
+    const src = new Float32Array(side * side * 4);
+    for (let i = 0; i < src.length; i += 4 * 97) {
+      const a = r();
+      src.set([r() * a, r() * a, r() * a, a], i);
+    }
+    blurFast(src.subarray(0, 64 * 64 * 4), 64, 64, 8, 8, 48, 48, 4); // the module exists before
+    const before = blurMemoryBytes();
+    const pad = 12;
+    const w = side - 2 * pad;
+    const fast = blurFast(src, side, side, pad, pad, w, w, 4);
+    const plain = blurFast(src, side, side, pad, pad, w, w, 4, 0, 0, 4, false);
+    expect(Buffer.from(fast.buffer, fast.byteOffset, fast.byteLength).equals(Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength))).toBe(true);
+    expect(blurMemoryBytes()).toBe(before);
   });
 });

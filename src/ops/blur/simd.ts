@@ -71,11 +71,23 @@ export function tapTable(a: Arena, outputs: number, taps: number, index: (o: num
   return { idx, wts, taps };
 }
 
-/** The kernels and a fresh arena, or undefined without SIMD. */
-export function simd(): { k: Kernels; arena: Arena } | undefined {
+/**
+ * The largest canvas (source pixels) the kernels take: the arena holds several canvas-sized planes
+ * in the module's memory, which never shrinks (~7 x 16 bytes a pixel: ~1.8 GB after a 4096 x 4096
+ * blur, kept for the process's life). A larger one runs the TypeScript stages (the f64 reference
+ * the kernels are tested against, within ~1e-6 of them).
+ */
+export const BLUR_SIMD_MAX_PIXELS = 1 << 21;
+
+/** The kernels and a fresh arena for a job over `pixels` source pixels, or undefined without SIMD or past BLUR_SIMD_MAX_PIXELS. */
+export function simd(pixels: number): { k: Kernels; arena: Arena } | undefined {
+  if (pixels > BLUR_SIMD_MAX_PIXELS) return undefined;
   const k = instance();
   return k ? { k, arena: new Arena(k) } : undefined;
 }
+
+/** Bytes the module's memory holds now (tests: it stays bounded). */
+export const blurMemoryBytes = (): number => instance()?.mem.buffer.byteLength ?? 0;
 
 /**
  * blurFast's stages 1-3 on RGBA with the SIMD kernels (see blurFast with useSimd false in cpu.ts
@@ -97,7 +109,7 @@ export function blurStagesSimd(
   h: number,
   out: Float32Array,
 ): boolean {
-  const s = simd();
+  const s = simd(sw * sh);
   if (!s) return false;
   const { k: K, arena: a } = s;
   const bw = tx.blocks;
@@ -184,7 +196,7 @@ export function blurExactSimd(
   kernel: Float64Array,
   out: Float32Array,
 ): boolean {
-  const s = simd();
+  const s = simd(sw * sh);
   if (!s) return false;
   const { k: K, arena: a } = s;
   const r = (kernel.length - 1) >> 1;
@@ -248,7 +260,7 @@ export function blurExactPlaneSimd(
   kernel: Float64Array,
   out: Float32Array,
 ): boolean {
-  const s = simd();
+  const s = simd(sw * sh);
   if (!s) return false;
   const { k: K, arena: a } = s;
   const r = (kernel.length - 1) >> 1;
@@ -326,7 +338,7 @@ export function blurPlaneSimd(
   h: number,
   out: Float32Array,
 ): boolean {
-  const s = simd();
+  const s = simd(sw * sh);
   if (!s) return false;
   const { k: K, arena: a } = s;
   const bw = tx.blocks;
@@ -417,7 +429,7 @@ export function blurPlaneSimd(
  * blur's result. False without SIMD.
  */
 export function tintSimd(plane: Float32Array, r: number, g: number, b: number, out: Float32Array): boolean {
-  const s = simd();
+  const s = simd(plane.length);
   if (!s) return false;
   const { k: K, arena: a } = s;
   const n = plane.length;
@@ -450,7 +462,7 @@ export function monoScanSimd(
   alpha: Float32Array,
   range: Float64Array,
 ): boolean | undefined {
-  const s = simd();
+  const s = simd(data.length >> 2);
   if (!s) return undefined;
   const { k: K, arena: a } = s;
   const rows = y1 - y0,
