@@ -10,12 +10,14 @@
 // Median and max over BENCH_PREVIEW_CHANGES (20) changes per slider after 2 warm-up changes, the
 // values on the slider's own grid, consecutive ones distinct. Where the time went (medians): the
 // render workers' busy time summed over tiles, the last worker's end, and the page after it.
-// Writes bench/out/preview.json: [{style, param, median_ms, max_ms, tiles, ...}].
+// Writes bench/out/preview.json: [{style, param, median_ms, max_ms, tiles, ...}]. With a style or
+// param filter, the rows of the file it finds for the sliders not measured in this run are kept
+// (so `BENCH_MODE=preview` of bench/render-cpu.mjs still finds every example's tiles).
 // Env: BENCH_PREVIEW_STYLES=<regex> picks examples, BENCH_PREVIEW_PARAMS=<regex> params,
 // BENCH_PREVIEW_WORKERS the page's render workers, BENCH_PREVIEW_NOCACHE=<regex> also measures
 // those examples with the workers' node cache off (`#nodecache=0`: every change renders whole tiles).
 // Needs `npm run build` first. Skipped (with a line saying so) when chromium is absent.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,5 +212,11 @@ try {
 }
 mkdirSync(OUT, { recursive: true });
 const file = path.join(OUT, 'preview.json');
+if ((styleOnly || paramOnly) && existsSync(file)) {
+  // A filtered run replaces only the rows it measured.
+  const measured = new Set(rows.map((r) => `${r.style}\u0000${r.param}`));
+  const kept = JSON.parse(readFileSync(file, 'utf8')).filter((r) => !measured.has(`${r.style}\u0000${r.param}`));
+  rows.unshift(...kept);
+}
 writeFileSync(file, `${JSON.stringify(rows, null, 1)}\n`);
 console.log(`wrote ${path.relative(ROOT, file)} (${rows.length} rows)`);
