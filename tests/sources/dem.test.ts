@@ -3,7 +3,7 @@
 // edges and over-zoomed; tiles from templates and from a raster PMTiles archive.
 import path from 'node:path';
 import sharp from 'sharp';
-import { createDemSource, decodeElevation } from '../../src/sources/dem.js';
+import { axis, createDemSource, decodeElevation, locate, resample, resampleReference } from '../../src/sources/dem.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
 import { tileWindow, type Canvas } from '../../src/types.js';
 import { TileCache } from '../../src/sources/cache.js';
@@ -298,5 +298,56 @@ describe("the loader's decodeElevation (the Node loader: RGB PNG rows straight t
       throw new Error('boom');
     };
     await expect(createDemSource('d', decl, ctxOf(failing)).field(c)).rejects.toThrow(/not a readable PNG or WebP image.*boom|boom/);
+  });
+});
+
+describe('resample (source rows interpolated once, shared by the canvas rows that read them)', () => {
+  /** A seeded generator (mulberry32). */
+  const rng = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  test('the same bits as resampleReference (one loop, four samples a pixel): zooms in and out, tile edges, poles, absent tiles, NaN', () => {
+    const rand = rng(25);
+    const S = 16;
+    let cases = 0;
+    for (let c = 0; c < 300; c++) {
+      // Source pixels per canvas pixel: over-zoomed (1/16 .. 1/2), matching, and 2 (the minzoom clamp).
+      const k = [1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2, 0.3][c % 7]!;
+      const z = 2;
+      const rows = S * (1 << z);
+      const width = 1 + Math.floor(rand() * 70);
+      const height = 1 + Math.floor(rand() * 70);
+      const x0 = Math.floor((rand() - 0.3) * 200) + (c % 3 === 0 ? 0.5 : 0);
+      const y0 = Math.floor((rand() - 0.3) * (rows / k));
+      const cols = axis(x0, width, k, -Infinity, Infinity);
+      const rws = axis(y0, height, k, 0, rows - 1);
+      const tx0 = Math.floor(cols.min / S),
+        tx1 = Math.floor(cols.max / S);
+      const ty0 = Math.floor(rws.min / S),
+        ty1 = Math.floor(rws.max / S);
+      const nx = tx1 - tx0 + 1;
+      const tiles: (Float32Array | null)[] = [];
+      for (let t = 0; t < nx * (ty1 - ty0 + 1); t++) {
+        if (rand() < 0.1) {
+          tiles.push(null);
+          continue;
+        }
+        const tile = new Float32Array(S * S);
+        for (let i = 0; i < tile.length; i++) tile[i] = rand() < 0.02 ? NaN : (rand() - 0.3) * 5000;
+        tiles.push(tile);
+      }
+      const cx = locate(cols, S, tx0),
+        cy = locate(rws, S, ty0);
+      const a = new Float32Array(width * height).fill(7);
+      const b = new Float32Array(width * height).fill(-7);
+      resample(tiles, nx, S, cols, rws, cx, cy, a, width, height);
+      resampleReference(tiles, nx, S, cols, rws, cx, cy, b, width, height);
+      expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(true);
+      cases++;
+    }
+    expect(cases).toBe(300);
   });
 });

@@ -1,6 +1,6 @@
 // contour: vertex positions against exact linear interpolation on known fields, chaining,
 // saddles, equal-to-level samples, and the level rules of spec §2.5.
-import { intervalLevels, normalizeLevels } from '../../geometry/contour.js';
+import { fieldRange, intervalLevels, normalizeLevels } from '../../geometry/contour.js';
 import { contour } from './index.js';
 import type { OpContext } from '../types.js';
 import type { Canvas, Features, ScalarField, ScalarValue } from '../../types.js';
@@ -324,5 +324,21 @@ describe('levels', () => {
     const canvasBottom = C.y0 + C.height - 1;
     expect(v[v.length - 1]![1]).toBe(canvasTop - 0.5);
     expect(v[0]![1]).toBe(canvasBottom + 0.5);
+  });
+});
+
+describe('fieldRange', () => {
+  test('the finite minimum and maximum (Math.min / Math.max over the finite values), NaN skipped, none: [Infinity, -Infinity]', () => {
+    let seed = 7;
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let c = 0; c < 50; c++) {
+      const data = new Float32Array(1 + Math.floor(rand() * 500));
+      for (let i = 0; i < data.length; i++) data[i] = rand() < 0.1 ? NaN : Math.fround((rand() - 0.5) * 10 ** (c % 6));
+      const finite = Array.from(data).filter(Number.isFinite);
+      const want = finite.length ? [Math.min(...finite), Math.max(...finite)] : [Infinity, -Infinity];
+      expect(fieldRange(data)).toEqual(want);
+    }
+    expect(fieldRange(Float32Array.of(NaN, NaN))).toEqual([Infinity, -Infinity]);
+    expect(fieldRange(Float32Array.of(NaN, 3, NaN, -2, NaN))).toEqual([-2, 3]);
   });
 });
