@@ -48,8 +48,9 @@ interface Exports {
     weight: number,
     acc: number,
     first: number,
-    lineA: number,
-    lineB: number,
+    line: number,
+    rowA: number,
+    rowB: number,
   ): void;
   finish(acc: number, out: number, m: number, raster: number): void;
 }
@@ -106,15 +107,21 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
     const seedList = Array.from({ length: channels }, (_, c) => octaveSeed(seed, c, o));
     if (simplex) {
       const { X, Y, Z, i0, j0, k0, nx, ny, nz } = lattices[o]!;
+      // X and Z with their last column once more: the kernel reads columns in pairs.
       const xAt = work;
-      const zAt = xAt + w * 8;
-      const yAt = zAt + w * 8;
+      const zAt = xAt + (w + 1) * 8;
+      const yAt = zAt + (w + 1) * 8;
       const grads = align(yAt + h * 8);
       const box = nx * ny * nz * channels;
-      k.reserve(grads + box);
+      // (+ 4: a 3-channel corner reads its three bytes as one word)
+      k.reserve(grads + box + 4);
       const buf = k.u8(0, grads + box).buffer;
-      new Float64Array(buf, xAt, w).set(X);
-      new Float64Array(buf, zAt, w).set(Z);
+      const xs = new Float64Array(buf, xAt, w + 1);
+      const zs = new Float64Array(buf, zAt, w + 1);
+      xs.set(X);
+      zs.set(Z);
+      xs[w] = X[w - 1]!;
+      zs[w] = Z[w - 1]!;
       new Float64Array(buf, yAt, h).set(Y);
       new Uint32Array(buf, seeds, channels).set(seedList);
       new Uint8Array(buf, grads, box).fill(255);
@@ -129,17 +136,18 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
       const cellAt = align(bAt + w * 4);
       const sxAt = align(cellAt + nc * 4);
       const rowsAt = sxAt + w * 8;
-      const lineA = rowsAt + h * ENTRY * 4;
-      const lineB = lineA + nc * channels * 8;
-      k.reserve(lineB + nc * channels * 8);
-      const buf = k.u8(0, lineB).buffer;
+      const line = rowsAt + h * ENTRY * 4;
+      const rowA = align(line + nc * channels * 8);
+      const rowB = rowA + w * channels * 8;
+      k.reserve(rowB + w * channels * 8);
+      const buf = k.u8(0, rowB).buffer;
       new Int32Array(buf, aAt, w).set(a);
       new Int32Array(buf, bAt, w).set(b);
       new Uint32Array(buf, cellAt, nc).set(cellX);
       new Float64Array(buf, sxAt, w).set(sx);
       new Uint32Array(buf, rowsAt, h * ENTRY).set(p.rows.subarray(o * h * ENTRY, (o + 1) * h * ENTRY));
       new Uint32Array(buf, seeds, channels).set(seedList);
-      k.fn.value(aAt, bAt, sxAt, cellAt, nc, w, h, rowsAt, seeds, channels, weight, acc, first, lineA, lineB);
+      k.fn.value(aAt, bAt, sxAt, cellAt, nc, w, h, rowsAt, seeds, channels, weight, acc, first, line, rowA, rowB);
     }
   }
   k.reserve(scratch);
