@@ -124,4 +124,49 @@ describe('text: labels shared across tiles do not depend on the order tiles are 
     const own = await renderAll(example('world', undefined, true), tiles, true);
     expectSame(own, cells);
   });
+
+  test('two filters of one layer keeping the same first and last feature and count get their own labels', async () => {
+    // Labels are cached per run of a layer's features (its first and last feature and its length):
+    // these two filters' runs agree on all three but hold different streets, so a run taken from
+    // the cache without checking its members would draw one filter's street for the other. The
+    // same map with the two text nodes' settings made different (a priority of 0 written out,
+    // which places alike) shares nothing between them: the bytes must be the same.
+    const line = (name: string, lat: number) => ({
+      type: 'Feature',
+      properties: { name },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [-0.6, lat],
+          [0.6, lat],
+        ],
+      },
+    });
+    const data = {
+      type: 'FeatureCollection',
+      features: [line('Alpha Road', 0.3), line('Bravo Road', 0.1), line('Charlie Road', -0.1), line('Delta Road', -0.3)],
+    };
+    const doc = (shared: boolean) => {
+      const text = (features: string) => ({ op: 'text', features, 'text-expr': ['get', 'name'], placement: 'line', size: 14, 'max-extent': 128 });
+      return {
+        output: 'map',
+        sources: { s: { type: 'geojson', data } },
+        nodes: {
+          nob: { op: 'features', source: 's', 'filter-expr': ['!=', ['get', 'name'], 'Bravo Road'] },
+          noc: { op: 'features', source: 's', 'filter-expr': ['!=', ['get', 'name'], 'Charlie Road'] },
+          tb: text('@nob'),
+          tc: shared ? text('@noc') : { ...text('@noc'), 'priority-expr': ['literal', 0] },
+          map: { op: 'blend', base: '@tb', over: '@tc' },
+        },
+      };
+    };
+    const loader = new NodeLoader({ baseDir: path.resolve('.') });
+    const tiles = block(8, 127, 127, 2);
+    const apart = await renderAll(Renderer.create(doc(false), { loader }), tiles, true);
+    const shared = await renderAll(Renderer.create(doc(true), { loader }), tiles, true);
+    let ink = 0;
+    for (const v of apart.values()) for (let i = 3; i < v.length; i += 4) if (v[i]! > 128) ink++;
+    expect(ink).toBeGreaterThan(1000);
+    expectSame(apart, shared);
+  });
 });

@@ -5,7 +5,7 @@
 //   square as its owner (a label is anchored only in the square of the tile that made it);
 // - anything else (the output of a geometry op): the groups the canvas holds.
 import type { ExprFeature } from '../../expr/index.js';
-import { toWorld, type WholeFeature, worldShifts, worldSize } from '../../geometry/whole.js';
+import { toWorld, type WholeFeature, worldShifts } from '../../geometry/whole.js';
 import type { Canvas, FeatureGroup, Features } from '../../types.js';
 
 export type LineSource = 'whole' | 'piece' | 'clipped';
@@ -33,23 +33,28 @@ function exprOf(w: { id?: number | string; properties: Record<string, unknown>; 
 /** Which geometry a placement reads (the rest is not converted). */
 export type Placement = 'point' | 'line' | 'polygon';
 
-/** Every feature of `input` that can have a label anchored within `region` (a canvas grown by the reach). */
-export async function labelFeatures(input: Features, region: Canvas, placement: Placement, signal?: AbortSignal): Promise<LabelFeature[]> {
-  const whole = input.whole ? input.whole.features() : input.pieces ? await input.pieces(signal) : undefined;
-  if (!whole)
-    return input.groups.map((g: FeatureGroup) => ({ feature: exprOf(g), points: g.points, lines: g.lines, polygons: g.polygons, source: 'clipped', shift: 0 }));
-  const W = worldSize(region);
-  const out: LabelFeature[] = [];
+/**
+ * The whole features (GeoJSON) or tile pieces (MVT, PMTiles) of `input`, if it has them: the most
+ * complete geometry, the same objects for every canvas (plan.ts caches their labels on them).
+ */
+export async function wholeFeaturesOf(input: Features, signal?: AbortSignal): Promise<readonly WholeFeature[] | undefined> {
+  return input.whole ? input.whole.features() : input.pieces ? await input.pieces(signal) : undefined;
+}
+
+/** The groups a canvas holds (the output of a geometry op) as label features. */
+export function groupLabelFeatures(input: Features): LabelFeature[] {
+  return input.groups.map((g: FeatureGroup) => ({ feature: exprOf(g), points: g.points, lines: g.lines, polygons: g.polygons, source: 'clipped', shift: 0 }));
+}
+
+/**
+ * The world copies (shifts, pixels) of whole feature `w` that can have a label anchored within
+ * `region` (world size W): those whose box meets the region.
+ */
+export function regionShifts(w: WholeFeature, region: Canvas, W: number): number[] {
   const x1 = region.x0 + region.width;
   const y1 = region.y0 + region.height;
-  for (const w of whole) {
-    if (w.box[3] * W < region.y0 || w.box[1] * W > y1) continue;
-    for (const dx of worldShifts(w.box[0], w.box[2], region, 0)) {
-      if (w.box[2] * W + dx < region.x0 || w.box[0] * W + dx > x1) continue;
-      out.push(wholeLabelFeature(w, W, dx, placement));
-    }
-  }
-  return out;
+  if (w.box[3] * W < region.y0 || w.box[1] * W > y1) return [];
+  return worldShifts(w.box[0], w.box[2], region, 0).filter((dx) => !(w.box[2] * W + dx < region.x0 || w.box[0] * W + dx > x1));
 }
 
 /**
@@ -57,7 +62,7 @@ export async function labelFeatures(input: Features, region: Canvas, placement: 
  * geometry converted on first read, so a feature whose labels are already known (plan.ts, the
  * per-feature cache) costs no conversion.
  */
-function wholeLabelFeature(w: WholeFeature, W: number, dx: number, placement: Placement): LabelFeature {
+export function wholeLabelFeature(w: WholeFeature, W: number, dx: number, placement: Placement): LabelFeature {
   let points: ArrayLike<number> | undefined;
   let lines: Float64Array[] | undefined;
   let polygons: Float64Array[][] | undefined;

@@ -13,7 +13,7 @@ import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors } from './along.js';
-import { type LabelFeature, labelFeatures, owns, type Placement } from './features.js';
+import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
 import { glyphRings, type GlyphRings, haloRings, packRings } from './glyphs.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
@@ -201,7 +201,7 @@ function polygonPole(f: LabelFeature, W: number): Pole | null {
  */
 export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ shapes: TextShape[]; placement: TextPlacement }> {
   const s = textSettings(ctx);
-  const { extent, rounds, reach, placement, haloWidth, haloBlur, haloColor } = s;
+  const { extent, rounds, reach, haloWidth, haloBlur, haloColor } = s;
   const stack = await fontStackOf(ctx, ctx.node.font ?? DEFAULT_FONT);
   const clipper = await loadClipper();
   const canvas = ctx.canvas;
@@ -228,9 +228,7 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
     // Whole features and no avoided node: the decisions of world cells, shared by every canvas.
     placed = await cellPlacement(ctx, s, stack, input, whole, decided, W, reachOfHalo);
   } else {
-    const feats = await labelFeatures(input, region, placement, ctx.signal);
-    const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
-    const got = gatherCandidates(ctx, s, stack, feats, inRegion, W, reachOfHalo);
+    const got = await gatherCandidates(ctx, s, stack, input, region, W, reachOfHalo);
     reportLabels(ctx, s, stack, got.warnings, got.tooWide.length / 2);
     cands = got.cands;
     placedFlags = place(cands, rounds, obstaclesOf(ctx));
@@ -343,7 +341,7 @@ interface FeatureLabels {
  * out first. A feature larger than the bound is computed each time, not kept.
  */
 const FEATURE_CACHE_BYTES = 32 * 1024 * 1024;
-const featureLabelCache = new ByteLru<FeatureLabels>(FEATURE_CACHE_BYTES);
+const featureLabelCache = new ByteLru<FeatureLabels | LabelRun>(FEATURE_CACHE_BYTES);
 const featureIds = new WeakMap<object, number>();
 let nextFeatureId = 0;
 function idOfObject(o: object): number {
@@ -402,40 +400,127 @@ function settingsIdOf(ctx: OpContext, s: TextSettings, stack: FontStack, reachOf
  * lines), with its boxes grown by the padding; labels whose ink reaches past max-extent are left
  * out (their anchors listed in `tooWide`), characters no font has listed in `warnings`. Whole
  * features and pieces take their labels from the feature cache (computed once for every canvas),
- * the groups of a geometry op's output are computed for this canvas.
+ * the groups of a geometry op's output are computed for this canvas. Candidates come in the order
+ * of the features, their world copies (west first) and their anchors.
  */
-function gatherCandidates(
+async function gatherCandidates(
   ctx: OpContext,
   s: TextSettings,
-  stack: Awaited<ReturnType<typeof fontStackOf>>,
-  feats: Awaited<ReturnType<typeof labelFeatures>>,
-  inRegion: (x: number, y: number) => boolean,
+  stack: FontStack,
+  input: Features,
+  region: OpContext['canvas'],
   W: number,
   reachOfHalo: number,
-): { cands: LabelCandidate[]; warnings: Set<string>; tooWide: number[] } {
+): Promise<{ cands: LabelCandidate[]; warnings: Set<string>; tooWide: number[] }> {
+  const rx0 = region.x0;
+  const ry0 = region.y0;
+  const rx1 = region.x0 + region.width;
+  const ry1 = region.y0 + region.height;
   const cands: LabelCandidate[] = [];
   const warnings = new Set<string>();
   const tooWide: number[] = [];
-  let sid: string | undefined;
-  for (const f of feats) {
-    let labels: FeatureLabels;
-    if (f.whole) {
-      sid ??= settingsIdOf(ctx, s, stack, reachOfHalo);
-      const key = `${idOfObject(f.whole)}|${f.shift}|${W}|${sid}`;
-      const hit = featureLabelCache.get(key);
-      if (hit) labels = hit;
-      else {
-        labels = featureLabels(ctx, s, stack, f, undefined, W, reachOfHalo);
-        for (const c of labels.cands) c.id = nextCandidateId++;
-        featureLabelCache.set(key, labels);
-      }
-    } else labels = featureLabels(ctx, s, stack, f, inRegion, W, reachOfHalo);
+  const take = (labels: FeatureLabels) => {
     if (labels.missing) warnings.add(labels.missing);
-    for (const c of labels.cands) if (inRegion(c.x, c.y)) cands.push(c);
+    for (const c of labels.cands) if (c.x >= rx0 && c.y >= ry0 && c.x < rx1 && c.y < ry1) cands.push(c);
     const t = labels.tooWide;
-    for (let i = 0; i < t.length; i += 2) if (inRegion(t[i]!, t[i + 1]!)) tooWide.push(t[i]!, t[i + 1]!);
+    for (let i = 0; i < t.length; i += 2) if (t[i]! >= rx0 && t[i + 1]! >= ry0 && t[i]! < rx1 && t[i + 1]! < ry1) tooWide.push(t[i]!, t[i + 1]!);
+  };
+  const list = await wholeFeaturesOf(input, ctx.signal);
+  if (!list) {
+    const inRegion = (x: number, y: number) => x >= rx0 && y >= ry0 && x < rx1 && y < ry1;
+    for (const f of groupLabelFeatures(input)) take(featureLabels(ctx, s, stack, f, inRegion, W, reachOfHalo));
+    return { cands, warnings, tooWide };
+  }
+  const sid = settingsIdOf(ctx, s, stack, reachOfHalo);
+  // Within the world's first copy, a feature whose box lies strictly inside it has no other copy
+  // here: only shift 0, where its box meets the region (regionShifts' answer without its arrays).
+  const oneCopy = rx0 >= 0 && rx1 <= W;
+  for (let a = 0; a < list.length; ) {
+    const run = labelRun(list, a, W, sid);
+    const b = a + run.members.length;
+    for (let i = a; i < b; i++) {
+      const w = list[i]!;
+      const box = w.box;
+      if (oneCopy && box[0] > 0 && box[2] < 1) {
+        if (box[3] * W < ry0 || box[1] * W > ry1 || box[2] * W < rx0 || box[0] * W > rx1) continue;
+        take(runLabels(ctx, s, stack, run, i - a, W, reachOfHalo));
+        continue;
+      }
+      for (const dx of regionShifts(w, region, W)) {
+        if (dx === 0) take(runLabels(ctx, s, stack, run, i - a, W, reachOfHalo));
+        else take(shiftedLabels(ctx, s, stack, w, dx, W, sid, reachOfHalo));
+      }
+    }
+    a = b;
   }
   return { cands, warnings, tooWide };
+}
+
+/**
+ * The labels of a run of whole features (at most RUN_MAX consecutive features of a layer with the
+ * same owner: a tiled source's pieces of one source tile, or a GeoJSON layer), each at world
+ * shift 0 and computed when a canvas first needs it: one cache entry a run instead of one a
+ * feature, so a canvas reading ~700 pieces looks up ~20 keys. Keyed by the run's first and last
+ * feature, its length, the world size and the settings id; `members` are checked on every hit (a
+ * differently filtered list of the same source tile gets its own entry). Kept in the feature
+ * cache, whose bound counts every label a run holds.
+ */
+interface LabelRun {
+  key: string;
+  members: WholeFeature[];
+  labels: (FeatureLabels | undefined)[];
+  byteLength: number;
+}
+/** Most features in one run (a run's labels are one cache entry: kept well under the cache's bound). */
+const RUN_MAX = 256;
+
+/** The run starting at list[a]: its cache entry, or a new empty one. */
+function labelRun(list: readonly WholeFeature[], a: number, W: number, sid: string): LabelRun {
+  const owner = list[a]!.owner;
+  let b = a + 1;
+  while (b < list.length && b - a < RUN_MAX && list[b]!.owner === owner) b++;
+  const key = `r|${idOfObject(list[a]!)}|${idOfObject(list[b - 1]!)}|${b - a}|${W}|${sid}`;
+  const hit = featureLabelCache.get(key) as LabelRun | undefined;
+  if (hit && hit.members.every((w, i) => w === list[a + i])) return hit;
+  const run: LabelRun = { key, members: list.slice(a, b), labels: new Array(b - a), byteLength: 64 + (b - a) * 16 };
+  featureLabelCache.set(key, run);
+  return run;
+}
+
+/** Member k's labels at shift 0 (computed and counted in the run's bytes on first use). */
+function runLabels(ctx: OpContext, s: TextSettings, stack: FontStack, run: LabelRun, k: number, W: number, reachOfHalo: number): FeatureLabels {
+  let labels = run.labels[k];
+  if (!labels) {
+    labels = featureLabels(ctx, s, stack, wholeLabelFeature(run.members[k]!, W, 0, s.placement), undefined, W, reachOfHalo);
+    for (const c of labels.cands) c.id = nextCandidateId++;
+    run.labels[k] = labels;
+    // The cache reads the bytes of the entry it holds: the run, under its key, again counted.
+    const grown: LabelRun = { ...run, byteLength: run.byteLength + labels.byteLength };
+    featureLabelCache.set(run.key, grown);
+    run.byteLength = grown.byteLength;
+  }
+  return labels;
+}
+
+/** A whole feature's labels in another world copy (shift dx), cached per feature. */
+function shiftedLabels(
+  ctx: OpContext,
+  s: TextSettings,
+  stack: FontStack,
+  w: WholeFeature,
+  dx: number,
+  W: number,
+  sid: string,
+  reachOfHalo: number,
+): FeatureLabels {
+  const key = `${idOfObject(w)}|${dx}|${W}|${sid}`;
+  let labels = featureLabelCache.get(key) as FeatureLabels | undefined;
+  if (!labels) {
+    labels = featureLabels(ctx, s, stack, wholeLabelFeature(w, W, dx, s.placement), undefined, W, reachOfHalo);
+    for (const c of labels.cands) c.id = nextCandidateId++;
+    featureLabelCache.set(key, labels);
+  }
+  return labels;
 }
 
 /** Report characters no font has (`warnings`: text NUL characters) and labels left out for reaching past max-extent, through the sources' warn. */
@@ -493,7 +578,7 @@ async function cellPlacement(
   W: number,
   reachOfHalo: number,
 ): Promise<LabelCandidate[]> {
-  const { extent, rounds, placement } = s;
+  const { extent, rounds } = s;
   const C = cellSizeOf(extent);
   const M = reachOf(extent, rounds) - extent;
   const cx0 = Math.floor(decided.x0 / C);
@@ -521,9 +606,7 @@ async function cellPlacement(
     // The box of the undecided cells grown by E (4R - 2): every candidate that can sway a label
     // anchored in them (the cells between, already decided, are decided again alike and kept).
     const region = { ...decided, x0: mx0 * C - M, y0: my0 * C - M, width: (mx1 - mx0 + 1) * C + 2 * M, height: (my1 - my0 + 1) * C + 2 * M };
-    const inRegion = (x: number, y: number) => x >= region.x0 && y >= region.y0 && x < region.x0 + region.width && y < region.y0 + region.height;
-    const feats = await labelFeatures(input, region, placement, ctx.signal);
-    const got = gatherCandidates(ctx, s, stack, feats, inRegion, W, reachOfHalo);
+    const got = await gatherCandidates(ctx, s, stack, input, region, W, reachOfHalo);
     const flags = place(got.cands, rounds);
     const fresh = new Map<string, CellDecision>();
     const cellOf = (x: number, y: number): CellDecision | undefined => {
