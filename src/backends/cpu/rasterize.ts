@@ -40,8 +40,6 @@ const NARROW = 16;
 interface RunSink {
   /** Columns [x0, x1) of row y have coverage c (0 < c <= 1); the runs of a row come left to right. */
   run(y: number, x0: number, x1: number, c: number): void;
-  /** Columns [x0, x1) of row y have coverage cov[x] each (0 where none), in place of runs. */
-  pixels(y: number, x0: number, x1: number, cov: Float64Array): void;
   /** Row y has had its runs (the last one reaches the canvas's right edge when it has coverage). */
   rowEnd(y: number): void;
 }
@@ -70,13 +68,6 @@ class SpanSink implements RunSink {
     }
     this.cov.fill(c, x0, x1);
     this.pendEnd = x1;
-  }
-  pixels(y: number, x0: number, x1: number, cov: Float64Array): void {
-    for (let x = x0, run = x0; x < x1; run = x) {
-      const c = cov[x]!;
-      while (x < x1 && cov[x] === c) x++;
-      if (c !== 0) this.run(y, run, x, c);
-    }
   }
   rowEnd(y: number): void {
     this.flush(y, 0);
@@ -295,7 +286,7 @@ export class Rasterizer {
 
   /** Emit the coverage of everything added since the last sweep, run by run, and clear it. */
   sweep(span: SpanFn): void {
-    this.walk(new SpanSink(span, this.cov, this.width), false);
+    this.walk(new SpanSink(span, this.cov, this.width));
   }
 
   /**
@@ -306,20 +297,105 @@ export class Rasterizer {
    */
   composite(comp: Compositor): void {
     if (comp.width !== this.width) throw new RangeError('compositor and rasterizer widths differ');
-    this.walk(comp, true);
+    if (this.antialias) this.compositeWalk(comp);
+    else this.walk(comp);
+  }
+
+  /**
+   * walk(comp) with area coverage, the compositing written in: the same coverage, runs and
+   * arithmetic per pixel (paintRun for each run) without the sink's calls; a row whose touched
+   * cells span fewer than NARROW columns (a thin stroke crossing it) is read and composited cell by
+   * cell (Compositor.span's arithmetic), with no block flags to read and no runs to track. An
+   * opaque paint at coverage 1 replaces the pixel, as paintRun does for a run (c r + d (1 - c a)
+   * is r there for every finite d).
+   */
+  private compositeWalk(comp: Compositor): void {
+    const { acc, rowMin, rowMax, sw, ox, oy, width: W, blk, nb } = this;
+    const { data: d, r: pr, g: pg, b: pb, a: pa } = comp;
+    const opaque = pa >= 1;
+    const BM = (1 << BLOCK) - 1;
+    for (let y = this.yMin; y <= this.yMax; y++) {
+      const c0 = rowMin[y]!;
+      const c1 = rowMax[y]!;
+      if (c1 < c0) continue;
+      rowMin[y] = NONE;
+      rowMax[y] = -1;
+      const base = (y - oy) * sw - ox;
+      const bb = y * nb;
+      const last = c1 < W ? c1 : W - 1;
+      const rowP = y * W * 4;
+      let s = 0;
+      let c = 0;
+      let run = c0; // start of the current run of coverage c
+      let x = c0;
+      if (last - c0 < NARROW) {
+        for (let p = rowP + x * 4; x <= last; x++, p += 4) {
+          const q = base + x;
+          s += acc[q]!;
+          acc[q] = 0;
+          const m = s < 0 ? -s : s;
+          c = m < 1 ? (m > 1e-9 ? m : 0) : 1;
+          if (c <= 0) continue;
+          if (c >= 1 && opaque) {
+            d[p] = pr;
+            d[p + 1] = pg;
+            d[p + 2] = pb;
+            d[p + 3] = 1;
+            continue;
+          }
+          const k = 1 - pa * c;
+          d[p] = pr * c + d[p]! * k;
+          d[p + 1] = pg * c + d[p + 1]! * k;
+          d[p + 2] = pb * c + d[p + 2]! * k;
+          d[p + 3] = pa * c + d[p + 3]! * k;
+        }
+        // Fewer than NARROW <= 1 << BLOCK columns: two blocks at most.
+        blk[bb + (c0 >> BLOCK)] = 0;
+        blk[bb + (last >> BLOCK)] = 0;
+        run = x;
+      }
+      while (x <= last) {
+        const bi = bb + (x >> BLOCK);
+        const end = (x | BM) < last ? x | BM : last;
+        if (blk[bi] === 0) {
+          x = end + 1;
+          continue;
+        }
+        blk[bi] = 0;
+        for (; x <= end; x++) {
+          const v = acc[base + x]!;
+          if (v === 0) continue;
+          acc[base + x] = 0;
+          s += v;
+          const m = s < 0 ? -s : s;
+          const n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
+          if (n !== c) {
+            if (c !== 0) paintRun(d, rowP + run * 4, x - run, pr, pg, pb, pa, c);
+            c = n;
+            run = x;
+          }
+        }
+      }
+      if (c !== 0) paintRun(d, rowP + run * 4, W - run, pr, pg, pb, pa, c);
+      if (c1 >= W) {
+        acc[base + W] = 0;
+        acc[base + W + 1] = 0;
+        blk[bb + (W >> BLOCK)] = 0;
+        blk[bb + ((W + 1) >> BLOCK)] = 0;
+      }
+    }
+    this.unconfine();
   }
 
   /**
    * The coverage walk of sweep and composite, and the clearing of what it read: row by row, one
    * prefix pass over the touched cells gives each run of one coverage to `sink` as it ends (zero
    * coverage never). Coverage changes only at a non-zero cell; blocks no edge touched hold only
-   * zero cells, so the coverage runs on unchanged across them, unread. With `cellByCell`, a row
-   * whose touched cells span fewer than NARROW columns (a thin stroke crossing it) is read cell
-   * by cell into `cov` and given to the sink as one row of pixels: no block flags to read, no
-   * runs to track, one call.
+   * zero cells, so the coverage runs on unchanged across them, unread. (composite with area
+   * coverage runs compositeWalk, this walk with the compositing written in.)
    */
-  private walk(sink: RunSink, cellByCell: boolean): void {
-    const { acc, cov, rowMin, rowMax, sw, ox, oy, width: W, antialias, blk, nb } = this;
+  private walk(sink: RunSink): void {
+    const { acc, rowMin, rowMax, sw, ox, oy, width: W, antialias, blk, nb } = this;
     const BM = (1 << BLOCK) - 1;
     for (let y = this.yMin; y <= this.yMax; y++) {
       const c0 = rowMin[y]!;
@@ -334,21 +410,6 @@ export class Rasterizer {
       let c = 0;
       let run = c0; // start of the current run of coverage c
       let x = c0;
-      if (cellByCell && antialias && last - c0 < NARROW) {
-        for (; x <= last; x++) {
-          const q = base + x;
-          s += acc[q]!;
-          acc[q] = 0;
-          const m = s < 0 ? -s : s;
-          c = m < 1 ? (m > 1e-9 ? m : 0) : 1;
-          cov[x] = c;
-        }
-        sink.pixels(y, c0, x, cov);
-        // Fewer than NARROW <= 1 << BLOCK columns: two blocks at most.
-        blk[bb + (c0 >> BLOCK)] = 0;
-        blk[bb + (last >> BLOCK)] = 0;
-        run = x;
-      }
       while (x <= last) {
         const bi = bb + (x >> BLOCK);
         const end = (x | BM) < last ? x | BM : last;
@@ -691,11 +752,6 @@ export class Compositor implements RunSink {
   /** One run of coverage c, painted (Rasterizer.composite). */
   run(y: number, x0: number, x1: number, c: number): void {
     paintRun(this.data, (y * this.width + x0) * 4, x1 - x0, this.r, this.g, this.b, this.a, c);
-  }
-
-  /** A row of pixels of their own coverage (a narrow row in Rasterizer.composite). */
-  pixels(y: number, x0: number, x1: number, cov: Float64Array): void {
-    this.span(y, x0, x1, cov, -1);
   }
 
   rowEnd(): void {}
