@@ -80,7 +80,7 @@
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
     (param $weight f64) (param $acc i32) (param $first i32)
     (local $i i32) (local $j i32) (local $q i32) (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32)
-    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32)
+    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32) (local $ga v128) (local $gb v128)
     (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128)
     (local $t v128) (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
     (local $a v128) (local $b v128) (local $c v128) (local $i1 v128) (local $j1 v128) (local $k1 v128)
@@ -165,11 +165,12 @@
                 (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
                 (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
                 (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
+                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
+                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
                 (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $g))))
-                (local.set $gp1 (i32.shl (local.get $g) (i32.const 5)))
+                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
                 (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
                   (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
                     (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
@@ -188,11 +189,12 @@
                 (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
                 (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
                 (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
+                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
+                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
                 (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $g))))
-                (local.set $gp1 (i32.shl (local.get $g) (i32.const 5)))
+                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
                 (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
                   (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
                     (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
@@ -211,11 +213,12 @@
                 (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
                 (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
                 (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
+                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
+                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
                 (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $g))))
-                (local.set $gp1 (i32.shl (local.get $g) (i32.const 5)))
+                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
                 (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
                   (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
                     (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
@@ -234,11 +237,12 @@
                 (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
                 (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
                 (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
+                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
+                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
+                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
                 (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $g))))
-                (local.set $gp1 (i32.shl (local.get $g) (i32.const 5)))
+                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
                 (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
                   (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
                     (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
@@ -273,7 +277,7 @@
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
     (param $weight f64) (param $acc i32) (param $first i32)
     (local $i i32) (local $j i32) (local $q i32) (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32)
-    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32)
+    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32) (local $ga v128) (local $gb v128)
     (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128)
     (local $t v128) (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
     (local $a v128) (local $b v128) (local $c v128) (local $i1 v128) (local $j1 v128) (local $k1 v128)
@@ -537,7 +541,8 @@
 
   ;; Lattice line iy of value noise: line[s ch + c] = unit(hash(cellX[s] ^ hash(iy ^ seeds[c])))
   ;; for the nc lattice columns the canvas touches (cpu.ts valueOctave's fill); four slots at a
-  ;; time (unit: (h >>> 8) / 2^24, exact in f64 either way), the last few one by one.
+  ;; time (unit: (h >>> 8) / 2^24, as (h >>> 8) 2^-24: exact in f64 either way), the last few one
+  ;; by one.
   (func $fill (param $line i32) (param $iy i32) (param $cellX i32) (param $nc i32) (param $seeds i32) (param $ch i32)
     (local $c i32) (local $s i32) (local $hy i32) (local $at i32) (local $step i32) (local $u v128)
     (local $lo v128) (local $hi v128)
@@ -552,27 +557,33 @@
           (local.set $u (i32x4.shr_u
             (call $hash4 (v128.xor (v128.load (i32.add (local.get $cellX) (i32.shl (local.get $s) (i32.const 2)))) (i32x4.splat (local.get $hy))))
             (i32.const 8)))
-          (local.set $lo (f64x2.div (f64x2.convert_low_i32x4_u (local.get $u)) (f64x2.splat (f64.const 16777216))))
-          (local.set $hi (f64x2.div
+          (local.set $lo (f64x2.mul (f64x2.convert_low_i32x4_u (local.get $u)) (f64x2.splat (f64.const 0x1p-24))))
+          (local.set $hi (f64x2.mul
             (f64x2.convert_low_i32x4_u (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $u) (local.get $u)))
-            (f64x2.splat (f64.const 16777216))))
-          (f64.store (local.get $at) (f64x2.extract_lane 0 (local.get $lo)))
-          (local.set $at (i32.add (local.get $at) (local.get $step)))
-          (f64.store (local.get $at) (f64x2.extract_lane 1 (local.get $lo)))
-          (local.set $at (i32.add (local.get $at) (local.get $step)))
-          (f64.store (local.get $at) (f64x2.extract_lane 0 (local.get $hi)))
-          (local.set $at (i32.add (local.get $at) (local.get $step)))
-          (f64.store (local.get $at) (f64x2.extract_lane 1 (local.get $hi)))
-          (local.set $at (i32.add (local.get $at) (local.get $step)))
+            (f64x2.splat (f64.const 0x1p-24))))
+          (if (i32.eq (local.get $ch) (i32.const 1))
+            (then
+              (v128.store (local.get $at) (local.get $lo))
+              (v128.store offset=16 (local.get $at) (local.get $hi))
+              (local.set $at (i32.add (local.get $at) (i32.const 32))))
+            (else
+              (f64.store (local.get $at) (f64x2.extract_lane 0 (local.get $lo)))
+              (local.set $at (i32.add (local.get $at) (local.get $step)))
+              (f64.store (local.get $at) (f64x2.extract_lane 1 (local.get $lo)))
+              (local.set $at (i32.add (local.get $at) (local.get $step)))
+              (f64.store (local.get $at) (f64x2.extract_lane 0 (local.get $hi)))
+              (local.set $at (i32.add (local.get $at) (local.get $step)))
+              (f64.store (local.get $at) (f64x2.extract_lane 1 (local.get $hi)))
+              (local.set $at (i32.add (local.get $at) (local.get $step)))))
           (local.set $s (i32.add (local.get $s) (i32.const 4)))
           (br $slots4)))
       (block $done
         (loop $slots
           (br_if $done (i32.ge_u (local.get $s) (local.get $nc)))
           (f64.store (local.get $at)
-            (f64.div (f64.convert_i32_u (i32.shr_u
+            (f64.mul (f64.convert_i32_u (i32.shr_u
               (call $hash (i32.xor (i32.load (i32.add (local.get $cellX) (i32.shl (local.get $s) (i32.const 2)))) (local.get $hy)))
-              (i32.const 8))) (f64.const 16777216)))
+              (i32.const 8))) (f64.const 0x1p-24)))
           (local.set $at (i32.add (local.get $at) (local.get $step)))
           (local.set $s (i32.add (local.get $s) (i32.const 1)))
           (br $slots)))
@@ -583,8 +594,27 @@
   ;; row[i ch + c] = v0 + (v1 - v0) sx[i], v0 = line[a[i] ch + c], v1 = line[b[i] ch + c] (cpu.ts
   ;; valueOctave's `top` / `bottom`, which depend on the column and the line only).
   (func $interp (param $line i32) (param $row i32) (param $a i32) (param $b i32) (param $sx i32) (param $w i32) (param $ch i32)
-    (local $i i32) (local $c i32) (local $ai i32) (local $bi i32) (local $fx f64) (local $v0 f64) (local $stride i32)
+    (local $i i32) (local $c i32) (local $ai i32) (local $bi i32) (local $fx f64) (local $v0 f64) (local $stride i32) (local $v2 v128)
     (local.set $stride (i32.shl (local.get $ch) (i32.const 3)))
+    ;; one channel: two columns per f64x2 (the values gathered lane by lane), then the odd last one
+    (if (i32.eq (local.get $ch) (i32.const 1))
+      (then
+        (block $pairsDone
+          (loop $pairs
+            (br_if $pairsDone (i32.gt_u (i32.add (local.get $i) (i32.const 2)) (local.get $w)))
+            (local.set $ai (i32.add (local.get $a) (i32.shl (local.get $i) (i32.const 2))))
+            (local.set $bi (i32.add (local.get $b) (i32.shl (local.get $i) (i32.const 2))))
+            (local.set $v2 (v128.load64_lane 1 (i32.add (local.get $line) (i32.shl (i32.load offset=4 (local.get $ai)) (i32.const 3)))
+              (v128.load64_zero (i32.add (local.get $line) (i32.shl (i32.load (local.get $ai)) (i32.const 3))))))
+            (v128.store (local.get $row) (f64x2.add (local.get $v2) (f64x2.mul
+              (f64x2.sub
+                (v128.load64_lane 1 (i32.add (local.get $line) (i32.shl (i32.load offset=4 (local.get $bi)) (i32.const 3)))
+                  (v128.load64_zero (i32.add (local.get $line) (i32.shl (i32.load (local.get $bi)) (i32.const 3)))))
+                (local.get $v2))
+              (v128.load (i32.add (local.get $sx) (i32.shl (local.get $i) (i32.const 3)))))))
+            (local.set $row (i32.add (local.get $row) (i32.const 16)))
+            (local.set $i (i32.add (local.get $i) (i32.const 2)))
+            (br $pairs)))))
     (block $done
       (loop $cols
         (br_if $done (i32.ge_u (local.get $i) (local.get $w)))
