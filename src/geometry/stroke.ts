@@ -96,6 +96,12 @@ export class Stroker {
   private h = 0.5;
   private style: StrokeStyle = { width: 1, join: 'miter', cap: 'butt', miterLimit: 2, offset: 0 };
   private arcStep = Math.PI / 4;
+  /**
+   * A join whose directions' dot product exceeds this turns by less than arcStep (with 1e-6 of
+   * it to spare, far above acos's rounding): its arc has no interior point (arc()'s k <= 1), so
+   * neither acos nor atan2 is taken for it.
+   */
+  private noArcDot = Math.cos((Math.PI / 4) * (1 - 1e-6));
   /** The right side of a merged outline, in travel order (pushed reversed when the ring closes). */
   private right = new Float64Array(256);
   private rn = 0;
@@ -136,6 +142,7 @@ export class Stroker {
     this.h = style.width / 2;
     // Chord angle whose sagitta on radius h is ARC_TOLERANCE.
     this.arcStep = this.h > ARC_TOLERANCE ? Math.min(Math.PI / 4, 2 * Math.acos(1 - ARC_TOLERANCE / this.h)) : Math.PI / 4;
+    this.noArcDot = Math.cos(this.arcStep * (1 - 1e-6));
   }
 
   /**
@@ -611,8 +618,7 @@ export class Stroker {
       // Left side, in travel order: A, [tip | arc], B.
       o.push(ax, ay);
       if (join === 'round') {
-        const turn = Math.acos(Math.max(-1, Math.min(1, dot)));
-        this.arc(vx, vy, Math.atan2(ay - vy, ax - vx), turn, h);
+        if (!(dot > this.noArcDot)) this.arc(vx, vy, Math.atan2(ay - vy, ax - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h);
       } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, false);
       o.push(bx, by);
       return;
@@ -620,8 +626,7 @@ export class Stroker {
     // Right side, in travel order A, [tip | arc reversed], B: it is pushed back to front.
     this.pushRight(ax, ay);
     if (join === 'round') {
-      const turn = Math.acos(Math.max(-1, Math.min(1, dot)));
-      this.arcRight(vx, vy, Math.atan2(by - vy, bx - vx), turn, h);
+      if (!(dot > this.noArcDot)) this.arcRight(vx, vy, Math.atan2(by - vy, bx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h);
     } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, true);
     this.pushRight(bx, by);
   }
@@ -704,8 +709,7 @@ export class Stroker {
     if (join === 'round') {
       o.push(vx, vy);
       o.push(fx, fy);
-      const turn = Math.acos(Math.max(-1, Math.min(1, dot)));
-      this.arc(vx, vy, Math.atan2(fy - vy, fx - vx), turn, h);
+      if (!(dot > this.noArcDot)) this.arc(vx, vy, Math.atan2(fy - vy, fx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h);
       o.push(lx, ly);
       o.close();
       return;

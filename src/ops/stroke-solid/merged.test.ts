@@ -62,6 +62,37 @@ describe('merged stroke outlines', () => {
     }
   });
 
+  test('round joins: ceil(turn / chord angle) - 1 arc points, turns straddling the chord angle', () => {
+    // The closed form: the chord angle whose sagitta on radius h is 0.01 px, 2 acos(1 - 0.01 / h)
+    // (at most pi / 4); a join turning by `turn` gets ceil(turn / angle) - 1 interior arc points,
+    // also at turns a hair either side of a multiple of that angle (Stroker skips acos and atan2
+    // below the angle, with 1e-6 of it to spare).
+    for (const width of [0.8, 1, 5, 11, 40]) {
+      const h = width / 2;
+      const angle = Math.min(Math.PI / 4, 2 * Math.acos(1 - 0.01 / h));
+      for (const merged of [true, false]) {
+        const points = (turn: number, right: boolean) => {
+          const s = new Stroker();
+          s.merged = merged;
+          s.setStyle({ width, join: 'round', cap: 'butt', miterLimit: 2, offset: 0 });
+          const t = right ? turn : -turn;
+          s.line(new Float64Array([0, 0, 100, 0, 100 + 100 * Math.cos(t), 100 * Math.sin(t)]));
+          return s.out.starts[s.out.count]! / 2;
+        };
+        for (const right of [true, false]) {
+          const base = points(angle * 0.5, right);
+          for (const m of [1, 2, 3]) {
+            for (const rel of [-1e-3, -3e-6, -1e-6, -5e-7, -1e-8, 1e-7, 1e-3]) {
+              const turn = angle * (m + rel);
+              if (turn >= Math.PI * 0.99) continue;
+              expect([width, merged, right, m, rel, points(turn, right) - base]).toEqual([width, merged, right, m, rel, Math.ceil(m + rel) - 1]);
+            }
+          }
+        }
+      }
+    }
+  });
+
   test('fewer edges than the pieces', () => {
     const pts = new Float64Array([0, 0, 10, 2, 20, 0, 25, 10, 15, 20, 5, 18]);
     const count = (merged: boolean) => {
