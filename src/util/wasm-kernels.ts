@@ -25,6 +25,9 @@ export class WasmKernels<T> {
   f32(at: number, length: number): Float32Array {
     return new Float32Array(this.mem.buffer, at, length);
   }
+  f64(at: number, length: number): Float64Array {
+    return new Float64Array(this.mem.buffer, at, length);
+  }
   u8(at: number, length: number): Uint8Array {
     return new Uint8Array(this.mem.buffer, at, length);
   }

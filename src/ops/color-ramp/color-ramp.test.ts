@@ -8,6 +8,7 @@ import { compileExpr } from '../../expr/index.js';
 import { colorRamp } from './index.js';
 import { makeSampler, resolveStops, stopTables, SEGMENT_SIZE, type Stop } from './plan.js';
 import { rampField, rampFieldOpaque, rampFieldReference } from './cpu.js';
+import { RAMP_SPAN_PIXELS, RAMP_TABLE_MAX_BYTES, rampFieldSimd, rampMemoryBytes } from './simd.js';
 import type { OpContext } from '../types.js';
 import type { RGBA, Raster, ScalarField, ScalarValue } from '../../types.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -432,5 +433,111 @@ describe('runs of equal field values', () => {
         rampField(off.subarray(3), n - 10, lut, opacity, c);
         expect(bits(c)).toEqual(bits(b.subarray(0, (n - 10) * 4)));
       }
+  });
+});
+
+describe('the WebAssembly SIMD kernel (color-ramp.wat)', () => {
+  const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+  const same = (a: Float32Array, b: Float32Array) => {
+    const x = bits(a),
+      y = bits(b);
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    return true;
+  };
+  /** The f32 next below v (a field value just under a stop: its p can round up to the last entry). */
+  const below = (v: number) => {
+    if (v === 0) return -1e-45;
+    const f = Float32Array.of(v);
+    const u = new Uint32Array(f.buffer);
+    u[0] = v > 0 ? u[0]! - 1 : u[0]! + 1;
+    return f[0]!;
+  };
+  /** Stops over [-1000, 4000]: random colours and alphas, some stops sharing a value (hard steps). */
+  const randomStops = (rand: () => number, count: number, opaque: boolean): Stop[] => {
+    const stops: Stop[] = [];
+    for (let k = 0; k < count; k++) {
+      const value = k > 0 && rand() < 0.15 ? stops[k - 1]!.value : Math.fround(-1000 + rand() * 5000);
+      stops.push({ value, color: [rand(), rand(), rand(), opaque ? 1 : rand() < 0.2 ? 0 : rand()] as RGBA });
+    }
+    return stops.sort((a, b) => a.value - b.value);
+  };
+  test('equals rampFieldReference bit for bit: random stops and spaces, opacity, NaN, infinities, the stops, runs, past both ends', () => {
+    const rand = rng(2025);
+    let checked = 0;
+    for (let c = 0; c < 60; c++) {
+      const space = (['rgb', 'lab', 'hcl', 'hsl', 'hsv'] as const)[c % 5];
+      const stops = randomStops(rand, 2 + Math.floor(rand() * 9), c % 2 === 0);
+      const lut = stopTables(stops, space);
+      const n = 1 + Math.floor(rand() * 3000);
+      const src = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
+        const u = rand();
+        src[i] =
+          u < 0.05
+            ? NaN
+            : u < 0.08
+              ? [Infinity, -Infinity, 0, -0][i % 4]!
+              : u < 0.14
+                ? stops[i % stops.length]!.value
+                : u < 0.2
+                  ? below(stops[i % stops.length]!.value)
+                  : u < 0.4 && i > 0
+                    ? src[i - 1]!
+                    : -1500 + rand() * 6000;
+      }
+      if (c % 3 === 0) src[0] = 0; // bits 0 first: nothing before it to copy
+      for (const opacity of [1, 0.7, 0]) {
+        const a = new Float32Array(n * 4).fill(3);
+        const b = new Float32Array(n * 4).fill(-3);
+        expect(rampFieldSimd(src, n, lut, opacity, a)).toBe(true);
+        rampFieldReference(src, n, lut, opacity, b);
+        expect(same(a, b)).toBe(true);
+        if (opacity === 1 && c % 2 === 0) {
+          const o = new Float32Array(n * 4);
+          rampFieldOpaque(src, n, lut, o);
+          expect(same(a, o)).toBe(true);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBe(180);
+  });
+  test('a field longer than one span (its spans are separate calls): the same bits; a view off its buffer start; the memory stays bounded', () => {
+    const stops = [
+      { value: 0, color: [0.17, 0.48, 0.71, 0] },
+      { value: 0.25, color: [0.17, 0.48, 0.71, 1] },
+      { value: 0.6, color: [1, 1, 0.75, 1] },
+      { value: 1, color: [0.84, 0.1, 0.11, 1] },
+    ] as Stop[];
+    const lut = stopTables(stops, 'lab');
+    const n = 2 * RAMP_SPAN_PIXELS + 77;
+    const buf = new Float32Array(n + 5);
+    for (let i = 0; i < buf.length; i++) buf[i] = i % 13 === 0 ? 0 : ((i * 7919) % 1300) / 1000 - 0.1;
+    const src = buf.subarray(5);
+    const a = new Float32Array(n * 4);
+    const b = new Float32Array(n * 4);
+    expect(rampFieldSimd(src, n, lut, 0.9, a)).toBe(true);
+    rampFieldReference(src, n, lut, 0.9, b);
+    expect(same(a, b)).toBe(true);
+    // Every span boundary: the first pixel of a span repeats the bits of the last of the one before.
+    const edge = new Float32Array(RAMP_SPAN_PIXELS + 2).fill(0.5);
+    const e1 = new Float32Array(edge.length * 4);
+    const e2 = new Float32Array(edge.length * 4);
+    rampFieldSimd(edge, edge.length, lut, 1, e1);
+    rampFieldReference(edge, edge.length, lut, 1, e2);
+    expect(same(e1, e2)).toBe(true);
+    // 20 bytes a span pixel, plus the table, values and scales, in 64 KiB pages.
+    expect(rampMemoryBytes()).toBeLessThanOrEqual(RAMP_SPAN_PIXELS * 20 + lut.table.byteLength + 65536 * 2);
+  });
+  test('a premultiplied table (ramp-expr) or one over RAMP_TABLE_MAX_BYTES is left to the TypeScript loop', () => {
+    const many = Array.from({ length: RAMP_TABLE_MAX_BYTES / (SEGMENT_SIZE * 16) + 2 }, (_, k) => ({ value: k, color: [k % 2, 0.5, 0.5, 1] as RGBA }));
+    const big = stopTables(many, 'rgb');
+    expect(big.table.byteLength).toBeGreaterThan(RAMP_TABLE_MAX_BYTES);
+    const before = rampMemoryBytes();
+    expect(rampFieldSimd(new Float32Array(4), 4, big, 1, new Float32Array(16))).toBe(false);
+    expect(rampMemoryBytes()).toBe(before);
+    const small = stopTables([{ value: 0, color: [0, 0, 0, 1] } as Stop, { value: 1, color: [1, 1, 1, 1] } as Stop], 'rgb');
+    expect(rampFieldSimd(new Float32Array(4), 4, { ...small, premultiplied: true }, 1, new Float32Array(16))).toBe(false);
   });
 });

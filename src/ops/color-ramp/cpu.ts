@@ -3,6 +3,7 @@ import { newRaster, newRasterUninit } from '../../backends/cpu/raster.js';
 import type { Raster, ScalarField } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { resolveStops, stopTables, exprTable, makeSampler, type RampTable, type Stop } from './plan.js';
+import { rampFieldSimd } from './simd.js';
 
 /** The color-ramp op's CPU kernel. */
 export function colorRampCpu(ctx: OpContext): Raster {
@@ -15,6 +16,8 @@ export function colorRampCpu(ctx: OpContext): Raster {
   const n = input.width * input.height;
   if (input.kind === 'scalar-field' && !lut.premultiplied) {
     const out = newRasterUninit(input.width, input.height); // rampField writes every pixel
+    // The WebAssembly SIMD kernel (simd.ts: rampField's arithmetic, the same bits), else TypeScript.
+    if (rampFieldSimd(input.data, n, lut, opacity, out.data)) return out;
     if (opacity === 1 && isOpaque(lut)) rampFieldOpaque(input.data, n, lut, out.data);
     else rampField(input.data, n, lut, opacity, out.data);
     return out;
