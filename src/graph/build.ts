@@ -52,6 +52,12 @@ export interface PlanNode {
    */
   copyOf?: string;
   /**
+   * A `features` node (or copy) whose every reader reads it through an OpDef.readsWhole field:
+   * where its source gives whole features or tile pieces, nothing reads its groups, so it samples
+   * none (the text op reads a 448 px margin of a tiled source only as pieces).
+   */
+  groupsUnread?: boolean;
+  /**
    * How far beyond its canvas this node must publish what it decided (a text node's placed
    * labels), for consumers that read only that (OpDef.reach): its inputs reach as far, its canvas
    * does not grow.
@@ -483,6 +489,7 @@ function spreadMargins(nodes: Map<string, PlanNode>, order: string[]): void {
     }
   }
   splitFeatures(nodes, order, featureNeeds);
+  markGroupsUnread(nodes, order);
   for (const id of order) {
     const n = nodes.get(id)!;
     n.params = new Set(n.directParams);
@@ -523,6 +530,18 @@ function splitFeatures(nodes: Map<string, PlanNode>, order: string[], needs: Map
       for (const e of byNeed.get(need)!) e.from = current.id;
     }
   }
+}
+
+/** Sets PlanNode.groupsUnread on the `features` nodes read only through OpDef.readsWhole fields. */
+function markGroupsUnread(nodes: Map<string, PlanNode>, order: string[]): void {
+  const readers = new Map<string, boolean>();
+  for (const id of order)
+    for (const e of nodes.get(id)!.edges) {
+      if (nodes.get(e.from)?.op.name !== 'features') continue;
+      const whole = e.role === 'node' && !!nodes.get(id)!.op.readsWhole?.includes(inputField(e.field));
+      readers.set(e.from, (readers.get(e.from) ?? true) && whole);
+    }
+  for (const [id, whole] of readers) if (whole) nodes.get(id)!.groupsUnread = true;
 }
 
 /** The scalar type a scalar node emits (its op's `scalarType`, else number). */

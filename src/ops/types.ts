@@ -36,6 +36,13 @@ export interface OpDef {
    * Undefined for inputs read as values (their canvas grows by `pad`).
    */
   reach?(bound: BoundOf, inputField: string, node: NodeSpec): number | undefined;
+  /**
+   * Input fields of kind features read only as whole features or tile pieces when the input has
+   * them (Features.whole, Features.pieces), their groups then never read: a `features` node read
+   * only through such fields samples no groups where its source gives either (build.ts,
+   * PlanNode.groupsUnread).
+   */
+  readsWhole?: readonly string[];
   /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
   scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
   /** The assets a node reads through the host's loader beyond its `x-asset` fields (a text node's fonts, default included): hosts serve them (the preview's data route). */
@@ -109,6 +116,8 @@ export interface OpContext {
   published?(field: string): unknown;
   /** For ops with `paintsOnto`: paint onto this canvas-sized raster (owned by the op) instead of a new transparent one. */
   target?: Raster;
+  /** A `features` node whose readers all read whole features or pieces where there are some (PlanNode.groupsUnread). */
+  groupsUnread?: boolean;
 }
 
 export type { Features, Raster, ScalarField, CompiledExpr, ExprType };

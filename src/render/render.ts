@@ -330,6 +330,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     sources: st.sources,
     signal: st.signal,
     reach: n.reach * ratio,
+    groupsUnread: n.groupsUnread,
     publish(data) {
       st.published.set(n.id, data);
     },

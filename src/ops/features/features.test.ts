@@ -1,7 +1,10 @@
 // features: samples a source layer for the node's canvas, with filter-expr, min/max zoom and
 // min-zoom-field; geometry arrives in world pixels at the render zoom.
 import { capture, win } from '../../../tests/helpers/scalars.js';
-import type { Features } from '../../types.js';
+import path from 'node:path';
+import { buildPlan } from '../../graph/build.js';
+import { NodeLoader } from '../../hosts/node/loader.js';
+import type { Features, Raster } from '../../types.js';
 
 const points = {
   type: 'FeatureCollection',
@@ -98,5 +101,62 @@ describe('features', () => {
   test('min-zoom-field drops features whose value exceeds the zoom', async () => {
     expect(names(await sample({ 'min-zoom-field': 'minz' }, 2))).toEqual(['a', 'c']);
     expect(names(await sample({ 'min-zoom-field': 'minz' }, 3))).toEqual(['a', 'b', 'c']);
+  });
+
+  test('a node read only by text nodes samples no groups where its source gives whole features or pieces; a reader of its groups gets them', async () => {
+    // The text op reads whole features (GeoJSON) and tile pieces (MVT) only: sampling the canvas's
+    // groups over its label margin was work nothing read (build.ts markGroupsUnread).
+    const doc = (strokeToo: boolean) => ({
+      output: 'out',
+      sources: { pts: { type: 'geojson', data: points } },
+      nodes: {
+        f: { op: 'features', source: 'pts' },
+        both: { op: 'features', source: 'pts' },
+        names: { op: 'text', features: '@f', 'text-expr': ['get', 'name'], size: 12 },
+        dots: { op: 'circles', features: '@both', radius: 2 },
+        more: { op: 'text', features: '@both', 'text-expr': ['get', 'name'], size: 12 },
+        // A reader of f's groups whose margin is too close to the text's for a copy of its own.
+        ...(strokeToo ? { ring: { op: 'stroke-solid', features: '@f', width: 900, color: '#ffffff00' } } : {}),
+        a: { op: 'blend', base: '@dots', over: '@names' },
+        b: { op: 'blend', base: '@a', over: '@more' },
+        out: strokeToo ? { op: 'blend', base: '@b', over: '@ring' } : { op: 'blend', base: '@b', over: '@b' },
+      },
+    });
+    const plan = buildPlan(doc(false) as never);
+    expect(plan.nodes.get('f')!.groupsUnread).toBe(true);
+    // `both` is sampled twice (build.ts splitFeatures): over the text's margin, read by text only,
+    // and over the dots' (a copy), read by circles.
+    const copy = [...plan.nodes.values()].find((n) => n.copyOf === 'both')!;
+    expect(plan.nodes.get('both')!.groupsUnread).toBe(true);
+    expect(copy.groupsUnread).toBeUndefined();
+    expect(buildPlan(doc(true) as never).nodes.get('f')!.groupsUnread).toBeUndefined();
+    const loader = new NodeLoader({ baseDir: path.resolve('.') });
+    const got = await capture(doc(false), ['f', copy.id], { ...win(1), width: 512, height: 512 }, {}, { loader });
+    const f = got.get('f') as Features;
+    expect(f.groups).toEqual([]);
+    expect(f.whole!.features().map((w) => w.properties.name)).toEqual(['a', 'b', 'c']);
+    expect(names((got.get(copy.id) as Features).groups)).toEqual(['a', 'b', 'c']);
+    // Tile pieces (MVT): none sampled either; the text node's pixels are those it draws when the groups are sampled.
+    const street = (strokeToo: boolean) => ({
+      output: 'out',
+      sources: { s: { type: 'mvt', tiles: ['npm:@mapbox/mvt-fixtures/real-world/chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 } },
+      nodes: {
+        lines: { op: 'features', source: 's', layer: 'road_label' },
+        names: { op: 'text', features: '@lines', 'text-expr': ['get', 'name'], placement: 'line', size: 10, 'max-extent': 64 },
+        // A reader of the groups whose margin is too close to the text's for a copy of its own: an invisible wide stroke.
+        ...(strokeToo ? { ink: { op: 'stroke-solid', features: '@lines', width: 600, color: '#ffffff00' } } : {}),
+        out: strokeToo ? { op: 'blend', base: '@names', over: '@ink' } : { op: 'blend', base: '@names', over: '@names', opacity: 0 },
+      },
+    });
+    const tile = { z: 14, x0: 4202 * 256, y0: 6089 * 256, width: 256, height: 256, tileSize: 256 };
+    const quiet = { loader, onWarning: () => {} };
+    const alone = await capture(street(false), ['lines', 'names'], tile, {}, quiet);
+    const read = await capture(street(true), ['lines', 'names'], tile, {}, quiet);
+    expect((alone.get('lines') as Features).groups).toEqual([]);
+    expect((read.get('lines') as Features).groups.length).toBeGreaterThan(10);
+    const a = (alone.get('names') as Raster).data;
+    const b = (read.get('names') as Raster).data;
+    expect(a.some((v) => v > 0)).toBe(true);
+    expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(true);
   });
 });

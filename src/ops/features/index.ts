@@ -1,5 +1,6 @@
 import { expr, num, str } from '../../style/fields.js';
-import type { OpDef } from '../types.js';
+import type { OpContext, OpDef } from '../types.js';
+import type { FeatureSource } from '../../sources/types.js';
 import { RenderError } from '../../errors.js';
 import type { CompiledExpr, ExprFeature } from '../../expr/index.js';
 import type { FeatureGroup, Features } from '../../types.js';
@@ -41,7 +42,6 @@ export const features: OpDef = {
       const known = source.layers?.();
       throw new RenderError(`node '${ctx.id}': source '${source.name}' needs a 'layer'${known ? ` (${known.join(', ')})` : ''}`);
     }
-    let groups = await source.features(layer, ctx.canvas, ctx.signal);
     const filter = ctx.expr('filter-expr');
     const mzField = n['min-zoom-field'] as string | undefined;
     const passes = (g: Pick<FeatureGroup, 'id' | 'properties' | 'polygons' | 'lines'>) => {
@@ -51,22 +51,10 @@ export const features: OpDef = {
       }
       return !filter || filter.evaluate(z, exprFeature(g)) === true;
     };
-    if (filter || mzField) {
-      // Sources hand out the same groups array for a canvas they sampled before; its filtered
-      // list is kept beside it (the filter reads only the zoom and the feature, never a param).
-      let memo = filtered.get(groups);
-      if (!memo) filtered.set(groups, (memo = new Map()));
-      const key = `${z}|${mzField ?? ''}`;
-      let byExpr = memo.get(filter);
-      if (!byExpr) {
-        if (memo.size >= 8) memo.clear(); // a style rebuilt again and again: keep the memo small
-        memo.set(filter, (byExpr = new Map()));
-      }
-      let kept = byExpr.get(key);
-      if (!kept) byExpr.set(key, (kept = groups.filter(passes)));
-      groups = kept;
-    }
-    const out: Features = { kind: 'features', groups };
+    // The canvas's sampled groups, unless every reader takes whole features or pieces where the
+    // source gives some (then only if it turns out to give none).
+    const unread = ctx.groupsUnread && (!!source.tilePieces || !!source.wholeFeatures);
+    const out: Features = { kind: 'features', groups: unread ? [] : await sampledGroups(source, layer, ctx, filter, mzField, passes) };
     // Whole features (GeoJSON): filtered on first use, for the ops that measure whole features.
     const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
     if (all) {
@@ -101,9 +89,37 @@ export const features: OpDef = {
         return kept;
       };
     }
+    if (unread && !out.whole && !out.pieces) out.groups = await sampledGroups(source, layer, ctx, filter, mzField, passes);
     return out;
   },
 };
+
+/** The groups of `layer` sampled for the node's canvas, filtered (the filtered list memoised beside the source's array). */
+async function sampledGroups(
+  source: FeatureSource,
+  layer: string,
+  ctx: OpContext,
+  filter: CompiledExpr | undefined,
+  mzField: string | undefined,
+  passes: (g: FeatureGroup) => boolean,
+): Promise<FeatureGroup[]> {
+  const z = ctx.zoom;
+  const groups = await source.features(layer, ctx.canvas, ctx.signal);
+  if (!filter && !mzField) return groups;
+  // Sources hand out the same groups array for a canvas they sampled before; its filtered
+  // list is kept beside it (the filter reads only the zoom and the feature, never a param).
+  let memo = filtered.get(groups);
+  if (!memo) filtered.set(groups, (memo = new Map()));
+  const key = `${z}|${mzField ?? ''}`;
+  let byExpr = memo.get(filter);
+  if (!byExpr) {
+    if (memo.size >= 8) memo.clear(); // a style rebuilt again and again: keep the memo small
+    memo.set(filter, (byExpr = new Map()));
+  }
+  let kept = byExpr.get(key);
+  if (!kept) byExpr.set(key, (kept = groups.filter(passes)));
+  return kept;
+}
 
 /** The expression view of a group: geometry type from what it holds (polygon > line > point). */
 export function exprFeature(g: Pick<FeatureGroup, 'id' | 'properties' | 'polygons' | 'lines'>): ExprFeature {

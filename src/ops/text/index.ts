@@ -80,6 +80,8 @@ export const text = paintOp({
   assetRefs: (node) => (node.font === undefined ? [...DEFAULT_FONT] : (Array.isArray(node.font) ? node.font : [node.font]).map(String)),
   // Labels paint source-over: a plain blend of a text node over a base paints onto the base.
   paintsOnto: true,
+  // Whole features and tile pieces are all it reads where there are some (plan.ts gatherCandidates).
+  readsWhole: ['features'],
   gpu,
   cpu: textCpu,
   // The workbench's label boxes: every candidate and whether it is placed, nothing drawn.
