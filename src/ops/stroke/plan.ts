@@ -151,7 +151,8 @@ class DabLayout {
   readonly runGroup: number[] = [];
   /** Dabs laid (singles and runs), against MAX_DABS. */
   total = 0;
-  geom: Float32Array = new Float32Array(4096 * 4);
+  /** The dabs laid so far, [cx, cy, r, m] each: in the lay kernel's memory where it runs. */
+  geom: Float32Array;
   grp = new Uint32Array(4096);
   n = 0;
   readonly paints: number[] = [];
@@ -205,7 +206,7 @@ class DabLayout {
             widthMax: this.widthMax,
             seed: this.seed,
           });
-    if (this.layer) this.geom = this.layer.room(LAY_CHUNK);
+    this.geom = this.layer ? this.layer.room(LAY_CHUNK) : new Float32Array(4096 * 4);
   }
 
   /**
