@@ -2,6 +2,7 @@
 import { CpuBackend } from '../backends/cpu/backend.js';
 import { checkWindow } from '../graph/limits.js';
 import { newRasterUninit } from '../backends/cpu/raster.js';
+import { forgetUniform, markUniform, takeUntouched, uniformOf } from '../backends/cpu/uniform.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
 import { RenderError, TilegraphError } from '../errors.js';
 import type { Fusion, Plan, PlanNode } from '../graph/build.js';
@@ -197,8 +198,14 @@ async function renderOnce(
           const p = plan.nodes.get(fusion.paintId)!;
           st.canvases.set(fusion.paintId, canvas);
           const pctx = makeContext(st, p, canvas, temps);
-          pctx.target = ownedBase(st, ctx, n, fusion, temps);
+          const target = ownedBase(st, ctx, n, fusion, temps);
+          // The paint writes into the target: its one-value mark (src/backends/cpu/uniform.ts)
+          // holds afterwards only if the op reports it drew nothing.
+          const mark = uniformOf(target.data);
+          forgetUniform(target.data);
+          pctx.target = target;
           value = await session.run(p.op, pctx);
+          if (takeUntouched(target.data) && mark && storageOf(value) === target.data) markUniform(target.data, mark);
           edges = [...n.edges.filter((e) => e.field !== fusion.paint), ...p.edges];
           st.pending.delete(fusion.paintId);
         } else {
@@ -285,6 +292,8 @@ function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion,
   }
   const copy = newRasterUninit(base.width, base.height); // every value is copied in below
   copy.data.set(base.data);
+  const mark = uniformOf(base.data);
+  if (mark) markUniform(copy.data, mark);
   return copy;
 }
 

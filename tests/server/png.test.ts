@@ -143,6 +143,48 @@ describe('encodePng: lossless', () => {
   });
 });
 
+describe('encodePngSync: one-colour rasters encoded once, then their bytes reused', () => {
+  // A raster whose pixels all have the same bits is encoded once per size, colour and zlib level;
+  // later ones get a copy of those bytes. Witnesses: libvips and pngjs decode every file to
+  // toRGBA8 of the raster; the bytes are those of the encoder's general path (pngImageReference).
+  const cases: [string, Raster][] = [
+    ['open sea, 256 px', raster(256, 256, () => [0.66, 0.81, 0.9, 1])],
+    ['transparent, 256 px', raster(256, 256, () => [0, 0, 0, 0])],
+    ['translucent, 512 px', raster(512, 512, () => [0.2, 0.4, 0.6, 0.5])],
+    ['one colour, odd size', raster(13, 7, () => [1, 0.5, 0, 1])],
+    ['one pixel', raster(1, 1, () => [0.3, 0.3, 0.3, 0.7])],
+  ];
+  test.each(cases)("%s: every encode decodes to toRGBA8, with the general path's bytes, in a buffer of its own", async (_name, r) => {
+    const want = pngFile(pngImageReference(r));
+    for (const level of [undefined, 6]) {
+      const first = encodePngSync(r, { compressionLevel: level });
+      const second = encodePngSync(r, { compressionLevel: level });
+      expect(second.buffer).not.toBe(first.buffer);
+      if (level === undefined) {
+        expect(Buffer.from(first).equals(Buffer.from(want))).toBe(true);
+        expect(Buffer.from(second).equals(Buffer.from(want))).toBe(true);
+      } else expect(Buffer.from(second).equals(Buffer.from(pngFile(pngImageReference(r), { compressionLevel: 6 })))).toBe(true);
+      first.fill(0); // the caller owns (and may transfer or overwrite) what it gets
+      expect(Buffer.from(encodePngSync(r, { compressionLevel: level })).equals(Buffer.from(second))).toBe(true);
+      await roundTrip(r, second);
+    }
+  });
+
+  test('a raster of one colour but its last pixel, or of another size or colour, is not answered from the one-colour files', async () => {
+    const sea = raster(64, 64, () => [0.66, 0.81, 0.9, 1]);
+    encodePngSync(sea);
+    const last = raster(64, 64, (x, y) => (x === 63 && y === 63 ? [0.5, 0.5, 0.5, 1] : [0.66, 0.81, 0.9, 1]));
+    expect(form(encodePngSync(last))).toEqual({ colorType: 3, bitDepth: 1 });
+    await roundTrip(last);
+    await roundTrip(raster(64, 32, () => [0.66, 0.81, 0.9, 1]));
+    await roundTrip(raster(64, 64, () => [0.66, 0.81, 0.9, 0.5]));
+    // -0 and +0 differ in their bits: each its own entry, both the same image.
+    const signed = raster(8, 8, () => [0, -0, 0.5, 1]);
+    expect(Buffer.from(encodePngSync(signed)).equals(Buffer.from(pngFile(pngImageReference(signed))))).toBe(true);
+    await roundTrip(signed);
+  });
+});
+
 /** The fields of image data, its scanlines copied (they are a view of scratch memory). */
 const imageOf = (img: PngImage) => ({ ...img, scanlines: Uint8Array.from(img.scanlines) });
 

@@ -7,6 +7,8 @@
 // gallery) meets many canvas sizes, and a pool that refused new buffers once full kept the first
 // style's sizes for good (up to its whole budget per render thread, issue 23).
 
+import { forgetUniform, isZeroPixel, uniformOf } from './uniform.js';
+
 const MAX_PER_SIZE = 6;
 /** Bytes of free buffers kept per thread: six of one @2x canvas (656 px, 6.9 MB each) and more. */
 export const POOL_MAX_BYTES = 64 * 1024 * 1024;
@@ -14,6 +16,8 @@ const free = new Map<number, Float32Array[]>();
 /** Every pooled buffer, least recently released first. */
 const order = new Set<Float32Array>();
 let pooledBytes = 0;
+/** Pooled buffers released holding +0 everywhere (marked so, src/backends/cpu/uniform.ts): handed out zeroed without a fill. */
+const zeroed = new WeakSet<Float32Array>();
 
 /**
  * A zero-filled Float32Array of `length`, from the pool when one is free. `zero: false` skips the
@@ -25,7 +29,8 @@ export function acquire(length: number, zero = true): Float32Array {
   if (buf) {
     order.delete(buf);
     pooledBytes -= buf.byteLength;
-    if (zero) buf.fill(0);
+    if (zero && !zeroed.has(buf)) buf.fill(0);
+    zeroed.delete(buf);
     return buf;
   }
   return new Float32Array(length);
@@ -33,6 +38,8 @@ export function acquire(length: number, zero = true): Float32Array {
 
 /** Give a buffer back; the caller must not use it afterwards. */
 export function release(buf: Float32Array): void {
+  const mark = uniformOf(buf);
+  forgetUniform(buf); // whoever takes it next writes it
   if (buf.length < 4096 || buf.byteOffset !== 0 || buf.length !== buf.buffer.byteLength / 4) return; // small or a view
   if (buf.byteLength > POOL_MAX_BYTES || order.has(buf)) return;
   let list = free.get(buf.length);
@@ -40,6 +47,7 @@ export function release(buf: Float32Array): void {
   if (list.length >= MAX_PER_SIZE) drop(list[0]!);
   list.push(buf);
   order.add(buf);
+  if (mark && isZeroPixel(mark)) zeroed.add(buf);
   pooledBytes += buf.byteLength;
   while (pooledBytes > POOL_MAX_BYTES) drop(order.values().next().value!);
 }

@@ -1,6 +1,7 @@
 // CPU raster helpers: allocation and cropping of canvas-sized buffers.
 import type { Canvas, Raster, ScalarField, Sprite, Value } from '../../types.js';
 import { acquire, release } from './pool.js';
+import { fillPixel, isZeroPixel, markUniform, uniformOf } from './uniform.js';
 
 /**
  * Hand a rendered raster the caller is done with back to the buffer pool, so the next render
@@ -36,6 +37,19 @@ export function newField(width: number, height: number): ScalarField {
 /** Copy the part of a canvas-sized buffer (`channels` per pixel) covered by `to`; outside `from` reads 0. */
 export function cropData(data: Float32Array, channels: number, from: Canvas, to: Canvas): Float32Array {
   if (from.x0 === to.x0 && from.y0 === to.y0 && from.width === to.width && from.height === to.height) return data;
+  const mark = channels === 4 ? uniformOf(data) : undefined;
+  if (mark) {
+    // One value everywhere: so is the crop where it lies inside `from` or the value is +0 (what
+    // outside reads), the same pixels without the copy.
+    const inside = to.x0 >= from.x0 && to.y0 >= from.y0 && to.x0 + to.width <= from.x0 + from.width && to.y0 + to.height <= from.y0 + from.height;
+    const zero = isZeroPixel(mark);
+    if (inside || zero) {
+      const out = acquire(to.width * to.height * 4, zero);
+      if (!zero) fillPixel(out, mark);
+      markUniform(out, mark);
+      return out;
+    }
+  }
   const out = acquire(to.width * to.height * channels);
   const dx = to.x0 - from.x0;
   const dy = to.y0 - from.y0;

@@ -141,3 +141,26 @@ describe('Rasterizer.composite', () => {
     expect(r.sweepMask()[5 * 10 + 5]).toBe(1);
   });
 });
+
+describe('Compositor.painted (what paintedNothing reports, src/backends/cpu/uniform.ts)', () => {
+  // Squares: inside the canvas, a sliver covering no pixel centre, wholly off the canvas's left
+  // side (its cells add to the rows' first column with a net coverage of 0), and wholly below it.
+  const square = (x0: number, y0: number, s: number) => Float64Array.from([x0, y0, x0 + s, y0, x0 + s, y0 + s, x0, y0 + s, x0, y0]);
+  test.each([
+    ['inside', true, true, square(5, 5, 10)],
+    ['a sliver (a narrow row of coverage 0.0625)', true, false, square(7.75, 3, 0.25)],
+    ['off the left side', false, false, square(-30, 5, 10)],
+    ['below', false, false, square(5, 40, 10)],
+  ] as const)('%s: painted with area coverage %s, with pixel centres %s; the canvas unchanged when not', (_name, area, centres, ring) => {
+    for (const antialias of [true, false]) {
+      const r = new Rasterizer(32, 32, antialias);
+      const data = new Float32Array(32 * 32 * 4).fill(0.25);
+      const comp = new Compositor(data, 32);
+      comp.setColor([1, 0, 0, 1]);
+      r.addRing(ring);
+      r.composite(comp);
+      expect({ antialias, painted: comp.painted }).toEqual({ antialias, painted: antialias ? area : centres });
+      expect(data.every((v) => Object.is(v, 0.25))).toBe(!comp.painted);
+    }
+  });
+});

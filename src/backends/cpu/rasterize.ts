@@ -314,6 +314,7 @@ export class Rasterizer {
     const { data: d, r: pr, g: pg, b: pb, a: pa } = comp;
     const opaque = pa >= 1;
     const BM = (1 << BLOCK) - 1;
+    let painted = false; // a pixel was composited (Compositor.painted)
     for (let y = this.yMin; y <= this.yMax; y++) {
       const c0 = rowMin[y]!;
       const c1 = rowMax[y]!;
@@ -336,6 +337,7 @@ export class Rasterizer {
           const m = s < 0 ? -s : s;
           c = m < 1 ? (m > 1e-9 ? m : 0) : 1;
           if (c <= 0) continue;
+          painted = true;
           if (c >= 1 && opaque) {
             d[p] = pr;
             d[p + 1] = pg;
@@ -370,13 +372,19 @@ export class Rasterizer {
           const m = s < 0 ? -s : s;
           const n = m < 1 ? (m > 1e-9 ? m : 0) : 1;
           if (n !== c) {
-            if (c !== 0) paintRun(d, rowP + run * 4, x - run, pr, pg, pb, pa, c);
+            if (c !== 0) {
+              paintRun(d, rowP + run * 4, x - run, pr, pg, pb, pa, c);
+              painted = true;
+            }
             c = n;
             run = x;
           }
         }
       }
-      if (c !== 0) paintRun(d, rowP + run * 4, W - run, pr, pg, pb, pa, c);
+      if (c !== 0) {
+        paintRun(d, rowP + run * 4, W - run, pr, pg, pb, pa, c);
+        painted = true;
+      }
       if (c1 >= W) {
         acc[base + W] = 0;
         acc[base + W + 1] = 0;
@@ -384,6 +392,7 @@ export class Rasterizer {
         blk[bb + ((W + 1) >> BLOCK)] = 0;
       }
     }
+    if (painted) comp.painted = true;
     this.unconfine();
   }
 
@@ -708,6 +717,8 @@ export class Compositor implements RunSink {
   g = 0;
   b = 0;
   a = 0;
+  /** Whether a run or row reached the canvas (paintedNothing, src/backends/cpu/uniform.ts). */
+  painted = false;
   readonly span: SpanFn;
 
   constructor(
@@ -719,6 +730,7 @@ export class Compositor implements RunSink {
       const d = this.data;
       let p = (y * this.width + x0) * 4;
       if (solid >= 0) {
+        this.painted = true;
         if (solid >= 1 && a >= 1) {
           // Opaque paint over a whole run: the destination is replaced.
           fillPixels(d, p, x1 - x0, r, g, b, 1);
@@ -737,20 +749,24 @@ export class Compositor implements RunSink {
         }
         return;
       }
+      let painted = false;
       for (let x = x0; x < x1; x++, p += 4) {
         const c = cov[x]!;
         if (c <= 0) continue;
+        painted = true;
         const k = 1 - a * c;
         d[p] = r * c + d[p]! * k;
         d[p + 1] = g * c + d[p + 1]! * k;
         d[p + 2] = b * c + d[p + 2]! * k;
         d[p + 3] = a * c + d[p + 3]! * k;
       }
+      if (painted) this.painted = true; // a row of zero coverage (a ring off the canvas's left side) paints nothing
     };
   }
 
   /** One run of coverage c, painted (Rasterizer.composite). */
   run(y: number, x0: number, x1: number, c: number): void {
+    this.painted = true;
     paintRun(this.data, (y * this.width + x0) * 4, x1 - x0, this.r, this.g, this.b, this.a, c);
   }
 

@@ -1,5 +1,7 @@
 import { boolRef, nodeRef, oneOfEnum, opacityRef } from '../../style/fields.js';
-import { BLEND_MODES, blendRasters, type BlendMode } from './cpu.js';
+import { BLEND_MODES, blendRasters, type BlendMode, type BlendOptions } from './cpu.js';
+import { acquire } from '../../backends/cpu/pool.js';
+import { fillPixel, isZeroPixel, markUniform, uniformOf } from '../../backends/cpu/uniform.js';
 import type { Raster } from '../../types.js';
 import type { OpDef } from '../types.js';
 import { gpu } from './gpu.js';
@@ -7,6 +9,24 @@ import { COMPOSITES, compositeOf } from './plan.js';
 
 export { BLEND_MODES };
 export { COMPOSITES };
+
+/**
+ * The blend of rasters each marked one value everywhere (src/backends/cpu/uniform.ts; the mask
+ * too, when there is one): blendRasters on one pixel of each, its own per-pixel arithmetic (every
+ * blend is per pixel), filled into the output and marked. undefined when an input is not marked.
+ */
+function uniformBlend(base: Float32Array, over: Float32Array, o: BlendOptions): Float32Array | undefined {
+  const b = uniformOf(base);
+  const s = b && uniformOf(over);
+  const m = o.mask && uniformOf(o.mask);
+  if (!s || (o.mask && !m)) return undefined;
+  const one = blendRasters(Float32Array.from(b), Float32Array.from(s), { ...o, mask: m ? Float32Array.from(m) : undefined });
+  const zero = isZeroPixel(one);
+  const data = acquire(base.length, zero); // zero: handed out zeroed (often without a fill); else every value is written below
+  if (!zero) fillPixel(data, one);
+  markUniform(data, one);
+  return data;
+}
 
 /** Composites `over` onto `base` with a W3C blend mode. */
 export const blend: OpDef = {
@@ -39,12 +59,8 @@ export const blend: OpDef = {
     const over = ctx.input<'raster'>('over');
     const mask = ctx.has('mask') ? ctx.input<'raster'>('mask').data : undefined;
     const composite = compositeOf(ctx);
-    const data = blendRasters(base.data, over.data, {
-      mode: (ctx.node.mode as BlendMode | undefined) ?? 'normal',
-      composite,
-      opacity: ctx.num('opacity'),
-      mask,
-    });
+    const options = { mode: (ctx.node.mode as BlendMode | undefined) ?? 'normal', composite, opacity: ctx.num('opacity'), mask };
+    const data = uniformBlend(base.data, over.data, options) ?? blendRasters(base.data, over.data, options);
     return { kind: 'raster', width: base.width, height: base.height, data } satisfies Raster;
   },
 };

@@ -3,6 +3,7 @@
 // Both read a source that extends `ox`/`oy` pixels beyond the output on each side (the op's pad).
 
 import { acquire, release } from '../../backends/cpu/pool.js';
+import { fillPixel, isZeroPixel, markUniform, uniformOf } from '../../backends/cpu/uniform.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { decimationFactor, gaussianKernel, gridKernel, gridStart, kernelRadius, splinePlan, tentPlan, type SplinePlan, type TentPlan } from './plan.js';
@@ -591,6 +592,28 @@ function fillColour(out: Float32Array, r: number, g: number, b: number, a: numbe
   }
 }
 
+/**
+ * The blur of a raster marked one value everywhere (src/backends/cpu/uniform.ts), as blurCpu's
+ * one-colour path gives it: that path's test and fillColour run on one pixel of the value (every
+ * pixel of the window it reads is that pixel), so the output is the same bits without the window's
+ * test and plane; marked too. undefined when the raster is not marked or the path would not take it.
+ */
+function uniformBlur(src: Float32Array, length: number): Float32Array | undefined {
+  const px = uniformOf(src);
+  if (!px) return undefined;
+  const mono = monoPlane(px);
+  if (!mono) return undefined;
+  release(mono.alpha);
+  if (mono.constant !== mono.constant) return undefined;
+  const one = new Float32Array(4);
+  fillColour(one, mono.r, mono.g, mono.b, mono.constant);
+  const zero = isZeroPixel(one);
+  const data = acquire(length, zero); // zero: handed out zeroed (often without a fill); else every value is written below
+  if (!zero) fillPixel(data, one);
+  markUniform(data, one);
+  return data;
+}
+
 /** The blur op's CPU kernel: Gaussian blur in premultiplied space, reading ceil(3 sigma_bound) px of pad. */
 export function blurCpu(ctx: OpContext): Raster {
   // ctx.num clamps a $param / @node sigma to its static bound, so ceil(3 sigma) <= pad.
@@ -602,6 +625,8 @@ export function blurCpu(ctx: OpContext): Raster {
   // Only the pixels the blur reads matter (a pad sized for a larger sigma bound is not read).
   const m = readMargin(sigma);
   const box = { x0: Math.max(0, pad - m), y0: Math.max(0, pad - m), x1: Math.min(src.width, pad + width + m), y1: Math.min(src.height, pad + height + m) };
+  const uniform = sigma > 0 && box.x1 > box.x0 && box.y1 > box.y0 ? uniformBlur(src.data, width * height * 4) : undefined;
+  if (uniform) return { kind: 'raster', width, height, data: uniform } satisfies Raster;
   const mono = sigma > 0 ? monoPlane(src.data, src.width, box) : undefined;
   if (!mono) {
     const data = blurFast(src.data, src.width, src.height, pad, pad, width, height, sigma, x0 - pad, y0 - pad);
@@ -611,8 +636,10 @@ export function blurCpu(ctx: OpContext): Raster {
   // Blurring the alpha plane alone does a quarter of the work. A constant plane (all sea, all
   // land) blurs to itself: the kernel is normalised and reads only the pad (ceil(3 sigma) <= pad).
   const data = acquire(width * height * 4, false); // every value is written below
-  if (mono.constant === mono.constant) fillColour(data, mono.r, mono.g, mono.b, mono.constant);
-  else {
+  if (mono.constant === mono.constant) {
+    fillColour(data, mono.r, mono.g, mono.b, mono.constant);
+    if (data.length) markUniform(data, data.subarray(0, 4)); // one value everywhere: the kernels that know skip their work
+  } else {
     const bw = box.x1 - box.x0;
     const blurred = blurFast(mono.alpha, bw, box.y1 - box.y0, pad - box.x0, pad - box.y0, width, height, sigma, x0 - pad + box.x0, y0 - pad + box.y0, 1);
     if (!tintSimd(blurred, mono.r, mono.g, mono.b, data)) tint(blurred, mono.r, mono.g, mono.b, data);

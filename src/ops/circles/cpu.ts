@@ -1,6 +1,7 @@
 // circles: the CPU kernel (the reference).
 import type { Raster } from '../../types.js';
 import { newRaster } from '../../backends/cpu/raster.js';
+import { paintedNothing } from '../../backends/cpu/uniform.js';
 import type { OpContext } from '../types.js';
 import { circlePaints, smoothWeights } from './plan.js';
 
@@ -10,6 +11,7 @@ export function circlesCpu(ctx: OpContext): Raster {
   const out = ctx.target ?? newRaster(W, H);
   const d = out.data;
   const wt = new Float64Array(2);
+  let painted = false; // a circle's box reached the canvas (its pixels may be written)
   for (const { points: pts, r, sw, fill, stroke, aa } of circlePaints(ctx)) {
     const [fr, fg, fb, fa] = fill;
     const [sr, sg, sb, sa] = stroke;
@@ -22,6 +24,7 @@ export function circlesCpu(ctx: OpContext): Raster {
       const xb = Math.min(W, Math.ceil(cx + reach));
       const ya = Math.max(0, Math.floor(cy - reach));
       const yb = Math.min(H, Math.ceil(cy + reach));
+      if (xa < xb && ya < yb) painted = true;
       for (let y = ya; y < yb; y++) {
         const dy = y + 0.5 - cy;
         let p = (y * W + xa) * 4;
@@ -54,5 +57,6 @@ export function circlesCpu(ctx: OpContext): Raster {
       }
     }
   }
+  if (!painted) paintedNothing(d, !!ctx.target);
   return out;
 }

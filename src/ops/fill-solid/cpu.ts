@@ -2,6 +2,7 @@
 import type { Raster } from '../../types.js';
 import { Compositor, acquireRasterizer, emptyBox, growBox, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
+import { paintedNothing } from '../../backends/cpu/uniform.js';
 import type { OpContext } from '../types.js';
 import { fillGroups, addPolygonRings } from './plan.js';
 
@@ -22,5 +23,6 @@ export function fillSolidCpu(ctx: OpContext): Raster {
     rast.composite(comp);
   });
   releaseRasterizer(rast);
+  if (!comp.painted) paintedNothing(out.data, !!ctx.target);
   return out;
 }

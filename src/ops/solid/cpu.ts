@@ -2,6 +2,7 @@
 import type { OpContext } from '../types.js';
 import type { Raster } from '../../types.js';
 import { newRasterUninit } from '../../backends/cpu/raster.js';
+import { markUniform } from '../../backends/cpu/uniform.js';
 
 /** The solid op's CPU kernel. */
 export function solidCpu(ctx: OpContext): Raster {
@@ -17,5 +18,6 @@ export function solidCpu(ctx: OpContext): Raster {
     d[i + 3] = a;
   }
   for (let filled = row; filled < d.length; filled *= 2) d.copyWithin(filled, 0, Math.min(filled, d.length - filled));
+  if (d.length) markUniform(d, d.subarray(0, 4)); // one value everywhere: the kernels that know skip their work
   return out;
 }

@@ -2,6 +2,7 @@
 // rasterizer, composited source-over in paint order.
 import { Compositor, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
+import { paintedNothing } from '../../backends/cpu/uniform.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { textPlan } from './plan.js';
@@ -12,7 +13,10 @@ export async function textCpu(ctx: OpContext): Promise<Raster> {
   const { shapes, placement } = await textPlan(ctx);
   ctx.publish?.(placement);
   const out = ctx.target ?? newRaster(W, H);
-  if (!shapes.length) return out;
+  if (!shapes.length) {
+    paintedNothing(out.data, !!ctx.target);
+    return out;
+  }
   const rast = acquireRasterizer(W, H, true);
   const comp = new Compositor(out.data, W);
   for (const s of shapes) {
@@ -24,5 +28,6 @@ export async function textCpu(ctx: OpContext): Promise<Raster> {
     rast.composite(comp);
   }
   releaseRasterizer(rast);
+  if (!comp.painted) paintedNothing(out.data, !!ctx.target);
   return out;
 }

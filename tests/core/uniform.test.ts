@@ -1,0 +1,199 @@
+// Rasters marked one value everywhere (src/backends/cpu/uniform.ts): solid, paints that draw
+// nothing, crops, blur and blend of such rasters compute one pixel with the op's own per-pixel
+// arithmetic and fill their output instead of running over the canvas. The oracle is the same
+// render with every mark forgotten as soon as it is made (each op's general path, the kernels
+// tested against their references and witnesses elsewhere): the pixels must be the same bits.
+import path from 'node:path';
+import { CpuBackend, Renderer, releaseRaster, tileWindow, type Raster } from '../../src/index.js';
+import type { CpuSession } from '../../src/backends/cpu/backend.js';
+import { acquire, release } from '../../src/backends/cpu/pool.js';
+import { fillPixel, markUniform, uniformOf, forgetUniform } from '../../src/backends/cpu/uniform.js';
+import { storageOf, type Handle } from '../../src/backends/backend.js';
+import { loadStyleFile } from '../../src/hosts/node/style-file.js';
+import { BLEND_MODES } from '../../src/ops/blend/cpu.js';
+import { ROOT } from '../server/fixtures.js';
+
+/** A CPU backend whose sessions forget every mark as soon as an op or a crop makes it: no kernel takes its one-value path. */
+class UnmarkedBackend extends CpuBackend {
+  override begin(): CpuSession {
+    const s = super.begin();
+    const forget = <T extends Handle>(v: T): T => {
+      const d = storageOf(v);
+      if (d instanceof Float32Array) forgetUniform(d);
+      return v;
+    };
+    const run = s.run.bind(s);
+    const crop = s.crop.bind(s);
+    s.run = async (op, ctx) => forget(await run(op, ctx));
+    s.crop = (v, from, to) => forget(crop(v, from, to));
+    return s;
+  }
+}
+
+const bits = (r: Raster) => Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+
+/** Renders tile `t` with marks and without; expects the same bits; returns whether the marked render's output was marked. */
+async function sameBits(renderer: Renderer, t: [number, number, number], params = renderer.params({}), size = 256): Promise<boolean> {
+  const [z, x, y] = t;
+  const win = tileWindow({ z, x, y }, size);
+  const { raster: want } = await renderer.renderWindow(win, params, { backend: new UnmarkedBackend() });
+  const { raster: got } = await renderer.renderWindow(win, params, { backend: new CpuBackend() });
+  const marked = uniformOf(got.data) !== undefined;
+  expect({ tile: t.join('/'), same: bits(got).equals(bits(want)) }).toEqual({ tile: t.join('/'), same: true });
+  releaseRaster(want);
+  releaseRaster(got);
+  return marked;
+}
+
+describe("one-value rasters: the same bits as every op's general path", () => {
+  test('the world example: every zoom-4 tile (open sea, coasts, land), then a quarter again (buffers back from the pool)', async () => {
+    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+    let marked = 0;
+    for (let pass = 0; pass < 2; pass++)
+      for (let y = 0; y < 16; y++) for (let x = pass * (y % 4); x < 16; x += 1 + 3 * pass) if (await sameBits(style.renderer, [4, x, y])) marked++;
+    // Open sea: a fifth of the tiles end marked (their PNG is then one colour's bytes).
+    expect(marked).toBeGreaterThan(50);
+  }, 120_000);
+
+  test('the world example with other params (no shadow, a translucent sea, wide borders)', async () => {
+    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+    for (const p of [{ shadow: '0' }, { ocean: '#a9cfe680', 'shadow-opacity': '1' }, { 'border-width': '4', shadow: '12' }]) {
+      const params = style.renderer.params(p);
+      for (const t of [
+        [4, 0, 0],
+        [4, 8, 5],
+        [4, 11, 6],
+        [4, 2, 9],
+        [3, 4, 2],
+      ] as [number, number, number][])
+        await sameBits(style.renderer, t, params);
+    }
+  });
+
+  test('stipple and watercolour: zoom-4 tiles of open sea and coast', async () => {
+    for (const name of ['stipple', 'watercolor']) {
+      const style = await loadStyleFile(path.join(ROOT, `examples/${name}/style.json`));
+      for (const t of [
+        [4, 0, 0],
+        [4, 1, 8],
+        [4, 8, 5],
+        [4, 11, 6],
+        [4, 14, 12],
+        [4, 5, 15],
+      ] as [number, number, number][])
+        await sameBits(style.renderer, t);
+    }
+  }, 60_000);
+
+  const colours = ['#a9cfe6', '#10304a80', '#00000000', '#ffffff', '#ff000001', '#3c7a2bcc'];
+
+  test('blend of solids: every mode and composite, with opacity and a mask', async () => {
+    for (const mode of BLEND_MODES)
+      for (const composite of [{}, { clip: true }, { composite: 'erase' }])
+        for (const [i, base] of colours.entries()) {
+          const over = colours[(i + 1 + BLEND_MODES.indexOf(mode)) % colours.length]!;
+          const mask = colours[(i + 3) % colours.length]!;
+          for (const extra of [{}, { opacity: 0.37 }, { mask: '@mask' }]) {
+            const r = Renderer.create({
+              output: 'out',
+              nodes: {
+                base: { op: 'solid', color: base },
+                over: { op: 'solid', color: over },
+                mask: { op: 'solid', color: mask },
+                out: { op: 'blend', base: '@base', over: '@over', mode, ...composite, ...extra },
+              },
+            });
+            expect(await sameBits(r, [3, 2, 5], undefined, 64)).toBe(true);
+          }
+        }
+  }, 60_000);
+
+  test('blur of solids and of an empty fill (sigma 0.5-12), and what reads it', async () => {
+    for (const colour of colours)
+      for (const sigma of [0, 0.5, 3, 12]) {
+        const r = Renderer.create({
+          output: 'out',
+          sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } } },
+          nodes: {
+            a: { op: 'solid', color: colour },
+            f: { op: 'features', source: 's' },
+            empty: { op: 'fill-solid', features: '@f', fill: '#123456' },
+            blurred: { op: 'blur', input: '@a', sigma },
+            blurredEmpty: { op: 'blur', input: '@empty', sigma },
+            mixed: { op: 'blend', base: '@blurred', over: '@blurredEmpty', mode: 'screen', opacity: 0.6 },
+            out: { op: 'blend', base: '@mixed', over: '@blurred', mode: 'multiply' },
+          },
+        });
+        // sigma 0 is an exact crop (not marked after the blur, then a general blend).
+        expect(await sameBits(r, [2, 1, 1], undefined, 64)).toBe(sigma > 0);
+      }
+  });
+
+  test('a paint drawn onto a marked base loses the mark; one that draws nothing keeps it', async () => {
+    const square = (x0: number, y0: number, x1: number, y1: number) => ({
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [x0, y0],
+            [x1, y0],
+            [x1, y1],
+            [x0, y1],
+            [x0, y0],
+          ],
+        ],
+      },
+    });
+    const style = (feature: unknown) =>
+      Renderer.create({
+        output: 'out',
+        sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [feature] } } },
+        nodes: {
+          sea: { op: 'solid', color: '#a9cfe6' },
+          f: { op: 'features', source: 's' },
+          land: { op: 'fill-solid', features: '@f', fill: '#f3efe2' },
+          // A plain source-over of a paint: the fill is drawn straight onto the sea (fused).
+          withLand: { op: 'blend', base: '@sea', over: '@land' },
+          // Reads the composite's mark: a stale one would blur the land away.
+          out: { op: 'blur', input: '@withLand', sigma: 2 },
+        },
+      });
+    // Zoom 2, tile 1/1 covers lon -90..0, lat 0..66.5.
+    expect(await sameBits(style(square(-60, 20, -30, 40)), [2, 1, 1])).toBe(false);
+    expect(await sameBits(style(square(60, 20, 90, 40)), [2, 1, 1])).toBe(true);
+  });
+});
+
+describe('the buffer pool and marks', () => {
+  test('a buffer released marked +0 is handed out zeroed without a fill; any other is filled with zeros', () => {
+    const n = 8192;
+    const zero = acquire(n);
+    markUniform(zero, [0, 0, 0, 0]);
+    release(zero);
+    expect(uniformOf(zero)).toBeUndefined(); // released: the next owner writes it
+    const again = acquire(n);
+    expect(again).toBe(zero);
+    expect(again.every((v) => Object.is(v, 0))).toBe(true);
+    // Marked another value (or -0): filled with +0 when handed out zeroed.
+    for (const px of [
+      [0.5, 0.5, 0.5, 1],
+      [-0, 0, 0, 0],
+    ]) {
+      fillPixel(again, px);
+      markUniform(again, px);
+      release(again);
+      const z = acquire(n);
+      expect(z).toBe(again);
+      expect(z.every((v) => Object.is(v, 0))).toBe(true);
+    }
+    // Handed out unzeroed, a buffer released marked +0 is not taken as zeroed by the next acquire.
+    markUniform(again, [0, 0, 0, 0]);
+    release(again);
+    const w = acquire(n, false);
+    w.fill(3);
+    release(w);
+    expect(acquire(n)[7]).toBe(0);
+  });
+});
