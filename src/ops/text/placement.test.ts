@@ -2,7 +2,7 @@
 // as the limit of the rounds (the sequential rule written out here), and the locality that makes
 // tiles agree: a label's fate depends only on the candidates within (2 rounds - 1) 2E of it.
 import fc from 'fast-check';
-import { type Candidate, hashLabel, outranks, place } from './placement.js';
+import { type Candidate, hashLabel, outranks, place, placeReference } from './placement.js';
 
 const overlap = (a: Candidate, b: Candidate): boolean => {
   for (let i = 0; i < a.boxes.length; i += 4)
@@ -103,6 +103,41 @@ describe('placement', () => {
         seen.forEach(([c, i], k) => {
           if (c.x < cut - D) expect(part[k]).toBe(all[i]);
         });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('place() decides as placeReference (its first form, a map of cells) on labels of many boxes, obstacles, NaN and far-apart boxes', () => {
+    // Line labels: a run of glyph boxes along a random direction; some boxes NaN (they meet
+    // nothing), some labels far away (a grid past DENSE_MAX_CELLS takes the reference itself).
+    const glyphs = fc.record({
+      x: fc.double({ min: -300, max: 900, noNaN: true }),
+      y: fc.double({ min: -300, max: 900, noNaN: true }),
+      n: fc.integer({ min: 1, max: 14 }),
+      dx: fc.double({ min: -9, max: 9, noNaN: true }),
+      dy: fc.double({ min: -9, max: 9, noNaN: true }),
+      s: fc.double({ min: 2, max: 12, noNaN: true }),
+      p: fc.integer({ min: 0, max: 3 }),
+      nan: fc.boolean(),
+      far: fc.integer({ min: 0, max: 40 }),
+    });
+    fc.assert(
+      fc.property(fc.array(glyphs, { maxLength: 150 }), labels(12), fc.integer({ min: 1, max: 4 }), (gs, obs, rounds) => {
+        const cs: Candidate[] = gs.map((g, i) => {
+          const shift = g.far === 0 ? 1e6 : 0;
+          const boxes = new Float64Array(g.n * 4);
+          for (let k = 0; k < g.n; k++) {
+            const cx = g.x + shift + k * g.dx;
+            const cy = g.y + k * g.dy;
+            boxes.set([cx - g.s, cy - g.s, cx + g.s, cy + g.s], k * 4);
+          }
+          if (g.nan) boxes[0] = Number.NaN;
+          return { x: g.x + shift, y: g.y, priority: g.p, hash: hashLabel(`street ${i % 7}`, g.x / 1024, g.y / 1024), boxes };
+        });
+        const obstacles = Float64Array.from(candidates(obs).flatMap((o) => [...o.boxes]));
+        expect(place(cs, rounds, obstacles)).toEqual(placeReference(cs, rounds, obstacles));
+        expect(place(cs, rounds)).toEqual(placeReference(cs, rounds));
       }),
       { numRuns: 300 },
     );

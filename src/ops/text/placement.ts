@@ -178,11 +178,213 @@ class Grid {
 /** Cell size of the conflict grid, world pixels. */
 const CELL = 64;
 
+/** Most cells of place()'s dense conflict grid; a wider spread of boxes takes placeReference's map of cells. */
+const DENSE_MAX_CELLS = 1 << 20;
+
 /**
  * Which candidates are placed (true), after `rounds` rounds; candidates that overlap an `obstacles`
- * box (the placed labels of avoided nodes) are never placed.
+ * box (the placed labels of avoided nodes) are never placed. The conflicts are found through a
+ * dense grid of CELL px cells over the boxes' extent (each cell's candidates in one Int32Array,
+ * each candidate once per cell) and kept as one adjacency array: the same conflict pairs as
+ * placeReference, hence the same decisions (a round reads only which neighbours are undecided and
+ * outranked), without a Map or an array per cell and per candidate.
  */
 export function place(cands: readonly Candidate[], rounds: number, obstacles?: Float64Array): boolean[] {
+  const n = cands.length;
+  // Every box's cells [x0, y0, x1, y1] (NaN where its coordinates are: such a box meets no cell,
+  // as in placeReference), candidate i's boxes at first[i] to first[i + 1], and the grid's extent.
+  const first = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) first[i + 1] = first[i]! + (cands[i]!.boxes.length >> 2);
+  const cells = new Float64Array(first[n]! * 4);
+  let gx0 = Infinity;
+  let gy0 = Infinity;
+  let gx1 = -Infinity;
+  let gy1 = -Infinity;
+  for (let i = 0, q = 0; i < n; i++) {
+    const b = cands[i]!.boxes;
+    for (let k = 0; k + 3 < b.length; k += 4, q += 4) {
+      const x0 = (cells[q] = Math.floor(b[k]! / CELL));
+      const y0 = (cells[q + 1] = Math.floor(b[k + 1]! / CELL));
+      const x1 = (cells[q + 2] = Math.floor(b[k + 2]! / CELL));
+      const y1 = (cells[q + 3] = Math.floor(b[k + 3]! / CELL));
+      if (x0 < gx0) gx0 = x0;
+      if (y0 < gy0) gy0 = y0;
+      if (x1 > gx1) gx1 = x1;
+      if (y1 > gy1) gy1 = y1;
+    }
+  }
+  const gw = gx1 - gx0 + 1;
+  const gh = gy1 - gy0 + 1;
+  if (!(n > 0 && gw > 0 && gh > 0 && gw * gh <= DENSE_MAX_CELLS)) return placeReference(cands, rounds, obstacles);
+  const g: CellGrid = { first, cells, gx0, gy0, gw, gh, start: new Int32Array(0), ids: new Int32Array(0) };
+  denseGrid(g);
+  const state = new Uint8Array(n);
+  if (obstacles?.length) dropObstructed(cands, obstacles, state, g);
+  const adj = conflicts(cands, state, g);
+  const placed: boolean[] = new Array(n).fill(false);
+  const winners: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    winners.length = 0;
+    for (let i = 0; i < n; i++) {
+      if (state[i] !== 0) continue;
+      let wins = true;
+      for (let e = adj.start[i]!; e < adj.start[i + 1]!; e++) {
+        const j = adj.list[e]!;
+        if (state[j] === 0 && !outranks(cands[i]!, cands[j]!)) {
+          wins = false;
+          break;
+        }
+      }
+      if (wins) winners.push(i);
+    }
+    if (!winners.length) break;
+    for (const i of winners) {
+      state[i] = 1;
+      placed[i] = true;
+    }
+    for (const i of winners) for (let e = adj.start[i]!; e < adj.start[i + 1]!; e++) if (state[adj.list[e]!] === 0) state[adj.list[e]!] = 2;
+  }
+  return placed;
+}
+
+/** Marks dropped (2) every candidate with a box overlapping an obstacle box (two boxes that overlap share a cell of the grid). */
+function dropObstructed(cands: readonly Candidate[], obstacles: Float64Array, state: Uint8Array, grid: CellGrid): void {
+  const { gx0, gy0, gw, gh } = grid;
+  const tested = new Int32Array(cands.length).fill(-1);
+  for (let o = 0; o < obstacles.length; o += 4) {
+    const ox0 = obstacles[o]!;
+    const oy0 = obstacles[o + 1]!;
+    const ox1 = obstacles[o + 2]!;
+    const oy1 = obstacles[o + 3]!;
+    const x0 = Math.max(0, Math.floor(ox0 / CELL) - gx0);
+    const y0 = Math.max(0, Math.floor(oy0 / CELL) - gy0);
+    const x1 = Math.min(gw - 1, Math.floor(ox1 / CELL) - gx0);
+    const y1 = Math.min(gh - 1, Math.floor(oy1 / CELL) - gy0);
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++) {
+        const c = y * gw + x;
+        for (let e = grid.start[c]!; e < grid.start[c + 1]!; e++) {
+          const i = grid.ids[e]!;
+          if (state[i] !== 0 || tested[i] === o) continue;
+          tested[i] = o;
+          const b = cands[i]!.boxes;
+          for (let k = 0; k < b.length; k += 4)
+            if (b[k]! < ox1 && ox0 < b[k + 2]! && b[k + 1]! < oy1 && oy0 < b[k + 3]!) {
+              state[i] = 2;
+              break;
+            }
+        }
+      }
+  }
+}
+
+/** place()'s grid: each box's cells (absolute), and gw x gh cells from (gx0, gy0) listing the candidates with a box in them (once, ascending): cell c's at ids[start[c], start[c + 1]). */
+interface CellGrid {
+  first: Int32Array;
+  cells: Float64Array;
+  gx0: number;
+  gy0: number;
+  gw: number;
+  gh: number;
+  start: Int32Array;
+  ids: Int32Array;
+}
+
+/** Fills the grid's cell lists: two passes over the boxes' cells (count each candidate once per cell, then fill). */
+function denseGrid(g: CellGrid): void {
+  const { first, cells: bc, gx0, gy0, gw } = g;
+  const n = first.length - 1;
+  const cells = gw * g.gh;
+  const start = new Int32Array(cells + 1);
+  const last = new Int32Array(cells).fill(-1);
+  for (let i = 0; i < n; i++)
+    for (let q = first[i]! * 4; q < first[i + 1]! * 4; q += 4) {
+      const x0 = bc[q]! - gx0;
+      const x1 = bc[q + 2]! - gx0;
+      const y1 = bc[q + 3]! - gy0;
+      for (let y = bc[q + 1]! - gy0; y <= y1; y++)
+        for (let x = x0, c = y * gw + x0; x <= x1; x++, c++) {
+          if (last[c] === i) continue;
+          last[c] = i;
+          start[c + 1]!++;
+        }
+    }
+  for (let c = 0; c < cells; c++) start[c + 1]! += start[c]!;
+  const ids = new Int32Array(start[cells]!);
+  const fill = start.slice(0, cells);
+  last.fill(-1);
+  for (let i = 0; i < n; i++)
+    for (let q = first[i]! * 4; q < first[i + 1]! * 4; q += 4) {
+      const x0 = bc[q]! - gx0;
+      const x1 = bc[q + 2]! - gx0;
+      const y1 = bc[q + 3]! - gy0;
+      for (let y = bc[q + 1]! - gy0; y <= y1; y++)
+        for (let x = x0, c = y * gw + x0; x <= x1; x++, c++) {
+          if (last[c] === i) continue;
+          last[c] = i;
+          ids[fill[c]!++] = i;
+        }
+    }
+  g.start = start;
+  g.ids = ids;
+}
+
+/** The conflicting pairs of undecided candidates (any two of their boxes overlap), as one adjacency array: i's neighbours at list[start[i], start[i + 1]). */
+function conflicts(cands: readonly Candidate[], state: Uint8Array, grid: CellGrid): { start: Int32Array; list: Int32Array } {
+  const { first, cells: bc, gx0, gy0, gw } = grid;
+  const n = cands.length;
+  const outer = outerBoxes(cands);
+  const seen = new Int32Array(n).fill(-1);
+  const cellRead = new Int32Array(grid.start.length - 1).fill(-1);
+  let pairs = new Int32Array(256);
+  let np = 0;
+  const degree = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== 0) continue;
+    const a = cands[i]!.boxes;
+    for (let q = first[i]! * 4; q < first[i + 1]! * 4; q += 4) {
+      const x0 = bc[q]! - gx0;
+      const x1 = bc[q + 2]! - gx0;
+      const y1 = bc[q + 3]! - gy0;
+      for (let y = bc[q + 1]! - gy0; y <= y1; y++)
+        for (let x = x0, c = y * gw + x0; x <= x1; x++, c++) {
+          if (cellRead[c] === i) continue;
+          cellRead[c] = i;
+          // A cell's ids ascend: those after i are at its end.
+          for (let e = grid.start[c + 1]! - 1; e >= grid.start[c]!; e--) {
+            const j = grid.ids[e]!;
+            if (j <= i) break;
+            if (seen[j] === i || state[j] !== 0) continue;
+            seen[j] = i;
+            if (!candidatesOverlap(a, cands[j]!.boxes, outer, i, j)) continue;
+            if (np + 2 > pairs.length) {
+              const grown = new Int32Array(pairs.length * 2);
+              grown.set(pairs);
+              pairs = grown;
+            }
+            pairs[np++] = i;
+            pairs[np++] = j;
+            degree[i + 1]!++;
+            degree[j + 1]!++;
+          }
+        }
+    }
+  }
+  for (let i = 0; i < n; i++) degree[i + 1]! += degree[i]!;
+  const list = new Int32Array(degree[n]!);
+  const fill = degree.slice(0, n);
+  for (let p = 0; p < np; p += 2) {
+    list[fill[pairs[p]!]!++] = pairs[p + 1]!;
+    list[fill[pairs[p + 1]!]!++] = pairs[p]!;
+  }
+  return { start: degree, list };
+}
+
+/**
+ * place() as first written (a Map of cells, adjacency lists): the tests' oracle for place(), which
+ * must give the same answers.
+ */
+export function placeReference(cands: readonly Candidate[], rounds: number, obstacles?: Float64Array): boolean[] {
   const n = cands.length;
   const placed: boolean[] = new Array(n).fill(false);
   // 0: undecided, 1: placed, 2: dropped.
