@@ -1,6 +1,6 @@
 // contour: vertex positions against exact linear interpolation on known fields, chaining,
 // saddles, equal-to-level samples, and the level rules of spec §2.5.
-import { fieldRange, intervalLevels, normalizeLevels } from '../../geometry/contour.js';
+import { Contourer, fieldRange, intervalLevels, linksAreClean, normalizeLevels } from '../../geometry/contour.js';
 import { contour } from './index.js';
 import type { OpContext } from '../types.js';
 import type { Canvas, Features, ScalarField, ScalarValue } from '../../types.js';
@@ -340,5 +340,46 @@ describe('fieldRange', () => {
     }
     expect(fieldRange(Float32Array.of(NaN, NaN))).toEqual([Infinity, -Infinity]);
     expect(fieldRange(Float32Array.of(NaN, 3, NaN, -2, NaN))).toEqual([-2, 3]);
+  });
+});
+
+describe('the edge links shared by every Contourer (allocated and filled once, not per render)', () => {
+  /** A bumpy field with NaN holes and exact-level samples: rings, open lines and saddles. */
+  const bumpy = (w: number, h: number, seed: number) => {
+    const d = new Float32Array(w * h);
+    for (let j = 0; j < h; j++)
+      for (let i = 0; i < w; i++) {
+        const v = Math.sin((i + seed) / 3.1) * Math.cos((j - seed) / 2.3) * 100 + ((i * 7 + j * 13 + seed) % 11);
+        d[j * w + i] = (i * 31 + j * 17 + seed) % 97 === 0 ? NaN : (i + j) % 23 === 0 ? 50 : v;
+      }
+    return d;
+  };
+  const linesOf = (c: Contourer, levels: number[]) => levels.map((l) => c.isolines(l).lines.map((x) => Array.from(x)));
+  test('isolines leave them clean; contourers used in turn give the lines each gives alone; a throw mid-way is repaired', () => {
+    const levels = [-50, 0, 10, 50, 80];
+    const a = bumpy(61, 47, 1);
+    const b = bumpy(90, 33, 5);
+    const aloneA = linesOf(new Contourer(a, 61, 47, 0, 0), levels);
+    expect(linksAreClean()).toBe(true);
+    const aloneB = linesOf(new Contourer(b, 90, 33, 3, 4), levels);
+    expect(aloneA.flat().length).toBeGreaterThan(5);
+    // Two alive at once, their levels interleaved.
+    const ca = new Contourer(a, 61, 47, 0, 0);
+    const cb = new Contourer(b, 90, 33, 3, 4);
+    for (let k = 0; k < levels.length; k++) {
+      expect(ca.isolines(levels[k]!).lines.map((x) => Array.from(x))).toEqual(aloneA[k]);
+      expect(cb.isolines(levels[k]!).lines.map((x) => Array.from(x))).toEqual(aloneB[k]);
+    }
+    expect(linksAreClean()).toBe(true);
+    // A throw after the links are set (here: in the first chain walked) leaves links behind.
+    const broken = new Contourer(a, 61, 47, 0, 0) as unknown as { follow: () => void; isolines: (l: number) => unknown };
+    broken.follow = () => {
+      throw new Error('interrupted');
+    };
+    expect(() => broken.isolines(0)).toThrow('interrupted');
+    expect(linksAreClean()).toBe(false);
+    expect(linesOf(new Contourer(b, 90, 33, 3, 4), levels)).toEqual(aloneB);
+    expect(linesOf(new Contourer(a, 61, 47, 0, 0), levels)).toEqual(aloneA);
+    expect(linksAreClean()).toBe(true);
   });
 });
