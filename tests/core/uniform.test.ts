@@ -196,4 +196,19 @@ describe('the buffer pool and marks', () => {
     release(w);
     expect(acquire(n)[7]).toBe(0);
   });
+
+  test('a caller asking for zeros gets a buffer released marked +0 before one released later; a caller writing every value the other', () => {
+    const n = 12288;
+    for (const zeroFirst of [true, false]) {
+      const zero = new Float32Array(n);
+      markUniform(zero, [0, 0, 0, 0]);
+      const ink = new Float32Array(n).fill(0.5);
+      release(zero);
+      release(ink);
+      expect(acquire(n, zeroFirst) === (zeroFirst ? zero : ink)).toBe(true);
+      const next = acquire(n, !zeroFirst);
+      expect(next === (zeroFirst ? ink : zero)).toBe(true);
+      if (!zeroFirst) expect(next.every((v) => Object.is(v, 0))).toBe(true);
+    }
+  });
 });

@@ -25,7 +25,7 @@ const zeroed = new WeakSet<Float32Array>();
  */
 export function acquire(length: number, zero = true): Float32Array {
   const list = free.get(length);
-  const buf = list?.pop();
+  const buf = list && take(list, zero);
   if (buf) {
     order.delete(buf);
     pooledBytes -= buf.byteLength;
@@ -34,6 +34,18 @@ export function acquire(length: number, zero = true): Float32Array {
     return buf;
   }
   return new Float32Array(length);
+}
+
+/**
+ * The buffer of `list` to hand out: the one released last, except that a caller asking for zeros
+ * gets the last one released zeroed (no fill) and any other caller the last one not zeroed (keeping
+ * the zeroed ones for callers that need them), where there is one.
+ */
+function take(list: Float32Array[], zero: boolean): Float32Array | undefined {
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (zeroed.has(list[i]!) === zero) return list.splice(i, 1)[0];
+  }
+  return list.pop();
 }
 
 /** Give a buffer back; the caller must not use it afterwards. */
