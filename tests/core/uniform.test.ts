@@ -70,6 +70,19 @@ describe("one-value rasters: the same bits as every op's general path", () => {
     }
   });
 
+  test('toner: street tiles and tiles beyond its data (fill-pattern, strokes and labels drawing nothing)', async () => {
+    const style = await loadStyleFile(path.join(ROOT, 'examples/toner/style.json'));
+    let marked = 0;
+    for (const t of [
+      [14, 4200, 6089],
+      [14, 4205, 6095],
+      [14, 12392, 7318],
+      [14, 12393, 7318],
+    ] as [number, number, number][])
+      if (await sameBits(style.renderer, t)) marked++;
+    expect(marked).toBe(2); // the two beyond the data: paper alone
+  }, 60_000);
+
   test('stipple and watercolour: zoom-4 tiles of open sea and coast', async () => {
     for (const name of ['stipple', 'watercolor']) {
       const style = await loadStyleFile(path.join(ROOT, `examples/${name}/style.json`));

@@ -1,6 +1,7 @@
 import { boolRef, numRef, oneOfEnum, opacityRef, pair } from '../../style/fields.js';
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
+import { paintedNothing } from '../../backends/cpu/uniform.js';
 import { clamp01 } from '../../expr/paint.js';
 import type { Features, Raster, Sprite } from '../../types.js';
 import { assetField, spriteInput } from '../stamp/sprite.js';
@@ -43,6 +44,11 @@ export const fillPattern = paintOp({
     const out = ctx.target ?? newRaster(W, H);
     const o = out.data;
     const op = clamp01(ctx.num('opacity', 1));
+    if (uncovered(cov, op)) {
+      // Neither loop below would write a pixel (each skips c <= 0): one value everywhere stays so.
+      paintedNothing(o, !!ctx.target);
+      return out;
+    }
     const t = new Float64Array(4);
     const ph = pattern.kind === 'sprite' ? patternPhase(ctx, pattern) : undefined;
     if (ph) {
@@ -67,6 +73,12 @@ export const fillPattern = paintOp({
     return out;
   },
 });
+
+/** Whether every pixel's coverage times `op` is <= 0 (the loops of the kernel skip such pixels: nothing is painted). */
+function uncovered(cov: Float32Array, op: number): boolean {
+  for (let i = 0; i < cov.length; i++) if (!(cov[i]! * op <= 0)) return false;
+  return true;
+}
 
 /**
  * The sprite pattern source-over `o` through the coverage: per pixel sampleSprite(s, cols[x], v0 +
