@@ -1,7 +1,7 @@
 // blur: the fast path against the exact truncated Gaussian, the exact one against a direct 2-D sum,
 // and the op's padding, clamping and tile seams through the render loop.
 import { blurExact, blurFast, monoPlane, monoPlane as monoOf, type PixelBox } from './cpu.js';
-import { BLUR_SIMD_MAX_PIXELS, blurMemoryBytes, simdAvailable, tintSimd } from './simd.js';
+import { BLUR_SIMD_MAX_PIXELS, blurExactPlaneSimd, blurExactSimd, blurMemoryBytes, simdAvailable, tintSimd } from './simd.js';
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
@@ -110,6 +110,50 @@ describe('the exact kernel in SIMD (sigma < 4, RGBA and one plane) within 1e-6 o
         }
       }
       expect({ sigma, worst: worst <= 1e-6 ? 'within 1e-6' : worst }).toEqual({ sigma, worst: 'within 1e-6' });
+    }
+  });
+});
+
+describe("the sliding passes (convX, convY) give the tap tables' bits", () => {
+  // Where every tap lies inside the source (the op's pad is at least the radius), blurExactSimd and
+  // blurExactPlaneSimd run convX / convY (one weight table, sliding four outputs); the tap-table
+  // kernels (pixels, rows) are the reference, compared with Object.is on every value: the same
+  // f32 sums in the same order, signed zeros and non-finite values included.
+  const t = simdAvailable() ? test : test.skip;
+  t('RGBA and one plane, sigma 0.5 .. 3.9, sizes not multiples of 4, -0, Infinity and NaN', () => {
+    const same = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+    for (const sigma of [0.5, 1.5, 2.5, 3.9]) {
+      for (const [w, h] of [
+        [45, 38],
+        [4, 3],
+        [64, 33],
+      ] as const) {
+        const { r, sw, sh } = apron(sigma, w, h);
+        for (const kind of ['noise', 'step', 'dot'] as Pattern[]) {
+          const src = image(kind, sw, sh, sigma, 7);
+          src[5] = -0;
+          src[(sw * r + r) * 4 + 2] = Number.POSITIVE_INFINITY;
+          src[(sw * (r + 2) + r + 3) * 4 + 1] = Number.NaN;
+          const k = gaussianKernel(sigma);
+          for (const [ox, oy] of [
+            [r, r],
+            [r + 1, r],
+          ] as const) {
+            const ww = Math.min(w, sw - ox - r);
+            const a = new Float32Array(ww * h * 4);
+            const b = new Float32Array(ww * h * 4);
+            expect(blurExactSimd(src, sw, sh, ox, oy, ww, h, k, a)).toBe(true);
+            expect(blurExactSimd(src, sw, sh, ox, oy, ww, h, k, b, false)).toBe(true);
+            expect({ sigma, w: ww, h, kind, rgba: same(a, b) }).toEqual({ sigma, w: ww, h, kind, rgba: true });
+            const plane = Float32Array.from({ length: sw * sh }, (_, i) => src[i * 4 + 2]!);
+            const pa = new Float32Array(ww * h);
+            const pb = new Float32Array(ww * h);
+            expect(blurExactPlaneSimd(plane, sw, sh, ox, oy, ww, h, k, pa)).toBe(true);
+            expect(blurExactPlaneSimd(plane, sw, sh, ox, oy, ww, h, k, pb, false)).toBe(true);
+            expect({ sigma, w: ww, h, kind, plane: same(pa, pb) }).toEqual({ sigma, w: ww, h, kind, plane: true });
+          }
+        }
+      }
     }
   });
 });

@@ -2,7 +2,10 @@
 ;; reference): every stage of the decimated blur is a weighted gather of whole rows (`rows`) or of
 ;; pixels (`pixels`), by a tap table of (index, weight) pairs that simd.ts fills from the same tap
 ;; plans as the scalar path. On RGBA a vector is one pixel; on one plane it is four neighbouring
-;; columns, and the horizontal stages run on the transposed plane (`transpose`). `tint` and `mono`
+;; columns, and the horizontal stages run on the transposed plane (`transpose`). The exact kernel's
+;; passes whose taps all lie inside the source (the op's pad covers the radius) run as sliding
+;; convolutions instead (`convX`, `convY`: one weight table, one load feeding four outputs), the
+;; same sums in the same order as the tables give. `tint` and `mono`
 ;; are the one-colour shortcut (blur the alpha plane only). Accumulates in f32 (the scalar path in
 ;; f64): the two differ by ~1e-6, far below 1/255. Compiled by scripts/gen-wasm.mjs.
 (module
@@ -83,6 +86,155 @@
                 (br_if $tap (i32.lt_u (local.tee $k (i32.add (local.get $k) (i32.const 4))) (local.get $kEnd)))))
             (v128.store align=16 (local.get $o) (local.get $acc))
             (local.set $o (i32.add (local.get $o) (i32.const 16)))
+            (br_if $pixel (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 1))) (local.get $nOut)))))
+        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $rows))))))
+
+  ;; convY(in, rowBytes, out, outRowBytes, lenBytes, nOut, wts, taps): rows' gathers where output
+  ;; row y reads input rows y .. y + taps - 1 with the same weights for every row (an interior
+  ;; Gaussian pass): output row y (lenBytes, a multiple of 16, at out + y outRowBytes) = sum over
+  ;; t < taps of W[t] * input row y + t (at in + (y + t) rowBytes), W at `wts` one f32x4 (the weight
+  ;; in every lane) a tap. A row stride that is a multiple of 4096 bytes puts a column's rows in one
+  ;; L1 set: the callers pad it. Four output rows at a time, one vector column: at tap t they read input rows
+  ;; y + t .. y + t + 3, three of them the previous tap's, so one load feeds four multiply-adds.
+  ;; Each value is 0 + W[0] x0 + W[1] x1 + ... in tap order (f32, no fused multiply-add): the bits
+  ;; `rows` gives with the same weights. The last rows (fewer than four) one at a time.
+  (func (export "convY") (param $in i32) (param $rowBytes i32) (param $out i32) (param $outRowBytes i32) (param $lenBytes i32) (param $nOut i32)
+    (param $wts i32) (param $taps i32)
+    (local $y i32) (local $n4 i32) (local $j i32) (local $p i32) (local $q i32) (local $t i32) (local $tEnd i32) (local $o i32)
+    (local $w v128) (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $n4 (i32.and (local.get $nOut) (i32.const -4)))
+    (local.set $tEnd (i32.mul (local.get $taps) (i32.const 16)))
+    (local.set $y (i32.const 0))
+    (block $quadsDone
+      (br_if $quadsDone (i32.eqz (i32.lt_u (local.get $y) (local.get $n4))))
+      (br_if $quadsDone (i32.eqz (local.get $taps)))
+      (br_if $quadsDone (i32.eqz (local.get $lenBytes)))
+      (loop $quad
+        (local.set $j (i32.const 0))
+        (loop $column
+          ;; p: input row y at column j; v0, v1, v2: input rows y, y + 1, y + 2
+          (local.set $p (i32.add (i32.add (local.get $in) (i32.mul (local.get $y) (local.get $rowBytes))) (local.get $j)))
+          (local.set $v0 (v128.load align=16 (local.get $p)))
+          (local.set $v1 (v128.load align=16 (local.tee $q (i32.add (local.get $p) (local.get $rowBytes)))))
+          (local.set $v2 (v128.load align=16 (local.tee $q (i32.add (local.get $q) (local.get $rowBytes)))))
+          (local.set $q (i32.add (local.get $q) (local.get $rowBytes)))
+          (local.set $a0 (v128.const i64x2 0 0))
+          (local.set $a1 (v128.const i64x2 0 0))
+          (local.set $a2 (v128.const i64x2 0 0))
+          (local.set $a3 (v128.const i64x2 0 0))
+          (local.set $t (i32.const 0))
+          (loop $tap
+            ;; v3: input row y + t + 3 (q)
+            (local.set $v3 (v128.load align=16 (local.get $q)))
+            (local.set $w (v128.load align=16 (i32.add (local.get $wts) (local.get $t))))
+            (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v0) (local.get $w))))
+            (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v1) (local.get $w))))
+            (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v2) (local.get $w))))
+            (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v3) (local.get $w))))
+            (local.set $v0 (local.get $v1))
+            (local.set $v1 (local.get $v2))
+            (local.set $v2 (local.get $v3))
+            (local.set $q (i32.add (local.get $q) (local.get $rowBytes)))
+            (br_if $tap (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 16))) (local.get $tEnd))))
+          (local.set $o (i32.add (i32.add (local.get $out) (i32.mul (local.get $y) (local.get $outRowBytes))) (local.get $j)))
+          (v128.store align=16 (local.get $o) (local.get $a0))
+          (v128.store align=16 (local.tee $o (i32.add (local.get $o) (local.get $outRowBytes))) (local.get $a1))
+          (v128.store align=16 (local.tee $o (i32.add (local.get $o) (local.get $outRowBytes))) (local.get $a2))
+          (v128.store align=16 (i32.add (local.get $o) (local.get $outRowBytes)) (local.get $a3))
+          (br_if $column (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $lenBytes))))
+        (br_if $quad (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 4))) (local.get $n4)))))
+    ;; the last rows, one at a time
+    (block $restDone
+      (br_if $restDone (i32.eqz (i32.lt_u (local.get $y) (local.get $nOut))))
+      (br_if $restDone (i32.eqz (local.get $lenBytes)))
+      (loop $row
+        (local.set $j (i32.const 0))
+        (loop $column1
+          (local.set $a0 (v128.const i64x2 0 0))
+          (local.set $q (i32.add (i32.add (local.get $in) (i32.mul (local.get $y) (local.get $rowBytes))) (local.get $j)))
+          (local.set $t (i32.const 0))
+          (block $tapsDone1
+            (br_if $tapsDone1 (i32.eqz (local.get $taps)))
+            (loop $tap1
+              (local.set $a0 (f32x4.add (local.get $a0)
+                (f32x4.mul (v128.load align=16 (local.get $q)) (v128.load align=16 (i32.add (local.get $wts) (local.get $t))))))
+              (local.set $q (i32.add (local.get $q) (local.get $rowBytes)))
+              (br_if $tap1 (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 16))) (local.get $tEnd)))))
+          (v128.store align=16 (i32.add (i32.add (local.get $out) (i32.mul (local.get $y) (local.get $outRowBytes))) (local.get $j)) (local.get $a0))
+          (br_if $column1 (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $lenBytes))))
+        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $nOut))))))
+
+  ;; convX(in, inRowBytes, rows, out, outRowBytes, nOut, wts, taps): `pixels` gathers where output
+  ;; pixel x of a row reads input pixels x .. x + taps - 1 (16 bytes each) with the same weights for
+  ;; every pixel: output pixel x = sum over t < taps of W[t] * input pixel x + t, W as in convY;
+  ;; nOut pixels a row out, row y at out + y outRowBytes. Four output pixels at a time, sliding as convY's rows
+  ;; do (one load a tap), each value the same sum in the same order, so the bits of `pixels`.
+  (func (export "convX") (param $in i32) (param $inRowBytes i32) (param $rows i32) (param $out i32) (param $outRowBytes i32) (param $nOut i32)
+    (param $wts i32) (param $taps i32)
+    (local $y i32) (local $x i32) (local $n4 i32) (local $p i32) (local $q i32) (local $t i32) (local $tEnd i32) (local $o i32)
+    (local $w v128) (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $n4 (i32.and (local.get $nOut) (i32.const -4)))
+    (local.set $tEnd (i32.mul (local.get $taps) (i32.const 16)))
+    (local.set $y (i32.const 0))
+    (block $done
+      (br_if $done (i32.eqz (i32.lt_u (local.get $y) (local.get $rows))))
+      (br_if $done (i32.eqz (local.get $nOut)))
+      (loop $row
+        (local.set $p (i32.add (local.get $in) (i32.mul (local.get $y) (local.get $inRowBytes))))
+        (local.set $o (i32.add (local.get $out) (i32.mul (local.get $y) (local.get $outRowBytes))))
+        (local.set $x (i32.const 0))
+        (block $quadsDone
+          (br_if $quadsDone (i32.eqz (i32.lt_u (local.get $x) (local.get $n4))))
+          (br_if $quadsDone (i32.eqz (local.get $taps)))
+          (loop $quad
+            ;; v0, v1, v2: input pixels x, x + 1, x + 2; q: pixel x + 3
+            (local.set $v0 (v128.load align=16 (local.get $p)))
+            (local.set $v1 (v128.load offset=16 align=16 (local.get $p)))
+            (local.set $v2 (v128.load offset=32 align=16 (local.get $p)))
+            (local.set $q (i32.add (local.get $p) (i32.const 48)))
+            (local.set $a0 (v128.const i64x2 0 0))
+            (local.set $a1 (v128.const i64x2 0 0))
+            (local.set $a2 (v128.const i64x2 0 0))
+            (local.set $a3 (v128.const i64x2 0 0))
+            (local.set $t (i32.const 0))
+            (loop $tap
+              (local.set $v3 (v128.load align=16 (local.get $q)))
+              (local.set $w (v128.load align=16 (i32.add (local.get $wts) (local.get $t))))
+              (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (local.get $v0) (local.get $w))))
+              (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (local.get $v1) (local.get $w))))
+              (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (local.get $v2) (local.get $w))))
+              (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (local.get $v3) (local.get $w))))
+              (local.set $v0 (local.get $v1))
+              (local.set $v1 (local.get $v2))
+              (local.set $v2 (local.get $v3))
+              (local.set $q (i32.add (local.get $q) (i32.const 16)))
+              (br_if $tap (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 16))) (local.get $tEnd))))
+            (v128.store align=16 (local.get $o) (local.get $a0))
+            (v128.store offset=16 align=16 (local.get $o) (local.get $a1))
+            (v128.store offset=32 align=16 (local.get $o) (local.get $a2))
+            (v128.store offset=48 align=16 (local.get $o) (local.get $a3))
+            (local.set $o (i32.add (local.get $o) (i32.const 64)))
+            (local.set $p (i32.add (local.get $p) (i32.const 64)))
+            (br_if $quad (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 4))) (local.get $n4)))))
+        ;; the row's last pixels, one at a time
+        (block $restDone
+          (br_if $restDone (i32.eqz (i32.lt_u (local.get $x) (local.get $nOut))))
+          (loop $pixel
+            (local.set $a0 (v128.const i64x2 0 0))
+            (local.set $q (local.get $p))
+            (local.set $t (i32.const 0))
+            (block $tapsDone1
+              (br_if $tapsDone1 (i32.eqz (local.get $taps)))
+              (loop $tap1
+                (local.set $a0 (f32x4.add (local.get $a0)
+                  (f32x4.mul (v128.load align=16 (local.get $q)) (v128.load align=16 (i32.add (local.get $wts) (local.get $t))))))
+                (local.set $q (i32.add (local.get $q) (i32.const 16)))
+                (br_if $tap1 (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 16))) (local.get $tEnd)))))
+            (v128.store align=16 (local.get $o) (local.get $a0))
+            (local.set $o (i32.add (local.get $o) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
             (br_if $pixel (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 1))) (local.get $nOut)))))
         (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $rows))))))
 

@@ -1,7 +1,9 @@
 // WebAssembly SIMD for blur's fast path on RGBA (one f32x4 per pixel) and on one plane (four columns
 // a vector, horizontal stages on the transposed plane): the same stages and the same tap plans as
 // blurFast with useSimd false (cpu.ts), each stage a weighted gather of whole rows or of pixels
-// (the kernels are blur.wat). Where WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path
+// (the kernels are blur.wat); the exact kernel's passes with every tap inside the source slide one
+// weight table along the rows or columns (convX, convY: the tables' bits, a third of the loads).
+// Where WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path
 // runs. Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
 
 import { wasmKernels } from '../../util/wasm-kernels.js';
@@ -10,6 +12,8 @@ import type { SplinePlan, TentPlan } from './plan.js';
 interface Kernels {
   rows(inp: number, rowBytes: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
   pixels(inp: number, inRowBytes: number, rows: number, out: number, nOut: number, idx: number, wts: number, taps: number): void;
+  convY(inp: number, rowBytes: number, out: number, outRowBytes: number, lenBytes: number, nOut: number, wts: number, taps: number): void;
+  convX(inp: number, inRowBytes: number, rows: number, out: number, outRowBytes: number, nOut: number, wts: number, taps: number): void;
   transpose(src: number, srcRowBytes: number, rows: number, cols: number, dst: number, dstRowBytes: number): void;
   tint(plane: number, planeBytes: number, out: number, r: number, g: number, b: number): void;
   mono(src: number, srcRowBytes: number, rows: number, cols: number, alpha: number, stats: number, r: number, g: number, b: number, rel: number): void;
@@ -69,6 +73,17 @@ export function tapTable(a: Arena, outputs: number, taps: number, index: (o: num
     }
   }
   return { idx, wts, taps };
+}
+
+/**
+ * A kernel's weights for convX / convY: one f32x4 a tap, the f32 weight (as tapTable stores it) in
+ * every lane. Returns its byte offset in the arena.
+ */
+export function splatWeights(a: Arena, kernel: Float64Array): number {
+  const at = a.alloc(kernel.length * 16);
+  const W = a.f32(at, kernel.length * 4);
+  for (let t = 0; t < kernel.length; t++) W.fill(kernel[t]!, t * 4, t * 4 + 4);
+  return at;
 }
 
 /**
@@ -183,7 +198,8 @@ export function blurStagesSimd(
  * (`pixels` gathers), then along columns (`rows` gathers), over the rows the column pass reads;
  * taps outside the source weigh 0, as the reference reads 0 there. The w x h window at (ox, oy) of
  * the sw x sh source goes to `out`. f32 weights and sums (the reference: f64), so within ~1e-6 of
- * blurExact. Returns false without SIMD.
+ * blurExact. `conv: false`: the tap tables even where every tap is inside (tests: convX / convY
+ * give their bits). Returns false without SIMD.
  */
 export function blurExactSimd(
   src: Float32Array,
@@ -195,6 +211,7 @@ export function blurExactSimd(
   h: number,
   kernel: Float64Array,
   out: Float32Array,
+  conv = true,
 ): boolean {
   const s = simd(sw * sh);
   if (!s) return false;
@@ -204,40 +221,53 @@ export function blurExactSimd(
   const y1 = Math.min(sh, oy + h + r);
   const rows = y1 - y0;
   if (rows <= 0) return false;
-  const th = tapTable(
-    a,
-    w,
-    kernel.length,
-    (x, t) => {
-      const c = ox + x + t - r;
-      return c >= 0 && c < sw ? c * 16 : 0;
-    },
-    (x, t) => {
-      const c = ox + x + t - r;
-      return c >= 0 && c < sw ? kernel[t]! : 0;
-    },
-  );
-  const tv = tapTable(
-    a,
-    h,
-    kernel.length,
-    (y, t) => {
-      const q = oy + y + t - r;
-      return q >= y0 && q < y1 ? q - y0 : 0;
-    },
-    (y, t) => {
-      const q = oy + y + t - r;
-      return q >= y0 && q < y1 ? kernel[t]! : 0;
-    },
-  );
+  // Every tap inside the source along an axis (the op's pad is at least r): that pass is a sliding
+  // convolution with one weight table (convX / convY), else the tap tables weigh the outside 0.
+  const insideX = conv && ox - r >= 0 && ox + w + r <= sw;
+  const insideY = conv && oy - r >= 0 && oy + h + r <= sh;
+  const W = insideX || insideY ? splatWeights(a, kernel) : 0;
+  const th = insideX ? undefined : edgeTaps(a, w, kernel, ox, sw, 16);
+  const tv = insideY ? undefined : edgeTaps(a, h, kernel, oy - y0, rows, 1);
+  // The intermediate's row stride: padded by 64 bytes for convY (see padStride), else w pixels.
+  const tS = th || tv ? w * 16 : padStride(w * 16);
   const pSrc = a.alloc(rows * sw * 16);
-  const pT = a.alloc(rows * w * 16);
+  const pT = a.alloc(rows * tS);
   const pOut = a.alloc(h * w * 16);
   a.f32(pSrc, rows * sw * 4).set(src.subarray(y0 * sw * 4, y1 * sw * 4));
-  K.pixels(pSrc, sw * 16, rows, pT, w, th.idx, th.wts, th.taps);
-  K.rows(pT, w * 16, pOut, h, tv.idx, tv.wts, tv.taps);
+  if (th) K.pixels(pSrc, sw * 16, rows, pT, w, th.idx, th.wts, th.taps);
+  else K.convX(pSrc + (ox - r) * 16, sw * 16, rows, pT, tS, w, W, kernel.length);
+  if (tv) K.rows(pT, w * 16, pOut, h, tv.idx, tv.wts, tv.taps);
+  else K.convY(pT, tS, pOut, w * 16, w * 16, h, W, kernel.length);
   out.set(a.f32(pOut, w * h * 4));
   return true;
+}
+
+/**
+ * A row stride for convY's input: `bytes` plus 64 where it is a multiple of 1024, so the rows a
+ * column reads do not share a few L1 sets (4096-byte strides put them all in one: 2-3x slower).
+ */
+function padStride(bytes: number): number {
+  return bytes % 1024 === 0 ? bytes + 64 : bytes;
+}
+
+/**
+ * The tap table of one exact-Gaussian pass: output o (of n) reads input c = o0 + o + t - r (of
+ * len), times `unit` (bytes a pixel for `pixels`, 1 for `rows`); a tap outside [0, len) reads
+ * index 0 with weight 0, as the reference reads 0 there.
+ */
+function edgeTaps(a: Arena, n: number, kernel: Float64Array, o0: number, len: number, unit: number): Taps {
+  const r = (kernel.length - 1) >> 1;
+  const inside = (o: number, t: number) => {
+    const c = o0 + o + t - r;
+    return c >= 0 && c < len;
+  };
+  return tapTable(
+    a,
+    n,
+    kernel.length,
+    (o, t) => (inside(o, t) ? (o0 + o + t - r) * unit : 0),
+    (o, t) => (inside(o, t) ? kernel[t]! : 0),
+  );
 }
 
 // The one-plane twin of blurExactSimd on purpose: a hot path whose per-channel loop would cost the
@@ -247,7 +277,7 @@ export function blurExactSimd(
  * along columns (`rows` gathers over the rows it reads), a transpose, the Gaussian along rows (as
  * `rows` gathers of the transposed plane), a transpose back. Taps outside the source weigh 0. The
  * passes are linear and act on one axis each, so the order changes only rounding: within ~1e-6 of
- * blurExact (f32 weights and sums). Returns false without SIMD.
+ * blurExact (f32 weights and sums). `conv` as in blurExactSimd. Returns false without SIMD.
  */
 export function blurExactPlaneSimd(
   src: Float32Array,
@@ -259,6 +289,7 @@ export function blurExactPlaneSimd(
   h: number,
   kernel: Float64Array,
   out: Float32Array,
+  conv = true,
 ): boolean {
   const s = simd(sw * sh);
   if (!s) return false;
@@ -269,36 +300,17 @@ export function blurExactPlaneSimd(
   const rows = y1 - y0;
   if (rows <= 0) return false;
   const P = (n: number) => (n + 3) & ~3;
-  const tv = tapTable(
-    a,
-    h,
-    kernel.length,
-    (y, t) => {
-      const q = oy + y + t - r;
-      return q >= y0 && q < y1 ? q - y0 : 0;
-    },
-    (y, t) => {
-      const q = oy + y + t - r;
-      return q >= y0 && q < y1 ? kernel[t]! : 0;
-    },
-  );
-  const th = tapTable(
-    a,
-    w,
-    kernel.length,
-    (x, t) => {
-      const c = ox + x + t - r;
-      return c >= 0 && c < sw ? c : 0;
-    },
-    (x, t) => {
-      const c = ox + x + t - r;
-      return c >= 0 && c < sw ? kernel[t]! : 0;
-    },
-  );
+  // Every tap inside the source along an axis: that pass is convY with one weight table (as in blurExactSimd).
+  const insideX = conv && ox - r >= 0 && ox + w + r <= sw;
+  const insideY = conv && oy - r >= 0 && oy + h + r <= sh;
+  const W = insideX || insideY ? splatWeights(a, kernel) : 0;
+  const tv = insideY ? undefined : edgeTaps(a, h, kernel, oy - y0, rows, 1);
+  const th = insideX ? undefined : edgeTaps(a, w, kernel, ox, sw, 1);
   const [sws, hs, ws] = [P(sw), P(h), P(w)];
+  const vtB = th ? hs * 4 : padStride(hs * 4); // pVT's row stride in bytes: padded for convY
   const pSrc = a.alloc(rows * sws * 4); // rows x sw
   const pV = a.alloc(hs * sws * 4); // h x sw: the column pass
-  const pVT = a.alloc(sws * hs * 4); // sw x h: transposed
+  const pVT = a.alloc(sws * vtB); // sw x h: transposed
   const pO = a.alloc(ws * hs * 4); // w x h: the row pass
   const pT = a.alloc(hs * ws * 4); // h x w: transposed, the result
   if (sws === sw) a.f32(pSrc, sw * rows).set(src.subarray(y0 * sw, y1 * sw));
@@ -306,9 +318,11 @@ export function blurExactPlaneSimd(
     const m = a.f32(pSrc, rows * sws);
     for (let y = 0; y < rows; y++) m.set(src.subarray((y0 + y) * sw, (y0 + y) * sw + sw), y * sws);
   }
-  K.rows(pSrc, sws * 4, pV, h, tv.idx, tv.wts, tv.taps);
-  K.transpose(pV, sws * 4, h, sw, pVT, hs * 4);
-  K.rows(pVT, hs * 4, pO, w, th.idx, th.wts, th.taps);
+  if (tv) K.rows(pSrc, sws * 4, pV, h, tv.idx, tv.wts, tv.taps);
+  else K.convY(pSrc, sws * 4, pV, sws * 4, sws * 4, h, W, kernel.length);
+  K.transpose(pV, sws * 4, h, sw, pVT, vtB);
+  if (th) K.rows(pVT, hs * 4, pO, w, th.idx, th.wts, th.taps);
+  else K.convY(pVT + (ox - r) * vtB, vtB, pO, hs * 4, hs * 4, w, W, kernel.length);
   K.transpose(pO, hs * 4, w, h, pT, ws * 4);
   const res = a.f32(pT, h * ws);
   if (ws === w) out.set(res.subarray(0, w * h));
