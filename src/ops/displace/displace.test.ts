@@ -7,7 +7,7 @@ import { GPU, checkParity, gpuDescribe, gpuTest, randomFeatures, testWindow } fr
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { displace as displaceKernel, displaceReference } from './cpu.js';
-import { displaceRowsSimd } from './simd.js';
+import { DISPLACE_BAND_PIXELS, displaceMemoryBytes, displaceRowsSimd } from './simd.js';
 import type { DisplacePlan } from './plan.js';
 
 const W: Window = { z: 5, x0: 9 * 256 + 40, y0: 12 * 256 + 70, width: 48, height: 40, tileSize: 256 };
@@ -161,6 +161,41 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
             for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
             expect({ boundary, ampX, ampY, worldTop, size, diff }).toEqual({ boundary, ampX, ampY, worldTop, size, diff: 0 });
           }
+  });
+});
+
+describe('the SIMD rows in bands (the module keeps a band of rows, not the canvas)', () => {
+  test('a canvas of three bands: the same bits as the reference, NaN offsets included; the memory stays within a band', () => {
+    const w = 600,
+      h = Math.ceil((2.5 * DISPLACE_BAND_PIXELS) / w);
+    const p: DisplacePlan = { ampX: 3.5, ampY: 6, pad: 7, boundary: 'clamp', worldTop: -1000, worldBottom: 100000 };
+    const sw = w + 2 * p.pad,
+      sh = h + 2 * p.pad;
+    const src = new Float32Array(sw * sh * 4);
+    // A cheap hash (lowbias32; the canvas has ~11 M floats): a fifth of the pixels transparent +0.
+    const hash = (x: number) => {
+      x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+      x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+      return ((x ^ (x >>> 16)) >>> 0) / 2 ** 32;
+    };
+    for (let i = 0; i < src.length; i++) src[i] = (i >> 2) % 5 === 0 ? 0 : hash(i);
+    const disp = new Float32Array(w * h * 4);
+    for (let i = 0; i < disp.length; i++) disp[i] = i % 4093 === 0 ? Number.NaN : hash(i + 0x9e3779b9) * 1.4 - 0.2;
+    // Offsets reach both ends of every band: the first rows of a band read the lowest input row it holds.
+    let lowest = 0;
+    for (let i = 0; i < w; i++) if (Math.floor(p.pad + Math.max(-p.ampY, (disp[i * 4 + 1]! - 0.5 * disp[i * 4 + 3]!) * 2 * p.ampY)) === 1) lowest++;
+    expect(lowest).toBeGreaterThan(10);
+    const a = displaceKernel(src, sw, sh, disp, w, h, p).slice();
+    const b = displaceReference(src, sw, sh, disp, w, h, p);
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
+    expect(diff).toBe(0);
+    // Output rows and offsets of one band (~36 bytes a pixel), its input rows (a band and the
+    // amplitude's reach), in 64 KiB pages.
+    const band = Math.floor(DISPLACE_BAND_PIXELS / w);
+    expect(displaceMemoryBytes()).toBeLessThanOrEqual(band * w * 36 + (band + 2 * p.ampY + 3) * sw * 16 + 65536);
+    // One call over the canvas held the whole input, the offsets and the output: ~3x that.
+    expect(displaceMemoryBytes()).toBeLessThan((sw * sh * 16 + w * h * 36) / 2);
   });
 });
 

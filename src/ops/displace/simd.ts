@@ -2,7 +2,7 @@
 // (displace.wat): the same f64 arithmetic as cpu.ts `displace` per channel, so the values are bit
 // for bit displaceReference's. Where WebAssembly is missing, `displaceRowsSimd` returns null and
 // the TypeScript loop runs.
-import { wasmKernels } from '../../util/wasm-kernels.js';
+import { wasmKernels, type WasmKernels } from '../../util/wasm-kernels.js';
 import type { DisplacePlan } from './plan.js';
 
 interface Exports {
@@ -29,6 +29,10 @@ const kernels = wasmKernels<Exports>('displace');
  * Output rows j0..j1 - 1 of displace into `out` (RGBA w x h), every read of them inside `src`
  * (RGBA sw x sh, the canvas grown by p.pad) and the world. Returns the pixel numbers left unwritten
  * (a NaN offset: the caller reads them the reference's way), or null without WebAssembly.
+ * In bands of DISPLACE_BAND_PIXELS output pixels, each given only the input rows its offsets can
+ * reach (row j reads rows floor(j + pad - ampY) to floor(j + pad + ampY) + 1, as the offsets clamp
+ * to the amplitudes): the same reads as one call, so the same bits, and the module's memory, which
+ * never shrinks, holds a band, not a whole canvas.
  */
 export function displaceRowsSimd(
   src: Float32Array,
@@ -43,16 +47,52 @@ export function displaceRowsSimd(
 ): Int32Array | null {
   const k = kernels();
   if (!k) return null;
-  const srcBytes = sw * sh * 16;
+  const band = Math.max(1, Math.floor(DISPLACE_BAND_PIXELS / Math.max(1, w)));
+  const lists: Int32Array[] = [];
+  for (let b0 = j0; b0 < j1; b0 += band) lists.push(bandRows(k, src, sw, sh, disp, w, p, b0, Math.min(j1, b0 + band), out));
+  if (lists.length === 1) return lists[0]!;
+  const all = new Int32Array(lists.reduce((n, l) => n + l.length, 0));
+  let at = 0;
+  for (const l of lists) {
+    all.set(l, at);
+    at += l.length;
+  }
+  return all;
+}
+
+/** One band of displaceRowsSimd: output rows j0..j1 - 1 from the input rows they can read. */
+function bandRows(
+  k: WasmKernels<Exports>,
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  disp: Float32Array,
+  w: number,
+  p: DisplacePlan,
+  j0: number,
+  j1: number,
+  out: Float32Array,
+): Int32Array {
+  // The input rows the band reads (clamped to the input: rows past it are never read by plain rows).
+  const r0 = Math.max(0, Math.floor(j0 + p.pad - p.ampY));
+  const r1 = Math.min(sh, Math.floor(j1 - 1 + p.pad + p.ampY) + 2);
+  const srcBytes = (r1 - r0) * sw * 16;
   const rows = (j1 - j0) * w;
   const dispAt = srcBytes;
   const outAt = dispAt + rows * 16;
   const nanAt = outAt + rows * 16;
   k.reserve(nanAt + rows * 4);
-  k.f32(0, sw * sh * 4).set(src.subarray(0, sw * sh * 4));
-  // disp and out hold only rows j0..j1 - 1: the kernel's row j reads them at (j - j0) w.
+  k.f32(0, (r1 - r0) * sw * 4).set(src.subarray(r0 * sw * 4, r1 * sw * 4));
+  // src, disp and out hold only their band's rows: the kernel's row r of src is read at (r - r0)
+  // sw, its row j of disp and out at (j - j0) w (i32 addresses wrap back into the band).
   k.f32(dispAt, rows * 4).set(disp.subarray(j0 * w * 4, j1 * w * 4));
-  const n = k.fn.rows(0, sw, dispAt - j0 * w * 16, w, outAt - j0 * w * 16, j0, j1, p.pad, p.ampX, p.ampY, 2 * p.ampX, 2 * p.ampY, nanAt);
+  const n = k.fn.rows(-r0 * sw * 16, sw, dispAt - j0 * w * 16, w, outAt - j0 * w * 16, j0, j1, p.pad, p.ampX, p.ampY, 2 * p.ampX, 2 * p.ampY, nanAt);
   out.set(k.f32(outAt, rows * 4), j0 * w * 4);
   return n > 0 ? Int32Array.from(k.u32(nanAt, n)) : new Int32Array(0);
 }
+
+/** Output pixels of one kernel call's band (its memory: ~36 bytes a pixel plus the input rows). */
+export const DISPLACE_BAND_PIXELS = 1 << 18;
+
+/** Bytes the module's memory holds now (tests: it stays bounded). */
+export const displaceMemoryBytes = (): number => kernels()?.bytes ?? 0;
