@@ -91,7 +91,10 @@ export function placeAlong(line: Float64Array, cum: Float64Array, s: number, run
   const gy = new Float64Array(n);
   const cos = new Float64Array(n);
   const sin = new Float64Array(n);
-  const boxes: number[] = [];
+  let withAdvance = 0;
+  for (let i = 0; i < n; i++) if (run.advance[i]! > 0) withAdvance++;
+  const boxes = new Float64Array(withAdvance * 4);
+  let b = 0;
   let seg = 0;
   let lastAngle = NaN;
   for (let i = 0; i < n; i++) {
@@ -125,27 +128,45 @@ export function placeAlong(line: Float64Array, cum: Float64Array, s: number, run
     cos[i] = co;
     sin[i] = si;
     if (adv > 0) {
-      let bx0 = Infinity;
-      let by0 = Infinity;
-      let bx1 = -Infinity;
-      let by1 = -Infinity;
-      for (const [u, v] of [
-        [-adv / 2, run.top],
-        [adv / 2, run.top],
-        [adv / 2, run.bottom],
-        [-adv / 2, run.bottom],
-      ] as const) {
-        const x = px + co * u - si * v;
-        const y = py + si * u + co * v;
-        if (x < bx0) bx0 = x;
-        if (y < by0) by0 = y;
-        if (x > bx1) bx1 = x;
-        if (y > by1) by1 = y;
-      }
-      boxes.push(bx0, by0, bx1, by1);
+      // The glyph's box: its advance along the line by the run's height, turned (corners in this order).
+      const box = turnedBox(px, py, co, si, -adv / 2, run.top, adv / 2, run.bottom);
+      boxes[b++] = box.x0;
+      boxes[b++] = box.y0;
+      boxes[b++] = box.x1;
+      boxes[b++] = box.y1;
     }
   }
-  return { x: ax, y: ay, gx, gy, cos, sin, boxes: Float64Array.from(boxes) };
+  return { x: ax, y: ay, gx, gy, cos, sin, boxes };
+}
+
+/** Box turnedBox() answers in (one object reused: read it before the next call). */
+const turned = { x0: 0, y0: 0, x1: 0, y1: 0 };
+
+/**
+ * Box of the rectangle [u0, u1] x [v0, v1] turned by (co, si) and moved to (px, py): its corners
+ * (u0, v0), (u1, v0), (u1, v1), (u0, v1) in that order, the first of equal extremes kept. The
+ * answer is a shared object (no allocation per glyph).
+ */
+export function turnedBox(px: number, py: number, co: number, si: number, u0: number, v0: number, u1: number, v1: number): typeof turned {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let k = 0; k < 4; k++) {
+    const u = k === 0 || k === 3 ? u0 : u1;
+    const v = k < 2 ? v0 : v1;
+    const x = px + co * u - si * v;
+    const y = py + si * u + co * v;
+    if (x < x0) x0 = x;
+    if (y < y0) y0 = y;
+    if (x > x1) x1 = x;
+    if (y > y1) y1 = y;
+  }
+  turned.x0 = x0;
+  turned.y0 = y0;
+  turned.x1 = x1;
+  turned.y1 = y1;
+  return turned;
 }
 
 /** Anchor distances along a line measured from its start: one in the middle of a short line, else every `spacing` from spacing / 2. */

@@ -12,7 +12,7 @@ import { ringArea } from '../../geometry/clip.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors } from './along.js';
+import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turnedBox } from './along.js';
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
 import { glyphRings, type GlyphRings, haloRings, packRings } from './glyphs.js';
@@ -874,22 +874,14 @@ function inkBox(stack: FontStack, g: Glyphs, size: number): [number, number, num
   for (let i = 0; i < g.gids.length; i++) {
     const r = glyphRings(stack.fonts[g.fonts[i]!]!, g.gids[i]!, size);
     if (!r.count) continue;
-    const [bx0, by0, bx1, by1] = r.box;
     const co = g.cos ? g.cos[i]! : 1;
     const si = g.sin ? g.sin[i]! : 0;
-    for (const [u, v] of [
-      [bx0, by0],
-      [bx1, by0],
-      [bx1, by1],
-      [bx0, by1],
-    ] as const) {
-      const x = g.x[i]! + co * u - si * v;
-      const y = g.y[i]! + si * u + co * v;
-      if (x < box[0]) box[0] = x;
-      if (y < box[1]) box[1] = y;
-      if (x > box[2]) box[2] = x;
-      if (y > box[3]) box[3] = y;
-    }
+    // The glyph's outline box turned and moved, its corners (x0, y0), (x1, y0), (x1, y1), (x0, y1) in order.
+    const t = turnedBox(g.x[i]!, g.y[i]!, co, si, r.box[0], r.box[1], r.box[2], r.box[3]);
+    if (t.x0 < box[0]) box[0] = t.x0;
+    if (t.y0 < box[1]) box[1] = t.y0;
+    if (t.x1 > box[2]) box[2] = t.x1;
+    if (t.y1 > box[3]) box[3] = t.y1;
   }
   return box[0] <= box[2] ? box : [g.x[0] ?? 0, g.y[0] ?? 0, g.x[0] ?? 0, g.y[0] ?? 0];
 }
