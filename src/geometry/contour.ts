@@ -127,7 +127,11 @@ export function linksAreClean(): boolean {
  * the union of its two sample rows. Its own function, not the constructor's loop: V8 optimises a
  * small plain function as a unit.
  */
-function spanRanges(data: ArrayLike<number>, width: number, height: number, spans: number, spanLo: Float64Array, spanHi: Float64Array): void {
+function spanRanges(data: ArrayLike<number>, width: number, height: number, spans: number, spanLo: Float64Array, spanHi: Float64Array): [number, number] {
+  // The field's finite range on the way (fieldRange's: the runs visit the samples in scan order,
+  // a shared column again after its first visit, and < keeps the first of equal values).
+  let fLo = Infinity;
+  let fHi = -Infinity;
   let prevLo = new Float64Array(spans);
   let prevHi = new Float64Array(spans);
   let rowLo = new Float64Array(spans);
@@ -145,6 +149,8 @@ function spanRanges(data: ArrayLike<number>, width: number, height: number, span
         hi = v > hi ? v : hi;
         nan = nan || v !== v;
       }
+      fLo = lo < fLo ? lo : fLo;
+      fHi = hi > fHi ? hi : fHi;
       rowLo[r] = nan ? -Infinity : lo;
       rowHi[r] = hi;
     }
@@ -162,6 +168,7 @@ function spanRanges(data: ArrayLike<number>, width: number, height: number, span
     prevHi = rowHi;
     rowHi = th;
   }
+  return [fLo, fHi];
 }
 
 /** Marching squares over one field; scratch arrays are reused across the levels of one render. */
@@ -185,6 +192,8 @@ export class Contourer {
   private readonly spanLo: Float64Array;
   private readonly spanHi: Float64Array;
   private readonly spans: number;
+  /** The field's finite minimum and maximum, as fieldRange gives them (the same values and zeros). */
+  readonly range: [number, number];
 
   constructor(data: ArrayLike<number>, width: number, height: number, x0: number, y0: number) {
     this.data = data;
@@ -203,7 +212,7 @@ export class Contourer {
     const n = Math.max(0, height - 1) * this.spans;
     this.spanLo = new Float64Array(n);
     this.spanHi = new Float64Array(n);
-    spanRanges(data, width, height, this.spans, this.spanLo, this.spanHi);
+    this.range = this.spans > 0 ? spanRanges(data, width, height, this.spans, this.spanLo, this.spanHi) : fieldRange(data);
   }
 
   /** Isolines of one level, in scan order of their first segment. */

@@ -339,6 +339,23 @@ describe('fieldRange', () => {
       expect(fieldRange(data)).toEqual(want);
     }
     expect(fieldRange(Float32Array.of(NaN, NaN))).toEqual([Infinity, -Infinity]);
+    // Contourer.range (from its own scan of the runs) is fieldRange's, zeros' signs included.
+    for (let c = 0; c < 200; c++) {
+      const w = 1 + Math.floor(rand() * 40);
+      const h = Math.floor(rand() * 12);
+      const data = new Float32Array(w * h);
+      for (let i = 0; i < data.length; i++) {
+        const u = rand();
+        data[i] = u < 0.15 ? NaN : u < 0.3 ? [0, -0][i % 2]! : u < 0.33 ? [Infinity, -Infinity][i % 2]! : Math.fround((rand() - 0.5) * 4);
+      }
+      // zeros of both signs as the low (then the high) bound, in different runs and rows
+      const zeros = c % 2 ? [0, -0, 1, NaN] : [0, -0, -1, NaN];
+      if (c % 3 === 0) for (let i = 0; i < data.length; i++) data[i] = zeros[Math.floor(rand() * 4)]!;
+      if (c % 10 === 0) data.fill(NaN);
+      const [a, b] = new Contourer(data, w, h, 0, 0).range;
+      const [x, y] = fieldRange(data);
+      expect([Object.is(a, x), Object.is(b, y), a, b]).toEqual([true, true, x, y]);
+    }
     expect(fieldRange(Float32Array.of(NaN, 3, NaN, -2, NaN))).toEqual([-2, 3]);
   });
 });

@@ -1,4 +1,4 @@
-import { Contourer, fieldRange, intervalLevels, normalizeLevels } from '../../geometry/contour.js';
+import { Contourer, intervalLevels, normalizeLevels } from '../../geometry/contour.js';
 import { nodeRef, numParam, numRef } from '../../style/fields.js';
 import type { FeatureGroup, Features } from '../../types.js';
 import type { OpContext, OpDef } from '../types.js';
@@ -28,11 +28,12 @@ export const contour: OpDef = {
   cpu(ctx): Features {
     const field = ctx.input<'scalar-field'>('field');
     const { canvas } = ctx;
-    const [fmin, fmax] = fieldRange(field.data);
+    // The field's range comes from the contourer's own scan of the samples (fieldRange's values).
+    const contourer = new Contourer(field.data, field.width, field.height, canvas.x0 - FIELD_PAD, canvas.y0 - FIELD_PAD);
+    const [fmin, fmax] = contourer.range;
     const lo = Math.max(fmin, ctx.has('min') ? ctx.num('min') : -Infinity);
     const hi = Math.min(fmax, ctx.has('max') ? ctx.num('max') : Infinity);
     const levels = levelsOf(ctx, lo, hi);
-    const contourer = new Contourer(field.data, field.width, field.height, canvas.x0 - FIELD_PAD, canvas.y0 - FIELD_PAD);
     const groups: FeatureGroup[] = [];
     for (const level of levels) {
       const iso = contourer.isolines(level);
