@@ -6,6 +6,7 @@
 // four channels share one set of neighbour offsets; those rows run in WebAssembly SIMD where it is
 // available (displace.wat, the same arithmetic).
 import { acquire } from '../../backends/cpu/pool.js';
+import { isZeroPixel, markUniform, uniformOf } from '../../backends/cpu/uniform.js';
 import { boundaryRow, type DisplacePlan } from './plan.js';
 import { displaceRowsSimd } from './simd.js';
 
@@ -157,4 +158,25 @@ function readOne(src: Float32Array, sw: number, sh: number, sx: number, sy: numb
     const bottom = v01 + (v11 - v01) * fx;
     out[o + c] = top + (bottom - top) * fy;
   }
+}
+
+/**
+ * The displace of an input marked transparent +0 everywhere (src/backends/cpu/uniform.ts: open sea
+ * under a land fill), as `displace` gives it without reading a pixel: every read is a +0 input
+ * pixel or the transparent boundary's 0, so each channel is 0 + (0 - 0) f = +0 wherever a finite
+ * offset lands; only a NaN offset (a non-finite R, G or A of the displacement) makes NaN, and then
+ * this returns undefined (the kernel runs). The output is zero-filled and marked +0.
+ */
+export function displaceUniform(src: Float32Array, disp: Float32Array, w: number, h: number): Float32Array | undefined {
+  const mark = uniformOf(src);
+  if (!mark || !isZeroPixel(mark)) return undefined;
+  const d = uniformOf(disp) ?? disp;
+  const n = d === disp ? w * h * 4 : 4;
+  for (let i = 0; i < n; i += 4) {
+    // x - x is 0 for a finite x, NaN for NaN and +-Infinity
+    if (d[i]! - d[i]! !== 0 || d[i + 1]! - d[i + 1]! !== 0 || d[i + 3]! - d[i + 3]! !== 0) return undefined;
+  }
+  const out = acquire(w * h * 4); // zeroed
+  markUniform(out, mark);
+  return out;
 }

@@ -6,7 +6,8 @@ import { displace } from './index.js';
 import { GPU, checkParity, gpuDescribe, gpuTest, randomFeatures, testWindow } from '../../../tests/gpu/harness.js';
 import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { rng } from '../../../tests/helpers/random.js';
-import { displace as displaceKernel, displaceReference } from './cpu.js';
+import { displace as displaceKernel, displaceReference, displaceUniform } from './cpu.js';
+import { markUniform, uniformOf } from '../../backends/cpu/uniform.js';
 import { DISPLACE_BAND_PIXELS, displaceMemoryBytes, displaceRowsSimd } from './simd.js';
 import type { DisplacePlan } from './plan.js';
 
@@ -196,6 +197,45 @@ describe('the SIMD rows in bands (the module keeps a band of rows, not the canva
     expect(displaceMemoryBytes()).toBeLessThanOrEqual(band * w * 36 + (band + 2 * p.ampY + 3) * sw * 16 + 65536);
     // One call over the canvas held the whole input, the offsets and the output: ~3x that.
     expect(displaceMemoryBytes()).toBeLessThan((sw * sh * 16 + w * h * 36) / 2);
+  });
+});
+
+describe('an input marked transparent +0 everywhere', () => {
+  // displaceUniform answers without reading pixels: the reference (displaceReference, every read
+  // through the boundary rule) gives +0 at every pixel for finite offsets, compared with Object.is;
+  // a NaN or infinite displacement value, or a mark other than +0, leaves it to the kernel.
+  test('+0 output (marked) equal to the reference under every boundary, at and away from the world edges; NaN / Infinity and non-zero marks decline', () => {
+    const next = rng(17);
+    const w = 23,
+      h = 19,
+      pad = 6;
+    const sw = w + 2 * pad,
+      sh = h + 2 * pad;
+    for (const boundary of ['clamp', 'transparent', 'mirror'] as const)
+      for (const worldTop of [-1000, 2, -5]) {
+        const src = new Float32Array(sw * sh * 4);
+        markUniform(src, [0, 0, 0, 0]);
+        const disp = Float32Array.from({ length: w * h * 4 }, () => next() * 3e3 - 1e3);
+        const p: DisplacePlan = { ampX: 5, ampY: 4.5, pad, boundary, worldTop, worldBottom: worldTop + 30 };
+        const a = displaceUniform(src, disp, w, h);
+        expect(a).toBeDefined();
+        const b = displaceReference(src, sw, sh, disp, w, h, p);
+        let diff = 0;
+        for (let i = 0; i < b.length; i++) if (!Object.is(a![i], b[i])) diff++;
+        expect({ boundary, worldTop, diff, marked: Array.from(uniformOf(a!) ?? []) }).toEqual({ boundary, worldTop, diff: 0, marked: [0, 0, 0, 0] });
+        for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+          for (const c of [0, 1, 3]) {
+            const d2 = disp.slice();
+            d2[(7 * w + 5) * 4 + c] = bad;
+            expect(displaceUniform(src, d2, w, h)).toBeUndefined();
+          }
+      }
+    const one = new Float32Array(sw * sh * 4).fill(0.5);
+    markUniform(one, [0.5, 0.5, 0.5, 0.5]);
+    expect(displaceUniform(one, new Float32Array(w * h * 4), w, h)).toBeUndefined();
+    const negZero = new Float32Array(sw * sh * 4).fill(-0);
+    markUniform(negZero, [0, 0, -0, 0]);
+    expect(displaceUniform(negZero, new Float32Array(w * h * 4), w, h)).toBeUndefined();
   });
 });
 

@@ -1,7 +1,7 @@
 import { nodeRef, num, numRef, oneOfEnum } from '../../style/fields.js';
 import type { Raster } from '../../types.js';
 import { filterOp } from '../declare.js';
-import { displace as run } from './cpu.js';
+import { displace as run, displaceUniform } from './cpu.js';
 import { displacePlan, inputPad } from './plan.js';
 import { gpu } from './gpu.js';
 
@@ -30,7 +30,8 @@ export const displace = filterOp({
     const src = ctx.input<'raster'>('input');
     const disp = ctx.input<'raster'>('displacement');
     const { width, height } = ctx.canvas;
-    const data = run(src.data, src.width, src.height, disp.data, width, height, p);
+    // An input marked +0 everywhere (open sea under a land fill) displaces to +0, marked.
+    const data = displaceUniform(src.data, disp.data, width, height) ?? run(src.data, src.width, src.height, disp.data, width, height, p);
     return { kind: 'raster', width, height, data } satisfies Raster;
   },
 });
