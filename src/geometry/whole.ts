@@ -3,6 +3,7 @@
 // centroid, its hull, the distance along a line) give the same answer in every tile. A tiled
 // source (MVT, PMTiles) has no such thing: those ops see what the canvas holds (docs/format.md).
 import type { Feature, GeoJSON, Geometry, Position } from 'geojson';
+import { hypot } from './hypot.js';
 import { boxOf, convexHull, growBox, polygonCentroid, lineCentroid } from './measure.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 
@@ -192,15 +193,13 @@ export interface LinePart {
  */
 export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): LinePart[] {
   const out: LinePart[] = [];
-  let cur: number[] = [];
+  // The current part's vertices in a reused scratch array (grown by doubling), copied out per part.
+  let cur = partScratch;
+  let nc = 0;
   let curS0 = 0,
     curCut = 0;
   let s = 0;
   const n = line.length >> 1;
-  const flush = (endCut: boolean) => {
-    if (cur.length >= 4) out.push({ line: Float64Array.from(cur), s0: curS0, cut: curCut | (endCut ? 2 : 0) });
-    cur = [];
-  };
   for (let i = 1; i < n; i++) {
     const ax = line[i * 2 - 2]!,
       ay = line[i * 2 - 1]!,
@@ -208,38 +207,57 @@ export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number
       by = line[i * 2 + 1]!;
     const dx = bx - ax,
       dy = by - ay;
-    const len = Math.hypot(dx, dy);
+    const len = hypot(dx, dy);
+    // Liang-Barsky against the four sides in turn (left, right, top, bottom): p the direction's
+    // component towards the side, q the distance inside it.
     let t0 = 0,
       t1 = 1;
-    const p = [-dx, dx, -dy, dy];
-    const q = [ax - r.x0, r.x1 - ax, ay - r.y0, r.y1 - ay];
     let out_ = false;
     for (let k = 0; k < 4; k++) {
-      if (p[k] === 0) {
-        if (q[k]! < 0) out_ = true;
+      const p = k === 0 ? -dx : k === 1 ? dx : k === 2 ? -dy : dy;
+      const q = k === 0 ? ax - r.x0 : k === 1 ? r.x1 - ax : k === 2 ? ay - r.y0 : r.y1 - ay;
+      if (p === 0) {
+        if (q < 0) out_ = true;
       } else {
-        const t = q[k]! / p[k]!;
-        if (p[k]! < 0) t0 = Math.max(t0, t);
+        const t = q / p;
+        if (p < 0) t0 = Math.max(t0, t);
         else t1 = Math.min(t1, t);
       }
     }
     if (out_ || t0 > t1) {
-      if (cur.length) flush(true);
+      if (nc) {
+        if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut | 2 });
+        nc = 0;
+      }
     } else {
-      if (!cur.length || t0 > 0) {
-        if (cur.length) flush(true);
-        cur = [ax + dx * t0, ay + dy * t0];
+      if (!nc || t0 > 0) {
+        if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut | 2 });
+        cur[0] = ax + dx * t0;
+        cur[1] = ay + dy * t0;
+        nc = 2;
         curS0 = s + len * t0;
         curCut = t0 > 0 ? 1 : 0;
       }
-      cur.push(ax + dx * t1, ay + dy * t1);
-      if (t1 < 1) flush(true);
+      if (nc + 2 > cur.length) {
+        const g = new Float64Array(cur.length * 2);
+        g.set(cur);
+        cur = partScratch = g;
+      }
+      cur[nc++] = ax + dx * t1;
+      cur[nc++] = ay + dy * t1;
+      if (t1 < 1) {
+        if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut | 2 });
+        nc = 0;
+      }
     }
     s += len;
   }
-  if (cur.length) flush(false);
+  if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut });
   return out;
 }
+
+/** partsInRect's scratch vertices (one part at a time; never handed out). */
+let partScratch = new Float64Array(256);
 
 /**
  * Visits the parts of a whole feature's lines inside the canvas grown by `grow`, in world pixels,

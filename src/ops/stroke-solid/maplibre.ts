@@ -12,6 +12,7 @@
 // blended in order, one after the other, which the GPU module's coverage passes (the union of a
 // shape's pieces) do not do.
 import type { Canvas, FeatureGroup, Features, Raster, RGBA } from '../../types.js';
+import { hypot } from '../../geometry/hypot.js';
 import { type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { newRaster } from '../../backends/cpu/raster.js';
@@ -84,7 +85,7 @@ class Mesh {
 
   /** updateDistance: the distance along the line grows by the segment from a to b. */
   advance(ax: number, ay: number, bx: number, by: number): void {
-    this.dist += Math.hypot(bx - ax, by - ay);
+    this.dist += hypot(bx - ax, by - ay);
   }
 
   private grow(): void {
@@ -100,13 +101,27 @@ class Mesh {
     this.ld = g(this.ld);
   }
 
-  /** addHalfVertex: one vertex of the strip, joined to the last vertex of each side. */
-  half(x: number, y: number, extX: number, extY: number, round: boolean, up: boolean, dir: number): void {
+  /**
+   * half's vertex and extrusion (x, y, extX, extY), set by its caller: as fields, not arguments,
+   * so that optimised code passes no boxed numbers per vertex.
+   */
+  hx = Number.NaN;
+  hy = Number.NaN;
+  ex = Number.NaN;
+  ey = Number.NaN;
+
+  /**
+   * addHalfVertex: one vertex of the strip (at hx, hy, extruded by ex, ey), joined to the last
+   * vertex of each side; `dir` the sign (-1, 0, 1) of the extrusion's shift along the line.
+   */
+  half(round: boolean, up: boolean, dir: number): void {
     if (this.n === this.px.length) this.grow();
     const s = this.style;
-    const qx = Math.round(EXTRUDE_SCALE * extX) / EXTRUDE_SCALE;
-    const qy = Math.round(EXTRUDE_SCALE * extY) / EXTRUDE_SCALE;
-    const u = 0.5 * (dir === 0 ? 0 : dir < 0 ? -1 : 1);
+    const x = this.hx;
+    const y = this.hy;
+    const qx = Math.round(EXTRUDE_SCALE * this.ex) / EXTRUDE_SCALE;
+    const qy = Math.round(EXTRUDE_SCALE * this.ey) / EXTRUDE_SCALE;
+    const u = 0.5 * dir;
     const t = 1 - Math.abs(u);
     const o = s.offset * (up ? 1 : -1);
     const e = this.n++;
@@ -132,13 +147,19 @@ class Mesh {
 
   /** addCurrentVertex: both sides at p, each moved along the line by endLeft / endRight half widths. */
   current(x: number, y: number, nx: number, ny: number, endLeft: number, endRight: number, round = false): void {
-    this.half(x, y, nx + ny * endLeft, ny - nx * endLeft, round, false, endLeft);
-    this.half(x, y, -nx + ny * endRight, -ny - nx * endRight, round, true, -endRight);
-    // Past half the distance the buffer holds (2^14 / LINE_DISTANCE_SCALE tile units), the
-    // distance starts again from 0 at this vertex, added once more.
-    if (this.dist * this.unitsPerPx > MAX_LINE_DISTANCE / 2) {
+    for (;;) {
+      this.hx = x;
+      this.hy = y;
+      this.ex = nx + ny * endLeft;
+      this.ey = ny - nx * endLeft;
+      this.half(round, false, endLeft === 0 ? 0 : endLeft < 0 ? -1 : 1);
+      this.ex = -nx + ny * endRight;
+      this.ey = -ny - nx * endRight;
+      this.half(round, true, -endRight === 0 ? 0 : -endRight < 0 ? -1 : 1);
+      // Past half the distance the buffer holds (2^14 / LINE_DISTANCE_SCALE tile units), the
+      // distance starts again from 0 at this vertex, added once more.
+      if (!(this.dist * this.unitsPerPx > MAX_LINE_DISTANCE / 2)) return;
       this.dist = 0;
-      this.current(x, y, nx, ny, endLeft, endRight, round);
     }
   }
 }
@@ -168,7 +189,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     v.cx = X(len - 2);
     v.cy = Y(len - 2);
     hasCur = true;
-    [v.nnx, v.nny] = normalTo(v.cx, v.cy, X(0), Y(0));
+    nextNormal(v, v.cx, v.cy, X(0), Y(0));
     hasNextN = true;
   }
   for (let i = 0; i < len; i++) {
@@ -199,7 +220,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     v.cy = Y(i);
     hasCur = true;
     if (v.hasNext) {
-      [v.nnx, v.nny] = normalTo(v.cx, v.cy, nxv, nyv);
+      nextNormal(v, v.cx, v.cy, nxv, nyv);
       hasNextN = true;
     } else {
       v.nnx = v.pnx;
@@ -215,7 +236,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     v.jx = v.pnx + v.nnx;
     v.jy = v.pny + v.nny;
     if (v.jx !== 0 || v.jy !== 0) {
-      const d = Math.hypot(v.jx, v.jy);
+      const d = hypot(v.jx, v.jy);
       v.jx /= d;
       v.jy /= d;
     }
@@ -227,7 +248,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     v.lineTurnsLeft = v.pnx * v.nny - v.pny * v.nnx > 0;
 
     if (isSharpCorner && i > 0) {
-      const prevLen = Math.hypot(v.cx - prevX, v.cy - prevY);
+      const prevLen = hypot(v.cx - prevX, v.cy - prevY);
       if (prevLen > 2 * s.sharp) {
         const k = s.sharp / prevLen;
         const npx = v.cx - (v.cx - prevX) * k;
@@ -246,7 +267,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     emitJoin(m, cur, v);
 
     if (isSharpCorner && i < len - 1) {
-      const nextLen = Math.hypot(nxv - v.cx, nyv - v.cy);
+      const nextLen = hypot(nxv - v.cx, nyv - v.cy);
       if (nextLen > 2 * s.sharp) {
         const k = s.sharp / nextLen;
         const ncx = v.cx + (nxv - v.cx) * k;
@@ -280,12 +301,13 @@ interface Vertex {
   hasNext: boolean;
 }
 
-/** The unit normal (-dy, dx) of the segment a -> b. */
-function normalTo(ax: number, ay: number, bx: number, by: number): [number, number] {
+/** `v`'s next normal: the unit normal (-dy, dx) of the segment a -> b (written in place, no array a vertex). */
+function nextNormal(v: Vertex, ax: number, ay: number, bx: number, by: number): void {
   const dx = bx - ax;
   const dy = by - ay;
-  const d = Math.hypot(dx, dy);
-  return [-dy / d, dx / d];
+  const d = hypot(dx, dy);
+  v.nnx = -dy / d;
+  v.nny = dx / d;
 }
 
 /** What addLine draws at vertex `v`: `cur` (the join, or the end's cap) refined as line_bucket.ts does. */
@@ -332,7 +354,7 @@ function emitJoin(m: Mesh, cur: string, v: Vertex): void {
       fx = -v.nnx;
       fy = -v.nny;
     } else {
-      const bevelLength = (v.miterLength * Math.hypot(v.pnx + v.nnx, v.pny + v.nny)) / Math.hypot(v.pnx - v.nnx, v.pny - v.nny);
+      const bevelLength = (v.miterLength * hypot(v.pnx + v.nnx, v.pny + v.nny)) / hypot(v.pnx - v.nnx, v.pny - v.nny);
       const k = bevelLength * (v.lineTurnsLeft ? -1 : 1);
       // perp of (v.jx, v.jy): (-v.jy, v.jx)
       fx = -v.jy * k;
@@ -357,11 +379,15 @@ function emitJoin(m: Mesh, cur: string, v: Vertex): void {
         }
         let ex = (v.nnx - v.pnx) * t + v.pnx;
         let ey = (v.nny - v.pny) * t + v.pny;
-        const d = Math.hypot(ex, ey);
+        const d = hypot(ex, ey);
         const sgn = v.lineTurnsLeft ? -1 : 1;
         ex = (ex / d) * sgn;
         ey = (ey / d) * sgn;
-        m.half(v.cx, v.cy, ex, ey, false, v.lineTurnsLeft, 0);
+        m.hx = v.cx;
+        m.hy = v.cy;
+        m.ex = ex;
+        m.ey = ey;
+        m.half(false, v.lineTurnsLeft, 0);
       }
     }
     if (v.hasNext) m.current(v.cx, v.cy, v.nnx, v.nny, -offA, -offB);
@@ -670,7 +696,7 @@ function cutEnd(a: Float64Array, n: number, end: boolean, axis: number, reach: n
   const y = a[i * 2 + 1]!;
   const ix = a[j * 2]!;
   const iy = a[j * 2 + 1]!;
-  const d = Math.hypot(x - ix, y - iy);
+  const d = hypot(x - ix, y - iy);
   if (!(d > 0)) return false;
   a[i * 2] = x + ((x - ix) / d) * reach;
   a[i * 2 + 1] = y + ((y - iy) / d) * reach;
