@@ -176,9 +176,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
   let miterLimit = s.miterLimit;
   if (join === 'bevel') miterLimit = 1.05;
   m.startLine();
-  const v = newVertex();
-  const X = (i: number) => pts[i * 2]!;
-  const Y = (i: number) => pts[i * 2 + 1]!;
+  const v = resetVertex(lineVertex);
   // Current, previous and next vertex; previous and next normals (unit, perpendicular: (-dy, dx)).
   let hasCur = false;
   let prevX = NaN;
@@ -186,10 +184,10 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
   let hasPrevN = false;
   let hasNextN = false;
   if (polygon) {
-    v.cx = X(len - 2);
-    v.cy = Y(len - 2);
+    v.cx = pts[(len - 2) * 2]!;
+    v.cy = pts[(len - 2) * 2 + 1]!;
     hasCur = true;
-    nextNormal(v, v.cx, v.cy, X(0), Y(0));
+    nextNormal(v, v.cx, v.cy, pts[0]!, pts[1]!);
     hasNextN = true;
   }
   for (let i = 0; i < len; i++) {
@@ -198,14 +196,14 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     let nyv = 0;
     if (i === len - 1) {
       if (polygon) {
-        nxv = X(1);
-        nyv = Y(1);
+        nxv = pts[2]!;
+        nyv = pts[3]!;
       } else v.hasNext = false;
     } else {
-      nxv = X(i + 1);
-      nyv = Y(i + 1);
+      nxv = pts[(i + 1) * 2]!;
+      nyv = pts[(i + 1) * 2 + 1]!;
     }
-    if (v.hasNext && X(i) === nxv && Y(i) === nyv) continue;
+    if (v.hasNext && pts[i * 2]! === nxv && pts[i * 2 + 1]! === nyv) continue;
     if (hasNextN) {
       v.pnx = v.nnx;
       v.pny = v.nny;
@@ -216,8 +214,8 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
       prevY = v.cy;
       v.hasPrev = true;
     }
-    v.cx = X(i);
-    v.cy = Y(i);
+    v.cx = pts[i * 2]!;
+    v.cy = pts[i * 2 + 1]!;
     hasCur = true;
     if (v.hasNext) {
       nextNormal(v, v.cx, v.cy, nxv, nyv);
@@ -324,23 +322,41 @@ function joinKind(v: Vertex, cur: string, middle: boolean, roundLimit: number, m
   return cur;
 }
 
-function newVertex(): Vertex {
-  return {
-    cx: NaN,
-    cy: NaN,
-    pnx: 0,
-    pny: 0,
-    nnx: 0,
-    nny: 0,
-    jx: 0,
-    jy: 0,
-    miterLength: 0,
-    cosAngle: 0,
-    approxAngle: 0,
-    lineTurnsLeft: false,
-    hasPrev: false,
-    hasNext: false,
-  };
+/** addLine's vertex, one for all lines (reset per line: no object a line). */
+const lineVertex: Vertex = {
+  cx: Number.NaN,
+  cy: Number.NaN,
+  pnx: 0,
+  pny: 0,
+  nnx: 0,
+  nny: 0,
+  jx: 0,
+  jy: 0,
+  miterLength: 0,
+  cosAngle: 0,
+  approxAngle: 0,
+  lineTurnsLeft: false,
+  hasPrev: false,
+  hasNext: false,
+};
+
+/** `v` as a new line starts it. */
+function resetVertex(v: Vertex): Vertex {
+  v.cx = Number.NaN;
+  v.cy = Number.NaN;
+  v.pnx = 0;
+  v.pny = 0;
+  v.nnx = 0;
+  v.nny = 0;
+  v.jx = 0;
+  v.jy = 0;
+  v.miterLength = 0;
+  v.cosAngle = 0;
+  v.approxAngle = 0;
+  v.lineTurnsLeft = false;
+  v.hasPrev = false;
+  v.hasNext = false;
+  return v;
 }
 
 /** The vertices of one join or cap (addLine's `cur` at vertex `v`), as line_bucket.ts adds them. */
