@@ -177,6 +177,58 @@ describe("one-value rasters: the same bits as every op's general path", () => {
     expect(await sameBits(style(square(-60, 20, -30, 40)), [2, 1, 1])).toBe(false);
     expect(await sameBits(style(square(60, 20, 90, 40)), [2, 1, 1])).toBe(true);
   });
+
+  test('strokes that draw nothing (brush dabs, MapLibre-profile lines) are marked: alone transparent, onto a marked base keeping its mark', async () => {
+    const line = (coordinates: number[][]) => ({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates } });
+    const strokes: Record<string, Record<string, unknown>> = {
+      brush: { op: 'stroke', features: '@f', brush: '@pen', 'scatter-px': 1, 'size-jitter': 0.5, seed: 1 },
+      'brush-plain': { op: 'stroke', features: '@f', brush: '@pen' },
+      maplibre: { op: 'stroke-solid', features: '@f', profile: 'maplibre', width: 3, color: '#40302080', cap: 'round', join: 'round' },
+      'maplibre-dashed': { op: 'stroke-solid', features: '@f', profile: 'maplibre', width: 2, 'dash-array': [2, 1] },
+    };
+    for (const [kind, stroke] of Object.entries(strokes))
+      for (const fused of [false, true]) {
+        const style = (feature: unknown) =>
+          Renderer.create({
+            output: 'out',
+            sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [feature] } } },
+            nodes: {
+              blank: { op: 'solid', color: '#00000000' },
+              f: { op: 'features', source: 's' },
+              pen: { op: 'brush-solid', 'width-px': 3, color: '#9a6a3a', hardness: 0.3 },
+              line: stroke,
+              // Fused: the line drawn straight onto a transparent solid (marked +0).
+              withLine: { op: 'blend', base: '@blank', over: '@line' },
+              wander: { op: 'noise', 'scale-px': 28, octaves: 2, seed: 5, output: 'raster' },
+              // Displace takes its shortcut only for an input marked +0 (it scans nothing):
+              // the output is then marked too; a stale mark would wipe the line.
+              out: { op: 'displace', input: fused ? '@withLine' : '@line', displacement: '@wander', 'amp-px': 4, boundary: 'transparent' },
+            },
+          });
+        // Zoom 2, tile 1/1 covers lon -90..0, lat 0..66.5; the second line lies in the source's
+        // buffer east of it (its features reach the node), beyond the strokes' reach.
+        const where = `${kind}${fused ? ' fused' : ''}`;
+        for (const [coords, drawn] of [
+          [
+            [
+              [-70, 20],
+              [-40, 45],
+              [-20, 30],
+            ],
+            true,
+          ],
+          [
+            [
+              [12, 20],
+              [14, 45],
+              [30, 30],
+            ],
+            false,
+          ],
+        ] as [number[][], boolean][])
+          expect({ where, drawn, marked: await sameBits(style(line(coords)), [2, 1, 1]) }).toEqual({ where, drawn, marked: !drawn });
+      }
+  });
 });
 
 describe('the buffer pool and marks', () => {

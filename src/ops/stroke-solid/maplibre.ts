@@ -16,6 +16,7 @@ import { hypot } from '../../geometry/hypot.js';
 import { type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { newRaster } from '../../backends/cpu/raster.js';
+import { paintedNothing } from '../../backends/cpu/uniform.js';
 import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import { exprFeature } from '../features/index.js';
@@ -562,8 +563,9 @@ type Clip = [number, number, number, number];
  * triangle covers (a shared edge belongs to one of its two triangles) takes the shader's alpha
  * from the interpolated normal. `dx`, `dy`: canvas origin. `clip`: pixel centres kept.
  */
-function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, clip: Clip, dash: Dash | undefined): void {
+function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, clip: Clip, dash: Dash | undefined): boolean {
   const { width: W, height: H, data } = out;
+  let wrote = false;
   const { outset, inset } = m.style;
   const [pr, pg, pb, pa] = paint;
   const cx0 = Math.max(0, Math.ceil(clip[0] - dx - 0.5));
@@ -669,9 +671,11 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
         data[i + 1] = pg * alpha + data[i + 1]! * k;
         data[i + 2] = pb * alpha + data[i + 2]! * k;
         data[i + 3] = sa + data[i + 3]! * k;
+        wrote = true;
       }
     }
   }
+  return wrote;
 }
 
 /** A string per group from `exprField` (join, cap), else `constant`. */
@@ -798,6 +802,8 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
   const buf = { a: new Float64Array(256) };
   const run = { a: new Float64Array(256) };
   const rgba: RGBA = [0, 0, 0, 0];
+  // Whether a pixel was written: a canvas left as it was is reported (paintedNothing).
+  let painted = false;
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
     const w = Math.max(0, Math.min(width(g), wmax));
@@ -844,7 +850,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       if (cut & CUT_END) cutEnd(buf.a, n, true, cutAxis(cut, true), reach, clip);
       mesh.reset();
       addLine(mesh, buf.a, n, false, !(cut & CUT_START), !(cut & CUT_END));
-      drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash);
+      if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
     }
     for (let i = 0; i < g.polygons.length; i++) {
       const poly = g.polygons[i]!;
@@ -857,10 +863,11 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
           if (endCut) cutEnd(pts, n, true, endCut, reach, clip);
           mesh.reset();
           addLine(mesh, pts, n, closed, !startCut, !endCut);
-          drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash);
+          if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
         });
     }
   }
+  if (!painted) paintedNothing(out.data, !!ctx.target);
   return out;
 }
 

@@ -1,5 +1,7 @@
 import { color, expr, int, nodeRef, num, numRef, opacityRef } from '../../style/fields.js';
 import type { Brush } from '../../types.js';
+import { newRaster } from '../../backends/cpu/raster.js';
+import { paintedNothing } from '../../backends/cpu/uniform.js';
 import { paintOp } from '../declare.js';
 import { drawDabs } from './cpu.js';
 import { gpu } from './gpu.js';
@@ -60,6 +62,15 @@ export const stroke = paintOp({
   gpu,
   cpu(ctx) {
     const brush = ctx.input<'brush'>('brush') as Brush;
-    return drawDabs(strokeDabs(ctx, brush), ctx.canvas.width, ctx.canvas.height, ctx.target);
+    const d = strokeDabs(ctx, brush);
+    const { width: W, height: H } = ctx.canvas;
+    if (d.count === 0 && d.runCount === 0) {
+      // No dab reaches the canvas (open sea): the canvas as it was, or transparent, reported so
+      // (src/backends/cpu/uniform.ts) that the kernels reading it take their one-value shortcut.
+      const out = ctx.target ?? newRaster(W, H);
+      paintedNothing(out.data, !!ctx.target);
+      return out;
+    }
+    return drawDabs(d, W, H, ctx.target);
   },
 });
