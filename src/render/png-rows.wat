@@ -122,12 +122,16 @@
       (i32.add (i32x4.extract_lane 2 (local.get $v)) (i32x4.extract_lane 3 (local.get $v)))))
 
 ;; rows(px, width, height, out, filter, channels): the truecolour scanlines of encode.ts
-  ;; truecolourImage at out: each row its filter byte (0 none, 1 sub) then its pixels as RGB
+  ;; truecolourImage at out: each row its filter byte (0 none, 1 sub, 2 up) then its pixels as RGB
   ;; (channels 3) or RGBA (4) bytes, Sub: each byte minus the same byte of the pixel to its left (0
-  ;; left of the row), modulo 256. Four pixels a store; an RGB store writes 4 bytes past its 12,
-  ;; which the next store (or row) overwrites: out needs 16 bytes of room past the last row.
+  ;; left of the row), Up: minus the same byte of the pixel above (0 above the first row), modulo
+  ;; 256. Four pixels a store; an RGB store writes 4 bytes past its 12, which the next store (or
+  ;; row) overwrites: out needs 16 bytes of room past the last row.
   (func (export "rows") (param $px i32) (param $width i32) (param $height i32) (param $out i32) (param $filter i32) (param $channels i32)
     (local $y i32) (local $x i32) (local $p i32) (local $end i32) (local $v v128) (local $w i32) (local $left i32)
+    (local $back i32) (local $minus i32)
+    ;; the bytes back to the pixel each one is coded against: the one to the left, or above
+    (local.set $back (select (i32.shl (local.get $width) (i32.const 2)) (i32.const 4) (i32.eq (local.get $filter) (i32.const 2))))
     (local.set $y (i32.const 0))
     (block $rows
       (br_if $rows (i32.eqz (local.get $height)))
@@ -137,8 +141,11 @@
         (local.set $p (i32.add (local.get $px) (i32.shl (i32.mul (local.get $y) (local.get $width)) (i32.const 2))))
         (local.set $end (i32.add (local.get $p) (i32.shl (local.get $width) (i32.const 2))))
         (local.set $x (i32.const 0))
+        ;; whether this row's pixels are coded as differences (Up: not the first row, as it is)
+        (local.set $minus (i32.and (i32.ne (local.get $filter) (i32.const 0))
+          (i32.or (i32.ne (local.get $filter) (i32.const 2)) (i32.ne (local.get $y) (i32.const 0)))))
         ;; Sub: the first pixel against 0, as it is
-        (if (i32.and (local.get $filter) (i32.gt_s (local.get $width) (i32.const 0)))
+        (if (i32.and (i32.eq (local.get $filter) (i32.const 1)) (i32.gt_s (local.get $width) (i32.const 0)))
           (then
             (local.set $out (call $put (local.get $out) (i32.load align=1 (local.get $p)) (local.get $channels)))
             (local.set $p (i32.add (local.get $p) (i32.const 4)))))
@@ -146,8 +153,8 @@
           (loop $four
             (br_if $wideDone (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
             (local.set $v (v128.load align=1 (local.get $p)))
-            (if (local.get $filter)
-              (then (local.set $v (i8x16.sub (local.get $v) (v128.load align=1 (i32.sub (local.get $p) (i32.const 4)))))))
+            (if (local.get $minus)
+              (then (local.set $v (i8x16.sub (local.get $v) (v128.load align=1 (i32.sub (local.get $p) (local.get $back)))))))
             (if (i32.eq (local.get $channels) (i32.const 4))
               (then
                 (v128.store align=1 (local.get $out) (local.get $v))
@@ -162,8 +169,8 @@
           (loop $one
             (br_if $tail (i32.ge_u (local.get $p) (local.get $end)))
             (local.set $w (i32.load align=1 (local.get $p)))
-            (if (local.get $filter)
-              (then (local.set $w (call $delta (local.get $w) (i32.load align=1 (i32.sub (local.get $p) (i32.const 4)))))))
+            (if (local.get $minus)
+              (then (local.set $w (call $delta (local.get $w) (i32.load align=1 (i32.sub (local.get $p) (local.get $back)))))))
             (local.set $out (call $put (local.get $out) (local.get $w) (local.get $channels)))
             (local.set $p (i32.add (local.get $p) (i32.const 4)))
             (br $one)))

@@ -45,6 +45,21 @@ function palette(count: number, alpha: boolean, seed = 1): number[][] {
   return Array.from({ length: count }, () => [rand(), rand(), rand(), alpha ? rand() : 1]);
 }
 
+/**
+ * Noise across the rows that varies smoothly down them (what Up filters: terrain's and watercolour's
+ * textures): each column a random colour plus a slow wave down it (one pixel in ten, on diagonals,
+ * the pixel to its left: real noise repeats a little); `alpha` makes it RGBA.
+ */
+function columnNoise(width: number, height: number, alpha: boolean, seed = 5): Raster {
+  const rand = rng(seed);
+  const cols = Array.from({ length: width }, () => [rand(), rand(), rand(), 0.4 + 0.5 * rand(), 10 * rand()]);
+  return raster(width, height, (x, y) => {
+    const [r, g, b, a, phase] = cols[x > 0 && (x + y) % 10 === 3 ? x - 1 : x]!;
+    const wave = 0.08 * Math.sin(y / 9 + phase!);
+    return [0.1 + 0.8 * r! + wave, 0.1 + 0.8 * g! - wave, 0.1 + 0.8 * b!, alpha ? a! + wave : 1];
+  });
+}
+
 /** The file's IHDR colour type and bit depth (bytes 24 and 25 of a PNG). */
 const form = (png: Uint8Array) => ({ colorType: png[25]!, bitDepth: png[24]! });
 
@@ -60,6 +75,22 @@ async function roundTrip(r: Raster, png = encodePngSync(r)): Promise<{ colorType
 function formFor(colours: number, opaque: boolean): { colorType: number; bitDepth: number } {
   if (colours <= 256) return { colorType: 3, bitDepth: colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8 };
   return { colorType: opaque ? 2 : 6, bitDepth: 8 };
+}
+
+/** The fields of image data, its scanlines copied (they are a view of scratch memory). */
+const imageOf = (img: PngImage) => ({ ...img, scanlines: Uint8Array.from(img.scanlines) });
+
+/** Truecolour rows of toRGBA8(r) unfiltered, in img's channels: each row a 0 byte, then its pixels. */
+function noneRows(r: Raster, img: PngImage): Uint8Array {
+  const rgba = rgbaOf(r);
+  const ch = img.colorType === 2 ? 3 : 4;
+  const out = new Uint8Array(r.height * (r.width * ch + 1));
+  let o = 0;
+  for (let p = 0; p < r.width * r.height; p++) {
+    if (p % r.width === 0) out[o++] = 0;
+    for (let c = 0; c < ch; c++) out[o++] = rgba[p * 4 + c]!;
+  }
+  return out;
 }
 
 describe('pngImage + pngFile as a codec (fast-check)', () => {
@@ -134,6 +165,28 @@ describe('encodePng: lossless', () => {
     await roundTrip({ kind: 'raster', width: w, height: h, data });
   });
 
+  test.each([
+    ['RGB', false, 2],
+    ['RGBA', true, 6],
+  ] as const)(
+    'noise varying smoothly down the rows, %s: Up rows (zlib level 1), decoding to toRGBA8, smaller than None rows',
+    async (_name, alpha, colorType) => {
+      for (const [w, h] of [
+        [256, 256],
+        [203, 77],
+      ] as const) {
+        const r = columnNoise(w, h, alpha);
+        const img = pngImage(r);
+        expect([img.colorType, img.filter]).toEqual([colorType, 2]);
+        expect(await roundTrip(r)).toEqual({ colorType, bitDepth: 8 });
+        // the same pixels with None rows at level 4 (the encoder's choice before Up): larger
+        const none = { ...imageOf(img), filter: 0 as const, scanlines: noneRows(r, img) };
+        await roundTrip(r, pngFile(none, { compressionLevel: 4 }));
+        expect(encodePngSync(r).length).toBeLessThan(pngFile(none, { compressionLevel: 4 }).length);
+      }
+    },
+  );
+
   test('scratch reuse: a large encode then a small one, and the async form', async () => {
     await roundTrip(raster(300, 200, (x, y) => [x / 300, y / 200, 0.5, 1]));
     const small = raster(3, 2, (x) => [x / 2, 0, 0, 1]);
@@ -185,9 +238,6 @@ describe('encodePngSync: one-colour rasters encoded once, then their bytes reuse
   });
 });
 
-/** The fields of image data, its scanlines copied (they are a view of scratch memory). */
-const imageOf = (img: PngImage) => ({ ...img, scanlines: Uint8Array.from(img.scanlines) });
-
 describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript reference', () => {
   // The reference (pngImageReference) is the witnessed encoder above: its files decode with
   // libvips and pngjs to toRGBA8. The SIMD form must give the same image data byte for byte.
@@ -219,6 +269,14 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
         same(raster(w, h, (x, y) => [x / w, y / h, rand(), 1]));
         same(raster(w, h, (x, y) => [rand(), (x * y) / (w * h), 0.5, rand()]));
         same(raster(w, h, (x) => [x % 2, 0.5, 0.25, 1]));
+      }
+    // Up rows, RGB and RGBA, every width 4-21 (the four-pixel loop and its tail, the first row as it
+    // is; narrower rows sample too few bytes for the entropy estimate to pick Up)
+    for (let w = 4; w <= 21; w++)
+      for (const alpha of [false, true]) {
+        const r = columnNoise(w, 200, alpha, w);
+        expect(same(r).filter).toBe(2);
+        await roundTrip(r);
       }
   });
 
@@ -306,6 +364,23 @@ describe('encodePng: size against sharp default', () => {
       releaseRaster(r);
     }
     expect(ours).toBeLessThan(theirs);
+  });
+
+  test('watercolour example tiles (noise, Up rows): lossless, fewer bytes than sharp default, each', async () => {
+    const style = await loadStyleFile(path.join(ROOT, 'examples/watercolor/style.json'));
+    const backend = new CpuBackend();
+    const params = style.renderer.params({});
+    for (const [z, x, y] of [
+      [4, 8, 5],
+      [4, 4, 6],
+    ] as const) {
+      const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+      expect(pngImage(r).filter).toBe(2);
+      const a = encodePngSync(r).length;
+      await roundTrip(r);
+      expect(a).toBeLessThan((await sharpDefault(r)).length);
+      releaseRaster(r);
+    }
   });
 
   test('a smooth gradient (Sub filter) is well below sharp default', async () => {
