@@ -93,6 +93,8 @@ interface Builder {
   /** Parallels group.polygons once some ring has a clipped edge. */
   ringCuts: (Uint8Array | undefined)[][] | undefined;
   tile: number;
+  /** A feature that did not pass the selection, kept only for how it merges (see addTile): not output. */
+  ghost: boolean;
 }
 
 /** Collects the pieces of every source tile of one canvas into feature groups. */
@@ -100,6 +102,8 @@ export class GroupCollector {
   private readonly builders: Builder[] = [];
   private readonly byId = [new Map<number | string, Builder>(), new Map<number | string, Builder>(), new Map<number | string, Builder>()];
   private readonly byProps = [new Map<object, Builder>(), new Map<object, Builder>(), new Map<object, Builder>()];
+  /** Whether the feature being added is a ghost (see addTile). */
+  private ghost = false;
 
   /**
    * `merge` false: the canvas is covered by one source tile, so no two pieces can merge (two
@@ -118,8 +122,24 @@ export class GroupCollector {
    * tiles merge when id, geometry type and properties agree. Properties are compared because real
    * tilesets reuse ids (Mapbox Streets v7: 0 for every landuse, per-tile sequence numbers for
    * buildings); two features of one tile never merge.
+   *
+   * `keep` (one flag per feature) selects features: the groups are those of every feature,
+   * filtered. A feature left out can still decide how others merge: the first group made for an
+   * id (and type) is the one later pieces with that id look up, so a left-out one there keeps two
+   * kept pieces from merging. A left-out feature is therefore sampled, as a ghost that merges like
+   * any group (only with pieces that fail alike: same id, type and properties) and is not output,
+   * when its id is in `ghostIds` (ids under which kept pieces could merge: mergeableIds) and no
+   * group holds the id yet; the others cannot change a kept group and are skipped.
    */
-  addTile(features: readonly TileFeature[], extent: number, t: SourceTileRef, rect: Rect, tileIndex: number): void {
+  addTile(
+    features: readonly TileFeature[],
+    extent: number,
+    t: SourceTileRef,
+    rect: Rect,
+    tileIndex: number,
+    keep?: Uint8Array,
+    ghostIds?: ReadonlySet<number | string>,
+  ): void {
     const s = t.size / extent;
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
     const ux0 = (rect.x0 - t.px0) / s,
@@ -130,6 +150,7 @@ export class GroupCollector {
     let room = 0;
     for (let i = 0; i < features.length; i++) {
       const f = features[i]!;
+      if (keep && keep[i] === 0 && !(f.id !== undefined && ghostIds?.has(f.id))) continue;
       const bb = f.bbox;
       if (f.type !== 1 && bb[0] >= ux0 && bb[2] <= ux1 && bb[1] >= uy0 && bb[3] <= uy1) room += f.coords.length;
     }
@@ -142,6 +163,8 @@ export class GroupCollector {
         bx1 = bb[2],
         by1 = bb[3];
       if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
+      this.ghost = keep !== undefined && keep[i] === 0;
+      if (this.ghost && !(f.id !== undefined && ghostIds?.has(f.id) && !this.byId[f.type - 1]!.has(f.id))) continue;
       const inside = bx0 >= ux0 && bx1 <= ux1 && by0 >= uy0 && by1 <= uy1;
       if (f.type === 1) this.addPoints(f, t, s, rect, tileIndex);
       else if (f.type === 2) this.addLines(f, t, s, rect, inside ? arena : undefined, tileIndex);
@@ -176,7 +199,7 @@ export class GroupCollector {
   private newBuilder(f: TileFeature, tileIndex: number): Builder {
     const group: FeatureGroup = { properties: f.properties, polygons: [], lines: [], points: NO_POINTS };
     if (f.id !== undefined) group.id = f.id;
-    const b: Builder = { group, points: undefined, cuts: undefined, ringCuts: undefined, tile: tileIndex };
+    const b: Builder = { group, points: undefined, cuts: undefined, ringCuts: undefined, tile: tileIndex, ghost: this.ghost };
     this.builders.push(b);
     return b;
   }
@@ -273,6 +296,7 @@ export class GroupCollector {
   finish(): FeatureGroup[] {
     const out: FeatureGroup[] = [];
     for (const b of this.builders) {
+      if (b.ghost) continue;
       const g = b.group;
       if (b.points?.length) g.points = Float64Array.from(b.points);
       if (b.cuts) {
@@ -285,6 +309,32 @@ export class GroupCollector {
     }
     return out;
   }
+}
+
+/**
+ * Of the kept features (`keep[i][j]` 1) of a canvas's decoded tiles, the ids under which pieces
+ * could merge: two kept features of different tiles with that id, one geometry type and equal
+ * properties (GroupCollector.addTile's ghosts). An id shared by many kept features is counted in
+ * without comparing them all.
+ */
+export function mergeableIds(tiles: readonly (readonly TileFeature[] | undefined)[], keep: readonly (Uint8Array | undefined)[]): Set<number | string> {
+  const seen = new Map<number | string, { tile: number; f: TileFeature }[]>();
+  const out = new Set<number | string>();
+  for (let i = 0; i < tiles.length; i++) {
+    const fs = tiles[i];
+    const flags = keep[i];
+    if (!fs || !flags) continue;
+    for (let j = 0; j < fs.length; j++) {
+      const f = fs[j]!;
+      const id = f.id;
+      if (flags[j] === 0 || id === undefined || out.has(id)) continue;
+      const list = seen.get(id);
+      if (!list) seen.set(id, [{ tile: i, f }]);
+      else if (list.length >= 16 || list.some((e) => e.tile !== i && e.f.type === f.type && sameProperties(e.f.properties, f.properties))) out.add(id);
+      else list.push({ tile: i, f });
+    }
+  }
+  return out;
 }
 
 /** Reverse a flat ring's vertex order in place (the reverseRing of geometry/clip, without a copy). */
@@ -414,7 +464,7 @@ function reverseEdgeFlags(f: Uint8Array): Uint8Array {
   return out;
 }
 
-function sameProperties(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+export function sameProperties(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   if (a === b) return true;
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;

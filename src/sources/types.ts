@@ -3,6 +3,7 @@ import type { Canvas, FeatureGroup, Raster, ScalarField, Sprite } from '../types
 import type { TileCache } from './cache.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import type { HostDecompress } from './gzip.js';
+import type { ExprFeature } from '../expr/index.js';
 
 /**
  * Bytes by reference, supplied by the host (in the spirit of the pmtiles `Source`): a path
@@ -61,6 +62,16 @@ export interface SourceContext {
   cachePrefix: string;
 }
 
+/**
+ * A filter applied to a layer's features before they are sampled: `passes` reads only what the
+ * key names (a features node's filter expression, its zoom, its min-zoom field), so two selections
+ * with one key keep the same features and share one result.
+ */
+export interface FeatureSelection {
+  readonly key: string;
+  passes(f: ExprFeature): boolean;
+}
+
 /** A feature source sampled for a canvas. */
 export interface FeatureSource {
   readonly name: string;
@@ -73,6 +84,12 @@ export interface FeatureSource {
    * few pixels beyond the canvas, so clip edges and line ends made by clipping stay out of sight.
    */
   features(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<FeatureGroup[]>;
+  /**
+   * Tiled sources: `features` of only the features that pass `selection`, the same groups as
+   * `features(...).filter(...)` (a feature's group passes as the feature does), without sampling
+   * and clipping the others. Each source tile's features are tested once per selection key.
+   */
+  selectedFeatures?(layer: string, canvas: Canvas, selection: FeatureSelection, signal?: AbortSignal): Promise<FeatureGroup[]>;
   /**
    * Tiled sources: every feature of `layer` as each source tile whose square meets the canvas holds it, buffer included, in Mercator units, owned by the tile's
    * square (src/sources/pieces.ts). The same pieces whatever the canvas, so measures of them are

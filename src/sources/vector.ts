@@ -7,9 +7,9 @@ import { maybeGunzip } from './gzip.js';
 import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import { piecesBytes, tilePieces } from './pieces.js';
-import { GroupCollector, canvasKey, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
+import { GroupCollector, canvasKey, mergeableIds, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
-import type { FeatureSource, SourceContext } from './types.js';
+import type { FeatureSelection, FeatureSource, SourceContext } from './types.js';
 
 /** Where the bytes of one tile come from. */
 export interface TileFetcher {
@@ -172,6 +172,21 @@ export class VectorTileSource implements FeatureSource {
     );
   }
 
+  async selectedFeatures(layer: string, canvas: Canvas, selection: FeatureSelection, signal?: AbortSignal): Promise<FeatureGroup[]> {
+    const info = await this.info(signal);
+    if (canvas.z < info.minzoom) return [];
+    // One entry per selection and canvas: nodes with the same filter on the same canvas share it.
+    const k = `${this.ctx.cachePrefix}vs|${this.fetcher.key}|${layer}|${canvasKey(canvas)}|${selection.key}`;
+    return this.ctx.cache.get(
+      k,
+      async (sig) => {
+        const groups = await this.sample(info, layer, canvas, sig, selection);
+        return { value: groups, bytes: groupsBytes(groups) };
+      },
+      signal,
+    );
+  }
+
   async tilePieces(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<readonly WholeFeature[]> {
     const info = await this.info(signal);
     if (canvas.z < info.minzoom) return [];
@@ -206,6 +221,7 @@ export class VectorTileSource implements FeatureSource {
     layer: string,
     canvas: Canvas,
     signal?: AbortSignal,
+    selection?: FeatureSelection,
   ): Promise<FeatureGroup[]> {
     // Layer lists (archive metadata, a declared `layers`) can be incomplete in real data (the
     // Florence archive omits 'landuse'): a layer they lack is unknown only if no tile here holds it.
@@ -223,11 +239,47 @@ export class VectorTileSource implements FeatureSource {
       if (present.some((t) => t)) throw unknown();
     }
     const rects = contributionRects(tiles, canvas);
-    const out = new GroupCollector(tiles.length > 1);
+    const merge = tiles.length > 1;
+    const out = new GroupCollector(merge);
+    const keep = selection ? decoded.map((d) => (d ? selectedFlags(d, selection) : undefined)) : undefined;
+    const ghostIds =
+      keep && merge
+        ? mergeableIds(
+            decoded.map((d) => d?.features),
+            keep,
+          )
+        : undefined;
     tiles.forEach((t, i) => {
       const d = decoded[i];
-      if (d) out.addTile(d.features, d.extent, t, rects[i]!, i);
+      if (d) out.addTile(d.features, d.extent, t, rects[i]!, i, keep?.[i], ghostIds);
     });
     return out.finish();
   }
+}
+
+/**
+ * Per decoded layer and selection key, which features pass (1) or not (0): a source tile's
+ * features are tested once whichever canvases and nodes read it. Kept beside the layer (a weak
+ * map: gone with the cached layer); a layer read under many keys drops its flags now and then.
+ */
+const selected = new WeakMap<DecodedLayer, Map<string, Uint8Array>>();
+
+/** The memoised pass flags of one decoded layer's features under `selection`. */
+function selectedFlags(d: DecodedLayer, selection: FeatureSelection): Uint8Array {
+  let byKey = selected.get(d);
+  if (!byKey) selected.set(d, (byKey = new Map()));
+  let flags = byKey.get(selection.key);
+  if (!flags) {
+    if (byKey.size >= 64) byKey.clear();
+    const fs = d.features;
+    flags = new Uint8Array(fs.length);
+    for (let i = 0; i < fs.length; i++) {
+      const f = fs[i]!;
+      // The view features nodes give a sampled group (src/ops/features exprFeature): a group's
+      // geometry type is its feature's, as a group holds one type.
+      if (selection.passes({ type: f.type, id: f.id, properties: f.properties })) flags[i] = 1;
+    }
+    byKey.set(selection.key, flags);
+  }
+  return flags;
 }

@@ -159,4 +159,45 @@ describe('features', () => {
     expect(a.some((v) => v > 0)).toBe(true);
     expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(true);
   });
+  test('features nodes sharing a source layer (one filter twice, another filter, different margins) give each the groups it gets alone', async () => {
+    // Nodes reading one vector tile layer share its decode and each filter's verdicts per source
+    // tile (src/sources/vector.ts selectedFeatures); each must still get what it gets alone.
+    const loader = new NodeLoader({ baseDir: path.resolve('.') });
+    const source = { type: 'mvt', tiles: ['npm:@mapbox/mvt-fixtures/real-world/chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 };
+    const major = ['match', ['get', 'class'], ['motorway', 'trunk', 'primary', 'secondary'], true, false];
+    const minor = ['match', ['get', 'class'], ['street', 'street_limited', 'service', 'link'], true, false];
+    const nodes: Record<string, object> = {
+      casing: { op: 'features', source: 's', layer: 'road', 'filter-expr': major },
+      inner: { op: 'features', source: 's', layer: 'road', 'filter-expr': major },
+      small: { op: 'features', source: 's', layer: 'road', 'filter-expr': minor },
+      'casing-ink': { op: 'stroke-solid', features: '@casing', width: 40, color: '#000000' },
+      'inner-ink': { op: 'stroke-solid', features: '@inner', width: 6, color: '#ffffff' },
+      'small-ink': { op: 'stroke-solid', features: '@small', width: 2, color: '#808080' },
+    };
+    const styleOf = (ids: string[]) => {
+      const used: Record<string, object> = {};
+      for (const id of ids) {
+        used[id] = nodes[id]!;
+        used[`${id}-ink`] = nodes[`${id}-ink`]!;
+      }
+      const layers = ids.map((id) => `@${id}-ink`);
+      let top = layers[0]!;
+      layers.slice(1).forEach((l, i) => {
+        used[`b${i}`] = { op: 'blend', base: top, over: l };
+        top = `@b${i}`;
+      });
+      used.out = { op: 'blend', base: top, over: top, opacity: 0 };
+      return { output: 'out', sources: { s: source }, nodes: used };
+    };
+    // A z14 tile across the edges of four source tiles (its margins reach all of them).
+    const tile = { z: 14, x0: 4201 * 256, y0: 6089 * 256, width: 256, height: 256, tileSize: 256 };
+    const ids = ['casing', 'inner', 'small'];
+    const together = await capture(styleOf(ids), ids, tile, {}, { loader });
+    for (const id of ids) {
+      const alone = await capture(styleOf([id]), [id], tile, {}, { loader });
+      const a = (alone.get(id) as Features).groups;
+      expect(a.length).toBeGreaterThan(3);
+      expect((together.get(id) as Features).groups).toEqual(a);
+    }
+  });
 });

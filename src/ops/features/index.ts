@@ -1,6 +1,6 @@
 import { expr, num, str } from '../../style/fields.js';
 import type { OpContext, OpDef } from '../types.js';
-import type { FeatureSource } from '../../sources/types.js';
+import type { FeatureSelection, FeatureSource } from '../../sources/types.js';
 import { RenderError } from '../../errors.js';
 import type { CompiledExpr, ExprFeature } from '../../expr/index.js';
 import type { FeatureGroup, Features } from '../../types.js';
@@ -44,17 +44,22 @@ export const features: OpDef = {
     }
     const filter = ctx.expr('filter-expr');
     const mzField = n['min-zoom-field'] as string | undefined;
-    const passes = (g: Pick<FeatureGroup, 'id' | 'properties' | 'polygons' | 'lines'>) => {
+    const passesFeature = (f: ExprFeature) => {
       if (mzField) {
-        const v = Number(g.properties[mzField]);
+        const v = Number(f.properties[mzField]);
         if (Number.isFinite(v) && v > z) return false;
       }
-      return !filter || filter.evaluate(z, exprFeature(g)) === true;
+      return !filter || filter.evaluate(z, f) === true;
     };
+    const passes = (g: Pick<FeatureGroup, 'id' | 'properties' | 'polygons' | 'lines'>) => passesFeature(exprFeature(g));
+    // What the filter reads: its expression (compiled once per node, never a param), the zoom and
+    // the min-zoom field; nodes with equal keys keep the same features.
+    const selection: FeatureSelection | undefined =
+      filter || mzField ? { key: `${JSON.stringify(n['filter-expr'] ?? null)}|${z}|${mzField ?? ''}`, passes: passesFeature } : undefined;
     // The canvas's sampled groups, unless every reader takes whole features or pieces where the
     // source gives some (then only if it turns out to give none).
     const unread = ctx.groupsUnread && (!!source.tilePieces || !!source.wholeFeatures);
-    const out: Features = { kind: 'features', groups: unread ? [] : await sampledGroups(source, layer, ctx, filter, mzField, passes) };
+    const out: Features = { kind: 'features', groups: unread ? [] : await sampledGroups(source, layer, ctx, filter, mzField, passes, selection) };
     // Whole features (GeoJSON): filtered on first use, for the ops that measure whole features.
     const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
     if (all) {
@@ -89,7 +94,7 @@ export const features: OpDef = {
         return kept;
       };
     }
-    if (unread && !out.whole && !out.pieces) out.groups = await sampledGroups(source, layer, ctx, filter, mzField, passes);
+    if (unread && !out.whole && !out.pieces) out.groups = await sampledGroups(source, layer, ctx, filter, mzField, passes, selection);
     return out;
   },
 };
@@ -102,8 +107,11 @@ async function sampledGroups(
   filter: CompiledExpr | undefined,
   mzField: string | undefined,
   passes: (g: FeatureGroup) => boolean,
+  selection: FeatureSelection | undefined,
 ): Promise<FeatureGroup[]> {
   const z = ctx.zoom;
+  // Tiled sources select before sampling: only the features that pass are clipped.
+  if (selection && source.selectedFeatures) return source.selectedFeatures(layer, ctx.canvas, selection, ctx.signal);
   const groups = await source.features(layer, ctx.canvas, ctx.signal);
   if (!filter && !mzField) return groups;
   // Sources hand out the same groups array for a canvas they sampled before; its filtered
