@@ -58,6 +58,12 @@ export interface PlanNode {
    */
   groupsUnread?: boolean;
   /**
+   * A raster node whose every reader reads only some of its channels (OpDef.readsChannels): their
+   * union (bits 1 R, 2 G, 4 B, 8 A); the kernel may leave the others unset (a raster noise read
+   * only by displaces computes no B). Undefined: all four (the output's and legend entries' too).
+   */
+  channelsRead?: number;
+  /**
    * How far beyond its canvas this node must publish what it decided (a text node's placed
    * labels), for consumers that read only that (OpDef.reach): its inputs reach as far, its canvas
    * does not grow.
@@ -282,6 +288,7 @@ export function buildPlan(doc: StyleDoc): Plan {
 
   const order = topoOrder(b.nodes, outputId!);
   spreadMargins(b.nodes, order);
+  markChannelsRead(b.nodes, order, [outputId!, ...(legend?.entries ?? []).map((e) => e.from)]);
   const plan: Plan = {
     fusions: findFusions(b.nodes, order),
     doc,
@@ -542,6 +549,22 @@ function markGroupsUnread(nodes: Map<string, PlanNode>, order: string[]): void {
       readers.set(e.from, (readers.get(e.from) ?? true) && whole);
     }
   for (const [id, whole] of readers) if (whole) nodes.get(id)!.groupsUnread = true;
+}
+
+/**
+ * Sets PlanNode.channelsRead on the raster nodes whose readers all read fewer than four channels
+ * (OpDef.readsChannels); `whole`: nodes read whole from outside the graph (the output, legend entries).
+ */
+function markChannelsRead(nodes: Map<string, PlanNode>, order: string[], whole: string[]): void {
+  const read = new Map<string, number>(whole.map((id) => [id, 15]));
+  for (const id of order) {
+    const n = nodes.get(id)!;
+    for (const e of n.edges) {
+      if (e.role !== 'node' || nodes.get(e.from)?.kind !== 'raster') continue;
+      read.set(e.from, (read.get(e.from) ?? 0) | (n.op.readsChannels?.(inputField(e.field), n.spec) ?? 15));
+    }
+  }
+  for (const [id, mask] of read) if (mask !== 15 && nodes.has(id)) nodes.get(id)!.channelsRead = mask;
 }
 
 /** The scalar type a scalar node emits (its op's `scalarType`, else number). */

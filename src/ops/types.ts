@@ -30,6 +30,22 @@ export interface OpDef {
    */
   pad?(bound: BoundOf, inputField: string, node: NodeSpec): number;
   /**
+   * For a padding field whose value a render knows before it runs (a `$param`): the smallest bound
+   * for which the kernel draws the same pixels as with the static `bound`, given the `value` it
+   * uses (both in render pixels where the field is in px). The render then sizes its pads, and
+   * through them the canvases upstream, from it, and ctx.bound returns it (src/graph/margins.ts).
+   * Only for ops whose kernel uses the bound for nothing but where its input's pad lies and reads
+   * no farther than `pad` of the returned bound. Undefined (or absent): the static bound.
+   */
+  valueBound?(field: string, value: number, bound: number, node: NodeSpec): number | undefined;
+  /**
+   * Whether a node's pixels depend on its canvas, not only on its inputs within its pad: on its
+   * extent (Floyd-Steinberg error diffusion) or on its origin (brush strokes place their dabs in
+   * canvas coordinates, so their rounding moves with it): its canvas keeps the plan's margin in
+   * every render (src/graph/margins.ts).
+   */
+  keepsCanvas?(node: NodeSpec): boolean;
+  /**
    * For an input read only through what that node publishes (ctx.published: a text node's placed
    * labels, read by the nodes that avoid it), how far beyond this node's canvas the input must
    * have decided, in pixels. The input's inputs then reach that far; its own canvas does not grow.
@@ -43,6 +59,12 @@ export interface OpDef {
    * PlanNode.groupsUnread).
    */
   readsWhole?: readonly string[];
+  /**
+   * The channels of a raster input this op reads (bits 1 R, 2 G, 4 B, 8 A), where it reads fewer
+   * than all four (displace reads R, G and A of its displacement): a node all of whose readers
+   * read fewer may leave the others unset (build.ts, PlanNode.channelsRead). Undefined: all.
+   */
+  readsChannels?(inputField: string, node: NodeSpec): number | undefined;
   /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
   scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
   /** The assets a node reads through the host's loader beyond its `x-asset` fields (a text node's fonts, default included): hosts serve them (the preview's data route). */
@@ -81,6 +103,13 @@ export interface OpContext {
   node: NodeSpec;
   /** This node's canvas (the window grown by this node's margin). */
   canvas: Canvas;
+  /**
+   * The canvas this node has with the plan's margin (from the params' maxima), which holds
+   * `canvas`: a kernel whose values round relative to its canvas's origin (simplex noise's local
+   * coordinates) anchors there, so the smaller canvas of a render sized by its values
+   * (src/graph/margins.ts) gets the same bits. Absent: `canvas` itself.
+   */
+  planCanvas?: Canvas;
   /** The requested window. */
   window: Window;
   zoom: number;
@@ -118,6 +147,8 @@ export interface OpContext {
   target?: Raster;
   /** A `features` node whose readers all read whole features or pieces where there are some (PlanNode.groupsUnread). */
   groupsUnread?: boolean;
+  /** The channels of this raster node its readers read (bits 1 R, 2 G, 4 B, 8 A; PlanNode.channelsRead): the others may hold anything. Undefined: all. */
+  channels?: number;
 }
 
 export type { Features, Raster, ScalarField, CompiledExpr, ExprType };

@@ -1,17 +1,22 @@
 // Node results kept across renders, so a param change re-runs only the nodes that read it.
-// A node's result depends on the style version, the window (its canvas is the window grown by the
-// node's margin), the source data and the values of the params it reads, directly or through its
-// inputs (PlanNode.params). Those make the key; a render then looks each node up before running it,
-// and a border-colour change costs one stroke and one blend instead of a whole tile.
+// A node's result depends on the style version, the window, the source data and the values of the
+// params it reads, directly or through its inputs (PlanNode.params). Those make the key; a render
+// then looks each node up before running it, and a border-colour change costs one stroke and one
+// blend instead of a whole tile. Its canvas (the window grown by the node's margin) can depend on
+// params it does not read (a blur's sigma sizes the canvases upstream of it, src/graph/margins.ts):
+// each entry keeps the canvas it was computed over and serves only renders whose canvas it holds
+// (the same pixels where they overlap); a render that needs more computes it again.
 // Bounded by bytes (LRU). Only CPU values are kept; cached storage is never returned to the buffer
 // pool, and nothing may write into it (render.ts copies before painting onto a cached base).
 import type { Plan, PlanNode } from '../graph/build.js';
 import type { ParamValues } from '../params/index.js';
-import type { Value, Window } from '../types.js';
+import type { Canvas, Value, Window } from '../types.js';
 import { ByteLru } from '../util/byte-lru.js';
 
 interface Entry {
   value: Value;
+  /** The canvas the value covers. */
+  canvas: Canvas;
   /** What the node published beside it (OpContext.publish), kept with it. */
   published?: unknown;
   byteLength: number;
@@ -40,6 +45,11 @@ function bytesOf(v: Value): number {
   }
 }
 
+/** Whether canvas `a` holds canvas `b` (the key has fixed the zoom, tile size and pixel ratio). */
+function holds(a: Canvas, b: Canvas): boolean {
+  return a.x0 <= b.x0 && a.y0 <= b.y0 && a.x0 + a.width >= b.x0 + b.width && a.y0 + a.height >= b.y0 + b.height;
+}
+
 export interface NodeCacheStats {
   hits: number;
   misses: number;
@@ -63,11 +73,13 @@ export class NodeCache {
     return `${plan.version}|${n.id}|${w.z}/${w.x0}/${w.y0}/${w.width}x${w.height}@${w.tileSize}r${w.pixelRatio ?? 1}|${n.params.size ? params.key(n.params) : ''}`;
   }
 
-  get(key: string): Value | undefined {
+  /** The value kept at `key` with the canvas it covers, where that canvas holds `canvas`; else undefined (a miss). */
+  get(key: string, canvas: Canvas): { value: Value; canvas: Canvas } | undefined {
     const e = this.lru.get(key);
-    if (e) this.hits++;
+    const ok = e !== undefined && holds(e.canvas, canvas);
+    if (ok) this.hits++;
     else this.misses++;
-    return e?.value;
+    return ok ? e : undefined;
   }
 
   /** What the node published beside the value cached at `key` (no hit or miss counted). */
@@ -75,8 +87,8 @@ export class NodeCache {
     return this.lru.peek(key)?.published;
   }
 
-  set(key: string, value: Value, published?: unknown): void {
-    this.lru.set(key, { value, published, byteLength: bytesOf(value) + (published === undefined ? 0 : 4096) });
+  set(key: string, value: Value, canvas: Canvas, published?: unknown): void {
+    this.lru.set(key, { value, canvas, published, byteLength: bytesOf(value) + (published === undefined ? 0 : 4096) });
   }
 
   get stats(): NodeCacheStats {

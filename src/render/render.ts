@@ -1,6 +1,7 @@
 // render: execute a plan for one window with one set of param values on a backend session.
 import { CpuBackend } from '../backends/cpu/backend.js';
 import { checkWindow } from '../graph/limits.js';
+import { padBounds, renderMargins, type RenderMargins } from '../graph/margins.js';
 import { newRasterUninit } from '../backends/cpu/raster.js';
 import { forgetUniform, markUniform, takeUntouched, uniformOf } from '../backends/cpu/uniform.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
@@ -61,6 +62,8 @@ interface RenderState {
   pinned: Set<object>;
   /** What nodes published beside their values (OpContext.publish), by node id. */
   published: Map<string, unknown>;
+  /** Each node's margin and pad bounds in this render (src/graph/margins.ts). */
+  margins: RenderMargins;
 }
 
 /**
@@ -140,10 +143,11 @@ async function renderOnce(
   const needed = targets && upstream(plan, targets);
   const order = needed ? plan.order.filter((id) => needed.has(id)) : plan.order;
   const session = backend.begin();
+  const values = params ?? new ParamValues(plan.params);
   const st: RenderState = {
     plan,
     window,
-    params: params ?? new ParamValues(plan.params),
+    params: values,
     session,
     sources: options.sources ?? noSources,
     signal: options.signal,
@@ -152,6 +156,7 @@ async function renderOnce(
     pending: new Map(),
     pinned: new Set(),
     published: new Map(),
+    margins: renderMargins(plan, values, window.pixelRatio ?? 1),
   };
   const cache = options.nodeCache;
   for (const id of order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);
@@ -162,7 +167,7 @@ async function renderOnce(
       options.signal?.throwIfAborted();
       if (paintedLater.has(id)) continue; // drawn straight onto its composite's base, below
       const n = plan.nodes.get(id)!;
-      const canvas = growWindow(window, n.margin * (window.pixelRatio ?? 1));
+      const canvas = growWindow(window, st.margins.margin.get(id)!);
       st.canvases.set(id, canvas);
       const temps: Handle[] = [];
       const ctx = makeContext(st, n, canvas, temps);
@@ -183,10 +188,14 @@ async function renderOnce(
       let edges = n.edges;
       const fusion = fused.get(id);
       const key = cache?.key(plan, n, window, st.params);
-      const hit = key === undefined ? undefined : cache!.get(key);
+      const cached = key === undefined ? undefined : cache!.get(key, canvas);
+      const hit = cached?.value;
       try {
-        if (hit) {
-          value = hit;
+        if (cached) {
+          // Computed over a canvas holding this one (a render whose values needed more margin): the
+          // same pixels where they overlap, and readers crop from the canvas it has.
+          value = cached.value;
+          st.canvases.set(id, cached.canvas);
           const pub = cache!.published(key!);
           if (pub !== undefined) st.published.set(id, pub);
           if (fusion) {
@@ -220,7 +229,7 @@ async function renderOnce(
       st.results.set(id, value);
       if (hit) session.stats.cached++;
       else session.stats.nodes++;
-      if (key !== undefined && !hit && !isDeviceValue(value)) cache!.set(key, value, st.published.get(id));
+      if (key !== undefined && !hit && !isDeviceValue(value)) cache!.set(key, value, canvas, st.published.get(id));
       const s = storageOf(value);
       if (key !== undefined && s && !isDeviceValue(value)) st.pinned.add(s);
       releaseDone(st, edges, value, temps);
@@ -302,10 +311,8 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
   // @2x: sizes in pixels (fields declared `unit: 'px'`) scale with the window's pixel ratio
   // (src/render/pixel-ratio.ts): the pad of an input grows with them.
   const ratio = st.window.pixelRatio ?? 1;
-  const scaledBound = (field: string): number | undefined => {
-    const b = n.bounds[field];
-    return b !== undefined && ratio !== 1 && isPixelField(n.op, field) ? b * ratio : b;
-  };
+  // This render's bounds (values where the op sizes its pad from them, src/graph/margins.ts).
+  const scaledBound = padBounds(n, st.margins.bounds.get(n.id), ratio);
   const handle = (field: string, grow?: number): Handle => {
     const e = n.edges.find((x) => x.field === field);
     if (!e) throw new RenderError(`node '${n.id}' has no input '${field}'`);
@@ -323,6 +330,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     id: n.id,
     node: spec,
     canvas,
+    planCanvas: growWindow(st.window, n.margin * ratio),
     window: st.window,
     zoom: expressionZoom(st.window, st.plan.doc['zoom-basis']),
     handle,
@@ -340,6 +348,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     signal: st.signal,
     reach: n.reach * ratio,
     groupsUnread: n.groupsUnread,
+    channels: n.channelsRead,
     publish(data) {
       st.published.set(n.id, data);
     },
@@ -358,10 +367,8 @@ function fieldReaders(st: RenderState, n: PlanNode): Pick<OpContext, 'num' | 'nu
   // (src/render/pixel-ratio.ts).
   const ratio = st.window.pixelRatio ?? 1;
   const px = (field: string) => ratio !== 1 && isPixelField(n.op, field);
-  const scaledBound = (field: string): number | undefined => {
-    const b = n.bounds[field];
-    return b !== undefined && px(field) ? b * ratio : b;
-  };
+  // ctx.bound: this render's bound (where the kernel's input pad lies), src/graph/margins.ts.
+  const scaledBound = padBounds(n, st.margins.bounds.get(n.id), ratio);
   const slotValue = (field: string): ScalarValue | undefined => {
     const slot = n.slots.get(field);
     if (!slot) return undefined;

@@ -62,9 +62,15 @@ describe('render core', () => {
     });
     const b = new Recording();
     const win = { z: 3, x0: 512, y0: 256, width: 40, height: 30, tileSize: 256 };
+    // The blur's input is grown by ceil(3 s) for this render's s (1: 3 px), not its max (2: 6 px;
+    // src/graph/margins.ts); the plan's margin is the max's.
+    expect(r.plan.nodes.get('red')!.margin).toBe(6);
     const { raster } = await r.renderWindow(win, undefined, { backend: b });
-    expect(b.runs[0]!.canvas).toEqual({ ...win, x0: 506, y0: 250, width: 52, height: 42 });
+    expect(b.runs[0]!.canvas).toEqual({ ...win, x0: 509, y0: 253, width: 46, height: 36 });
     expect(b.runs[1]!.canvas).toEqual(win);
+    const atMax = new Recording();
+    await r.renderWindow(win, r.params({ s: '2' }), { backend: atMax });
+    expect(atMax.runs[0]!.canvas).toEqual({ ...win, x0: 506, y0: 250, width: 52, height: 42 });
     expect([raster.width, raster.height]).toEqual([40, 30]);
     // A uniform field stays uniform under a blur whose padding was sampled too: no dark edges.
     for (let i = 0; i < raster.data.length; i += 4) expect(raster.data[i]).toBeCloseTo(1, 5);

@@ -24,6 +24,11 @@ export const displace = filterOp({
   required: ['displacement', 'amp-px'],
   paddingFields: ['amp-px', 'amp-x-px', 'amp-y-px'],
   pad: (b, field) => (field === 'input' ? inputPad(b) : 0),
+  // A read lies within the amplitude (ceil(amp) + 1 with the bilinear neighbour), and the bound
+  // places nothing but the input's pad (displacePlan).
+  valueBound: (_field, amp) => Math.max(0, amp),
+  // The offsets come from R, G and A of the displacement; its B is never read.
+  readsChannels: (field) => (field === 'displacement' ? 1 | 2 | 8 : undefined),
   gpu,
   cpu(ctx) {
     const p = displacePlan(ctx);

@@ -24,6 +24,8 @@ export const dither = filterOp({
     space: oneOfEnum(SPACES, 'lab'),
   },
   required: ['palette'],
+  // Error diffusion runs over the whole canvas: a smaller canvas would diffuse differently.
+  keepsCanvas: (node) => matrixOf(node) === undefined,
   gpu,
   cpu(ctx) {
     const src = ctx.input<'raster'>('input');

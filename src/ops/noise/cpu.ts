@@ -35,10 +35,12 @@ import {
 
 // Kept on purpose beside noise(): the plain kernel, the oracle the fast octaves are tested against
 // bit for bit (issue 25: the TypeScript kernel stays the reference).
-/** w x h values of `channels` (1: a field; 3: RGB of an opaque raster, RGBA out): every sample on its own. */
-export function noiseReference(p: NoisePlan, seed: number, raster: boolean): Float32Array {
+/**
+ * w x h values of `channels` (1: a field; 3: RGB of an opaque raster, RGBA out; 2: R and G of a
+ * raster whose readers read no B, which is left +0): every sample on its own.
+ */
+export function noiseReference(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array {
   const { width: w, height: h, octaves: n, cells, cols, rows } = p;
-  const channels = raster ? CHANNELS : 1;
   const stride = raster ? 4 : 1;
   const out = acquire(w * h * stride, false);
   const cellsF = new Float32Array(cells.buffer, cells.byteOffset, cells.length);
@@ -63,6 +65,7 @@ export function noiseReference(p: NoisePlan, seed: number, raster: boolean): Flo
         }
         out[q + c] = v;
       }
+      if (raster && channels < CHANNELS) out[q + 2] = 0;
       if (raster) out[q + 3] = 1;
     }
   }
@@ -87,14 +90,13 @@ const GZa = Float64Array.from(GZ);
  * The op's kernel: the WebAssembly octaves (wasm.ts) where WebAssembly runs, else noiseTs. Both
  * give noiseReference's values bit for bit (noise.test.ts).
  */
-export function noise(p: NoisePlan, seed: number, raster: boolean): Float32Array {
-  return noiseWasm(p, seed, raster) ?? noiseTs(p, seed, raster);
+export function noise(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array {
+  return noiseWasm(p, seed, raster, channels) ?? noiseTs(p, seed, raster, channels);
 }
 
 /** The same values as noiseReference, bit for bit, sharing work between pixels, rows and channels. */
-export function noiseTs(p: NoisePlan, seed: number, raster: boolean): Float32Array {
+export function noiseTs(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array {
   const { width: w, height: h, octaves: n } = p;
-  const channels = raster ? CHANNELS : 1;
   const acc = scratch(w * h * channels);
   const cellsF = new Float32Array(p.cells.buffer, p.cells.byteOffset, p.cells.length);
   for (let o = 0; o < n; o++) {
@@ -106,7 +108,14 @@ export function noiseTs(p: NoisePlan, seed: number, raster: boolean): Float32Arr
   const stride = raster ? 4 : 1;
   const out = acquire(w * h * stride, false);
   const m = w * h;
-  if (raster)
+  if (raster && channels === 2)
+    for (let q = 0, a = 0; q < m; q++, a += 2) {
+      out[q * 4] = acc[a]!;
+      out[q * 4 + 1] = acc[a + 1]!;
+      out[q * 4 + 2] = 0;
+      out[q * 4 + 3] = 1;
+    }
+  else if (raster)
     for (let q = 0, a = 0; q < m; q++, a += 3) {
       out[q * 4] = acc[a]!;
       out[q * 4 + 1] = acc[a + 1]!;

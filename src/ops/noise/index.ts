@@ -24,7 +24,8 @@ export const noise: OpDef = {
   cpu(ctx) {
     const { width, height } = ctx.canvas;
     const { plan, seed, raster } = noiseInputs(ctx);
-    const data = run(plan, seed, raster);
+    // A raster whose readers read no B (displaces: PlanNode.channelsRead) computes R and G only.
+    const data = run(plan, seed, raster, raster ? (ctx.channels !== undefined && !(ctx.channels & 4) ? 2 : 3) : 1);
     return raster ? ({ kind: 'raster', width, height, data } satisfies Raster) : ({ kind: 'scalar-field', width, height, data } satisfies ScalarField);
   },
 };

@@ -220,7 +220,7 @@ describe('noise against the written-out reference', () => {
 });
 
 /** The fast kernels, each tested against noiseReference (null: the kernel declined the plan). */
-const KERNELS: [string, (p: ReturnType<typeof planNoise>, seed: number, raster: boolean) => Float32Array | null][] = [
+const KERNELS: [string, (p: ReturnType<typeof planNoise>, seed: number, raster: boolean, channels?: number) => Float32Array | null][] = [
   ['noise', noise],
   ['noiseTs', noiseTs],
   ['noiseWasm', noiseWasm],
@@ -231,6 +231,13 @@ const differing = (a: Float32Array, b: Float32Array) => {
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (!Object.is(a[i], b[i])) n++;
   return n;
 };
+
+/** Field (1 channel), raster (3), raster read without B (2: R and G, B +0). */
+const MODES = [
+  [false, 1],
+  [true, 3],
+  [true, 2],
+] as const;
 
 describe('the kernels the op runs = the reference kernel, bit for bit', () => {
   // noiseTs (cpu.ts) and noiseWasm (wasm.ts, noise.wat) share hashes, fades and the simplex
@@ -254,19 +261,47 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
           [90, 5],
           [300, 12],
         ] as const)
-          for (const raster of [false, true]) {
+          for (const [raster, ch] of MODES) {
             const plan = planNoise(w, scale, octaves, kind);
-            const b = noiseReference(plan, 11, raster).slice();
+            const b = noiseReference(plan, 11, raster, ch).slice();
             for (const [name, kernel] of KERNELS) {
-              const a = kernel(plan, 11, raster);
-              if (a) expect({ name, z: w.z, scale, octaves, raster, diff: differing(a, b) }).toEqual({ name, z: w.z, scale, octaves, raster, diff: 0 });
+              const a = kernel(plan, 11, raster, ch);
+              if (a) expect({ name, z: w.z, scale, octaves, ch, diff: differing(a, b) }).toEqual({ name, z: w.z, scale, octaves, ch, diff: 0 });
             }
           }
     });
 
+  test('two channels (a raster whose readers read no B): R and G of the three-channel raster bit for bit, B +0', () => {
+    for (const kind of ['value', 'simplex'] as const)
+      for (const w of windows) {
+        const plan = planNoise(w, 18, 3, kind);
+        const three = noiseReference(plan, 9, true).slice();
+        const two = noise(plan, 9, true, 2);
+        let diff = 0;
+        for (let i = 0; i < three.length; i += 4)
+          if (!Object.is(two[i], three[i]) || !Object.is(two[i + 1], three[i + 1]) || !Object.is(two[i + 2], 0) || two[i + 3] !== 1) diff++;
+        expect({ kind, z: w.z, diff }).toEqual({ kind, z: w.z, diff: 0 });
+      }
+  });
+
+  test('a plan anchored at a larger canvas (OpContext.planCanvas) gives that canvas its values on the smaller one, bit for bit', () => {
+    for (const kind of ['value', 'simplex'] as const)
+      for (const w of windows) {
+        const grow = 13;
+        const big = { ...w, x0: w.x0 - grow, y0: w.y0 - grow, width: w.width + 2 * grow, height: w.height + 2 * grow };
+        const whole = noiseReference(planNoise(big, 7, 2, kind), 3, true).slice();
+        const part = noise(planNoise(w, 7, 2, kind, big), 3, true);
+        let diff = 0;
+        for (let y = 0; y < w.height; y++)
+          for (let x = 0; x < w.width * 4; x++) if (!Object.is(part[y * w.width * 4 + x], whole[(y + grow) * big.width * 4 + grow * 4 + x])) diff++;
+        expect({ kind, z: w.z, diff }).toEqual({ kind, z: w.z, diff: 0 });
+      }
+  });
+
   test('the WebAssembly kernel runs here (Node 20 has WebAssembly)', () => {
     const plan = planNoise(WIN, 18, 2, 'simplex');
     expect(noiseWasm(plan, 7, true)).not.toBeNull();
+    expect(noiseWasm(plan, 7, true, 2)).not.toBeNull();
     expect(noiseWasm(planNoise(WIN, 28, 3, 'value'), 5, true)).not.toBeNull();
   });
 
@@ -299,18 +334,18 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
       const octaves = 1 + Math.floor(random() * 5);
       const seed = Math.floor(random() * 2 ** 32);
       for (const kind of ['value', 'simplex'] as const)
-        for (const raster of [false, true]) {
+        for (const [raster, ch] of MODES) {
           const plan = planNoise(win, scale, octaves, kind);
-          const b = noiseReference(plan, seed, raster).slice();
+          const b = noiseReference(plan, seed, raster, ch).slice();
           for (const [name, kernel] of KERNELS) {
-            const a = kernel(plan, seed, raster);
+            const a = kernel(plan, seed, raster, ch);
             if (a) compared++;
-            if (a) expect({ name, t, kind, raster, diff: differing(a, b) }).toEqual({ name, t, kind, raster, diff: 0 });
+            if (a) expect({ name, t, kind, ch, diff: differing(a, b) }).toEqual({ name, t, kind, ch, diff: 0 });
           }
         }
     }
     // noiseWasm declines only a simplex octave whose lattice box is much larger than the canvas.
-    expect(compared).toBeGreaterThan(160 * 4 * 2 * 0.8);
+    expect(compared).toBeGreaterThan(160 * 4 * 3 * 0.8);
   });
 });
 
@@ -352,5 +387,46 @@ describe('seam invariant: 2x2 tile mosaic = window render', () => {
   gpuTest('on the GPU too: simplex, 6 octaves, far from the origin (z16)', async () => {
     const style = { output: 'n', nodes: { n: { op: 'noise', kind: 'simplex', 'scale-px': 23, octaves: 6, output: 'raster' } } };
     expectSeamless(await seam(style, 16, 34000, 22000, 64, { backend: GPU! }), 0.99);
+  });
+});
+
+describe('a raster noise whose readers read no B (PlanNode.channelsRead)', () => {
+  const style = (alsoBlend: boolean) => ({
+    output: alsoBlend ? 'both' : 'out',
+    params: { a: { type: 'number', default: 3, min: 0, max: 6 } },
+    nodes: {
+      n: { op: 'noise', 'scale-px': 18, octaves: 2, seed: 7, kind: 'simplex', output: 'raster' },
+      tone: { op: 'noise', 'scale-px': 9, seed: 2 },
+      ramp: {
+        op: 'color-ramp',
+        field: '@tone',
+        stops: [
+          { value: 0, color: '#203040' },
+          { value: 1, color: '#f0e0d0' },
+        ],
+      },
+      out: { op: 'displace', input: '@ramp', displacement: '@n', 'amp-px': '$a' },
+      both: { op: 'blend', base: '@out', over: '@n', opacity: 0.5 },
+    },
+  });
+
+  test('read only by a displace: R, G and A; read by a blend too: all four (undefined)', () => {
+    expect(Renderer.create(style(false)).plan.nodes.get('n')!.channelsRead).toBe(1 | 2 | 8);
+    expect(Renderer.create(style(true)).plan.nodes.get('n')!.channelsRead).toBeUndefined();
+    // The output and legend entries are read whole.
+    expect(Renderer.create({ output: 'n', nodes: { n: style(false).nodes.n } }).plan.nodes.get('n')!.channelsRead).toBeUndefined();
+  });
+
+  test('the displace draws the same bits as over the three-channel noise', async () => {
+    const win: Window = { z: 5, x0: 17 * 256, y0: 11 * 256, width: 256, height: 256, tileSize: 256 };
+    const two = Renderer.create(style(false));
+    const a = (await two.renderWindow(win)).raster;
+    // The same graph with the noise also read whole (by a blend the output does not need): three channels.
+    const three = Renderer.create({ ...style(false), legend: { entries: [{ label: 'n', from: '@n' }] } });
+    expect(three.plan.nodes.get('n')!.channelsRead).toBeUndefined();
+    const b = (await three.renderWindow(win)).raster;
+    expect(Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).equals(Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength))).toBe(
+      true,
+    );
   });
 });

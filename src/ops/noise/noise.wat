@@ -518,6 +518,234 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $rows))))
 
+  ;; simplex2: simplex3 for 2 channels (R and G of a raster whose readers read no B: the build's
+  ;; PlanNode.channelsRead), the same body without the third channel; the gradient table 2 bytes
+  ;; a lattice point (a corner reads its two bytes in one word: the table has 4 bytes to spare).
+  (func (export "simplex2")
+    (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
+    (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
+    (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
+    (param $weight f64) (param $acc i32) (param $first i32)
+    (local $i i32) (local $j i32) (local $q i32) (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32)
+    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32) (local $ga v128) (local $gb v128)
+    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128)
+    (local $t v128) (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
+    (local $a v128) (local $b v128) (local $c v128) (local $i1 v128) (local $j1 v128) (local $k1 v128)
+    (local $i2 v128) (local $j2 v128) (local $k2 v128) (local $base v128) (local $idx1 v128) (local $idx2 v128) (local $idx3 v128)
+    (local $r v128) (local $m v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128)
+    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $weight2 v128)
+    (local $orig v128) (local $strides v128) (local $sI4 v128) (local $sJ4 v128) (local $sK4 v128) (local $far v128)
+    (global.set $seeds (local.get $seeds))
+    (global.set $cx (local.get $cx))
+    (global.set $cy (local.get $cy))
+    (global.set $cz (local.get $cz))
+    (global.set $i0 (local.get $i0))
+    (global.set $j0 (local.get $j0))
+    (global.set $k0 (local.get $k0))
+    (global.set $sI (local.get $sI))
+    (global.set $sJ (local.get $sJ))
+    (global.set $sK (i32.const 2))
+    (local.set $one (f64x2.splat (f64.const 1)))
+    (local.set $weight2 (f64x2.splat (local.get $weight)))
+    ;; the sum so far, or +0 on the first octave (the reference's 0 + v)
+    (local.set $keep (i64x2.splat (i64.sub (i64.const 0) (i64.extend_i32_u (i32.eqz (local.get $first))))))
+    (local.set $sI4 (i32x4.splat (local.get $sI)))
+    (local.set $sJ4 (i32x4.splat (local.get $sJ)))
+    (local.set $sK4 (i32x4.splat (i32.const 2)))
+    (local.set $far (i32x4.splat (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 2))))
+    (local.set $q (local.get $acc))
+    (block $rowsDone
+      (loop $rows
+        (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
+        (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
+        (local.set $i (i32.const 0))
+        (block $rowDone
+          (loop $pixels
+            (br_if $rowDone (i32.ge_u (local.get $i) (local.get $w)))
+            (local.set $px (v128.load (i32.add (local.get $X) (i32.shl (local.get $i) (i32.const 3)))))
+            (local.set $pz (v128.load (i32.add (local.get $Z) (i32.shl (local.get $i) (i32.const 3)))))
+            ;; plan.ts simplexNoise, its arithmetic in the same order
+            (local.set $s (f64x2.mul (f64x2.add (f64x2.add (local.get $px) (local.get $py)) (local.get $pz)) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $fi (f64x2.floor (f64x2.add (local.get $px) (local.get $s))))
+            (local.set $fj (f64x2.floor (f64x2.add (local.get $py) (local.get $s))))
+            (local.set $fk (f64x2.floor (f64x2.add (local.get $pz) (local.get $s))))
+            (local.set $t (f64x2.mul (f64x2.add (f64x2.add (local.get $fi) (local.get $fj)) (local.get $fk)) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $x0 (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
+            (local.set $y0 (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
+            (local.set $z0 (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
+            ;; the simplex holding the point from plan.ts's three comparisons (a: x0 >= y0, b: y0 >= z0,
+            ;; c: x0 >= z0; a and b give c, neither gives not c): i1 = a c, j1 = !a b, k1 = a !c | !a !b,
+            ;; i2 = a | c, j2 = !a | b, k2 = a !b | !a !c (all-ones lanes where 1)
+            (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
+            (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
+            (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
+            (local.set $i1 (v128.and (local.get $a) (local.get $c)))
+            (local.set $j1 (v128.andnot (local.get $b) (local.get $a)))
+            (local.set $k1 (v128.bitselect (v128.not (local.get $c)) (v128.not (local.get $b)) (local.get $a)))
+            (local.set $i2 (v128.or (local.get $a) (local.get $c)))
+            (local.set $j2 (v128.or (v128.not (local.get $a)) (local.get $b)))
+            (local.set $k2 (v128.bitselect (v128.not (local.get $b)) (v128.not (local.get $c)) (local.get $a)))
+            ;; the table offsets of the four corners, lanes 0 and 1 of i32x4: (si - i0) sI + (sj - j0) sJ + (sk - k0) ch,
+            ;; then + i1 sI + j1 sJ + k1 ch (the masks' low words), ..., + sI + sJ + ch
+            (local.set $base (i32x4.add (i32x4.add
+              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fi)) (i32x4.splat (local.get $i0))) (local.get $sI4))
+              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fj)) (i32x4.splat (local.get $j0))) (local.get $sJ4)))
+              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fk)) (i32x4.splat (local.get $k0))) (local.get $sK4))))
+            (local.set $idx1 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
+              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i1) (local.get $i1)) (local.get $sI4))
+              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j1) (local.get $j1)) (local.get $sJ4)))
+              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k1) (local.get $k1)) (local.get $sK4)))))
+            (local.set $idx2 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
+              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i2) (local.get $i2)) (local.get $sI4))
+              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j2) (local.get $j2)) (local.get $sJ4)))
+              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k2) (local.get $k2)) (local.get $sK4)))))
+            (local.set $idx3 (i32x4.add (local.get $base) (local.get $far)))
+            (local.set $n0 (f64x2.splat (f64.const 0)))
+            (local.set $n1 (f64x2.splat (f64.const 0)))
+            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
+            ;; corner 0: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
+                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
+                (local.set $ix0 (i32x4.extract_lane 0 (local.get $base)))
+                (local.set $ix1 (i32x4.extract_lane 1 (local.get $base)))
+                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+                (local.set $w0 (i32.load (local.get $at0)))
+                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
+                (local.set $w1 (i32.load (local.get $at1)))
+                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
+                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
+                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+            ;; corner 1: x0 - i1 + G3
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            ;; corner 1: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
+                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
+                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx1)))
+                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx1)))
+                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+                (local.set $w0 (i32.load (local.get $at0)))
+                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
+                (local.set $w1 (i32.load (local.get $at1)))
+                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
+                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
+                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+            ;; corner 2: x0 - i2 + 2 G3
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            ;; corner 2: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
+                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
+                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx2)))
+                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx2)))
+                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+                (local.set $w0 (i32.load (local.get $at0)))
+                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
+                (local.set $w1 (i32.load (local.get $at1)))
+                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
+                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
+                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+            ;; corner 3: x0 - 1 + 3 G3
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
+            ;; corner 3: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
+                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
+                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx3)))
+                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx3)))
+                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+                (local.set $w0 (i32.load (local.get $at0)))
+                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
+                (local.set $w1 (i32.load (local.get $at1)))
+                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
+                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
+                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
+                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
+                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
+                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
+                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
+            ;; v = weight clamp(0.5 + 38 n, 0, 1) (v > 1: 1, v < 0: +0, as the scalar selects)
+            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n0))))
+            (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
+            (local.set $n0 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
+            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n1))))
+            (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
+            (local.set $n1 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
+            ;; added to the sum, pixel-major: (R0 G0) (R1 G1), or only pixel i where it is the row's last
+            (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep))
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $n0) (local.get $n1))))
+            (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $w))
+              (then
+                (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $n0) (local.get $n1))))
+                (local.set $q (i32.add (local.get $q) (i32.const 32))))
+              (else
+                (local.set $q (i32.add (local.get $q) (i32.const 16)))))
+            (local.set $i (i32.add (local.get $i) (i32.const 2)))
+            (br $pixels)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $rows))))
+
+  ;; $gradients2(idx, at): simplex2's two channels' gradient indices of the lattice point at table
+  ;; offset idx (bytes at, at + 1), those not yet met filled; returns the word at `at`.
+  (func $gradients2 (param $idx i32) (param $at i32) (result i32)
+    (if (i32.lt_s (i32.load8_s (local.get $at)) (i32.const 0))
+      (then (i32.store8 (local.get $at) (call $gradientAt (local.get $idx) (i32.const 0)))))
+    (if (i32.lt_s (i32.load8_s offset=1 (local.get $at)) (i32.const 0))
+      (then (i32.store8 offset=1 (local.get $at) (call $gradientAt (local.get $idx) (i32.const 1)))))
+    (i32.load (local.get $at)))
+
   ;; $gradients3(idx, at): the three channels' gradient indices of the lattice point at table
   ;; offset idx (bytes at, at + 1, at + 2), those not yet met filled; returns the word at `at`.
   (func $gradients3 (param $idx i32) (param $at i32) (result i32)
@@ -709,10 +937,24 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $rowLoop))))
 
-  ;; finish(acc, out, m, raster): the f64 sums rounded to f32 into `out`: m values (raster: m
-  ;; pixels of 3 channels into RGBA with alpha 1).
+  ;; finish(acc, out, m, raster): the f64 sums rounded to f32 into `out`: m values (raster 3: m
+  ;; pixels of 3 channels into RGBA with alpha 1; raster 2: of 2 channels, B +0).
   (func (export "finish") (param $acc i32) (param $out i32) (param $m i32) (param $raster i32)
     (local $q i32)
+    (if (i32.eq (local.get $raster) (i32.const 2))
+      (then
+        (block $done3
+          (loop $px3
+            (br_if $done3 (i32.ge_u (local.get $q) (local.get $m)))
+            (f32.store (local.get $out) (f32.demote_f64 (f64.load (local.get $acc))))
+            (f32.store offset=4 (local.get $out) (f32.demote_f64 (f64.load offset=8 (local.get $acc))))
+            (f32.store offset=8 (local.get $out) (f32.const 0))
+            (f32.store offset=12 (local.get $out) (f32.const 1))
+            (local.set $acc (i32.add (local.get $acc) (i32.const 16)))
+            (local.set $out (i32.add (local.get $out) (i32.const 16)))
+            (local.set $q (i32.add (local.get $q) (i32.const 1)))
+            (br $px3)))
+        (return)))
     (if (local.get $raster)
       (then
         (block $done

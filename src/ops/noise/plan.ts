@@ -92,7 +92,14 @@ export function valuePeriod(worldWidth: number, scalePx: number): number {
   return Math.max(1, Math.round(worldWidth / scalePx));
 }
 
-export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: NoiseKind): NoisePlan {
+/**
+ * The sampling plan of `canvas`. Simplex coordinates are f32 offsets from an origin lattice cell,
+ * so their rounding depends on where that cell is: `origin` (world pixel, default the canvas's
+ * first pixel) is the pixel whose cell anchors them. A render whose canvas is smaller than the
+ * plan's margin gives (src/graph/margins.ts) anchors at the plan's canvas (OpContext.planCanvas):
+ * the same values, bit for bit, as over the larger canvas.
+ */
+export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: NoiseKind, origin: { x0: number; y0: number } = canvas): NoisePlan {
   const n = Math.max(1, Math.min(MAX_OCTAVES, Math.round(count)));
   const { width, height, x0, y0 } = canvas;
   const W = canvas.tileSize * 2 ** canvas.z;
@@ -109,6 +116,7 @@ export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: 
     const x = x0 + i;
     return x - Math.floor(x / W) * W;
   };
+  const dx = origin.x0 - x0;
   for (let o = 0; o < n; o++) {
     cellsF[o * 4 + 3] = 0.5 ** o / total;
     if (kind === 'value') {
@@ -137,9 +145,9 @@ export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: 
         const t = (2 * Math.PI * (wrapped(i) + 0.5)) / W;
         return [R * Math.cos(t), R * Math.sin(t)];
       };
-      // The origin cell: the skewed lattice cell of the canvas's first pixel centre.
-      const [ox, oz] = at(0);
-      const oy = (y0 + 0.5) * step;
+      // The origin cell: the skewed lattice cell of the origin pixel's centre.
+      const [ox, oz] = at(dx);
+      const oy = (origin.y0 + 0.5) * step;
       const s = (ox + oy + oz) * F3;
       const cx = Math.floor(ox + s),
         cy = Math.floor(oy + s),
@@ -310,5 +318,5 @@ export function noiseInputs(ctx: OpContext): { plan: NoisePlan; seed: number; ra
   if (!(scale > 0)) throw new RenderError(`node '${ctx.id}' field 'scale-px' is ${scale}; it must be > 0`);
   const count = typeof ctx.node.octaves === 'number' ? ctx.node.octaves : 1;
   const seed = typeof ctx.node.seed === 'number' ? ctx.node.seed : 0;
-  return { plan: planNoise(ctx.canvas, scale, count, kind), seed, raster: ctx.node.output === 'raster' };
+  return { plan: planNoise(ctx.canvas, scale, count, kind, ctx.planCanvas), seed, raster: ctx.node.output === 'raster' };
 }

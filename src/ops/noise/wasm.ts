@@ -9,7 +9,7 @@ import { acquire } from '../../backends/cpu/pool.js';
 import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 import { CHANNELS, ENTRY, type NoisePlan, octaveLattice, octaveSeed, valueColumns } from './plan.js';
 
-/** simplex1 / simplex3: one octave of simplex noise of 1 / 3 channels. */
+/** simplex1 / simplex2 / simplex3: one octave of simplex noise of 1 / 2 / 3 channels. */
 type SimplexOctave = (
   X: number,
   Y: number,
@@ -33,6 +33,7 @@ type SimplexOctave = (
 
 interface Exports {
   simplex1: SimplexOctave;
+  simplex2: SimplexOctave;
   simplex3: SimplexOctave;
   value(
     a: number,
@@ -76,20 +77,19 @@ export const NOISE_WASM_MAX_PIXELS = 1 << 21;
  * noiseReference's values, bit for bit, or null: no WebAssembly, a canvas over
  * NOISE_WASM_MAX_PIXELS, a very fine simplex noise, or the module's memory could not grow.
  */
-export function noiseWasm(p: NoisePlan, seed: number, raster: boolean): Float32Array | null {
+export function noiseWasm(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array | null {
   const k = p.width * p.height <= NOISE_WASM_MAX_PIXELS ? kernels() : null;
   if (!k) return null;
   try {
-    return run(k, p, seed, raster);
+    return run(k, p, seed, raster, channels);
   } catch (e) {
     if (e instanceof RangeError) return null; // WebAssembly.Memory.grow refused
     throw e;
   }
 }
 
-function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolean): Float32Array | null {
+function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolean, channels: number): Float32Array | null {
   const { width: w, height: h, octaves: n } = p;
-  const channels = raster ? CHANNELS : 1;
   const stride = raster ? 4 : 1;
   const m = w * h;
   const simplex = p.kind === 'simplex';
@@ -126,7 +126,7 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
       new Uint32Array(buf, seeds, channels).set(seedList);
       new Uint8Array(buf, grads, box).fill(255);
       const [cx, cy, cz] = [p.cells[o * 4]!, p.cells[o * 4 + 1]!, p.cells[o * 4 + 2]!];
-      const octave = channels === 1 ? k.fn.simplex1 : k.fn.simplex3;
+      const octave = channels === 1 ? k.fn.simplex1 : channels === 2 ? k.fn.simplex2 : k.fn.simplex3;
       octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first);
     } else {
       const { a, b, sx, cellX } = valueColumns(p, o);
@@ -151,7 +151,7 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
     }
   }
   k.reserve(scratch);
-  k.fn.finish(acc, out, m, raster ? 1 : 0);
+  k.fn.finish(acc, out, m, raster ? channels : 0);
   const result = acquire(m * stride, false);
   result.set(k.f32(out, m * stride));
   return result;

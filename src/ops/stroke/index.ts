@@ -59,6 +59,9 @@ export const stroke = paintOp({
     return Math.ceil(dabReach(wmax / 2, false, 1) + scatter);
   },
   paintsOnto: true,
+  // Dabs are placed in canvas coordinates: a canvas with another origin rounds them otherwise
+  // (last bits), so the canvas keeps the plan's margin (src/graph/margins.ts).
+  keepsCanvas: () => true,
   gpu,
   cpu(ctx) {
     const brush = ctx.input<'brush'>('brush') as Brush;
