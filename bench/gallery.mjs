@@ -67,7 +67,8 @@ export function galleryStyles(tmp, only) {
  * The tiles a bench renders for an example, where its data is (its TileJSON's bounds and minzoom,
  * src/sources/extent.ts): the first zoom from minzoom on at which the bounds cover at least 96
  * tiles, at most the 256 nearest the bounds' centre; and the tiles of the zoom above it (warm-up).
- * The world-wide examples get all 256 tiles of zoom 4.
+ * The world-wide examples get all 256 tiles of zoom 4. `below`: the 256 tiles of the zoom below
+ * nearest the centre (cold renders for a server's warm-up, bench/server.mjs).
  */
 export async function tileSet(file) {
   const { styleCoverage, MERCATOR_WORLD } = await import(path.join(ROOT, 'dist/sources/extent.js'));
@@ -99,5 +100,5 @@ export async function tileSet(file) {
     const r = range(z);
     if ((r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1) >= 96) break;
   }
-  return { zoom: z, tiles: list(z, 256), warm: list(Math.max(0, z - 1), 256) };
+  return { zoom: z, tiles: list(z, 256), warm: list(Math.max(0, z - 1), 256), below: list(z + 1, 256) };
 }

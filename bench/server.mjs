@@ -7,7 +7,8 @@
 //   BENCH_MEMORY=world,gallery,gallery-cached,world-no-source-cache (which memory runs; default world,gallery),
 //   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=<regex of example names>, BENCH_CACHED=0 skips
 //   the cached rows, BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node
-//   flags of the server, BENCH_WARM=1000 warm-up requests before each uncached run)
+//   flags of the server, BENCH_WARM=1000 warm-up requests before each uncached run, over the zoom
+//   above's tiles and the zoom below's; BENCH_WARM_COLD=0: the zoom above's alone)
 // Tiles: where each example's data is, from its TileJSON (bounds, minzoom): the first zoom from
 // minzoom on at which the bounds cover at least 96 tiles, at most the 256 nearest the bounds'
 // centre (the world-wide examples: all 256 tiles of zoom 4; Chicago zoom 14, San Francisco 17,
@@ -36,6 +37,7 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolea
 // 1,000 requests, not 64: after 64 the V8 platform threads still spend ~0.8 ms a tile compiling
 // (JIT) and the workers run colder code, ~1.4 ms of CPU per tile that a running server does not pay.
 const WARM = Number(process.env.BENCH_WARM || 1000);
+const WARM_COLD = process.env.BENCH_WARM_COLD !== '0';
 const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
 const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
 // BENCH_ONLY (npm run bench's row filter) leaves this script out unless it matches 'S server'.
@@ -339,10 +341,17 @@ for (const s of PARTS.has('serve') ? styles : []) {
     // A fresh server per run with no tile cache: each request renders.
     const srv = await startServer(s.file, ['--cache-mb', '0']);
     try {
+      // Warm the workers: the zoom above's tiles, then the zoom below's, each rendered cold once
+      // (first a source-cache miss), so that the code of a cold render (tiling the sources,
+      // building labels) is compiled before the timed tiles, as in a server that has run a while.
+      // Only the zoom above's tiles (BENCH_WARM_COLD=0, the warm-up until 2026-11-27) repeat
+      // ~60 tiles whose sources stay cached: the timed cold tiles then paid ~1 ms of V8's
+      // background compilation each (docs/server.md, "The world row's other threads").
+      const warmTiles = WARM_COLD ? [...set.warm, ...set.below] : set.warm;
       await load(
-        set.warm.map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
+        warmTiles.map(([z, x, y]) => `${srv.url}tiles/${z}/${x}/${y}.png`),
         WARM,
-      ); // warm the workers
+      );
       const c0 = cpuNow(srv.pid);
       const client0 = process.cpuUsage();
       const r = await load(
