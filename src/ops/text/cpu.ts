@@ -1,11 +1,11 @@
 // text: the CPU kernel (the reference): every shape of the plan filled by the exact-area
 // rasterizer, composited source-over in paint order.
-import { Compositor, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
+import { Compositor, type Rasterizer, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { paintedNothing } from '../../backends/cpu/uniform.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { textPlan } from './plan.js';
+import { type TextShape, textPlan } from './plan.js';
 
 /** The text op's CPU kernel. */
 export async function textCpu(ctx: OpContext): Promise<Raster> {
@@ -24,10 +24,33 @@ export async function textCpu(ctx: OpContext): Promise<Raster> {
     if (x1 <= 0 || y1 <= 0 || x0 >= W || y0 >= H) continue;
     [comp.r, comp.g, comp.b, comp.a] = s.rgba;
     rast.confine(x0, y0, x1, y1);
-    rast.addRings(s.rings, s.dx, s.dy);
+    addOnCanvas(rast, s, W, H);
     rast.composite(comp);
   }
   releaseRasterizer(rast);
   if (!comp.painted) paintedNothing(out.data, !!ctx.target);
   return out;
+}
+
+/**
+ * rast.addRings(s.rings, s.dx, s.dy) without the rings that cannot reach the canvas: wholly above
+ * or below it (every edge of such a ring is passed over before touching a cell or the rows'
+ * bookkeeping), or a pixel or more right of it (its pieces are passed over without touching a
+ * cell: the margin keeps the row walk's interpolated x, off by rounding, clear of the last column).
+ * Rings left of the canvas add to their rows' first cells and stay. The same cells, added in the
+ * same order, so the same pixels: a line label crossing the tile's edge adds only its glyphs here.
+ */
+function addOnCanvas(rast: Rasterizer, s: TextShape, W: number, H: number): void {
+  const { coords, starts, count } = s.rings;
+  const boxes = s.ringBoxes;
+  if (!boxes) {
+    rast.addRings(s.rings, s.dx, s.dy);
+    return;
+  }
+  const { dx, dy } = s;
+  for (let k = 0; k < count; k++) {
+    const b = k * 4;
+    if (boxes[b + 3]! + dy <= 0 || boxes[b + 1]! + dy >= H || boxes[b]! + dx >= W + 1) continue;
+    rast.addRing(coords, dx, dy, 1, starts[k]!, starts[k + 1]!);
+  }
 }

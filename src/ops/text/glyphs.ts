@@ -11,6 +11,8 @@ import { CLOSE, CUBIC, LINE, MOVE, QUAD, type TextFont } from './font.js';
 export interface GlyphRings extends RingSet {
   /** [x0, y0, x1, y1] of every vertex, pixels from the origin. */
   box: [number, number, number, number];
+  /** [x0, y0, x1, y1] of each ring's vertices (ring k at 4 k): the text kernel skips rings off the canvas. */
+  ringBoxes: Float64Array;
   byteLength: number;
 }
 
@@ -22,35 +24,123 @@ export const FLATNESS = 0.005;
 /** Bytes of sized glyph rings (outlines and halos) kept per font. */
 const RINGS_CACHE_BYTES = 16 * 1024 * 1024;
 
-const caches = new WeakMap<TextFont, ByteLru<GlyphRings>>();
+/**
+ * A font's glyphs at one size (outlines) or one size and halo width, by glyph id: one entry of the
+ * font's cache for all of them, so a label looks its glyphs up by number, not by a string key per
+ * glyph. Entries are set again with the grown byte count as glyphs are added (the cache counts an
+ * entry's bytes as they were when it was set).
+ */
+interface GlyphTable {
+  rings: (GlyphRings | undefined)[];
+  bytes: number;
+}
+interface TableEntry {
+  table: GlyphTable;
+  byteLength: number;
+}
 
-function cacheOf(font: TextFont): ByteLru<GlyphRings> {
+const caches = new WeakMap<TextFont, ByteLru<TableEntry>>();
+
+function cacheOf(font: TextFont): ByteLru<TableEntry> {
   let c = caches.get(font);
-  if (!c) caches.set(font, (c = new ByteLru<GlyphRings>(RINGS_CACHE_BYTES)));
+  if (!c) caches.set(font, (c = new ByteLru<TableEntry>(RINGS_CACHE_BYTES)));
   return c;
 }
 
-const EMPTY: GlyphRings = { coords: new Float64Array(0), starts: new Int32Array(1), count: 0, box: [0, 0, 0, 0], byteLength: 64 };
+/**
+ * The rings of `font`'s glyphs at `size` px (the em), or their halos grown by `width` px with round
+ * joins (width > 0; `clipper` needed then), by glyph id, computed on first use and cached per font
+ * (RINGS_CACHE_BYTES, least recently used size out first).
+ */
+export class SizedGlyphs {
+  private readonly cache: ByteLru<TableEntry>;
+  private readonly key: string;
+  private readonly table: GlyphTable;
+  constructor(
+    private readonly font: TextFont,
+    private readonly size: number,
+    private readonly width = 0,
+    private readonly clipper?: Clipper,
+  ) {
+    this.cache = cacheOf(font);
+    this.key = width > 0 ? `${size}|h${width}` : `${size}`;
+    let e = this.cache.get(this.key);
+    if (!e) {
+      e = { table: { rings: [], bytes: 64 }, byteLength: 64 };
+      this.cache.set(this.key, e);
+    }
+    this.table = e.table;
+  }
+
+  /** Glyph `gid`'s rings (outline, or halo when width > 0). */
+  get(gid: number): GlyphRings {
+    const hit = this.table.rings[gid];
+    return hit ?? this.compute(gid);
+  }
+
+  private compute(gid: number): GlyphRings {
+    let r: GlyphRings;
+    if (this.width > 0) {
+      const g = new SizedGlyphs(this.font, this.size).get(gid);
+      const rings: Float64Array[] = [];
+      for (let k = 0; k < g.count; k++) rings.push(g.coords.subarray(g.starts[k]!, g.starts[k + 1]!));
+      r = g.count ? ringSet(inflateRings(this.clipper!, rings, this.width)) : g;
+    } else r = ringSet(flatten(this.font.outline(gid), this.size / this.font.upem));
+    const t = this.table;
+    t.rings[gid] = r;
+    t.bytes += r.byteLength + 16;
+    this.cache.set(this.key, { table: t, byteLength: t.bytes });
+    return r;
+  }
+}
+
+const EMPTY: GlyphRings = {
+  coords: new Float64Array(0),
+  starts: new Int32Array(1),
+  count: 0,
+  box: [0, 0, 0, 0],
+  ringBoxes: new Float64Array(0),
+  byteLength: 64,
+};
 
 /** Build a GlyphRings from ring arrays (EMPTY when they hold no vertex). */
 const ringSet = (rings: ArrayLike<number>[]): GlyphRings => (rings.some((r) => r.length) ? packRings(rings) : EMPTY);
 
-/** Rings packed into one coordinate array, with their box and bytes (glyphs here, a label's united shape in plan.ts). */
+/** Rings packed into one coordinate array, with their box, each ring's box and bytes (glyphs here, a label's united shape in plan.ts). */
 export function packRings(rings: readonly ArrayLike<number>[]): GlyphRings {
   let n = 0;
   for (const r of rings) n += r.length;
   const coords = new Float64Array(n);
   const starts = new Int32Array(rings.length + 1);
-  const box = emptyBox();
   let at = 0;
   rings.forEach((r, k) => {
     starts[k] = at;
     coords.set(r, at);
-    growBox(box, r);
     at += r.length;
   });
   starts[rings.length] = at;
-  return { coords, starts, count: rings.length, box, byteLength: 96 + coords.byteLength + starts.byteLength };
+  return ringsOf(coords, starts, rings.length);
+}
+
+/**
+ * A GlyphRings over packed rings: the box of every vertex and of each ring's (min and max are
+ * exact, so the whole box is growBox's over all the coordinates, ring by ring or at once).
+ */
+export function ringsOf(coords: Float64Array, starts: Int32Array, count: number): GlyphRings {
+  const box = emptyBox();
+  const ringBoxes = new Float64Array(count * 4);
+  const rb = emptyBox();
+  for (let k = 0; k < count; k++) {
+    rb[0] = rb[1] = Infinity;
+    rb[2] = rb[3] = -Infinity;
+    growBox(rb, coords, starts[k]!, starts[k + 1]!);
+    ringBoxes.set(rb, k * 4);
+    if (rb[0] < box[0]) box[0] = rb[0];
+    if (rb[1] < box[1]) box[1] = rb[1];
+    if (rb[2] > box[2]) box[2] = rb[2];
+    if (rb[3] > box[3]) box[3] = rb[3];
+  }
+  return { coords, starts, count, box, ringBoxes, byteLength: 96 + coords.byteLength + starts.byteLength + ringBoxes.byteLength };
 }
 
 /**
@@ -126,27 +216,10 @@ export function flatten(cmds: Float32Array, scale: number): number[][] {
 
 /** Glyph `gid` of `font` at `size` px (the em), flattened (cached). */
 export function glyphRings(font: TextFont, gid: number, size: number): GlyphRings {
-  const cache = cacheOf(font);
-  const key = `${gid}|${size}`;
-  let r = cache.get(key);
-  if (!r) {
-    r = ringSet(flatten(font.outline(gid), size / font.upem));
-    cache.set(key, r);
-  }
-  return r;
+  return new SizedGlyphs(font, size).get(gid);
 }
 
 /** Glyph `gid` at `size` grown by `width` px with round joins: its halo alone (cached; line labels sum their glyphs' halos). */
 export function haloRings(clipper: Clipper, font: TextFont, gid: number, size: number, width: number): GlyphRings {
-  const cache = cacheOf(font);
-  const key = `${gid}|${size}|h${width}`;
-  let r = cache.get(key);
-  if (!r) {
-    const g = glyphRings(font, gid, size);
-    const rings: Float64Array[] = [];
-    for (let k = 0; k < g.count; k++) rings.push(g.coords.subarray(g.starts[k]!, g.starts[k + 1]!));
-    r = g.count && width > 0 ? ringSet(inflateRings(clipper, rings, width)) : g;
-    cache.set(key, r);
-  }
-  return r;
+  return new SizedGlyphs(font, size, width, clipper).get(gid);
 }

@@ -15,7 +15,7 @@ import type { OpContext } from '../types.js';
 import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turnedBox } from './along.js';
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
-import { glyphRings, type GlyphRings, haloRings, packRings } from './glyphs.js';
+import { type GlyphRings, packRings, ringsOf, SizedGlyphs } from './glyphs.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, place } from './placement.js';
@@ -65,6 +65,8 @@ export interface TextShape {
   rgba: [number, number, number, number];
   /** Box of the shifted rings, canvas pixels. */
   box: [number, number, number, number];
+  /** Each ring's box before the shift ([x0, y0, x1, y1] at 4 k; GlyphRings.ringBoxes). */
+  ringBoxes?: Float64Array;
 }
 
 /** A point label laid out once per text, size and layout fields: its glyphs from the anchor, and its ink box. */
@@ -782,7 +784,7 @@ function labelShapes(
     if (!r || !r.count) return undefined;
     const dx = (c.point ? c.x : 0) - canvas.x0;
     const dy = (c.point ? c.y : 0) - canvas.y0;
-    return { rings: r, dx, dy, rgba: [0, 0, 0, 0], box: [r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy] };
+    return { rings: r, dx, dy, rgba: [0, 0, 0, 0], box: [r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy], ringBoxes: r.ringBoxes };
   };
   if (steps) {
     const ha = clamp01(haloColor[3]);
@@ -868,11 +870,21 @@ function shapeRun(stack: FontStack, text: string, size: number, letterSpacing: n
   };
 }
 
+/**
+ * The stack's fonts' glyphs at one size (d = 0: outlines; d > 0: halos at d) by font index, each
+ * font's SizedGlyphs made when first asked (one cache lookup per label and font, not per glyph).
+ */
+function glyphsOf(stack: FontStack, size: number, d: number, clipper?: Clipper): (font: number) => SizedGlyphs {
+  const made: SizedGlyphs[] = [];
+  return (f) => (made[f] ??= new SizedGlyphs(stack.fonts[f]!, size, d, clipper));
+}
+
 /** Box of a line label's glyph outlines, world pixels. */
 function inkBox(stack: FontStack, g: Glyphs, size: number): [number, number, number, number] {
   const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  const glyphs = glyphsOf(stack, size, 0);
   for (let i = 0; i < g.gids.length; i++) {
-    const r = glyphRings(stack.fonts[g.fonts[i]!]!, g.gids[i]!, size);
+    const r = glyphs(g.fonts[i]!).get(g.gids[i]!);
     if (!r.count) continue;
     const co = g.cos ? g.cos[i]! : 1;
     const si = g.sin ? g.sin[i]! : 0;
@@ -942,8 +954,9 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
   const glyphs: Float64Array[] = [];
   if (c.point) {
     const l = c.point.layout;
+    const sized = glyphsOf(stack, c.size, 0);
     for (let i = 0; i < l.gids.length; i++) {
-      const r = glyphRings(stack.fonts[l.fonts[i]!]!, l.gids[i]!, c.size);
+      const r = sized(l.fonts[i]!).get(l.gids[i]!);
       for (let k = 0; k < r.count; k++) {
         const ring = r.coords.slice(r.starts[k]!, r.starts[k + 1]!);
         for (let j = 0; j < ring.length; j += 2) {
@@ -954,30 +967,61 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
       }
     }
   } else if (c.glyphs) {
-    // Line labels: each glyph turned and moved (a new placement every time: not cached). Their
-    // halos are each glyph's own halo (cached), summed; only overlapping outlines are united.
-    const g = c.glyphs;
-    for (let i = 0; i < g.gids.length; i++) {
-      const font = stack.fonts[g.fonts[i]!]!;
-      const r = d > 0 ? haloRings(clipper, font, g.gids[i]!, c.size, d) : glyphRings(font, g.gids[i]!, c.size);
-      const co = g.cos ? g.cos[i]! : 1;
-      const si = g.sin ? g.sin[i]! : 0;
-      for (let k = 0; k < r.count; k++) {
-        const ring = new Float64Array(r.starts[k + 1]! - r.starts[k]!);
-        for (let j = 0, p = r.starts[k]!; j < ring.length; j += 2, p += 2) {
-          const u = r.coords[p]!;
-          const v = r.coords[p + 1]!;
-          ring[j] = g.x[i]! + co * u - si * v;
-          ring[j + 1] = g.y[i]! + si * u + co * v;
-        }
-        glyphs.push(ring);
+    const out = lineLabelRings(clipper, stack, c.glyphs, c.size, d);
+    if (out && key) cache.set(key, out);
+    return out;
+  }
+  if (!glyphs.length) return undefined;
+  const out = packRings(unionRings(clipper, glyphs));
+  if (key) cache.set(key, out);
+  return out;
+}
+
+/**
+ * A line label's rings in world pixels: each glyph's outline (d = 0) or its own halo at d (cached
+ * per glyph), turned and moved, written straight into one packed buffer (a new placement every
+ * time: the caller caches the result per candidate). Halos are the glyphs' halos summed; outlines
+ * have only their overlapping rings united.
+ */
+function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: number, d: number): GlyphRings | undefined {
+  const n = g.gids.length;
+  const sets: GlyphRings[] = new Array(n);
+  let total = 0;
+  let count = 0;
+  const glyphs = glyphsOf(stack, size, d, clipper);
+  for (let i = 0; i < n; i++) {
+    const r = glyphs(g.fonts[i]!).get(g.gids[i]!);
+    sets[i] = r;
+    total += r.starts[r.count]!;
+    count += r.count;
+  }
+  if (!count) return undefined;
+  const coords = new Float64Array(total);
+  const starts = new Int32Array(count + 1);
+  let at = 0;
+  let ring = 0;
+  for (let i = 0; i < n; i++) {
+    const r = sets[i]!;
+    const co = g.cos ? g.cos[i]! : 1;
+    const si = g.sin ? g.sin[i]! : 0;
+    const gx = g.x[i]!;
+    const gy = g.y[i]!;
+    const rc = r.coords;
+    for (let k = 0; k < r.count; k++) {
+      starts[ring++] = at;
+      for (let p = r.starts[k]!, e = r.starts[k + 1]!; p < e; p += 2, at += 2) {
+        const u = rc[p]!;
+        const v = rc[p + 1]!;
+        coords[at] = gx + co * u - si * v;
+        coords[at + 1] = gy + si * u + co * v;
       }
     }
   }
-  if (!glyphs.length) return undefined;
-  const out = packRings(c.point ? unionRings(clipper, glyphs) : d > 0 ? glyphs : uniteOverlapping(clipper, glyphs));
-  if (key) cache.set(key, out);
-  return out;
+  starts[count] = at;
+  if (d > 0) return ringsOf(coords, starts, count);
+  const rings: Float64Array[] = new Array(count);
+  for (let k = 0; k < count; k++) rings[k] = coords.subarray(starts[k]!, starts[k + 1]!);
+  return packRings(uniteOverlapping(clipper, rings));
 }
 
 /**
