@@ -93,9 +93,15 @@ export interface FeatureSource {
   /**
    * Tiled sources: every feature of `layer` as each source tile whose square meets the canvas holds it, buffer included, in Mercator units, owned by the tile's
    * square (src/sources/pieces.ts). The same pieces whatever the canvas, so measures of them are
-   * seamless.
+   * seamless. `select` (a filter) is applied to each tile's own list before they are joined: the
+   * caller can keep its result per tile list (the same array while the tile is cached).
    */
-  tilePieces?(layer: string, canvas: Canvas, signal?: AbortSignal): Promise<readonly WholeFeature[]>;
+  tilePieces?(
+    layer: string,
+    canvas: Canvas,
+    signal?: AbortSignal,
+    select?: (pieces: readonly WholeFeature[]) => readonly WholeFeature[],
+  ): Promise<readonly WholeFeature[]>;
   /**
    * Every feature of the layer, unclipped, when the source holds whole features (GeoJSON): a getter,
    * so that they are converted only when an op asks for them.

@@ -98,6 +98,37 @@ describe('features', () => {
     expect((lists[0] as { properties: { name: string } }[]).map((w) => w.properties.name)).toEqual(['b', 'c']);
   });
 
+  test("tile pieces through filter-expr (filtered per source tile): the canvas's pieces that pass the filter, in their order", async () => {
+    // The witness is the definition: the pieces a filtered node hands out are those of an
+    // unfiltered node on the same layer (the same source tiles, the same objects) that pass the
+    // filter, in the same order, for a canvas over four source tiles and a canvas inside one.
+    const loader = new NodeLoader({ baseDir: path.resolve('.') });
+    const style = {
+      output: 'out',
+      sources: { s: { type: 'mvt', tiles: ['npm:@mapbox/mvt-fixtures/real-world/chicago/{z}-{x}-{y}.mvt'], minzoom: 13, maxzoom: 13 } },
+      nodes: {
+        f: { op: 'features', source: 's', layer: 'road', 'filter-expr': ['==', ['get', 'class'], 'street'] },
+        g: { op: 'features', source: 's', layer: 'road' },
+        cf: { op: 'centroid', features: '@f' },
+        cg: { op: 'centroid', features: '@g' },
+        df: { op: 'circles', features: '@cf', radius: 1 },
+        dg: { op: 'circles', features: '@cg', radius: 1 },
+        out: { op: 'blend', base: '@df', over: '@dg' },
+      },
+    };
+    for (const canvas of [
+      { z: 13, x0: 2102 * 256 - 100, y0: 3045 * 256 - 70, width: 200, height: 150, tileSize: 256 },
+      { z: 14, x0: 4202 * 256 + 60, y0: 6089 * 256 + 60, width: 128, height: 128, tileSize: 256 },
+    ]) {
+      const got = await capture(style, ['f', 'g'], canvas, {}, { loader });
+      const all = await (got.get('g') as Features).pieces!();
+      const kept = await (got.get('f') as Features).pieces!();
+      const want = all.filter((w) => w.properties.class === 'street');
+      expect({ kept: kept.length, some: want.length > 20, fewer: want.length < all.length }).toEqual({ kept: want.length, some: true, fewer: true });
+      expect(kept.every((w, i) => w === want[i])).toBe(true);
+    }
+  });
+
   test('min-zoom-field drops features whose value exceeds the zoom', async () => {
     expect(names(await sample({ 'min-zoom-field': 'minz' }, 2))).toEqual(['a', 'c']);
     expect(names(await sample({ 'min-zoom-field': 'minz' }, 3))).toEqual(['a', 'b', 'c']);

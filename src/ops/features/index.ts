@@ -60,37 +60,39 @@ export const features: OpDef = {
     // source gives some (then only if it turns out to give none).
     const unread = ctx.groupsUnread && (!!source.tilePieces || !!source.wholeFeatures);
     const out: Features = { kind: 'features', groups: unread ? [] : await sampledGroups(source, layer, ctx, filter, mzField, passes, selection) };
+    // A list of whole features or of one source tile's pieces, filtered: kept per list, filter and
+    // zoom (the same list for every canvas, so ops that share work per layer find it again).
+    const filterWhole = (list: readonly WholeFeature[]): readonly WholeFeature[] => {
+      let memo = filteredWhole.get(list);
+      if (!memo) filteredWhole.set(list, (memo = new Map()));
+      const key = `${z}|${mzField ?? ''}`;
+      let byExpr = memo.get(filter);
+      if (!byExpr) {
+        if (memo.size >= 8) memo.clear(); // a style rebuilt again and again: keep the memo small
+        memo.set(filter, (byExpr = new Map()));
+      }
+      let got = byExpr.get(key);
+      if (!got) {
+        if (byExpr.size >= 32) byExpr.clear(); // fractional zooms: keep it small
+        byExpr.set(key, (got = list.filter(passes)));
+      }
+      return got;
+    };
     // Whole features (GeoJSON): filtered on first use, for the ops that measure whole features.
     const all = source.wholeFeatures ? await source.wholeFeatures(layer, ctx.signal) : undefined;
     if (all) {
       let kept: readonly WholeFeature[] | undefined;
-      const filterWhole = (list: readonly WholeFeature[]): readonly WholeFeature[] => {
-        let memo = filteredWhole.get(list);
-        if (!memo) filteredWhole.set(list, (memo = new Map()));
-        const key = `${z}|${mzField ?? ''}`;
-        let byExpr = memo.get(filter);
-        if (!byExpr) {
-          if (memo.size >= 8) memo.clear(); // a style rebuilt again and again: keep the memo small
-          memo.set(filter, (byExpr = new Map()));
-        }
-        let got = byExpr.get(key);
-        if (!got) {
-          if (byExpr.size >= 32) byExpr.clear(); // fractional zooms: keep it small
-          byExpr.set(key, (got = list.filter(passes)));
-        }
-        return got;
-      };
       out.whole = { features: () => (kept ??= filter || mzField ? filterWhole(all()) : all()) };
     } else if (source.tilePieces) {
       // Tiled sources: each source tile's own pieces, loaded when an op asks (centroid).
       const tiled = source.tilePieces.bind(source);
       const canvas = ctx.canvas;
       let kept: readonly WholeFeature[] | undefined;
+      // Filtered per source tile, each tile's list kept beside it (filterWhole): a canvas meets
+      // several tiles that its neighbours meet too (the same pieces, in the same order, as
+      // filtering the joined list).
       out.pieces = async (signal) => {
-        if (!kept) {
-          const ps = await tiled(layer, canvas, signal);
-          kept = filter || mzField ? ps.filter(passes) : ps;
-        }
+        kept ??= await tiled(layer, canvas, signal, filter || mzField ? filterWhole : undefined);
         return kept;
       };
     }
