@@ -1,6 +1,11 @@
 // centroid: closed forms (rectangles, an L-shape, a square ring with an off-centre hole, polylines
 // weighted by length), include-lines / include-polygons, and that it is not the vertex mean.
-import { centroid, placePoint, placePointReference } from './index.js';
+import path from 'node:path';
+import { centroid, nearCanvas, placePoint, placePointReference } from './index.js';
+import { capture } from '../../../tests/helpers/scalars.js';
+import { NodeLoader } from '../../hosts/node/loader.js';
+import { buildPlan } from '../../graph/build.js';
+import type { Features } from '../../types.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { group, runOp, sq } from '../../../tests/helpers/geometry.js';
 
@@ -86,5 +91,64 @@ describe('placing a measure on the canvas (tiled sources): placePoint = placePoi
     const canvas = { z: 0, tileSize: 4, x0: 0, y0: 0, width: 4 * 80, height: 4 };
     expect(() => placePoint(0.5, 0.5, undefined, canvas, 4, [])).toThrow(/world copies/);
     expect(() => placePointReference(0.5, 0.5, undefined, canvas, 4, [])).toThrow(/world copies/);
+  });
+});
+
+describe('centroid over a tiled source', () => {
+  test('nearCanvas: a box it rejects places no point of the box (corners, edges, inside) on the canvas', () => {
+    const r = rng(9);
+    let rejected = 0;
+    for (let t = 0; t < 3000; t++) {
+      const z = Math.floor(r() * 18);
+      const W = 256 * 2 ** z;
+      const width = Math.min(W, 64 + Math.floor(r() * 700));
+      const canvas = { z, tileSize: 256, x0: Math.floor((r() * 1.4 - 0.2) * W), y0: Math.floor(r() * W), width, height: 64 + Math.floor(r() * 700) };
+      const bx = (canvas.x0 + (r() * 3 - 1) * width) / W - Math.floor(r() * 2);
+      const by = (canvas.y0 + (r() * 3 - 1) * canvas.height) / W;
+      const box = [bx, by, bx + (r() * 200) / W, by + (r() * 200) / W];
+      const near = nearCanvas(canvas, W)!;
+      if (near(box)) continue;
+      rejected++;
+      const pts: number[] = [];
+      for (let i = 0; i <= 4; i++)
+        for (let j = 0; j <= 4; j++) placePoint(box[0]! + ((box[2]! - box[0]!) * i) / 4, box[1]! + ((box[3]! - box[1]!) * j) / 4, undefined, canvas, W, pts);
+      expect(pts).toEqual([]);
+    }
+    expect(rejected).toBeGreaterThan(500);
+    // Wider than the world: no test (placePoint decides, and throws past its bound).
+    expect(nearCanvas({ z: 0, tileSize: 256, x0: 0, y0: 0, width: 600, height: 256 }, 256)).toBeUndefined();
+  });
+
+  test('a features node read only by centroid samples no groups; the points are those it gives when the groups are sampled', async () => {
+    const loader = new NodeLoader({ baseDir: path.resolve('.') });
+    // The heatmap example's source: San Francisco's z15 Mapbox Streets tiles.
+    const source = { type: 'mvt', tiles: ['npm:@mapbox/mvt-fixtures/real-world/sanfrancisco/{z}-{x}-{y}.mvt'], minzoom: 15, maxzoom: 15 };
+    const doc = (strokeToo: boolean) => ({
+      output: 'out',
+      sources: { s: source },
+      nodes: {
+        b: { op: 'features', source: 's', layer: 'building' },
+        c: { op: 'centroid', features: '@b' },
+        dots: { op: 'circles', features: '@c', radius: 2 },
+        ...(strokeToo ? { ink: { op: 'stroke-solid', features: '@b', width: 1, color: '#00000001' } } : {}),
+        out: strokeToo ? { op: 'blend', base: '@dots', over: '@ink' } : { op: 'blend', base: '@dots', over: '@dots', opacity: 0 },
+      },
+    });
+    expect(buildPlan(doc(false) as never).nodes.get('b')!.groupsUnread).toBe(true);
+    expect(buildPlan(doc(true) as never).nodes.get('b')!.groupsUnread).toBeUndefined();
+    // A z17 tile inside a source tile, and one whose margins reach four source tiles.
+    for (const [x, y] of [
+      [20953, 50665],
+      [20955, 50667],
+    ]) {
+      const tile = { z: 17, x0: x * 256, y0: y * 256, width: 256, height: 256, tileSize: 256 };
+      const alone = await capture(doc(false), ['b', 'c'], tile, {}, { loader });
+      const read = await capture(doc(true), ['b', 'c'], tile, {}, { loader });
+      expect((alone.get('b') as Features).groups).toEqual([]);
+      expect((read.get('b') as Features).groups.length).toBeGreaterThan(3);
+      const pts = (alone.get('c') as Features).groups;
+      expect(pts.length).toBeGreaterThan(3);
+      expect(pts).toEqual((read.get('c') as Features).groups);
+    }
   });
 });

@@ -13,6 +13,9 @@ import { featuresOp } from '../declare.js';
 export const centroid = featuresOp({
   name: 'centroid',
   description: 'one point per polygon feature (area centroid) and per line feature (length-weighted centroid)',
+  // Whole features (GeoJSON) or tile pieces (mvt, pmtiles) when the input has them: a features
+  // node read only here samples no groups (a heatmap tile's buildings over its density margin).
+  readsWhole: ['features'],
   fields: {
     'include-lines': bool(true),
     'include-polygons': bool(true),
@@ -30,7 +33,9 @@ export const centroid = featuresOp({
       const W = worldSize(canvas);
       const out: FeatureGroup[] = [];
       const pts: number[] = [];
+      const near = nearCanvas(canvas, W);
       for (const w of whole) {
+        if (near && !near(w.box)) continue;
         const c = wholeCentroids(w);
         const o = w.owner;
         for (let i = 0; i + 1 < w.points.length; i += 2) placePoint(w.points[i]!, w.points[i + 1]!, o, canvas, W, pts);
@@ -54,6 +59,29 @@ export const centroid = featuresOp({
     return features(out.filter(nonEmpty));
   },
 });
+
+/**
+ * For a canvas at most a world wide: a test that a feature's box (Mercator units) comes within a
+ * pixel of the canvas grown by CLIP_BUFFER at some world copy. A centroid lies in its feature's
+ * box (up to rounding, far below a pixel), so placePoint places nothing of a feature failing it:
+ * a tile skips the centroids of its source tiles' other thousands of pieces. Wider canvases
+ * (where placePoint may throw on too many copies) take every feature.
+ */
+export function nearCanvas(c: Canvas, W: number): ((box: readonly number[]) => boolean) | undefined {
+  if (!(c.width <= W)) return undefined;
+  const g = CLIP_BUFFER + 1;
+  const x0 = c.x0 - g,
+    x1 = c.x0 + c.width + g,
+    y0 = (c.y0 - g) / W,
+    y1 = (c.y0 + c.height + g) / W;
+  return (b) => {
+    if (b[3]! < y0 || b[1]! > y1) return false;
+    for (let k = Math.floor(x0 / W - b[2]!) - 1, k1 = Math.ceil(x1 / W - b[0]!) + 1; k <= k1; k++) {
+      if ((b[0]! + k) * W <= x1 && (b[2]! + k) * W >= x0) return true;
+    }
+    return false;
+  };
+}
 
 /**
  * The reference for placePoint (centroid.test.ts compares): a measure (Mercator units) owned by
