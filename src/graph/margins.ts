@@ -68,15 +68,23 @@ function valueFields(plan: Plan): ValueField[] {
   return out;
 }
 
-/** The margins and pad bounds of a render of `plan` at pixel ratio `ratio` with these values (cached per plan). */
-export function renderMargins(plan: Plan, params: ParamValues, ratio: number): RenderMargins {
+/**
+ * The margins and pad bounds of a render of `plan` at pixel ratio `ratio` with these values
+ * (cached per plan); without values, the plan's margins (from the maxima), for renders whose
+ * params change between them over a node cache: there a value that grows a reach would re-run
+ * every node upstream of it (their canvas grew), though none of them reads that param.
+ */
+export function renderMargins(plan: Plan, params: ParamValues | undefined, ratio: number): RenderMargins {
   let pm = byPlan.get(plan);
   if (!pm) byPlan.set(plan, (pm = { fields: valueFields(plan), made: new Map() }));
   let key = String(ratio);
-  for (const f of pm.fields) if (f.param !== undefined) key += '|' + String(params.get(f.param));
+  if (!params) key += '|max';
+  else for (const f of pm.fields) if (f.param !== undefined) key += '|' + String(params.get(f.param));
   let m = pm.made.get(key);
   if (m) return m;
-  m = computeMargins(plan, pm.fields, params, ratio);
+  m = params
+    ? computeMargins(plan, pm.fields, params, ratio)
+    : { margin: new Map(plan.order.map((id) => [id, plan.nodes.get(id)!.margin * ratio])), bounds: new Map() };
   if (pm.made.size >= KEPT) pm.made.delete(pm.made.keys().next().value!);
   pm.made.set(key, m);
   return m;

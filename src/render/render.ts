@@ -156,7 +156,9 @@ async function renderOnce(
     pending: new Map(),
     pinned: new Set(),
     published: new Map(),
-    margins: renderMargins(plan, values, window.pixelRatio ?? 1),
+    // With a node cache (the preview: params change between renders) the plan's margins: a value
+    // that grew a reach would re-run every node upstream of it, though none reads that param.
+    margins: renderMargins(plan, options.nodeCache ? undefined : values, window.pixelRatio ?? 1),
   };
   const cache = options.nodeCache;
   for (const id of order) for (const from of new Set(plan.nodes.get(id)!.edges.map((e) => e.from))) st.pending.set(from, (st.pending.get(from) ?? 0) + 1);

@@ -202,22 +202,30 @@ describe('the node cache with margins from values', () => {
   };
   const W: Window = { z: 3, x0: 300, y0: 520, width: 64, height: 64, tileSize: 256 };
 
-  test('a change that grows a margin re-runs the nodes upstream (their canvas grew); one that shrinks it reuses them', async () => {
+  test("with a node cache the canvases are the plan's: a change of sigma re-runs the blur alone, the same bits as renders sized by the values", async () => {
     const cached = Renderer.create(style, { nodeCache: new NodeCache() });
     const plain = Renderer.create(style);
-    const fresh = (s: string) => plain.renderWindow(W, plain.params({ s }));
-    const run = (s: string) => cached.renderWindow(W, cached.params({ s }));
-    const first = await run('1');
+    // Without a cache the noise's canvas is grown by ceil(3 s); with one, by the plan's 18 px.
+    expect(renderMargins(plain.plan, plain.params({ s: '1' }), 1).margin.get('tone')).toBe(3);
+    expect(renderMargins(cached.plan, undefined, 1).margin.get('tone')).toBe(18);
+    const first = await cached.renderWindow(W, cached.params({ s: '1' }));
     expect(first.stats.nodes).toBe(3);
-    // sigma 1 -> 4: the noise and the ramp read no param, but their canvas grows from 3 to 12 px.
-    const grown = await run('4');
-    expect(grown.stats).toMatchObject({ nodes: 3, cached: 0 });
-    expect(bytes(grown.raster).equals(bytes((await fresh('4')).raster))).toBe(true);
-    // Back to 1 and on to 2: the canvas of 12 px holds those of 3 and 6 px.
-    for (const s of ['1', '2']) {
-      const again = await run(s);
-      expect({ s, ...again.stats }).toMatchObject({ s, nodes: s === '1' ? 0 : 1, cached: s === '1' ? 3 : 2 });
-      expect(bytes(again.raster).equals(bytes((await fresh(s)).raster))).toBe(true);
+    expect(bytes(first.raster).equals(bytes((await plain.renderWindow(W, plain.params({ s: '1' }))).raster))).toBe(true);
+    for (const s of ['4', '6', '0.5']) {
+      const again = await cached.renderWindow(W, cached.params({ s }));
+      expect({ s, ...again.stats }).toMatchObject({ s, nodes: 1, cached: 2 });
+      expect(bytes(again.raster).equals(bytes((await plain.renderWindow(W, plain.params({ s }))).raster))).toBe(true);
     }
+  });
+
+  test('an entry serves only canvases its own holds (a render that needs more computes the node again)', () => {
+    const cache = new NodeCache();
+    const canvas = { ...W, x0: W.x0 - 8, y0: W.y0 - 8, width: W.width + 16, height: W.height + 16 };
+    const value = { kind: 'scalar', value: 1 } as const;
+    cache.set('k', value, canvas);
+    expect(cache.get('k', W)?.canvas).toEqual(canvas);
+    expect(cache.get('k', canvas)?.value).toBe(value);
+    expect(cache.get('k', { ...canvas, x0: canvas.x0 - 1 })).toBeUndefined();
+    expect(cache.get('k', { ...canvas, height: canvas.height + 1 })).toBeUndefined();
   });
 });
