@@ -70,13 +70,22 @@ describe('what a displace of amplitude a reads (closed form: <= ceil(a) px, + 1 
   }
 });
 
+describe('what a dilate or erode of radius r reads (closed form: the (2 round(r) + 1)-square, round(r) px)', () => {
+  for (const name of ['dilate', 'erode'])
+    for (const r of [0, 0.4, 1, 2.5, 7.6]) {
+      test(`${name} ${r}: the pad is round(r) = ${Math.round(r)}`, () => {
+        expect(padOf(OPS.get(name)!, 'radius-px', r)).toBe(Math.round(r));
+      });
+    }
+});
+
 const squares = {
   type: 'geojson',
   data: { type: 'FeatureCollection', features: [squareFeature(-40, -20, 50), squareFeature(20, 10, 30), squareFeature(-100, 30, 20)] },
 };
 
-/** A filter of the random chains: a blur or a displace by the wander noise, its size a param. */
-type Step = { op: 'blur' | 'displace'; max: number; value: number; axis?: 'x' | 'y' };
+/** A filter of the random chains: a blur, a displace by the wander noise, a dilate or an erode, its size a param. */
+type Step = { op: 'blur' | 'displace' | 'dilate' | 'erode'; max: number; value: number; axis?: 'x' | 'y' };
 
 /**
  * A chain of filters over a fill and a noise, as a style: `viaPort` reads each size through an
@@ -112,7 +121,7 @@ function chainStyle(steps: Step[], viaPort: boolean) {
   steps.forEach((s, i) => {
     const p = `p${i}`;
     params[p] = { type: 'number', default: s.value, min: 0, max: s.max };
-    const field = s.op === 'blur' ? 'sigma' : s.axis ? `amp-${s.axis}-px` : 'amp-px';
+    const field = s.op === 'blur' ? 'sigma' : s.op === 'dilate' || s.op === 'erode' ? 'radius-px' : s.axis ? `amp-${s.axis}-px` : 'amp-px';
     let ref = `$${p}`;
     const extra: Record<string, unknown> = {};
     if (viaPort) {
@@ -122,8 +131,8 @@ function chainStyle(steps: Step[], viaPort: boolean) {
     }
     if (s.op === 'displace' && s.axis) extra['amp-px'] = 0;
     nodes[`n${i}`] =
-      s.op === 'blur'
-        ? { op: 'blur', input: `@${prev}`, sigma: ref, ...extra }
+      s.op === 'blur' || s.op === 'dilate' || s.op === 'erode'
+        ? { op: s.op, input: `@${prev}`, [field]: ref, ...extra }
         : { op: 'displace', input: `@${prev}`, displacement: '@wander', [field]: ref, boundary: 'transparent', ...extra };
     prev = `n${i}`;
   });
@@ -161,6 +170,11 @@ describe('margins from values against margins from maxima (fast-check)', () => {
         max: fc.double({ min: 0.5, max: 14, noNaN: true }),
         frac: fc.double({ min: 0, max: 1, noNaN: true }),
         axis: fc.constantFrom(undefined, 'x' as const, 'y' as const),
+      }),
+      fc.record({
+        op: fc.constantFrom('dilate' as const, 'erode' as const),
+        max: fc.integer({ min: 1, max: 9 }),
+        frac: fc.double({ min: 0, max: 1, noNaN: true }),
       }),
     );
     await fc.assert(

@@ -190,6 +190,9 @@ export function morphOp(name: string, mode: MorphMode, description: string, gpu:
     required: ['input', 'radius-px'],
     paddingFields: ['radius-px'],
     pad: (bound) => Math.min(MAX_RADIUS, Math.round(bound('radius-px') ?? 0)),
+    // The kernel's radius is round(value) (radiusOf), its reach exactly that; max and min are exact,
+    // so where its blocks start does not matter.
+    valueBound: (_field, radius) => Math.max(0, radius),
     gpu,
     cpu(ctx) {
       const pad = Math.min(MAX_RADIUS, Math.round(ctx.bound('radius-px')));
