@@ -121,6 +121,68 @@ describe("one-value rasters: the same bits as every op's general path", () => {
         }
   }, 60_000);
 
+  test('a transparent base under clip or erase gives +0, marked, whatever the source, opacity and mask (also NaN, -0, out-of-range values)', async () => {
+    // Witness: the closed form. Atop keeps the base's alpha (0) and scales the source by it, erase
+    // scales the base (0) by 1 - as: every channel +0. The general path (marks forgotten) is run
+    // on a source and mask holding odd values too, written by a hook after their nodes run.
+    const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0.25];
+    class OddBackend extends UnmarkedBackend {
+      override begin(): CpuSession {
+        const s = super.begin();
+        const run = s.run.bind(s);
+        s.run = async (op, ctx) => {
+          const v = await run(op, ctx);
+          const d = storageOf(v);
+          if ((ctx.id === 'src' || ctx.id === 'mask') && d instanceof Float32Array) for (let i = 0; i < d.length; i += 29) d[i] = odd[(i / 29) % odd.length]!;
+          return v;
+        };
+        return s;
+      }
+    }
+    for (const mode of BLEND_MODES)
+      for (const composite of [{ clip: true }, { composite: 'erase' }])
+        for (const extra of [{}, { opacity: 0.37 }, { mask: '@mask' }]) {
+          const r = Renderer.create({
+            output: 'out',
+            nodes: {
+              base: { op: 'solid', color: '#00000000' },
+              field: { op: 'noise', 'scale-px': 9, octaves: 2, seed: 4 },
+              src: {
+                op: 'color-ramp',
+                field: '@field',
+                stops: [
+                  { value: 0.2, color: '#ff000000' },
+                  { value: 0.8, color: '#2060c0cc' },
+                ],
+              },
+              mask: {
+                op: 'color-ramp',
+                field: '@field',
+                stops: [
+                  { value: 0.3, color: '#00000000' },
+                  { value: 0.7, color: '#000000' },
+                ],
+              },
+              out: { op: 'blend', base: '@base', over: '@src', mode, ...composite, ...extra },
+            },
+          });
+          const win = tileWindow({ z: 3, x: 2, y: 5 }, 64);
+          const params = r.params({});
+          const where = `${mode} ${JSON.stringify(composite)} ${JSON.stringify(extra)}`;
+          const zero = (x: Raster) => bits(x).equals(Buffer.alloc(x.data.byteLength));
+          const { raster: general } = await r.renderWindow(win, params, { backend: new OddBackend() });
+          const { raster: marked } = await r.renderWindow(win, params, { backend: new CpuBackend() });
+          expect({ where, general: zero(general), marked: zero(marked), mark: Array.from(uniformOf(marked.data) ?? []) }).toEqual({
+            where,
+            general: true,
+            marked: true,
+            mark: [0, 0, 0, 0],
+          });
+          releaseRaster(general);
+          releaseRaster(marked);
+        }
+  }, 60_000);
+
   test('blur of solids and of an empty fill (sigma 0.5-12), and what reads it', async () => {
     for (const colour of colours)
       for (const sigma of [0, 0.5, 3, 12]) {

@@ -13,10 +13,21 @@ export { COMPOSITES };
 /**
  * The blend of rasters each marked one value everywhere (src/backends/cpu/uniform.ts; the mask
  * too, when there is one): blendRasters on one pixel of each, its own per-pixel arithmetic (every
- * blend is per pixel), filled into the output and marked. undefined when an input is not marked.
+ * blend is per pixel), filled into the output and marked; or of a base marked +0 under clip or
+ * erase, whatever the source (+0, marked). undefined otherwise.
  */
 function uniformBlend(base: Float32Array, over: Float32Array, o: BlendOptions): Float32Array | undefined {
   const b = uniformOf(base);
+  // A base marked transparent +0 (watercolour's land layers on open sea) under `clip` (atop) or
+  // `erase`, whatever the source and mask: blendRasters gives +0 at every pixel. Atop keeps the
+  // base's alpha (+0) and scales the source by it (fa = as ab = +0 for the finite as in [0, 1]),
+  // erase scales the base by 1 - as >= 0, and each channel is then +0 x s + k x (+0) = +0 (s and
+  // k clamped to [0, 1], never -0 or NaN); a pixel the source does not cover keeps the base's +0.
+  if (b && isZeroPixel(b) && (o.composite === 'atop' || o.composite === 'erase')) {
+    const data = acquire(base.length); // zeroed
+    markUniform(data, b);
+    return data;
+  }
   const s = b && uniformOf(over);
   const m = o.mask && uniformOf(o.mask);
   if (!s || (o.mask && !m)) return undefined;
