@@ -3,15 +3,38 @@
 // `npm run build` compiles them into src/generated/wasm.ts (scripts/gen-wasm.mjs). Where
 // WebAssembly SIMD is missing, a module's loader gives null and the TypeScript kernels run.
 import { WASM } from '../generated/wasm.js';
+import { arenaMemory } from './wasm-arena.js';
 
-/** An instance: its exports and views over its memory, the scratch space of one call at a time. */
+/**
+ * An instance: its exports and views over its memory, the scratch space of one call at a time. A
+ * module that imports its memory (`(import "env" "mem" (memory 1))`) gets a scratch memory of its
+ * own here, and a second instance on the canvas arena (`onArena`) for canvases that lie there.
+ */
 export class WasmKernels<T> {
   readonly fn: T;
   private readonly mem: WebAssembly.Memory;
+  private readonly module: WebAssembly.Module;
+  private arenaFn: T | null | undefined;
   constructor(bytes: Uint8Array<ArrayBuffer>) {
-    const exp = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as Record<string, unknown>;
+    this.module = new WebAssembly.Module(bytes);
+    const imported = WebAssembly.Module.imports(this.module).some((i) => i.kind === 'memory');
+    const mem = imported ? new WebAssembly.Memory({ initial: 1 }) : undefined;
+    const exp = new WebAssembly.Instance(this.module, mem ? { env: { mem } } : {}).exports as Record<string, unknown>;
     this.fn = exp as T;
-    this.mem = exp.mem as WebAssembly.Memory;
+    this.mem = mem ?? (exp.mem as WebAssembly.Memory);
+    if (!imported) this.arenaFn = null;
+  }
+  /**
+   * The exports of the module instantiated on the canvas arena (src/util/wasm-arena.ts): byte
+   * offsets are the arena's, so a kernel reads and writes arena canvases where they lie. Null for
+   * a module with a memory of its own, or without an arena.
+   */
+  onArena(): T | null {
+    if (this.arenaFn === undefined) {
+      const mem = arenaMemory();
+      this.arenaFn = mem ? (new WebAssembly.Instance(this.module, { env: { mem } }).exports as T) : null;
+    }
+    return this.arenaFn;
   }
   /** Make the memory at least `bytes` long; views taken before a grow are stale. */
   reserve(bytes: number): void {

@@ -2,6 +2,12 @@
 // last (issue 23): a pool that refused buffers once full kept the first style's canvas sizes for
 // good in a server rendering several styles, up to its whole budget per render thread.
 import { acquire, POOL_MAX_BYTES, poolStats, release } from '../../src/backends/cpu/pool.js';
+import { setArenaEnabled } from '../../src/util/wasm-arena.js';
+
+// The pool of ordinary arrays, as where WebAssembly is missing: with the canvas arena on, an
+// ordinary array released while the arena has room is left to the collector (tests/core/arena.test.ts).
+beforeAll(() => setArenaEnabled(false));
+afterAll(() => setArenaEnabled(true));
 
 test('buffers of many sizes: the pool stays within its bytes and hands back the sizes released last', () => {
   // 40 sizes of ~4 MiB each, released in turn, as the canvases of seven styles would be.

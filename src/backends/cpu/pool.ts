@@ -3,10 +3,15 @@
 // buffer once its last consumer has run; a released buffer is zeroed when it is handed out again.
 // Module-level but safe: JS runs one kernel at a time and a buffer has one owner until released.
 //
+// A buffer of canvas size is placed in the thread's canvas arena (src/util/wasm-arena.ts) while it
+// has room, so the SIMD kernels read and write it in place; the arena takes a block back when the
+// pool drops its buffer (or the buffer is collected).
+//
 // Bounded by bytes, least recently released first out: a server rendering several styles (a
 // gallery) meets many canvas sizes, and a pool that refused new buffers once full kept the first
 // style's sizes for good (up to its whole budget per render thread, issue 23).
 
+import { arenaAlloc, arenaFree, arenaHasRoom, isArenaBuffer } from '../../util/wasm-arena.js';
 import { forgetUniform, isZeroPixel, uniformOf } from './uniform.js';
 
 const MAX_PER_SIZE = 6;
@@ -33,8 +38,27 @@ export function acquire(length: number, zero = true): Float32Array {
     zeroed.delete(buf);
     return buf;
   }
-  return new Float32Array(length);
+  return (length >= MIN_POOLED && inArenaEvicting(length, zero)) || new Float32Array(length);
 }
+
+/**
+ * A new arena buffer of `length`; when the arena has no room, pooled arena buffers are dropped,
+ * least recently released first, until it has (so a server turning to another style's canvas sizes
+ * moves them into the arena), or undefined when even that leaves no room.
+ */
+function inArenaEvicting(length: number, zero: boolean): Float32Array | undefined {
+  let got = arenaAlloc(length, zero);
+  if (got) return got;
+  for (const b of [...order]) {
+    if (!isArenaBuffer(b)) continue;
+    drop(b);
+    if ((got = arenaAlloc(length, zero))) return got;
+  }
+  return undefined;
+}
+
+/** Smaller buffers are neither pooled nor placed in the arena. */
+const MIN_POOLED = 4096;
 
 /**
  * The buffer of `list` to hand out: the one released last, except that a caller asking for zeros
@@ -52,7 +76,12 @@ function take(list: Float32Array[], zero: boolean): Float32Array | undefined {
 export function release(buf: Float32Array): void {
   const mark = uniformOf(buf);
   forgetUniform(buf); // whoever takes it next writes it
-  if (buf.length < 4096 || buf.byteOffset !== 0 || buf.length !== buf.buffer.byteLength / 4) return; // small or a view
+  if (buf.length < MIN_POOLED) return; // small
+  const arena = isArenaBuffer(buf);
+  if (!arena && (buf.byteOffset !== 0 || buf.length !== buf.buffer.byteLength / 4)) return; // a view
+  // An ordinary buffer the arena now has room for is left to the collector: the next canvas of its
+  // size is placed in the arena.
+  if (!arena && arenaHasRoom(buf.length)) return;
   if (buf.byteLength > POOL_MAX_BYTES || order.has(buf)) return;
   let list = free.get(buf.length);
   if (!list) free.set(buf.length, (list = []));
@@ -70,6 +99,7 @@ function drop(buf: Float32Array): void {
   if (!list.length) free.delete(buf.length);
   order.delete(buf);
   pooledBytes -= buf.byteLength;
+  arenaFree(buf);
 }
 
 /** Free buffers held now (tests, memory reports). */

@@ -3,6 +3,10 @@
 ;; in f64): the two differ by ~1e-7. `multiply` (over and atop) and the `erase` composite, without a
 ;; mask, bit for bit their TypeScript loops in f64. Compiled by scripts/gen-wasm.mjs; called from simd.ts.
 (module
+  ;; the memory: simd.ts gives one instance a scratch memory it copies rasters into (grown from
+  ;; JavaScript) and one the canvas arena, whose canvases it reads and writes in place
+  ;; (src/util/wasm-arena.ts)
+  (import "env" "mem" (memory 1))
   ;; over(base, over, out, bytes, opacity): out = `over` source-over `base` at `opacity`, all three
   ;; `bytes` long (a multiple of 16) at those byte offsets:
   ;;   co = f cs + (1 - as) cb,  ao = as + (1 - as) ab,  as = min(srcA, 1) f,
@@ -128,5 +132,4 @@
             (f32.demote_f64 (f64.mul (select (select (local.tee $t1 (f64.promote_f32 (f32x4.extract_lane 3 (local.get $B)))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0))) (local.get $k)))))
         (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
 
-  ;; the scratch memory simd.ts copies the rasters into (grown from JavaScript)
-  (memory (export "mem") 1))
+  )

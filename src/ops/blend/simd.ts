@@ -3,6 +3,7 @@
 // ~1e-7. The kernel is blend.wat; where WebAssembly SIMD is missing, `normalOverSimd` returns false
 // and the loop runs. `multiply` and `erase` without a mask: the same f64 arithmetic as cpu.ts, bit
 // for bit.
+import { inArena } from '../../util/wasm-arena.js';
 import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 
 interface Exports {
@@ -41,7 +42,7 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   const to = hi + 1;
   if (from > 0) out.set(base.subarray(0, from));
   if (to < n) out.set(base.subarray(to, n), to);
-  spans(k, base, over, out, from, to, (fn, bytes) => fn.over(0, bytes, 2 * bytes, bytes, opacity));
+  spans(k, base, over, out, from, to, (fn, b, o, r, bytes) => fn.over(b, o, r, bytes, opacity));
   return true;
 }
 
@@ -56,16 +57,20 @@ export const BLEND_SPAN_PIXELS = 1 << 18;
 /** Bytes the blend module's memory holds now (tests: it stays bounded). */
 export const blendMemoryBytes = (): number => kernels()?.bytes ?? 0;
 
-/** Runs `run` on (base, over, out, bytes) offsets for floats [from, to) of the rasters, span by span. */
-function spans(
-  k: WasmKernels<Exports>,
-  base: Float32Array,
-  over: Float32Array,
-  out: Float32Array,
-  from: number,
-  to: number,
-  run: (fn: Exports, bytes: number) => void,
-): void {
+/** A kernel call on (base, over, out, bytes) byte offsets of `fn`'s memory. */
+type Run = (fn: Exports, base: number, over: number, out: number, bytes: number) => void;
+
+/**
+ * Runs `run` on floats [from, to) of the rasters: in place where all three lie in the canvas arena
+ * (src/util/wasm-arena.ts), else copied through the scratch memory span by span.
+ */
+function spans(k: WasmKernels<Exports>, base: Float32Array, over: Float32Array, out: Float32Array, from: number, to: number, run: Run): void {
+  const onArena = inArena(base) && inArena(over) && inArena(out) ? k.onArena() : null;
+  if (onArena) {
+    const at = from * 4;
+    run(onArena, base.byteOffset + at, over.byteOffset + at, out.byteOffset + at, (to - from) * 4);
+    return;
+  }
   const step = BLEND_SPAN_PIXELS * 4;
   for (let a = from; a < to; a += step) {
     const b = Math.min(to, a + step);
@@ -74,13 +79,13 @@ function spans(
     k.reserve(3 * bytes);
     k.f32(0, len).set(base.subarray(a, b));
     k.f32(bytes, len).set(over.subarray(a, b));
-    run(k.fn, bytes);
+    run(k.fn, 0, bytes, 2 * bytes, bytes);
     out.set(k.f32(2 * bytes, len), a);
   }
 }
 
 /** Copies base and over into the kernel memory, runs `run` on (base, over, out, bytes) offsets, copies out (in spans). */
-function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, run: (k: Exports, bytes: number) => void): boolean {
+function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, run: Run): boolean {
   const k = kernels();
   if (!k) return false;
   spans(k, base, over, out, 0, base.length, run);
@@ -92,10 +97,10 @@ function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, 
  * f64 operations per channel). False without WebAssembly SIMD.
  */
 export function multiplySimd(base: Float32Array, over: Float32Array, opacity: number, atop: boolean, out: Float32Array): boolean {
-  return withRasters(base, over, out, (fn, bytes) => fn.multiply(0, bytes, 2 * bytes, bytes, opacity, atop ? 1 : 0));
+  return withRasters(base, over, out, (fn, b, o, r, bytes) => fn.multiply(b, o, r, bytes, opacity, atop ? 1 : 0));
 }
 
 /** The `erase` composite without a mask, bit for bit cpu.ts's loop. False without WebAssembly SIMD. */
 export function eraseSimd(base: Float32Array, over: Float32Array, opacity: number, out: Float32Array): boolean {
-  return withRasters(base, over, out, (fn, bytes) => fn.erase(0, bytes, 2 * bytes, bytes, opacity));
+  return withRasters(base, over, out, (fn, b, o, r, bytes) => fn.erase(b, o, r, bytes, opacity));
 }

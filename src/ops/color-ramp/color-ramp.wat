@@ -15,7 +15,10 @@
   ;;   size + j] and c1 the next: rgb = c0 + f (c1 - c0), a = (c0.a + f (c1.a - c0.a)) opacity,
   ;;   (rgb a, a), each channel f64 rounded to f32 once. A pixel whose value has the bits of the one
   ;;   before copies its colour (the same t gives the same colour).
-  (memory (export "mem") 1)
+  ;; the memory: simd.ts gives one instance a scratch memory it copies spans into (grown from
+  ;; JavaScript) and one the canvas arena, whose canvases it reads and writes in place
+  ;; (src/util/wasm-arena.ts)
+  (import "env" "mem" (memory 1))
   (func (export "ramp") (param $src i32) (param $n i32) (param $out i32) (param $table i32) (param $values i32)
     (param $scale i32) (param $last i32) (param $size i32) (param $ends i32) (param $opacity f64)
     (local $end i32) (local $q i32) (local $t f64) (local $s i32) (local $vs f64) (local $ve f64) (local $sc f64)

@@ -4,6 +4,7 @@
 // then exactly 1 and multiplying by it changes nothing). Where WebAssembly is missing, or the
 // stop table is larger than RAMP_TABLE_MAX_BYTES, `rampFieldSimd` returns false and the
 // TypeScript loop runs.
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
 import type { RampTable } from './plan.js';
 
@@ -37,6 +38,7 @@ export function rampFieldSimd(src: Float32Array, n: number, lut: RampTable, opac
   const valuesAt = endsAt + 32;
   const scaleAt = valuesAt + values.length * 8;
   const srcAt = (scaleAt + last * 8 + 15) & ~15;
+  if (inArena(src) && inArena(o) && rampOnArena(k.onArena(), src, n, lut, opacity, o, srcAt)) return true;
   const span = Math.min(n, RAMP_SPAN_PIXELS);
   const outAt = srcAt + span * 4;
   k.reserve(outAt + span * 16);
@@ -55,6 +57,35 @@ export function rampFieldSimd(src: Float32Array, n: number, lut: RampTable, opac
     o.set(k.f32(outAt, m * 4), i0 * 4);
   }
   return true;
+}
+
+/**
+ * rampFieldSimd where the field and the output lie in the canvas arena (src/util/wasm-arena.ts):
+ * the stop table goes into a block of the arena for the call (`tableBytes`: its layout's size) and
+ * the kernel reads the field and writes the pixels in place, the same arithmetic in one call.
+ * False where the arena has no room for the table.
+ */
+function rampOnArena(fn: Exports | null, src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array, tableBytes: number): boolean {
+  const block = fn ? arenaAlloc(tableBytes / 4, false) : undefined;
+  if (!fn || !block) return false;
+  try {
+    const { size, values, table, ends } = lut;
+    const last = values.length - 1;
+    const at = block.byteOffset;
+    const endsAt = at + table.byteLength;
+    const valuesAt = endsAt + 32;
+    const scaleAt = valuesAt + values.length * 8;
+    block.set(table);
+    block.set(ends, table.length);
+    const mem = block.buffer;
+    new Float64Array(mem, valuesAt, values.length).set(values);
+    const sc = new Float64Array(mem, scaleAt, last);
+    for (let s = 0; s < last; s++) sc[s] = (size - 1) / (values[s + 1]! - values[s]!);
+    fn.ramp(src.byteOffset, n, o.byteOffset, at, valuesAt, scaleAt, last, size, endsAt, opacity);
+    return true;
+  } finally {
+    arenaFree(block);
+  }
 }
 
 /** Bytes the module's memory holds now (tests: it stays bounded). */

@@ -4,6 +4,10 @@
 ;; subtract, multiply and add per channel, rounded to f32 once), so the output is bit for bit the
 ;; reference's. Compiled by scripts/gen-wasm.mjs; called from simd.ts.
 (module
+  ;; the memory: simd.ts gives one instance a scratch memory it copies rasters into (grown from
+  ;; JavaScript) and one the canvas arena, whose canvases it reads and writes in place
+  ;; (src/util/wasm-arena.ts)
+  (import "env" "mem" (memory 1))
   ;; rows(src, sw, disp, w, out, j0, j1, pad, ampX, ampY, kx, ky, nan) -> count: output rows
   ;; j0..j1 - 1 (w pixels each, RGBA f32) from `src` (RGBA f32, sw pixels a row) at the offsets of
   ;; `disp` (RGBA f32, w a row). A pixel whose offset is NaN is not written: its index (pixel
@@ -94,5 +98,4 @@
         (br $rows)))
     (local.get $count))
 
-  ;; the scratch memory simd.ts copies the rasters into (grown from JavaScript)
-  (memory (export "mem") 1))
+  )

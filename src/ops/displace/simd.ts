@@ -2,6 +2,7 @@
 // (displace.wat): the same f64 arithmetic as cpu.ts `displace` per channel, so the values are bit
 // for bit displaceReference's. Where WebAssembly is missing, `displaceRowsSimd` returns null and
 // the TypeScript loop runs.
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels, type WasmKernels } from '../../util/wasm-kernels.js';
 import type { DisplacePlan } from './plan.js';
 
@@ -74,6 +75,8 @@ function bandRows(
   out: Float32Array,
 ): Int32Array {
   // The input rows the band reads (clamped to the input: rows past it are never read by plain rows).
+  const onArena = inArena(src) && inArena(disp) && inArena(out) ? arenaRows(k, src, sw, disp, w, p, j0, j1, out) : undefined;
+  if (onArena) return onArena;
   const r0 = Math.max(0, Math.floor(j0 + p.pad - p.ampY));
   const r1 = Math.min(sh, Math.floor(j1 - 1 + p.pad + p.ampY) + 2);
   const srcBytes = (r1 - r0) * sw * 16;
@@ -89,6 +92,33 @@ function bandRows(
   const n = k.fn.rows(-r0 * sw * 16, sw, dispAt - j0 * w * 16, w, outAt - j0 * w * 16, j0, j1, p.pad, p.ampX, p.ampY, 2 * p.ampX, 2 * p.ampY, nanAt);
   out.set(k.f32(outAt, rows * 4), j0 * w * 4);
   return n > 0 ? Int32Array.from(k.u32(nanAt, n)) : new Int32Array(0);
+}
+
+/**
+ * bandRows where src, disp and out lie in the canvas arena (src/util/wasm-arena.ts): the kernel
+ * reads and writes them in place, the same reads and arithmetic as through the scratch memory.
+ * Undefined where the arena has no room for the list of NaN pixels (then the rows are copied).
+ */
+function arenaRows(
+  k: WasmKernels<Exports>,
+  src: Float32Array,
+  sw: number,
+  disp: Float32Array,
+  w: number,
+  p: DisplacePlan,
+  j0: number,
+  j1: number,
+  out: Float32Array,
+): Int32Array | undefined {
+  const fn = k.onArena();
+  const nan = fn ? arenaAlloc((j1 - j0) * w, false) : undefined;
+  if (!fn || !nan) return undefined;
+  try {
+    const n = fn.rows(src.byteOffset, sw, disp.byteOffset, w, out.byteOffset, j0, j1, p.pad, p.ampX, p.ampY, 2 * p.ampX, 2 * p.ampY, nan.byteOffset);
+    return n > 0 ? new Int32Array(nan.buffer, nan.byteOffset, n).slice() : new Int32Array(0);
+  } finally {
+    arenaFree(nan);
+  }
 }
 
 /** Output pixels of one kernel call's band (its memory: ~36 bytes a pixel plus the input rows). */

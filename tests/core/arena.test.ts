@@ -1,0 +1,124 @@
+// The canvas arena (src/util/wasm-arena.ts): the buffer pool places canvases in one WebAssembly
+// memory that never grows, and the blend, displace and color-ramp kernels read and write them there
+// in place instead of copying them through their own scratch memory (issue 25). The witness of
+// every pixel is the copying path of the same kernels (their oracles are the TypeScript references,
+// src/ops/<op>/<op>.test.ts): the arena must change where bytes lie, never their values.
+import path from 'node:path';
+import { acquire, release } from '../../src/backends/cpu/pool.js';
+import { loadStyleFile } from '../../src/hosts/node/style-file.js';
+import { CpuBackend, releaseRaster, tileWindow } from '../../src/index.js';
+import { BLEND_SPAN_PIXELS, eraseSimd, multiplySimd, normalOverSimd } from '../../src/ops/blend/simd.js';
+import { ARENA_BYTES, arenaHasRoom, arenaStats, inArena, isArenaBuffer, setArenaEnabled } from '../../src/util/wasm-arena.js';
+import { rng } from '../helpers/random.js';
+import { ROOT } from '../server/fixtures.js';
+
+const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
+
+afterEach(() => setArenaEnabled(true));
+
+test('canvases from the pool lie in the arena, and no two live canvases share a byte', () => {
+  const n = 300 * 300 * 4;
+  const live = Array.from({ length: 8 }, () => acquire(n, false));
+  for (const b of live) expect(isArenaBuffer(b)).toBe(true);
+  live.forEach((b, i) => b.fill(i + 1));
+  // Release half and take as many again: reused blocks, still disjoint from the canvases kept.
+  for (const b of live.splice(0, 4)) release(b);
+  for (let i = 0; i < 4; i++) live.push(acquire(n));
+  for (const b of live.slice(4)) expect(b.every((v) => v === 0)).toBe(true); // handed out zeroed
+  live.slice(4).forEach((b, i) => b.fill(100 + i));
+  const ranges = live.map((b) => [b.byteOffset, b.byteOffset + b.byteLength] as const).sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < ranges.length; i++) expect(ranges[i]![0]).toBeGreaterThanOrEqual(ranges[i - 1]![1]);
+  live.forEach((b, i) => expect(b.every((v) => v === (i < 4 ? i + 5 : 100 + i - 4))).toBe(true));
+  for (const b of live) release(b);
+});
+
+test('a canvas larger than the room left is an ordinary array, and the kernels give it the same bits', () => {
+  const big = acquire(ARENA_BYTES / 4 + 16, false);
+  expect(isArenaBuffer(big)).toBe(false);
+  expect(inArena(big)).toBe(false);
+  release(big);
+});
+
+test("a server turning to another style's canvas size: pooled arena buffers make room for it", () => {
+  // Four canvas sizes, six of each pooled (the pool's most per size): the arena fills with them.
+  const held: Float32Array[] = [];
+  for (let k = 0; k < 4; k++) for (let i = 0; i < 6; i++) held.push(acquire((400 + k) ** 2 * 4, false));
+  for (const b of held) release(b);
+  const b = 500 * 500 * 4;
+  expect(arenaHasRoom(b)).toBe(false);
+  const next = Array.from({ length: 6 }, () => acquire(b, false));
+  expect(next.every(isArenaBuffer)).toBe(true);
+  for (const x of next) release(x);
+});
+
+/** Random premultiplied base and over rasters of `n` pixels, written into `make`'s arrays. */
+function rasters(n: number, seed: number, make: (length: number) => Float32Array): [Float32Array, Float32Array] {
+  const r = rng(seed);
+  const base = make(n * 4);
+  const over = make(n * 4);
+  for (let i = 0; i < n; i++) {
+    const ab = r();
+    const as = i % 5 === 0 ? 0 : r();
+    base.set([r() * ab, r() * ab, r() * ab, ab], i * 4);
+    over.set([r() * as, r() * as, r() * as, as], i * 4);
+  }
+  return [base, over];
+}
+
+test('blend in place in the arena: the bits of the copying path, and a scratch memory grow in between leaves the canvases intact', () => {
+  const n = 70_000;
+  const [base, over] = rasters(n, 7, (l) => acquire(l, false));
+  const [hb, ho] = rasters(n, 7, (l) => new Float32Array(l));
+  expect(inArena(base) && inArena(over)).toBe(true);
+  const runs: [string, (b: Float32Array, o: Float32Array, out: Float32Array) => boolean][] = [
+    ['normal', (b, o, out) => normalOverSimd(b, o, 0.7, out)],
+    ['multiply', (b, o, out) => multiplySimd(b, o, 0.7, true, out)],
+    ['erase', (b, o, out) => eraseSimd(b, o, 0.7, out)],
+  ];
+  for (const [mode, run] of runs) {
+    const out = acquire(n * 4, false);
+    expect(inArena(out)).toBe(true);
+    const want = new Float32Array(n * 4);
+    expect(run(hb, ho, want)).toBe(true);
+    // A canvas over one span, not in the arena, grows the blend module's scratch memory (which
+    // detaches the views of that memory, never the arena's).
+    const hugeN = BLEND_SPAN_PIXELS + 3;
+    const [bb, bo] = rasters(hugeN, 9, (l) => new Float32Array(l));
+    expect(run(bb, bo, new Float32Array(hugeN * 4))).toBe(true);
+    expect(run(base, over, out)).toBe(true);
+    expect({ mode, bits: bits(out) }).toEqual({ mode, bits: bits(want) });
+    expect(bits(base)).toEqual(bits(hb));
+    expect(bits(over)).toEqual(bits(ho));
+    release(out);
+  }
+  release(base);
+  release(over);
+});
+
+test('the watercolour example (noise, color-ramp, displace, blur, blends): the same bits with canvases in the arena and without', async () => {
+  const { renderer } = await loadStyleFile(path.join(ROOT, 'examples/watercolor/style.json'));
+  const backend = new CpuBackend();
+  const params = renderer.params({});
+  const tiles = [
+    [4, 8, 5],
+    [4, 3, 6],
+    [3, 4, 2],
+  ] as const;
+  const render = async () => {
+    const out: number[][] = [];
+    for (const [z, x, y] of tiles) {
+      const { raster } = await renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+      out.push(bits(raster.data));
+      releaseRaster(raster);
+    }
+    return out;
+  };
+  const inArenaBits = await render();
+  expect(arenaStats().touchedBytes).toBeGreaterThan(0);
+  setArenaEnabled(false);
+  const without = await render();
+  setArenaEnabled(true);
+  expect(inArenaBits.length).toBe(without.length);
+  for (let i = 0; i < tiles.length; i++)
+    expect(inArenaBits[i]!.length === without[i]!.length && inArenaBits[i]!.every((v, j) => v === without[i]![j])).toBe(true);
+}, 60_000);
