@@ -3,6 +3,8 @@ import { CpuBackend } from '../backends/cpu/backend.js';
 import { checkWindow } from '../graph/limits.js';
 import { padBounds, renderMargins, type RenderMargins } from '../graph/margins.js';
 import { newRasterUninit } from '../backends/cpu/raster.js';
+import { ownCopy } from '../backends/cpu/pool.js';
+import { inArena } from '../util/wasm-arena.js';
 import { forgetUniform, markUniform, takeUntouched, uniformOf } from '../backends/cpu/uniform.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
 import { RenderError, TilegraphError } from '../errors.js';
@@ -242,6 +244,9 @@ async function renderOnce(
     const raster = await session.read(cropped);
     // The caller owns the raster it gets (it may transfer it): never the cache's own array.
     if (st.pinned.has(raster.data)) return { raster: { ...raster, data: raster.data.slice() }, stats: session.stats, published: st.published };
+    // Nor a view of the CPU backend's canvas arena (its buffer is the arena's memory, which cannot
+    // be transferred): the pixels go into a pooled buffer of its own, the arena's back to the pool.
+    if (inArena(raster.data)) return { raster: { ...raster, data: ownCopy(raster.data) }, stats: session.stats, published: st.published };
     return { raster, stats: session.stats, published: st.published };
   } finally {
     session.end();

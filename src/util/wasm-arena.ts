@@ -83,6 +83,11 @@ export function arenaAlloc(length: number, zero: boolean): Float32Array | undefi
   return undefined;
 }
 
+/** Whether new buffers are placed in the arena (WebAssembly is there, and tests left it on). */
+export function arenaUsable(): boolean {
+  return enabled && arenaMemory() !== null;
+}
+
 /** Whether a block for a Float32Array of `length` is free now. */
 export function arenaHasRoom(length: number): boolean {
   if (!enabled || !arenaMemory()) return false;

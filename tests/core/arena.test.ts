@@ -9,6 +9,7 @@ import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { CpuBackend, releaseRaster, tileWindow } from '../../src/index.js';
 import { BLEND_SPAN_PIXELS, eraseSimd, multiplySimd, normalOverSimd } from '../../src/ops/blend/simd.js';
 import { ARENA_BYTES, arenaHasRoom, arenaStats, inArena, isArenaBuffer, setArenaEnabled } from '../../src/util/wasm-arena.js';
+import { uniformOf } from '../../src/backends/cpu/uniform.js';
 import { rng } from '../helpers/random.js';
 import { ROOT } from '../server/fixtures.js';
 
@@ -122,3 +123,20 @@ test('the watercolour example (noise, color-ramp, displace, blur, blends): the s
   for (let i = 0; i < tiles.length; i++)
     expect(inArenaBits[i]!.length === without[i]!.length && inArenaBits[i]!.every((v, j) => v === without[i]![j])).toBe(true);
 }, 60_000);
+
+test("a render's raster is the caller's own, outside the arena (transferable), and keeps its one-value mark", async () => {
+  const world = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+  const backend = new CpuBackend();
+  const params = world.renderer.params({});
+  // z4 1/9: open sea, one colour (marked); 8/5: land, coasts and borders.
+  for (const [x, y, marked] of [
+    [1, 9, true],
+    [8, 5, false],
+  ] as const) {
+    const { raster } = await world.renderer.renderWindow(tileWindow({ z: 4, x, y }, 256), params, { backend });
+    expect(inArena(raster.data)).toBe(false);
+    expect(uniformOf(raster.data) !== undefined).toBe(marked);
+    const moved = structuredClone(raster.data, { transfer: [raster.data.buffer] });
+    expect(moved.length).toBe(256 * 256 * 4);
+  }
+});

@@ -11,8 +11,8 @@
 // gallery) meets many canvas sizes, and a pool that refused new buffers once full kept the first
 // style's sizes for good (up to its whole budget per render thread, issue 23).
 
-import { arenaAlloc, arenaFree, arenaHasRoom, isArenaBuffer } from '../../util/wasm-arena.js';
-import { forgetUniform, isZeroPixel, uniformOf } from './uniform.js';
+import { arenaAlloc, arenaFree, arenaUsable, isArenaBuffer } from '../../util/wasm-arena.js';
+import { forgetUniform, isZeroPixel, markUniform, uniformOf } from './uniform.js';
 
 const MAX_PER_SIZE = 6;
 /** Bytes of free buffers kept per thread: six of one @2x canvas (656 px, 6.9 MB each) and more. */
@@ -26,19 +26,32 @@ const zeroed = new WeakSet<Float32Array>();
 
 /**
  * A zero-filled Float32Array of `length`, from the pool when one is free. `zero: false` skips the
- * fill for callers that write every element before reading any.
+ * fill for callers that write every element before reading any. A buffer in the canvas arena is
+ * preferred: a pooled one, else a new block (making room by dropping pooled arena buffers of other
+ * sizes), else a pooled ordinary buffer, else a new one.
  */
 export function acquire(length: number, zero = true): Float32Array {
-  const list = free.get(length);
-  const buf = list && take(list, zero);
-  if (buf) {
-    order.delete(buf);
-    pooledBytes -= buf.byteLength;
-    if (zero && !zeroed.has(buf)) buf.fill(0);
-    zeroed.delete(buf);
-    return buf;
-  }
-  return (length >= MIN_POOLED && inArenaEvicting(length, zero)) || new Float32Array(length);
+  const pooled = take(length, zero, true);
+  if (pooled) return pooled;
+  return (length >= MIN_POOLED && inArenaEvicting(length, zero)) || take(length, zero, false) || new Float32Array(length);
+}
+
+/**
+ * A Float32Array of `length` outside the canvas arena, not zeroed (the caller writes every
+ * element): a raster handed to the caller of a render, who owns it (and may transfer its buffer).
+ */
+export function acquireOwn(length: number): Float32Array {
+  return take(length, false, false) || new Float32Array(length);
+}
+
+/** A copy of `buf` outside the arena (acquireOwn), with its one-value mark; `buf` goes back to the pool. */
+export function ownCopy(buf: Float32Array): Float32Array {
+  const own = acquireOwn(buf.length);
+  own.set(buf);
+  const mark = uniformOf(buf);
+  if (mark) markUniform(own, mark);
+  release(buf);
+  return own;
 }
 
 /**
@@ -48,7 +61,7 @@ export function acquire(length: number, zero = true): Float32Array {
  */
 function inArenaEvicting(length: number, zero: boolean): Float32Array | undefined {
   let got = arenaAlloc(length, zero);
-  if (got) return got;
+  if (got || !arenaUsable()) return got;
   for (const b of [...order]) {
     if (!isArenaBuffer(b)) continue;
     drop(b);
@@ -61,15 +74,31 @@ function inArenaEvicting(length: number, zero: boolean): Float32Array | undefine
 const MIN_POOLED = 4096;
 
 /**
- * The buffer of `list` to hand out: the one released last, except that a caller asking for zeros
- * gets the last one released zeroed (no fill) and any other caller the last one not zeroed (keeping
- * the zeroed ones for callers that need them), where there is one.
+ * A pooled buffer of `length` in the arena (`arena`) or outside it, taken out of the pool and
+ * zeroed if `zero`: the one released last, except that a caller asking for zeros gets the last one
+ * released zeroed (no fill) and any other caller the last one not zeroed (keeping the zeroed ones
+ * for callers that need them), where there is one.
  */
-function take(list: Float32Array[], zero: boolean): Float32Array | undefined {
+function take(length: number, zero: boolean, arena: boolean): Float32Array | undefined {
+  const list = free.get(length);
+  if (!list) return undefined;
+  let pick = -1;
   for (let i = list.length - 1; i >= 0; i--) {
-    if (zeroed.has(list[i]!) === zero) return list.splice(i, 1)[0];
+    if (isArenaBuffer(list[i]!) !== arena) continue;
+    if (pick < 0) pick = i;
+    if (zeroed.has(list[i]!) === zero) {
+      pick = i;
+      break;
+    }
   }
-  return list.pop();
+  if (pick < 0) return undefined;
+  const buf = list.splice(pick, 1)[0]!;
+  if (!list.length) free.delete(length);
+  order.delete(buf);
+  pooledBytes -= buf.byteLength;
+  if (zero && !zeroed.has(buf)) buf.fill(0);
+  zeroed.delete(buf);
+  return buf;
 }
 
 /** Give a buffer back; the caller must not use it afterwards. */
@@ -79,9 +108,6 @@ export function release(buf: Float32Array): void {
   if (buf.length < MIN_POOLED) return; // small
   const arena = isArenaBuffer(buf);
   if (!arena && (buf.byteOffset !== 0 || buf.length !== buf.buffer.byteLength / 4)) return; // a view
-  // An ordinary buffer the arena now has room for is left to the collector: the next canvas of its
-  // size is placed in the arena.
-  if (!arena && arenaHasRoom(buf.length)) return;
   if (buf.byteLength > POOL_MAX_BYTES || order.has(buf)) return;
   let list = free.get(buf.length);
   if (!list) free.set(buf.length, (list = []));
