@@ -346,7 +346,7 @@ function indexedImage(width: number, height: number, count: number, opaque: bool
  * The filter of a truecolour image's rows, from the counts of where the coded pixel changes along
  * the rows with None (changesNone) and with Sub (changesSub): Sub when its count is at most 2%
  * higher (gradients); else Up when the pixels change almost everywhere along the rows (noise: at
- * least 85% of them) and the bytes' order-0 entropy over every 4th row falls below 0.75 of the
+ * least 85% of them) and the bytes' order-0 entropy over every 8th row falls below 0.75 of the
  * unfiltered bytes' with Up (noise that varies smoothly down the rows: terrain's paper and wobble,
  * watercolour's washes); else None (flat colours, and noise that repeats, which deflate matches
  * unfiltered: hand-drawn's grain). On the bundled examples' truecolour tiles Up where chosen gives
@@ -361,7 +361,7 @@ export function chooseFilter(px: Int32Array, width: number, height: number, chan
   raw.fill(0);
   up.fill(0);
   let n = 0;
-  for (let y = 1; y < height; y += 4) {
+  for (let y = 1; y < height; y += 8) {
     for (let p = y * width, end = p + width; p < end; p++) {
       const v = px[p]!;
       const u = px[p - width]!;
