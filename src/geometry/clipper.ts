@@ -29,6 +29,8 @@ interface PolyPathD {
   delete(): void;
 }
 interface Clipper {
+  /** The module's memory, as this build's embind shows it (readPaths reads results from it). */
+  HEAPU8?: Uint8Array;
   PathD: new () => PathD;
   PathsD: new () => PathsD;
   PolyPathD: new () => PolyPathD;
@@ -228,7 +230,7 @@ export function offset(m: Clipper, input: OffsetInput, distance: number, join: J
     }
     if (!pieces.size()) return [];
     // One kind of input: Clipper's offset already united its output; only the nesting is left.
-    if (kinds === 1) return nest(pieces);
+    if (kinds === 1) return nest(m, pieces);
     const tree = s.keep(new m.PolyPathD());
     m.BooleanOpOutD(m.ClipType.Union, m.FillRule.NonZero, pieces, s.keep(new m.PathsD()), tree, PRECISION);
     return treePolygons(tree);
@@ -258,7 +260,7 @@ export function pieceRings(
     }
     const s = new Scope(m);
     try {
-      out.push(...readPaths(s.keep(m.UnionSelfD(offsetPaths(s, poly), m.FillRule.NonZero, PRECISION))));
+      out.push(...readPaths(s.keep(m.UnionSelfD(offsetPaths(s, poly), m.FillRule.NonZero, PRECISION)), m));
     } finally {
       s.free();
     }
@@ -283,11 +285,17 @@ export function boolean(m: Clipper, op: BooleanOp, a: ArrayLike<number>[], b: Ar
  * Polygons from a united set of rings (Clipper's offset output): exteriors wind positive, holes
  * negative; each hole goes under the smallest exterior that contains it.
  */
-function nest(paths: PathsD): Float64Array[][] {
-  return nestRings(readPaths(paths));
+function nest(m: Clipper, paths: PathsD): Float64Array[][] {
+  return nestRings(readPaths(paths, m));
 }
 
-function readPaths(paths: PathsD): Float64Array[] {
+/** A result's rings as flat [x, y, ...] arrays, in Clipper's order: read from the module's memory where that can be (readDirect), else path by path. */
+function readPaths(paths: PathsD, m: Clipper): Float64Array[] {
+  return (directOk(m) && readDirect(m, paths)) || readEach(paths);
+}
+
+/** Every path through embind: a copy, a handle and a view per path (the reference readDirect is checked against). */
+function readEach(paths: PathsD): Float64Array[] {
   const out: Float64Array[] = [];
   for (let i = 0; i < paths.size(); i++) {
     const p = paths.get(i);
@@ -295,6 +303,83 @@ function readPaths(paths: PathsD): Float64Array[] {
     p.delete();
   }
   return out;
+}
+
+/** Views of the module's memory (new ones when it grew: HEAPU8 is then a view of the new buffer). */
+let heapU32: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+let heapF64: Float64Array<ArrayBufferLike> = new Float64Array(0);
+
+/**
+ * A PathsD read in place: a std::vector of std::vector<PointD> (wasm32: begin, end and capacity
+ * pointers of 4 bytes; a PointD is x, y and z of 8 bytes each, z unused here) at the handle's
+ * address (`$$.ptr`, embind's). A copy, a JavaScript handle (with its finalizer) and a view per
+ * path less than readEach, the same doubles. Undefined where the layout does not read as such.
+ */
+function readDirect(m: Clipper, paths: PathsD): Float64Array[] | undefined {
+  const ptr = (paths as unknown as { $$?: { ptr?: unknown } }).$$?.ptr;
+  const heap = m.HEAPU8;
+  if (typeof ptr !== 'number' || !heap || ptr % 4 !== 0) return undefined;
+  if (heapU32.buffer !== heap.buffer) {
+    heapU32 = new Uint32Array(heap.buffer);
+    heapF64 = new Float64Array(heap.buffer);
+  }
+  const u32 = heapU32;
+  const f64 = heapF64;
+  const b = u32[ptr >> 2]!;
+  const e = u32[(ptr >> 2) + 1]!;
+  if ((e - b) % 12 !== 0 || (e - b) / 12 !== paths.size()) return undefined;
+  const out: Float64Array[] = [];
+  for (let v = b; v < e; v += 12) {
+    const pb = u32[v >> 2]!;
+    const pe = u32[(v >> 2) + 1]!;
+    if (pb % 8 !== 0 || pe < pb || (pe - pb) % 24 !== 0) return undefined;
+    const n = (pe - pb) / 24;
+    const o = new Float64Array(n * 2);
+    for (let i = 0, q = pb >> 3; i < n; i++, q += 3) {
+      o[i * 2] = f64[q]!;
+      o[i * 2 + 1] = f64[q + 1]!;
+    }
+    out.push(o);
+  }
+  return out;
+}
+
+/**
+ * Whether readDirect reads this module's results as readEach does: checked once per module on a
+ * union of two squares and a triangle (three paths, 11 points), bit for bit.
+ */
+const directChecked = new WeakMap<Clipper, boolean>();
+function directOk(m: Clipper): boolean {
+  let ok = directChecked.get(m);
+  if (ok === undefined) {
+    const s = new Scope(m);
+    try {
+      const rings = [
+        [0.25, 0.5, 10.125, 0.5, 10.125, 10.75, 0.25, 10.75],
+        [20, 20, 30.5, 20, 30.5, 31, 20, 31],
+        [-5, -5, -1.5, -5, -3, -2],
+      ];
+      const res = s.keep(m.UnionSelfD(s.paths(rings), m.FillRule.NonZero, PRECISION));
+      const a = readDirect(m, res);
+      const b = readEach(res);
+      ok = !!a && a.length === b.length && b.length === 3 && a.every((r, i) => r.length === b[i]!.length && r.every((v, j) => Object.is(v, b[i]![j])));
+    } finally {
+      s.free();
+    }
+    directChecked.set(m, ok);
+  }
+  return ok;
+}
+
+/** Test hook: a result read both ways (readDirect's answer or undefined, and readEach's). */
+export function readBothWays(m: Clipper, rings: ArrayLike<number>[], precision = 4): { direct: Float64Array[] | undefined; each: Float64Array[] } {
+  const s = new Scope(m);
+  try {
+    const res = s.keep(m.UnionSelfD(offsetPaths(s, rings), m.FillRule.NonZero, precision));
+    return { direct: directOk(m) ? readDirect(m, res) : undefined, each: readEach(res) };
+  } finally {
+    s.free();
+  }
 }
 
 function nestRings(rings: Float64Array[]): Float64Array[][] {
@@ -461,7 +546,7 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
         );
         const d = kind === 'lines' ? Math.abs(distance) : distance;
         const end = kind === 'polygons' ? m.EndType.Polygon : join === 'bevel' ? m.EndType.Square : m.EndType.Round;
-        const rings = readPaths(s.keep(m.InflatePathsD(paths, d, jt, end, MITER_LIMIT, PRECISION, tol)));
+        const rings = readPaths(s.keep(m.InflatePathsD(paths, d, jt, end, MITER_LIMIT, PRECISION, tol)), m);
         const mine: Float64Array[][] = b.members.map(() => []);
         for (const r of rings) {
           const k = b.at(r[0]!, r[1]!);
@@ -484,7 +569,7 @@ export function offsetMany(m: Clipper, inputs: readonly OffsetInput[], distance:
 export function unionRings(m: Clipper, rings: Iterable<ArrayLike<number>>, precision = 4): Float64Array[] {
   const s = new Scope(m);
   try {
-    return readPaths(s.keep(m.UnionSelfD(offsetPaths(s, rings), m.FillRule.NonZero, precision)));
+    return readPaths(s.keep(m.UnionSelfD(offsetPaths(s, rings), m.FillRule.NonZero, precision)), m);
   } finally {
     s.free();
   }
@@ -498,7 +583,7 @@ export function unionRings(m: Clipper, rings: Iterable<ArrayLike<number>>, preci
 export function inflateUnited(m: Clipper, united: Iterable<ArrayLike<number>>, d: number, precision = 4): Float64Array[] {
   const s = new Scope(m);
   try {
-    return readPaths(s.keep(m.InflatePathsD(offsetPaths(s, united), d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))));
+    return readPaths(s.keep(m.InflatePathsD(offsetPaths(s, united), d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))), m);
   } finally {
     s.free();
   }
@@ -509,7 +594,7 @@ export function inflateRings(m: Clipper, rings: Iterable<ArrayLike<number>>, d: 
   const s = new Scope(m);
   try {
     const whole = s.keep(m.UnionSelfD(offsetPaths(s, rings), m.FillRule.NonZero, precision));
-    return readPaths(s.keep(m.InflatePathsD(whole, d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))));
+    return readPaths(s.keep(m.InflatePathsD(whole, d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))), m);
   } finally {
     s.free();
   }
