@@ -61,7 +61,20 @@ export interface Taps {
   taps: number;
 }
 
-export function tapTable(a: Arena, outputs: number, taps: number, index: (o: number, t: number) => number, weight: (o: number, t: number) => number): Taps {
+/**
+ * A tap table of `outputs` x `taps`: entry (o, t) reads index(o, t) with the weight
+ * weights[at(o, t)], or 0 where `at` gives -1. Both callbacks give integers: a callback returning
+ * a double from a call V8 does not inline boxes it (a HeapNumber an entry, ~70 KiB of garbage a
+ * world tile's shadow blur), an integer does not.
+ */
+export function tapTable(
+  a: Arena,
+  outputs: number,
+  taps: number,
+  index: (o: number, t: number) => number,
+  weights: ArrayLike<number>,
+  at: (o: number, t: number) => number,
+): Taps {
   const idx = a.alloc(outputs * taps * 4);
   const wts = a.alloc(outputs * taps * 4);
   const I = a.i32(idx, outputs * taps);
@@ -69,7 +82,8 @@ export function tapTable(a: Arena, outputs: number, taps: number, index: (o: num
   for (let o = 0, q = 0; o < outputs; o++) {
     for (let t = 0; t < taps; t++, q++) {
       I[q] = index(o, t);
-      W[q] = weight(o, t);
+      const j = at(o, t);
+      W[q] = j < 0 ? 0 : weights[j]!;
     }
   }
   return { idx, wts, taps };
@@ -138,42 +152,48 @@ export function blurStagesSimd(
     bh,
     k2,
     (b, t) => (t < ty.count[b]! ? ty.first[b]! + t : 0),
-    (b, t) => (t < ty.count[b]! ? ty.weights[b * k2 + t]! : 0),
+    ty.weights,
+    (b, t) => (t < ty.count[b]! ? b * k2 + t : -1),
   );
   const th = tapTable(
     a,
     bw,
     k2,
     (b, t) => (t < tx.count[b]! ? (tx.first[b]! + t) * 16 : 0),
-    (b, t) => (t < tx.count[b]! ? tx.weights[b * k2 + t]! : 0),
+    tx.weights,
+    (b, t) => (t < tx.count[b]! ? b * k2 + t : -1),
   );
   const gr = tapTable(
     a,
     bw,
     kd.length,
     (x, t) => clamp(x + t - rd, bw) * 16,
-    (_, t) => kd[t]!,
+    kd,
+    (_, t) => t,
   );
   const gc = tapTable(
     a,
     bh,
     kd.length,
     (y, t) => clamp(y + t - rd, bh),
-    (_, t) => kd[t]!,
+    kd,
+    (_, t) => t,
   );
   const uh = tapTable(
     a,
     w,
     3,
     (x, t) => clamp(sx.center[x]! - 1 + t, bw) * 16,
-    (x, t) => sx.weights[x * 3 + t]!,
+    sx.weights,
+    (x, t) => x * 3 + t,
   );
   const uv = tapTable(
     a,
     h,
     3,
     (y, t) => clamp(sy.center[y]! - 1 + t, bh),
-    (y, t) => sy.weights[y * 3 + t]!,
+    sy.weights,
+    (y, t) => y * 3 + t,
   );
   const pSrc = a.alloc(sw * sh * 16);
   const pV = a.alloc(bh * sw * 16);
@@ -266,7 +286,8 @@ function edgeTaps(a: Arena, n: number, kernel: Float64Array, o0: number, len: nu
     n,
     kernel.length,
     (o, t) => (inside(o, t) ? (o0 + o + t - r) * unit : 0),
-    (o, t) => (inside(o, t) ? kernel[t]! : 0),
+    kernel,
+    (o, t) => (inside(o, t) ? t : -1),
   );
 }
 
@@ -367,42 +388,48 @@ export function blurPlaneSimd(
     bh,
     k2,
     (b, t) => (t < ty.count[b]! ? ty.first[b]! + t : 0),
-    (b, t) => (t < ty.count[b]! ? ty.weights[b * k2 + t]! : 0),
+    ty.weights,
+    (b, t) => (t < ty.count[b]! ? b * k2 + t : -1),
   );
   const th = tapTable(
     a,
     bw,
     k2,
     (b, t) => (t < tx.count[b]! ? tx.first[b]! + t : 0),
-    (b, t) => (t < tx.count[b]! ? tx.weights[b * k2 + t]! : 0),
+    tx.weights,
+    (b, t) => (t < tx.count[b]! ? b * k2 + t : -1),
   );
   const gr = tapTable(
     a,
     bw,
     kd.length,
     (x, t) => clamp(x + t - rd, bw),
-    (_, t) => kd[t]!,
+    kd,
+    (_, t) => t,
   );
   const gc = tapTable(
     a,
     bh,
     kd.length,
     (y, t) => clamp(y + t - rd, bh),
-    (_, t) => kd[t]!,
+    kd,
+    (_, t) => t,
   );
   const uv = tapTable(
     a,
     h,
     3,
     (y, t) => clamp(sy.center[y]! - 1 + t, bh),
-    (y, t) => sy.weights[y * 3 + t]!,
+    sy.weights,
+    (y, t) => y * 3 + t,
   );
   const uh = tapTable(
     a,
     w,
     3,
     (x, t) => clamp(sx.center[x]! - 1 + t, bw),
-    (x, t) => sx.weights[x * 3 + t]!,
+    sx.weights,
+    (x, t) => x * 3 + t,
   );
   // Each plane gets rows and columns rounded up to 4: the transposes move whole 4 x 4 blocks.
   const [sws, bhs, bws, hs, ws] = [P(sw), P(bh), P(bw), P(h), P(w)];
