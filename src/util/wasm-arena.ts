@@ -16,6 +16,11 @@
 
 /** Bytes of the arena: a z4 watercolour tile's live canvases (304 px) many times over. */
 export const ARENA_BYTES = 48 * 1024 * 1024;
+/**
+ * The arena's first bytes, never handed out: the constant tables of the modules instantiated on
+ * it, which their data segments write there at instantiation (noise.wat's gradients, 384 bytes at 0).
+ */
+export const ARENA_RESERVED_BYTES = 4096;
 /** Blocks start on cache lines. */
 const ALIGN = 64;
 
@@ -50,7 +55,7 @@ export function arenaMemory(): WebAssembly.Memory | null {
       memory = null;
     }
     if (memory) {
-      freeStarts.push(0);
+      freeStarts.push(ARENA_RESERVED_BYTES);
       freeEnds.push(ARENA_BYTES);
     }
   }

@@ -8,6 +8,9 @@ import { acquire, release } from '../../src/backends/cpu/pool.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { CpuBackend, releaseRaster, tileWindow } from '../../src/index.js';
 import { BLEND_SPAN_PIXELS, eraseSimd, multiplySimd, normalOverSimd } from '../../src/ops/blend/simd.js';
+import { planNoise } from '../../src/ops/noise/plan.js';
+import { noiseWasm } from '../../src/ops/noise/wasm.js';
+import type { Window } from '../../src/types.js';
 import { ARENA_BYTES, arenaHasRoom, arenaStats, inArena, isArenaBuffer, setArenaEnabled } from '../../src/util/wasm-arena.js';
 import { uniformOf } from '../../src/backends/cpu/uniform.js';
 import { rng } from '../helpers/random.js';
@@ -94,6 +97,23 @@ test('blend in place in the arena: the bits of the copying path, and a scratch m
   }
   release(base);
   release(over);
+});
+
+test('noise written in place in the arena: the bits of the copying path (simplex and value, field and raster)', () => {
+  const win: Window = { z: 12, x0: 1100 * 256 + 37, y0: 1400 * 256 + 5, width: 300, height: 280, tileSize: 256 };
+  for (const kind of ['simplex', 'value'] as const)
+    for (const raster of [false, true]) {
+      const plan = planNoise(win, 18, 2, kind);
+      const there = noiseWasm(plan, 11, raster)!;
+      expect(inArena(there)).toBe(true);
+      setArenaEnabled(false);
+      const copied = noiseWasm(plan, 11, raster)!;
+      setArenaEnabled(true);
+      expect(inArena(copied)).toBe(false);
+      const want = bits(copied);
+      expect({ kind, raster, same: want.length === there.length && bits(there).every((v, i) => v === want[i]) }).toEqual({ kind, raster, same: true });
+      release(there);
+    }
 });
 
 test('the watercolour example (noise, color-ramp, displace, blur, blends): the same bits with canvases in the arena and without', async () => {

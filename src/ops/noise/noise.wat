@@ -9,7 +9,10 @@
 ;; value interpolates each lattice line along x once per line, then a row is one f64x2 pass over
 ;; the two interpolated lines. Compiled by scripts/gen-wasm.mjs; called from wasm.ts.
 (module
-  (memory (export "mem") 1)
+  ;; the memory: wasm.ts gives one instance a scratch memory of its own (grown from JavaScript) and
+  ;; one the canvas arena (src/util/wasm-arena.ts), whose first ARENA_RESERVED_BYTES hold this data
+  ;; segment (written at instantiation) and whose canvases it writes the result into in place
+  (import "env" "mem" (memory 1))
   ;; The 12 gradients of 3-D simplex noise (plan.ts GX, GY, GZ) as f64 (x, y, z, 0) at 32 g.
   (data (i32.const 0)
     "\00\00\00\00\00\00\f0\3f\00\00\00\00\00\00\f0\3f\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00"

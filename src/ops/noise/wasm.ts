@@ -5,7 +5,8 @@
 // missing, the canvas is over NOISE_WASM_MAX_PIXELS, or a simplex octave's lattice box is much
 // larger than the canvas (very fine noise), `noiseWasm` returns null and cpu.ts's TypeScript
 // kernel runs.
-import { acquire } from '../../backends/cpu/pool.js';
+import { acquire, release } from '../../backends/cpu/pool.js';
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 import { CHANNELS, ENTRY, type NoisePlan, octaveLattice, octaveSeed, valueColumns } from './plan.js';
 
@@ -88,6 +89,47 @@ export function noiseWasm(p: NoisePlan, seed: number, raster: boolean, channels 
   }
 }
 
+/**
+ * Where one run's arrays lie: `fn` the instance, `buffer()` its memory now, `reserve(end)` makes
+ * bytes below `end` usable (the scratch memory grows; the arena's block was sized up front).
+ */
+interface Region {
+  fn: Exports;
+  buffer(): ArrayBuffer;
+  reserve(end: number): void;
+}
+
+/** The run's layout from `base`: the f64 sums, (the copying path's) f32 output, the seeds and the octaves' work area. */
+function layout(base: number, m: number, channels: number, stride: number, withOut: boolean) {
+  const acc = base;
+  const out = align(acc + m * channels * 8);
+  const seeds = withOut ? align(out + m * stride * 4) : out;
+  return { acc, out, seeds, work: seeds + 16 };
+}
+
+/** A simplex octave's arrays from `work` (a lattice box of `box` bytes). */
+function simplexLayout(work: number, w: number, h: number, box: number) {
+  const xAt = work;
+  const zAt = xAt + (w + 1) * 8;
+  const yAt = zAt + (w + 1) * 8;
+  const grads = align(yAt + h * 8);
+  // (+ 4: a 3-channel corner reads its three bytes as one word)
+  return { xAt, zAt, yAt, grads, end: grads + box + 4 };
+}
+
+/** A value octave's arrays from `work` (`nc` lattice columns). */
+function valueLayout(work: number, w: number, h: number, nc: number, channels: number) {
+  const aAt = work;
+  const bAt = aAt + w * 4;
+  const cellAt = align(bAt + w * 4);
+  const sxAt = align(cellAt + nc * 4);
+  const rowsAt = sxAt + w * 8;
+  const line = rowsAt + h * ENTRY * 4;
+  const rowA = align(line + nc * channels * 8);
+  const rowB = rowA + w * channels * 8;
+  return { aAt, bAt, cellAt, sxAt, rowsAt, line, rowA, rowB, end: rowB + w * channels * 8 };
+}
+
 function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolean, channels: number): Float32Array | null {
   const { width: w, height: h, octaves: n } = p;
   const stride = raster ? 4 : 1;
@@ -95,27 +137,96 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
   const simplex = p.kind === 'simplex';
   const lattices = simplex ? Array.from({ length: n }, (_, o) => octaveLattice(p, o)) : [];
   if (lattices.some((l) => boxTooLarge(l.nx * l.ny * l.nz, channels, w, h))) return null;
+  const columns = simplex ? [] : Array.from({ length: n }, (_, o) => valueColumns(p, o));
+  const result = acquire(m * stride, false);
+  try {
+    return into(k, p, seed, raster, channels, lattices, columns, result);
+  } catch (e) {
+    release(result);
+    throw e;
+  }
+}
+
+/** run's kernels writing the noise into `result` (in place where it lies in the canvas arena). */
+function into(
+  k: WasmKernels<Exports>,
+  p: NoisePlan,
+  seed: number,
+  raster: boolean,
+  channels: number,
+  lattices: ReturnType<typeof octaveLattice>[],
+  columns: ReturnType<typeof valueColumns>[],
+  result: Float32Array,
+): Float32Array {
+  const { width: w, height: h, octaves: n } = p;
+  const stride = raster ? 4 : 1;
+  const m = w * h;
+  // In the canvas arena: the sums and the octaves' arrays in a block of it for the call, the
+  // result written where it lies (no copy).
+  const fn = inArena(result) ? k.onArena() : null;
+  if (fn) {
+    const ends = (work: number) => {
+      let end = work;
+      for (let o = 0; o < n; o++) {
+        const l = lattices[o];
+        end = Math.max(end, l ? simplexLayout(work, w, h, l.nx * l.ny * l.nz * channels).end : valueLayout(work, w, h, columns[o]!.cellX.length, channels).end);
+      }
+      return end;
+    };
+    const need = ends(layout(0, m, channels, stride, false).work);
+    const block = arenaAlloc(Math.ceil(need / 4), false);
+    if (block) {
+      try {
+        const at = layout(block.byteOffset, m, channels, stride, false);
+        const limit = block.byteOffset + block.byteLength;
+        const region: Region = {
+          fn,
+          buffer: () => block.buffer as ArrayBuffer,
+          reserve: (end) => {
+            if (end > limit) throw new Error(`noise: the arena block ends at ${limit}, the octave at ${end}`);
+          },
+        };
+        octaves(region, p, seed, channels, lattices, columns, at);
+        fn.finish(at.acc, result.byteOffset, m, raster ? channels : 0);
+        return result;
+      } finally {
+        arenaFree(block);
+      }
+    }
+  }
+  const region: Region = { fn: k.fn, buffer: () => k.u8(0, 0).buffer as ArrayBuffer, reserve: (end) => k.reserve(end) };
+  const at = layout(HEAP, m, channels, stride, true);
+  octaves(region, p, seed, channels, lattices, columns, at);
+  k.reserve(at.seeds);
+  k.fn.finish(at.acc, at.out, m, raster ? channels : 0);
+  result.set(k.f32(at.out, m * stride));
+  return result;
+}
+
+/** Every octave of the plan, summed into the f64 sums at `at.acc` of `r`'s memory. */
+function octaves(
+  r: Region,
+  p: NoisePlan,
+  seed: number,
+  channels: number,
+  lattices: ReturnType<typeof octaveLattice>[],
+  columns: ReturnType<typeof valueColumns>[],
+  at: ReturnType<typeof layout>,
+): void {
+  const { width: w, height: h, octaves: n } = p;
+  const { acc, seeds, work } = at;
   const cellsF = new Float32Array(p.cells.buffer, p.cells.byteOffset, p.cells.length);
-  const acc = HEAP;
-  const out = align(acc + m * channels * 8);
-  const scratch = align(out + m * stride * 4);
-  const seeds = scratch;
-  const work = seeds + 16;
   for (let o = 0; o < n; o++) {
     const weight = cellsF[o * 4 + 3]!;
     const first = o === 0 ? 1 : 0;
     const seedList = Array.from({ length: channels }, (_, c) => octaveSeed(seed, c, o));
-    if (simplex) {
+    if (lattices.length) {
       const { X, Y, Z, i0, j0, k0, nx, ny, nz } = lattices[o]!;
       // X and Z with their last column once more: the kernel reads columns in pairs.
-      const xAt = work;
-      const zAt = xAt + (w + 1) * 8;
-      const yAt = zAt + (w + 1) * 8;
-      const grads = align(yAt + h * 8);
       const box = nx * ny * nz * channels;
-      // (+ 4: a 3-channel corner reads its three bytes as one word)
-      k.reserve(grads + box + 4);
-      const buf = k.u8(0, grads + box).buffer;
+      const { xAt, zAt, yAt, grads, end } = simplexLayout(work, w, h, box);
+      r.reserve(end);
+      const buf = r.buffer();
       const xs = new Float64Array(buf, xAt, w + 1);
       const zs = new Float64Array(buf, zAt, w + 1);
       xs.set(X);
@@ -126,33 +237,21 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
       new Uint32Array(buf, seeds, channels).set(seedList);
       new Uint8Array(buf, grads, box).fill(255);
       const [cx, cy, cz] = [p.cells[o * 4]!, p.cells[o * 4 + 1]!, p.cells[o * 4 + 2]!];
-      const octave = channels === 1 ? k.fn.simplex1 : channels === 2 ? k.fn.simplex2 : k.fn.simplex3;
+      const octave = channels === 1 ? r.fn.simplex1 : channels === 2 ? r.fn.simplex2 : r.fn.simplex3;
       octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first);
     } else {
-      const { a, b, sx, cellX } = valueColumns(p, o);
+      const { a, b, sx, cellX } = columns[o]!;
       const nc = cellX.length;
-      const aAt = work;
-      const bAt = aAt + w * 4;
-      const cellAt = align(bAt + w * 4);
-      const sxAt = align(cellAt + nc * 4);
-      const rowsAt = sxAt + w * 8;
-      const line = rowsAt + h * ENTRY * 4;
-      const rowA = align(line + nc * channels * 8);
-      const rowB = rowA + w * channels * 8;
-      k.reserve(rowB + w * channels * 8);
-      const buf = k.u8(0, rowB).buffer;
+      const { aAt, bAt, cellAt, sxAt, rowsAt, line, rowA, rowB, end } = valueLayout(work, w, h, nc, channels);
+      r.reserve(end);
+      const buf = r.buffer();
       new Int32Array(buf, aAt, w).set(a);
       new Int32Array(buf, bAt, w).set(b);
       new Uint32Array(buf, cellAt, nc).set(cellX);
       new Float64Array(buf, sxAt, w).set(sx);
       new Uint32Array(buf, rowsAt, h * ENTRY).set(p.rows.subarray(o * h * ENTRY, (o + 1) * h * ENTRY));
       new Uint32Array(buf, seeds, channels).set(seedList);
-      k.fn.value(aAt, bAt, sxAt, cellAt, nc, w, h, rowsAt, seeds, channels, weight, acc, first, line, rowA, rowB);
+      r.fn.value(aAt, bAt, sxAt, cellAt, nc, w, h, rowsAt, seeds, channels, weight, acc, first, line, rowA, rowB);
     }
   }
-  k.reserve(scratch);
-  k.fn.finish(acc, out, m, raster ? channels : 0);
-  const result = acquire(m * stride, false);
-  result.set(k.f32(out, m * stride));
-  return result;
 }
