@@ -31,7 +31,7 @@ const zeroed = new WeakSet<Float32Array>();
  * sizes), else a pooled ordinary buffer, else a new one.
  */
 export function acquire(length: number, zero = true): Float32Array {
-  const pooled = take(length, zero, true);
+  const pooled = arenaUsable() ? take(length, zero, true) : undefined;
   if (pooled) return pooled;
   return (length >= MIN_POOLED && inArenaEvicting(length, zero)) || take(length, zero, false) || new Float32Array(length);
 }
