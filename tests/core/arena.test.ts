@@ -1,13 +1,16 @@
 // The canvas arena (src/util/wasm-arena.ts): the buffer pool places canvases in one WebAssembly
-// memory that never grows, and the blend, displace and color-ramp kernels read and write them there
-// in place instead of copying them through their own scratch memory (issue 25). The witness of
-// every pixel is the copying path of the same kernels (their oracles are the TypeScript references,
-// src/ops/<op>/<op>.test.ts): the arena must change where bytes lie, never their values.
+// memory that never grows, and the blend, displace, color-ramp, noise and hillshade kernels read
+// and write them there in place instead of copying them through their own scratch memory (issue
+// 25). The witness of every pixel is the copying path of the same kernels (their oracles are the
+// TypeScript references, src/ops/<op>/<op>.test.ts): the arena must change where bytes lie, never
+// their values.
 import path from 'node:path';
 import { acquire, release } from '../../src/backends/cpu/pool.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { CpuBackend, releaseRaster, tileWindow } from '../../src/index.js';
 import { BLEND_SPAN_PIXELS, eraseSimd, multiplySimd, normalOverSimd } from '../../src/ops/blend/simd.js';
+import { rowInverseResolution, type ShadeColours, shadeTerms } from '../../src/ops/hillshade/plan.js';
+import { hillshadeSimd } from '../../src/ops/hillshade/simd.js';
 import { planNoise } from '../../src/ops/noise/plan.js';
 import { noiseWasm } from '../../src/ops/noise/wasm.js';
 import type { Window } from '../../src/types.js';
@@ -114,6 +117,32 @@ test('noise written in place in the arena: the bits of the copying path (simplex
       expect({ kind, raster, same: want.length === there.length && bits(there).every((v, i) => v === want[i]) }).toEqual({ kind, raster, same: true });
       release(there);
     }
+});
+
+test('hillshade in place in the arena: the bits of the copying path, no data included', () => {
+  const w = 261;
+  const h = 258;
+  const r = rng(3);
+  const fill = (f: Float32Array) => {
+    for (let i = 0; i < f.length; i++) f[i] = 800 + 600 * Math.sin(i / 13) + 200 * r();
+    f[5 * (w + 2) + 9] = Number.NaN;
+    f[120 * (w + 2) + 30] = Number.POSITIVE_INFINITY;
+    return f;
+  };
+  const field = fill(acquire((w + 2) * (h + 2), false));
+  const copy = Float32Array.from(field);
+  const inv = rowInverseResolution({ z: 9, x0: 100 * 256, y0: 170 * 256, width: w, height: h, tileSize: 256 });
+  const terms = shadeTerms(315, 45, 2, false);
+  const colours = { shadow: [0, 0, 0, 1], highlight: [1, 1, 1, 1], accent: [0, 0, 0, 0] } as ShadeColours;
+  const out = acquire(w * h * 4, false);
+  expect(inArena(field) && inArena(out)).toBe(true);
+  expect(hillshadeSimd(field, w, h, inv, terms, colours, out)).toBe(true);
+  const want = new Float32Array(w * h * 4);
+  expect(hillshadeSimd(copy, w, h, inv, terms, colours, want)).toBe(true);
+  const b = bits(want);
+  expect(bits(out).every((v, i) => v === b[i])).toBe(true);
+  release(field);
+  release(out);
 });
 
 test('the watercolour example (noise, color-ramp, displace, blur, blends): the same bits with canvases in the arena and without', async () => {

@@ -4,6 +4,10 @@
 ;; window holds a NaN or an infinity is transparent. Compiled by scripts/gen-wasm.mjs; called from
 ;; simd.ts.
 (module
+  ;; the memory: simd.ts gives one instance a scratch memory it copies the field into (grown from
+  ;; JavaScript) and one the canvas arena, whose canvases it reads and writes in place
+  ;; (src/util/wasm-arena.ts)
+  (import "env" "mem" (memory 1))
   ;; shade(in, sw, out, w, h, ew, consts, groups): the shaded RGBA pixels (16 bytes each, w x h at
   ;; `out`) of the elevation field at `in` (f32, sw = w + 2 a row, pad 1). ew: one f32 a row, the
   ;; inverse resolution (1 / 8 of the cell size east-west, per row: Mercator). consts: the shadow
@@ -156,5 +160,4 @@
             (br_if $group (i32.lt_u (local.tee $g (i32.add (local.get $g) (i32.const 1))) (local.get $groups)))))
         (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $h))))))
 
-  ;; the scratch memory simd.ts copies the field into (grown from JavaScript)
-  (memory (export "mem") 1))
+  )
