@@ -70,7 +70,8 @@ async function serverMode(style) {
   const loaded = await loadStyleFile(style.file);
   const params = loaded.renderer.params({});
   const one = async ([z, x, y]) => {
-    const { raster } = await loaded.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+    // As the server's render worker: the raster read where it lies in the canvas arena, then given back.
+    const { raster } = await loaded.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend, arenaOutput: true });
     if (ENCODE) encodePngSync(raster);
     releaseRaster(raster);
   };

@@ -89,13 +89,22 @@ export class Renderer {
     return ParamValues.from(this.plan.params, overrides, ignore);
   }
 
-  /** Render any pixel window at a zoom (a tile, a bbox, ...). */
-  async renderWindow(window: Window, params?: ParamValues, options: { backend?: Backend; signal?: AbortSignal } = {}): Promise<RenderResult> {
+  /**
+   * Render any pixel window at a zoom (a tile, a bbox, ...). `arenaOutput`: the caller reads the
+   * raster and gives it back with releaseRaster, never keeping or transferring its buffer, so a
+   * raster in the CPU backend's canvas arena comes as it lies (RenderOptions.arenaOutput).
+   */
+  async renderWindow(
+    window: Window,
+    params?: ParamValues,
+    options: { backend?: Backend; signal?: AbortSignal; arenaOutput?: boolean } = {},
+  ): Promise<RenderResult> {
     return render(this.plan, window, params, {
       backend: options.backend ?? this.backend,
       sources: this.sources,
       signal: options.signal,
       nodeCache: this.nodeCache,
+      arenaOutput: options.arenaOutput,
     });
   }
 

@@ -22,6 +22,12 @@ export interface RenderOptions {
   signal?: AbortSignal;
   /** Node results kept across renders: a node whose key (window, params it reads) is there is not re-run. */
   nodeCache?: NodeCache;
+  /**
+   * The caller reads the output raster and gives it back (releaseRaster) without keeping or
+   * transferring its buffer (a tile server's worker encoding it): a raster in the CPU backend's
+   * canvas arena is handed out where it lies, not copied into a buffer of the caller's own.
+   */
+  arenaOutput?: boolean;
 }
 
 export interface RenderResult {
@@ -245,8 +251,10 @@ async function renderOnce(
     // The caller owns the raster it gets (it may transfer it): never the cache's own array.
     if (st.pinned.has(raster.data)) return { raster: { ...raster, data: raster.data.slice() }, stats: session.stats, published: st.published };
     // Nor a view of the CPU backend's canvas arena (its buffer is the arena's memory, which cannot
-    // be transferred): the pixels go into a pooled buffer of its own, the arena's back to the pool.
-    if (inArena(raster.data)) return { raster: { ...raster, data: ownCopy(raster.data) }, stats: session.stats, published: st.published };
+    // be transferred): the pixels go into a pooled buffer of its own, the arena's back to the pool,
+    // unless the caller only reads it and gives it back (arenaOutput).
+    if (!options.arenaOutput && inArena(raster.data))
+      return { raster: { ...raster, data: ownCopy(raster.data) }, stats: session.stats, published: st.published };
     return { raster, stats: session.stats, published: st.published };
   } finally {
     session.end();

@@ -189,3 +189,23 @@ test("a render's raster is the caller's own, outside the arena (transferable), a
     expect(moved.length).toBe(256 * 256 * 4);
   }
 });
+
+test('arenaOutput: a raster the caller only reads and gives back comes where it lies in the arena, the same bits and mark as its own copy', async () => {
+  const world = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+  const backend = new CpuBackend();
+  const params = world.renderer.params({});
+  for (const [x, y, marked] of [
+    [1, 9, true],
+    [8, 5, false],
+  ] as const) {
+    const window = tileWindow({ z: 4, x, y }, 256);
+    const own = (await world.renderer.renderWindow(window, params, { backend })).raster;
+    const ownBits = bits(own.data);
+    releaseRaster(own);
+    const { raster } = await world.renderer.renderWindow(window, params, { backend, arenaOutput: true });
+    expect(inArena(raster.data)).toBe(true);
+    expect(uniformOf(raster.data) !== undefined).toBe(marked);
+    expect(bits(raster.data)).toEqual(ownBits);
+    releaseRaster(raster);
+  }
+});

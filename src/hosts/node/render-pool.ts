@@ -91,7 +91,8 @@ export class InProcessRenderer implements PngRenderer {
   ) {}
 
   async render(style: LoadedStyle, window: Window, params: ParamValues, signal?: AbortSignal): Promise<Uint8Array> {
-    const { raster } = await style.renderer.renderWindow(window, params, { backend: this.backend, signal });
+    // Encoded and given back at once: a raster in the canvas arena is read where it lies.
+    const { raster } = await style.renderer.renderWindow(window, params, { backend: this.backend, signal, arenaOutput: true });
     const png = encodePngSync(raster, { compressionLevel: this.compressionLevel });
     releaseRaster(raster); // encoded: its buffer serves the next render
     return png;

@@ -106,7 +106,9 @@ port.on('message', async (m: WorkerRequest) => {
         if ('error' in style) throw style.error;
         // Values, validated on the caller's side, checked against the declarations here; never re-parsed.
         const params = ParamValues.fromValues(style.plan.params, m.job.params);
-        const { raster } = await style.renderWindow(m.job.window, params, { backend: await backend(), signal: ac.signal });
+        // Encoded and given back at once (never transferred): a raster in the canvas arena is read
+        // where it lies, not copied into a buffer of the worker's own first.
+        const { raster } = await style.renderWindow(m.job.window, params, { backend: await backend(), signal: ac.signal, arenaOutput: true });
         const png = encodePngSync(raster, { compressionLevel: m.job.compressionLevel });
         releaseRaster(raster); // encoded: its buffer serves the next render
         renders++;
