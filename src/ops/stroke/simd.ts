@@ -5,6 +5,7 @@
 // module lays jittered dabs (`lay`, via dabLayer: plan.ts DabLayout.push's hashes and arithmetic,
 // bit for bit). Where WebAssembly is missing, `drawDabsWasm` returns false, dabLayer null, and the
 // TypeScript kernels run.
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
 import type { Dabs } from './plan.js';
 
@@ -128,43 +129,126 @@ export const DABS_WASM_MAX_PIXELS = 1 << 21;
 
 /**
  * Draws round-tipped dabs `d` (source-over, group by group) onto `out` (premultiplied RGBA, W x H),
- * as drawDabsReference does. False (nothing drawn) for image tips or without WebAssembly.
+ * as drawDabsReference does. False (nothing drawn) for image tips or without WebAssembly. `fresh`:
+ * `out` is to be drawn from transparent (its contents are not read; it is zeroed first).
  */
 export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, fresh: boolean): boolean {
   if (!d.round || W * H > DABS_WASM_MAX_PIXELS) return false;
   const k = kernels();
   if (!k) return false;
+  if (inArena(out) && drawOnArena(k.onArena(), d, W, H, out, fresh)) return true;
   const n = W * H;
-  let top = 0;
+  const lay = layout(d, n, 0, true);
+  k.reserve(lay.top);
+  const outView = k.f32(lay.out, n * 4);
+  if (fresh) outView.fill(0);
+  else outView.set(out.subarray(0, n * 4));
+  fill(k.f32(0, 0).buffer as ArrayBuffer, d, n, lay);
+  k.fn.draw(
+    W,
+    H,
+    d.count,
+    d.runCount,
+    d.groups,
+    lay.geom,
+    lay.group,
+    lay.paints,
+    lay.runs,
+    lay.runGroup,
+    lay.out,
+    lay.layer,
+    lay.cms,
+    lay.touched,
+    d.hardness,
+    d.aa,
+  );
+  out.set(k.f32(lay.out, n * 4));
+  return true;
+}
+
+/** Byte offsets of a draw call's arrays from `base` (the output plane first where `withOut`), and the end. */
+interface DrawLayout {
+  out: number;
+  layer: number;
+  cms: number;
+  touched: number;
+  geom: number;
+  group: number;
+  paints: number;
+  runs: number;
+  runGroup: number;
+  top: number;
+}
+
+function layout(d: Dabs, n: number, base: number, withOut: boolean): DrawLayout {
+  let top = base;
   const at = (bytes: number) => {
     const a = top;
     top += (bytes + 15) & ~15;
     return a;
   };
-  const oOut = at(n * 16);
+  const out = withOut ? at(n * 16) : -1;
   // The layer's alpha plane (stroke.wat), its strength plane and the touched list, each with 32
   // bytes to spare: the dab kernel's four-pixel steps read and write back pixels past the end.
-  const oLayer = at(n * 4 + 32);
-  const oCms = at(n * 8 + 32);
-  const oTouched = at(n * 4 + 32);
-  const oGeom = at(d.count * 16);
-  const oGroup = at(d.count * 4);
-  const oPaints = at(d.paints.length * 4);
-  const oRuns = at(d.runCount * 72);
-  const oRunGroup = at(d.runCount * 4);
-  k.reserve(top);
-  const outView = k.f32(oOut, n * 4);
-  if (fresh) outView.fill(0);
-  else outView.set(out.subarray(0, n * 4));
-  k.f32(oLayer, n).fill(-1); // alpha -1: no group's pixel yet
-  k.f32(oGeom, d.count * 4).set(d.geom.subarray(0, d.count * 4));
-  k.u32(oGroup, d.count).set(d.group.subarray(0, d.count));
-  k.f32(oPaints, d.paints.length).set(d.paints);
+  const layer = at(n * 4 + 32);
+  const cms = at(n * 8 + 32);
+  const touched = at(n * 4 + 32);
+  const geom = at(d.count * 16);
+  const group = at(d.count * 4);
+  const paints = at(d.paints.length * 4);
+  const runs = at(d.runCount * 72);
+  const runGroup = at(d.runCount * 4);
+  return { out, layer, cms, touched, geom, group, paints, runs, runGroup, top };
+}
+
+/** The layer's alpha plane at -1 (no group's pixel yet) and the dabs' arrays, into `buf` at `lay`'s offsets. */
+function fill(buf: ArrayBuffer, d: Dabs, n: number, lay: DrawLayout): void {
+  new Float32Array(buf, lay.layer, n).fill(-1);
+  new Float32Array(buf, lay.geom, d.count * 4).set(d.geom.subarray(0, d.count * 4));
+  new Uint32Array(buf, lay.group, d.count).set(d.group.subarray(0, d.count));
+  new Float32Array(buf, lay.paints, d.paints.length).set(d.paints);
   if (d.runCount > 0) {
-    new Float64Array(k.f32(0, 0).buffer, oRuns, d.runCount * 9).set(d.runs.subarray(0, d.runCount * 9));
-    k.u32(oRunGroup, d.runCount).set(d.runGroup.subarray(0, d.runCount));
+    new Float64Array(buf, lay.runs, d.runCount * 9).set(d.runs.subarray(0, d.runCount * 9));
+    new Uint32Array(buf, lay.runGroup, d.runCount).set(d.runGroup.subarray(0, d.runCount));
   }
-  k.fn.draw(W, H, d.count, d.runCount, d.groups, oGeom, oGroup, oPaints, oRuns, oRunGroup, oOut, oLayer, oCms, oTouched, d.hardness, d.aa);
-  out.set(k.f32(oOut, n * 4));
-  return true;
+}
+
+/**
+ * drawDabsWasm where `out` lies in the canvas arena (src/util/wasm-arena.ts): the kernel's
+ * instance on the arena composites onto `out` where it lies (no copy in or out), its planes and
+ * the dabs' arrays in a block of the arena for the call (the same arrays, reads and arithmetic as
+ * the copying path). False where the arena has no room for the block.
+ */
+function drawOnArena(fn: Exports | null, d: Dabs, W: number, H: number, out: Float32Array, fresh: boolean): boolean {
+  if (!fn) return false;
+  const n = W * H;
+  const size = layout(d, n, 0, false).top;
+  const block = arenaAlloc(size / 4, false);
+  if (!block) return false;
+  try {
+    const lay = layout(d, n, block.byteOffset, false);
+    if (fresh) out.fill(0, 0, n * 4);
+    fill(block.buffer as ArrayBuffer, d, n, lay);
+    fn.draw(
+      W,
+      H,
+      d.count,
+      d.runCount,
+      d.groups,
+      lay.geom,
+      lay.group,
+      lay.paints,
+      lay.runs,
+      lay.runGroup,
+      out.byteOffset,
+      lay.layer,
+      lay.cms,
+      lay.touched,
+      d.hardness,
+      d.aa,
+    );
+    return true;
+  } finally {
+    arenaFree(block);
+  }
 }

@@ -9,6 +9,7 @@ import { lines, lonLat, TS, WIN, Z } from '../../../tests/helpers/op-window.js';
 import { roundProfile, pressureOf, singleDabs, strokeDabs } from './plan.js';
 import { drawDabs, drawDabsReference } from './cpu.js';
 import { drawDabsWasm } from './simd.js';
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import type { OpContext } from '../types.js';
 import { mosaicMaxDiff } from '../../../tests/helpers/seam.js';
 import type { RGBA } from '../../types.js';
@@ -128,7 +129,8 @@ describe('stroke: dab profile and lattice', () => {
   });
 
   test('the WebAssembly kernel (stroke.wat) draws bit for bit what the TypeScript reference draws', () => {
-    // Witness: drawDabsReference (cpu.ts), the kernel the op ran before the WebAssembly port.
+    // Witness: drawDabsReference (cpu.ts), the kernel the op ran before the WebAssembly port; the
+    // kernel copying the canvas through its scratch memory, and in place on a canvas in the arena.
     const canvas = { z: 8, x0: 1000, y0: 2000, width: 97, height: 83, tileSize: 256 };
     let seed = 7;
     const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -178,19 +180,26 @@ describe('stroke: dab profile and lattice', () => {
             canvas.height,
             onto && { kind: 'raster', width: canvas.width, height: canvas.height, data: onto.slice() },
           );
-          const out = onto ? onto.slice() : new Float32Array(target.length).fill(0.25);
-          expect(drawDabsWasm(d, canvas.width, canvas.height, out, onto === undefined)).toBe(true);
-          const a = new Uint32Array(ref.data.buffer, ref.data.byteOffset, ref.data.length);
-          const b = new Uint32Array(out.buffer, out.byteOffset, out.length);
-          let differ = 0;
-          for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
-          expect({ brush, fields, onto: !!onto, differ }).toEqual({ brush, fields, onto: !!onto, differ: 0 });
-          cases++;
+          // The copying path (an ordinary canvas) and the in-place one (a canvas in the arena).
+          for (const arena of [false, true]) {
+            const out = arena ? arenaAlloc(target.length, false)! : new Float32Array(target.length);
+            if (onto) out.set(onto);
+            else out.fill(0.25);
+            expect(inArena(out)).toBe(arena);
+            expect(drawDabsWasm(d, canvas.width, canvas.height, out, onto === undefined)).toBe(true);
+            const a = new Uint32Array(ref.data.buffer, ref.data.byteOffset, ref.data.length);
+            const b = new Uint32Array(out.buffer, out.byteOffset, out.length);
+            let differ = 0;
+            for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+            expect({ brush, fields, onto: !!onto, arena, differ }).toEqual({ brush, fields, onto: !!onto, arena, differ: 0 });
+            if (arena) arenaFree(out);
+            cases++;
+          }
         }
         expect(d.count + d.runCount).toBeGreaterThan(100);
       }
     }
-    expect(cases).toBe(30);
+    expect(cases).toBe(60);
   });
 
   test('the WebAssembly lay kernel (stroke.wat `lay`) lays bit for bit the dabs DabLayout.push lays', () => {

@@ -5,6 +5,10 @@
 ;; plan.ts DabLayout.push does. Compiled by scripts/gen-wasm.mjs; called from simd.ts. Byte
 ;; offsets below are into the one memory; simd.ts lays the arrays out.
 (module
+  ;; the memory: simd.ts gives one instance a scratch memory (the lay kernel's dabs, and the
+  ;; arrays it copies in for draw; grown from JavaScript), and draws on a second instance on the
+  ;; canvas arena (src/util/wasm-arena.ts) where the output canvas lies there: in place.
+  (import "env" "mem" (memory 1))
   ;; the call's settings and the arrays' byte offsets (set by draw)
   (global $W (mut i32) (i32.const 0))
   (global $H (mut i32) (i32.const 0))
@@ -762,7 +766,4 @@
         (local.set $k (f64.add (local.get $k) (f64.const 1)))
         (local.set $s (f64.mul (local.get $k) (local.get $sp)))
         (br $dab)))
-    (local.get $n))
-
-  ;; the scratch memory simd.ts copies the arrays into (grown from JavaScript)
-  (memory (export "mem") 1))
+    (local.get $n)))
