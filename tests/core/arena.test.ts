@@ -1,5 +1,5 @@
 // The canvas arena (src/util/wasm-arena.ts): the buffer pool places canvases in one WebAssembly
-// memory that never grows, and the blend, displace, color-ramp, noise and hillshade kernels read
+// memory that never grows, and the blend, displace, color-ramp, noise, hillshade and blur kernels read
 // and write them there in place instead of copying them through their own scratch memory (issue
 // 25). The witness of every pixel is the copying path of the same kernels (their oracles are the
 // TypeScript references, src/ops/<op>/<op>.test.ts): the arena must change where bytes lie, never
@@ -9,12 +9,15 @@ import { acquire, release } from '../../src/backends/cpu/pool.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { CpuBackend, releaseRaster, tileWindow } from '../../src/index.js';
 import { BLEND_SPAN_PIXELS, eraseSimd, multiplySimd, normalOverSimd } from '../../src/ops/blend/simd.js';
+import { blurFast, monoPlane } from '../../src/ops/blur/cpu.js';
+import { gaussianKernel } from '../../src/ops/blur/plan.js';
+import { blurExactSimd, tintSimd } from '../../src/ops/blur/simd.js';
 import { rowInverseResolution, type ShadeColours, shadeTerms } from '../../src/ops/hillshade/plan.js';
 import { hillshadeSimd } from '../../src/ops/hillshade/simd.js';
 import { planNoise } from '../../src/ops/noise/plan.js';
 import { noiseWasm } from '../../src/ops/noise/wasm.js';
 import type { Window } from '../../src/types.js';
-import { ARENA_BYTES, arenaHasRoom, arenaStats, inArena, isArenaBuffer, setArenaEnabled } from '../../src/util/wasm-arena.js';
+import { ARENA_BYTES, arenaAlloc, arenaFree, arenaHasRoom, arenaStats, inArena, isArenaBuffer, setArenaEnabled } from '../../src/util/wasm-arena.js';
 import { uniformOf } from '../../src/backends/cpu/uniform.js';
 import { rng } from '../helpers/random.js';
 import { ROOT } from '../server/fixtures.js';
@@ -143,6 +146,81 @@ test('hillshade in place in the arena: the bits of the copying path, no data inc
   expect(bits(out).every((v, i) => v === b[i])).toBe(true);
   release(field);
   release(out);
+});
+
+/**
+ * The blur kernels' outputs for one source: RGBA and one plane, exact (sigma < 4, its sliding
+ * passes and its edge tables) and decimated (sigma >= 4), on sizes that are and are not whole
+ * vectors; the one-colour test's alpha plane and the tint. `make` gives the canvases.
+ */
+function blurs(make: (length: number) => Float32Array): number[][] {
+  const out: number[][] = [];
+  const r = rng(5);
+  for (const [sw, sh, ox, oy, w, h] of [
+    [300, 300, 22, 22, 256, 256],
+    [271, 262, 9, 3, 250, 253],
+  ] as const)
+    for (const sigma of [1.5, 2.5, 5])
+      for (const nc of [4, 1] as const) {
+        const src = make(sw * sh * nc);
+        for (let i = 0; i < src.length; i++) src[i] = r();
+        for (const [x, y] of [
+          [ox, oy],
+          [0, 0],
+        ]) {
+          const res = blurFast(src, sw, sh, x, y, w, h, sigma, 1000 + x, 2000 + y, nc);
+          out.push(bits(res));
+          release(res);
+        }
+        release(src);
+      }
+  // One colour: the test's alpha plane, then the tint of a plane.
+  const mono = make(300 * 280 * 4);
+  for (let i = 0; i < 300 * 280; i++) {
+    const a = r();
+    mono.set([0.25 * a, 0.5 * a, 0.75 * a, a], i * 4);
+  }
+  const m = monoPlane(mono, 300, { x0: 10, y0: 12, x1: 290, y1: 270 })!;
+  out.push(bits(m.alpha));
+  for (const n of [m.alpha.length, m.alpha.length - 3]) {
+    const plane = make(n);
+    plane.set(m.alpha.subarray(0, n));
+    const tinted = make(n * 4);
+    expect(tintSimd(plane, m.r, m.g, m.b, tinted)).toBe(true);
+    out.push(bits(tinted));
+    release(plane);
+    release(tinted);
+  }
+  release(m.alpha);
+  release(mono);
+  return out;
+}
+
+test('blur in place in the arena: the bits of the copying path, also where the arena has no room for its planes', () => {
+  const there = blurs((l) => acquire(l, false));
+  // A call's tables and planes are arena blocks given back when it ends.
+  const [src, out] = [acquire(200 * 100 * 4), acquire(180 * 80 * 4, false)];
+  const blocks = arenaStats().blocks;
+  expect(blurExactSimd(src, 200, 100, 10, 10, 180, 80, gaussianKernel(2), out, false)).toBe(true);
+  expect(arenaStats().blocks).toBe(blocks);
+  release(src);
+  release(out);
+  setArenaEnabled(false);
+  const copied = blurs((l) => acquire(l, false));
+  setArenaEnabled(true);
+  // The arena full but for the canvases: the kernels copy through their scratch memory.
+  const filler: Float32Array[] = [];
+  const full = blurs((l) => {
+    const b = acquire(l, false);
+    for (let size = ARENA_BYTES / 8; size >= 16; size >>= 1) for (let f = arenaAlloc(size, false); f; f = arenaAlloc(size, false)) filler.push(f);
+    return b;
+  });
+  for (const f of filler) arenaFree(f);
+  expect(there.length).toBe(copied.length);
+  for (let i = 0; i < there.length; i++) {
+    expect({ i, same: there[i]!.length === copied[i]!.length && there[i]!.every((v, j) => v === copied[i]![j]) }).toEqual({ i, same: true });
+    expect({ i, same: full[i]!.length === copied[i]!.length && full[i]!.every((v, j) => v === copied[i]![j]) }).toEqual({ i, same: true });
+  }
 });
 
 test('the watercolour example (noise, color-ramp, displace, blur, blends): the same bits with canvases in the arena and without', async () => {

@@ -9,6 +9,10 @@
 ;; are the one-colour shortcut (blur the alpha plane only). Accumulates in f32 (the scalar path in
 ;; f64): the two differ by ~1e-6, far below 1/255. Compiled by scripts/gen-wasm.mjs.
 (module
+  ;; the memory: simd.ts gives one instance a scratch memory it lays out tables and copied planes in
+  ;; (grown from JavaScript), and one the canvas arena (src/util/wasm-arena.ts), where the canvases
+  ;; are read and written in place and the tables and intermediate planes are blocks of the arena
+  (import "env" "mem" (memory 1))
   ;; rows(in, rowBytes, out, nOut, idx, wts, taps): output row y (rowBytes bytes, a multiple of 16)
   ;; = sum over t < taps of wts[y taps + t] * input row idx[y taps + t]. The output row is the
   ;; accumulator (it stays in L1); each tap streams one input row through it.
@@ -362,7 +366,4 @@
         (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $rows)))))
     (v128.store align=16 (local.get $stats) (local.get $bad))
     (v128.store align=16 (i32.add (local.get $stats) (i32.const 16)) (local.get $lo))
-    (v128.store align=16 (i32.add (local.get $stats) (i32.const 32)) (local.get $hi)))
-
-  ;; the arena simd.ts lays out its tables and planes in (grown from JavaScript)
-  (memory (export "mem") 1))
+    (v128.store align=16 (i32.add (local.get $stats) (i32.const 32)) (local.get $hi))))

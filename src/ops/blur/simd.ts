@@ -6,7 +6,8 @@
 // Where WebAssembly SIMD is missing, `simdAvailable()` is false and the scalar path
 // runs. Accumulates in f32 (the scalar path in f64): the two differ by ~1e-6, far below 1/255.
 
-import { wasmKernels } from '../../util/wasm-kernels.js';
+import { arenaAlloc, arenaFree, arenaMemory, inArena } from '../../util/wasm-arena.js';
+import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 import type { SplinePlan, TentPlan } from './plan.js';
 
 interface Kernels {
@@ -17,40 +18,108 @@ interface Kernels {
   transpose(src: number, srcRowBytes: number, rows: number, cols: number, dst: number, dstRowBytes: number): void;
   tint(plane: number, planeBytes: number, out: number, r: number, g: number, b: number): void;
   mono(src: number, srcRowBytes: number, rows: number, cols: number, alpha: number, stats: number, r: number, g: number, b: number, rel: number): void;
-  mem: WebAssembly.Memory;
 }
 
 const compiled = wasmKernels<Kernels>('blur');
 
-/** The compiled kernels, or null where WebAssembly SIMD is unavailable. Built once, on first use. */
-function instance(): Kernels | null {
-  return compiled()?.fn ?? null;
+export function simdAvailable(): boolean {
+  return compiled() !== null;
 }
 
-export function simdAvailable(): boolean {
-  return instance() !== null;
-}
+/** Thrown by an arena scratch that finds no free block for an allocation: the call runs on the scratch memory instead. */
+const NO_ROOM = new Error('no room in the canvas arena');
 
 /**
- * Scratch space in the module's memory for one call: a bump allocator over the memory, grown as
- * needed, reset per call. Calls are synchronous, so one module memory serves every render.
+ * The memory of one call: either the module's scratch memory (a bump allocator over it, grown as
+ * needed, reset per call; calls are synchronous, so one memory serves every render), where every
+ * canvas is copied in and out, or the canvas arena (src/util/wasm-arena.ts), where canvases that
+ * lie there are read and written in place and the tables and intermediate planes are arena blocks,
+ * given back when the call ends. The same kernels run on either, so the same bits.
  */
 export class Arena {
+  /** The kernels on this memory. */
+  readonly fn: Kernels;
   private top = 0;
-  constructor(private readonly k: Kernels) {}
-  /** Byte offset of `bytes` (16-aligned) of scratch. */
+  private readonly blocks: Float32Array[] = [];
+  constructor(
+    private readonly k: WasmKernels<Kernels>,
+    private readonly arena: boolean,
+  ) {
+    this.fn = arena ? k.onArena()! : k.fn;
+  }
+  /** Byte offset of `bytes` (16-aligned; arena blocks are 64-aligned) of scratch. */
   alloc(bytes: number): number {
+    if (this.arena) {
+      const b = arenaAlloc(Math.max(4, (bytes + 3) >> 2), false);
+      if (!b) throw NO_ROOM;
+      this.blocks.push(b);
+      return b.byteOffset;
+    }
     const at = this.top;
     this.top += (bytes + 15) & ~15;
-    const need = this.top - this.k.mem.buffer.byteLength;
-    if (need > 0) this.k.mem.grow(Math.ceil(need / 65536));
+    this.k.reserve(this.top);
     return at;
   }
+  private buffer(): ArrayBuffer {
+    return this.arena ? (arenaMemory()!.buffer as ArrayBuffer) : (this.k.f32(0, 0).buffer as ArrayBuffer);
+  }
   f32(at: number, length: number): Float32Array {
-    return new Float32Array(this.k.mem.buffer, at, length);
+    return new Float32Array(this.buffer(), at, length);
   }
   i32(at: number, length: number): Int32Array {
-    return new Int32Array(this.k.mem.buffer, at, length);
+    return new Int32Array(this.buffer(), at, length);
+  }
+  /** Byte offset of float `from` of `buf` where this memory holds `buf` (an arena canvas, on the arena), else -1. */
+  at(buf: Float32Array, from = 0): number {
+    return this.arena && inArena(buf) ? buf.byteOffset + from * 4 : -1;
+  }
+  /** Byte offset of floats [from, from + length) of `buf`: where they lie, or a copy in scratch. */
+  input(buf: Float32Array, from: number, length: number): number {
+    const p = this.at(buf, from);
+    if (p >= 0) return p;
+    const q = this.alloc(length * 4);
+    this.f32(q, length).set(buf.subarray(from, from + length));
+    return q;
+  }
+  /** Byte offset the kernels write `length` floats of `out` at: `out` itself, or scratch that `flush` copies out. */
+  output(out: Float32Array, length: number): number {
+    const p = this.at(out);
+    return p >= 0 ? p : this.alloc(length * 4);
+  }
+  /** Copies `length` floats at `at` into `out` unless `at` is `out` itself. */
+  flush(out: Float32Array, at: number, length: number): void {
+    if (at !== this.at(out)) out.set(this.f32(at, length));
+  }
+  /**
+   * Byte offset of rows y0 .. y0 + rows - 1 of the plane `buf` (sw floats a row) as rows of
+   * `stride` floats (the kernels' whole vectors): where they lie when stride is sw, else a copy.
+   */
+  inputRows(buf: Float32Array, sw: number, y0: number, rows: number, stride: number): number {
+    if (stride === sw) return this.input(buf, y0 * sw, rows * sw);
+    const q = this.alloc(rows * stride * 4);
+    const m = this.f32(q, rows * stride);
+    for (let y = 0; y < rows; y++) m.set(buf.subarray((y0 + y) * sw, (y0 + y) * sw + sw), y * stride);
+    return q;
+  }
+  /**
+   * Byte offset the kernels write the w x h plane `out` at as `rows` rows of `stride` floats (both
+   * rounded up to whole vectors): `out` itself where that is its layout, else scratch.
+   */
+  outputRows(out: Float32Array, w: number, h: number, stride: number, rows: number): number {
+    const p = stride === w && rows === h ? this.at(out) : -1;
+    return p >= 0 ? p : this.alloc(rows * stride * 4);
+  }
+  /** Copies the w x h plane written at `at` (rows of `stride` floats) into `out` unless `at` is `out` itself. */
+  flushRows(out: Float32Array, at: number, w: number, h: number, stride: number): void {
+    if (at === this.at(out)) return;
+    const res = this.f32(at, h * stride);
+    if (stride === w) out.set(res.subarray(0, w * h));
+    else for (let y = 0; y < h; y++) out.set(res.subarray(y * stride, y * stride + w), y * w);
+  }
+  /** Gives the arena blocks back. */
+  done(): void {
+    for (const b of this.blocks) arenaFree(b);
+    this.blocks.length = 0;
   }
 }
 
@@ -108,15 +177,33 @@ export function splatWeights(a: Arena, kernel: Float64Array): number {
  */
 export const BLUR_SIMD_MAX_PIXELS = 1 << 21;
 
-/** The kernels and a fresh arena for a job over `pixels` source pixels, or undefined without SIMD or past BLUR_SIMD_MAX_PIXELS. */
-export function simd(pixels: number): { k: Kernels; arena: Arena } | undefined {
-  if (pixels > BLUR_SIMD_MAX_PIXELS) return undefined;
-  const k = instance();
-  return k ? { k, arena: new Arena(k) } : undefined;
+/**
+ * Runs `body` for a job over `pixels` source pixels: on the canvas arena where every canvas of
+ * `canvases` lies there (in place), else, or where the arena has no room for the job's tables and
+ * planes, on the module's scratch memory (copies). False without SIMD or past BLUR_SIMD_MAX_PIXELS
+ * (the TypeScript stages run). The same kernels either way: the same bits.
+ */
+function simd(pixels: number, canvases: Float32Array[], body: (a: Arena) => void): boolean {
+  if (pixels > BLUR_SIMD_MAX_PIXELS) return false;
+  const k = compiled();
+  if (!k) return false;
+  if (canvases.every(inArena) && k.onArena()) {
+    const a = new Arena(k, true);
+    try {
+      body(a);
+      return true;
+    } catch (e) {
+      if (e !== NO_ROOM) throw e;
+    } finally {
+      a.done();
+    }
+  }
+  body(new Arena(k, false));
+  return true;
 }
 
-/** Bytes the module's memory holds now (tests: it stays bounded). */
-export const blurMemoryBytes = (): number => instance()?.mem.buffer.byteLength ?? 0;
+/** Bytes the module's scratch memory holds now (tests: it stays bounded). */
+export const blurMemoryBytes = (): number => compiled()?.bytes ?? 0;
 
 /**
  * blurFast's stages 1-3 on RGBA with the SIMD kernels (see blurFast with useSimd false in cpu.ts
@@ -138,15 +225,31 @@ export function blurStagesSimd(
   h: number,
   out: Float32Array,
 ): boolean {
-  const s = simd(sw * sh);
-  if (!s) return false;
-  const { k: K, arena: a } = s;
+  return simd(sw * sh, [src, out], (a) => stagesRgba(a, src, sw, sh, tx, ty, k, kd, sx, sy, w, h, out));
+}
+
+function stagesRgba(
+  a: Arena,
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  tx: TentPlan,
+  ty: TentPlan,
+  k: number,
+  kd: Float64Array,
+  sx: SplinePlan,
+  sy: SplinePlan,
+  w: number,
+  h: number,
+  out: Float32Array,
+): void {
+  const K = a.fn;
   const bw = tx.blocks;
   const bh = ty.blocks;
   const k2 = 2 * k;
   const rd = (kd.length - 1) >> 1;
   const clamp = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
-  // Tables first (they allocate), then the planes; views are made after the last allocation.
+  // Tables and planes first (they allocate), then the kernels; views are made after the last allocation.
   const tv = tapTable(
     a,
     bh,
@@ -195,22 +298,20 @@ export function blurStagesSimd(
     sy.weights,
     (y, t) => y * 3 + t,
   );
-  const pSrc = a.alloc(sw * sh * 16);
+  const pSrc = a.input(src, 0, sw * sh * 4);
   const pV = a.alloc(bh * sw * 16);
   const pD = a.alloc(bh * bw * 16);
   const pR = a.alloc(bh * bw * 16);
   const pG = a.alloc(bh * bw * 16);
   const pH = a.alloc(bh * w * 16);
-  const pOut = a.alloc(h * w * 16);
-  a.f32(pSrc, sw * sh * 4).set(src.subarray(0, sw * sh * 4));
+  const pOut = a.output(out, h * w * 4);
   K.rows(pSrc, sw * 16, pV, bh, tv.idx, tv.wts, tv.taps);
   K.pixels(pV, sw * 16, bh, pD, bw, th.idx, th.wts, th.taps);
   K.pixels(pD, bw * 16, bh, pR, bw, gr.idx, gr.wts, gr.taps);
   K.rows(pR, bw * 16, pG, bh, gc.idx, gc.wts, gc.taps);
   K.pixels(pG, bw * 16, bh, pH, w, uh.idx, uh.wts, uh.taps);
   K.rows(pH, w * 16, pOut, h, uv.idx, uv.wts, uv.taps);
-  out.set(a.f32(pOut, w * h * 4));
-  return true;
+  a.flush(out, pOut, w * h * 4);
 }
 
 /**
@@ -233,33 +334,31 @@ export function blurExactSimd(
   out: Float32Array,
   conv = true,
 ): boolean {
-  const s = simd(sw * sh);
-  if (!s) return false;
-  const { k: K, arena: a } = s;
   const r = (kernel.length - 1) >> 1;
   const y0 = Math.max(0, oy - r);
   const y1 = Math.min(sh, oy + h + r);
   const rows = y1 - y0;
   if (rows <= 0) return false;
-  // Every tap inside the source along an axis (the op's pad is at least r): that pass is a sliding
-  // convolution with one weight table (convX / convY), else the tap tables weigh the outside 0.
-  const insideX = conv && ox - r >= 0 && ox + w + r <= sw;
-  const insideY = conv && oy - r >= 0 && oy + h + r <= sh;
-  const W = insideX || insideY ? splatWeights(a, kernel) : 0;
-  const th = insideX ? undefined : edgeTaps(a, w, kernel, ox, sw, 16);
-  const tv = insideY ? undefined : edgeTaps(a, h, kernel, oy - y0, rows, 1);
-  // The intermediate's row stride: padded by 64 bytes for convY (see padStride), else w pixels.
-  const tS = th || tv ? w * 16 : padStride(w * 16);
-  const pSrc = a.alloc(rows * sw * 16);
-  const pT = a.alloc(rows * tS);
-  const pOut = a.alloc(h * w * 16);
-  a.f32(pSrc, rows * sw * 4).set(src.subarray(y0 * sw * 4, y1 * sw * 4));
-  if (th) K.pixels(pSrc, sw * 16, rows, pT, w, th.idx, th.wts, th.taps);
-  else K.convX(pSrc + (ox - r) * 16, sw * 16, rows, pT, tS, w, W, kernel.length);
-  if (tv) K.rows(pT, w * 16, pOut, h, tv.idx, tv.wts, tv.taps);
-  else K.convY(pT, tS, pOut, w * 16, w * 16, h, W, kernel.length);
-  out.set(a.f32(pOut, w * h * 4));
-  return true;
+  return simd(sw * sh, [src, out], (a) => {
+    const K = a.fn;
+    // Every tap inside the source along an axis (the op's pad is at least r): that pass is a sliding
+    // convolution with one weight table (convX / convY), else the tap tables weigh the outside 0.
+    const insideX = conv && ox - r >= 0 && ox + w + r <= sw;
+    const insideY = conv && oy - r >= 0 && oy + h + r <= sh;
+    const W = insideX || insideY ? splatWeights(a, kernel) : 0;
+    const th = insideX ? undefined : edgeTaps(a, w, kernel, ox, sw, 16);
+    const tv = insideY ? undefined : edgeTaps(a, h, kernel, oy - y0, rows, 1);
+    // The intermediate's row stride: padded by 64 bytes for convY (see padStride), else w pixels.
+    const tS = th || tv ? w * 16 : padStride(w * 16);
+    const pSrc = a.input(src, y0 * sw * 4, rows * sw * 4);
+    const pT = a.alloc(rows * tS);
+    const pOut = a.output(out, h * w * 4);
+    if (th) K.pixels(pSrc, sw * 16, rows, pT, w, th.idx, th.wts, th.taps);
+    else K.convX(pSrc + (ox - r) * 16, sw * 16, rows, pT, tS, w, W, kernel.length);
+    if (tv) K.rows(pT, w * 16, pOut, h, tv.idx, tv.wts, tv.taps);
+    else K.convY(pT, tS, pOut, w * 16, w * 16, h, W, kernel.length);
+    a.flush(out, pOut, w * h * 4);
+  });
 }
 
 /**
@@ -312,43 +411,35 @@ export function blurExactPlaneSimd(
   out: Float32Array,
   conv = true,
 ): boolean {
-  const s = simd(sw * sh);
-  if (!s) return false;
-  const { k: K, arena: a } = s;
   const r = (kernel.length - 1) >> 1;
   const y0 = Math.max(0, oy - r);
   const y1 = Math.min(sh, oy + h + r);
   const rows = y1 - y0;
   if (rows <= 0) return false;
-  const P = (n: number) => (n + 3) & ~3;
-  // Every tap inside the source along an axis: that pass is convY with one weight table (as in blurExactSimd).
-  const insideX = conv && ox - r >= 0 && ox + w + r <= sw;
-  const insideY = conv && oy - r >= 0 && oy + h + r <= sh;
-  const W = insideX || insideY ? splatWeights(a, kernel) : 0;
-  const tv = insideY ? undefined : edgeTaps(a, h, kernel, oy - y0, rows, 1);
-  const th = insideX ? undefined : edgeTaps(a, w, kernel, ox, sw, 1);
-  const [sws, hs, ws] = [P(sw), P(h), P(w)];
-  const vtB = th ? hs * 4 : padStride(hs * 4); // pVT's row stride in bytes: padded for convY
-  const pSrc = a.alloc(rows * sws * 4); // rows x sw
-  const pV = a.alloc(hs * sws * 4); // h x sw: the column pass
-  const pVT = a.alloc(sws * vtB); // sw x h: transposed
-  const pO = a.alloc(ws * hs * 4); // w x h: the row pass
-  const pT = a.alloc(hs * ws * 4); // h x w: transposed, the result
-  if (sws === sw) a.f32(pSrc, sw * rows).set(src.subarray(y0 * sw, y1 * sw));
-  else {
-    const m = a.f32(pSrc, rows * sws);
-    for (let y = 0; y < rows; y++) m.set(src.subarray((y0 + y) * sw, (y0 + y) * sw + sw), y * sws);
-  }
-  if (tv) K.rows(pSrc, sws * 4, pV, h, tv.idx, tv.wts, tv.taps);
-  else K.convY(pSrc, sws * 4, pV, sws * 4, sws * 4, h, W, kernel.length);
-  K.transpose(pV, sws * 4, h, sw, pVT, vtB);
-  if (th) K.rows(pVT, hs * 4, pO, w, th.idx, th.wts, th.taps);
-  else K.convY(pVT + (ox - r) * vtB, vtB, pO, hs * 4, hs * 4, w, W, kernel.length);
-  K.transpose(pO, hs * 4, w, h, pT, ws * 4);
-  const res = a.f32(pT, h * ws);
-  if (ws === w) out.set(res.subarray(0, w * h));
-  else for (let y = 0; y < h; y++) out.set(res.subarray(y * ws, y * ws + w), y * w);
-  return true;
+  return simd(sw * sh, [src, out], (a) => {
+    const K = a.fn;
+    const P = (n: number) => (n + 3) & ~3;
+    // Every tap inside the source along an axis: that pass is convY with one weight table (as in blurExactSimd).
+    const insideX = conv && ox - r >= 0 && ox + w + r <= sw;
+    const insideY = conv && oy - r >= 0 && oy + h + r <= sh;
+    const W = insideX || insideY ? splatWeights(a, kernel) : 0;
+    const tv = insideY ? undefined : edgeTaps(a, h, kernel, oy - y0, rows, 1);
+    const th = insideX ? undefined : edgeTaps(a, w, kernel, ox, sw, 1);
+    const [sws, hs, ws] = [P(sw), P(h), P(w)];
+    const vtB = th ? hs * 4 : padStride(hs * 4); // pVT's row stride in bytes: padded for convY
+    const pSrc = a.inputRows(src, sw, y0, rows, sws); // rows x sw
+    const pV = a.alloc(hs * sws * 4); // h x sw: the column pass
+    const pVT = a.alloc(sws * vtB); // sw x h: transposed
+    const pO = a.alloc(ws * hs * 4); // w x h: the row pass
+    const pT = a.outputRows(out, w, h, ws, hs); // h x w: transposed, the result
+    if (tv) K.rows(pSrc, sws * 4, pV, h, tv.idx, tv.wts, tv.taps);
+    else K.convY(pSrc, sws * 4, pV, sws * 4, sws * 4, h, W, kernel.length);
+    K.transpose(pV, sws * 4, h, sw, pVT, vtB);
+    if (th) K.rows(pVT, hs * 4, pO, w, th.idx, th.wts, th.taps);
+    else K.convY(pVT + (ox - r) * vtB, vtB, pO, hs * 4, hs * 4, w, W, kernel.length);
+    K.transpose(pO, hs * 4, w, h, pT, ws * 4);
+    a.flushRows(out, pT, w, h, ws);
+  });
 }
 
 /**
@@ -373,9 +464,25 @@ export function blurPlaneSimd(
   h: number,
   out: Float32Array,
 ): boolean {
-  const s = simd(sw * sh);
-  if (!s) return false;
-  const { k: K, arena: a } = s;
+  return simd(sw * sh, [src, out], (a) => stagesPlane(a, src, sw, sh, tx, ty, k, kd, sx, sy, w, h, out));
+}
+
+function stagesPlane(
+  a: Arena,
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  tx: TentPlan,
+  ty: TentPlan,
+  k: number,
+  kd: Float64Array,
+  sx: SplinePlan,
+  sy: SplinePlan,
+  w: number,
+  h: number,
+  out: Float32Array,
+): void {
+  const K = a.fn;
   const bw = tx.blocks;
   const bh = ty.blocks;
   const k2 = 2 * k;
@@ -433,7 +540,7 @@ export function blurPlaneSimd(
   );
   // Each plane gets rows and columns rounded up to 4: the transposes move whole 4 x 4 blocks.
   const [sws, bhs, bws, hs, ws] = [P(sw), P(bh), P(bw), P(h), P(w)];
-  const pSrc = a.alloc(sh * sws * 4); // sh x sw
+  const pSrc = a.inputRows(src, sw, 0, sh, sws); // sh x sw
   const pV = a.alloc(bhs * sws * 4); // bh x sw: tent vertical
   const pVT = a.alloc(sws * bhs * 4); // sw x bh: transposed
   const pD = a.alloc(bws * bhs * 4); // bw x bh: tent horizontal
@@ -443,12 +550,7 @@ export function blurPlaneSimd(
   const pU = a.alloc(hs * bws * 4); // h x bw: B-spline vertical
   const pUT = a.alloc(bws * hs * 4); // bw x h: transposed
   const pO = a.alloc(ws * hs * 4); // w x h: B-spline horizontal
-  const pT = a.alloc(hs * ws * 4); // h x w: transposed, the result
-  if (sws === sw) a.f32(pSrc, sw * sh).set(src.subarray(0, sw * sh));
-  else {
-    const m = a.f32(pSrc, sh * sws);
-    for (let y = 0; y < sh; y++) m.set(src.subarray(y * sw, y * sw + sw), y * sws);
-  }
+  const pT = a.outputRows(out, w, h, ws, hs); // h x w: transposed, the result
   K.rows(pSrc, sws * 4, pV, bh, tv.idx, tv.wts, tv.taps);
   K.transpose(pV, sws * 4, bh, sw, pVT, bhs * 4);
   K.rows(pVT, bhs * 4, pD, bw, th.idx, th.wts, th.taps);
@@ -459,10 +561,7 @@ export function blurPlaneSimd(
   K.transpose(pU, bws * 4, h, bw, pUT, hs * 4);
   K.rows(pUT, hs * 4, pO, w, uh.idx, uh.wts, uh.taps);
   K.transpose(pO, hs * 4, w, h, pT, ws * 4);
-  const res = a.f32(pT, h * ws);
-  if (ws === w) out.set(res.subarray(0, w * h));
-  else for (let y = 0; y < h; y++) out.set(res.subarray(y * ws, y * ws + w), y * w);
-  return true;
+  a.flushRows(out, pT, w, h, ws);
 }
 
 /**
@@ -470,17 +569,15 @@ export function blurPlaneSimd(
  * blur's result. False without SIMD.
  */
 export function tintSimd(plane: Float32Array, r: number, g: number, b: number, out: Float32Array): boolean {
-  const s = simd(plane.length);
-  if (!s) return false;
-  const { k: K, arena: a } = s;
   const n = plane.length;
   const nv = (n + 3) & ~3;
-  const pIn = a.alloc(nv * 4);
-  const pOut = a.alloc(nv * 16);
-  a.f32(pIn, n).set(plane);
-  K.tint(pIn, nv * 4, pOut, r, g, b);
-  out.set(a.f32(pOut, n * 4));
-  return true;
+  return simd(n, [plane, out], (a) => {
+    // The kernel reads and writes whole vectors: in place where those end where the canvases do.
+    const pIn = nv === n ? a.input(plane, 0, n) : a.inputRows(plane, n, 0, 1, nv);
+    const pOut = a.outputRows(out, n * 4, 1, nv * 4, 1);
+    a.fn.tint(pIn, nv * 4, pOut, r, g, b);
+    a.flush(out, pOut, n * 4);
+  });
 }
 
 /**
@@ -503,21 +600,21 @@ export function monoScanSimd(
   alpha: Float32Array,
   range: Float64Array,
 ): boolean | undefined {
-  const s = simd(data.length >> 2);
-  if (!s) return undefined;
-  const { k: K, arena: a } = s;
   const rows = y1 - y0,
     cols = x1 - x0;
-  const pIn = a.alloc(rows * sw * 16);
-  const pA = a.alloc(rows * cols * 4);
-  const pS = a.alloc(48);
-  a.f32(pIn, rows * sw * 4).set(data.subarray(y0 * sw * 4, y1 * sw * 4));
-  K.mono(pIn + x0 * 16, sw * 16, rows, cols, pA, pS, r, g, b, rel);
-  const bad = a.i32(pS, 4);
-  if (bad[0] !== 0 || bad[1] !== 0 || bad[2] !== 0 || bad[3] !== 0) return false;
-  const stats = a.f32(pS, 12);
-  range[0] = stats[4]!;
-  range[1] = stats[8]!;
-  alpha.set(a.f32(pA, rows * cols));
-  return true;
+  let mono = false;
+  const ran = simd(data.length >> 2, [data, alpha], (a) => {
+    const pIn = a.input(data, y0 * sw * 4, rows * sw * 4);
+    const pA = a.output(alpha, rows * cols);
+    const pS = a.alloc(48);
+    a.fn.mono(pIn + x0 * 16, sw * 16, rows, cols, pA, pS, r, g, b, rel);
+    const bad = a.i32(pS, 4);
+    if (bad[0] !== 0 || bad[1] !== 0 || bad[2] !== 0 || bad[3] !== 0) return;
+    const stats = a.f32(pS, 12);
+    range[0] = stats[4]!;
+    range[1] = stats[8]!;
+    a.flush(alpha, pA, rows * cols);
+    mono = true;
+  });
+  return ran ? mono : undefined;
 }
