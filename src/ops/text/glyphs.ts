@@ -127,7 +127,6 @@ export function packRings(rings: readonly ArrayLike<number>[]): GlyphRings {
  * exact, so the whole box is growBox's over all the coordinates, ring by ring or at once).
  */
 export function ringsOf(coords: Float64Array, starts: Int32Array, count: number): GlyphRings {
-  const box = emptyBox();
   const ringBoxes = new Float64Array(count * 4);
   const rb = emptyBox();
   for (let k = 0; k < count; k++) {
@@ -135,10 +134,18 @@ export function ringsOf(coords: Float64Array, starts: Int32Array, count: number)
     rb[2] = rb[3] = -Infinity;
     growBox(rb, coords, starts[k]!, starts[k + 1]!);
     ringBoxes.set(rb, k * 4);
-    if (rb[0] < box[0]) box[0] = rb[0];
-    if (rb[1] < box[1]) box[1] = rb[1];
-    if (rb[2] > box[2]) box[2] = rb[2];
-    if (rb[3] > box[3]) box[3] = rb[3];
+  }
+  return ringsWithBoxes(coords, starts, count, ringBoxes);
+}
+
+/** A GlyphRings over packed rings whose boxes are known (`ringBoxes`, ring k at 4 k, growBox's of its vertices): ringsOf without reading the coordinates again. */
+export function ringsWithBoxes(coords: Float64Array, starts: Int32Array, count: number, ringBoxes: Float64Array): GlyphRings {
+  const box = emptyBox();
+  for (let k = 0; k < count * 4; k += 4) {
+    if (ringBoxes[k]! < box[0]) box[0] = ringBoxes[k]!;
+    if (ringBoxes[k + 1]! < box[1]) box[1] = ringBoxes[k + 1]!;
+    if (ringBoxes[k + 2]! > box[2]) box[2] = ringBoxes[k + 2]!;
+    if (ringBoxes[k + 3]! > box[3]) box[3] = ringBoxes[k + 3]!;
   }
   return { coords, starts, count, box, ringBoxes, byteLength: 96 + coords.byteLength + starts.byteLength + ringBoxes.byteLength };
 }

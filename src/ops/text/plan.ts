@@ -15,7 +15,7 @@ import type { OpContext } from '../types.js';
 import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turnedBox } from './along.js';
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
-import { type GlyphRings, packRings, ringsOf, SizedGlyphs } from './glyphs.js';
+import { type GlyphRings, packRings, ringsWithBoxes, SizedGlyphs } from './glyphs.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, place } from './placement.js';
@@ -979,9 +979,9 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
 
 /**
  * A line label's rings in world pixels: each glyph's outline (d = 0) or its own halo at d (cached
- * per glyph), turned and moved, written straight into one packed buffer (a new placement every
- * time: the caller caches the result per candidate). Halos are the glyphs' halos summed; outlines
- * have only their overlapping rings united.
+ * per glyph), turned and moved, written straight into one packed buffer with each ring's box (a
+ * new placement every time: the caller caches the result per candidate). Halos are the glyphs'
+ * halos summed; outlines have only their overlapping rings united.
  */
 function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: number, d: number): GlyphRings | undefined {
   const n = g.gids.length;
@@ -998,6 +998,7 @@ function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: num
   if (!count) return undefined;
   const coords = new Float64Array(total);
   const starts = new Int32Array(count + 1);
+  const boxes = new Float64Array(count * 4);
   let at = 0;
   let ring = 0;
   for (let i = 0; i < n; i++) {
@@ -1008,57 +1009,72 @@ function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: num
     const gy = g.y[i]!;
     const rc = r.coords;
     for (let k = 0; k < r.count; k++) {
-      starts[ring++] = at;
+      starts[ring] = at;
+      // The ring's box as growBox finds it (ringsOf), while the vertices are written.
+      let x0 = Infinity;
+      let y0 = Infinity;
+      let x1 = -Infinity;
+      let y1 = -Infinity;
       for (let p = r.starts[k]!, e = r.starts[k + 1]!; p < e; p += 2, at += 2) {
         const u = rc[p]!;
         const v = rc[p + 1]!;
-        coords[at] = gx + co * u - si * v;
-        coords[at + 1] = gy + si * u + co * v;
+        const x = gx + co * u - si * v;
+        const y = gy + si * u + co * v;
+        coords[at] = x;
+        coords[at + 1] = y;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
       }
+      boxes[ring * 4] = x0;
+      boxes[ring * 4 + 1] = y0;
+      boxes[ring * 4 + 2] = x1;
+      boxes[ring * 4 + 3] = y1;
+      ring++;
     }
   }
   starts[count] = at;
-  if (d > 0) return ringsOf(coords, starts, count);
-  const rings: Float64Array[] = new Array(count);
-  for (let k = 0; k < count; k++) rings[k] = coords.subarray(starts[k]!, starts[k + 1]!);
-  return packRings(uniteOverlapping(clipper, rings));
+  if (d > 0) return ringsWithBoxes(coords, starts, count, boxes);
+  return uniteOverlapping(clipper, ringsWithBoxes(coords, starts, count, boxes));
 }
 
 /**
- * Rings with those whose boxes overlap united (non-zero), the rest as they are: a line label's
- * glyphs overlap only at joins (Arabic, Devanagari), so most labels need no union at all.
+ * Rings with those whose boxes overlap united (non-zero), the rest as they are, in the order of
+ * each group's first ring: a line label's glyphs overlap only at joins (Arabic, Devanagari), and a
+ * glyph's outer ring and its holes (whose boxes overlap, so they stay together). A label with no
+ * ring to unite is returned as it is.
  */
-function uniteOverlapping(clipper: Clipper, rings: Float64Array[]): Float64Array[] {
-  const boxes = rings.map((r) => {
-    const b = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let i = 0; i + 1 < r.length; i += 2) {
-      b[0] = Math.min(b[0]!, r[i]!);
-      b[1] = Math.min(b[1]!, r[i + 1]!);
-      b[2] = Math.max(b[2]!, r[i]!);
-      b[3] = Math.max(b[3]!, r[i + 1]!);
+function uniteOverlapping(clipper: Clipper, set: GlyphRings): GlyphRings {
+  const { coords, starts, count, ringBoxes: b } = set;
+  // Union-find over rings whose boxes overlap.
+  const parent = new Int32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  let joined = false;
+  for (let i = 0; i < count; i++)
+    for (let j = i + 1; j < count; j++) {
+      if (b[i * 4]! < b[j * 4 + 2]! && b[j * 4]! < b[i * 4 + 2]! && b[i * 4 + 1]! < b[j * 4 + 3]! && b[j * 4 + 1]! < b[i * 4 + 3]!) {
+        parent[find(i)] = find(j);
+        joined = true;
+      }
     }
-    return b;
-  });
-  // Union-find over rings whose boxes overlap (a ring and its holes overlap, so they stay together).
-  const parent = rings.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  for (let i = 0; i < rings.length; i++)
-    for (let j = i + 1; j < rings.length; j++) {
-      const a = boxes[i]!;
-      const b = boxes[j]!;
-      if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) parent[find(i)] = find(j);
-    }
-  const groups = new Map<number, Float64Array[]>();
-  rings.forEach((r, i) => {
+  if (!joined) return set;
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < count; i++) {
     const k = find(i);
     const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
-  });
+    if (g) g.push(i);
+    else groups.set(k, [i]);
+  }
+  const ring = (i: number) => coords.subarray(starts[i]!, starts[i + 1]!);
   const out: Float64Array[] = [];
   for (const g of groups.values()) {
-    if (g.length === 1) out.push(g[0]!);
-    else out.push(...unionRings(clipper, g));
+    if (g.length === 1) out.push(ring(g[0]!));
+    else out.push(...unionRings(clipper, g.map(ring)));
   }
-  return out;
+  return packRings(out);
 }
