@@ -10,6 +10,8 @@
 // (density.wat, bit for bit splatRowsReference below).
 import type { ScalarField } from '../../types.js';
 import type { OpContext } from '../types.js';
+import { acquire } from '../../backends/cpu/pool.js';
+import { arenaAlloc, arenaFree, arenaMemory, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
 import { densityGroups, GAUSS_COEF, reach } from './plan.js';
 
@@ -23,7 +25,7 @@ function inDisk(i: number, px: number, dy2: number, r2: number): boolean {
 
 interface Exports {
   splat(sum: number, W: number, ex: number, ey: number, i0: number, i1: number, j0: number, j1: number, px: number, py: number, r2: number, s: number): void;
-  mem: WebAssembly.Memory;
+  demote(src: number, dst: number, n: number): void;
 }
 
 /** density.wat: one point's rows (span and multiply-adds), bit for bit splatRowsReference. */
@@ -66,10 +68,13 @@ function splatRowsReference(
 }
 
 /**
- * Accumulates a field: sums in float64 (rounded to float32 once by the caller), visiting points
- * in input order so renders are deterministic. The sum and the per-point factors live in
- * density.wat's memory where WebAssembly runs (one accumulator at a time: kernels are
- * synchronous), else in plain arrays with the TypeScript rows; `reference: true` forces the latter.
+ * Accumulates a field: sums in float64 (rounded to float32 once, `toFloat32`), visiting points in
+ * input order so renders are deterministic. Where WebAssembly runs, the sum and the per-point
+ * factors are blocks of the canvas arena (src/util/wasm-arena.ts) while it has room, and
+ * `toFloat32` rounds the sum into the field's canvas there in place; else they live in
+ * density.wat's own memory (one accumulator at a time: kernels are synchronous). Without
+ * WebAssembly, or with `reference: true`, plain arrays and the TypeScript rows. The same sums in
+ * every case. `toFloat32` or `dispose` ends an accumulator (its arena blocks go back).
  */
 export class DensityAccumulator {
   readonly width: number;
@@ -81,6 +86,10 @@ export class DensityAccumulator {
   private ex: Float64Array;
   private ey: Float64Array;
   private readonly k: ReturnType<typeof kernels>;
+  /** The kernels the sum and factors are in the memory of. */
+  private fn: Exports | undefined;
+  /** The arena blocks of sum, ex and ey, while they lie in the arena. */
+  private blocks: Float32Array[] = [];
 
   constructor(width: number, height: number, x0: number, y0: number, maxRadius: number, reference = false) {
     this.width = width;
@@ -89,14 +98,67 @@ export class DensityAccumulator {
     this.y0 = y0;
     const n = 2 * Math.ceil(Math.max(0, maxRadius)) + 2;
     this.k = reference ? null : kernels();
-    if (this.k) {
+    const placed = this.k ? this.arenaViews(n) : undefined;
+    if (placed) [this.sum, this.ex, this.ey] = placed;
+    else if (this.k) {
       [this.sum, this.ex, this.ey] = this.views(n);
       this.sum.fill(0);
+      this.fn = this.k.fn;
     } else {
       this.sum = new Float64Array(width * height);
       this.ex = new Float64Array(n);
       this.ey = new Float64Array(n);
     }
+  }
+
+  /** A zero sum and factor arrays of n as arena blocks, or undefined where the arena has no room for them. */
+  private arenaViews(n: number): [Float64Array, Float64Array, Float64Array] | undefined {
+    const fn = this.k!.onArena();
+    const mem = arenaMemory();
+    if (!fn || !mem) return undefined;
+    for (const [length, zero] of [
+      [this.width * this.height * 2, true],
+      [n * 2, false],
+      [n * 2, false],
+    ] as const) {
+      const b = arenaAlloc(Math.max(length, 4), zero);
+      if (!b) {
+        this.dispose();
+        return undefined;
+      }
+      this.blocks.push(b);
+    }
+    this.fn = fn;
+    const [s, x, y] = this.blocks as [Float32Array, Float32Array, Float32Array];
+    return [
+      new Float64Array(mem.buffer, s.byteOffset, this.width * this.height),
+      new Float64Array(mem.buffer, x.byteOffset, n),
+      new Float64Array(mem.buffer, y.byteOffset, n),
+    ];
+  }
+
+  /** Factors of n: new arena blocks, else the sum moved into the module's memory with them. */
+  private grow(n: number): void {
+    if (this.blocks.length) {
+      const x = arenaAlloc(n * 2, false);
+      const y = x && arenaAlloc(n * 2, false);
+      if (x && y) {
+        for (const b of this.blocks.splice(1)) arenaFree(b);
+        this.blocks.push(x, y);
+        const buf = x.buffer;
+        this.ex = new Float64Array(buf, x.byteOffset, n);
+        this.ey = new Float64Array(buf, y.byteOffset, n);
+        return;
+      }
+      if (x) arenaFree(x);
+      const sum = this.sum;
+      [this.sum, this.ex, this.ey] = this.views(n);
+      this.sum.set(sum);
+      this.dispose();
+      this.fn = this.k!.fn;
+      return;
+    }
+    [this.sum, this.ex, this.ey] = this.views(n);
   }
 
   /** The sum and factor arrays in the module's memory, grown to factors of n (the sum kept). */
@@ -122,14 +184,14 @@ export class DensityAccumulator {
     const a = 4.5 / (kernelRadius * kernelRadius);
     const need = 2 * Math.ceil(radius) + 2;
     if (this.ex.length < need) {
-      if (this.k) [this.sum, this.ex, this.ey] = this.views(need);
+      if (this.k) this.grow(need);
       else {
         this.ex = new Float64Array(need);
         this.ey = new Float64Array(need);
       }
     }
     const { ex, ey, sum } = this;
-    const fn = this.k?.fn;
+    const fn = this.fn;
     const exAt = ex.byteOffset;
     const eyAt = ey.byteOffset;
     const s = scale * GAUSS_COEF;
@@ -151,17 +213,26 @@ export class DensityAccumulator {
         const dy = j + 0.5 - py;
         ey[j - j0] = Math.exp(-a * dy * dy);
       }
-      if (fn) fn.splat(0, W, exAt, eyAt, i0, i1, j0, j1, px, py, r2, s);
+      if (fn) fn.splat(sum.byteOffset, W, exAt, eyAt, i0, i1, j0, j1, px, py, r2, s);
       else splatRowsReference(sum, W, ex, ey, i0, i1, j0, j1, px, py, r2, s);
     }
   }
 
-  /** The accumulated field as float32. */
+  /** The accumulated field as float32, a canvas from the pool; ends the accumulator. */
   toFloat32(): Float32Array {
-    // set() rounds each value to float32 as Float32Array.from does, without the iterator.
-    const out = new Float32Array(this.sum.length);
-    out.set(this.sum);
+    const n = this.sum.length;
+    const out = acquire(n, false); // every value is written below
+    // In the arena: density.wat rounds each value as a Float32Array stores it, in place.
+    if (this.blocks.length && inArena(out)) this.fn!.demote(this.sum.byteOffset, out.byteOffset, n);
+    else out.set(this.sum); // rounds each value to float32 as Float32Array.from does, without the iterator
+    this.dispose();
     return out;
+  }
+
+  /** Gives the arena blocks back; the sum must not be read afterwards. */
+  dispose(): void {
+    for (const b of this.blocks) arenaFree(b);
+    this.blocks.length = 0;
   }
 }
 
@@ -202,7 +273,7 @@ function coarse(ctx: OpContext, k: number, cutoff: number): ScalarField {
   const acc = new DensityAccumulator(cw, ch, cx0, cy0, (ctx.bound('radius') * 2) / k);
   for (const g of densityGroups(ctx)) acc.splat(g.points, g.scale, g.radius / k, reach(g.scale, g.radius, cutoff) / k, k, ox, oy);
   const cells = acc.sum;
-  const out = new Float32Array(W * H);
+  const out = acquire(W * H, false); // every value is written below
   // Pixel centre x0 + i + 0.5 lies at cell coordinate (x0 + i + 0.5) / k - 0.5 (cell centres at integers).
   const col0 = new Int32Array(W);
   const fx = new Float64Array(W);
@@ -229,5 +300,6 @@ function coarse(ctx: OpContext, k: number, cutoff: number): ScalarField {
       out[j * W + i] = top + fy * (bottom - top);
     }
   }
+  acc.dispose();
   return { kind: 'scalar-field', width: W, height: H, data: out };
 }

@@ -7,6 +7,7 @@ import { gpuTest, GPU, PARITY_WINDOW, randomSource, rng, tap, renderOn } from '.
 import { rampOut } from '../../../tests/helpers/scalars.js';
 import { CpuBackend } from '../../index.js';
 import { DensityAccumulator } from './cpu.js';
+import { inArena, setArenaEnabled } from '../../util/wasm-arena.js';
 
 // The spec's falloff, written out independently of cpu.ts.
 const K = (d: number, r: number) => (d <= r ? Math.exp(-0.5 * 3 ** 2 * (d / r) ** 2) / Math.sqrt(2 * Math.PI) : 0);
@@ -254,21 +255,29 @@ describe('density', () => {
       [30, 30, 3.1, 8],
     ] as const) {
       const pts = Float64Array.from({ length: 400 }, (_, i) => (i % 2 ? H : W) * (random() * 1.6 - 0.3) * k + 1000);
-      const run = (reference: boolean) => {
+      const run = (reference: boolean, arena = true) => {
+        setArenaEnabled(arena);
         const acc = new DensityAccumulator(W, H, 1000 / k, 1000 / k, radius * 2, reference);
         acc.splat(pts, 0.09, radius, radius, k);
         acc.splat(pts.subarray(0, 100), 1.7, radius * 0.6, radius * 1.3, k); // a cutoff's longer reach
         acc.splat(pts.subarray(100, 180), 0.3, radius * 1.9, radius * 2.5, k); // factors grown past the first size
-        // The WebAssembly path keeps the sum in the module's memory, with the factors after it.
+        // The WebAssembly path keeps the sum in the canvas arena (or the module's memory), with the factors.
         if (!reference) expect(acc.sum.buffer.byteLength).toBeGreaterThan(acc.sum.byteLength);
-        return { sum: Float64Array.from(acc.sum), f32: acc.toFloat32() };
+        if (!reference) expect(inArena(acc.sum)).toBe(arena);
+        const sum = Float64Array.from(acc.sum);
+        const f32 = acc.toFloat32();
+        setArenaEnabled(true);
+        // The field is a canvas of the pool: rounded in the arena by density.wat, else by Float32Array.set.
+        expect(inArena(f32)).toBe(arena && W * H >= 4096);
+        return { sum, f32: Array.from(f32) };
       };
       const ref = run(true);
-      const fast = run(false);
-      let differ = 0;
-      for (let i = 0; i < ref.sum.length; i++) if (!Object.is(ref.sum[i], fast.sum[i])) differ++;
-      expect({ W, radius, differ }).toEqual({ W, radius, differ: 0 });
-      expect(Array.from(fast.f32)).toEqual(Array.from(ref.f32));
+      for (const fast of [run(false), run(false, false)]) {
+        let differ = 0;
+        for (let i = 0; i < ref.sum.length; i++) if (!Object.is(ref.sum[i], fast.sum[i])) differ++;
+        expect({ W, radius, differ }).toEqual({ W, radius, differ: 0 });
+        expect(fast.f32).toEqual(ref.f32);
+      }
       expect(ref.sum.some((v) => v > 0)).toBe(true);
       cases++;
     }

@@ -4,6 +4,10 @@
 ;; bit the reference's. The exp() factors per column and row come from JavaScript (Math.exp), in
 ;; `ex` and `ey`. Compiled by scripts/gen-wasm.mjs; called from simd.ts.
 (module
+  ;; the memory: cpu.ts gives one instance a memory of its own (grown from JavaScript) and one the
+  ;; canvas arena (src/util/wasm-arena.ts), where the sum and factors are arena blocks and the
+  ;; field is written into its canvas in place
+  (import "env" "mem" (memory 1))
   ;; Whether column i's centre lies in the support, with the row's dy^2: (i + 0.5 - px)^2 + dy2 <= r2.
   (func $inDisk (param $i i32) (param $px f64) (param $dy2 f64) (param $r2 f64) (result i32)
     (local $dx f64)
@@ -77,5 +81,26 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $row))))
 
-  ;; the memory simd.ts keeps the field and the factors in (grown from JavaScript)
-  (memory (export "mem") 1))
+  ;; demote(src, dst, n): dst[i] = src[i] rounded to f32 (to nearest, ties to even, as JavaScript's
+  ;; Float32Array stores a double) for i < n: four values a step (two f64x2 demoted and joined),
+  ;; the rest one at a time. src: f64 array, dst: f32 array (byte offsets).
+  (func (export "demote") (param $src i32) (param $dst i32) (param $n i32)
+    (local $i i32) (local $n4 i32) (local $p i32)
+    (local.set $n4 (i32.and (local.get $n) (i32.const -4)))
+    (block $quadsDone
+      (loop $quads
+        (br_if $quadsDone (i32.ge_u (local.get $i) (local.get $n4)))
+        (local.set $p (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 3))))
+        (v128.store (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2)))
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+            (f32x4.demote_f64x2_zero (v128.load (local.get $p)))
+            (f32x4.demote_f64x2_zero (v128.load (i32.add (local.get $p) (i32.const 16))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $quads)))
+    (block $restDone
+      (loop $rest
+        (br_if $restDone (i32.ge_u (local.get $i) (local.get $n)))
+        (f32.store (i32.add (local.get $dst) (i32.shl (local.get $i) (i32.const 2)))
+          (f32.demote_f64 (f64.load (i32.add (local.get $src) (i32.shl (local.get $i) (i32.const 3))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $rest)))))
