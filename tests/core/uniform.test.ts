@@ -238,6 +238,9 @@ describe("one-value rasters: the same bits as every op's general path", () => {
     // Zoom 2, tile 1/1 covers lon -90..0, lat 0..66.5.
     expect(await sameBits(style(square(-60, 20, -30, 40)), [2, 1, 1])).toBe(false);
     expect(await sameBits(style(square(60, 20, 90, 40)), [2, 1, 1])).toBe(true);
+    // A fill over the whole canvas (all land) replaces every pixel with its opaque paint: marked
+    // (Compositor.covered), the blur takes its one-value path, the same bits as its general path.
+    expect(await sameBits(style(square(-120, -10, 30, 80)), [2, 1, 1])).toBe(true);
   });
 
   test('strokes that draw nothing (brush dabs, MapLibre-profile lines) are marked: alone transparent, onto a marked base keeping its mark', async () => {

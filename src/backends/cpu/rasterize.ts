@@ -315,6 +315,7 @@ export class Rasterizer {
     const opaque = pa >= 1;
     const BM = (1 << BLOCK) - 1;
     let painted = false; // a pixel was composited (Compositor.painted)
+    let replaced = 0; // pixels replaced by the opaque paint at coverage 1 (each pixel is composited once at most)
     for (let y = this.yMin; y <= this.yMax; y++) {
       const c0 = rowMin[y]!;
       const c1 = rowMax[y]!;
@@ -343,6 +344,7 @@ export class Rasterizer {
             d[p + 1] = pg;
             d[p + 2] = pb;
             d[p + 3] = 1;
+            replaced++;
             continue;
           }
           const k = 1 - pa * c;
@@ -375,6 +377,7 @@ export class Rasterizer {
             if (c !== 0) {
               paintRun(d, rowP + run * 4, x - run, pr, pg, pb, pa, c);
               painted = true;
+              if (c >= 1 && opaque) replaced += x - run;
             }
             c = n;
             run = x;
@@ -384,6 +387,7 @@ export class Rasterizer {
       if (c !== 0) {
         paintRun(d, rowP + run * 4, W - run, pr, pg, pb, pa, c);
         painted = true;
+        if (c >= 1 && opaque) replaced += W - run;
       }
       if (c1 >= W) {
         acc[base + W] = 0;
@@ -392,7 +396,11 @@ export class Rasterizer {
         blk[bb + ((W + 1) >> BLOCK)] = 0;
       }
     }
-    if (painted) comp.painted = true;
+    if (painted) {
+      comp.painted = true;
+      // Every pixel of the canvas replaced by the paint (a fill over the whole canvas), or not.
+      comp.covered = replaced * 4 === d.length;
+    }
     this.unconfine();
   }
 
@@ -719,6 +727,12 @@ export class Compositor implements RunSink {
   a = 0;
   /** Whether a run or row reached the canvas (paintedNothing, src/backends/cpu/uniform.ts). */
   painted = false;
+  /**
+   * Whether every pixel of the canvas holds the paint (r, g, b, 1): the last composite replaced each
+   * one with the opaque paint at coverage 1 (a fill over the whole canvas: all land) and nothing was
+   * painted since. Only Rasterizer.composite's area-coverage walk sets it; any other paint clears it.
+   */
+  covered = false;
   readonly span: SpanFn;
 
   constructor(
@@ -731,6 +745,7 @@ export class Compositor implements RunSink {
       let p = (y * this.width + x0) * 4;
       if (solid >= 0) {
         this.painted = true;
+        this.covered = false;
         if (solid >= 1 && a >= 1) {
           // Opaque paint over a whole run: the destination is replaced.
           fillPixels(d, p, x1 - x0, r, g, b, 1);
@@ -760,13 +775,17 @@ export class Compositor implements RunSink {
         d[p + 2] = b * c + d[p + 2]! * k;
         d[p + 3] = a * c + d[p + 3]! * k;
       }
-      if (painted) this.painted = true; // a row of zero coverage (a ring off the canvas's left side) paints nothing
+      if (painted) {
+        this.painted = true; // a row of zero coverage (a ring off the canvas's left side) paints nothing
+        this.covered = false;
+      }
     };
   }
 
   /** One run of coverage c, painted (Rasterizer.composite). */
   run(y: number, x0: number, x1: number, c: number): void {
     this.painted = true;
+    this.covered = false;
     paintRun(this.data, (y * this.width + x0) * 4, x1 - x0, this.r, this.g, this.b, this.a, c);
   }
 
