@@ -247,18 +247,23 @@ async function renderOnce(
     if (needed) return { stats: session.stats, published: st.published };
     const out = st.results.get(plan.output)!;
     const cropped = session.crop(out, st.canvases.get(plan.output)!, window);
-    const raster = await session.read(cropped);
-    // The caller owns the raster it gets (it may transfer it): never the cache's own array.
-    if (st.pinned.has(raster.data)) return { raster: { ...raster, data: raster.data.slice() }, stats: session.stats, published: st.published };
-    // Nor a view of the CPU backend's canvas arena (its buffer is the arena's memory, which cannot
-    // be transferred): the pixels go into a pooled buffer of its own, the arena's back to the pool,
-    // unless the caller only reads it and gives it back (arenaOutput).
-    if (!options.arenaOutput && inArena(raster.data))
-      return { raster: { ...raster, data: ownCopy(raster.data) }, stats: session.stats, published: st.published };
+    const raster = callersRaster(st, await session.read(cropped), options);
     return { raster, stats: session.stats, published: st.published };
   } finally {
     session.end();
   }
+}
+
+/**
+ * The output raster as its caller gets it, its own (it may transfer it): never the node cache's
+ * array (a copy), nor a view of the CPU backend's canvas arena (its buffer is the arena's memory,
+ * which cannot be transferred: the pixels go into a pooled buffer of the caller's own, the arena's
+ * back to the pool), unless the caller only reads it and gives it back (arenaOutput).
+ */
+function callersRaster(st: RenderState, raster: Raster, options: RenderOptions): Raster {
+  if (st.pinned.has(raster.data)) return { ...raster, data: raster.data.slice() };
+  if (!options.arenaOutput && inArena(raster.data)) return { ...raster, data: ownCopy(raster.data) };
+  return raster;
 }
 
 /** Whether storage `s` must be kept: the node cache owns it, or a result other than `except` holds it. */
