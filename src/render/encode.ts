@@ -1,6 +1,7 @@
 // Output conversion: premultiplied float sRGB -> 8-bit straight-alpha RGBA (what PNG stores), and
 // the PNG image data of a raster (colour type, palette, unfiltered scanlines) that a host deflates.
 import type { Raster } from '../types.js';
+import { arenaAlloc, arenaFree, inArena } from '../util/wasm-arena.js';
 import { wasmKernels, type WasmKernels } from '../util/wasm-kernels.js';
 
 /** `out`: where to write (reused scratch); it must hold width * height * 4 bytes. */
@@ -127,26 +128,67 @@ export function pngImageReference(r: Raster): PngImage {
 
 /**
  * pngImage with png-rows.wat. Its memory: the raster's floats at 0, the packed pixels after them,
- * then the scanlines (16 bytes of room past them), then the two filter counts.
+ * then the scanlines (16 bytes of room past them), then the two filter counts. A raster lying in
+ * the canvas arena (a render worker's output, RenderOptions.arenaOutput) is read where it lies by
+ * the module's instance on the arena, the packed pixels, scanlines and counts in a block of the
+ * arena (arenaBlock): no copy of the floats.
  */
 function pngImageSimd(k: WasmKernels<RowsExports>, r: Raster): PngImage {
   const { width, height } = r;
   const n = width * height;
-  const pxAt = n * 16;
-  const linesAt = pxAt + n * 4;
-  const resAt = linesAt + ((height * (width * 4 + 1) + 16 + 3) & ~3);
-  k.reserve(resAt + 8);
-  k.f32(0, n * 4).set(r.data.subarray(0, n * 4));
-  const opaque = k.fn.convert(0, pxAt, n) === 1;
-  const px = new Int32Array(k.u8(0, 0).buffer, pxAt, n);
+  const lineBytes = (height * (width * 4 + 1) + 16 + 3) & ~3;
+  const fn = inArena(r.data) ? k.onArena() : null;
+  const block = fn ? arenaBlock(n * 4 + lineBytes + 8) : undefined;
+  let at: RowsAt;
+  if (fn && block) at = { fn, buffer: block.buffer, inAt: r.data.byteOffset, pxAt: block.byteOffset };
+  else {
+    k.reserve(n * 16 + n * 4 + lineBytes + 8);
+    k.f32(0, n * 4).set(r.data.subarray(0, n * 4));
+    at = { fn: k.fn, buffer: k.u8(0, 0).buffer, inAt: 0, pxAt: n * 16 };
+  }
+  const linesAt = at.pxAt + n * 4;
+  const resAt = linesAt + lineBytes;
+  const opaque = at.fn.convert(at.inAt, at.pxAt, n) === 1;
+  const px = new Int32Array(at.buffer, at.pxAt, n);
   const count = paletteOf(px);
   if (count <= 256) return indexedImage(width, height, count, opaque);
-  k.fn.stats(pxAt, width, height, resAt);
-  const [changesNone, changesSub] = new Int32Array(k.u8(0, 0).buffer, resAt, 2);
+  at.fn.stats(at.pxAt, width, height, resAt);
+  const [changesNone, changesSub] = new Int32Array(at.buffer, resAt, 2);
   const channels = opaque ? 3 : 4;
   const filter = chooseFilter(px, width, height, channels, changesNone!, changesSub!);
-  k.fn.rows(pxAt, width, height, linesAt, filter, channels);
-  return { width, height, colorType: channels === 3 ? 2 : 6, bitDepth: 8, filter, scanlines: k.u8(linesAt, height * (width * channels + 1)) };
+  at.fn.rows(at.pxAt, width, height, linesAt, filter, channels);
+  return {
+    width,
+    height,
+    colorType: channels === 3 ? 2 : 6,
+    bitDepth: 8,
+    filter,
+    scanlines: new Uint8Array(at.buffer, linesAt, height * (width * channels + 1)),
+  };
+}
+
+/** Where pngImageSimd's passes run: an instance, its memory, the floats' and packed pixels' byte offsets. */
+interface RowsAt {
+  fn: RowsExports;
+  buffer: ArrayBufferLike;
+  inAt: number;
+  pxAt: number;
+}
+
+let encodeBlock: Float32Array | undefined;
+
+/**
+ * The arena block of pngImageSimd's in-place path, kept from one encode to the next (its
+ * scanlines are the PngImage's until the next call, as the scratch memory's are): reused while it
+ * holds `bytes` and is at most four times that (a 1024 px encode does not keep 8 MiB of the arena
+ * for the 256 px tiles after it); undefined when the arena has no room (the copying path runs).
+ */
+function arenaBlock(bytes: number): Float32Array | undefined {
+  const length = (bytes + 3) >> 2;
+  if (encodeBlock && encodeBlock.length >= length && encodeBlock.length <= 4 * length) return encodeBlock;
+  if (encodeBlock) arenaFree(encodeBlock);
+  encodeBlock = arenaAlloc(length, false);
+  return encodeBlock;
 }
 
 /**

@@ -3,6 +3,10 @@
 ;; the truecolour filter choice's two counts, and the truecolour scanlines. Compiled by
 ;; scripts/gen-wasm.mjs; called from encode.ts.
 (module
+  ;; Imported: a scratch memory of its own (the raster copied in), or the canvas arena
+  ;; (src/util/wasm-arena.ts), where a raster lying there is read in place (encode.ts).
+  (import "env" "mem" (memory 1))
+
   ;; convert(in, out, n) -> every alpha 255 (1) or not (0). n pixels of four f32 at `in` to n packed
   ;; RGBA8 (r | g << 8 | b << 16 | a << 24, little-endian bytes r g b a) at `out`, as toRGBA8: alpha
   ;; >= 1: each colour channel ToUint8Clamp(c * 255), alpha 255; 0 < alpha < 1: ToUint8Clamp(c *
@@ -183,5 +187,4 @@
     (if (i32.eq (local.get $channels) (i32.const 4))
       (then (i32.store8 offset=3 (local.get $out) (i32.shr_u (local.get $w) (i32.const 24)))))
     (i32.add (local.get $out) (local.get $channels)))
-
-  (memory (export "mem") 1))
+)

@@ -14,6 +14,8 @@ import { tileWindow } from '../../src/types.js';
 import { decodeWithPngjs, decodeWithSharp, pixelDifference, rgbaOf } from '../helpers/decode.js';
 import { codecCase, countColours } from '../helpers/raster-arbitrary.js';
 import { ROOT } from './fixtures.js';
+import { acquire, release } from '../../src/backends/cpu/pool.js';
+import { inArena, setArenaEnabled } from '../../src/util/wasm-arena.js';
 
 /** A raster from straight RGBA colours in [0, 1] (premultiplied here), `pick(x, y)` choosing one. */
 function raster(width: number, height: number, pick: (x: number, y: number) => readonly number[]): Raster {
@@ -325,6 +327,66 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
       releaseRaster(r);
     }
     expect([...forms].sort()).toEqual(['indexed', 'truecolour']);
+  });
+
+  /** `r`'s pixels in a canvas of the canvas arena (src/util/wasm-arena.ts), as a render worker's output lies. */
+  const inTheArena = (r: Raster): Raster => {
+    const data = acquire(r.data.length, false);
+    data.set(r.data);
+    expect(inArena(data)).toBe(true);
+    return { ...r, data };
+  };
+
+  test('a raster lying in the canvas arena is read in place: the same image data (indexed, Sub, Up, RGBA, specials; sizes up and down)', () => {
+    const rand = rng(31);
+    const cases: Raster[] = [
+      raster(256, 256, (x, y) => [x / 256, y / 256, 0.5, 1]), // gradients: Sub
+      columnNoise(300, 200, false, 7), // Up, RGB
+      columnNoise(64, 64, true, 3), // Up, RGBA
+      raster(256, 256, (x) => [x % 3 ? 0.2 : 0.6, 0.5, 0.25, 1]), // indexed
+      raster(1024, 1024, (x, y) => [(x ^ y) / 1024, 0.5, 0.5, (x % 7) / 6]), // the largest the kernel takes: the block grows
+      raster(37, 29, () => [rand(), rand(), rand(), rand()]), // small after large: a new block
+      raster(256, 256, () => [rand() < 0.1 ? Number.NaN : rand(), -0, rand() * 2 - 0.5, rand() < 0.5 ? 1 : rand()]),
+    ];
+    for (const r of cases) {
+      const there = inTheArena(r);
+      same(there);
+      // the image data of the raster outside the arena (the copying path) too
+      expect(Buffer.from(pngFile(pngImage(there))).equals(Buffer.from(pngFile(pngImage(r))))).toBe(true);
+      release(there.data);
+    }
+  });
+
+  test("in the arena with no room for the encoder's block (arena turned off for new blocks): the copying path, the same data", () => {
+    const r = inTheArena(columnNoise(300, 200, true, 5));
+    const small = inTheArena(raster(40, 30, (x) => [x / 40, 0.5, 0.5, 1]));
+    setArenaEnabled(false);
+    try {
+      same(r); // may reuse the block held from before
+      same(small); // needs a block of its own size, which the arena refuses: the copying path
+    } finally {
+      setArenaEnabled(true);
+      release(r.data);
+      release(small.data);
+    }
+  });
+
+  test('world example tiles rendered as a render worker renders them (arenaOutput): read in place, the same image data', async () => {
+    const backend = new CpuBackend();
+    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+    const params = style.renderer.params({});
+    for (const [z, x, y] of [
+      [3, 4, 2],
+      [4, 8, 5],
+      [4, 2, 9],
+      [4, 1, 9],
+    ] as const)
+      for (const size of [256, 512]) {
+        const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, size), params, { backend, arenaOutput: true });
+        expect(inArena(r.data)).toBe(true);
+        same(r);
+        releaseRaster(r);
+      }
   });
 });
 
