@@ -7,6 +7,10 @@
 # (docs/deploy.md).
 
 FROM node:20-bookworm-slim AS build
+# A C compiler for the PNG encoder's deflate addon (scripts/build-native.mjs: libdeflate, about half
+# node:zlib's CPU); this stage only, the image keeps the built dist/native/deflate.node. Without it
+# the build still succeeds and the server deflates with node:zlib (one line at start-up says so).
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Dependencies first (a layer that survives source edits); `prepare` builds once the sources are in.

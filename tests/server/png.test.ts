@@ -3,11 +3,15 @@
 // every form it writes (property-based over rasters made to hit each form, and examples); and no
 // larger than sharp's default encode (compressionLevel 6, no adaptive filtering) of the same
 // pixels on real tiles. Witnesses: libvips/libpng and pngjs, two PNG readers we did not write.
+// Every suite that writes files runs twice: with libdeflate (the addon npm install builds,
+// src/hosts/node/deflate.ts) and with node:zlib, its fallback (setZlibDeflate). The addon's
+// absence skips its half loudly; TILEGRAPH_REQUIRE_ADDON=1 (CI) makes it a failure.
 import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { CpuBackend, releaseRaster, toRGBA8, type Raster } from '../../src/index.js';
 import { PNG_SIMD_MAX_PIXELS, pngImage, pngImageReference, pngImageSimdAvailable, type PngImage } from '../../src/render/encode.js';
+import { deflateInfo, setZlibDeflate, usingLibdeflate } from '../../src/hosts/node/deflate.js';
 import { encodePng, encodePngSync, pngFile } from '../../src/hosts/node/png.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { tileWindow } from '../../src/types.js';
@@ -95,148 +99,238 @@ function noneRows(r: Raster, img: PngImage): Uint8Array {
   return out;
 }
 
-describe('pngImage + pngFile as a codec (fast-check)', () => {
-  test('every raster decodes with libvips and pngjs to exactly toRGBA8, in the smallest form for its colours', async () => {
-    await fc.assert(
-      fc.asyncProperty(codecCase, async ({ raster: r, colours, opaque }) => {
-        const want = rgbaOf(r);
-        // The generator's promise, checked: the form below depends on it.
-        expect(countColours(want)).toBe(colours);
-        const png = pngFile(pngImage(r));
-        expect(await roundTrip(r, png)).toEqual(formFor(colours, opaque));
-        // The same pixels in a buffer not 8-byte aligned (a view 4 bytes in): the run test's
-        // int32 path, where the aligned one compares float64 pairs.
-        const shifted = new Float32Array(r.data.length + 1);
-        shifted.set(r.data, 1);
-        const unaligned: Raster = { ...r, data: shifted.subarray(1) };
-        expect(await roundTrip(unaligned)).toEqual(formFor(colours, opaque));
-      }),
-      { numRuns: 300 },
-    );
-  });
+const ADDON = usingLibdeflate();
+if (!ADDON) {
+  const msg = `tests/server/png.test.ts: libdeflate's half SKIPPED: ${deflateInfo().reason} (scripts/build-native.mjs builds it).`;
+  if (process.env.TILEGRAPH_REQUIRE_ADDON === '1') throw new Error(`${msg} TILEGRAPH_REQUIRE_ADDON=1 makes this a failure.`);
+  console.warn(msg);
+}
 
-  test('one encode after another reuses scratch memory without leaking pixels between them', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(codecCase, { minLength: 2, maxLength: 4 }), async (cases) => {
-        // Image data is a view of shared scratch: write every file first, then decode them all.
-        const files = cases.map((c) => pngFile(pngImage(c.raster)));
-        for (let i = 0; i < cases.length; i++) await roundTrip(cases[i]!.raster, files[i]!);
-      }),
-      { numRuns: 40 },
-    );
-  });
+test('the deflate in use: libdeflate where the addon loads, node:zlib where setZlibDeflate(true) says', () => {
+  if (ADDON) expect(deflateInfo().name).toMatch(/^libdeflate \d+\.\d+$/);
+  setZlibDeflate(true);
+  expect(deflateInfo()).toEqual({ name: 'node:zlib', reason: 'setZlibDeflate(true)' });
+  setZlibDeflate(false);
+  expect(usingLibdeflate()).toBe(ADDON);
 });
 
-describe('encodePng: lossless', () => {
-  const cases: [string, Raster, number, number][] = [
-    ['one colour', raster(256, 256, () => [0.66, 0.81, 0.9, 1]), 3, 1],
-    // Opaque white packs to -1, the run test's old sentinel: an empty PLTE, or the first run
-    // taking another colour's index (the outside audit's bug).
-    ['opaque white only', raster(256, 256, () => [1, 1, 1, 1]), 3, 1],
-    ['white top half, black square below', raster(256, 256, (x, y) => (y >= 128 && x >= 64 && x < 192 ? [0, 0, 0, 1] : [1, 1, 1, 1])), 3, 1],
-    ['white first pixel, then 3 colours', raster(9, 9, (x, y) => (x + y === 0 ? [1, 1, 1, 1] : palette(3, false)[(x + y) % 3]!)), 3, 2],
-    ['fully transparent', raster(64, 64, () => [0, 0, 0, 0]), 3, 1],
-    ['2 colours, odd size', raster(13, 7, (x, y) => ((x + y) % 2 ? [1, 0.5, 0, 1] : [0.2, 0.3, 0.4, 1])), 3, 1],
-    ['3 colours with alpha, odd size', raster(11, 5, (x, y) => palette(3, true)[(x * 7 + y) % 3]!), 3, 2],
-    ['16 colours', raster(37, 9, (x, y) => palette(16, false)[(x + 3 * y) % 16]!), 3, 4],
-    ['17 colours with alpha', raster(40, 40, (x, y) => palette(17, true)[(x * y) % 17]!), 3, 8],
-    ['256 colours', raster(64, 64, (x, y) => palette(256, true)[(x + 64 * y) % 256]!), 3, 8],
-    ['257 colours, opaque', raster(64, 64, (x, y) => palette(257, false)[(x + 64 * y) % 257]!), 2, 8],
-    ['257 colours with alpha', raster(64, 64, (x, y) => palette(257, true)[(x + 64 * y) % 257]!), 6, 8],
-    ['runs of 7 translucent colours', raster(50, 20, (x, y) => palette(7, true)[Math.floor((x + 50 * y) / 9) % 7]!), 3, 4],
-    // -0 and +0 compare equal as float64 pairs (the run test): both convert to 0, one colour.
-    ['signed zeros in one run', raster(40, 3, (x) => (x % 3 ? [0, -0, 0.5, 1] : [0, 0, 0.5, 1])), 3, 1],
-    ['runs of 300 colours with alpha', raster(100, 40, (x, y) => palette(300, true)[Math.floor((x + 100 * y) / 5) % 300]!), 6, 8],
-  ];
-  test.each(cases)('%s: decodes to the bytes toRGBA8 gives, in the expected form', async (_name, r, colorType, bitDepth) => {
-    expect(await roundTrip(r)).toEqual({ colorType, bitDepth });
+const DEFLATERS: ['libdeflate' | 'node:zlib'][] = [['node:zlib']];
+if (ADDON) DEFLATERS.unshift(['libdeflate']);
+
+describe.each(DEFLATERS)('deflate: %s', (deflater) => {
+  beforeAll(() => setZlibDeflate(deflater === 'node:zlib'));
+  afterAll(() => setZlibDeflate(false));
+  test('this half runs with that deflate', () => {
+    expect(deflateInfo().name.split(' ')[0]).toBe(deflater);
   });
 
-  test('random floats, rounding ties, values outside [0, 1] and NaN convert as toRGBA8 does', async () => {
-    const rand = rng(7);
-    const w = 97;
-    const h = 61;
-    const data = new Float32Array(w * h * 4);
-    const special = [0, 1, 0.5, 1.5, -0.25, Number.NaN, 126.5 / 255, 127.5 / 255, 0.25];
-    for (let i = 0; i < data.length; i += 4) {
-      const k = (i / 4) % 5;
-      const a = k === 0 ? 1 : k === 1 ? 0.5 : k === 2 ? rand() : k === 3 ? 0 : special[(i >> 2) % special.length]!;
-      for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand() * (a > 0 ? a : 1);
-      data[i + 3] = a;
-    }
-    await roundTrip({ kind: 'raster', width: w, height: h, data });
+  describe('pngImage + pngFile as a codec (fast-check)', () => {
+    test('every raster decodes with libvips and pngjs to exactly toRGBA8, in the smallest form for its colours', async () => {
+      await fc.assert(
+        fc.asyncProperty(codecCase, async ({ raster: r, colours, opaque }) => {
+          const want = rgbaOf(r);
+          // The generator's promise, checked: the form below depends on it.
+          expect(countColours(want)).toBe(colours);
+          const png = pngFile(pngImage(r));
+          expect(await roundTrip(r, png)).toEqual(formFor(colours, opaque));
+          // The same pixels in a buffer not 8-byte aligned (a view 4 bytes in): the run test's
+          // int32 path, where the aligned one compares float64 pairs.
+          const shifted = new Float32Array(r.data.length + 1);
+          shifted.set(r.data, 1);
+          const unaligned: Raster = { ...r, data: shifted.subarray(1) };
+          expect(await roundTrip(unaligned)).toEqual(formFor(colours, opaque));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    test('one encode after another reuses scratch memory without leaking pixels between them', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(codecCase, { minLength: 2, maxLength: 4 }), async (cases) => {
+          // Image data is a view of shared scratch: write every file first, then decode them all.
+          const files = cases.map((c) => pngFile(pngImage(c.raster)));
+          for (let i = 0; i < cases.length; i++) await roundTrip(cases[i]!.raster, files[i]!);
+        }),
+        { numRuns: 40 },
+      );
+    });
   });
 
-  test.each([
-    ['RGB', false, 2],
-    ['RGBA', true, 6],
-  ] as const)(
-    'noise varying smoothly down the rows, %s: Up rows (zlib level 1), decoding to toRGBA8, smaller than None rows',
-    async (_name, alpha, colorType) => {
-      for (const [w, h] of [
-        [256, 256],
-        [203, 77],
-      ] as const) {
-        const r = columnNoise(w, h, alpha);
-        const img = pngImage(r);
-        expect([img.colorType, img.filter]).toEqual([colorType, 2]);
-        expect(await roundTrip(r)).toEqual({ colorType, bitDepth: 8 });
-        // the same pixels with None rows at level 4 (the encoder's choice before Up): larger
-        const none = { ...imageOf(img), filter: 0 as const, scanlines: noneRows(r, img) };
-        await roundTrip(r, pngFile(none, { compressionLevel: 4 }));
-        expect(encodePngSync(r).length).toBeLessThan(pngFile(none, { compressionLevel: 4 }).length);
+  describe('encodePng: lossless', () => {
+    const cases: [string, Raster, number, number][] = [
+      ['one colour', raster(256, 256, () => [0.66, 0.81, 0.9, 1]), 3, 1],
+      // Opaque white packs to -1, the run test's old sentinel: an empty PLTE, or the first run
+      // taking another colour's index (the outside audit's bug).
+      ['opaque white only', raster(256, 256, () => [1, 1, 1, 1]), 3, 1],
+      ['white top half, black square below', raster(256, 256, (x, y) => (y >= 128 && x >= 64 && x < 192 ? [0, 0, 0, 1] : [1, 1, 1, 1])), 3, 1],
+      ['white first pixel, then 3 colours', raster(9, 9, (x, y) => (x + y === 0 ? [1, 1, 1, 1] : palette(3, false)[(x + y) % 3]!)), 3, 2],
+      ['fully transparent', raster(64, 64, () => [0, 0, 0, 0]), 3, 1],
+      ['2 colours, odd size', raster(13, 7, (x, y) => ((x + y) % 2 ? [1, 0.5, 0, 1] : [0.2, 0.3, 0.4, 1])), 3, 1],
+      ['3 colours with alpha, odd size', raster(11, 5, (x, y) => palette(3, true)[(x * 7 + y) % 3]!), 3, 2],
+      ['16 colours', raster(37, 9, (x, y) => palette(16, false)[(x + 3 * y) % 16]!), 3, 4],
+      ['17 colours with alpha', raster(40, 40, (x, y) => palette(17, true)[(x * y) % 17]!), 3, 8],
+      ['256 colours', raster(64, 64, (x, y) => palette(256, true)[(x + 64 * y) % 256]!), 3, 8],
+      ['257 colours, opaque', raster(64, 64, (x, y) => palette(257, false)[(x + 64 * y) % 257]!), 2, 8],
+      ['257 colours with alpha', raster(64, 64, (x, y) => palette(257, true)[(x + 64 * y) % 257]!), 6, 8],
+      ['runs of 7 translucent colours', raster(50, 20, (x, y) => palette(7, true)[Math.floor((x + 50 * y) / 9) % 7]!), 3, 4],
+      // -0 and +0 compare equal as float64 pairs (the run test): both convert to 0, one colour.
+      ['signed zeros in one run', raster(40, 3, (x) => (x % 3 ? [0, -0, 0.5, 1] : [0, 0, 0.5, 1])), 3, 1],
+      ['runs of 300 colours with alpha', raster(100, 40, (x, y) => palette(300, true)[Math.floor((x + 100 * y) / 5) % 300]!), 6, 8],
+    ];
+    test.each(cases)('%s: decodes to the bytes toRGBA8 gives, in the expected form', async (_name, r, colorType, bitDepth) => {
+      expect(await roundTrip(r)).toEqual({ colorType, bitDepth });
+    });
+
+    test('random floats, rounding ties, values outside [0, 1] and NaN convert as toRGBA8 does', async () => {
+      const rand = rng(7);
+      const w = 97;
+      const h = 61;
+      const data = new Float32Array(w * h * 4);
+      const special = [0, 1, 0.5, 1.5, -0.25, Number.NaN, 126.5 / 255, 127.5 / 255, 0.25];
+      for (let i = 0; i < data.length; i += 4) {
+        const k = (i / 4) % 5;
+        const a = k === 0 ? 1 : k === 1 ? 0.5 : k === 2 ? rand() : k === 3 ? 0 : special[(i >> 2) % special.length]!;
+        for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand() * (a > 0 ? a : 1);
+        data[i + 3] = a;
       }
-    },
-  );
+      await roundTrip({ kind: 'raster', width: w, height: h, data });
+    });
 
-  test('scratch reuse: a large encode then a small one, and the async form', async () => {
-    await roundTrip(raster(300, 200, (x, y) => [x / 300, y / 200, 0.5, 1]));
-    const small = raster(3, 2, (x) => [x / 2, 0, 0, 1]);
-    await roundTrip(small);
-    await roundTrip(small, await encodePng(small));
-    expect(pngImage(small).scanlines.length).toBe(2 * (1 + 1)); // 3 colours: 2 bits, one byte a row
-  });
-});
+    test.each([
+      ['RGB', false, 2],
+      ['RGBA', true, 6],
+    ] as const)(
+      'noise varying smoothly down the rows, %s: Up rows (zlib level 1), decoding to toRGBA8, smaller than None rows',
+      async (_name, alpha, colorType) => {
+        for (const [w, h] of [
+          [256, 256],
+          [203, 77],
+        ] as const) {
+          const r = columnNoise(w, h, alpha);
+          const img = pngImage(r);
+          expect([img.colorType, img.filter]).toEqual([colorType, 2]);
+          expect(await roundTrip(r)).toEqual({ colorType, bitDepth: 8 });
+          // the same pixels with None rows at level 4 (the encoder's choice before Up): larger
+          const none = { ...imageOf(img), filter: 0 as const, scanlines: noneRows(r, img) };
+          await roundTrip(r, pngFile(none, { compressionLevel: 4 }));
+          expect(encodePngSync(r).length).toBeLessThan(pngFile(none, { compressionLevel: 4 }).length);
+        }
+      },
+    );
 
-describe('encodePngSync: one-colour rasters encoded once, then their bytes reused', () => {
-  // A raster whose pixels all have the same bits is encoded once per size, colour and zlib level;
-  // later ones get a copy of those bytes. Witnesses: libvips and pngjs decode every file to
-  // toRGBA8 of the raster; the bytes are those of the encoder's general path (pngImageReference).
-  const cases: [string, Raster][] = [
-    ['open sea, 256 px', raster(256, 256, () => [0.66, 0.81, 0.9, 1])],
-    ['transparent, 256 px', raster(256, 256, () => [0, 0, 0, 0])],
-    ['translucent, 512 px', raster(512, 512, () => [0.2, 0.4, 0.6, 0.5])],
-    ['one colour, odd size', raster(13, 7, () => [1, 0.5, 0, 1])],
-    ['one pixel', raster(1, 1, () => [0.3, 0.3, 0.3, 0.7])],
-  ];
-  test.each(cases)("%s: every encode decodes to toRGBA8, with the general path's bytes, in a buffer of its own", async (_name, r) => {
-    const want = pngFile(pngImageReference(r));
-    for (const level of [undefined, 6]) {
-      const first = encodePngSync(r, { compressionLevel: level });
-      const second = encodePngSync(r, { compressionLevel: level });
-      expect(second.buffer).not.toBe(first.buffer);
-      if (level === undefined) {
-        expect(Buffer.from(first).equals(Buffer.from(want))).toBe(true);
-        expect(Buffer.from(second).equals(Buffer.from(want))).toBe(true);
-      } else expect(Buffer.from(second).equals(Buffer.from(pngFile(pngImageReference(r), { compressionLevel: 6 })))).toBe(true);
-      first.fill(0); // the caller owns (and may transfer or overwrite) what it gets
-      expect(Buffer.from(encodePngSync(r, { compressionLevel: level })).equals(Buffer.from(second))).toBe(true);
-      await roundTrip(r, second);
-    }
+    test('scratch reuse: a large encode then a small one, and the async form', async () => {
+      await roundTrip(raster(300, 200, (x, y) => [x / 300, y / 200, 0.5, 1]));
+      const small = raster(3, 2, (x) => [x / 2, 0, 0, 1]);
+      await roundTrip(small);
+      await roundTrip(small, await encodePng(small));
+      expect(pngImage(small).scanlines.length).toBe(2 * (1 + 1)); // 3 colours: 2 bits, one byte a row
+    });
   });
 
-  test('a raster of one colour but its last pixel, or of another size or colour, is not answered from the one-colour files', async () => {
-    const sea = raster(64, 64, () => [0.66, 0.81, 0.9, 1]);
-    encodePngSync(sea);
-    const last = raster(64, 64, (x, y) => (x === 63 && y === 63 ? [0.5, 0.5, 0.5, 1] : [0.66, 0.81, 0.9, 1]));
-    expect(form(encodePngSync(last))).toEqual({ colorType: 3, bitDepth: 1 });
-    await roundTrip(last);
-    await roundTrip(raster(64, 32, () => [0.66, 0.81, 0.9, 1]));
-    await roundTrip(raster(64, 64, () => [0.66, 0.81, 0.9, 0.5]));
-    // -0 and +0 differ in their bits: each its own entry, both the same image.
-    const signed = raster(8, 8, () => [0, -0, 0.5, 1]);
-    expect(Buffer.from(encodePngSync(signed)).equals(Buffer.from(pngFile(pngImageReference(signed))))).toBe(true);
-    await roundTrip(signed);
+  describe('encodePngSync: one-colour rasters encoded once, then their bytes reused', () => {
+    // A raster whose pixels all have the same bits is encoded once per size, colour and zlib level;
+    // later ones get a copy of those bytes. Witnesses: libvips and pngjs decode every file to
+    // toRGBA8 of the raster; the bytes are those of the encoder's general path (pngImageReference).
+    const cases: [string, Raster][] = [
+      ['open sea, 256 px', raster(256, 256, () => [0.66, 0.81, 0.9, 1])],
+      ['transparent, 256 px', raster(256, 256, () => [0, 0, 0, 0])],
+      ['translucent, 512 px', raster(512, 512, () => [0.2, 0.4, 0.6, 0.5])],
+      ['one colour, odd size', raster(13, 7, () => [1, 0.5, 0, 1])],
+      ['one pixel', raster(1, 1, () => [0.3, 0.3, 0.3, 0.7])],
+    ];
+    test.each(cases)("%s: every encode decodes to toRGBA8, with the general path's bytes, in a buffer of its own", async (_name, r) => {
+      const want = pngFile(pngImageReference(r));
+      for (const level of [undefined, 6]) {
+        const first = encodePngSync(r, { compressionLevel: level });
+        const second = encodePngSync(r, { compressionLevel: level });
+        expect(second.buffer).not.toBe(first.buffer);
+        if (level === undefined) {
+          expect(Buffer.from(first).equals(Buffer.from(want))).toBe(true);
+          expect(Buffer.from(second).equals(Buffer.from(want))).toBe(true);
+        } else expect(Buffer.from(second).equals(Buffer.from(pngFile(pngImageReference(r), { compressionLevel: 6 })))).toBe(true);
+        first.fill(0); // the caller owns (and may transfer or overwrite) what it gets
+        expect(Buffer.from(encodePngSync(r, { compressionLevel: level })).equals(Buffer.from(second))).toBe(true);
+        await roundTrip(r, second);
+      }
+    });
+
+    test('a raster of one colour but its last pixel, or of another size or colour, is not answered from the one-colour files', async () => {
+      const sea = raster(64, 64, () => [0.66, 0.81, 0.9, 1]);
+      encodePngSync(sea);
+      const last = raster(64, 64, (x, y) => (x === 63 && y === 63 ? [0.5, 0.5, 0.5, 1] : [0.66, 0.81, 0.9, 1]));
+      expect(form(encodePngSync(last))).toEqual({ colorType: 3, bitDepth: 1 });
+      await roundTrip(last);
+      await roundTrip(raster(64, 32, () => [0.66, 0.81, 0.9, 1]));
+      await roundTrip(raster(64, 64, () => [0.66, 0.81, 0.9, 0.5]));
+      // -0 and +0 differ in their bits: each its own entry, both the same image.
+      const signed = raster(8, 8, () => [0, -0, 0.5, 1]);
+      expect(Buffer.from(encodePngSync(signed)).equals(Buffer.from(pngFile(pngImageReference(signed))))).toBe(true);
+      await roundTrip(signed);
+    });
+  });
+
+  describe('encodePng: size against sharp default', () => {
+    const sharpDefault = (r: Raster) => {
+      const rgba = toRGBA8(r);
+      return sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
+        .png({ compressionLevel: 6 })
+        .toBuffer();
+    };
+    // The 16 zoom-2 tiles of the bundled example and a few deeper ones: open sea (one colour), land
+    // with borders (a few dozen colours), coasts under the blurred shadow (> 256 colours: the hardest
+    // case, where zlib-ng's level 6 in sharp beats Node's zlib on the same rows by a few percent, and
+    // the None / Sub choice is a heuristic).
+    const tiles: [number, number, number][] = [
+      [0, 0, 0],
+      [4, 0, 15],
+      [4, 8, 5],
+      [4, 11, 6],
+      [5, 17, 11],
+    ];
+    for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) tiles.push([2, x, y]);
+    test('bundled example tiles: lossless, fewer bytes in total, none more than 10% larger', async () => {
+      const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+      const backend = new CpuBackend();
+      const params = style.renderer.params({});
+      let ours = 0;
+      let theirs = 0;
+      for (const [z, x, y] of tiles) {
+        const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+        const a = encodePngSync(r).length;
+        const b = (await sharpDefault(r)).length;
+        await roundTrip(r);
+        expect({ tile: `${z}/${x}/${y}`, within: a / b <= 1.1 }).toEqual({ tile: `${z}/${x}/${y}`, within: true });
+        ours += a;
+        theirs += b;
+        releaseRaster(r);
+      }
+      expect(ours).toBeLessThan(theirs);
+    });
+
+    test('watercolour example tiles (noise, Up rows): lossless, fewer bytes than sharp default, each', async () => {
+      const style = await loadStyleFile(path.join(ROOT, 'examples/watercolor/style.json'));
+      const backend = new CpuBackend();
+      const params = style.renderer.params({});
+      for (const [z, x, y] of [
+        [4, 8, 5],
+        [4, 4, 6],
+      ] as const) {
+        const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+        expect(pngImage(r).filter).toBe(2);
+        const a = encodePngSync(r).length;
+        await roundTrip(r);
+        expect(a).toBeLessThan((await sharpDefault(r)).length);
+        releaseRaster(r);
+      }
+    });
+
+    test('a smooth gradient (Sub filter) is well below sharp default', async () => {
+      const r = raster(256, 256, (x, y) => [x / 255, 0.5 + 0.4 * Math.sin(y / 40), (x + y) / 510, 1]);
+      const img = pngImage(r);
+      expect([img.colorType, img.filter]).toEqual([2, 1]);
+      await roundTrip(r);
+      expect(encodePngSync(r).length).toBeLessThan(0.8 * (await sharpDefault(r)).length);
+    });
   });
 });
 
@@ -387,69 +481,5 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
         same(r);
         releaseRaster(r);
       }
-  });
-});
-
-describe('encodePng: size against sharp default', () => {
-  const sharpDefault = (r: Raster) => {
-    const rgba = toRGBA8(r);
-    return sharp(Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength), { raw: { width: r.width, height: r.height, channels: 4 } })
-      .png({ compressionLevel: 6 })
-      .toBuffer();
-  };
-  // The 16 zoom-2 tiles of the bundled example and a few deeper ones: open sea (one colour), land
-  // with borders (a few dozen colours), coasts under the blurred shadow (> 256 colours: the hardest
-  // case, where zlib-ng's level 6 in sharp beats Node's zlib on the same rows by a few percent, and
-  // the None / Sub choice is a heuristic).
-  const tiles: [number, number, number][] = [
-    [0, 0, 0],
-    [4, 0, 15],
-    [4, 8, 5],
-    [4, 11, 6],
-    [5, 17, 11],
-  ];
-  for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) tiles.push([2, x, y]);
-  test('bundled example tiles: lossless, fewer bytes in total, none more than 10% larger', async () => {
-    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
-    const backend = new CpuBackend();
-    const params = style.renderer.params({});
-    let ours = 0;
-    let theirs = 0;
-    for (const [z, x, y] of tiles) {
-      const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
-      const a = encodePngSync(r).length;
-      const b = (await sharpDefault(r)).length;
-      await roundTrip(r);
-      expect({ tile: `${z}/${x}/${y}`, within: a / b <= 1.1 }).toEqual({ tile: `${z}/${x}/${y}`, within: true });
-      ours += a;
-      theirs += b;
-      releaseRaster(r);
-    }
-    expect(ours).toBeLessThan(theirs);
-  });
-
-  test('watercolour example tiles (noise, Up rows): lossless, fewer bytes than sharp default, each', async () => {
-    const style = await loadStyleFile(path.join(ROOT, 'examples/watercolor/style.json'));
-    const backend = new CpuBackend();
-    const params = style.renderer.params({});
-    for (const [z, x, y] of [
-      [4, 8, 5],
-      [4, 4, 6],
-    ] as const) {
-      const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
-      expect(pngImage(r).filter).toBe(2);
-      const a = encodePngSync(r).length;
-      await roundTrip(r);
-      expect(a).toBeLessThan((await sharpDefault(r)).length);
-      releaseRaster(r);
-    }
-  });
-
-  test('a smooth gradient (Sub filter) is well below sharp default', async () => {
-    const r = raster(256, 256, (x, y) => [x / 255, 0.5 + 0.4 * Math.sin(y / 40), (x + y) / 510, 1]);
-    const img = pngImage(r);
-    expect([img.colorType, img.filter]).toEqual([2, 1]);
-    await roundTrip(r);
-    expect(encodePngSync(r).length).toBeLessThan(0.8 * (await sharpDefault(r)).length);
   });
 });

@@ -1,37 +1,61 @@
-// PNG encoding (our own: node:zlib over the smallest lossless form of the pixels) and decoding
+// PNG encoding (our own: libdeflate, else node:zlib, over the smallest lossless form of the pixels) and decoding
 // through sharp (Node host only).
 import zlib from 'node:zlib';
 import sharp from './sharp.js';
 import { fromRGBA8, pngImage, type PngImage } from '../../render/encode.js';
+import { deflate, usingLibdeflate, ZLIB_MEM_LEVEL } from './deflate.js';
 import type { Raster } from '../../types.js';
 
 export interface PngOptions {
   /**
-   * zlib level 0-9. Default 4 (PNG_DEFAULT_LEVEL): on the bundled examples' tiles level 6 (sharp's
-   * default) cost 1.3-2.2x the deflate CPU of 4 for 0.5-3% fewer bytes (indexed and unfiltered
-   * rows) and up to ~8% on Sub-filtered gradients (docs/server.md, PNG encoding).
+   * Compression level 0-9 of every tile. Default: PNG_DEFAULT_LEVEL (Up rows PNG_UP_LEVEL) with
+   * node:zlib; with libdeflate (./deflate.ts), which takes zlib's level numbers as its own,
+   * LIBDEFLATE_LEVEL (indexed LIBDEFLATE_INDEXED_LEVEL, Up rows LIBDEFLATE_UP_LEVEL)
+   * (docs/server.md, PNG encoding).
    */
   compressionLevel?: number;
 }
 
-/** The zlib level of every tile unless PngOptions says otherwise (see compressionLevel), but PNG_UP_LEVEL's. */
+/**
+ * node:zlib's level of every tile unless PngOptions says otherwise (see compressionLevel), but
+ * PNG_UP_LEVEL's: on the bundled examples' tiles level 6 (sharp's default) cost 1.3-2.2x the
+ * deflate CPU of 4 for 0.5-3% fewer bytes (indexed and unfiltered rows) and up to ~8% on
+ * Sub-filtered gradients (docs/server.md, PNG encoding).
+ */
 export const PNG_DEFAULT_LEVEL = 4;
 
 /**
- * The zlib level of Up-filtered rows (encode.ts chooseFilter: noise varying smoothly down the rows)
- * unless PngOptions says otherwise: what is left after Up is mostly small residuals that matches
- * barely shorten, so level 1 costs ~45% less deflate CPU than 4 for ~4% more bytes (the terrain and
- * watercolour examples' tiles; still ~15% fewer than those rows unfiltered at level 4).
+ * node:zlib's level of Up-filtered rows (encode.ts chooseFilter: noise varying smoothly down the
+ * rows) unless PngOptions says otherwise: what is left after Up is mostly small residuals that
+ * matches barely shorten, so level 1 costs ~45% less deflate CPU than 4 for ~4% more bytes (the
+ * terrain and watercolour examples' tiles; still ~15% fewer than those rows unfiltered at level 4).
  */
 export const PNG_UP_LEVEL = 1;
 
 /**
- * zlib's memLevel for every tile: 9 (zlib's default is 8) doubles the match finder's hash table
- * (64 Ki heads, +128 KiB a deflate), so fewer collisions walk its chains: on the bundled examples'
- * truecolour tiles 7-13% less deflate CPU for the same bytes within 0.3% (docs/server.md, PNG
- * encoding).
+ * libdeflate's level of truecolour tiles with None or Sub rows: on the bundled examples' tiles
+ * 1-5% fewer bytes than node:zlib at PNG_DEFAULT_LEVEL for ~35-50% less deflate CPU. Its level 2
+ * costs ~25% less again and is as small on the textured tiles, but 7% larger on the heatmap's
+ * gradients (docs/server.md, PNG encoding).
  */
-export const PNG_MEM_LEVEL = 9;
+export const LIBDEFLATE_LEVEL = 4;
+
+/** libdeflate's level of indexed tiles: 0.3-9% fewer bytes than node:zlib at PNG_DEFAULT_LEVEL (level 4: up to 1% more) for ~30% less CPU. */
+export const LIBDEFLATE_INDEXED_LEVEL = 5;
+
+/** libdeflate's level of Up rows: 2-5% fewer bytes than node:zlib at PNG_UP_LEVEL for ~55% less deflate CPU. */
+export const LIBDEFLATE_UP_LEVEL = 1;
+
+/** zlib's memLevel for every tile (./deflate.ts ZLIB_MEM_LEVEL). */
+export const PNG_MEM_LEVEL = ZLIB_MEM_LEVEL;
+
+/** The level a tile's rows deflate at here. */
+function levelOf(img: PngImage, options: PngOptions): number {
+  if (options.compressionLevel !== undefined) return options.compressionLevel;
+  const up = img.filter === 2;
+  if (usingLibdeflate()) return up ? LIBDEFLATE_UP_LEVEL : img.colorType === 3 ? LIBDEFLATE_INDEXED_LEVEL : LIBDEFLATE_LEVEL;
+  return up ? PNG_UP_LEVEL : PNG_DEFAULT_LEVEL;
+}
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -55,8 +79,7 @@ function crc32(bytes: Uint8Array): number {
 
 /** The PNG file of image data (src/render/encode.ts pngImage), in one buffer of its own (transferable). */
 export function pngFile(img: PngImage, options: PngOptions = {}): Uint8Array {
-  const level = options.compressionLevel ?? (img.filter === 2 ? PNG_UP_LEVEL : PNG_DEFAULT_LEVEL);
-  const idat = zlib.deflateSync(img.scanlines, { level, memLevel: PNG_MEM_LEVEL });
+  const idat = deflate(img.scanlines, levelOf(img, options));
   const chunks: [string, Uint8Array][] = [];
   const ihdr = new Uint8Array(13);
   const dv = new DataView(ihdr.buffer);
@@ -122,7 +145,7 @@ function uniformPng(r: Raster, options: PngOptions): Uint8Array | undefined {
   if (n > 1 && bytes.compare(bytes, 0, (n - 1) * 16, 16, n * 16) !== 0) return undefined;
   const bits = new Int32Array(d.buffer, d.byteOffset, 4);
   const [c0, c1, c2, c3] = bits;
-  const key = `${r.width} ${r.height} ${c0} ${c1} ${c2} ${c3} ${options.compressionLevel ?? PNG_DEFAULT_LEVEL}`;
+  const key = `${r.width} ${r.height} ${c0} ${c1} ${c2} ${c3} ${options.compressionLevel ?? PNG_DEFAULT_LEVEL} ${usingLibdeflate()}`;
   let png = uniformPngs.get(key);
   if (png)
     uniformPngs.delete(key); // re-inserted below: most recently used

@@ -15,6 +15,7 @@ import {
   drain,
   httpLimits,
   listen,
+  logDeflateFallback,
   makeRenderer,
   shownHost,
   type RunningServer,
@@ -116,6 +117,7 @@ export async function serveMany(o: Omit<ServeOptions, 'style'> & { styles: strin
     throw e;
   }
   const { port } = server.address() as AddressInfo;
+  logDeflateFallback(services.values().next().value!.log);
   const watchers = o.watch ? watchStyles(services) : [];
   const shown = shownHost(host);
   let closing: Promise<void> | undefined;

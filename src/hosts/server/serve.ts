@@ -7,11 +7,21 @@ import { makePngRenderer, WorkerPool, type PngRenderer } from '../node/render-po
 import { gpuAdapterSummary } from '../node/gpu.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { defaultFetchTimeoutMs } from '../node/loader.js';
+import { deflateInfo } from '../node/deflate.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp, tileFastPath } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
 import { ShuttingDownError } from './queue.js';
 import { TileService, type TileServiceOptions } from './service.js';
+
+/**
+ * One line at start-up where PNG tiles deflate with node:zlib, not libdeflate (the addon is not
+ * built or did not load: src/hosts/node/deflate.ts); GET /metrics names the deflate either way.
+ */
+export function logDeflateFallback(log: (line: string) => void): void {
+  const d = deflateInfo();
+  if (d.name === 'node:zlib') log(`tilegraph: PNG tiles deflate with node:zlib (about twice the CPU of libdeflate): ${d.reason}`);
+}
 
 /** Starts listening; rejects with the listen error (port in use, ...). */
 export function listen(server: Server, port: number, host: string): Promise<void> {
@@ -223,6 +233,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const shown = shownHost(host);
   const url = `http://${shown}:${port}/`;
+  logDeflateFallback(service.log);
 
   let watcher: FSWatcher | undefined;
   if (o.watch) {
