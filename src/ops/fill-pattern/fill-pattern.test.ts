@@ -72,10 +72,24 @@ describe('fill-pattern', () => {
         const sprite = { kind: 'sprite' as const, width: sw, height: sh, data: Float32Array.from({ length: sw * sh * 4 }, () => (r() < 0.2 ? 0 : r())) };
         const cols = Float32Array.from({ length: W }, (_, x) => (((u0 + x / scale) % sw) + sw) % sw);
         const ph = { cols, v0, inv: 1 / scale };
-        const cov = Float32Array.from({ length: W * H }, () => (r() < 0.3 ? 0 : r() < 0.5 ? 1 : r()));
+        // Rows uncovered at both ends, some wholly (the op gives the kernel each row's covered span).
+        const cov = Float32Array.from({ length: W * H }, (_, i) => {
+          const x = i % W,
+            y = Math.floor(i / W);
+          return y % 9 === 4 || x < y % 7 || x > W - 1 - (y % 5) || r() < 0.3 ? 0 : r() < 0.5 ? 1 : r();
+        });
+        const spans = new Int32Array(2 * H);
+        for (let y = 0; y < H; y++) {
+          const row = Array.from(cov.subarray(y * W, y * W + W));
+          const first = row.findIndex((c) => c > 0);
+          spans[2 * y] = first < 0 ? W : first;
+          spans[2 * y + 1] = first < 0 ? 0 : W - row.reverse().findIndex((c) => c > 0);
+        }
         const base = Float32Array.from({ length: W * H * 4 }, () => r());
         const fast = base.slice();
         spritePattern(sprite, ph, cov, 0.8, fast, W, H);
+        const spanned = base.slice();
+        spritePattern(sprite, ph, cov, 0.8, spanned, W, H, spans);
         const ref = base.slice();
         const t = new Float64Array(4);
         for (let y = 0; y < H; y++)
@@ -93,7 +107,7 @@ describe('fill-pattern', () => {
             ref[p + 3] = a + ref[p + 3]! * q;
           }
         let differ = 0;
-        for (let i = 0; i < ref.length; i++) if (!Object.is(ref[i], fast[i])) differ++;
+        for (let i = 0; i < ref.length; i++) if (!Object.is(ref[i], fast[i]) || !Object.is(ref[i], spanned[i])) differ++;
         expect({ sw, scale, differ }).toEqual({ sw, scale, differ: 0 });
         cases++;
       }

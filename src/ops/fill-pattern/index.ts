@@ -1,4 +1,5 @@
 import { boolRef, numRef, oneOfEnum, opacityRef, pair } from '../../style/fields.js';
+import { acquire, release } from '../../backends/cpu/pool.js';
 import { acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { paintedNothing } from '../../backends/cpu/uniform.js';
@@ -40,23 +41,27 @@ export const fillPattern = paintOp({
   async cpu(ctx) {
     const { width: W, height: H } = ctx.canvas;
     const pattern = await spriteInput(ctx, 'pattern');
-    const cov = coverage(ctx);
+    const { cov, max, spans } = coverage(ctx);
     const out = ctx.target ?? newRaster(W, H);
     const o = out.data;
     const op = clamp01(ctx.num('opacity', 1));
-    if (uncovered(cov, op)) {
+    // op is in [0, 1] and every coverage in [0, max]: cov op <= 0 everywhere exactly where max op <= 0.
+    if (!(max * op > 0)) {
       // Neither loop below would write a pixel (each skips c <= 0): one value everywhere stays so.
+      release(cov);
       paintedNothing(o, !!ctx.target);
       return out;
     }
     const t = new Float64Array(4);
     const ph = pattern.kind === 'sprite' ? patternPhase(ctx, pattern) : undefined;
     if (ph) {
-      spritePattern(pattern as Sprite, ph, cov, op, o, W, H); // sampleSprite per pixel, written out
+      spritePattern(pattern as Sprite, ph, cov, op, o, W, H, spans); // sampleSprite per pixel, written out
+      release(cov);
       return out;
     }
     for (let y = 0; y < H; y++) {
-      for (let x = 0; x < W; x++) {
+      // Outside the row's span the coverage is 0: c = 0 op = 0, which the loop skips.
+      for (let x = spans[2 * y]!, x1 = spans[2 * y + 1]!; x < x1; x++) {
         const c = cov[y * W + x]! * op;
         if (c <= 0) continue;
         const p = (y * W + x) * 4;
@@ -70,20 +75,17 @@ export const fillPattern = paintOp({
         o[p + 3] = a + o[p + 3]! * q;
       }
     }
+    release(cov);
     return out;
   },
 });
-
-/** Whether every pixel's coverage times `op` is <= 0 (the loops of the kernel skip such pixels: nothing is painted). */
-function uncovered(cov: Float32Array, op: number): boolean {
-  for (let i = 0; i < cov.length; i++) if (!(cov[i]! * op <= 0)) return false;
-  return true;
-}
 
 /**
  * The sprite pattern source-over `o` through the coverage: per pixel sampleSprite(s, cols[x], v0 +
  * y inv, wrap) written out, with its per-column and per-row parts (texel indices, weights) taken
  * once per column and row: the same sums in the same order, so the same values bit for bit.
+ * `spans`: per row y the columns [spans[2y], spans[2y + 1]) outside which the coverage is 0 (the
+ * pixels the loop would skip), else every column.
  */
 export function spritePattern(
   s: Sprite,
@@ -93,6 +95,7 @@ export function spritePattern(
   o: Float32Array,
   W: number,
   H: number,
+  spans?: Int32Array,
 ): void {
   const { width: sw, height: sh, data } = s;
   const tx0 = new Int32Array(W);
@@ -116,7 +119,9 @@ export function spritePattern(
     const wy1 = fy;
     const r0 = (((g0 % sh) + sh) % sh) * sw * 4;
     const r1 = ((((g0 + 1) % sh) + sh) % sh) * sw * 4;
-    for (let x = 0; x < W; x++) {
+    const xa = spans ? spans[2 * y]! : 0;
+    const xb = spans ? spans[2 * y + 1]! : W;
+    for (let x = xa; x < xb; x++) {
       const c = cov[y * W + x]! * op;
       if (c <= 0) continue;
       let t0 = 0,
@@ -187,10 +192,17 @@ export function patternPhase(ctx: OpContext, s: Sprite): { cols: Float32Array; v
   return { cols, v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height), inv: 1 / scale };
 }
 
-/** The union coverage of every group's polygons (each group source-over the previous), canvas-sized. */
-function coverage(ctx: OpContext): Float32Array {
+/**
+ * The union coverage of every group's polygons (each group source-over the previous), canvas-sized
+ * (a zeroed canvas of the pool: the caller releases it); the largest coverage, and per row y the
+ * columns [spans[2y], spans[2y + 1]) outside which it is 0 (W, 0 where the whole row is).
+ */
+function coverage(ctx: OpContext): { cov: Float32Array; max: number; spans: Int32Array } {
   const { width: W, height: H, x0, y0 } = ctx.canvas;
-  const cv = new Float32Array(W * H);
+  const cv = acquire(W * H);
+  const spans = new Int32Array(2 * H);
+  for (let y = 0; y < H; y++) spans[2 * y] = W;
+  let max = 0;
   const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
   const features = ctx.input<'features'>('features') as Features;
   for (const g of features.groups) {
@@ -198,14 +210,24 @@ function coverage(ctx: OpContext): Float32Array {
     addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
     rast.sweep((y, xa, xb, cov, solid) => {
       let p = y * W + xa;
+      let lo = xb,
+        hi = xa;
       for (let x = xa; x < xb; x++, p++) {
         const c = solid >= 0 ? solid : cov[x]!;
-        if (c > 0) cv[p] = c + cv[p]! * (1 - c);
+        if (c > 0) {
+          const v = Math.fround(c + cv[p]! * (1 - c)); // the value the canvas holds
+          cv[p] = v;
+          if (v > max) max = v;
+          if (x < lo) lo = x;
+          hi = x + 1;
+        }
       }
+      if (lo < spans[2 * y]!) spans[2 * y] = lo;
+      if (hi > spans[2 * y + 1]!) spans[2 * y + 1] = hi;
     });
   }
   releaseRasterizer(rast);
-  return cv;
+  return { cov: cv, max, spans };
 }
 
 /** Groups with polygons, for the GPU coverage pass. */
