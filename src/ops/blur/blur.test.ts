@@ -400,6 +400,38 @@ describe('one-colour rasters blur their alpha plane alone', () => {
     }
   });
 
+  test('the SIMD one-colour test (four pixels a step, the rest one at a time) = the TypeScript test: verdict, alpha plane and range', () => {
+    // Witness: scanMono (cpu.ts, monoPlane with useSimd false), f64 where the kernel is f32: the
+    // cases stay far from the tolerance (a wrong channel is off by 1e-3 of A or more).
+    const rnd = rng(21);
+    const c = [0.3, 0.55, 0.8];
+    let cases = 0;
+    for (const cols of [1, 3, 4, 5, 8, 11])
+      for (let bad = -1; bad < cols * 3; bad += 2) {
+        const sw = cols + 3;
+        const data = new Float32Array(sw * 3 * 4);
+        for (let i = 0; i < sw * 3; i++) {
+          const a = i % 6 === 0 ? 0 : rnd();
+          data.set([c[0]! * a, c[1]! * a, c[2]! * a, a], i * 4);
+        }
+        // One pixel of the window off colour in one channel (rows 0-2, columns 1..cols).
+        if (bad >= 0) {
+          const p = (Math.floor(bad / cols) * sw + 1 + (bad % cols)) * 4;
+          data[p + (bad % 3)] = data[p + (bad % 3)]! + 0.01 + 0.01 * data[p + 3]!;
+        }
+        const box = { x0: 1, y0: 0, x1: 1 + cols, y1: 3 };
+        const want = monoOf(data, sw, box, false);
+        const got = monoOf(data, sw, box, true);
+        expect({ cols, bad, mono: got !== undefined }).toEqual({ cols, bad, mono: want !== undefined });
+        if (want && got) {
+          expect(Array.from(got.alpha)).toEqual(Array.from(want.alpha));
+          expect(Number.isNaN(got.constant)).toBe(Number.isNaN(want.constant));
+        }
+        cases++;
+      }
+    expect(cases).toBe(52);
+  });
+
   test.each([true, false])('monoPlane finds the colour of a one-colour raster and rejects two colours (SIMD %s)', (simd) => {
     const monoPlane = (data: Float32Array, width?: number, box?: PixelBox) => monoOf(data, width, box, simd);
     const c = [0.0627, 0.188, 0.29]; // #10304a

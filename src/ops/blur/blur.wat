@@ -15,11 +15,11 @@
   (import "env" "mem" (memory 1))
   ;; rows(in, rowBytes, out, nOut, idx, wts, taps): output row y (rowBytes bytes, a multiple of 16)
   ;; = sum over t < taps of wts[y taps + t] * input row idx[y taps + t]. The output row is the
-  ;; accumulator (it stays in L1); each tap streams one input row through it.
+  ;; accumulator (it stays in L1); each pair of taps streams two input rows through it.
   (func (export "rows") (param $in i32) (param $rowBytes i32) (param $out i32) (param $nOut i32)
     (param $idx i32) (param $wts i32) (param $taps i32)
-    (local $y i32) (local $t i32) (local $j i32) (local $outRow i32) (local $inRow i32) (local $k i32) (local $tEnd i32)
-    (local $w v128)
+    (local $y i32) (local $t i32) (local $j i32) (local $outRow i32) (local $inRow i32) (local $inRow2 i32) (local $k i32) (local $tEnd i32)
+    (local $w v128) (local $w2 v128)
     (local.set $y (i32.const 0))
     (block $done
       (br_if $done (i32.eqz (i32.lt_u (local.get $y) (local.get $nOut))))
@@ -32,29 +32,54 @@
           (loop $zero
             (v128.store align=16 (i32.add (local.get $outRow) (local.get $j)) (v128.const i64x2 0 0))
             (br_if $zero (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $rowBytes)))))
-        ;; the taps y taps .. y taps + taps - 1
+        ;; the taps y taps .. y taps + taps - 1, two at a time: the output row += w0 * row a, then
+        ;; += w1 * row b, in one pass (the same two f32 additions in the same order as one tap a
+        ;; pass, half the loads and stores of the output row); an odd last tap alone
         (local.set $tEnd (i32.add (i32.mul (local.get $y) (local.get $taps)) (local.get $taps)))
         (local.set $t (i32.mul (local.get $y) (local.get $taps)))
-        (block $tapsDone
-          (br_if $tapsDone (i32.eqz (i32.lt_u (local.get $t) (local.get $tEnd))))
-          (loop $tap
-            ;; k: the tap's byte offset in the tables; inRow = in + idx[k] rowBytes; w = wts[k] in every lane
+        (block $pairsDone
+          (loop $pair
+            (br_if $pairsDone (i32.ge_u (i32.add (local.get $t) (i32.const 1)) (local.get $tEnd)))
+            ;; k: the first tap's byte offset in the tables; inRow, inRow2: in + idx[k] rowBytes, in + idx[k + 4] rowBytes
             (local.set $k (i32.mul (local.get $t) (i32.const 4)))
             (local.set $inRow
               (i32.add (local.get $in) (i32.mul (i32.load align=4 (i32.add (local.get $idx) (local.get $k))) (local.get $rowBytes))))
+            (local.set $inRow2
+              (i32.add (local.get $in) (i32.mul (i32.load offset=4 align=4 (i32.add (local.get $idx) (local.get $k))) (local.get $rowBytes))))
             (local.set $w (f32x4.splat (f32.load align=4 (i32.add (local.get $wts) (local.get $k)))))
-            ;; the output row += w * the input row
+            (local.set $w2 (f32x4.splat (f32.load offset=4 align=4 (i32.add (local.get $wts) (local.get $k)))))
             (local.set $j (i32.const 0))
-            (block $addDone
-              (br_if $addDone (i32.eqz (i32.lt_u (local.get $j) (local.get $rowBytes))))
-              (loop $add
+            (block $addDone2
+              (br_if $addDone2 (i32.eqz (i32.lt_u (local.get $j) (local.get $rowBytes))))
+              (loop $add2
                 (v128.store align=16
                   (i32.add (local.get $outRow) (local.get $j))
                   (f32x4.add
-                    (v128.load align=16 (i32.add (local.get $outRow) (local.get $j)))
-                    (f32x4.mul (v128.load align=16 (i32.add (local.get $inRow) (local.get $j))) (local.get $w))))
-                (br_if $add (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $rowBytes)))))
-            (br_if $tap (i32.lt_u (local.tee $t (i32.add (local.get $t) (i32.const 1))) (local.get $tEnd)))))
+                    (f32x4.add
+                      (v128.load align=16 (i32.add (local.get $outRow) (local.get $j)))
+                      (f32x4.mul (v128.load align=16 (i32.add (local.get $inRow) (local.get $j))) (local.get $w)))
+                    (f32x4.mul (v128.load align=16 (i32.add (local.get $inRow2) (local.get $j))) (local.get $w2))))
+                (br_if $add2 (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $rowBytes)))))
+            (local.set $t (i32.add (local.get $t) (i32.const 2)))
+            (br $pair)))
+        (block $tapsDone
+          (br_if $tapsDone (i32.eqz (i32.lt_u (local.get $t) (local.get $tEnd))))
+          ;; k: the tap's byte offset in the tables; inRow = in + idx[k] rowBytes; w = wts[k] in every lane
+          (local.set $k (i32.mul (local.get $t) (i32.const 4)))
+          (local.set $inRow
+            (i32.add (local.get $in) (i32.mul (i32.load align=4 (i32.add (local.get $idx) (local.get $k))) (local.get $rowBytes))))
+          (local.set $w (f32x4.splat (f32.load align=4 (i32.add (local.get $wts) (local.get $k)))))
+          ;; the output row += w * the input row
+          (local.set $j (i32.const 0))
+          (block $addDone
+            (br_if $addDone (i32.eqz (i32.lt_u (local.get $j) (local.get $rowBytes))))
+            (loop $add
+              (v128.store align=16
+                (i32.add (local.get $outRow) (local.get $j))
+                (f32x4.add
+                  (v128.load align=16 (i32.add (local.get $outRow) (local.get $j)))
+                  (f32x4.mul (v128.load align=16 (i32.add (local.get $inRow) (local.get $j))) (local.get $w))))
+              (br_if $add (i32.lt_u (local.tee $j (i32.add (local.get $j) (i32.const 16))) (local.get $rowBytes))))))
         (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $nOut))))))
 
   ;; pixels(in, inRowBytes, rows, out, nOut, idx, wts, taps): in each of `rows` rows, output pixel x
@@ -326,6 +351,11 @@
     (param $alpha i32) (param $stats i32) (param $r f32) (param $g f32) (param $b f32) (param $rel f32)
     (local $y i32) (local $x i32) (local $p i32) (local $o i32)
     (local $c v128) (local $relv v128) (local $bad v128) (local $lo v128) (local $hi v128) (local $v v128) (local $a v128)
+    (local $v1 v128) (local $v2 v128) (local $v3 v128) (local $t0 v128) (local $t1 v128) (local $t2 v128) (local $t3 v128)
+    (local $tol v128) (local $rv v128) (local $gv v128) (local $bv v128)
+    (local.set $rv (f32x4.splat (local.get $r)))
+    (local.set $gv (f32x4.splat (local.get $g)))
+    (local.set $bv (f32x4.splat (local.get $b)))
     (local.set $c
       (f32x4.replace_lane 2
         (f32x4.replace_lane 1
@@ -342,6 +372,49 @@
       (loop $row
         (local.set $p (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $srcRowBytes))))
         (local.set $x (i32.const 0))
+        ;; four pixels a step, transposed into planes R, G, B, A: the same f32 tests per pixel and
+        ;; channel as one pixel a step (whose lane 3 never fails: c is 1 there), A stored whole;
+        ;; lo and hi per lane, taken across the lanes at the end
+        (block $quadsDone
+          (loop $quad
+            (br_if $quadsDone (i32.gt_u (i32.add (local.get $x) (i32.const 4)) (local.get $cols)))
+            (local.set $v (v128.load align=16 (local.get $p)))
+            (local.set $v1 (v128.load offset=16 align=16 (local.get $p)))
+            (local.set $v2 (v128.load offset=32 align=16 (local.get $p)))
+            (local.set $v3 (v128.load offset=48 align=16 (local.get $p)))
+            (local.set $t0 (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $v) (local.get $v1))) ;; r0 r1 g0 g1
+            (local.set $t1 (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $v) (local.get $v1))) ;; b0 b1 a0 a1
+            (local.set $t2 (i8x16.shuffle 0 1 2 3 16 17 18 19 4 5 6 7 20 21 22 23 (local.get $v2) (local.get $v3))) ;; r2 r3 g2 g3
+            (local.set $t3 (i8x16.shuffle 8 9 10 11 24 25 26 27 12 13 14 15 28 29 30 31 (local.get $v2) (local.get $v3))) ;; b2 b3 a2 a3
+            (local.set $a (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $t1) (local.get $t3)))
+            (local.set $tol (f32x4.mul (local.get $relv) (local.get $a)))
+            (local.set $bad
+              (v128.or
+                (local.get $bad)
+                (v128.or
+                  (f32x4.gt
+                    (f32x4.abs (f32x4.sub
+                      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $t0) (local.get $t2))
+                      (f32x4.mul (local.get $rv) (local.get $a))))
+                    (local.get $tol))
+                  (v128.or
+                    (f32x4.gt
+                      (f32x4.abs (f32x4.sub
+                        (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $t0) (local.get $t2))
+                        (f32x4.mul (local.get $gv) (local.get $a))))
+                      (local.get $tol))
+                    (f32x4.gt
+                      (f32x4.abs (f32x4.sub
+                        (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $t1) (local.get $t3))
+                        (f32x4.mul (local.get $bv) (local.get $a))))
+                      (local.get $tol))))))
+            (local.set $lo (f32x4.pmin (local.get $lo) (local.get $a)))
+            (local.set $hi (f32x4.pmax (local.get $hi) (local.get $a)))
+            (v128.store align=4 (local.get $o) (local.get $a))
+            (local.set $o (i32.add (local.get $o) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 64)))
+            (local.set $x (i32.add (local.get $x) (i32.const 4)))
+            (br $quad)))
         (block $rowDone
           (br_if $rowDone (i32.eqz (i32.lt_u (local.get $x) (local.get $cols))))
           (loop $pixel
@@ -364,6 +437,11 @@
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
             (br_if $pixel (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 1))) (local.get $cols)))))
         (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $rows)))))
+    ;; the least and greatest A across the lanes, in every lane
+    (local.set $lo (f32x4.pmin (local.get $lo) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo) (local.get $lo))))
+    (local.set $lo (f32x4.pmin (local.get $lo) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $lo) (local.get $lo))))
+    (local.set $hi (f32x4.pmax (local.get $hi) (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi) (local.get $hi))))
+    (local.set $hi (f32x4.pmax (local.get $hi) (i8x16.shuffle 4 5 6 7 0 1 2 3 12 13 14 15 8 9 10 11 (local.get $hi) (local.get $hi))))
     (v128.store align=16 (local.get $stats) (local.get $bad))
     (v128.store align=16 (i32.add (local.get $stats) (i32.const 16)) (local.get $lo))
     (v128.store align=16 (i32.add (local.get $stats) (i32.const 32)) (local.get $hi))))

@@ -256,16 +256,9 @@ export function blurFast(
     release(sub);
     return out;
   }
-  const startX = gridStart(wx, k);
-  const startY = gridStart(wy, k);
-  const tx = tentPlan(k, startX, sw);
-  const ty = tentPlan(k, startY, sh);
+  const { tx, ty, kd, sx, sy } = fastPlans(sigma, k, gridStart(wx, k), gridStart(wy, k), sw, sh, ox, oy, w, h);
   const bw = tx.blocks;
   const bh = ty.blocks;
-  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
-  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
-  const sx = splinePlan(k, startX, ox, w);
-  const sy = splinePlan(k, startY, oy, h);
   if (useSimd && nc === 4) {
     // RGBA: one f32x4 per pixel in WebAssembly SIMD (simd.ts), the same stages and plans.
     const out = acquire(w * h * 4, false);
@@ -299,6 +292,43 @@ export function blurFast(
   release(hup);
   return out;
 }
+/** The plans of blurFast's decimated stages. */
+interface FastPlans {
+  tx: TentPlan;
+  ty: TentPlan;
+  kd: Float64Array;
+  sx: SplinePlan;
+  sy: SplinePlan;
+}
+
+/** Plan sets kept, least recently used first out: a server's tiles of one style share a few. */
+const PLANS_KEPT = 16;
+const plansKept = new Map<string, FastPlans>();
+
+/**
+ * The plans of blurFast's stages for a source of sw x sh whose decimation grid starts at (startX,
+ * startY) and the w x h output at (ox, oy): computed once per distinct set (every tile of a style
+ * has the same canvas, sigma and grid phase) and kept, so are the SIMD kernels' tap tables built
+ * from them (simd.ts keptTables). The same numbers as computing them anew.
+ */
+function fastPlans(sigma: number, k: number, startX: number, startY: number, sw: number, sh: number, ox: number, oy: number, w: number, h: number): FastPlans {
+  const key = `${sigma} ${k} ${startX} ${startY} ${sw} ${sh} ${ox} ${oy} ${w} ${h}`;
+  const kept = plansKept.get(key);
+  if (kept) {
+    plansKept.delete(key);
+    plansKept.set(key, kept);
+    return kept;
+  }
+  const tx = tentPlan(k, startX, sw);
+  const ty = tentPlan(k, startY, sh);
+  const varD = (sigma * sigma - tx.variance) / (k * k) - 0.25;
+  const kd = gridKernel(Math.sqrt(Math.max(varD, 0)), kernelRadius(sigma), k);
+  const plans = { tx, ty, kd, sx: splinePlan(k, startX, ox, w), sy: splinePlan(k, startY, oy, h) };
+  plansKept.set(key, plans);
+  if (plansKept.size > PLANS_KEPT) plansKept.delete(plansKept.keys().next().value!);
+  return plans;
+}
+
 /** How far beyond its output the blur of `sigma` reads: r, or r + 4k + 2 on the decimated path. */
 export function readMargin(sigma: number): number {
   const k = decimationFactor(sigma);

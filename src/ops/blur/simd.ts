@@ -69,6 +69,9 @@ export class Arena {
   i32(at: number, length: number): Int32Array {
     return new Int32Array(this.buffer(), at, length);
   }
+  u8(at: number, length: number): Uint8Array {
+    return new Uint8Array(this.buffer(), at, length);
+  }
   /** Byte offset of float `from` of `buf` where this memory holds `buf` (an arena canvas, on the arena), else -1. */
   at(buf: Float32Array, from = 0): number {
     return this.arena && inArena(buf) ? buf.byteOffset + from * 4 : -1;
@@ -123,6 +126,51 @@ export class Arena {
   }
 }
 
+/** Memory tap tables are laid out in: a call's (Arena) or JavaScript's (HostTables, the tables kept between calls). */
+interface Space {
+  alloc(bytes: number): number;
+  f32(at: number, length: number): Float32Array;
+  i32(at: number, length: number): Int32Array;
+}
+
+/** Tap tables laid out in JavaScript memory, kept between calls and copied into a call's memory in one piece. */
+class HostTables implements Space {
+  private buf = new ArrayBuffer(1 << 14);
+  private top = 0;
+  alloc(bytes: number): number {
+    const at = this.top;
+    this.top += (bytes + 15) & ~15;
+    if (this.top > this.buf.byteLength) {
+      const grown = new ArrayBuffer(Math.max(this.top, 2 * this.buf.byteLength));
+      new Uint8Array(grown).set(new Uint8Array(this.buf));
+      this.buf = grown;
+    }
+    return at;
+  }
+  f32(at: number, length: number): Float32Array {
+    return new Float32Array(this.buf, at, length);
+  }
+  i32(at: number, length: number): Int32Array {
+    return new Int32Array(this.buf, at, length);
+  }
+  bytes(): Uint8Array {
+    return new Uint8Array(this.buf, 0, this.top).slice();
+  }
+}
+
+/** Tables built once: their bytes and where each lies in them. */
+interface KeptTables {
+  bytes: Uint8Array;
+  taps: Taps[];
+}
+
+/** The tables in the call's memory `a`, one copy: their offsets there. */
+function placeTables(a: Arena, t: KeptTables): Taps[] {
+  const base = a.alloc(t.bytes.length);
+  a.u8(base, t.bytes.length).set(t.bytes);
+  return t.taps.map((x) => ({ idx: x.idx + base, wts: x.wts + base, taps: x.taps }));
+}
+
 /** A tap table in the arena: `taps` entries per output, indices (i32) and weights (f32). */
 export interface Taps {
   idx: number;
@@ -137,7 +185,7 @@ export interface Taps {
  * world tile's shadow blur), an integer does not.
  */
 export function tapTable(
-  a: Arena,
+  a: Space,
   outputs: number,
   taps: number,
   index: (o: number, t: number) => number,
@@ -205,6 +253,90 @@ function simd(pixels: number, canvases: Float32Array[], body: (a: Arena) => void
 /** Bytes the module's scratch memory holds now (tests: it stays bounded). */
 export const blurMemoryBytes = (): number => compiled()?.bytes ?? 0;
 
+/** Tables kept per plan set (the plans of blurFast's cache, src/ops/blur/cpu.ts), RGBA and one plane. */
+const rgbaKept = new WeakMap<SplinePlan, KeptTables>();
+const planeKept = new WeakMap<SplinePlan, KeptTables>();
+
+/**
+ * The six tap tables of blurFast's stages for these plans (tent vertical and horizontal, grid
+ * rows and columns, B-spline horizontal and vertical, in that order), built once per plan set:
+ * `unit` 16 gives the horizontal ones' indices as RGBA pixel byte offsets (`pixels` gathers), 1 as
+ * rows of the transposed plane (`rows` gathers). The plans' objects are their key: blurFast keeps
+ * one set per canvas and sigma, so a tile after the first copies its tables in one piece.
+ */
+function keptTables(
+  kept: WeakMap<SplinePlan, KeptTables>,
+  tx: TentPlan,
+  ty: TentPlan,
+  k: number,
+  kd: Float64Array,
+  sx: SplinePlan,
+  sy: SplinePlan,
+  w: number,
+  h: number,
+  unit: number,
+): KeptTables {
+  const known = kept.get(sx);
+  if (known && known.taps.length === 6) return known;
+  const t = new HostTables();
+  const bw = tx.blocks;
+  const bh = ty.blocks;
+  const k2 = 2 * k;
+  const rd = (kd.length - 1) >> 1;
+  const clamp = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
+  const tv = tapTable(
+    t,
+    bh,
+    k2,
+    (b, i) => (i < ty.count[b]! ? ty.first[b]! + i : 0),
+    ty.weights,
+    (b, i) => (i < ty.count[b]! ? b * k2 + i : -1),
+  );
+  const th = tapTable(
+    t,
+    bw,
+    k2,
+    (b, i) => (i < tx.count[b]! ? (tx.first[b]! + i) * unit : 0),
+    tx.weights,
+    (b, i) => (i < tx.count[b]! ? b * k2 + i : -1),
+  );
+  const gr = tapTable(
+    t,
+    bw,
+    kd.length,
+    (x, i) => clamp(x + i - rd, bw) * unit,
+    kd,
+    (_, i) => i,
+  );
+  const gc = tapTable(
+    t,
+    bh,
+    kd.length,
+    (y, i) => clamp(y + i - rd, bh),
+    kd,
+    (_, i) => i,
+  );
+  const uh = tapTable(
+    t,
+    w,
+    3,
+    (x, i) => clamp(sx.center[x]! - 1 + i, bw) * unit,
+    sx.weights,
+    (x, i) => x * 3 + i,
+  );
+  const uv = tapTable(
+    t,
+    h,
+    3,
+    (y, i) => clamp(sy.center[y]! - 1 + i, bh),
+    sy.weights,
+    (y, i) => y * 3 + i,
+  );
+  const built = { bytes: t.bytes(), taps: [tv, th, gr, gc, uh, uv] };
+  kept.set(sx, built);
+  return built;
+}
+
 /**
  * blurFast's stages 1-3 on RGBA with the SIMD kernels (see blurFast with useSimd false in cpu.ts
  * for what each does): tent decimation by k (vertical, horizontal), the Gaussian on the block grid (rows,
@@ -246,58 +378,8 @@ function stagesRgba(
   const K = a.fn;
   const bw = tx.blocks;
   const bh = ty.blocks;
-  const k2 = 2 * k;
-  const rd = (kd.length - 1) >> 1;
-  const clamp = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
   // Tables and planes first (they allocate), then the kernels; views are made after the last allocation.
-  const tv = tapTable(
-    a,
-    bh,
-    k2,
-    (b, t) => (t < ty.count[b]! ? ty.first[b]! + t : 0),
-    ty.weights,
-    (b, t) => (t < ty.count[b]! ? b * k2 + t : -1),
-  );
-  const th = tapTable(
-    a,
-    bw,
-    k2,
-    (b, t) => (t < tx.count[b]! ? (tx.first[b]! + t) * 16 : 0),
-    tx.weights,
-    (b, t) => (t < tx.count[b]! ? b * k2 + t : -1),
-  );
-  const gr = tapTable(
-    a,
-    bw,
-    kd.length,
-    (x, t) => clamp(x + t - rd, bw) * 16,
-    kd,
-    (_, t) => t,
-  );
-  const gc = tapTable(
-    a,
-    bh,
-    kd.length,
-    (y, t) => clamp(y + t - rd, bh),
-    kd,
-    (_, t) => t,
-  );
-  const uh = tapTable(
-    a,
-    w,
-    3,
-    (x, t) => clamp(sx.center[x]! - 1 + t, bw) * 16,
-    sx.weights,
-    (x, t) => x * 3 + t,
-  );
-  const uv = tapTable(
-    a,
-    h,
-    3,
-    (y, t) => clamp(sy.center[y]! - 1 + t, bh),
-    sy.weights,
-    (y, t) => y * 3 + t,
-  );
+  const [tv, th, gr, gc, uh, uv] = placeTables(a, keptTables(rgbaKept, tx, ty, k, kd, sx, sy, w, h, 16)) as [Taps, Taps, Taps, Taps, Taps, Taps];
   const pSrc = a.input(src, 0, sw * sh * 4);
   const pV = a.alloc(bh * sw * 16);
   const pD = a.alloc(bh * bw * 16);
@@ -485,59 +567,9 @@ function stagesPlane(
   const K = a.fn;
   const bw = tx.blocks;
   const bh = ty.blocks;
-  const k2 = 2 * k;
-  const rd = (kd.length - 1) >> 1;
-  const clamp = (i: number, n: number) => (i < 0 ? 0 : i >= n ? n - 1 : i);
   // Row strides in floats, whole vectors; the padding lanes carry garbage that no valid lane reads.
   const P = (n: number) => (n + 3) & ~3;
-  const tv = tapTable(
-    a,
-    bh,
-    k2,
-    (b, t) => (t < ty.count[b]! ? ty.first[b]! + t : 0),
-    ty.weights,
-    (b, t) => (t < ty.count[b]! ? b * k2 + t : -1),
-  );
-  const th = tapTable(
-    a,
-    bw,
-    k2,
-    (b, t) => (t < tx.count[b]! ? tx.first[b]! + t : 0),
-    tx.weights,
-    (b, t) => (t < tx.count[b]! ? b * k2 + t : -1),
-  );
-  const gr = tapTable(
-    a,
-    bw,
-    kd.length,
-    (x, t) => clamp(x + t - rd, bw),
-    kd,
-    (_, t) => t,
-  );
-  const gc = tapTable(
-    a,
-    bh,
-    kd.length,
-    (y, t) => clamp(y + t - rd, bh),
-    kd,
-    (_, t) => t,
-  );
-  const uv = tapTable(
-    a,
-    h,
-    3,
-    (y, t) => clamp(sy.center[y]! - 1 + t, bh),
-    sy.weights,
-    (y, t) => y * 3 + t,
-  );
-  const uh = tapTable(
-    a,
-    w,
-    3,
-    (x, t) => clamp(sx.center[x]! - 1 + t, bw),
-    sx.weights,
-    (x, t) => x * 3 + t,
-  );
+  const [tv, th, gr, gc, uh, uv] = placeTables(a, keptTables(planeKept, tx, ty, k, kd, sx, sy, w, h, 1)) as [Taps, Taps, Taps, Taps, Taps, Taps];
   // Each plane gets rows and columns rounded up to 4: the transposes move whole 4 x 4 blocks.
   const [sws, bhs, bws, hs, ws] = [P(sw), P(bh), P(bw), P(h), P(w)];
   const pSrc = a.inputRows(src, sw, 0, sh, sws); // sh x sw
