@@ -1,7 +1,7 @@
 // The canvas arena (src/util/wasm-arena.ts): the buffer pool places canvases in one WebAssembly
-// memory that never grows, and the blend, displace, color-ramp, noise, hillshade and blur kernels read
-// and write them there in place instead of copying them through their own scratch memory (issue
-// 25). The witness of every pixel is the copying path of the same kernels (their oracles are the
+// memory that never grows, and the blend, displace, color-ramp, noise, hillshade, blur, density and
+// edge-detect kernels read and write them there in place instead of copying them through their own
+// scratch memory (issue 25). The witness of every pixel is the copying path of the same kernels (their oracles are the
 // TypeScript references, src/ops/<op>/<op>.test.ts): the arena must change where bytes lie, never
 // their values.
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { gaussianKernel } from '../../src/ops/blur/plan.js';
 import { blurExactSimd, tintSimd } from '../../src/ops/blur/simd.js';
 import { rowInverseResolution, type ShadeColours, shadeTerms } from '../../src/ops/hillshade/plan.js';
 import { hillshadeSimd } from '../../src/ops/hillshade/simd.js';
+import { sobelSimd } from '../../src/ops/edge-detect/simd.js';
 import { planNoise } from '../../src/ops/noise/plan.js';
 import { noiseWasm } from '../../src/ops/noise/wasm.js';
 import type { Window } from '../../src/types.js';
@@ -221,6 +222,23 @@ test('blur in place in the arena: the bits of the copying path, also where the a
     expect({ i, same: there[i]!.length === copied[i]!.length && there[i]!.every((v, j) => v === copied[i]![j]) }).toEqual({ i, same: true });
     expect({ i, same: full[i]!.length === copied[i]!.length && full[i]!.every((v, j) => v === copied[i]![j]) }).toEqual({ i, same: true });
   }
+});
+
+test('edge-detect in place in the arena: the bits of the copying path (bands of rows)', () => {
+  const [w, h] = [301, 263];
+  const sw = w + 2;
+  const r = rng(17);
+  const src = acquire(sw * (h + 2) * 4, false);
+  for (let i = 0; i < src.length; i++) src[i] = r() < 0.2 ? 0 : r();
+  const out = acquire(w * h * 4, false);
+  expect(inArena(src) && inArena(out)).toBe(true);
+  expect(sobelSimd(src, sw, w, h, 1.7, out)).toBe(true);
+  const want = new Float32Array(w * h * 4);
+  expect(sobelSimd(Float32Array.from(src), sw, w, h, 1.7, want)).toBe(true);
+  const b = bits(want);
+  expect(bits(out).every((v, i) => v === b[i])).toBe(true);
+  release(src);
+  release(out);
 });
 
 test('the watercolour example (noise, color-ramp, displace, blur, blends): the same bits with canvases in the arena and without', async () => {

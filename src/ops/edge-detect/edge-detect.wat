@@ -3,6 +3,10 @@
 ;; scalar kernel in f64): the two differ by ~1e-7. Compiled by scripts/gen-wasm.mjs; called from
 ;; simd.ts.
 (module
+  ;; the memory: simd.ts gives one instance a scratch memory it copies bands of rows into (grown
+  ;; from JavaScript), and one the canvas arena (src/util/wasm-arena.ts), where it reads and writes
+  ;; the canvases in place
+  (import "env" "mem" (memory 1))
   ;; sobel(in, sw, out, w, h, strength): out (w x h pixels, 16 bytes each) from the source at `in`
   ;; (sw pixels a row, pad 1: output pixel (x, y) reads source rows y..y+2, columns x..x+2).
   ;; Per channel: v = min(1, sqrt(gx^2 + gy^2) strength), then alpha = max(alpha, r, g, b).
@@ -80,7 +84,4 @@
             (local.set $m (i32.add (local.get $m) (i32.const 16)))
             (local.set $b (i32.add (local.get $b) (i32.const 16)))
             (br_if $pixel (i32.lt_u (local.tee $x (i32.add (local.get $x) (i32.const 1))) (local.get $w)))))
-        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $h))))))
-
-  ;; the scratch memory simd.ts copies the rasters into (grown from JavaScript)
-  (memory (export "mem") 1))
+        (br_if $row (i32.lt_u (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $h)))))))

@@ -1,6 +1,7 @@
 // edge-detect's Sobel in WebAssembly SIMD: one f32x4 per RGBA pixel, the same sums in the same
 // order as the TypeScript kernel (cpu.ts `sobelScalar`, the reference) but in f32 (the scalar
 // kernel in f64): the two differ by ~1e-7. The kernel is edge-detect.wat.
+import { inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
 
 interface Exports {
@@ -17,6 +18,13 @@ export function sobelSimdAvailable(): boolean {
 export function sobelSimd(src: Float32Array, sw: number, w: number, h: number, strength: number, out: Float32Array): boolean {
   const k = kernels();
   if (!k) return false;
+  // Both canvases in the canvas arena: one call over every row, in place (the source's h + 2 rows
+  // of sw pixels read, the w x h output written, where they lie).
+  const onArena = inArena(src) && inArena(out) ? k.onArena() : null;
+  if (onArena) {
+    if (w > 0 && h > 0) onArena.sobel(src.byteOffset, sw, out.byteOffset, w, h, strength);
+    return true;
+  }
   // In bands of rows (each pixel reads its 3x3 window only: the same bits as one call), so the
   // module's memory, which never shrinks, holds a band and not a whole canvas (BAND_PIXELS).
   const band = Math.max(1, Math.floor(BAND_PIXELS / sw));
