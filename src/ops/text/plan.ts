@@ -16,6 +16,7 @@ import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turne
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
 import { type GlyphRings, packRings, ringsWithBoxes, SizedGlyphs } from './glyphs.js';
+import { haloRings } from './halo.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, place } from './placement.js';
@@ -947,7 +948,7 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
     if (!united) return undefined;
     const list: Float64Array[] = [];
     for (let k = 0; k < united.count; k++) list.push(united.coords.subarray(united.starts[k]!, united.starts[k + 1]!));
-    const out = packRings(inflateUnited(clipper, list, d));
+    const out = packRings(inflateUnited(clipper, haloRings(list, d), d));
     cache.set(key!, out);
     return out;
   }
