@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { CpuBackend, Renderer, releaseRaster, tileWindow, type Raster } from '../../src/index.js';
 import type { CpuSession } from '../../src/backends/cpu/backend.js';
-import { acquire, release } from '../../src/backends/cpu/pool.js';
+import { acquire, acquireUniform, release } from '../../src/backends/cpu/pool.js';
 import { fillPixel, markUniform, uniformOf, forgetUniform } from '../../src/backends/cpu/uniform.js';
 import { storageOf, type Handle } from '../../src/backends/backend.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
@@ -341,5 +341,57 @@ describe('the buffer pool and marks', () => {
       expect(next === (zeroFirst ? ink : zero)).toBe(true);
       if (!zeroFirst) expect(next.every((v) => Object.is(v, 0))).toBe(true);
     }
+  });
+
+  test('acquireUniform: a buffer released holding the very value asked for comes back without a fill; any other value, or none known, is filled', () => {
+    const n = 16384;
+    const sea = [0.66, 0.81, 0.9, 1];
+    const first = acquireUniform(n, sea);
+    const want = Float32Array.from({ length: n }, (_, i) => sea[i % 4]!);
+    expect(bits({ kind: 'raster', width: n / 4, height: 1, data: first }).equals(bits({ kind: 'raster', width: n / 4, height: 1, data: want }))).toBe(true);
+    expect(Array.from(uniformOf(first)!)).toEqual(Array.from(Float32Array.from(sea)));
+    // Released marked: the same buffer back, untouched (a fill would not be seen, so poison a
+    // pixel the mark does not know of: acquireUniform must not have written it)
+    release(first);
+    first[5] = 9; // the poison (owners never write a released buffer; this test does, to see)
+    const again = acquireUniform(n, sea);
+    expect(again).toBe(first);
+    expect(again[5]).toBe(9); // not filled again
+    again[5] = Math.fround(sea[1]!);
+    // A plain caller does not take a buffer holding a known value while another is pooled.
+    const plain = acquire(n, false);
+    plain.fill(7);
+    release(plain);
+    release(again);
+    const other = acquire(n, false);
+    expect(other).toBe(plain);
+    release(other);
+    // Another value (its bits differ by one ulp, or -0 for +0): filled, not reused as it is.
+    const seaAgain = acquireUniform(n, sea);
+    expect(seaAgain).toBe(again);
+    release(seaAgain);
+    const near = [0.66, 0.81, 0.9, Math.fround(1 - 2 ** -24)];
+    const filled = acquireUniform(n, near);
+    expect(filled.every((v, i) => Object.is(v, Math.fround(near[i % 4]!)))).toBe(true);
+    release(filled);
+    for (const px of [
+      [0, 0, 0, 0],
+      [-0, 0, 0, 0],
+    ]) {
+      const z = acquireUniform(n, px);
+      expect(z.every((v, i) => Object.is(v, px[i % 4]))).toBe(true);
+      expect(Array.from(uniformOf(z)!).map((v) => Object.is(v, -0))).toEqual(px.map((v) => Object.is(v, -0)));
+      release(z);
+    }
+    // A buffer holding the value but written after its release mark was taken is never handed out
+    // as holding it: marks are forgotten on release, the pool keeps its own record.
+    const b = acquireUniform(n, sea);
+    release(b);
+    const c = acquire(n, false); // takes b (no other buffer of this size is pooled)
+    c.fill(0.25);
+    release(c);
+    const d = acquireUniform(n, sea);
+    expect(d.every((v, i) => Object.is(v, Math.fround(sea[i % 4]!)))).toBe(true);
+    release(d);
   });
 });

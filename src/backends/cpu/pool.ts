@@ -12,7 +12,7 @@
 // style's sizes for good (up to its whole budget per render thread, issue 23).
 
 import { arenaAlloc, arenaFree, arenaUsable, isArenaBuffer } from '../../util/wasm-arena.js';
-import { forgetUniform, isZeroPixel, markUniform, uniformOf } from './uniform.js';
+import { fillPixel, forgetUniform, isZeroPixel, markUniform, uniformOf } from './uniform.js';
 
 const MAX_PER_SIZE = 6;
 /** Bytes of free buffers kept per thread: six of one @2x canvas (656 px, 6.9 MB each) and more. */
@@ -23,6 +23,12 @@ const order = new Set<Float32Array>();
 let pooledBytes = 0;
 /** Pooled buffers released holding +0 everywhere (marked so, src/backends/cpu/uniform.ts): handed out zeroed without a fill. */
 const zeroed = new WeakSet<Float32Array>();
+/**
+ * Pooled buffers released holding one other value everywhere (marked so): the value's 4 floats. A
+ * caller asking for that very value (acquireUniform: the sea's solid of the next tile) gets one
+ * without a fill.
+ */
+const filledWith = new WeakMap<Float32Array, Float32Array>();
 
 /**
  * A zero-filled Float32Array of `length`, from the pool when one is free. `zero: false` skips the
@@ -42,6 +48,41 @@ export function acquire(length: number, zero = true): Float32Array {
  */
 export function acquireOwn(length: number): Float32Array {
   return take(length, false, false) || new Float32Array(length);
+}
+
+/**
+ * A buffer of `length` holding `px` (premultiplied RGBA, 4 floats) at every pixel, marked so
+ * (src/backends/cpu/uniform.ts): a pooled buffer released marked with exactly these bits is
+ * handed out as it is (a solid sea, the last tile's for the next tile's: no fill of the canvas),
+ * else one is acquired and filled.
+ */
+export function acquireUniform(length: number, px: ArrayLike<number>): Float32Array {
+  const one = Float32Array.of(px[0]!, px[1]!, px[2]!, px[3]!);
+  const zero = isZeroPixel(one);
+  let buf = zero ? undefined : takeFilled(length, one);
+  if (!buf) {
+    buf = acquire(length, zero);
+    if (!zero) fillPixel(buf, one);
+  }
+  if (length) markUniform(buf, one);
+  return buf;
+}
+
+/** A pooled buffer of `length` released holding `one` everywhere (its bits), the arena's first; taken out of the pool. */
+function takeFilled(length: number, one: Float32Array): Float32Array | undefined {
+  const list = free.get(length);
+  if (!list) return undefined;
+  const want = new Int32Array(one.buffer);
+  let pick = -1;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const v = filledWith.get(list[i]!);
+    if (!v) continue;
+    const bits = new Int32Array(v.buffer);
+    if (bits[0] !== want[0] || bits[1] !== want[1] || bits[2] !== want[2] || bits[3] !== want[3]) continue;
+    pick = i;
+    if (isArenaBuffer(list[i]!) || !arenaUsable()) break;
+  }
+  return pick < 0 ? undefined : takeAt(list, pick, length);
 }
 
 /** A copy of `buf` outside the arena (acquireOwn), with its one-value mark; `buf` goes back to the pool. */
@@ -86,18 +127,27 @@ function take(length: number, zero: boolean, arena: boolean): Float32Array | und
   for (let i = list.length - 1; i >= 0; i--) {
     if (isArenaBuffer(list[i]!) !== arena) continue;
     if (pick < 0) pick = i;
-    if (zeroed.has(list[i]!) === zero) {
+    // a caller asking for zeros: one released zeroed; any other: one holding no known value
+    if (zero ? zeroed.has(list[i]!) : !zeroed.has(list[i]!) && !filledWith.has(list[i]!)) {
       pick = i;
       break;
     }
   }
+  const wasZeroed = pick >= 0 && zeroed.has(list[pick]!);
   if (pick < 0) return undefined;
-  const buf = list.splice(pick, 1)[0]!;
+  const buf = takeAt(list, pick, length);
+  if (zero && !wasZeroed) buf.fill(0);
+  return buf;
+}
+
+/** Take `list[i]` (of buffers of `length`) out of the pool, with what was known of its values. */
+function takeAt(list: Float32Array[], i: number, length: number): Float32Array {
+  const buf = list.splice(i, 1)[0]!;
   if (!list.length) free.delete(length);
   order.delete(buf);
   pooledBytes -= buf.byteLength;
-  if (zero && !zeroed.has(buf)) buf.fill(0);
   zeroed.delete(buf);
+  filledWith.delete(buf);
   return buf;
 }
 
@@ -115,6 +165,7 @@ export function release(buf: Float32Array): void {
   list.push(buf);
   order.add(buf);
   if (mark && isZeroPixel(mark)) zeroed.add(buf);
+  else if (mark) filledWith.set(buf, mark);
   pooledBytes += buf.byteLength;
   while (pooledBytes > POOL_MAX_BYTES) drop(order.values().next().value!);
 }
@@ -125,6 +176,7 @@ function drop(buf: Float32Array): void {
   if (!list.length) free.delete(buf.length);
   order.delete(buf);
   pooledBytes -= buf.byteLength;
+  filledWith.delete(buf);
   arenaFree(buf);
 }
 

@@ -1,7 +1,7 @@
 // CPU raster helpers: allocation and cropping of canvas-sized buffers.
 import type { Canvas, Raster, ScalarField, Sprite, Value } from '../../types.js';
-import { acquire, release } from './pool.js';
-import { fillPixel, isZeroPixel, markUniform, uniformOf } from './uniform.js';
+import { acquire, acquireUniform, release } from './pool.js';
+import { isZeroPixel, uniformOf } from './uniform.js';
 
 /**
  * Hand a rendered raster the caller is done with back to the buffer pool, so the next render
@@ -42,13 +42,8 @@ export function cropData(data: Float32Array, channels: number, from: Canvas, to:
     // One value everywhere: so is the crop where it lies inside `from` or the value is +0 (what
     // outside reads), the same pixels without the copy.
     const inside = to.x0 >= from.x0 && to.y0 >= from.y0 && to.x0 + to.width <= from.x0 + from.width && to.y0 + to.height <= from.y0 + from.height;
-    const zero = isZeroPixel(mark);
-    if (inside || zero) {
-      const out = acquire(to.width * to.height * 4, zero);
-      if (!zero) fillPixel(out, mark);
-      markUniform(out, mark);
-      return out;
-    }
+    // A pooled canvas released holding the value comes without a fill (acquireUniform).
+    if (inside || isZeroPixel(mark)) return acquireUniform(to.width * to.height * 4, mark);
   }
   const out = acquire(to.width * to.height * channels);
   const dx = to.x0 - from.x0;
