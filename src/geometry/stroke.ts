@@ -8,6 +8,7 @@
 // to the canvas); the output rings use the same units. Directions follow the screen: x east,
 // y south, "right of the direction of travel" is (-dy, dx).
 
+import { hypot } from './hypot.js';
 import type { RingSet } from '../backends/cpu/rasterize.js';
 
 export type Join = 'miter' | 'round' | 'bevel';
@@ -301,14 +302,14 @@ export class Stroker {
       if (hasPrev) {
         const dx = x - p[ip * 2]!;
         const dy = y - p[ip * 2 + 1]!;
-        l1 = Math.hypot(dx, dy);
+        l1 = hypot(dx, dy);
         n1x = -dy / l1;
         n1y = dx / l1;
       }
       if (hasNext) {
         const dx = p[inx * 2]! - x;
         const dy = p[inx * 2 + 1]! - y;
-        l2 = Math.hypot(dx, dy);
+        l2 = hypot(dx, dy);
         n2x = -dy / l2;
         n2y = dx / l2;
       }
@@ -407,7 +408,7 @@ export class Stroker {
     const ay = p[a * 2 + 1]!;
     const bx = p[b * 2]!;
     const by = p[b * 2 + 1]!;
-    const l = Math.hypot(bx - ax, by - ay);
+    const l = hypot(bx - ax, by - ay);
     if (!(l > 0)) return;
     const ux = (bx - ax) / l;
     const uy = (by - ay) / l;
@@ -662,7 +663,7 @@ export class Stroker {
     const ay = p[a * 2 + 1]!;
     const bx = p[b * 2]!;
     const by = p[b * 2 + 1]!;
-    const l = Math.hypot(bx - ax, by - ay);
+    const l = hypot(bx - ax, by - ay);
     if (!(l > 0)) return;
     const nx = (-(by - ay) / l) * this.h;
     const ny = ((bx - ax) / l) * this.h;
@@ -682,8 +683,8 @@ export class Stroker {
     let u1y = vy - p[a * 2 + 1]!;
     let u2x = p[b * 2]! - vx;
     let u2y = p[b * 2 + 1]! - vy;
-    const l1 = Math.hypot(u1x, u1y);
-    const l2 = Math.hypot(u2x, u2y);
+    const l1 = hypot(u1x, u1y);
+    const l2 = hypot(u2x, u2y);
     if (!(l1 > 0 && l2 > 0)) return;
     u1x /= l1;
     u1y /= l1;
@@ -801,7 +802,7 @@ function clipHalf(src: Float64Array, m: number, dst: Float64Array, px: number, p
 function unit(p: Float64Array, a: number, b: number): [number, number] {
   const dx = p[b * 2]! - p[a * 2]!;
   const dy = p[b * 2 + 1]! - p[a * 2 + 1]!;
-  const l = Math.hypot(dx, dy);
+  const l = hypot(dx, dy);
   return [dx / l, dy / l];
 }
 

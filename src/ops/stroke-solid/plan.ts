@@ -1,4 +1,5 @@
 import type { RingSet } from '../../backends/cpu/rasterize.js';
+import { hypot } from '../../geometry/hypot.js';
 import { Stroker, type Cap, type Join, type StrokeStyle } from '../../geometry/stroke.js';
 import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
 import type { Canvas, FeatureGroup, Features, RGBA } from '../../types.js';
@@ -54,7 +55,7 @@ function extendMeetingEnds(l: Float64Array, cut: number, meeting: Map<string, nu
   const push = (i: number, j: number) => {
     const dx = out[i]! - out[j]!;
     const dy = out[i + 1]! - out[j + 1]!;
-    const d = Math.hypot(dx, dy);
+    const d = hypot(dx, dy);
     if (!(d > 0)) return;
     out[i] = out[i]! + (dx / d) * END_REACH;
     out[i + 1] = out[i + 1]! + (dy / d) * END_REACH;
@@ -127,7 +128,7 @@ function seamBound(line: Float64Array, end: boolean, axis: number, h: number): n
   const by = end ? line[n - 1]! : line[1]!;
   const dx = bx - (end ? line[n - 4]! : line[2]!);
   const dy = by - (end ? line[n - 3]! : line[3]!);
-  const l = Math.hypot(dx, dy);
+  const l = hypot(dx, dy);
   if (!(l >= 1 && l < Infinity && bx - bx === 0 && by - by === 0)) return Number.NaN;
   const cos = Math.abs(axis === 1 ? dx : dy) / l;
   if (!(cos >= 1 / 32)) return Number.NaN;

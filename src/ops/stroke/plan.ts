@@ -12,6 +12,7 @@
 // lattice restarts at the antimeridian: one irregular gap, under a spacing). What stays canvas-dependent:
 // `pressure-curve` runs over the line as delivered, so it is seam-stable only for lines that lie
 // whole within a canvas's reach (a line cut by clipping has an unknown total length).
+import { hypot } from '../../geometry/hypot.js';
 import { RenderError } from '../../errors.js';
 import { BLACK, clamp01, groupColor, groupNumber } from '../../expr/paint.js';
 import type { Brush, FeatureGroup, Features, RGBA } from '../../types.js';
@@ -388,7 +389,7 @@ class DabLayout {
     if (nv < 2) return;
     const ns = closed ? nv : nv - 1;
     let lineLength = 0; // for the pressure curve's t
-    if (this.hasPressure) for (let i = 0; i < ns; i++) lineLength += Math.hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
+    if (this.hasPressure) for (let i = 0; i < ns; i++) lineLength += hypot(c[((i + 1) % nv) * 2]! - c[i * 2]!, c[((i + 1) % nv) * 2 + 1]! - c[i * 2 + 1]!);
     let along = 0;
     for (let i = 0; i < ns; i++) {
       const j = (i + 1) % nv;
@@ -396,7 +397,7 @@ class DabLayout {
         ay = c[i * 2 + 1]!;
       const bx = c[j * 2]!,
         by = c[j * 2 + 1]!;
-      const len = Math.hypot(bx - ax, by - ay);
+      const len = hypot(bx - ax, by - ay);
       if (!(len > 0)) continue;
       const ux = (bx - ax) / len;
       const uy = (by - ay) / len;
