@@ -1,11 +1,17 @@
 ;; noise's octaves in WebAssembly (cpu.ts `noise`, the same values as `noiseReference` bit for
 ;; bit): the f64 arithmetic of plan.ts's simplexNoise / valueNoise in the same order per sample,
 ;; the lattice hashes (lowbias32) as i32 arithmetic, the fBm sum kept in f64 and rounded to f32
-;; once, as cpu.ts's TypeScript octaves do. simplex1 and simplex3 are one body written out for 1
-;; and 3 channels (a field, a raster): two pixels of a row per f64x2 (each lane the scalar IEEE
-;; operations, f64x2.floor included), the simplex's ordering from its three comparisons as lane
-;; masks, the four corners inline and without branches (a corner out of reach adds a masked +0,
-;; which leaves the sum's value as it was), each lane's gradient read from the lattice box's table.
+;; once, as cpu.ts's TypeScript octaves do. simplex1, simplex2 and simplex3 are one body written
+;; out for 1, 2 and 3 channels: two pixels of a row per f64x2 (each lane the scalar IEEE
+;; operations, f64x2.floor included), a row in passes (issue 25, ninth round): the geometry of
+;; every pair (the skew, the floors, x0 y0 z0 and the first corner's lattice-table offset, an i64
+;; from the f64 floors), then each of the four corners over every pair (the simplex's ordering
+;; from its three comparisons as lane masks, the falloff, the term added to the pair's sums in
+;; the reference's corner order; a corner out of reach adds a masked +0, which leaves the sum's
+;; value as it was), then the clamp and the fBm sum. Small passes keep V8's register allocator
+;; from spilling the ~40 vectors one pass over all four corners held. A pair's two gradients are
+;; read from a 12 x 12 table of gradient pairs (three 16-byte loads, not six lane loads); each
+;; lane's gradient index from the lattice box's table, filled as corners first meet it.
 ;; value interpolates each lattice line along x once per line, then a row is one f64x2 pass over
 ;; the two interpolated lines. Compiled by scripts/gen-wasm.mjs; called from wasm.ts.
 (module
@@ -70,27 +76,29 @@
       (i32.add (global.get $k0) (i32.div_u (i32.sub (local.get $rem) (i32.mul (local.get $lj) (global.get $sJ))) (global.get $sK)))
       (local.get $c)))
 
-  ;; simplex1(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first): one
+  ;; simplex1(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb): one
   ;; octave of simplex noise of 1 channel (cpu.ts simplexOctave) added to `acc` (f64, pixel-major;
   ;; first: acc = 0 + v). X, Z: f64 per column (w + 1 of them: the last one again, so a pair
   ;; never reads past them), Y: f64 per row; the gradient table of the lattice box [i0, ..) x
-  ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 1 byte; `seeds`: 1 u32. Two pixels of a row per
-  ;; f64x2 (lanes: columns i, i + 1), each lane the scalar IEEE operations of plan.ts's
-  ;; simplexNoise in its order; an odd last pixel is a pair whose second lane is not stored.
+  ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 1 byte; `seeds`: 1 u32; `pairs`: the gradient pair
+  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 16) bytes. Two pixels of a row per f64x2 (lanes:
+  ;; columns i, i + 1), each lane the scalar IEEE operations of plan.ts's simplexNoise in its order, a
+  ;; row in passes: the geometry of every pair (x0, y0, z0 and the first corner's table offset),
+  ;; then each corner in turn for every pair (its term added to the pair's sums in the reference's
+  ;; corner order), then the clamp and the fBm sum; an odd last pixel is a pair whose second lane is not stored.
   (func (export "simplex1")
     (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
     (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
-    (param $weight f64) (param $acc i32) (param $first i32)
-    (local $i i32) (local $j i32) (local $q i32) (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32)
-    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32) (local $ga v128) (local $gb v128)
-    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128)
-    (local $t v128) (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
-    (local $a v128) (local $b v128) (local $c v128) (local $i1 v128) (local $j1 v128) (local $k1 v128)
-    (local $i2 v128) (local $j2 v128) (local $k2 v128) (local $base v128) (local $idx1 v128) (local $idx2 v128) (local $idx3 v128)
-    (local $r v128) (local $m v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128)
-    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $weight2 v128)
-    (local $orig v128) (local $strides v128) (local $sI4 v128) (local $sJ4 v128) (local $sK4 v128) (local $far v128)
+    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32)
+    (local $j i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
+    (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32) (local $w0 i32) (local $w1 i32) (local $gp i32)
+    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128) (local $t v128)
+    (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
+    (local $a v128) (local $b v128) (local $c v128) (local $mi v128) (local $mj v128) (local $mk v128) (local $idx v128)
+    (local $r v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128) (local $zero v128) (local $half v128)
+    (local $weight2 v128) (local $sIf v128) (local $sJf v128) (local $sKf v128) (local $magic v128) (local $orig v128)
+    (local $sI2 v128) (local $sJ2 v128) (local $sK2 v128) (local $far v128)
     (global.set $seeds (local.get $seeds))
     (global.set $cx (local.get $cx))
     (global.set $cy (local.get $cy))
@@ -102,192 +110,255 @@
     (global.set $sJ (local.get $sJ))
     (global.set $sK (i32.const 1))
     (local.set $one (f64x2.splat (f64.const 1)))
+    (local.set $zero (f64x2.splat (f64.const 0)))
+    (local.set $half (f64x2.splat (f64.const 0.5)))
     (local.set $weight2 (f64x2.splat (local.get $weight)))
     ;; the sum so far, or +0 on the first octave (the reference's 0 + v)
     (local.set $keep (i64x2.splat (i64.sub (i64.const 0) (i64.extend_i32_u (i32.eqz (local.get $first))))))
-    (local.set $sI4 (i32x4.splat (local.get $sI)))
-    (local.set $sJ4 (i32x4.splat (local.get $sJ)))
-    (local.set $sK4 (i32x4.splat (i32.const 1)))
-    (local.set $far (i32x4.splat (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 1))))
+    ;; the first corner's table offset (si - i0) sI + (sj - j0) sJ + (sk - k0) 1 from the floors in f64 (small
+    ;; integers: exact), as an i64 by adding 1.5 2^52 (then bits(1.5 2^52 + v) = bits(1.5 2^52) + v)
+    (local.set $sIf (f64x2.splat (f64.convert_i32_s (local.get $sI))))
+    (local.set $sJf (f64x2.splat (f64.convert_i32_s (local.get $sJ))))
+    (local.set $sKf (f64x2.splat (f64.const 1)))
+    (local.set $magic (f64x2.splat (f64.const 0x1.8p52)))
+    (local.set $orig (i64x2.splat (i64.add (i64.const 0x4338000000000000) (i64.extend_i32_s (i32.add (i32.add
+      (i32.mul (local.get $i0) (local.get $sI)) (i32.mul (local.get $j0) (local.get $sJ))) (i32.mul (local.get $k0) (i32.const 1)))))))
+    (local.set $sI2 (i64x2.splat (i64.extend_i32_u (local.get $sI))))
+    (local.set $sJ2 (i64x2.splat (i64.extend_i32_u (local.get $sJ))))
+    (local.set $sK2 (i64x2.splat (i64.const 1)))
+    (local.set $far (i64x2.splat (i64.extend_i32_u (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 1)))))
+    (local.set $np (i32.shr_u (i32.add (local.get $w) (i32.const 1)) (i32.const 1)))
+    (local.set $sums (i32.add (local.get $rb) (i32.shl (local.get $np) (i32.const 6))))
     (local.set $q (local.get $acc))
     (block $rowsDone
       (loop $rows
         (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
         (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
-        (local.set $i (i32.const 0))
-        (block $rowDone
-          (loop $pixels
-            (br_if $rowDone (i32.ge_u (local.get $i) (local.get $w)))
-            (local.set $px (v128.load (i32.add (local.get $X) (i32.shl (local.get $i) (i32.const 3)))))
-            (local.set $pz (v128.load (i32.add (local.get $Z) (i32.shl (local.get $i) (i32.const 3)))))
-            ;; plan.ts simplexNoise, its arithmetic in the same order
+        ;; the geometry of every pair: plan.ts simplexNoise's arithmetic in its order
+        (local.set $g (local.get $rb))
+        (local.set $xa (i32.const 0))
+        (local.set $p (i32.const 0))
+        (block $geometryDone
+          (loop $geometry
+            (br_if $geometryDone (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $px (v128.load (i32.add (local.get $X) (local.get $xa))))
+            (local.set $pz (v128.load (i32.add (local.get $Z) (local.get $xa))))
             (local.set $s (f64x2.mul (f64x2.add (f64x2.add (local.get $px) (local.get $py)) (local.get $pz)) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
             (local.set $fi (f64x2.floor (f64x2.add (local.get $px) (local.get $s))))
             (local.set $fj (f64x2.floor (f64x2.add (local.get $py) (local.get $s))))
             (local.set $fk (f64x2.floor (f64x2.add (local.get $pz) (local.get $s))))
             (local.set $t (f64x2.mul (f64x2.add (f64x2.add (local.get $fi) (local.get $fj)) (local.get $fk)) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $x0 (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
-            (local.set $y0 (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
-            (local.set $z0 (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
-            ;; the simplex holding the point from plan.ts's three comparisons (a: x0 >= y0, b: y0 >= z0,
-            ;; c: x0 >= z0; a and b give c, neither gives not c): i1 = a c, j1 = !a b, k1 = a !c | !a !b,
-            ;; i2 = a | c, j2 = !a | b, k2 = a !b | !a !c (all-ones lanes where 1)
+            (v128.store (local.get $g) (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
+            (v128.store offset=16 (local.get $g) (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
+            (v128.store offset=32 (local.get $g) (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
+            (v128.store offset=48 (local.get $g) (i64x2.sub (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $fi) (local.get $sIf))
+              (f64x2.mul (local.get $fj) (local.get $sJf))) (f64x2.mul (local.get $fk) (local.get $sKf))) (local.get $magic)) (local.get $orig)))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $xa (i32.add (local.get $xa) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $geometry)))
+        ;; corner 0 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c0Done
+          (loop $c0
+            (br_if $c0Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
+            (local.set $idx (v128.load offset=48 (local.get $g)))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load8_s (local.get $at0)))
+            (local.set $w1 (i32.load8_s (local.get $at1)))
+            (if (i32.lt_s (i32.or (local.get $w0) (local.get $w1)) (i32.const 0)) (then
+              (if (i32.lt_s (local.get $w0) (i32.const 0)) (then (local.set $w0 (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 (local.get $at0) (local.get $w0))))
+              (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 (local.get $at1) (local.get $w1))))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (local.get $w0) (i32.const 576)) (i32.mul (local.get $w1) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (local.get $zero) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c0)))
+        ;; corner 1 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c1Done
+          (loop $c1
+            (br_if $c1Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            ;; plan.ts's ordering: a: x0 >= y0, b: y0 >= z0, c: x0 >= z0; i1 = a c, j1 = !a b, k1 = !(a ? c : b)
             (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
             (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
             (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
-            (local.set $i1 (v128.and (local.get $a) (local.get $c)))
-            (local.set $j1 (v128.andnot (local.get $b) (local.get $a)))
-            (local.set $k1 (v128.bitselect (v128.not (local.get $c)) (v128.not (local.get $b)) (local.get $a)))
-            (local.set $i2 (v128.or (local.get $a) (local.get $c)))
-            (local.set $j2 (v128.or (v128.not (local.get $a)) (local.get $b)))
-            (local.set $k2 (v128.bitselect (v128.not (local.get $b)) (v128.not (local.get $c)) (local.get $a)))
-            ;; the table offsets of the four corners, lanes 0 and 1 of i32x4: (si - i0) sI + (sj - j0) sJ + (sk - k0) ch,
-            ;; then + i1 sI + j1 sJ + k1 ch (the masks' low words), ..., + sI + sJ + ch
-            (local.set $base (i32x4.add (i32x4.add
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fi)) (i32x4.splat (local.get $i0))) (local.get $sI4))
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fj)) (i32x4.splat (local.get $j0))) (local.get $sJ4)))
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fk)) (i32x4.splat (local.get $k0))) (local.get $sK4))))
-            (local.set $idx1 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i1) (local.get $i1)) (local.get $sI4))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j1) (local.get $j1)) (local.get $sJ4)))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k1) (local.get $k1)) (local.get $sK4)))))
-            (local.set $idx2 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i2) (local.get $i2)) (local.get $sI4))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j2) (local.get $j2)) (local.get $sJ4)))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k2) (local.get $k2)) (local.get $sK4)))))
-            (local.set $idx3 (i32x4.add (local.get $base) (local.get $far)))
-            (local.set $n0 (f64x2.splat (f64.const 0)))
-            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
-            ;; corner 0: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $mi (v128.and (local.get $a) (local.get $c)))
+            (local.set $mj (v128.andnot (local.get $b) (local.get $a)))
+            (local.set $mk (v128.bitselect (local.get $c) (local.get $b) (local.get $a)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $mi) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $mj) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.andnot (local.get $one) (local.get $mk))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (i64x2.add (i64x2.add (v128.and (local.get $mi) (local.get $sI2))
+              (v128.and (local.get $mj) (local.get $sJ2))) (v128.andnot (local.get $sK2) (local.get $mk)))))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $base)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $base)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
-                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
-                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
-                (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 1: x0 - i1 + G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            ;; corner 1: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load8_s (local.get $at0)))
+            (local.set $w1 (i32.load8_s (local.get $at1)))
+            (if (i32.lt_s (i32.or (local.get $w0) (local.get $w1)) (i32.const 0)) (then
+              (if (i32.lt_s (local.get $w0) (i32.const 0)) (then (local.set $w0 (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 (local.get $at0) (local.get $w0))))
+              (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 (local.get $at1) (local.get $w1))))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (local.get $w0) (i32.const 576)) (i32.mul (local.get $w1) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c1)))
+        ;; corner 2 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c2Done
+          (loop $c2
+            (br_if $c2Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            ;; i2 = a | c, j2 = !(a !b), k2 = !(a ? b : c)
+            (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
+            (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
+            (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
+            (local.set $mi (v128.or (local.get $a) (local.get $c)))
+            (local.set $mj (v128.andnot (local.get $a) (local.get $b)))
+            (local.set $mk (v128.bitselect (local.get $b) (local.get $c) (local.get $a)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $mi) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.andnot (local.get $one) (local.get $mj))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.andnot (local.get $one) (local.get $mk))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (i64x2.add (i64x2.add (v128.and (local.get $mi) (local.get $sI2))
+              (v128.andnot (local.get $sJ2) (local.get $mj))) (v128.andnot (local.get $sK2) (local.get $mk)))))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx1)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx1)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
-                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
-                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
-                (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 2: x0 - i2 + 2 G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            ;; corner 2: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load8_s (local.get $at0)))
+            (local.set $w1 (i32.load8_s (local.get $at1)))
+            (if (i32.lt_s (i32.or (local.get $w0) (local.get $w1)) (i32.const 0)) (then
+              (if (i32.lt_s (local.get $w0) (i32.const 0)) (then (local.set $w0 (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 (local.get $at0) (local.get $w0))))
+              (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 (local.get $at1) (local.get $w1))))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (local.get $w0) (i32.const 576)) (i32.mul (local.get $w1) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c2)))
+        ;; corner 3 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c3Done
+          (loop $c3
+            (br_if $c3Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (local.get $half)))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (local.get $half)))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (local.get $half)))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (local.get $far)))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx2)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx2)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
-                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
-                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
-                (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 3: x0 - 1 + 3 G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            ;; corner 3: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
-              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx3)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx3)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $g (i32.load8_s offset=0 (local.get $at0)))
-                (local.set $w1 (i32.load8_s offset=0 (local.get $at1)))
-                (if (i32.lt_s (i32.or (local.get $g) (local.get $w1)) (i32.const 0)) (then
-                  (if (i32.lt_s (local.get $g) (i32.const 0)) (then (local.set $g (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 offset=0 (local.get $at0) (local.get $g))))
-                  (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 offset=0 (local.get $at1) (local.get $w1))))))
-                (local.set $gp0 (i32.shl (local.get $g) (i32.const 5)))
-                (local.set $gp1 (i32.shl (local.get $w1) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; v = weight clamp(0.5 + 38 n, 0, 1) (v > 1: 1, v < 0: +0, as the scalar selects)
-            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n0))))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load8_s (local.get $at0)))
+            (local.set $w1 (i32.load8_s (local.get $at1)))
+            (if (i32.lt_s (i32.or (local.get $w0) (local.get $w1)) (i32.const 0)) (then
+              (if (i32.lt_s (local.get $w0) (i32.const 0)) (then (local.set $w0 (call $gradientAt (local.get $ix0) (i32.const 0))) (i32.store8 (local.get $at0) (local.get $w0))))
+              (if (i32.lt_s (local.get $w1) (i32.const 0)) (then (local.set $w1 (call $gradientAt (local.get $ix1) (i32.const 0))) (i32.store8 (local.get $at1) (local.get $w1))))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (local.get $w0) (i32.const 576)) (i32.mul (local.get $w1) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c3)))
+        ;; the clamp, the weight and the fBm sum
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $finalDone
+          (loop $final
+            (br_if $finalDone (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $v (f64x2.add (local.get $half) (f64x2.mul (f64x2.splat (f64.const 38)) (v128.load offset=0 (local.get $n)))))
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
-            (local.set $n0 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
-            ;; added to the sum: both pixels, or only the first where it is the row's last
-            (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $w))
-              (then
-                (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep)) (local.get $n0)))
-                (local.set $q (i32.add (local.get $q) (i32.const 16))))
-              (else
-                (f64.store (local.get $q) (f64.add (select (f64.const 0) (f64.load (local.get $q)) (local.get $first)) (f64x2.extract_lane 0 (local.get $n0))))
-                (local.set $q (i32.add (local.get $q) (i32.const 8)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 2)))
-            (br $pixels)))
+            (local.set $x (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
+            ;; added to the sums, pixel-major (1 channel): both pixels, or only the first where it is the row's last
+            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $w) (i32.const 1)))
+              (then (f64.store (local.get $q) (f64.add (select (f64.const 0) (f64.load (local.get $q)) (local.get $first)) (f64x2.extract_lane 0 (local.get $x))))
+                (local.set $q (i32.add (local.get $q) (i32.const 8))))
+              (else (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep)) (local.get $x)))
+                (local.set $q (i32.add (local.get $q) (i32.const 16)))))
+            (local.set $n (i32.add (local.get $n) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $final)))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $rows))))
 
-  ;; simplex3(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first): one
+  ;; simplex3(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb): one
   ;; octave of simplex noise of 3 channels (cpu.ts simplexOctave) added to `acc` (f64, pixel-major;
   ;; first: acc = 0 + v). X, Z: f64 per column (w + 1 of them: the last one again, so a pair
   ;; never reads past them), Y: f64 per row; the gradient table of the lattice box [i0, ..) x
-  ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 3 bytes; `seeds`: 3 u32. Two pixels of a row per
-  ;; f64x2 (lanes: columns i, i + 1), each lane the scalar IEEE operations of plan.ts's
-  ;; simplexNoise in its order; an odd last pixel is a pair whose second lane is not stored.
+  ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 3 bytes; `seeds`: 3 u32; `pairs`: the gradient pair
+  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 48) bytes. Two pixels of a row per f64x2 (lanes:
+  ;; columns i, i + 1), each lane the scalar IEEE operations of plan.ts's simplexNoise in its order, a
+  ;; row in passes: the geometry of every pair (x0, y0, z0 and the first corner's table offset),
+  ;; then each corner in turn for every pair (its term added to the pair's sums in the reference's
+  ;; corner order), then the clamp and the fBm sum; an odd last pixel is a pair whose second lane is not stored.
   (func (export "simplex3")
     (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
     (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
-    (param $weight f64) (param $acc i32) (param $first i32)
-    (local $i i32) (local $j i32) (local $q i32) (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32)
-    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32) (local $ga v128) (local $gb v128)
-    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128)
-    (local $t v128) (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
-    (local $a v128) (local $b v128) (local $c v128) (local $i1 v128) (local $j1 v128) (local $k1 v128)
-    (local $i2 v128) (local $j2 v128) (local $k2 v128) (local $base v128) (local $idx1 v128) (local $idx2 v128) (local $idx3 v128)
-    (local $r v128) (local $m v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128)
-    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $weight2 v128)
-    (local $orig v128) (local $strides v128) (local $sI4 v128) (local $sJ4 v128) (local $sK4 v128) (local $far v128)
+    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32)
+    (local $j i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
+    (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32) (local $w0 i32) (local $w1 i32) (local $gp i32)
+    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128) (local $t v128)
+    (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
+    (local $a v128) (local $b v128) (local $c v128) (local $mi v128) (local $mj v128) (local $mk v128) (local $idx v128)
+    (local $r v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128) (local $zero v128) (local $half v128)
+    (local $weight2 v128) (local $sIf v128) (local $sJf v128) (local $sKf v128) (local $magic v128) (local $orig v128)
+    (local $sI2 v128) (local $sJ2 v128) (local $sK2 v128) (local $far v128)
     (global.set $seeds (local.get $seeds))
     (global.set $cx (local.get $cx))
     (global.set $cy (local.get $cy))
@@ -299,245 +370,307 @@
     (global.set $sJ (local.get $sJ))
     (global.set $sK (i32.const 3))
     (local.set $one (f64x2.splat (f64.const 1)))
+    (local.set $zero (f64x2.splat (f64.const 0)))
+    (local.set $half (f64x2.splat (f64.const 0.5)))
     (local.set $weight2 (f64x2.splat (local.get $weight)))
     ;; the sum so far, or +0 on the first octave (the reference's 0 + v)
     (local.set $keep (i64x2.splat (i64.sub (i64.const 0) (i64.extend_i32_u (i32.eqz (local.get $first))))))
-    (local.set $sI4 (i32x4.splat (local.get $sI)))
-    (local.set $sJ4 (i32x4.splat (local.get $sJ)))
-    (local.set $sK4 (i32x4.splat (i32.const 3)))
-    (local.set $far (i32x4.splat (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 3))))
+    ;; the first corner's table offset (si - i0) sI + (sj - j0) sJ + (sk - k0) 3 from the floors in f64 (small
+    ;; integers: exact), as an i64 by adding 1.5 2^52 (then bits(1.5 2^52 + v) = bits(1.5 2^52) + v)
+    (local.set $sIf (f64x2.splat (f64.convert_i32_s (local.get $sI))))
+    (local.set $sJf (f64x2.splat (f64.convert_i32_s (local.get $sJ))))
+    (local.set $sKf (f64x2.splat (f64.const 3)))
+    (local.set $magic (f64x2.splat (f64.const 0x1.8p52)))
+    (local.set $orig (i64x2.splat (i64.add (i64.const 0x4338000000000000) (i64.extend_i32_s (i32.add (i32.add
+      (i32.mul (local.get $i0) (local.get $sI)) (i32.mul (local.get $j0) (local.get $sJ))) (i32.mul (local.get $k0) (i32.const 3)))))))
+    (local.set $sI2 (i64x2.splat (i64.extend_i32_u (local.get $sI))))
+    (local.set $sJ2 (i64x2.splat (i64.extend_i32_u (local.get $sJ))))
+    (local.set $sK2 (i64x2.splat (i64.const 3)))
+    (local.set $far (i64x2.splat (i64.extend_i32_u (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 3)))))
+    (local.set $np (i32.shr_u (i32.add (local.get $w) (i32.const 1)) (i32.const 1)))
+    (local.set $sums (i32.add (local.get $rb) (i32.shl (local.get $np) (i32.const 6))))
     (local.set $q (local.get $acc))
     (block $rowsDone
       (loop $rows
         (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
         (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
-        (local.set $i (i32.const 0))
-        (block $rowDone
-          (loop $pixels
-            (br_if $rowDone (i32.ge_u (local.get $i) (local.get $w)))
-            (local.set $px (v128.load (i32.add (local.get $X) (i32.shl (local.get $i) (i32.const 3)))))
-            (local.set $pz (v128.load (i32.add (local.get $Z) (i32.shl (local.get $i) (i32.const 3)))))
-            ;; plan.ts simplexNoise, its arithmetic in the same order
+        ;; the geometry of every pair: plan.ts simplexNoise's arithmetic in its order
+        (local.set $g (local.get $rb))
+        (local.set $xa (i32.const 0))
+        (local.set $p (i32.const 0))
+        (block $geometryDone
+          (loop $geometry
+            (br_if $geometryDone (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $px (v128.load (i32.add (local.get $X) (local.get $xa))))
+            (local.set $pz (v128.load (i32.add (local.get $Z) (local.get $xa))))
             (local.set $s (f64x2.mul (f64x2.add (f64x2.add (local.get $px) (local.get $py)) (local.get $pz)) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
             (local.set $fi (f64x2.floor (f64x2.add (local.get $px) (local.get $s))))
             (local.set $fj (f64x2.floor (f64x2.add (local.get $py) (local.get $s))))
             (local.set $fk (f64x2.floor (f64x2.add (local.get $pz) (local.get $s))))
             (local.set $t (f64x2.mul (f64x2.add (f64x2.add (local.get $fi) (local.get $fj)) (local.get $fk)) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $x0 (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
-            (local.set $y0 (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
-            (local.set $z0 (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
-            ;; the simplex holding the point from plan.ts's three comparisons (a: x0 >= y0, b: y0 >= z0,
-            ;; c: x0 >= z0; a and b give c, neither gives not c): i1 = a c, j1 = !a b, k1 = a !c | !a !b,
-            ;; i2 = a | c, j2 = !a | b, k2 = a !b | !a !c (all-ones lanes where 1)
+            (v128.store (local.get $g) (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
+            (v128.store offset=16 (local.get $g) (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
+            (v128.store offset=32 (local.get $g) (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
+            (v128.store offset=48 (local.get $g) (i64x2.sub (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $fi) (local.get $sIf))
+              (f64x2.mul (local.get $fj) (local.get $sJf))) (f64x2.mul (local.get $fk) (local.get $sKf))) (local.get $magic)) (local.get $orig)))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $xa (i32.add (local.get $xa) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $geometry)))
+        ;; corner 0 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c0Done
+          (loop $c0
+            (br_if $c0Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
+            (local.set $idx (v128.load offset=48 (local.get $g)))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x808080)) (then
+              (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (local.get $zero) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (local.get $zero) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 2: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 16)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 16)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=32 (local.get $n) (f64x2.add (local.get $zero) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 48)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c0)))
+        ;; corner 1 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c1Done
+          (loop $c1
+            (br_if $c1Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            ;; plan.ts's ordering: a: x0 >= y0, b: y0 >= z0, c: x0 >= z0; i1 = a c, j1 = !a b, k1 = !(a ? c : b)
             (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
             (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
             (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
-            (local.set $i1 (v128.and (local.get $a) (local.get $c)))
-            (local.set $j1 (v128.andnot (local.get $b) (local.get $a)))
-            (local.set $k1 (v128.bitselect (v128.not (local.get $c)) (v128.not (local.get $b)) (local.get $a)))
-            (local.set $i2 (v128.or (local.get $a) (local.get $c)))
-            (local.set $j2 (v128.or (v128.not (local.get $a)) (local.get $b)))
-            (local.set $k2 (v128.bitselect (v128.not (local.get $b)) (v128.not (local.get $c)) (local.get $a)))
-            ;; the table offsets of the four corners, lanes 0 and 1 of i32x4: (si - i0) sI + (sj - j0) sJ + (sk - k0) ch,
-            ;; then + i1 sI + j1 sJ + k1 ch (the masks' low words), ..., + sI + sJ + ch
-            (local.set $base (i32x4.add (i32x4.add
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fi)) (i32x4.splat (local.get $i0))) (local.get $sI4))
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fj)) (i32x4.splat (local.get $j0))) (local.get $sJ4)))
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fk)) (i32x4.splat (local.get $k0))) (local.get $sK4))))
-            (local.set $idx1 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i1) (local.get $i1)) (local.get $sI4))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j1) (local.get $j1)) (local.get $sJ4)))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k1) (local.get $k1)) (local.get $sK4)))))
-            (local.set $idx2 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i2) (local.get $i2)) (local.get $sI4))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j2) (local.get $j2)) (local.get $sJ4)))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k2) (local.get $k2)) (local.get $sK4)))))
-            (local.set $idx3 (i32x4.add (local.get $base) (local.get $far)))
-            (local.set $n0 (f64x2.splat (f64.const 0)))
-            (local.set $n1 (f64x2.splat (f64.const 0)))
-            (local.set $n2 (f64x2.splat (f64.const 0)))
-            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
-            ;; corner 0: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $mi (v128.and (local.get $a) (local.get $c)))
+            (local.set $mj (v128.andnot (local.get $b) (local.get $a)))
+            (local.set $mk (v128.bitselect (local.get $c) (local.get $b) (local.get $a)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $mi) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $mj) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.andnot (local.get $one) (local.get $mk))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (i64x2.add (i64x2.add (v128.and (local.get $mi) (local.get $sI2))
+              (v128.and (local.get $mj) (local.get $sJ2))) (v128.andnot (local.get $sK2) (local.get $mk)))))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $base)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $base)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x808080)) (then (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x808080)) (then (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $n2 (f64x2.add (local.get $n2) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 1: x0 - i1 + G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            ;; corner 1: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x808080)) (then
+              (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (v128.load offset=16 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 2: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 16)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 16)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=32 (local.get $n) (f64x2.add (v128.load offset=32 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 48)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c1)))
+        ;; corner 2 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c2Done
+          (loop $c2
+            (br_if $c2Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            ;; i2 = a | c, j2 = !(a !b), k2 = !(a ? b : c)
+            (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
+            (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
+            (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
+            (local.set $mi (v128.or (local.get $a) (local.get $c)))
+            (local.set $mj (v128.andnot (local.get $a) (local.get $b)))
+            (local.set $mk (v128.bitselect (local.get $b) (local.get $c) (local.get $a)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $mi) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.andnot (local.get $one) (local.get $mj))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.andnot (local.get $one) (local.get $mk))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (i64x2.add (i64x2.add (v128.and (local.get $mi) (local.get $sI2))
+              (v128.andnot (local.get $sJ2) (local.get $mj))) (v128.andnot (local.get $sK2) (local.get $mk)))))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx1)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx1)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x808080)) (then (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x808080)) (then (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $n2 (f64x2.add (local.get $n2) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 2: x0 - i2 + 2 G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            ;; corner 2: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x808080)) (then
+              (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (v128.load offset=16 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 2: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 16)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 16)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=32 (local.get $n) (f64x2.add (v128.load offset=32 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 48)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c2)))
+        ;; corner 3 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c3Done
+          (loop $c3
+            (br_if $c3Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (local.get $half)))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (local.get $half)))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (local.get $half)))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (local.get $far)))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx2)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx2)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x808080)) (then (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x808080)) (then (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $n2 (f64x2.add (local.get $n2) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 3: x0 - 1 + 3 G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            ;; corner 3: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
-              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx3)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx3)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x808080)) (then (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x808080)) (then (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 11)) (i32.const 0x1fe0)))
-                (local.set $n2 (f64x2.add (local.get $n2) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; v = weight clamp(0.5 + 38 n, 0, 1) (v > 1: 1, v < 0: +0, as the scalar selects)
-            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n0))))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x808080)) (then
+              (local.set $w0 (call $gradients3 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients3 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (v128.load offset=16 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 2: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 16)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 16)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=32 (local.get $n) (f64x2.add (v128.load offset=32 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 48)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c3)))
+        ;; the clamp, the weight and the fBm sum
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $finalDone
+          (loop $final
+            (br_if $finalDone (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $v (f64x2.add (local.get $half) (f64x2.mul (f64x2.splat (f64.const 38)) (v128.load offset=0 (local.get $n)))))
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
-            (local.set $n0 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
-            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n1))))
+            (local.set $x (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
+            (local.set $v (f64x2.add (local.get $half) (f64x2.mul (f64x2.splat (f64.const 38)) (v128.load offset=16 (local.get $n)))))
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
-            (local.set $n1 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
-            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n2))))
+            (local.set $y (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
+            (local.set $v (f64x2.add (local.get $half) (f64x2.mul (f64x2.splat (f64.const 38)) (v128.load offset=32 (local.get $n)))))
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
-            (local.set $n2 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
-            ;; added to the sum, pixel-major: (R0 G0) (B0 R1) (G1 B1), or only pixel i where it is the row's last
+            (local.set $z (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
+            ;; added to the sums, pixel-major (3 channels): both pixels, or only the first where it is the row's last
+            ;; pixel i: (R G) (B of i, R of i + 1) (G B of i + 1)
             (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep))
-              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $n0) (local.get $n1))))
-            (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $w))
-              (then
-                (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
-                  (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $n2) (local.get $n0))))
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $x) (local.get $y))))
+            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $w) (i32.const 1)))
+              (then (f64.store offset=16 (local.get $q) (f64.add (select (f64.const 0) (f64.load offset=16 (local.get $q)) (local.get $first)) (f64x2.extract_lane 0 (local.get $z))))
+                (local.set $q (i32.add (local.get $q) (i32.const 24))))
+              (else (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $z) (local.get $x))))
                 (v128.store offset=32 (local.get $q) (f64x2.add (v128.and (v128.load offset=32 (local.get $q)) (local.get $keep))
-                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $n1) (local.get $n2))))
-                (local.set $q (i32.add (local.get $q) (i32.const 48))))
-              (else
-                (f64.store offset=16 (local.get $q) (f64.add (select (f64.const 0) (f64.load offset=16 (local.get $q)) (local.get $first)) (f64x2.extract_lane 0 (local.get $n2))))
-                (local.set $q (i32.add (local.get $q) (i32.const 24)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 2)))
-            (br $pixels)))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $y) (local.get $z))))
+                (local.set $q (i32.add (local.get $q) (i32.const 48)))))
+            (local.set $n (i32.add (local.get $n) (i32.const 48)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $final)))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $rows))))
 
-  ;; simplex2: simplex3 for 2 channels (R and G of a raster whose readers read no B: the build's
-  ;; PlanNode.channelsRead), the same body without the third channel; the gradient table 2 bytes
-  ;; a lattice point (a corner reads its two bytes in one word: the table has 4 bytes to spare).
+  ;; simplex2(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb): one
+  ;; octave of simplex noise of 2 channels (cpu.ts simplexOctave) added to `acc` (f64, pixel-major;
+  ;; first: acc = 0 + v). X, Z: f64 per column (w + 1 of them: the last one again, so a pair
+  ;; never reads past them), Y: f64 per row; the gradient table of the lattice box [i0, ..) x
+  ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 2 bytes; `seeds`: 2 u32; `pairs`: the gradient pair
+  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 32) bytes. Two pixels of a row per f64x2 (lanes:
+  ;; columns i, i + 1), each lane the scalar IEEE operations of plan.ts's simplexNoise in its order, a
+  ;; row in passes: the geometry of every pair (x0, y0, z0 and the first corner's table offset),
+  ;; then each corner in turn for every pair (its term added to the pair's sums in the reference's
+  ;; corner order), then the clamp and the fBm sum; an odd last pixel is a pair whose second lane is not stored.
   (func (export "simplex2")
     (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
     (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
-    (param $weight f64) (param $acc i32) (param $first i32)
-    (local $i i32) (local $j i32) (local $q i32) (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32)
-    (local $g i32) (local $gp0 i32) (local $gp1 i32) (local $w0 i32) (local $w1 i32) (local $ga v128) (local $gb v128)
-    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128)
-    (local $t v128) (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
-    (local $a v128) (local $b v128) (local $c v128) (local $i1 v128) (local $j1 v128) (local $k1 v128)
-    (local $i2 v128) (local $j2 v128) (local $k2 v128) (local $base v128) (local $idx1 v128) (local $idx2 v128) (local $idx3 v128)
-    (local $r v128) (local $m v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128)
-    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $weight2 v128)
-    (local $orig v128) (local $strides v128) (local $sI4 v128) (local $sJ4 v128) (local $sK4 v128) (local $far v128)
+    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32)
+    (local $j i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
+    (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32) (local $w0 i32) (local $w1 i32) (local $gp i32)
+    (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128) (local $t v128)
+    (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
+    (local $a v128) (local $b v128) (local $c v128) (local $mi v128) (local $mj v128) (local $mk v128) (local $idx v128)
+    (local $r v128) (local $f v128) (local $v v128) (local $one v128) (local $keep v128) (local $zero v128) (local $half v128)
+    (local $weight2 v128) (local $sIf v128) (local $sJf v128) (local $sKf v128) (local $magic v128) (local $orig v128)
+    (local $sI2 v128) (local $sJ2 v128) (local $sK2 v128) (local $far v128)
     (global.set $seeds (local.get $seeds))
     (global.set $cx (local.get $cx))
     (global.set $cy (local.get $cy))
@@ -549,196 +682,273 @@
     (global.set $sJ (local.get $sJ))
     (global.set $sK (i32.const 2))
     (local.set $one (f64x2.splat (f64.const 1)))
+    (local.set $zero (f64x2.splat (f64.const 0)))
+    (local.set $half (f64x2.splat (f64.const 0.5)))
     (local.set $weight2 (f64x2.splat (local.get $weight)))
     ;; the sum so far, or +0 on the first octave (the reference's 0 + v)
     (local.set $keep (i64x2.splat (i64.sub (i64.const 0) (i64.extend_i32_u (i32.eqz (local.get $first))))))
-    (local.set $sI4 (i32x4.splat (local.get $sI)))
-    (local.set $sJ4 (i32x4.splat (local.get $sJ)))
-    (local.set $sK4 (i32x4.splat (i32.const 2)))
-    (local.set $far (i32x4.splat (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 2))))
+    ;; the first corner's table offset (si - i0) sI + (sj - j0) sJ + (sk - k0) 2 from the floors in f64 (small
+    ;; integers: exact), as an i64 by adding 1.5 2^52 (then bits(1.5 2^52 + v) = bits(1.5 2^52) + v)
+    (local.set $sIf (f64x2.splat (f64.convert_i32_s (local.get $sI))))
+    (local.set $sJf (f64x2.splat (f64.convert_i32_s (local.get $sJ))))
+    (local.set $sKf (f64x2.splat (f64.const 2)))
+    (local.set $magic (f64x2.splat (f64.const 0x1.8p52)))
+    (local.set $orig (i64x2.splat (i64.add (i64.const 0x4338000000000000) (i64.extend_i32_s (i32.add (i32.add
+      (i32.mul (local.get $i0) (local.get $sI)) (i32.mul (local.get $j0) (local.get $sJ))) (i32.mul (local.get $k0) (i32.const 2)))))))
+    (local.set $sI2 (i64x2.splat (i64.extend_i32_u (local.get $sI))))
+    (local.set $sJ2 (i64x2.splat (i64.extend_i32_u (local.get $sJ))))
+    (local.set $sK2 (i64x2.splat (i64.const 2)))
+    (local.set $far (i64x2.splat (i64.extend_i32_u (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 2)))))
+    (local.set $np (i32.shr_u (i32.add (local.get $w) (i32.const 1)) (i32.const 1)))
+    (local.set $sums (i32.add (local.get $rb) (i32.shl (local.get $np) (i32.const 6))))
     (local.set $q (local.get $acc))
     (block $rowsDone
       (loop $rows
         (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
         (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
-        (local.set $i (i32.const 0))
-        (block $rowDone
-          (loop $pixels
-            (br_if $rowDone (i32.ge_u (local.get $i) (local.get $w)))
-            (local.set $px (v128.load (i32.add (local.get $X) (i32.shl (local.get $i) (i32.const 3)))))
-            (local.set $pz (v128.load (i32.add (local.get $Z) (i32.shl (local.get $i) (i32.const 3)))))
-            ;; plan.ts simplexNoise, its arithmetic in the same order
+        ;; the geometry of every pair: plan.ts simplexNoise's arithmetic in its order
+        (local.set $g (local.get $rb))
+        (local.set $xa (i32.const 0))
+        (local.set $p (i32.const 0))
+        (block $geometryDone
+          (loop $geometry
+            (br_if $geometryDone (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $px (v128.load (i32.add (local.get $X) (local.get $xa))))
+            (local.set $pz (v128.load (i32.add (local.get $Z) (local.get $xa))))
             (local.set $s (f64x2.mul (f64x2.add (f64x2.add (local.get $px) (local.get $py)) (local.get $pz)) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
             (local.set $fi (f64x2.floor (f64x2.add (local.get $px) (local.get $s))))
             (local.set $fj (f64x2.floor (f64x2.add (local.get $py) (local.get $s))))
             (local.set $fk (f64x2.floor (f64x2.add (local.get $pz) (local.get $s))))
             (local.set $t (f64x2.mul (f64x2.add (f64x2.add (local.get $fi) (local.get $fj)) (local.get $fk)) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $x0 (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
-            (local.set $y0 (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
-            (local.set $z0 (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
-            ;; the simplex holding the point from plan.ts's three comparisons (a: x0 >= y0, b: y0 >= z0,
-            ;; c: x0 >= z0; a and b give c, neither gives not c): i1 = a c, j1 = !a b, k1 = a !c | !a !b,
-            ;; i2 = a | c, j2 = !a | b, k2 = a !b | !a !c (all-ones lanes where 1)
+            (v128.store (local.get $g) (f64x2.sub (local.get $px) (f64x2.sub (local.get $fi) (local.get $t))))
+            (v128.store offset=16 (local.get $g) (f64x2.sub (local.get $py) (f64x2.sub (local.get $fj) (local.get $t))))
+            (v128.store offset=32 (local.get $g) (f64x2.sub (local.get $pz) (f64x2.sub (local.get $fk) (local.get $t))))
+            (v128.store offset=48 (local.get $g) (i64x2.sub (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $fi) (local.get $sIf))
+              (f64x2.mul (local.get $fj) (local.get $sJf))) (f64x2.mul (local.get $fk) (local.get $sKf))) (local.get $magic)) (local.get $orig)))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $xa (i32.add (local.get $xa) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $geometry)))
+        ;; corner 0 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c0Done
+          (loop $c0
+            (br_if $c0Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
+            (local.set $idx (v128.load offset=48 (local.get $g)))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
+              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x8080)) (then
+              (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (local.get $zero) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (local.get $zero) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 32)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c0)))
+        ;; corner 1 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c1Done
+          (loop $c1
+            (br_if $c1Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            ;; plan.ts's ordering: a: x0 >= y0, b: y0 >= z0, c: x0 >= z0; i1 = a c, j1 = !a b, k1 = !(a ? c : b)
             (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
             (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
             (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
-            (local.set $i1 (v128.and (local.get $a) (local.get $c)))
-            (local.set $j1 (v128.andnot (local.get $b) (local.get $a)))
-            (local.set $k1 (v128.bitselect (v128.not (local.get $c)) (v128.not (local.get $b)) (local.get $a)))
-            (local.set $i2 (v128.or (local.get $a) (local.get $c)))
-            (local.set $j2 (v128.or (v128.not (local.get $a)) (local.get $b)))
-            (local.set $k2 (v128.bitselect (v128.not (local.get $b)) (v128.not (local.get $c)) (local.get $a)))
-            ;; the table offsets of the four corners, lanes 0 and 1 of i32x4: (si - i0) sI + (sj - j0) sJ + (sk - k0) ch,
-            ;; then + i1 sI + j1 sJ + k1 ch (the masks' low words), ..., + sI + sJ + ch
-            (local.set $base (i32x4.add (i32x4.add
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fi)) (i32x4.splat (local.get $i0))) (local.get $sI4))
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fj)) (i32x4.splat (local.get $j0))) (local.get $sJ4)))
-              (i32x4.mul (i32x4.sub (i32x4.trunc_sat_f64x2_s_zero (local.get $fk)) (i32x4.splat (local.get $k0))) (local.get $sK4))))
-            (local.set $idx1 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i1) (local.get $i1)) (local.get $sI4))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j1) (local.get $j1)) (local.get $sJ4)))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k1) (local.get $k1)) (local.get $sK4)))))
-            (local.set $idx2 (i32x4.add (local.get $base) (i32x4.add (i32x4.add
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $i2) (local.get $i2)) (local.get $sI4))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $j2) (local.get $j2)) (local.get $sJ4)))
-              (v128.and (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 8 9 10 11 (local.get $k2) (local.get $k2)) (local.get $sK4)))))
-            (local.set $idx3 (i32x4.add (local.get $base) (local.get $far)))
-            (local.set $n0 (f64x2.splat (f64.const 0)))
-            (local.set $n1 (f64x2.splat (f64.const 0)))
-            (local.set $x (local.get $x0)) (local.set $y (local.get $y0)) (local.set $z (local.get $z0))
-            ;; corner 0: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $mi (v128.and (local.get $a) (local.get $c)))
+            (local.set $mj (v128.andnot (local.get $b) (local.get $a)))
+            (local.set $mk (v128.bitselect (local.get $c) (local.get $b) (local.get $a)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $mi) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $mj) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.andnot (local.get $one) (local.get $mk))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (i64x2.add (i64x2.add (v128.and (local.get $mi) (local.get $sI2))
+              (v128.and (local.get $mj) (local.get $sJ2))) (v128.andnot (local.get $sK2) (local.get $mk)))))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $base)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $base)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 1: x0 - i1 + G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k1) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-3))))
-            ;; corner 1: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x8080)) (then
+              (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (v128.load offset=16 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 32)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c1)))
+        ;; corner 2 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c2Done
+          (loop $c2
+            (br_if $c2Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            ;; i2 = a | c, j2 = !(a !b), k2 = !(a ? b : c)
+            (local.set $a (f64x2.ge (local.get $x0) (local.get $y0)))
+            (local.set $b (f64x2.ge (local.get $y0) (local.get $z0)))
+            (local.set $c (f64x2.ge (local.get $x0) (local.get $z0)))
+            (local.set $mi (v128.or (local.get $a) (local.get $c)))
+            (local.set $mj (v128.andnot (local.get $a) (local.get $b)))
+            (local.set $mk (v128.bitselect (local.get $b) (local.get $c) (local.get $a)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $mi) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.andnot (local.get $one) (local.get $mj))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.andnot (local.get $one) (local.get $mk))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (i64x2.add (i64x2.add (v128.and (local.get $mi) (local.get $sI2))
+              (v128.andnot (local.get $sJ2) (local.get $mj))) (v128.andnot (local.get $sK2) (local.get $mk)))))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx1)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx1)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 2: x0 - i2 + 2 G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (v128.and (local.get $i2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (v128.and (local.get $j2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (v128.and (local.get $k2) (local.get $one))) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-            ;; corner 2: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x8080)) (then
+              (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (v128.load offset=16 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 32)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c2)))
+        ;; corner 3 of every pair of the row
+        (local.set $g (local.get $rb))
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $c3Done
+          (loop $c3
+            (br_if $c3Done (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $x0 (v128.load (local.get $g)))
+            (local.set $y0 (v128.load offset=16 (local.get $g)))
+            (local.set $z0 (v128.load offset=32 (local.get $g)))
+            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (local.get $half)))
+            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (local.get $half)))
+            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (local.get $half)))
+            (local.set $idx (i64x2.add (v128.load offset=48 (local.get $g)) (local.get $far)))
+            ;; falloff r = ((0.5 - x^2) - y^2) - z^2; f = r^4 where r >= 0, +0 elsewhere (a masked +0 adds nothing)
+            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (local.get $half) (f64x2.mul (local.get $x) (local.get $x)))
               (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx2)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx2)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; corner 3: x0 - 1 + 3 G3
-            (local.set $x (f64x2.add (f64x2.sub (local.get $x0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            (local.set $y (f64x2.add (f64x2.sub (local.get $y0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            (local.set $z (f64x2.add (f64x2.sub (local.get $z0) (local.get $one)) (f64x2.splat (f64.const 0x1.0p-1))))
-            ;; corner 3: falloff r = 0.5 - x^2 - y^2 - z^2; both lanes' gradients where either lane reaches it
-            (local.set $r (f64x2.sub (f64x2.sub (f64x2.sub (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $x) (local.get $x)))
-              (f64x2.mul (local.get $y) (local.get $y))) (f64x2.mul (local.get $z) (local.get $z))))
-            (local.set $m (f64x2.ge (local.get $r) (f64x2.splat (f64.const 0))))
-                (local.set $f (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r))))
-                (local.set $ix0 (i32x4.extract_lane 0 (local.get $idx3)))
-                (local.set $ix1 (i32x4.extract_lane 1 (local.get $idx3)))
-                (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
-                (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
-                (local.set $w0 (i32.load (local.get $at0)))
-                (if (i32.and (local.get $w0) (i32.const 0x8080)) (then (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))))
-                (local.set $w1 (i32.load (local.get $at1)))
-                (if (i32.and (local.get $w1) (i32.const 0x8080)) (then (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
-                (local.set $gp0 (i32.shl (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 5)))
-                (local.set $gp1 (i32.shl (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 5)))
-                (local.set $n0 (f64x2.add (local.get $n0) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-                (local.set $gp0 (i32.and (i32.shr_u (local.get $w0) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $gp1 (i32.and (i32.shr_u (local.get $w1) (i32.const 3)) (i32.const 0x1fe0)))
-                (local.set $n1 (f64x2.add (local.get $n1) (v128.and (local.get $m) (f64x2.mul (local.get $f) (f64x2.add
-                  (f64x2.add (f64x2.mul (v128.load64_lane 1 (local.get $gp1) (v128.load64_zero (local.get $gp0))) (local.get $x))
-                    (f64x2.mul (v128.load64_lane offset=8 1 (local.get $gp1) (v128.load64_zero offset=8 (local.get $gp0))) (local.get $y)))
-                  (f64x2.mul (v128.load64_lane offset=16 1 (local.get $gp1) (v128.load64_zero offset=16 (local.get $gp0))) (local.get $z)))))))
-            ;; v = weight clamp(0.5 + 38 n, 0, 1) (v > 1: 1, v < 0: +0, as the scalar selects)
-            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n0))))
+            (local.set $f (v128.and (f64x2.ge (local.get $r) (local.get $zero)) (f64x2.mul (f64x2.mul (local.get $r) (local.get $r)) (f64x2.mul (local.get $r) (local.get $r)))))
+            (local.set $ix0 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $idx))))
+            (local.set $ix1 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $idx))))
+            (local.set $at0 (i32.add (local.get $grads) (local.get $ix0)))
+            (local.set $at1 (i32.add (local.get $grads) (local.get $ix1)))
+            (local.set $w0 (i32.load (local.get $at0)))
+            (local.set $w1 (i32.load (local.get $at1)))
+            (if (i32.and (i32.or (local.get $w0) (local.get $w1)) (i32.const 0x8080)) (then
+              (local.set $w0 (call $gradients2 (local.get $ix0) (local.get $at0)))
+              (local.set $w1 (call $gradients2 (local.get $ix1) (local.get $at1)))))
+            ;; channel 0: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (local.get $w0) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (local.get $w1) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=0 (local.get $n) (f64x2.add (v128.load offset=0 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            ;; channel 1: the pair's gradients at pairs + (12 g0 + g1) 48; the corner's term added to the channel's sum
+            (local.set $gp (i32.add (local.get $pairs) (i32.add (i32.mul (i32.and (i32.shr_u (local.get $w0) (i32.const 8)) (i32.const 0xff)) (i32.const 576)) (i32.mul (i32.and (i32.shr_u (local.get $w1) (i32.const 8)) (i32.const 0xff)) (i32.const 48)))))
+            (v128.store offset=16 (local.get $n) (f64x2.add (v128.load offset=16 (local.get $n)) (f64x2.mul (local.get $f) (f64x2.add
+              (f64x2.add (f64x2.mul (v128.load (local.get $gp)) (local.get $x)) (f64x2.mul (v128.load offset=16 (local.get $gp)) (local.get $y)))
+              (f64x2.mul (v128.load offset=32 (local.get $gp)) (local.get $z))))))
+            (local.set $g (i32.add (local.get $g) (i32.const 64)))
+            (local.set $n (i32.add (local.get $n) (i32.const 32)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $c3)))
+        ;; the clamp, the weight and the fBm sum
+        (local.set $n (local.get $sums))
+        (local.set $p (i32.const 0))
+        (block $finalDone
+          (loop $final
+            (br_if $finalDone (i32.ge_u (local.get $p) (local.get $np)))
+            (local.set $v (f64x2.add (local.get $half) (f64x2.mul (f64x2.splat (f64.const 38)) (v128.load offset=0 (local.get $n)))))
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
-            (local.set $n0 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
-            (local.set $v (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (f64x2.splat (f64.const 38)) (local.get $n1))))
+            (local.set $x (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
+            (local.set $v (f64x2.add (local.get $half) (f64x2.mul (f64x2.splat (f64.const 38)) (v128.load offset=16 (local.get $n)))))
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
-            (local.set $n1 (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (f64x2.splat (f64.const 0))))))
-            ;; added to the sum, pixel-major: (R0 G0) (R1 G1), or only pixel i where it is the row's last
+            (local.set $y (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
+            ;; added to the sums, pixel-major (2 channels): both pixels, or only the first where it is the row's last
             (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep))
-              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $n0) (local.get $n1))))
-            (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $w))
-              (then
-                (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
-                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $n0) (local.get $n1))))
-                (local.set $q (i32.add (local.get $q) (i32.const 32))))
-              (else
-                (local.set $q (i32.add (local.get $q) (i32.const 16)))))
-            (local.set $i (i32.add (local.get $i) (i32.const 2)))
-            (br $pixels)))
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $x) (local.get $y))))
+            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $w) (i32.const 1)))
+              (then (local.set $q (i32.add (local.get $q) (i32.const 16))))
+              (else (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
+                  (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $x) (local.get $y))))
+                (local.set $q (i32.add (local.get $q) (i32.const 32)))))
+            (local.set $n (i32.add (local.get $n) (i32.const 32)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $final)))
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $rows))))
+
+  ;; pairs(at): the gradient pair table: for gradient indices g0, g1 (0-11), at + (12 g0 + g1) 48 holds
+  ;; (GX[g0], GX[g1]), (GY[g0], GY[g1]), (GZ[g0], GZ[g1]) as f64x2 (from the table at 0), so the two
+  ;; lanes of a pixel pair read their gradients as three 16-byte loads.
+  (func (export "pairs") (param $at i32)
+    (local $g0 i32) (local $g1 i32)
+    (loop $outer
+      (local.set $g1 (i32.const 0))
+      (loop $inner
+        (v128.store (local.get $at) (v128.load64_lane 1 (i32.shl (local.get $g1) (i32.const 5)) (v128.load64_zero (i32.shl (local.get $g0) (i32.const 5)))))
+        (v128.store offset=16 (local.get $at) (v128.load64_lane offset=8 1 (i32.shl (local.get $g1) (i32.const 5)) (v128.load64_zero offset=8 (i32.shl (local.get $g0) (i32.const 5)))))
+        (v128.store offset=32 (local.get $at) (v128.load64_lane offset=16 1 (i32.shl (local.get $g1) (i32.const 5)) (v128.load64_zero offset=16 (i32.shl (local.get $g0) (i32.const 5)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 48)))
+        (local.set $g1 (i32.add (local.get $g1) (i32.const 1)))
+        (br_if $inner (i32.lt_u (local.get $g1) (i32.const 12))))
+      (local.set $g0 (i32.add (local.get $g0) (i32.const 1)))
+      (br_if $outer (i32.lt_u (local.get $g0) (i32.const 12)))))
 
   ;; $gradients2(idx, at): simplex2's two channels' gradient indices of the lattice point at table
   ;; offset idx (bytes at, at + 1), those not yet met filled; returns the word at `at`.

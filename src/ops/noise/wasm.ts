@@ -30,6 +30,8 @@ type SimplexOctave = (
   weight: number,
   acc: number,
   first: number,
+  pairs: number,
+  rb: number,
 ) => void;
 
 interface Exports {
@@ -55,6 +57,7 @@ interface Exports {
     rowB: number,
   ): void;
   finish(acc: number, out: number, m: number, raster: number): void;
+  pairs(at: number): void;
 }
 
 const kernels = wasmKernels<Exports>('noise');
@@ -99,22 +102,31 @@ interface Region {
   reserve(end: number): void;
 }
 
-/** The run's layout from `base`: the f64 sums, (the copying path's) f32 output, the seeds and the octaves' work area. */
+/** Bytes of noise.wat's gradient pair table (12 x 12 pairs of three f64x2). */
+const PAIRS_BYTES = 144 * 48;
+
+/**
+ * The run's layout from `base`: the f64 sums, (the copying path's) f32 output, the seeds, the
+ * gradient pair table and the octaves' work area.
+ */
 function layout(base: number, m: number, channels: number, stride: number, withOut: boolean) {
   const acc = base;
   const out = align(acc + m * channels * 8);
   const seeds = withOut ? align(out + m * stride * 4) : out;
-  return { acc, out, seeds, work: seeds + 16 };
+  const pairs = seeds + 16;
+  return { acc, out, seeds, pairs, work: pairs + PAIRS_BYTES };
 }
 
-/** A simplex octave's arrays from `work` (a lattice box of `box` bytes). */
-function simplexLayout(work: number, w: number, h: number, box: number) {
+/** A simplex octave's arrays from `work` (a lattice box of `box` bytes, `channels` channels). */
+function simplexLayout(work: number, w: number, h: number, box: number, channels: number) {
   const xAt = work;
   const zAt = xAt + (w + 1) * 8;
   const yAt = zAt + (w + 1) * 8;
   const grads = align(yAt + h * 8);
-  // (+ 4: a 3-channel corner reads its three bytes as one word)
-  return { xAt, zAt, yAt, grads, end: grads + box + 4 };
+  // (+ 4: a 3-channel corner reads its three bytes as one word); then a row's pairs: their
+  // geometry (64 bytes) and sums (16 a channel)
+  const rb = align(grads + box + 4);
+  return { xAt, zAt, yAt, grads, rb, end: rb + ((w + 1) >> 1) * (64 + 16 * channels) };
 }
 
 /** A value octave's arrays from `work` (`nc` lattice columns). */
@@ -169,7 +181,10 @@ function into(
       let end = work;
       for (let o = 0; o < n; o++) {
         const l = lattices[o];
-        end = Math.max(end, l ? simplexLayout(work, w, h, l.nx * l.ny * l.nz * channels).end : valueLayout(work, w, h, columns[o]!.cellX.length, channels).end);
+        end = Math.max(
+          end,
+          l ? simplexLayout(work, w, h, l.nx * l.ny * l.nz * channels, channels).end : valueLayout(work, w, h, columns[o]!.cellX.length, channels).end,
+        );
       }
       return end;
     };
@@ -214,7 +229,11 @@ function octaves(
   at: ReturnType<typeof layout>,
 ): void {
   const { width: w, height: h, octaves: n } = p;
-  const { acc, seeds, work } = at;
+  const { acc, seeds, pairs, work } = at;
+  if (lattices.length) {
+    r.reserve(work);
+    r.fn.pairs(pairs);
+  }
   const cellsF = new Float32Array(p.cells.buffer, p.cells.byteOffset, p.cells.length);
   for (let o = 0; o < n; o++) {
     const weight = cellsF[o * 4 + 3]!;
@@ -224,7 +243,7 @@ function octaves(
       const { X, Y, Z, i0, j0, k0, nx, ny, nz } = lattices[o]!;
       // X and Z with their last column once more: the kernel reads columns in pairs.
       const box = nx * ny * nz * channels;
-      const { xAt, zAt, yAt, grads, end } = simplexLayout(work, w, h, box);
+      const { xAt, zAt, yAt, grads, rb, end } = simplexLayout(work, w, h, box, channels);
       r.reserve(end);
       const buf = r.buffer();
       const xs = new Float64Array(buf, xAt, w + 1);
@@ -238,7 +257,7 @@ function octaves(
       new Uint8Array(buf, grads, box).fill(255);
       const [cx, cy, cz] = [p.cells[o * 4]!, p.cells[o * 4 + 1]!, p.cells[o * 4 + 2]!];
       const octave = channels === 1 ? r.fn.simplex1 : channels === 2 ? r.fn.simplex2 : r.fn.simplex3;
-      octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first);
+      octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb);
     } else {
       const { a, b, sx, cellX } = columns[o]!;
       const nc = cellX.length;
