@@ -224,6 +224,37 @@ describe('normal over in WebAssembly SIMD: only the span of source alpha > 0 thr
   });
 });
 
+describe('multiply: the WebAssembly kernel = the TypeScript loop on channels clamp01 rewrites', () => {
+  // blend.wat clamps a channel with f64x2 pmin / pmax (pmin(pmax(+0, x), 1)); the TypeScript
+  // loop with clamp01. NaN, -0, negatives, values above 1 and infinities in the colour channels of
+  // base and source, on opaque and translucent pixels (the kernel's shortcuts and divisions).
+  test('the same bits, over and atop, opacity 1, 0.6, 0', () => {
+    const r = rng(83);
+    const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, 1];
+    const n = 512;
+    const base = new Float32Array(n * 4);
+    const over = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const ab = [1, 0.5, r(), 0][i % 4]!;
+      const as = [1, 1, 0.25, r(), 1.25][i % 5]!;
+      for (let c = 0; c < 3; c++) {
+        base[i * 4 + c] = r() < 0.3 ? odd[Math.floor(r() * odd.length)]! : r() * ab;
+        over[i * 4 + c] = r() < 0.3 ? odd[Math.floor(r() * odd.length)]! : r() * as;
+      }
+      base[i * 4 + 3] = ab;
+      over[i * 4 + 3] = as;
+    }
+    const bits = (a: Float32Array) => Array.from(new Uint32Array(a.slice().buffer));
+    for (const composite of ['over', 'atop'] as const)
+      for (const opacity of [1, 0.6, 0]) {
+        const o = { mode: 'multiply' as const, composite, opacity };
+        const simd = bits(blendRasters(base, over, o));
+        const loop = bits(blendRasters(base, over, o, { simd: false }));
+        expect({ composite, opacity, same: simd.every((v, i) => v === loop[i]) }).toEqual({ composite, opacity, same: true });
+      }
+  });
+});
+
 describe('normal over with a mask: the base copied whole, only source alpha not <= 0 computed', () => {
   // normalOverMasked (what blendRasters runs for a masked normal over) against normalOver (the
   // reference loop), bit for bit: sparse layers, empty layers, NaN / negative / -0 / above-1

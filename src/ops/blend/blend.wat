@@ -47,12 +47,27 @@
   ;; f64x2 pairs: bit for bit. Its shortcuts are exact: x / 1 is x, and with ab = 1 the mix
   ;; (1 - ab) s + ab (b s) is b s; where the source coverage is 0 the pixel is the base with its
   ;; alpha clamped. clamp01 is written out (x > 0 ? (x < 1 ? x : 1) : +0; NaN and -0 give +0):
-  ;; a call per use cost more than the kernel saved.
+  ;; a call per use cost more than the kernel saved. On f64x2 it is pmin(pmax(+0, x), 1): pmax(+0,
+  ;; x) is (+0 < x ? x : +0), so NaN, -0 and negatives give +0, and pmin(y, 1) is (1 < y ? 1 : y),
+  ;; the same selects as the scalar form, one minpd / maxpd each instead of two compares and two
+  ;; bitselects.
   (func (export "multiply") (param $base i32) (param $over i32) (param $out i32) (param $bytes i32) (param $opacity f64) (param $atop i32)
     (local $p i32) (local $B v128) (local $O v128)
     (local $oa f64) (local $ab f64) (local $srcA f64) (local $as f64) (local $fa f64) (local $k f64) (local $alpha f64)
     (local $cbRG v128) (local $cbBA v128) (local $sRG v128) (local $sBA v128) (local $mRG v128) (local $mBA v128)
-    (local $d v128) (local $abv v128) (local $omab v128) (local $t1 f64) (local $t2 v128)
+    (local $d v128) (local $abv v128) (local $omab v128) (local $t1 f64) (local $zero v128) (local $one v128)
+    (local $fast i32) (local $t32 f32) (local $fav v128) (local $kv v128) (local $alpha1 f32)
+    (local.set $zero (v128.const f64x2 0 0))
+    (local.set $one (v128.const f64x2 1 1))
+    ;; An opaque pixel over an opaque base (both alphas >= 1, so clamped to 1) at opacity > 0, the
+    ;; common case: as = 1 opacity = opacity, no division (d = 1), m = clamp01(cb) s, fa = as (over)
+    ;; or as 1 (atop) = opacity, k = 1 - opacity, alpha = as + 1 k = opacity + k (over) or 1
+    ;; (atop). Those are the same per call: computed once here, the same f64 values as below.
+    (local.set $fast (f64.ne (local.get $opacity) (f64.const 0)))
+    (local.set $fav (f64x2.splat (local.get $opacity)))
+    (local.set $kv (f64x2.splat (f64.sub (f64.const 1) (local.get $opacity))))
+    (local.set $alpha1 (select (f32.const 1)
+      (f32.demote_f64 (f64.add (local.get $opacity) (f64.sub (f64.const 1) (local.get $opacity)))) (local.get $atop)))
     (local.set $p (i32.const 0))
     (block $done
       (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $bytes))))
@@ -60,6 +75,34 @@
         (block $next
           (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
           (local.set $O (v128.load align=4 (i32.add (local.get $over) (local.get $p))))
+          ;; A source alpha not > 0 (NaN, zeros, negatives: srcA = +0, so as = +0): the base with its
+          ;; alpha clamped, clamp01 in f32 (promoting to f64 and back changes no f32 value).
+          (if (i32.eqz (f32.gt (f32x4.extract_lane 3 (local.get $O)) (f32.const 0)))
+            (then
+              (local.set $t32 (f32x4.extract_lane 3 (local.get $B)))
+              (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+                (f32x4.replace_lane 3 (local.get $B)
+                  (select (select (local.get $t32) (f32.const 1) (f32.lt (local.get $t32) (f32.const 1))) (f32.const 0) (f32.gt (local.get $t32) (f32.const 0)))))
+              (br $next)))
+          (if (i32.and (local.get $fast)
+                (i32.and (f32.ge (f32x4.extract_lane 3 (local.get $B)) (f32.const 1)) (f32.ge (f32x4.extract_lane 3 (local.get $O)) (f32.const 1))))
+            (then
+              (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+              (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+              (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+                (f32x4.replace_lane 3
+                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                    (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                        (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one))
+                          (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                      (f64x2.mul (local.get $kv) (local.get $cbRG))))
+                    (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                        (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one))
+                          (f64x2.pmin (f64x2.pmax (local.get $zero)
+                            (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                      (f64x2.mul (local.get $kv) (local.get $cbBA)))))
+                  (local.get $alpha1)))
+              (br $next)))
           (local.set $ab (select (select (local.tee $t1 (f64.promote_f32 (f32x4.extract_lane 3 (local.get $B)))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0))))
           (local.set $oa (f64.promote_f32 (f32x4.extract_lane 3 (local.get $O))))
           (local.set $srcA (select (select (local.get $oa) (f64.const 1) (f64.lt (local.get $oa) (f64.const 1))) (f64.const 0) (f64.gt (local.get $oa) (f64.const 0))))
@@ -78,23 +121,23 @@
               (local.set $d (f64x2.splat (local.get $srcA)))
               (local.set $sRG (f64x2.div (local.get $sRG) (local.get $d)))
               (local.set $sBA (f64x2.div (local.get $sBA) (local.get $d)))))
-          (local.set $sRG (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $sRG)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))))
-          (local.set $sBA (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $sBA)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))))
+          (local.set $sRG (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $sRG)) (local.get $one)))
+          (local.set $sBA (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $sBA)) (local.get $one)))
           (local.set $mRG (local.get $sRG))
           (local.set $mBA (local.get $sBA))
           (if (f64.eq (local.get $ab) (f64.const 1))
             (then
-              (local.set $mRG (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $cbRG)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sRG)))
-              (local.set $mBA (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (local.get $cbBA)) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sBA))))
+              (local.set $mRG (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one)) (local.get $sRG)))
+              (local.set $mBA (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one)) (local.get $sBA))))
             (else
               (if (f64.gt (local.get $ab) (f64.const 0))
                 (then
                   (local.set $abv (f64x2.splat (local.get $ab)))
                   (local.set $omab (f64x2.splat (f64.sub (f64.const 1) (local.get $ab))))
                   (local.set $mRG (f64x2.add (f64x2.mul (local.get $omab) (local.get $sRG))
-                    (f64x2.mul (local.get $abv) (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (f64x2.div (local.get $cbRG) (local.get $abv))) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sRG)))))
+                    (f64x2.mul (local.get $abv) (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.div (local.get $cbRG) (local.get $abv))) (local.get $one)) (local.get $sRG)))))
                   (local.set $mBA (f64x2.add (f64x2.mul (local.get $omab) (local.get $sBA))
-                    (f64x2.mul (local.get $abv) (f64x2.mul (v128.bitselect (v128.bitselect (local.tee $t2 (f64x2.div (local.get $cbBA) (local.get $abv))) (v128.const f64x2 1 1) (f64x2.lt (local.get $t2) (v128.const f64x2 1 1))) (v128.const f64x2 0 0) (f64x2.gt (local.get $t2) (v128.const f64x2 0 0))) (local.get $sBA)))))))))
+                    (f64x2.mul (local.get $abv) (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.div (local.get $cbBA) (local.get $abv))) (local.get $one)) (local.get $sBA)))))))))
           (local.set $fa (select (f64.mul (local.get $as) (local.get $ab)) (local.get $as) (local.get $atop)))
           (local.set $k (f64.sub (f64.const 1) (local.get $as)))
           (local.set $alpha (select (local.get $ab) (f64.add (local.get $as) (f64.mul (local.get $ab) (local.get $k))) (local.get $atop)))
