@@ -10,7 +10,7 @@ import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { noise, noiseReference, noiseTs } from './cpu.js';
 import { planNoise } from './plan.js';
-import { NOISE_WASM_MAX_PIXELS, noiseWasm } from './wasm.js';
+import { NOISE_WASM_MAX_PIXELS, NOISE_WASM_MAX_WIDTH, noiseWasm } from './wasm.js';
 
 // --- independent reference -------------------------------------------------------------------
 function lowbias32(v: number): number {
@@ -311,6 +311,15 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
     expect(noiseWasm(plan, 3, false)).toBeNull();
     const b = noiseReference(plan, 3, false).slice();
     expect(differing(noise(plan, 3, false), b)).toBe(0);
+  });
+
+  test('a simplex canvas wider than NOISE_WASM_MAX_WIDTH takes the TypeScript kernel (its row buffer stays bounded): the same values', () => {
+    // (64 rows: a lattice box of this arc is within the kernel's bound at NOISE_WASM_MAX_WIDTH)
+    const wide: Window = { z: 12, x0: 2048 * 256 - 7, y0: 1000, width: NOISE_WASM_MAX_WIDTH + 1, height: 64, tileSize: 256 };
+    const plan = planNoise(wide, 90, 1, 'simplex');
+    expect(noiseWasm(plan, 3, false)).toBeNull();
+    expect(differing(noise(plan, 3, false), noiseReference(plan, 3, false).slice())).toBe(0);
+    expect(noiseWasm(planNoise({ ...wide, width: NOISE_WASM_MAX_WIDTH }, 90, 1, 'simplex'), 3, false)).not.toBeNull();
   });
 
   test('random windows: negative and large world coordinates, across the antimeridian, z0 to z24', () => {

@@ -76,13 +76,20 @@ const boxTooLarge = (box: number, channels: number, w: number, h: number) => box
  * 2 included) stay in the kernel.
  */
 export const NOISE_WASM_MAX_PIXELS = 1 << 21;
+/**
+ * Simplex canvases wider than this take the TypeScript kernel: the kernels keep one row's pixel
+ * pairs ((w + 1) / 2 x (64 + 16 channels) bytes, ~0.9 MiB at this width), so a very wide, thin
+ * window within NOISE_WASM_MAX_PIXELS cannot grow the module's memory past the bound above.
+ */
+export const NOISE_WASM_MAX_WIDTH = 8192;
 
 /**
  * noiseReference's values, bit for bit, or null: no WebAssembly, a canvas over
- * NOISE_WASM_MAX_PIXELS, a very fine simplex noise, or the module's memory could not grow.
+ * NOISE_WASM_MAX_PIXELS (a simplex one wider than NOISE_WASM_MAX_WIDTH), a very fine simplex
+ * noise, or the module's memory could not grow.
  */
 export function noiseWasm(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array | null {
-  const k = p.width * p.height <= NOISE_WASM_MAX_PIXELS ? kernels() : null;
+  const k = p.width * p.height <= NOISE_WASM_MAX_PIXELS && (p.kind !== 'simplex' || p.width <= NOISE_WASM_MAX_WIDTH) ? kernels() : null;
   if (!k) return null;
   try {
     return run(k, p, seed, raster, channels);
