@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { CpuBackend, releaseRaster, toRGBA8, type Raster } from '../../src/index.js';
 import { PNG_SIMD_MAX_PIXELS, pngImage, pngImageReference, pngImageSimdAvailable, type PngImage } from '../../src/render/encode.js';
 import { deflateInfo, setZlibDeflate, usingLibdeflate } from '../../src/hosts/node/deflate.js';
-import { encodePng, encodePngSync, pngFile } from '../../src/hosts/node/png.js';
+import { encodePng, encodePngSync, equalLeftShare, GRAIN_EQUAL_LEFT, levelOf, pngFile } from '../../src/hosts/node/png.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { tileWindow } from '../../src/types.js';
 import { decodeWithPngjs, decodeWithSharp, pixelDifference, rgbaOf } from '../helpers/decode.js';
@@ -122,6 +122,34 @@ describe.each(DEFLATERS)('deflate: %s', (deflater) => {
   afterAll(() => setZlibDeflate(false));
   test('this half runs with that deflate', () => {
     expect(deflateInfo().name.split(' ')[0]).toBe(deflater);
+  });
+
+  test('the level of each form: grain (few pixels equal to their left) at libdeflate 2, runs and gradients at 4, indexed 5, Up 1; decoding to toRGBA8', async () => {
+    const rand = rng(31);
+    // Grain: random pixels, 3% of them repeating the one to their left (as paper grain does:
+    // None rows, since Sub then changes more often than the pixels do).
+    let left = [0.5, 0.5, 0.5, 1];
+    const grain = raster(256, 256, () => (left = rand() < 0.03 ? left : [0.3 + 0.4 * rand(), 0.3 + 0.4 * rand(), 0.5, 1]));
+    const runs = raster(100, 40, (x, y) => palette(300, true)[Math.floor((x + 100 * y) / 5) % 300]!);
+    const gradient = raster(256, 256, (x, y) => [x / 255, 0.5 + 0.4 * Math.sin(y / 40), (x + y) / 510, 1]);
+    const lib = deflater === 'libdeflate';
+    const cases: [Raster, number, number, number][] = [
+      // raster, filter, level with libdeflate, level with node:zlib
+      [grain, 0, 2, 4],
+      [runs, 0, 4, 4],
+      [gradient, 1, 4, 4],
+      [raster(64, 64, (x, y) => palette(17, true)[(x * y) % 17]!), 0, 5, 4],
+      [columnNoise(256, 256, false), 2, 1, 1],
+    ];
+    for (const [r, filter, libLevel, zlibLevel] of cases) {
+      const img = pngImage(r);
+      expect(img.filter).toBe(filter);
+      expect(levelOf(img)).toBe(lib ? libLevel : zlibLevel);
+      expect(levelOf(img, { compressionLevel: 7 })).toBe(7);
+      await roundTrip(r);
+    }
+    expect(equalLeftShare(pngImage(grain))).toBeLessThan(GRAIN_EQUAL_LEFT);
+    expect(equalLeftShare(pngImage(runs))).toBeGreaterThan(0.7);
   });
 
   describe('pngImage + pngFile as a codec (fast-check)', () => {
