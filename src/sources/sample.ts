@@ -142,10 +142,7 @@ export class GroupCollector {
   ): void {
     const s = t.size / extent;
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
-    const ux0 = (rect.x0 - t.px0) / s,
-      uy0 = (rect.y0 - t.py0) / s;
-    const ux1 = (rect.x1 - t.px0) / s,
-      uy1 = (rect.y1 - t.py0) / s;
+    const [ux0, uy0, ux1, uy1] = unitRect(t, extent, rect);
     // Room for the lines and polygon rings of the features wholly inside (points are copied).
     let room = 0;
     for (let i = 0; i < features.length; i++) {
@@ -162,9 +159,9 @@ export class GroupCollector {
         by0 = bb[1],
         bx1 = bb[2],
         by1 = bb[3];
-      if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
       this.ghost = keep !== undefined && keep[i] === 0;
       if (this.ghost && !(f.id !== undefined && ghostIds?.has(f.id) && !this.byId[f.type - 1]!.has(f.id))) continue;
+      if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
       const inside = bx0 >= ux0 && bx1 <= ux1 && by0 >= uy0 && by1 <= uy1;
       if (f.type === 1) this.addPoints(f, t, s, rect, tileIndex);
       else if (f.type === 2) this.addLines(f, t, s, rect, inside ? arena : undefined, tileIndex);
@@ -312,22 +309,44 @@ export class GroupCollector {
 }
 
 /**
+ * A source tile's contribution rectangle in its own units (x0, y0, x1, y1): GroupCollector.addTile
+ * skips the features whose box misses it.
+ */
+export function unitRect(t: SourceTileRef, extent: number, rect: Rect): [number, number, number, number] {
+  const s = t.size / extent;
+  return [(rect.x0 - t.px0) / s, (rect.y0 - t.py0) / s, (rect.x1 - t.px0) / s, (rect.y1 - t.py0) / s];
+}
+
+/**
  * Of the kept features (`keep[i][j]` 1) of a canvas's decoded tiles, the ids under which pieces
  * could merge: two kept features of different tiles with that id, one geometry type and equal
  * properties (GroupCollector.addTile's ghosts). An id shared by many kept features is counted in
- * without comparing them all.
+ * without comparing them all. `within[i]` (unitRect) leaves out the features of tile i whose box
+ * misses its contribution rectangle: addTile samples none of them, so they merge with nothing (an
+ * over-zoomed source tile holds four times a canvas's features).
  */
-export function mergeableIds(tiles: readonly (readonly TileFeature[] | undefined)[], keep: readonly (Uint8Array | undefined)[]): Set<number | string> {
+export function mergeableIds(
+  tiles: readonly (readonly TileFeature[] | undefined)[],
+  keep: readonly (Uint8Array | undefined)[],
+  within?: readonly (readonly [number, number, number, number])[],
+): Set<number | string> {
   const seen = new Map<number | string, { tile: number; f: TileFeature }[]>();
   const out = new Set<number | string>();
   for (let i = 0; i < tiles.length; i++) {
     const fs = tiles[i];
     const flags = keep[i];
     if (!fs || !flags) continue;
+    const r = within?.[i];
+    const ux0 = r ? r[0] : -Infinity,
+      uy0 = r ? r[1] : -Infinity,
+      ux1 = r ? r[2] : Infinity,
+      uy1 = r ? r[3] : Infinity;
     for (let j = 0; j < fs.length; j++) {
       const f = fs[j]!;
       const id = f.id;
       if (flags[j] === 0 || id === undefined || out.has(id)) continue;
+      const bb = f.bbox;
+      if (bb[2] < ux0 || bb[0] > ux1 || bb[3] < uy0 || bb[1] > uy1) continue;
       const list = seen.get(id);
       if (!list) seen.set(id, [{ tile: i, f }]);
       else if (list.length >= 16 || list.some((e) => e.tile !== i && e.f.type === f.type && sameProperties(e.f.properties, f.properties))) out.add(id);

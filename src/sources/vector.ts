@@ -7,7 +7,7 @@ import { maybeGunzip } from './gzip.js';
 import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import { piecesBytes, tilePieces } from './pieces.js';
-import { GroupCollector, canvasKey, mergeableIds, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
+import { GroupCollector, canvasKey, mergeableIds, unitRect, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
 import type { FeatureSelection, FeatureSource, SourceContext } from './types.js';
 
@@ -253,6 +253,7 @@ export class VectorTileSource implements FeatureSource {
         ? mergeableIds(
             decoded.map((d) => d?.features),
             keep,
+            tiles.map((t, i) => unitRect(t, decoded[i]?.extent ?? 4096, rects[i]!)),
           )
         : undefined;
     tiles.forEach((t, i) => {

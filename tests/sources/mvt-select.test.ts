@@ -8,7 +8,7 @@ import Pbf from 'pbf';
 import { featureFilter } from '@maplibre/maplibre-gl-style-spec';
 import { createMvtSource } from '../../src/sources/mvt.js';
 import { NodeLoader } from '../../src/hosts/node/loader.js';
-import { GroupCollector, mergeableIds, type TileFeature } from '../../src/sources/sample.js';
+import { GroupCollector, mergeableIds, unitRect, type TileFeature } from '../../src/sources/sample.js';
 import type { SourceTileRef } from '../../src/sources/tiles.js';
 import type { FeatureSelection } from '../../src/sources/types.js';
 import { compileExpr, type ExprFeature } from '../../src/expr/index.js';
@@ -150,11 +150,12 @@ describe('GroupCollector with a selection: left-out features still decide how ke
   ];
   const passes = (f: TileFeature) => f.properties.class === 'b';
 
-  function collect(select: boolean): FeatureGroup[] {
+  function collect(select: boolean, rectOf = rect): FeatureGroup[] {
     const out = new GroupCollector(true);
     const keep = tiles.map((fs) => Uint8Array.from(fs, (f) => (passes(f) ? 1 : 0)));
-    const ghosts = select ? mergeableIds(tiles, keep) : undefined;
-    tiles.forEach((fs, i) => out.addTile(fs, 64, tile(i), rect(i), i, select ? keep[i] : undefined, ghosts));
+    const within = tiles.map((_, i) => unitRect(tile(i), 64, rectOf(i)));
+    const ghosts = select ? mergeableIds(tiles, keep, within) : undefined;
+    tiles.forEach((fs, i) => out.addTile(fs, 64, tile(i), rectOf(i), i, select ? keep[i] : undefined, ghosts));
     const groups = out.finish();
     return select ? groups : groups.filter((g) => g.properties.class === 'b');
   }
@@ -168,6 +169,22 @@ describe('GroupCollector with a selection: left-out features still decide how ke
       [7, 1],
     ]);
     expect(collect(true)).toEqual(filtered);
+  });
+
+  test('a kept piece whose box misses its tile rectangle merges with nothing (mergeableIds within)', () => {
+    // Tile 2 contributes only from x 168: its id 7 piece (x 133-153) is not sampled, so id 7 has one
+    // kept piece left and tile 0's left-out id 7 need not be sampled as a ghost.
+    const narrow = (i: number) => (i === 2 ? { ...rect(2), x0: 168 } : rect(i));
+    const keep = tiles.map((fs) => Uint8Array.from(fs, (f) => (passes(f) ? 1 : 0)));
+    const within = tiles.map((_, i) => unitRect(tile(i), 64, narrow(i)));
+    expect(within[2]).toEqual([40, -32, 64, 96]);
+    expect([...mergeableIds(tiles, keep, within)]).toEqual([9]);
+    const filtered = collect(false, narrow);
+    expect(filtered.map((g) => [g.id, g.lines.length])).toEqual([
+      [9, 2],
+      [7, 1],
+    ]);
+    expect(collect(true, narrow)).toEqual(filtered);
   });
 
   test('mergeableIds: ids of kept pieces in different tiles with one type and equal properties', () => {
