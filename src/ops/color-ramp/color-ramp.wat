@@ -3,7 +3,7 @@
 ;; two f64x2 (r, g) and (b, a), so the pixels are the same bits. Compiled by scripts/gen-wasm.mjs;
 ;; called from simd.ts.
 (module
-  ;; ramp(src, n, out, table, values, scale, last, size, ends, opacity): `n` pixels of the field at
+  ;; ramp(src, n, out, table, values, scale, last, size, ends, opacity, opaque): `n` pixels of the field at
   ;; `src` (f32) as premultiplied RGBA at `out` (4 f32 a pixel). `table`: `size` straight RGBA f32
   ;; entries per segment; `values`: the last + 1 stop values (f64, ascending); `scale`: per segment
   ;; (size - 1) / (values[s + 1] - values[s]) (f64); `ends`: the two end colours (8 f32).
@@ -14,13 +14,15 @@
   ;;   p = (t - values[s]) scale[s], j = min(floor(p), size - 2), f = p - j, entries c0 = table[s
   ;;   size + j] and c1 the next: rgb = c0 + f (c1 - c0), a = (c0.a + f (c1.a - c0.a)) opacity,
   ;;   (rgb a, a), each channel f64 rounded to f32 once. A pixel whose value has the bits of the one
-  ;;   before copies its colour (the same t gives the same colour).
+  ;;   before copies its colour (the same t gives the same colour). `opaque` (1: every entry's alpha
+  ;;   is 1 and opacity is 1): a = (1 + f (1 - 1)) 1 = 1 exactly and rgb 1 = rgb, so the lerped
+  ;;   (r, g) and (b, 1) are stored as they are, without the products (cpu.ts `rampFieldOpaque`).
   ;; the memory: simd.ts gives one instance a scratch memory it copies spans into (grown from
   ;; JavaScript) and one the canvas arena, whose canvases it reads and writes in place
   ;; (src/util/wasm-arena.ts)
   (import "env" "mem" (memory 1))
   (func (export "ramp") (param $src i32) (param $n i32) (param $out i32) (param $table i32) (param $values i32)
-    (param $scale i32) (param $last i32) (param $size i32) (param $ends i32) (param $opacity f64)
+    (param $scale i32) (param $last i32) (param $size i32) (param $ends i32) (param $opacity f64) (param $opaque i32)
     (local $end i32) (local $q i32) (local $t f64) (local $s i32) (local $vs f64) (local $ve f64) (local $sc f64)
     (local $base i32) (local $lo f64) (local $hi f64) (local $top i32) (local $p f64) (local $j i32) (local $f f64)
     (local $e i32) (local $rg v128) (local $ba v128) (local $ff v128) (local $a f64)
@@ -90,6 +92,11 @@
           (local.set $ba (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $e))))
           (local.set $ba (f64x2.add (local.get $ba)
             (f64x2.mul (local.get $ff) (f64x2.sub (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $e))) (local.get $ba)))))
+          (if (local.get $opaque)
+            (then
+              (v128.store64_lane 0 (local.get $q) (f32x4.demote_f64x2_zero (local.get $rg)))
+              (v128.store64_lane offset=8 0 (local.get $q) (f32x4.demote_f64x2_zero (local.get $ba)))
+              (br $next)))
           (local.set $a (f64.mul (f64x2.extract_lane 1 (local.get $ba)) (local.get $opacity)))
           (local.set $aa (f64x2.splat (local.get $a)))
           (v128.store64_lane 0 (local.get $q) (f32x4.demote_f64x2_zero (f64x2.mul (local.get $rg) (local.get $aa))))

@@ -2,7 +2,7 @@ import { luminance, type ColorSpace } from '../../backends/cpu/color.js';
 import { newRaster, newRasterUninit } from '../../backends/cpu/raster.js';
 import type { Raster, ScalarField } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { resolveStops, stopTables, exprTable, makeSampler, type RampTable, type Stop } from './plan.js';
+import { resolveStops, stopTables, exprTable, makeSampler, isOpaque, type RampTable, type Stop } from './plan.js';
 import { rampFieldSimd } from './simd.js';
 
 /** The color-ramp op's CPU kernel. */
@@ -65,19 +65,6 @@ function cachedStopTables(stops: Stop[], space: ColorSpace): RampTable {
     TABLES.set(key, t);
   }
   return t;
-}
-
-const OPAQUE = new WeakMap<RampTable, boolean>();
-
-/** Every table entry and both ends have alpha 1 (straight tables of opaque stops). */
-function isOpaque(lut: RampTable): boolean {
-  let v = OPAQUE.get(lut);
-  if (v === undefined) {
-    v = !lut.premultiplied && lut.ends[3] === 1 && lut.ends[7] === 1;
-    for (let i = 3; v && i < lut.table.length; i += 4) if (lut.table[i] !== 1) v = false;
-    OPAQUE.set(lut, v);
-  }
-  return v;
 }
 
 /**

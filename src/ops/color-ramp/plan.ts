@@ -122,3 +122,16 @@ export function makeSampler(r: RampTable): (t: number, out: Float64Array) => voi
     if (premultiplied) straighten(out);
   };
 }
+
+const OPAQUE = new WeakMap<RampTable, boolean>();
+
+/** Every table entry and both ends have alpha 1 (straight tables of opaque stops). */
+export function isOpaque(lut: RampTable): boolean {
+  let v = OPAQUE.get(lut);
+  if (v === undefined) {
+    v = !lut.premultiplied && lut.ends[3] === 1 && lut.ends[7] === 1;
+    for (let i = 3; v && i < lut.table.length; i += 4) if (lut.table[i] !== 1) v = false;
+    OPAQUE.set(lut, v);
+  }
+  return v;
+}

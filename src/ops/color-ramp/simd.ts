@@ -6,10 +6,22 @@
 // TypeScript loop runs.
 import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
-import type { RampTable } from './plan.js';
+import { isOpaque, type RampTable } from './plan.js';
 
 interface Exports {
-  ramp(src: number, n: number, out: number, table: number, values: number, scale: number, last: number, size: number, ends: number, opacity: number): void;
+  ramp(
+    src: number,
+    n: number,
+    out: number,
+    table: number,
+    values: number,
+    scale: number,
+    last: number,
+    size: number,
+    ends: number,
+    opacity: number,
+    opaque: number,
+  ): void;
 }
 
 const kernels = wasmKernels<Exports>('color-ramp');
@@ -33,12 +45,14 @@ export function rampFieldSimd(src: Float32Array, n: number, lut: RampTable, opac
   if (lut.premultiplied || last < 1 || table.byteLength > RAMP_TABLE_MAX_BYTES) return false;
   const k = kernels();
   if (!k) return false;
+  // Opaque stops at opacity 1: alpha is exactly 1, so the kernel leaves out its products by it.
+  const opaque = opacity === 1 && isOpaque(lut) ? 1 : 0;
   // Layout: table, ends, values, scales, then a span's field and its pixels.
   const endsAt = table.byteLength;
   const valuesAt = endsAt + 32;
   const scaleAt = valuesAt + values.length * 8;
   const srcAt = (scaleAt + last * 8 + 15) & ~15;
-  if (inArena(src) && inArena(o) && rampOnArena(k.onArena(), src, n, lut, opacity, o, srcAt)) return true;
+  if (inArena(src) && inArena(o) && rampOnArena(k.onArena(), src, n, lut, opacity, opaque, o, srcAt)) return true;
   const span = Math.min(n, RAMP_SPAN_PIXELS);
   const outAt = srcAt + span * 4;
   k.reserve(outAt + span * 16);
@@ -53,7 +67,7 @@ export function rampFieldSimd(src: Float32Array, n: number, lut: RampTable, opac
   for (let i0 = 0; i0 < n; i0 += span) {
     const m = Math.min(span, n - i0);
     k.f32(srcAt, m).set(src.subarray(i0, i0 + m));
-    k.fn.ramp(srcAt, m, outAt, 0, valuesAt, scaleAt, last, size, endsAt, opacity);
+    k.fn.ramp(srcAt, m, outAt, 0, valuesAt, scaleAt, last, size, endsAt, opacity, opaque);
     o.set(k.f32(outAt, m * 4), i0 * 4);
   }
   return true;
@@ -65,7 +79,16 @@ export function rampFieldSimd(src: Float32Array, n: number, lut: RampTable, opac
  * the kernel reads the field and writes the pixels in place, the same arithmetic in one call.
  * False where the arena has no room for the table.
  */
-function rampOnArena(fn: Exports | null, src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array, tableBytes: number): boolean {
+function rampOnArena(
+  fn: Exports | null,
+  src: Float32Array,
+  n: number,
+  lut: RampTable,
+  opacity: number,
+  opaque: number,
+  o: Float32Array,
+  tableBytes: number,
+): boolean {
   const block = fn ? arenaAlloc(tableBytes / 4, false) : undefined;
   if (!fn || !block) return false;
   try {
@@ -81,7 +104,7 @@ function rampOnArena(fn: Exports | null, src: Float32Array, n: number, lut: Ramp
     new Float64Array(mem, valuesAt, values.length).set(values);
     const sc = new Float64Array(mem, scaleAt, last);
     for (let s = 0; s < last; s++) sc[s] = (size - 1) / (values[s + 1]! - values[s]!);
-    fn.ramp(src.byteOffset, n, o.byteOffset, at, valuesAt, scaleAt, last, size, endsAt, opacity);
+    fn.ramp(src.byteOffset, n, o.byteOffset, at, valuesAt, scaleAt, last, size, endsAt, opacity, opaque);
     return true;
   } finally {
     arenaFree(block);
