@@ -51,13 +51,14 @@ export const PNG_MEM_LEVEL = ZLIB_MEM_LEVEL;
 
 /**
  * libdeflate's level of truecolour None rows where fewer than GRAIN_EQUAL_LEFT of the pixels equal
- * the one to their left (grain over the whole tile: maplibre-effects' paper): ~25% less deflate
- * CPU than its level 4 for ~0.7% more bytes on those tiles (still ~3% fewer than node:zlib's).
- * Gradients (the heatmap's ramps, 11-90% of pixels equal to their left) keep level 4: level 2
- * makes them 7% larger (docs/server.md, PNG encoding).
+ * the one to their left (grain over the whole tile: maplibre-effects' and hand-drawn's paper,
+ * 2.5-12% of their pixels): ~25% less deflate CPU than its level 4 for 0.6-2% more bytes on those
+ * tiles (still 1.5-4% fewer than node:zlib's at level 4). Gradients left unfiltered (the heatmap's
+ * ramps, 19-90% of pixels equal to their left) keep level 4: level 2 makes them 7% larger
+ * (docs/server.md, PNG encoding).
  */
 export const LIBDEFLATE_GRAIN_LEVEL = 2;
-export const GRAIN_EQUAL_LEFT = 0.06;
+export const GRAIN_EQUAL_LEFT = 0.15;
 
 /**
  * The share of pixels equal to the one to their left in every 8th row (from row 4) of
