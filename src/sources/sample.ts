@@ -84,6 +84,9 @@ export function contributionRects(tiles: readonly SourceTileRef[], canvas: Canva
 // Groups without points share this (a zero-length array cannot be modified).
 const NO_POINTS = new Float64Array(0);
 
+/** GroupCollector.addTile's scratch: the indexes of one source tile's features that may be sampled. */
+let meeting = new Int32Array(256);
+
 /** One group under construction; the arrays that most groups never need are made on first use. */
 interface Builder {
   group: FeatureGroup;
@@ -143,26 +146,34 @@ export class GroupCollector {
     const s = t.size / extent;
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
     const [ux0, uy0, ux1, uy1] = unitRect(t, extent, rect);
-    // Room for the lines and polygon rings of the features wholly inside (points are copied).
+    // The features that may be sampled (selected or a possible ghost, their box meeting the
+    // rectangle), in order, and room for the lines and polygon rings of those wholly inside (points
+    // are copied). An over-zoomed source tile holds four times a canvas's features.
+    if (meeting.length < features.length) meeting = new Int32Array(Math.max(features.length, meeting.length * 2));
+    const list = meeting;
+    let count = 0;
     let room = 0;
     for (let i = 0; i < features.length; i++) {
       const f = features[i]!;
       if (keep && keep[i] === 0 && !(f.id !== undefined && ghostIds?.has(f.id))) continue;
       const bb = f.bbox;
-      if (f.type !== 1 && bb[0] >= ux0 && bb[2] <= ux1 && bb[1] >= uy0 && bb[3] <= uy1) room += f.coords.length;
-    }
-    const arena = room ? new Arena(room) : undefined;
-    for (let i = 0; i < features.length; i++) {
-      const f = features[i]!;
-      const bb = f.bbox;
       const bx0 = bb[0],
         by0 = bb[1],
         bx1 = bb[2],
         by1 = bb[3];
-      this.ghost = keep !== undefined && keep[i] === 0;
-      if (this.ghost && !(f.id !== undefined && ghostIds?.has(f.id) && !this.byId[f.type - 1]!.has(f.id))) continue;
       if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
-      const inside = bx0 >= ux0 && bx1 <= ux1 && by0 >= uy0 && by1 <= uy1;
+      list[count++] = i;
+      if (f.type !== 1 && bx0 >= ux0 && bx1 <= ux1 && by0 >= uy0 && by1 <= uy1) room += f.coords.length;
+    }
+    const arena = room ? new Arena(room) : undefined;
+    for (let k = 0; k < count; k++) {
+      const i = list[k]!;
+      const f = features[i]!;
+      this.ghost = keep !== undefined && keep[i] === 0;
+      // A ghost only while no group holds its id (the groups made so far for this canvas).
+      if (this.ghost && this.byId[f.type - 1]!.has(f.id!)) continue;
+      const bb = f.bbox;
+      const inside = bb[0] >= ux0 && bb[2] <= ux1 && bb[1] >= uy0 && bb[3] <= uy1;
       if (f.type === 1) this.addPoints(f, t, s, rect, tileIndex);
       else if (f.type === 2) this.addLines(f, t, s, rect, inside ? arena : undefined, tileIndex);
       else if (f.type === 3) this.addPolygons(f, t, s, rect, inside ? arena : undefined, tileIndex);
