@@ -16,9 +16,10 @@
 // Bounded: each uncached run renders 256 tiles; a few minutes in all on idle cores.
 // CPU per tile is the server process's (main thread + render workers) user + system time from
 // /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine; the
-// client's (this process: fetch over 16 connections, on the same cores) is client_cpu_ms_per_tile.
+// client's (this process: node:http over 16 keep-alive connections, on the same cores) is client_cpu_ms_per_tile.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js')
 
 const RUNS = Number(process.env.BENCH_RUNS || 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const BACKEND = process.env.BENCH_BACKEND || 'cpu';
 const SERVE_ARGS = (process.env.BENCH_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
@@ -283,7 +285,30 @@ function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** `count` requests over `urls` (round robin) from CONCURRENCY loopback clients; throws on a failed request unless `tolerate` (then counts them). */
+/** One GET over the keep-alive agent: status, bytes of the body, and its first 300 bytes when not 200. */
+function get(url) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent }, (res) => {
+      let bytes = 0;
+      const head = [];
+      res.on('data', (chunk) => {
+        bytes += chunk.length;
+        if (res.statusCode !== 200 && head.length < 4) head.push(chunk);
+      });
+      res.on('end', () => resolve({ status: res.statusCode, bytes, head: Buffer.concat(head).toString().slice(0, 300) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * `count` requests over `urls` (round robin) from CONCURRENCY loopback clients; throws on a failed
+ * request unless `tolerate` (then counts them). node:http over a keep-alive agent of CONCURRENCY
+ * sockets, reading each body to its end without keeping it: until 2026-11-27 the client was
+ * `fetch` with a cloned response, ~2.2 ms of CPU a textured tile on the same two cores as the
+ * server (~0.3 ms now; the server's CPU a tile does not change, its share of the cores does).
+ */
 async function load(urls, count, tolerate = false) {
   const lat = [];
   let next = 0;
@@ -294,15 +319,8 @@ async function load(urls, count, tolerate = false) {
       while (next < count) {
         const url = urls[next++ % urls.length];
         const s = performance.now();
-        const r = await fetch(url);
-        const body = r.clone();
-        await r.arrayBuffer();
-        if (r.status !== 200 && failed++ === 0)
-          console.error(
-            `  ${url}: ${r.status} ${Buffer.from(await body.arrayBuffer())
-              .toString()
-              .slice(0, 300)}`,
-          );
+        const r = await get(url);
+        if (r.status !== 200 && failed++ === 0) console.error(`  ${url}: ${r.status} ${r.head}`);
         lat.push(performance.now() - s);
       }
     }),
@@ -361,7 +379,7 @@ for (const s of PARTS.has('serve') ? styles : []) {
       const client = process.cpuUsage(client0);
       const c1 = cpuNow(srv.pid);
       if (process.env.BENCH_THREADS === '1') console.log(`  CPU ms/tile by thread: ${threadsLine(c0, c1, 256)}`);
-      // The client (this process: fetch, 16 connections) runs on the same cores: its CPU too.
+      // The client (this process: node:http, 16 keep-alive connections) runs on the same cores: its CPU too.
       const clientMs = (client.user + client.system) / 1000 / 256;
       uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, clientMs, ...threadGroups(c0, c1, 256) });
     } finally {
