@@ -8,7 +8,7 @@
 import { acquire } from '../../backends/cpu/pool.js';
 import { isZeroPixel, markUniform, uniformOf } from '../../backends/cpu/uniform.js';
 import { boundaryRow, type DisplacePlan } from './plan.js';
-import { displaceRowsSimd } from './simd.js';
+import { displaceFiniteSimd, displaceRowsSimd } from './simd.js';
 
 // Kept on purpose beside displace(): the plain kernel, the oracle the fast path is tested against
 // with Object.is (issue 25: the TypeScript kernel stays the reference); readOne repeats its reads.
@@ -172,7 +172,10 @@ export function displaceUniform(src: Float32Array, disp: Float32Array, w: number
   if (!mark || !isZeroPixel(mark)) return undefined;
   const d = uniformOf(disp) ?? disp;
   const n = d === disp ? w * h * 4 : 4;
-  for (let i = 0; i < n; i += 4) {
+  // The same test over a canvas in the arena in WebAssembly SIMD (displace.wat `finite`).
+  const finite = d === disp && disp.length === n ? displaceFiniteSimd(disp) : undefined;
+  if (finite === false) return undefined;
+  for (let i = finite ? n : 0; i < n; i += 4) {
     // x - x is 0 for a finite x, NaN for NaN and +-Infinity
     if (d[i]! - d[i]! !== 0 || d[i + 1]! - d[i + 1]! !== 0 || d[i + 3]! - d[i + 3]! !== 0) return undefined;
   }

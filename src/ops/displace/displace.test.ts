@@ -8,7 +8,8 @@ import { expectSeamless, seam } from '../../../tests/helpers/seam.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { displace as displaceKernel, displaceReference, displaceUniform } from './cpu.js';
 import { markUniform, uniformOf } from '../../backends/cpu/uniform.js';
-import { DISPLACE_BAND_PIXELS, displaceMemoryBytes, displaceRowsSimd } from './simd.js';
+import { DISPLACE_BAND_PIXELS, displaceFiniteSimd, displaceMemoryBytes, displaceOccupancyCalls, displaceRowsSimd } from './simd.js';
+import { acquire, release } from '../../backends/cpu/pool.js';
 import type { DisplacePlan } from './plan.js';
 
 const W: Window = { z: 5, x0: 9 * 256 + 40, y0: 12 * 256 + 70, width: 48, height: 40, tileSize: 256 };
@@ -165,6 +166,76 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
   });
 });
 
+describe('sparse inputs in the canvas arena: pixels that can read only +0 blocks are stored +0 unread', () => {
+  // The kernel skips output pixels whose reachable 16-pixel blocks of the input (rows j + pad +-
+  // (ceil(amp) + 1), columns likewise) are all +0, where every R, G and A of the displacement is
+  // finite. The reference reads every pixel: Object.is on every value, with lines, dots, -0 dots
+  // (not +0: read), Infinity and NaN dots, blocks at the canvas's edges and the blocks' edges, amplitudes a hair off an
+  // integer, every boundary rule, views at and away from the world's edges; a NaN or an infinite
+  // offset value leaves every pixel to the kernel (the same bits too).
+  test('the same bits as displaceReference; the occupancy path ran', () => {
+    const next = rng(23);
+    let skipped = 0;
+    for (const [w, h] of [
+      [70, 45],
+      [16, 70],
+      [129, 33],
+    ] as const)
+      for (const [ampX, ampY, pad] of [
+        [5, 5, 6],
+        [0, 0, 1],
+        [2.9999999999999996, 4.000000000000001, 6],
+        [0.3, 7.5, 9],
+      ] as const)
+        for (const boundary of ['clamp', 'transparent', 'mirror'] as const)
+          for (const worldTop of [-1000, 3])
+            for (const bad of [0, Number.NaN, Number.POSITIVE_INFINITY]) {
+              const sw = w + 2 * pad,
+                sh = h + 2 * pad;
+              const src = acquire(sw * sh * 4, true);
+              const put = (x: number, y: number, v: number) => {
+                if (x < 0 || y < 0 || x >= sw || y >= sh) return;
+                const o = (y * sw + x) * 4;
+                for (let c = 0; c < 4; c++) src[o + c] = Object.is(v, -0) ? (c === 2 ? -0 : 0) : v * (c + 1) * 0.2;
+              };
+              // a line across, a diagonal, dots at the corners and the blocks' edges, -0 dots
+              const y0 = Math.floor(next() * sh);
+              for (let x = 0; x < sw; x += 1 + Math.floor(next() * 3)) put(x, y0, next());
+              for (let t = 0; t < Math.min(sw, sh); t += 2) put(t + 3, t, next());
+              for (const [x, y] of [
+                [0, 0],
+                [sw - 1, sh - 1],
+                [sw - 1, 0],
+                [0, sh - 1],
+                [15, 5],
+                [16, 7],
+                [31, sh - 2],
+                [32, 1],
+                [47, 3],
+              ] as const)
+                put(x, y, next());
+              for (let i = 0; i < 4; i++) put(Math.floor(next() * sw), Math.floor(next() * sh), -0);
+              // Infinity and NaN dots: a read of them at a zero weight still gives NaN (inf x 0), so
+              // a pixel that reads one at the edge of its reach is not +0
+              for (let i = 0; i < 6; i++) put(Math.floor(next() * sw), Math.floor(next() * sh), i & 1 ? Number.POSITIVE_INFINITY : Number.NaN);
+              const disp = acquire(w * h * 4, false);
+              for (let i = 0; i < disp.length; i++) disp[i] = next() * 1.6 - 0.3;
+              if (bad !== 0) disp[Math.floor(next() * w * h) * 4 + (next() < 0.5 ? 0 : 3)] = bad;
+              const p: DisplacePlan = { ampX, ampY, pad, boundary, worldTop, worldBottom: worldTop + 4096 };
+              const calls = displaceOccupancyCalls();
+              const a = displaceKernel(src, sw, sh, disp, w, h, p);
+              // Away from the world's edges every row is plain: finite offsets take the occupancy path.
+              if (worldTop === -1000 && bad === 0 && displaceOccupancyCalls() === calls) skipped++;
+              const b = displaceReference(src, sw, sh, disp, w, h, p);
+              let diff = 0;
+              for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
+              expect({ w, ampX, ampY, boundary, worldTop, bad, diff }).toEqual({ w, ampX, ampY, boundary, worldTop, bad, diff: 0 });
+              for (const r of [src, disp, a, b]) release(r);
+            }
+    expect(skipped).toBe(0);
+  });
+});
+
 describe('the SIMD rows in bands (the module keeps a band of rows, not the canvas)', () => {
   test('a canvas of three bands: the same bits as the reference, NaN offsets included; the memory stays within a band', () => {
     const w = 600,
@@ -206,30 +277,42 @@ describe('an input marked transparent +0 everywhere', () => {
   // a NaN or infinite displacement value, or a mark other than +0, leaves it to the kernel.
   test('+0 output (marked) equal to the reference under every boundary, at and away from the world edges; NaN / Infinity and non-zero marks decline', () => {
     const next = rng(17);
-    const w = 23,
-      h = 19,
+    // 40 x 30: the displacement is pooled in the canvas arena where asked (its test in SIMD).
+    const w = 40,
+      h = 30,
       pad = 6;
     const sw = w + 2 * pad,
       sh = h + 2 * pad;
-    for (const boundary of ['clamp', 'transparent', 'mirror'] as const)
-      for (const worldTop of [-1000, 2, -5]) {
-        const src = new Float32Array(sw * sh * 4);
-        markUniform(src, [0, 0, 0, 0]);
-        const disp = Float32Array.from({ length: w * h * 4 }, () => next() * 3e3 - 1e3);
-        const p: DisplacePlan = { ampX: 5, ampY: 4.5, pad, boundary, worldTop, worldBottom: worldTop + 30 };
-        const a = displaceUniform(src, disp, w, h);
-        expect(a).toBeDefined();
-        const b = displaceReference(src, sw, sh, disp, w, h, p);
-        let diff = 0;
-        for (let i = 0; i < b.length; i++) if (!Object.is(a![i], b[i])) diff++;
-        expect({ boundary, worldTop, diff, marked: Array.from(uniformOf(a!) ?? []) }).toEqual({ boundary, worldTop, diff: 0, marked: [0, 0, 0, 0] });
-        for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
-          for (const c of [0, 1, 3]) {
-            const d2 = disp.slice();
-            d2[(7 * w + 5) * 4 + c] = bad;
-            expect(displaceUniform(src, d2, w, h)).toBeUndefined();
-          }
-      }
+    const inArena = (a: Float32Array) => {
+      const b = acquire(a.length, false);
+      b.set(a);
+      return b;
+    };
+    for (const arena of [false, true])
+      for (const boundary of ['clamp', 'transparent', 'mirror'] as const)
+        for (const worldTop of [-1000, 2, -5]) {
+          const src = new Float32Array(sw * sh * 4);
+          markUniform(src, [0, 0, 0, 0]);
+          const plain = Float32Array.from({ length: w * h * 4 }, () => next() * 3e3 - 1e3);
+          const disp = arena ? inArena(plain) : plain;
+          const p: DisplacePlan = { ampX: 5, ampY: 4.5, pad, boundary, worldTop, worldBottom: worldTop + 30 };
+          const a = displaceUniform(src, disp, w, h);
+          expect(a).toBeDefined();
+          const b = displaceReference(src, sw, sh, disp, w, h, p);
+          let diff = 0;
+          for (let i = 0; i < b.length; i++) if (!Object.is(a![i], b[i])) diff++;
+          expect({ boundary, worldTop, diff, marked: Array.from(uniformOf(a!) ?? []) }).toEqual({ boundary, worldTop, diff: 0, marked: [0, 0, 0, 0] });
+          for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+            for (const c of [0, 1, 3]) {
+              const d2 = arena ? inArena(disp) : disp.slice();
+              d2[(7 * w + 5) * 4 + c] = bad;
+              expect(displaceUniform(src, d2, w, h)).toBeUndefined();
+              if (arena) release(d2);
+            }
+          // The arena's canvases took the SIMD test.
+          expect(displaceFiniteSimd(disp)).toBe(arena ? true : undefined);
+          if (arena) release(disp);
+        }
     const one = new Float32Array(sw * sh * 4).fill(0.5);
     markUniform(one, [0.5, 0.5, 0.5, 0.5]);
     expect(displaceUniform(one, new Float32Array(w * h * 4), w, h)).toBeUndefined();

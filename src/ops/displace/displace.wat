@@ -8,14 +8,68 @@
   ;; JavaScript) and one the canvas arena, whose canvases it reads and writes in place
   ;; (src/util/wasm-arena.ts)
   (import "env" "mem" (memory 1))
-  ;; rows(src, sw, disp, w, out, j0, j1, pad, ampX, ampY, kx, ky, nan) -> count: output rows
-  ;; j0..j1 - 1 (w pixels each, RGBA f32) from `src` (RGBA f32, sw pixels a row) at the offsets of
-  ;; `disp` (RGBA f32, w a row). A pixel whose offset is NaN is not written: its index (pixel
-  ;; number) goes onto the i32 list at `nan`, and the count of those is returned.
+  ;; occupancy(src, sw, sh, occ, nb): for each row r of `src` (RGBA f32, sw pixels a row, sh rows)
+  ;; and each block b of 16 pixels of it (the last one shorter), the byte occ[r nb + b] is 1 where
+  ;; any bit of the block's pixels is set (a -0 counts) and 0 where all are +0; the bytes from
+  ;; ceil(sw / 16) to nb (a multiple of 16) are 0.
+  (func (export "occupancy") (param $src i32) (param $sw i32) (param $sh i32) (param $occ i32) (param $nb i32)
+    (local $r i32) (local $p i32) (local $rowEnd i32) (local $blockEnd i32) (local $q i32) (local $k i32) (local $v v128)
+    (local.set $p (local.get $src))
+    (block $rowsDone
+      (loop $rows
+        (br_if $rowsDone (i32.ge_s (local.get $r) (local.get $sh)))
+        (local.set $q (i32.add (local.get $occ) (i32.mul (local.get $r) (local.get $nb))))
+        (local.set $k (i32.const 0))
+        (loop $zero
+          (v128.store (i32.add (local.get $q) (local.get $k)) (v128.const i32x4 0 0 0 0))
+          (local.set $k (i32.add (local.get $k) (i32.const 16)))
+          (br_if $zero (i32.lt_s (local.get $k) (local.get $nb))))
+        (local.set $rowEnd (i32.add (local.get $p) (i32.shl (local.get $sw) (i32.const 4))))
+        (block $blocksDone
+          (loop $blocks
+            (br_if $blocksDone (i32.ge_u (local.get $p) (local.get $rowEnd)))
+            (local.set $blockEnd (select (local.get $rowEnd) (i32.add (local.get $p) (i32.const 256))
+              (i32.lt_u (local.get $rowEnd) (i32.add (local.get $p) (i32.const 256)))))
+            (local.set $v (v128.const i32x4 0 0 0 0))
+            (loop $px
+              (local.set $v (v128.or (local.get $v) (v128.load (local.get $p))))
+              (local.set $p (i32.add (local.get $p) (i32.const 16)))
+              (br_if $px (i32.lt_u (local.get $p) (local.get $blockEnd))))
+            (i32.store8 (local.get $q) (v128.any_true (local.get $v)))
+            (local.set $q (i32.add (local.get $q) (i32.const 1)))
+            (br $blocks)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rows))))
+
+  ;; finite(disp, n) -> 1 where the R, G and A of all `n` pixels at `disp` (RGBA f32) are finite
+  ;; (x - x is +0 for a finite x and NaN for NaN and +-Infinity), else 0. B is not read by rows().
+  (func (export "finite") (param $disp i32) (param $n i32) (result i32)
+    (local $end i32) (local $v v128) (local $acc v128)
+    (local.set $end (i32.add (local.get $disp) (i32.shl (local.get $n) (i32.const 4))))
+    (block $done
+      (br_if $done (i32.ge_u (local.get $disp) (local.get $end)))
+      (loop $px
+        (local.set $v (v128.load (local.get $disp)))
+        (local.set $acc (v128.or (local.get $acc) (f32x4.sub (local.get $v) (local.get $v))))
+        (local.set $disp (i32.add (local.get $disp) (i32.const 16)))
+        (br_if $px (i32.lt_u (local.get $disp) (local.get $end)))))
+    (i32.eqz (v128.any_true (v128.and (local.get $acc) (v128.const i32x4 -1 -1 0 -1)))))
+
+  ;; rows(src, sw, disp, w, out, j0, j1, pad, ampX, ampY, kx, ky, nan, occ, nb, sh, ax, ay, acc) ->
+  ;; count: output rows j0..j1 - 1 (w pixels each, RGBA f32) from `src` (RGBA f32, sw pixels a row)
+  ;; at the offsets of `disp` (RGBA f32, w a row). A pixel whose offset is NaN is not written: its
+  ;; index (pixel number) goes onto the i32 list at `nan`, and the count of those is returned.
+  ;; `occ` (0: none): occupancy()'s bytes of `src` (sh rows of nb), given only where every offset is
+  ;; finite; `ax` >= ceil(ampX) + 1 and `ay` >= ceil(ampY) + 1 bound the columns and rows a pixel
+  ;; reads (i + pad +- ax, j + pad +- ay: its offsets clamp to the amplitudes, then floor and + 1);
+  ;; `acc`: nb bytes. A pixel none of whose reachable blocks holds a set bit reads four +0
+  ;; neighbours, so it is +0 (the shortcut below) and is stored as +0 without its offset.
   (func (export "rows")
     (param $src i32) (param $sw i32) (param $disp i32) (param $w i32) (param $out i32)
     (param $j0 i32) (param $j1 i32) (param $pad i32)
-    (param $ampX f64) (param $ampY f64) (param $kx f64) (param $ky f64) (param $nan i32) (result i32)
+    (param $ampX f64) (param $ampY f64) (param $kx f64) (param $ky f64) (param $nan i32)
+    (param $occ i32) (param $nb i32) (param $sh i32) (param $ax i32) (param $ay i32) (param $acc i32) (result i32)
+    (local $runEnd i32) (local $runStart i32) (local $blk i32) (local $r0 i32) (local $r1 i32) (local $r i32) (local $k i32) (local $ov v128)
     (local $j i32) (local $i i32) (local $pi i32) (local $dp i32) (local $count i32)
     (local $da f64) (local $dx f64) (local $dy f64) (local $sx f64) (local $sy f64)
     (local $x0 f64) (local $y0 f64) (local $a i32) (local $b i32) (local $row i32)
@@ -30,9 +84,67 @@
         (br_if $rowsDone (i32.ge_s (local.get $j) (local.get $j1)))
         (local.set $i (i32.const 0))
         (local.set $pi (i32.mul (local.get $j) (local.get $w)))
+        (local.set $runEnd (local.get $w))
+        (if (local.get $occ)
+          (then
+            ;; acc: the blocks of the input rows this row can read, j + pad +- ay in the input
+            (local.set $r0 (i32.sub (i32.add (local.get $j) (local.get $pad)) (local.get $ay)))
+            (if (i32.lt_s (local.get $r0) (i32.const 0)) (then (local.set $r0 (i32.const 0))))
+            (local.set $r1 (i32.add (i32.add (local.get $j) (local.get $pad)) (local.get $ay)))
+            (if (i32.ge_s (local.get $r1) (local.get $sh)) (then (local.set $r1 (i32.sub (local.get $sh) (i32.const 1)))))
+            (local.set $k (i32.const 0))
+            (loop $cols
+              (local.set $ov (v128.const i32x4 0 0 0 0))
+              (local.set $r (local.get $r0))
+              (block $orDone
+                (loop $or
+                  (br_if $orDone (i32.gt_s (local.get $r) (local.get $r1)))
+                  (local.set $ov (v128.or (local.get $ov)
+                    (v128.load (i32.add (i32.add (local.get $occ) (i32.mul (local.get $r) (local.get $nb))) (local.get $k)))))
+                  (local.set $r (i32.add (local.get $r) (i32.const 1)))
+                  (br $or)))
+              (v128.store (i32.add (local.get $acc) (local.get $k)) (local.get $ov))
+              (local.set $k (i32.add (local.get $k) (i32.const 16)))
+              (br_if $cols (i32.lt_s (local.get $k) (local.get $nb))))
+            (local.set $blk (i32.const 0))
+            (local.set $runEnd (i32.const 0))))
         (block $rowDone
           (loop $pixels
-            (br_if $rowDone (i32.ge_s (local.get $i) (local.get $w)))
+            (if (i32.ge_s (local.get $i) (local.get $runEnd))
+              (then
+                (br_if $rowDone (i32.ge_s (local.get $i) (local.get $w)))
+                ;; (occ only) the next set block and the run of output pixels that can read it and
+                ;; the set blocks right after it; the pixels before the run are +0
+                (block $found
+                  (loop $scan
+                    (br_if $found (i32.ge_s (local.get $blk) (local.get $nb)))
+                    (br_if $found (i32.load8_u (i32.add (local.get $acc) (local.get $blk))))
+                    (local.set $blk (i32.add (local.get $blk) (i32.const 1)))
+                    (br $scan)))
+                (local.set $runStart (local.get $w))
+                (local.set $runEnd (local.get $w))
+                (if (i32.lt_s (local.get $blk) (local.get $nb))
+                  (then
+                    (local.set $runStart (i32.sub (i32.sub (i32.shl (local.get $blk) (i32.const 4)) (local.get $pad)) (local.get $ax)))
+                    (local.set $runEnd (i32.add (local.get $runStart) (i32.add (i32.const 16) (i32.shl (local.get $ax) (i32.const 1)))))
+                    (local.set $blk (i32.add (local.get $blk) (i32.const 1)))
+                    (block $runDone
+                      (loop $extend
+                        (br_if $runDone (i32.ge_s (local.get $blk) (local.get $nb)))
+                        (br_if $runDone (i32.eqz (i32.load8_u (i32.add (local.get $acc) (local.get $blk)))))
+                        (local.set $runEnd (i32.add (local.get $runEnd) (i32.const 16)))
+                        (local.set $blk (i32.add (local.get $blk) (i32.const 1)))
+                        (br $extend)))
+                    (if (i32.gt_s (local.get $runStart) (local.get $w)) (then (local.set $runStart (local.get $w))))
+                    (if (i32.gt_s (local.get $runEnd) (local.get $w)) (then (local.set $runEnd (local.get $w))))))
+                (block $zerosDone
+                  (loop $zeros
+                    (br_if $zerosDone (i32.ge_s (local.get $i) (local.get $runStart)))
+                    (v128.store (i32.add (local.get $out) (i32.shl (local.get $pi) (i32.const 4))) (v128.const i32x4 0 0 0 0))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (local.set $pi (i32.add (local.get $pi) (i32.const 1)))
+                    (br $zeros)))
+                (br $pixels)))
             (block $next
               (local.set $dp (i32.add (local.get $disp) (i32.shl (local.get $pi) (i32.const 4))))
               (local.set $da (f64.promote_f32 (f32.load offset=12 (local.get $dp))))

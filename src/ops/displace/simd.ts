@@ -21,7 +21,15 @@ interface Exports {
     kx: number,
     ky: number,
     nan: number,
+    occ: number,
+    nb: number,
+    sh: number,
+    ax: number,
+    ay: number,
+    acc: number,
   ): number;
+  occupancy(src: number, sw: number, sh: number, occ: number, nb: number): void;
+  finite(disp: number, n: number): number;
 }
 
 const kernels = wasmKernels<Exports>('displace');
@@ -50,7 +58,12 @@ export function displaceRowsSimd(
   if (!k) return null;
   const band = Math.max(1, Math.floor(DISPLACE_BAND_PIXELS / Math.max(1, w)));
   const lists: Int32Array[] = [];
-  for (let b0 = j0; b0 < j1; b0 += band) lists.push(bandRows(k, src, sw, sh, disp, w, p, b0, Math.min(j1, b0 + band), out));
+  const occ = occupancy(k, src, sw, sh, disp, out, p);
+  try {
+    for (let b0 = j0; b0 < j1; b0 += band) lists.push(bandRows(k, src, sw, sh, disp, w, p, b0, Math.min(j1, b0 + band), out, occ));
+  } finally {
+    if (occ) arenaFree(occ.block);
+  }
   if (lists.length === 1) return lists[0]!;
   const all = new Int32Array(lists.reduce((n, l) => n + l.length, 0));
   let at = 0;
@@ -73,9 +86,10 @@ function bandRows(
   j0: number,
   j1: number,
   out: Float32Array,
+  occ: Occupancy | undefined,
 ): Int32Array {
   // The input rows the band reads (clamped to the input: rows past it are never read by plain rows).
-  const onArena = inArena(src) && inArena(disp) && inArena(out) ? arenaRows(k, src, sw, disp, w, p, j0, j1, out) : undefined;
+  const onArena = inArena(src) && inArena(disp) && inArena(out) ? arenaRows(k, src, sw, sh, disp, w, p, j0, j1, out, occ) : undefined;
   if (onArena) return onArena;
   const r0 = Math.max(0, Math.floor(j0 + p.pad - p.ampY));
   const r1 = Math.min(sh, Math.floor(j1 - 1 + p.pad + p.ampY) + 2);
@@ -89,7 +103,27 @@ function bandRows(
   // src, disp and out hold only their band's rows: the kernel's row r of src is read at (r - r0)
   // sw, its row j of disp and out at (j - j0) w (i32 addresses wrap back into the band).
   k.f32(dispAt, rows * 4).set(disp.subarray(j0 * w * 4, j1 * w * 4));
-  const n = k.fn.rows(-r0 * sw * 16, sw, dispAt - j0 * w * 16, w, outAt - j0 * w * 16, j0, j1, p.pad, p.ampX, p.ampY, 2 * p.ampX, 2 * p.ampY, nanAt);
+  const n = k.fn.rows(
+    -r0 * sw * 16,
+    sw,
+    dispAt - j0 * w * 16,
+    w,
+    outAt - j0 * w * 16,
+    j0,
+    j1,
+    p.pad,
+    p.ampX,
+    p.ampY,
+    2 * p.ampX,
+    2 * p.ampY,
+    nanAt,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  );
   out.set(k.f32(outAt, rows * 4), j0 * w * 4);
   return n > 0 ? Int32Array.from(k.u32(nanAt, n)) : new Int32Array(0);
 }
@@ -103,26 +137,99 @@ function arenaRows(
   k: WasmKernels<Exports>,
   src: Float32Array,
   sw: number,
+  sh: number,
   disp: Float32Array,
   w: number,
   p: DisplacePlan,
   j0: number,
   j1: number,
   out: Float32Array,
+  occ: Occupancy | undefined,
 ): Int32Array | undefined {
   const fn = k.onArena();
   const nan = fn ? arenaAlloc((j1 - j0) * w, false) : undefined;
   if (!fn || !nan) return undefined;
   try {
-    const n = fn.rows(src.byteOffset, sw, disp.byteOffset, w, out.byteOffset, j0, j1, p.pad, p.ampX, p.ampY, 2 * p.ampX, 2 * p.ampY, nan.byteOffset);
+    const o = occ ? occ.block.byteOffset : 0;
+    const nb = occ?.nb ?? 0;
+    const n = fn.rows(
+      src.byteOffset,
+      sw,
+      disp.byteOffset,
+      w,
+      out.byteOffset,
+      j0,
+      j1,
+      p.pad,
+      p.ampX,
+      p.ampY,
+      2 * p.ampX,
+      2 * p.ampY,
+      nan.byteOffset,
+      o,
+      nb,
+      sh,
+      occ?.ax ?? 0,
+      occ?.ay ?? 0,
+      o + sh * nb,
+    );
     return n > 0 ? new Int32Array(nan.buffer, nan.byteOffset, n).slice() : new Int32Array(0);
   } finally {
     arenaFree(nan);
   }
 }
 
+/** occupancy()'s bytes of an input in the arena (a block of it), and the reach of a pixel's reads. */
+interface Occupancy {
+  block: Float32Array;
+  nb: number;
+  ax: number;
+  ay: number;
+}
+
+/**
+ * The occupancy of `src` by blocks of 16 pixels (displace.wat `occupancy`) where the kernel can skip
+ * by it: src, disp and out in the arena, finite amplitudes and every R, G and A of `disp` finite
+ * (so no offset is NaN: a pixel whose reachable blocks are all +0 is +0, as the kernel's shortcut
+ * for four +0 neighbours gives it). Undefined otherwise, or where the arena has no room: the kernel
+ * then visits every pixel.
+ */
+function occupancy(
+  k: WasmKernels<Exports>,
+  src: Float32Array,
+  sw: number,
+  sh: number,
+  disp: Float32Array,
+  out: Float32Array,
+  p: DisplacePlan,
+): Occupancy | undefined {
+  if (!Number.isFinite(p.ampX) || !Number.isFinite(p.ampY) || !(inArena(src) && inArena(disp) && inArena(out))) return undefined;
+  const fn = k.onArena();
+  if (!fn || !fn.finite(disp.byteOffset, disp.length >> 2)) return undefined;
+  // Bytes per input row: one per block, rounded up to 16; then one more row of them (acc).
+  const nb = (Math.ceil(sw / 16) + 15) & ~15;
+  const block = arenaAlloc(((sh + 1) * nb) >> 2, false);
+  if (!block) return undefined;
+  fn.occupancy(src.byteOffset, sw, sh, block.byteOffset, nb);
+  occupancyCalls++;
+  return { block, nb, ax: Math.ceil(p.ampX) + 1, ay: Math.ceil(p.ampY) + 1 };
+}
+
 /** Output pixels of one kernel call's band (its memory: ~36 bytes a pixel plus the input rows). */
 export const DISPLACE_BAND_PIXELS = 1 << 18;
+
+/**
+ * Whether every R, G and A of `disp` (RGBA) is finite, by displace.wat `finite`, where it lies in
+ * the canvas arena; undefined elsewhere or without WebAssembly (the caller's loop decides).
+ */
+export function displaceFiniteSimd(disp: Float32Array): boolean | undefined {
+  const fn = inArena(disp) ? kernels()?.onArena() : undefined;
+  return fn ? fn.finite(disp.byteOffset, disp.length >> 2) === 1 : undefined;
+}
+
+let occupancyCalls = 0;
+/** Calls that skipped by the input's occupancy so far (tests: the path they compare did run). */
+export const displaceOccupancyCalls = (): number => occupancyCalls;
 
 /** Bytes the module's memory holds now (tests: it stays bounded). */
 export const displaceMemoryBytes = (): number => kernels()?.bytes ?? 0;
