@@ -592,7 +592,16 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
     if (!(area !== 0) || !Number.isFinite(area)) continue;
     if (area < 0) {
       // Orient every triangle the same way (swap a and b).
-      [a, b, ax, bx, ay, by, area] = [b, a, bx, ax, by, ay, -area];
+      const t0 = a;
+      a = b;
+      b = t0;
+      const tx = ax;
+      ax = bx;
+      bx = tx;
+      const ty = ay;
+      ay = by;
+      by = ty;
+      area = -area;
     }
     const ymin = Math.max(cy0, Math.ceil(Math.min(ay, by, qy) - 0.5));
     const ymax = Math.min(cy1 - 1, Math.floor(Math.max(ay, by, qy) - 0.5));
@@ -628,27 +637,23 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
       const d2 = B2 * yc + C2;
       let lo = xlo;
       let hi = xhi;
-      // Each edge bounds x on one side: A x + d >= 0 (or > 0).
-      for (let k = 0; k < 3; k++) {
-        const A = k === 0 ? A0 : k === 1 ? A1 : A2;
-        const d = k === 0 ? d0 : k === 1 ? d1 : d2;
-        const incl = k === 0 ? in0 : k === 1 ? in1 : in2;
-        if (A === 0) {
-          if (d < 0 || (d === 0 && !incl)) {
-            lo = 1;
-            hi = 0;
-          }
-          continue;
-        }
-        const xe = -d / A - 0.5; // the pixel index where the centre meets the edge
-        if (A > 0) {
-          const v = incl ? Math.ceil(xe) : Math.floor(xe) + 1;
-          if (v > lo) lo = v;
-        } else {
-          const v = incl ? Math.floor(xe) : Math.ceil(xe) - 1;
-          if (v < hi) hi = v;
-        }
-      }
+      // Each edge bounds x on one side: A x + d >= 0 (or > 0); a horizontal one (A = 0) keeps
+      // the whole row or none of it.
+      if (A0 !== 0) {
+        const v = edgeBound(A0, d0, in0);
+        if (A0 > 0) lo = v > lo ? v : lo;
+        else hi = v < hi ? v : hi;
+      } else if (d0 < 0 || (d0 === 0 && !in0)) continue;
+      if (A1 !== 0) {
+        const v = edgeBound(A1, d1, in1);
+        if (A1 > 0) lo = v > lo ? v : lo;
+        else hi = v < hi ? v : hi;
+      } else if (d1 < 0 || (d1 === 0 && !in1)) continue;
+      if (A2 !== 0) {
+        const v = edgeBound(A2, d2, in2);
+        if (A2 > 0) lo = v > lo ? v : lo;
+        else hi = v < hi ? v : hi;
+      } else if (d2 < 0 || (d2 === 0 && !in2)) continue;
       for (let x = lo; x <= hi; x++) {
         const xc = x + 0.5;
         const wa = (A0 * xc + d0) * inv;
@@ -676,6 +681,16 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
     }
   }
   return wrote;
+}
+
+/**
+ * The bound that edge A x + d >= 0 (> 0 unless `incl`) sets on a row's pixel columns (A != 0): the
+ * first column whose centre is inside for A > 0, the last one for A < 0.
+ */
+function edgeBound(A: number, d: number, incl: boolean): number {
+  const xe = -d / A - 0.5; // the pixel index where the centre meets the edge
+  if (A > 0) return incl ? Math.ceil(xe) : Math.floor(xe) + 1;
+  return incl ? Math.floor(xe) : Math.ceil(xe) - 1;
 }
 
 /** A string per group from `exprField` (join, cap), else `constant`. */
