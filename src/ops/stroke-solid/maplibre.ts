@@ -693,6 +693,32 @@ function edgeBound(A: number, d: number, incl: boolean): number {
   return incl ? Math.floor(xe) : Math.ceil(xe) - 1;
 }
 
+/**
+ * Whether the box of the line's first n points (flat x, y), grown by `reach`, stays clear of the
+ * canvas box `box` ([x0, y0, x1, y1], world pixels after the translate), so that its mesh covers no
+ * pixel centre of the canvas; false where a coordinate is not finite. A mesh vertex is a line point
+ * (or a point between two, before a sharp corner) extruded by at most (outset + |offset|) times
+ * the extrusion's length: up to the miter limit (a miter join; the round limit where a round join
+ * is drawn as a miter), 2 (a bevel or fake-round join's side, miter length <= 2), sqrt 2 (a square
+ * or round cap's corner) or 1.16 (a flipped bevel), plus 1/63 of rounding.
+ */
+function clearOf(pts: Float64Array, n: number, reach: number, box: readonly number[]): boolean {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < n * 2; i += 2) {
+    const x = pts[i]!;
+    const y = pts[i + 1]!;
+    if (x - x !== 0 || y - y !== 0) return false;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return x1 + reach < box[0]! || x0 - reach > box[2]! || y1 + reach < box[1]! || y0 - reach > box[3]!;
+}
+
 /** A string per group from `exprField` (join, cap), else `constant`. */
 function groupString(ctx: OpContext, exprField: string, constant: string): (g: FeatureGroup) => string {
   const e = ctx.expr(exprField);
@@ -791,6 +817,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
   const features = whole ? wholeLines(whole, input, ctx.canvas, tx, ty, mesh.unitsPerPx) : { groups: input.groups, starts: undefined };
   const ox = x0 - tx;
   const oy = y0 - ty;
+  const box = [ox, oy, ox + W, oy + H]; // the canvas where the lines are (before the translate)
   const wmax = explicitMax(ctx, 'width');
   const width = groupNumber(ctx, 'width-expr', ctx.num('width', 1));
   const gapMax = explicitMax(ctx, 'gap-width');
@@ -854,6 +881,8 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
     const dash = dashArray?.length ? dashOf(patterns, dashArray, mesh.style.cap === 'round', floorWidth(g), tileScale, gammaScale) : undefined;
     if (dash === null) continue;
     const reach = outset * 2 + Math.abs(o) + 2;
+    // No vertex of a line's mesh lies farther from one of its points than this (clearOf).
+    const meshReach = (outset + Math.abs(o)) * (Math.max(miterLimit, roundLimit, 2) + 0.1) + 2;
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
       const n = dedupe(g.lines[i]!, buf);
@@ -863,6 +892,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       mesh.startDist = part ? part.s0 : 0;
       if (cut & CUT_START && cutEnd(buf.a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
       if (cut & CUT_END) cutEnd(buf.a, n, true, cutAxis(cut, true), reach, clip);
+      if (clearOf(buf.a, n, meshReach, box)) continue;
       mesh.reset();
       addLine(mesh, buf.a, n, false, !(cut & CUT_START), !(cut & CUT_END));
       if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
