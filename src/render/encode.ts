@@ -66,6 +66,12 @@ export interface PngImage {
   filter: 0 | 1 | 2;
   /** height * (1 + bytes per row), each row its filter byte then the filtered row. A view of scratch memory reused by the next call: deflate it before then. */
   scanlines: Uint8Array;
+  /**
+   * Truecolour: the share of pixels (x >= 1) equal to the one to their left in every 8th row from
+   * row min(4, height - 1) (1 when no pixel has one), counted by the filter choice's pass: the
+   * deflate level's grain test (src/hosts/node/png.ts equalLeftShare).
+   */
+  equalLeft?: number;
 }
 
 // Scratch reused between calls (one encode at a time per thread; JS runs one at a time).
@@ -90,6 +96,7 @@ function u8(x: number): number {
 /** png-rows.wat: the passes below in WebAssembly SIMD, bit for bit (null without SIMD). */
 interface RowsExports {
   convert(input: number, out: number, n: number): number;
+  palette(px: number, n: number, idx: number, tab: number): number;
   stats(px: number, width: number, height: number, res: number): void;
   rows(px: number, width: number, height: number, out: number, filter: number, channels: number): void;
 }
@@ -123,37 +130,44 @@ export function pngImageSimdAvailable(): boolean {
 export function pngImageReference(r: Raster): PngImage {
   const { width, height } = r;
   const { count, indexed, opaque } = convert(r);
-  return indexed ? indexedImage(width, height, count, opaque) : truecolourImage(width, height, opaque);
+  return indexed ? indexedImage(width, height, count, opaque, idxScratch, paletteRGBA) : truecolourImage(width, height, opaque);
 }
+
+/** The bytes of png-rows.wat's palette table (1024 keys, 1024 indices, 256 palette entries; i32 each). */
+const TAB_BYTES = 9216;
 
 /**
  * pngImage with png-rows.wat. Its memory: the raster's floats at 0, the packed pixels after them,
- * then the scanlines (16 bytes of room past them), then the two filter counts. A raster lying in
- * the canvas arena (a render worker's output, RenderOptions.arenaOutput) is read where it lies by
- * the module's instance on the arena, the packed pixels, scanlines and counts in a block of the
- * arena (arenaBlock): no copy of the floats.
+ * then the scanlines (16 bytes of room past them), the three counts of the filter choice (16
+ * bytes), the palette table (TAB_BYTES) and a palette index a pixel. A raster lying in the canvas
+ * arena (a render worker's output, RenderOptions.arenaOutput) is read where it lies by the
+ * module's instance on the arena, the rest in a block of the arena (arenaBlock): no copy of the
+ * floats.
  */
 function pngImageSimd(k: WasmKernels<RowsExports>, r: Raster): PngImage {
   const { width, height } = r;
   const n = width * height;
   const lineBytes = (height * (width * 4 + 1) + 16 + 3) & ~3;
   const fn = inArena(r.data) ? k.onArena() : null;
-  const block = fn ? arenaBlock(n * 4 + lineBytes + 8) : undefined;
+  const work = n * 4 + lineBytes + 16 + TAB_BYTES + n;
+  const block = fn ? arenaBlock(work) : undefined;
   let at: RowsAt;
   if (fn && block) at = { fn, buffer: block.buffer, inAt: r.data.byteOffset, pxAt: block.byteOffset };
   else {
-    k.reserve(n * 16 + n * 4 + lineBytes + 8);
+    k.reserve(n * 16 + work);
     k.f32(0, n * 4).set(r.data.subarray(0, n * 4));
     at = { fn: k.fn, buffer: k.u8(0, 0).buffer, inAt: 0, pxAt: n * 16 };
   }
   const linesAt = at.pxAt + n * 4;
   const resAt = linesAt + lineBytes;
+  const tabAt = resAt + 16;
+  const idxAt = tabAt + TAB_BYTES;
   const opaque = at.fn.convert(at.inAt, at.pxAt, n) === 1;
+  const count = at.fn.palette(at.pxAt, n, idxAt, tabAt);
+  if (count <= 256) return indexedImage(width, height, count, opaque, new Uint8Array(at.buffer, idxAt, n), new Int32Array(at.buffer, tabAt + 8192, count));
   const px = new Int32Array(at.buffer, at.pxAt, n);
-  const count = paletteOf(px);
-  if (count <= 256) return indexedImage(width, height, count, opaque);
   at.fn.stats(at.pxAt, width, height, resAt);
-  const [changesNone, changesSub] = new Int32Array(at.buffer, resAt, 2);
+  const [changesNone, changesSub, equal] = new Int32Array(at.buffer, resAt, 3);
   const channels = opaque ? 3 : 4;
   const filter = chooseFilter(px, width, height, channels, changesNone!, changesSub!);
   at.fn.rows(at.pxAt, width, height, linesAt, filter, channels);
@@ -164,7 +178,27 @@ function pngImageSimd(k: WasmKernels<RowsExports>, r: Raster): PngImage {
     bitDepth: 8,
     filter,
     scanlines: new Uint8Array(at.buffer, linesAt, height * (width * channels + 1)),
+    equalLeft: equalLeftShareOf(equal!, width, height),
   };
+}
+
+/** The first row of the equal-left sample (PngImage.equalLeft): min(4, height - 1). */
+function equalLeftStart(height: number): number {
+  return Math.min(4, height - 1);
+}
+
+/** PngImage.equalLeft from the count of equal pixels in its sample. */
+function equalLeftShareOf(equal: number, width: number, height: number): number {
+  const rows = height > 0 ? Math.floor((height - 1 - equalLeftStart(height)) / 8) + 1 : 0;
+  const n = rows * Math.max(0, width - 1);
+  return n === 0 ? 1 : equal / n;
+}
+
+/** The count of PngImage.equalLeft's sample over packed pixels (png-rows.wat stats' third count). */
+function equalLeftCount(px: Int32Array, width: number, height: number): number {
+  let equal = 0;
+  for (let y = equalLeftStart(height); y < height; y += 8) for (let p = y * width + 1, end = y * width + width; p < end; p++) if (px[p] === px[p - 1]) equal++;
+  return equal;
 }
 
 /** Where pngImageSimd's passes run: an instance, its memory, the floats' and packed pixels' byte offsets. */
@@ -189,46 +223,6 @@ function arenaBlock(bytes: number): Float32Array | undefined {
   if (encodeBlock) arenaFree(encodeBlock);
   encodeBlock = arenaAlloc(length, false);
   return encodeBlock;
-}
-
-/**
- * The palette of packed pixels, in the order colours first appear (paletteRGBA), and each pixel's
- * index (idxScratch): the colour count, or 257 past 256 colours (then the indices are partial).
- */
-function paletteOf(px: Int32Array): number {
-  const n = px.length;
-  if (idxScratch.length < n) idxScratch = new Uint8Array(n);
-  const idx = idxScratch;
-  slotIdx.fill(-1);
-  let count = 0;
-  for (let p = 0; p < n; ) {
-    const v = px[p]!;
-    let h = (Math.imul(v, 0x9e3779b1) >>> 22) & (SLOTS - 1);
-    let at: number;
-    for (;;) {
-      const k = slotIdx[h]!;
-      if (k < 0) {
-        if (count === 256) return 257;
-        slotKey[h] = v;
-        slotIdx[h] = count;
-        paletteRGBA[count] = v;
-        at = count++;
-        break;
-      }
-      if (slotKey[h] === v) {
-        at = k;
-        break;
-      }
-      h = (h + 1) & (SLOTS - 1);
-    }
-    // the run of this colour
-    let q = p + 1;
-    while (q < n && px[q] === v) q++;
-    if (q - p > 32) idx.fill(at, p, q);
-    else for (let i = p; i < q; i++) idx[i] = at;
-    p = q;
-  }
-  return count;
 }
 
 /**
@@ -331,9 +325,11 @@ function convert(r: Raster): { count: number; indexed: boolean; opaque: boolean 
   return { count, indexed, opaque };
 }
 
-/** Palette colour (type 3) scanlines, filter none, at the fewest bits per pixel that hold count colours. */
-function indexedImage(width: number, height: number, count: number, opaque: boolean): PngImage {
-  const idx = idxScratch;
+/**
+ * Palette colour (type 3) scanlines, filter none, at the fewest bits per pixel that hold count
+ * colours: `idx` each pixel's index, `pal` the palette as packed straight RGBA.
+ */
+function indexedImage(width: number, height: number, count: number, opaque: boolean, idx: Uint8Array, pal: Int32Array): PngImage {
   const bitDepth = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8;
   const perByte = 8 / bitDepth;
   const rowBytes = Math.ceil(width / perByte);
@@ -371,7 +367,7 @@ function indexedImage(width: number, height: number, count: number, opaque: bool
   }
   const palette = new Uint8Array(count * 3);
   for (let k = 0; k < count; k++) {
-    const v = paletteRGBA[k]!;
+    const v = pal[k]!;
     palette[k * 3] = v & 255;
     palette[k * 3 + 1] = (v >>> 8) & 255;
     palette[k * 3 + 2] = (v >>> 16) & 255;
@@ -379,7 +375,7 @@ function indexedImage(width: number, height: number, count: number, opaque: bool
   let alpha: Uint8Array | undefined;
   if (!opaque) {
     alpha = new Uint8Array(count);
-    for (let k = 0; k < count; k++) alpha[k] = paletteRGBA[k]! >>> 24;
+    for (let k = 0; k < count; k++) alpha[k] = pal[k]! >>> 24;
   }
   return { width, height, colorType: 3, bitDepth, palette, alpha, filter: 0, scanlines: out };
 }
@@ -505,7 +501,15 @@ function truecolourImage(width: number, height: number, opaque: boolean): PngIma
       }
     }
   }
-  return { width, height, colorType: channels === 3 ? 2 : 6, bitDepth: 8, filter, scanlines: out };
+  return {
+    width,
+    height,
+    colorType: channels === 3 ? 2 : 6,
+    bitDepth: 8,
+    filter,
+    scanlines: out,
+    equalLeft: equalLeftShareOf(equalLeftCount(px, width, height), width, height),
+  };
 }
 
 function lines(bytes: number): Uint8Array {

@@ -64,6 +64,69 @@
         (br_if $pixel (i32.lt_u (local.tee $in (i32.add (local.get $in) (i32.const 16))) (local.get $end)))))
     (i32.eq (i32.shr_u (local.get $all) (i32.const 24)) (i32.const 255)))
 
+  ;; palette(px, n, idx, tab) -> the colour count, or 257 past 256 colours (then idx is partial):
+  ;; encode.ts paletteOf over n packed pixels at px. The palette in the order colours first appear
+  ;; (i32 each at tab + 8192), each pixel's index a byte at idx. tab: 1024 slots of an
+  ;; open-addressing table (keys i32 at tab, indices i32 at tab + 4096, -1 empty: cleared here).
+  ;; Each run of one colour is looked up once, found 4 pixels a compare and its indices stored by
+  ;; memory.fill (long runs) or byte by byte.
+  (func (export "palette") (param $px i32) (param $n i32) (param $idx i32) (param $tab i32) (result i32)
+    (local $p i32) (local $end i32) (local $v i32) (local $h i32) (local $k i32) (local $at i32)
+    (local $count i32) (local $q i32) (local $run i32) (local $splat v128)
+    (memory.fill (i32.add (local.get $tab) (i32.const 4096)) (i32.const 255) (i32.const 4096))
+    (local.set $p (local.get $px))
+    (local.set $end (i32.add (local.get $px) (i32.shl (local.get $n) (i32.const 2))))
+    (block $done
+      (br_if $done (i32.eqz (local.get $n)))
+      (loop $pixel
+        (local.set $v (i32.load align=1 (local.get $p)))
+        ;; the colour's index: found, or the next one
+        (local.set $h (i32.and (i32.shr_u (i32.mul (local.get $v) (i32.const 0x9e3779b1)) (i32.const 22)) (i32.const 1023)))
+        (block $found
+          (loop $probe
+            (local.set $k (i32.load (i32.add (i32.add (local.get $tab) (i32.const 4096)) (i32.shl (local.get $h) (i32.const 2)))))
+            (if (i32.lt_s (local.get $k) (i32.const 0))
+              (then
+                (if (i32.eq (local.get $count) (i32.const 256)) (then (return (i32.const 257))))
+                (i32.store (i32.add (local.get $tab) (i32.shl (local.get $h) (i32.const 2))) (local.get $v))
+                (i32.store (i32.add (i32.add (local.get $tab) (i32.const 4096)) (i32.shl (local.get $h) (i32.const 2))) (local.get $count))
+                (i32.store (i32.add (i32.add (local.get $tab) (i32.const 8192)) (i32.shl (local.get $count) (i32.const 2))) (local.get $v))
+                (local.set $at (local.get $count))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))
+                (br $found)))
+            (if (i32.eq (i32.load (i32.add (local.get $tab) (i32.shl (local.get $h) (i32.const 2)))) (local.get $v))
+              (then
+                (local.set $at (local.get $k))
+                (br $found)))
+            (local.set $h (i32.and (i32.add (local.get $h) (i32.const 1)) (i32.const 1023)))
+            (br $probe)))
+        ;; the run of this colour: four pixels a compare, then one at a time
+        (local.set $q (i32.add (local.get $p) (i32.const 4)))
+        (local.set $splat (i32x4.splat (local.get $v)))
+        (block $wideDone
+          (loop $four
+            (br_if $wideDone (i32.gt_u (i32.add (local.get $q) (i32.const 16)) (local.get $end)))
+            (br_if $wideDone (i32.eqz (i32x4.all_true (i32x4.eq (v128.load align=1 (local.get $q)) (local.get $splat)))))
+            (local.set $q (i32.add (local.get $q) (i32.const 16)))
+            (br $four)))
+        (block $oneDone
+          (loop $one
+            (br_if $oneDone (i32.ge_u (local.get $q) (local.get $end)))
+            (br_if $oneDone (i32.ne (i32.load align=1 (local.get $q)) (local.get $v)))
+            (local.set $q (i32.add (local.get $q) (i32.const 4)))
+            (br $one)))
+        (local.set $run (i32.shr_u (i32.sub (local.get $q) (local.get $p)) (i32.const 2)))
+        (if (i32.gt_u (local.get $run) (i32.const 16))
+          (then (memory.fill (local.get $idx) (local.get $at) (local.get $run)))
+          (else
+            (local.set $k (local.get $idx))
+            (loop $bytes
+              (i32.store8 (local.get $k) (local.get $at))
+              (br_if $bytes (i32.lt_u (local.tee $k (i32.add (local.get $k) (i32.const 1))) (i32.add (local.get $idx) (local.get $run)))))))
+        (local.set $idx (i32.add (local.get $idx) (local.get $run)))
+        (br_if $pixel (i32.lt_u (local.tee $p (local.get $q)) (local.get $end)))))
+    (local.get $count))
+
   ;; delta(b, a): each byte of a minus the same byte of b, modulo 256 (the Sub filter of a pixel).
   (func $delta (param $a i32) (param $b i32) (result i32)
     (i32x4.extract_lane 0 (i8x16.sub (i32x4.splat (local.get $a)) (i32x4.splat (local.get $b)))))
@@ -71,16 +134,22 @@
   ;; stats(px, width, height, res): the filter choice's counts of encode.ts truecolourImage, over
   ;; packed pixels at px: at res, the number of pixels (x >= 1 in each row) that differ from the one
   ;; before (i32), then the number whose Sub delta differs from the one before (i32; the delta
-  ;; before x = 1 counts as 0).
+  ;; before x = 1 counts as 0), then the number of pixels (x >= 1) equal to the one before in every
+  ;; 8th row from row min(4, height - 1) (i32: encode.ts equalLeftCount, the deflate level's test).
   (func (export "stats") (param $px i32) (param $width i32) (param $height i32) (param $res i32)
     (local $base i32) (local $y i32) (local $x i32) (local $p i32)
     (local $none i32) (local $sub i32) (local $wide i32) (local $d i32)
     (local $eqN v128) (local $eqS v128) (local $A v128) (local $B v128) (local $C v128)
+    (local $sample i32) (local $before i32) (local $equal i32)
     (local.set $y (i32.const 0))
+    ;; the first row sampled for the equal-left count: min(4, height - 1)
+    (local.set $sample (select (i32.const 4) (i32.sub (local.get $height) (i32.const 1)) (i32.lt_s (i32.const 4) (local.get $height))))
     (block $rows
       (br_if $rows (i32.or (i32.lt_s (local.get $width) (i32.const 2)) (i32.eqz (local.get $height))))
       (loop $row
         (local.set $base (i32.add (local.get $px) (i32.shl (i32.mul (local.get $y) (local.get $width)) (i32.const 2))))
+        ;; the differing pixels counted before this row (as res's first count sums them)
+        (local.set $before (i32.sub (i32.add (local.get $none) (local.get $wide)) (call $sum (local.get $eqN))))
         ;; x = 1: against a delta of 0
         (local.set $d (call $delta (i32.load offset=4 align=1 (local.get $base)) (i32.load align=1 (local.get $base))))
         (local.set $none (i32.add (local.get $none)
@@ -115,10 +184,18 @@
                 (call $delta (i32.load align=1 (i32.sub (local.get $p) (i32.const 4))) (i32.load align=1 (i32.sub (local.get $p) (i32.const 8)))))))
             (local.set $x (i32.add (local.get $x) (i32.const 1)))
             (br $one)))
+        ;; a sampled row: its width - 1 comparisons less those that differed
+        (if (i32.eq (local.get $y) (local.get $sample))
+          (then
+            (local.set $equal (i32.add (local.get $equal)
+              (i32.sub (i32.sub (local.get $width) (i32.const 1))
+                (i32.sub (i32.sub (i32.add (local.get $none) (local.get $wide)) (call $sum (local.get $eqN))) (local.get $before)))))
+            (local.set $sample (i32.add (local.get $sample) (i32.const 8)))))
         (br_if $row (i32.lt_s (local.tee $y (i32.add (local.get $y) (i32.const 1))) (local.get $height)))))
     ;; each wide lane was one comparison: it differs unless counted equal
     (i32.store (local.get $res) (i32.sub (i32.add (local.get $none) (local.get $wide)) (call $sum (local.get $eqN))))
-    (i32.store offset=4 (local.get $res) (i32.sub (i32.add (local.get $sub) (local.get $wide)) (call $sum (local.get $eqS)))))
+    (i32.store offset=4 (local.get $res) (i32.sub (i32.add (local.get $sub) (local.get $wide)) (call $sum (local.get $eqS))))
+    (i32.store offset=8 (local.get $res) (local.get $equal)))
 
   (func $sum (param $v v128) (result i32)
     (i32.add

@@ -371,6 +371,9 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
     // the scanlines compared as bytes first (toEqual on 200 KB is slow), then every field
     expect(Buffer.from(got.scanlines).equals(Buffer.from(ref.scanlines))).toBe(true);
     expect({ ...got, scanlines: null }).toEqual({ ...ref, scanlines: null });
+    // The deflate level's grain test: the count taken by the filter choice's pass is the share
+    // counted over the unfiltered scanlines themselves (equalLeftShare without the image's count).
+    if (ref.colorType !== 3 && ref.filter === 0) expect(got.equalLeft).toBe(equalLeftShare({ ...ref, equalLeft: undefined }));
     return ref;
   };
 
@@ -401,6 +404,22 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
         const r = columnNoise(w, 200, alpha, w);
         expect(same(r).filter).toBe(2);
         await roundTrip(r);
+      }
+  });
+
+  test('the palette pass: 1, 2, 16, 255, 256 and 257 colours in runs of every length 1-40 (across rows), with and without alpha', () => {
+    const rand = rng(31);
+    for (const count of [1, 2, 16, 255, 256, 257])
+      for (const alpha of [false, true]) {
+        const colours = palette(count, alpha, count);
+        // runs of 1-40 pixels, each colour met first in order, then at random
+        const seq: number[] = [];
+        for (let k = 0; seq.length < 97 * 53; k++) {
+          const c = k < count ? k : Math.floor(rand() * count);
+          for (let i = 1 + (k % 40); i > 0; i--) seq.push(c);
+        }
+        const img = same(raster(97, 53, (x, y) => colours[seq[y * 97 + x]!]!));
+        expect(img.colorType === 3).toBe(count <= 256);
       }
   });
 
