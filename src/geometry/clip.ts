@@ -20,6 +20,19 @@ const CLIP_SCRATCH_KEEP = 1 << 20;
  * ~1 MB of garbage per uncached world tile, issue 25); same points in the same order.
  */
 export function clipRing(ring: ArrayLike<number>, r: Rect): Float64Array {
+  const c = clipRingScratch(ring, r);
+  return c.out.slice(0, c.length);
+}
+
+/** clipRingScratch's answer, reused (valid until the next clip). */
+const ringClip = { out: clipSrc, length: 0 };
+
+/**
+ * clipRing's passes with the clipped ring left in a scratch array: its first `length` values,
+ * valid until the next clip (the caller copies them where they are kept: src/sources/sample.ts
+ * writes them into one buffer per sampled canvas instead of an array per ring).
+ */
+export function clipRingScratch(ring: ArrayLike<number>, r: Rect): { readonly out: Float64Array; readonly length: number } {
   let len = ring.length;
   // Drop an explicit closing point.
   if (len >= 4 && ring[0] === ring[len - 2] && ring[1] === ring[len - 1]) len -= 2;
@@ -35,13 +48,15 @@ export function clipRing(ring: ArrayLike<number>, r: Rect): Float64Array {
     src = dst;
     dst = t;
   }
-  const out = src.slice(0, m);
-  // Keep the larger scratch arrays for the next clip, unless a huge ring made them.
+  // Keep the larger scratch arrays for the next clip, unless a huge ring made them (the answer
+  // still reads this one's).
   if (src.length <= CLIP_SCRATCH_KEEP && dst.length <= CLIP_SCRATCH_KEEP) {
     clipSrc = src;
     clipDst = dst;
   }
-  return out;
+  ringClip.out = src;
+  ringClip.length = m;
+  return ringClip;
 }
 
 /** One Sutherland–Hodgman pass of `n` points against `axis` (0 x, 1 y) on the side `(p - v) * sign >= 0`: values written to `dst`. */
@@ -100,7 +115,7 @@ export function cutAxis(cut: number, end: boolean): 0 | 1 | 2 {
 let pieceBuf = new Float64Array(1024);
 
 /** Liang–Barsky's span of one segment: [t0, t1, k0, k1] (segmentSpan writes it; scratch, so a segment allocates nothing). */
-const span = new Float64Array(4);
+export const span = new Float64Array(4);
 
 /**
  * Clips segment (ax, ay) + t (dx, dy), t in [0, 1], to the rectangle: false when it is rejected,
@@ -108,7 +123,7 @@ const span = new Float64Array(4);
  * (-1: none). The four sides are written out, in the order x0, x1, y0, y1, on purpose: one
  * helper per side, its span in module variables, made clipLine ~30% slower (CPU, A/B).
  */
-function segmentSpan(ax: number, ay: number, dx: number, dy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+export function segmentSpan(ax: number, ay: number, dx: number, dy: number, x0: number, y0: number, x1: number, y1: number): boolean {
   // Liang–Barsky; k0 / k1: the side (0 x0, 1 x1, 2 y0, 3 y1) that set t0 / t1. Per side k with
   // p = (-dx, dx, -dy, dy)[k], q = (ax - x0, x1 - ax, ay - y0, y1 - ay)[k]: parallel (p = 0) and
   // outside it (q < 0), or lying on a max side (q = 0 for x1, y1: a segment on the edge two

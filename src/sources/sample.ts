@@ -2,7 +2,19 @@
 // square, so pieces from neighbouring tiles abut exactly; sides of the covered block that lie
 // outside the canvas are pushed out by CLIP_BUFFER so their clip edges and cut line ends stay out
 // of sight; pieces of one feature (same id and properties) from several tiles merge into one group.
-import { clipLine, clipRing, ringArea, type Rect } from '../geometry/clip.js';
+import {
+  CUT_END,
+  CUT_END_X,
+  CUT_END_Y,
+  CUT_START,
+  CUT_START_X,
+  CUT_START_Y,
+  clipRingScratch,
+  ringArea,
+  segmentSpan,
+  span,
+  type Rect,
+} from '../geometry/clip.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import type { SourceTileRef } from './tiles.js';
 
@@ -87,26 +99,45 @@ const NO_POINTS = new Float64Array(0);
 /** GroupCollector.addTile's scratch: the indexes of one source tile's features that may be sampled. */
 let meeting = new Int32Array(256);
 
+/** A collector's coordinate buffer given back by finish() for the next collector (one sample at a time in practice). */
+let spareBuffer: Float64Array | undefined;
+/** A buffer past this many values is not kept between collectors (a huge layer's is dropped). */
+const BUFFER_KEEP = 1 << 20;
+
 /** One group under construction; the arrays that most groups never need are made on first use. */
 interface Builder {
   group: FeatureGroup;
   points: number[] | undefined;
+  /** Offset and length in the collector's buffer of each line, in order. */
+  lines: number[] | undefined;
   /** Line index and cut flags of the lines with a cut end (the rest are 0). */
   cuts: number[] | undefined;
-  /** Parallels group.polygons once some ring has a clipped edge. */
-  ringCuts: (Uint8Array | undefined)[][] | undefined;
+  /** Offset and length of each polygon ring, in order; `polys` the index of each polygon's exterior among them. */
+  rings: number[] | undefined;
+  polys: number[] | undefined;
+  /** Parallels the rings once some ring has a clipped edge. */
+  ringCuts: (Uint8Array | undefined)[] | undefined;
   tile: number;
   /** A feature that did not pass the selection, kept only for how it merges (see addTile): not output. */
   ghost: boolean;
 }
 
-/** Collects the pieces of every source tile of one canvas into feature groups. */
+/**
+ * Collects the pieces of every source tile of one canvas into feature groups. The coordinates of
+ * every line and ring are written into one growing buffer (no array per line or ring while
+ * sampling: clipping an over-zoomed tile's roads for each canvas and node made an array per
+ * piece, the collector's garbage); finish() copies it into one array of the exact size that the
+ * groups' lines and rings are views of (independent views: they never overlap).
+ */
 export class GroupCollector {
   private readonly builders: Builder[] = [];
   private readonly byId = [new Map<number | string, Builder>(), new Map<number | string, Builder>(), new Map<number | string, Builder>()];
   private readonly byProps = [new Map<object, Builder>(), new Map<object, Builder>(), new Map<object, Builder>()];
   /** Whether the feature being added is a ghost (see addTile). */
   private ghost = false;
+  /** The coordinate buffer, its first `used` values taken. */
+  private buf: Float64Array;
+  private used = 0;
 
   /**
    * `merge` false: the canvas is covered by one source tile, so no two pieces can merge (two
@@ -118,7 +149,21 @@ export class GroupCollector {
   constructor(
     private readonly merge = true,
     private readonly sharedProperties = false,
-  ) {}
+  ) {
+    this.buf = spareBuffer ?? new Float64Array(4096);
+    spareBuffer = undefined;
+  }
+
+  /** Room for `n` more values after the taken ones (the buffer grown, its taken values kept). */
+  private reserve(n: number): Float64Array {
+    const need = this.used + n;
+    if (need > this.buf.length) {
+      const grown = new Float64Array(Math.max(need, this.buf.length * 2));
+      grown.set(this.buf.subarray(0, this.used));
+      this.buf = grown;
+    }
+    return this.buf;
+  }
 
   /**
    * Add the features of one source tile. `tileIndex` tells tiles apart: pieces from different
@@ -147,25 +192,17 @@ export class GroupCollector {
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
     const [ux0, uy0, ux1, uy1] = unitRect(t, extent, rect);
     // The features that may be sampled (selected or a possible ghost, their box meeting the
-    // rectangle), in order, and room for the lines and polygon rings of those wholly inside (points
-    // are copied). An over-zoomed source tile holds four times a canvas's features.
+    // rectangle), in order. An over-zoomed source tile holds four times a canvas's features.
     if (meeting.length < features.length) meeting = new Int32Array(Math.max(features.length, meeting.length * 2));
     const list = meeting;
     let count = 0;
-    let room = 0;
     for (let i = 0; i < features.length; i++) {
       const f = features[i]!;
       if (keep && keep[i] === 0 && !(f.id !== undefined && ghostIds?.has(f.id))) continue;
       const bb = f.bbox;
-      const bx0 = bb[0],
-        by0 = bb[1],
-        bx1 = bb[2],
-        by1 = bb[3];
-      if (bx1 < ux0 || bx0 > ux1 || by1 < uy0 || by0 > uy1) continue;
+      if (bb[2] < ux0 || bb[0] > ux1 || bb[3] < uy0 || bb[1] > uy1) continue;
       list[count++] = i;
-      if (f.type !== 1 && bx0 >= ux0 && bx1 <= ux1 && by0 >= uy0 && by1 <= uy1) room += f.coords.length;
     }
-    const arena = room ? new Arena(room) : undefined;
     for (let k = 0; k < count; k++) {
       const i = list[k]!;
       const f = features[i]!;
@@ -174,9 +211,12 @@ export class GroupCollector {
       if (this.ghost && this.byId[f.type - 1]!.has(f.id!)) continue;
       const bb = f.bbox;
       const inside = bb[0] >= ux0 && bb[2] <= ux1 && bb[1] >= uy0 && bb[3] <= uy1;
+      // A ghost's geometry is never output: whatever it wrote is given back.
+      const used = this.used;
       if (f.type === 1) this.addPoints(f, t, s, rect, tileIndex);
-      else if (f.type === 2) this.addLines(f, t, s, rect, inside ? arena : undefined, tileIndex);
-      else if (f.type === 3) this.addPolygons(f, t, s, rect, inside ? arena : undefined, tileIndex);
+      else if (f.type === 2) this.addLines(f, t, s, rect, inside, tileIndex);
+      else if (f.type === 3) this.addPolygons(f, t, s, rect, inside, tileIndex);
+      if (this.ghost) this.used = used;
     }
   }
 
@@ -207,7 +247,17 @@ export class GroupCollector {
   private newBuilder(f: TileFeature, tileIndex: number): Builder {
     const group: FeatureGroup = { properties: f.properties, polygons: [], lines: [], points: NO_POINTS };
     if (f.id !== undefined) group.id = f.id;
-    const b: Builder = { group, points: undefined, cuts: undefined, ringCuts: undefined, tile: tileIndex, ghost: this.ghost };
+    const b: Builder = {
+      group,
+      points: undefined,
+      lines: undefined,
+      cuts: undefined,
+      rings: undefined,
+      polys: undefined,
+      ringCuts: undefined,
+      tile: tileIndex,
+      ghost: this.ghost,
+    };
     this.builders.push(b);
     return b;
   }
@@ -226,54 +276,178 @@ export class GroupCollector {
     }
   }
 
-  /** `arena` is given for a feature wholly inside the rectangle (nothing to clip). */
-  private addLines(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
+  /** `inside`: the feature lies wholly inside the rectangle (nothing to clip). */
+  private addLines(f: TileFeature, t: SourceTileRef, s: number, r: Rect, inside: boolean, tileIndex: number): void {
     let b: Builder | undefined;
+    // How far past a side both ends of a segment must lie for clipTileLine to reject it unclipped.
+    const gap = inside ? 0 : rejectGap(f, t, s, r);
     for (let p = 0; p + 1 < f.parts.length; p++) {
-      if (arena) {
-        const flat = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
-        if (flat.length < 4) continue;
+      const start = f.parts[p]!;
+      const n = pointCount(f.coords, start, f.parts[p + 1]!);
+      if (n < 2) continue;
+      if (inside) {
+        writeWorld(f.coords, start, 2 * n, t, s, this.reserve(2 * n), this.used);
         b ??= this.builder(f, tileIndex);
-        b.group.lines.push(flat);
+        (b.lines ??= []).push(this.used, 2 * n);
+        this.used += 2 * n;
         continue;
       }
-      // Into the scratch array (no view of it made), which clipLine copies from.
-      const start = f.parts[p]!;
-      const len = 2 * pointCount(f.coords, start, f.parts[p + 1]!);
-      if (len < 4) continue;
-      if (clipInput.length < len) clipInput = new Float64Array(Math.max(len, clipInput.length * 2));
-      writeWorld(f.coords, start, len, t, s, clipInput);
-      for (const piece of clipLine(clipInput, r, len)) {
-        b ??= this.builder(f, tileIndex);
-        if (piece.cut !== 0) (b.cuts ??= []).push(b.group.lines.length, piece.cut);
-        b.group.lines.push(piece.line);
-      }
+      b = this.clipTileLine(f, start, n, t, s, r, gap, tileIndex, b);
     }
   }
 
-  /** `arena` is given for a feature wholly inside the rectangle (nothing to clip). */
-  private addPolygons(f: TileFeature, t: SourceTileRef, s: number, r: Rect, arena: Arena | undefined, tileIndex: number): void {
+  /**
+   * clipLine (src/geometry/clip.ts) of points [start, start + n) of a tile line in world pixels,
+   * bit for bit: the same pieces, points and cut flags, each piece written into the buffer and
+   * added to the feature's group (made with its first piece). The world coordinates are computed
+   * as writeWorld does, as the segments are walked; a segment whose ends both lie more than `gap`
+   * past one side of the rectangle is rejected without segmentSpan (see rejectGap: segmentSpan
+   * rejects it too), and an over-zoomed tile's long roads lie mostly outside a canvas.
+   */
+  private clipTileLine(
+    f: TileFeature,
+    start: number,
+    n: number,
+    t: SourceTileRef,
+    s: number,
+    r: Rect,
+    gap: number,
+    tileIndex: number,
+    b: Builder | undefined,
+  ): Builder | undefined {
+    const c = f.coords;
+    const px0 = t.px0,
+      py0 = t.py0;
+    const x0 = r.x0,
+      y0 = r.y0,
+      x1 = r.x1,
+      y1 = r.y1;
+    const ox0 = x0 - gap,
+      oy0 = y0 - gap,
+      ox1 = x1 + gap,
+      oy1 = y1 + gap;
+    // The pieces of one line hold at most 2n - 1 points (a start each, then one per segment).
+    const cur = this.reserve(4 * n);
+    let at = this.used;
+    let m = 0;
+    let curCut = 0;
+    let k = start * 2;
+    let bx = px0 + c[k]! * s;
+    let by = py0 + c[k + 1]! * s;
+    for (let i = 0; i < n - 1; i++) {
+      const ax = bx,
+        ay = by;
+      k += 2;
+      bx = px0 + c[k]! * s;
+      by = py0 + c[k + 1]! * s;
+      const dx = bx - ax;
+      const dy = by - ay;
+      if (m !== 0 && bx > x0 && bx < x1 && by > y0 && by < y1 && ax > x0 && ax < x1 && ay > y0 && ay < y1) {
+        cur[at + m++] = ax + dx;
+        cur[at + m++] = ay + dy;
+        continue;
+      }
+      if (
+        (ax < ox0 && bx < ox0) ||
+        (ax > ox1 && bx > ox1) ||
+        (ay < oy0 && by < oy0) ||
+        (ay > oy1 && by > oy1) ||
+        !segmentSpan(ax, ay, dx, dy, x0, y0, x1, y1)
+      ) {
+        if (m) {
+          const x = cur[at + m - 2]!,
+            y = cur[at + m - 1]!;
+          if (m >= 4) {
+            b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0));
+            at += m;
+          }
+          m = 0;
+          curCut = 0;
+        }
+        continue;
+      }
+      const t0 = span[0]!,
+        t1 = span[1]!,
+        k0 = span[2]!,
+        k1 = span[3]!;
+      let sx = ax + dx * t0;
+      let sy = ay + dy * t0;
+      let ex = ax + dx * t1;
+      let ey = ay + dy * t1;
+      if (k0 >= 0) {
+        if (k0 < 2) sx = k0 === 0 ? x0 : x1;
+        else sy = k0 === 2 ? y0 : y1;
+      }
+      if (k1 >= 0 && t1 < 1) {
+        if (k1 < 2) ex = k1 === 0 ? x0 : x1;
+        else ey = k1 === 2 ? y0 : y1;
+      }
+      if (m === 0) {
+        cur[at + m++] = sx;
+        cur[at + m++] = sy;
+        if (t0 > 0) curCut = CUT_START | (k0 < 2 ? CUT_START_X : CUT_START_Y);
+        else curCut = ax >= x0 && ax <= x1 && ay >= y0 && ay <= y1 ? 0 : CUT_START;
+      }
+      cur[at + m++] = ex;
+      cur[at + m++] = ey;
+      if (t1 < 1) {
+        if (m >= 4) {
+          b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y));
+          at += m;
+        }
+        m = 0;
+        curCut = 0;
+      }
+    }
+    if (m >= 4) {
+      b = this.linePiece(f, tileIndex, b, at, m, curCut);
+      at += m;
+    }
+    this.used = at;
+    return b;
+  }
+
+  /** One clipped piece, `len` values at `at` in the buffer, added to the feature's group. */
+  private linePiece(f: TileFeature, tileIndex: number, b: Builder | undefined, at: number, len: number, cut: number): Builder {
+    b ??= this.builder(f, tileIndex);
+    const lines = (b.lines ??= []);
+    if (cut !== 0) (b.cuts ??= []).push(lines.length >> 1, cut);
+    lines.push(at, len);
+    return b;
+  }
+
+  /** `inside`: the feature lies wholly inside the rectangle (nothing to clip). */
+  private addPolygons(f: TileFeature, t: SourceTileRef, s: number, r: Rect, inside: boolean, tileIndex: number): void {
     let b: Builder | undefined;
     // A tile at the west or east end of the world, with the feature reaching its outer edge: edges
     // along the antimeridian may be there (see antimeridianEdges).
     const n = 2 ** t.z;
     const worldSize = t.size * n;
     const edge = (t.wx === 0 && f.bbox[0] <= 0) || (t.wx === n - 1 && f.bbox[2] * s >= t.size);
-    let current: Float64Array[] | undefined;
+    let current = false;
     for (let p = 0; p + 1 < f.parts.length; p++) {
       const isExterior = f.exterior ? f.exterior[p] === 1 : p === 0;
       if (!isExterior && !current) continue; // the hole of an exterior that fell outside
-      // Without an arena, a scratch view that clipRing copies from.
-      let ring = toWorld(f.coords, f.parts[p]!, f.parts[p + 1]!, t, s, arena);
+      // The ring in world pixels, then (unless inside) clipped, written after the taken values.
+      const start = f.parts[p]!;
+      const count = pointCount(f.coords, start, f.parts[p + 1]!);
+      let len = 2 * count;
       let cuts: Uint8Array | undefined;
-      if (!arena) {
-        ring = clipRing(ring, r);
-        cuts = clipEdges(ring, r);
+      if (inside) writeWorld(f.coords, start, len, t, s, this.reserve(len), this.used);
+      else {
+        if (clipInput.length < len) clipInput = new Float64Array(Math.max(len, clipInput.length * 2));
+        writeWorld(f.coords, start, len, t, s, clipInput, 0);
+        const clipped = clipRingScratch(clipInput.subarray(0, len), r);
+        len = clipped.length;
+        const buf = this.reserve(len);
+        for (let i = 0; i < len; i++) buf[this.used + i] = clipped.out[i]!;
       }
+      const ring = new Float64Array(this.buf.buffer, this.used * 8, len);
+      if (!inside) cuts = clipEdges(ring, r);
       if (edge) cuts = antimeridianEdges(ring, worldSize, cuts);
       const a = ringArea(ring);
       if (ring.length < 6 || a === 0) {
-        if (isExterior) current = undefined;
+        if (isExterior) current = false;
         continue;
       }
       // Exteriors wind clockwise on screen (positive area with y down), holes the other way.
@@ -282,37 +456,51 @@ export class GroupCollector {
         if (cuts) cuts = reverseEdgeFlags(cuts);
       }
       b ??= this.builder(f, tileIndex);
-      const polygons = b.group.polygons;
+      const rings = (b.rings ??= []);
       if (isExterior) {
-        current = [ring];
-        polygons.push(current);
-        b.ringCuts?.push([cuts]);
-      } else {
-        current!.push(ring);
-        if (b.ringCuts) b.ringCuts[polygons.length - 1]!.push(cuts);
+        current = true;
+        (b.polys ??= []).push(rings.length >> 1);
       }
-      if (cuts && !b.ringCuts) {
-        // The first ring with a clipped edge: every ring so far gets its (empty) entry.
-        b.ringCuts = polygons.map((poly) => poly.map(() => undefined));
-        const last = b.ringCuts[polygons.length - 1]!;
-        last[last.length - 1] = cuts;
-      }
+      if (cuts && !b.ringCuts) b.ringCuts = new Array<Uint8Array | undefined>(rings.length >> 1).fill(undefined);
+      b.ringCuts?.push(cuts);
+      rings.push(this.used, len);
+      this.used += len;
     }
   }
 
-  /** The groups, with point and cut arrays frozen into typed arrays. */
+  /** The groups, with point and cut arrays frozen into typed arrays and the lines and rings views of one array. */
   finish(): FeatureGroup[] {
+    // Views made with the constructor: subarray looks up the species constructor each time.
+    const buffer = this.buf.slice(0, this.used).buffer;
+    if (this.buf.length <= BUFFER_KEEP) spareBuffer = this.buf;
+    this.buf = NO_POINTS;
     const out: FeatureGroup[] = [];
     for (const b of this.builders) {
       if (b.ghost) continue;
       const g = b.group;
       if (b.points?.length) g.points = Float64Array.from(b.points);
+      if (b.lines) {
+        const ls = b.lines;
+        for (let i = 0; i < ls.length; i += 2) g.lines.push(new Float64Array(buffer, ls[i]! * 8, ls[i + 1]!));
+      }
       if (b.cuts) {
         const cutEnds = new Uint8Array(g.lines.length);
         for (let i = 0; i < b.cuts.length; i += 2) cutEnds[b.cuts[i]!] = b.cuts[i + 1]!;
         g.cutEnds = cutEnds;
       }
-      if (b.ringCuts) g.polygonCuts = b.ringCuts;
+      if (b.rings) {
+        const rs = b.rings;
+        const polys = b.polys!;
+        const cuts: (Uint8Array | undefined)[][] | undefined = b.ringCuts ? [] : undefined;
+        for (let p = 0; p < polys.length; p++) {
+          const end = p + 1 < polys.length ? polys[p + 1]! : rs.length >> 1;
+          const poly: Float64Array[] = [];
+          for (let q = polys[p]!; q < end; q++) poly.push(new Float64Array(buffer, rs[2 * q]! * 8, rs[2 * q + 1]!));
+          g.polygons.push(poly);
+          cuts?.push(b.ringCuts!.slice(polys[p]!, end));
+        }
+        if (cuts) g.polygonCuts = cuts;
+      }
       if (g.points.length || g.lines.length || g.polygons.length) out.push(g);
     }
     return out;
@@ -379,22 +567,8 @@ function reverseInPlace(ring: Float64Array): void {
   }
 }
 
-/** Where toWorld writes the lines and rings that are clipped next (the clip copies what it keeps). */
+/** Where addPolygons writes the rings that are clipped next (the clip copies what it keeps). */
 let clipInput = new Float64Array(4096);
-
-/**
- * Vertices [start, end) of a flat tile-unit array, in world pixels; drops a repeated closing
- * vertex. Written into `arena` (a view of it is returned) when given, else into a scratch array
- * that the next call overwrites: the caller clips it at once (clipLine and clipRing copy their
- * output), so a feature that needs clipping makes no garbage here.
- */
-function toWorld(c: Int32Array, start: number, end: number, t: SourceTileRef, s: number, arena?: Arena): Float64Array {
-  const n = pointCount(c, start, end);
-  if (!arena && clipInput.length < n * 2) clipInput = new Float64Array(Math.max(n * 2, clipInput.length * 2));
-  const out = arena ? arena.take(n * 2) : clipInput.subarray(0, n * 2);
-  writeWorld(c, start, n * 2, t, s, out);
-  return out;
-}
 
 /** Points [start, end) of a flat tile-unit array less a repeated closing one. */
 function pointCount(c: Int32Array, start: number, end: number): number {
@@ -402,39 +576,39 @@ function pointCount(c: Int32Array, start: number, end: number): number {
   return n > 1 && c[start * 2] === c[(end - 1) * 2] && c[start * 2 + 1] === c[(end - 1) * 2 + 1] ? n - 1 : n;
 }
 
-/** `len` values from point `start` of a flat tile-unit array, in world pixels, into `out`. */
-function writeWorld(c: Int32Array, start: number, len: number, t: SourceTileRef, s: number, out: Float64Array): void {
+/** `len` values from point `start` of a flat tile-unit array, in world pixels, into `out` from `at`. */
+function writeWorld(c: Int32Array, start: number, len: number, t: SourceTileRef, s: number, out: Float64Array, at: number): void {
   const px0 = t.px0,
     py0 = t.py0;
-  for (let i = 0, k = start * 2; i < len; i += 2, k += 2) {
+  for (let i = at, k = start * 2, e = at + len; i < e; i += 2, k += 2) {
     out[i] = px0 + c[k]! * s;
     out[i + 1] = py0 + c[k + 1]! * s;
   }
 }
 
 /**
- * One Float64Array that the rings and lines of wholly inside features are views of: one
- * allocation per source tile instead of one per ring (off-heap backing stores are what the
- * collector spends its time on). Views never overlap, so each stays an independent array.
+ * How far past a side of `r` both ends of a segment of `f` (in world pixels) must lie for
+ * GroupCollector.clipTileLine to reject it without segmentSpan, which rejects it too: with M
+ * bounding every coordinate of the feature (its box's corners: the world coordinates grow with the
+ * tile units) and of the rectangle, the gap M 2^-50 exceeds the rounding of the differences
+ * segmentSpan takes (at most M 2^-52 each). Beyond x0, say (ax, bx < x0 - gap): q = ax - x0 < 0, and
+ * p = -(bx - ax) is 0 (rejected), or > 0 (t = q / p < 0, no underflow: |q| > M 2^-51 and |p| <= 2M,
+ * so t1 < 0 <= t0), or < 0 (|q| > |p| by more than their rounding, so t = q / p > 1 >= t1); the
+ * other sides alike. Infinity (no shortcut) for coordinates below 1 or near overflow.
  */
-class Arena {
-  private buf: Float64Array;
-  private used = 0;
-
-  constructor(size: number) {
-    this.buf = new Float64Array(size);
-  }
-
-  take(n: number): Float64Array {
-    if (this.used + n > this.buf.length) {
-      // Only when the size estimate was short: a new block (the old one stays with its views).
-      this.buf = new Float64Array(Math.max(n, this.buf.length));
-      this.used = 0;
-    }
-    const v = this.buf.subarray(this.used, this.used + n);
-    this.used += n;
-    return v;
-  }
+function rejectGap(f: TileFeature, t: SourceTileRef, s: number, r: Rect): number {
+  const bb = f.bbox;
+  const m = Math.max(
+    Math.abs(t.px0 + bb[0] * s),
+    Math.abs(t.px0 + bb[2] * s),
+    Math.abs(t.py0 + bb[1] * s),
+    Math.abs(t.py0 + bb[3] * s),
+    Math.abs(r.x0),
+    Math.abs(r.x1),
+    Math.abs(r.y0),
+    Math.abs(r.y1),
+  );
+  return m >= 1 && m <= 2 ** 1000 ? m * 2 ** -50 : Infinity;
 }
 
 /**
