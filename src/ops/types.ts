@@ -65,6 +65,23 @@ export interface OpDef {
    * read fewer may leave the others unset (build.ts, PlanNode.channelsRead). Undefined: all.
    */
   readsChannels?(inputField: string, node: NodeSpec): number | undefined;
+  /**
+   * Demand (src/graph/demand.ts): for an input whose pixels this op's output depends on only where
+   * some of its other inputs allow it (displace: a displacement pixel moves nothing where the input
+   * is one value within the amplitude of it), the other inputs that decide it: the render computes
+   * them first. Undefined: every pixel of that input is read.
+   */
+  demandFrom?(inputField: string, node: NodeSpec): readonly string[] | undefined;
+  /**
+   * With demandFrom: marks in `mask` (one byte a pixel of `maskCanvas`, world-anchored like every
+   * canvas) each pixel of input `inputField` whose value can change this node's output, given its
+   * other inputs (`read`: a node input's value and the canvas it has; ctx: this node's context, its
+   * scalar fields only). Unmarked pixels may hold any finite value. Returns false where it cannot
+   * tell (every pixel is then read).
+   */
+  demand?(inputField: string, ctx: OpContext, read: (field: string) => { value: Value; canvas: Canvas }, mask: Uint8Array, maskCanvas: Canvas): boolean;
+  /** Whether a node's kernel computes only the pixels its readers demand (OpContext.demand), the others finite. */
+  honoursDemand?(node: NodeSpec): boolean;
   /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
   scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
   /** The assets a node reads through the host's loader beyond its `x-asset` fields (a text node's fonts, default included): hosts serve them (the preview's data route). */
@@ -149,6 +166,12 @@ export interface OpContext {
   groupsUnread?: boolean;
   /** The channels of this raster node its readers read (bits 1 R, 2 G, 4 B, 8 A; PlanNode.channelsRead): the others may hold anything. Undefined: all. */
   channels?: number;
+  /**
+   * For an op with honoursDemand: the pixels its readers can see (src/graph/demand.ts), as runs of
+   * three ints (row, first column, count; rows ascending, runs apart): the others may hold any
+   * finite value. Undefined: every pixel.
+   */
+  demand?: Int32Array;
 }
 
 export type { Features, Raster, ScalarField, CompiledExpr, ExprType };

@@ -4,11 +4,12 @@ import { checkWindow } from '../graph/limits.js';
 import { padBounds, renderMargins, type RenderMargins } from '../graph/margins.js';
 import { newRasterUninit } from '../backends/cpu/raster.js';
 import { ownCopy } from '../backends/cpu/pool.js';
-import { inArena } from '../util/wasm-arena.js';
+import { arenaAlloc, arenaFree, inArena } from '../util/wasm-arena.js';
 import { forgetUniform, markUniform, takeUntouched, uniformOf } from '../backends/cpu/uniform.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
 import { RenderError, TilegraphError } from '../errors.js';
-import type { Fusion, Plan, PlanNode } from '../graph/build.js';
+import { inputField, type Fusion, type Plan, type PlanNode } from '../graph/build.js';
+import { demandPlan, demandRuns } from '../graph/demand.js';
 import type { OpContext } from '../ops/types.js';
 import { ParamValues, parseHexColor } from '../params/index.js';
 import type { SourceRegistry } from '../sources/types.js';
@@ -149,8 +150,11 @@ async function renderOnce(
 ): Promise<{ raster?: Raster; stats: RenderStats; published: Map<string, unknown> }> {
   // decide(): only what the targets read runs, and ops that can decide without drawing do.
   const needed = targets && upstream(plan, targets);
-  const order = needed ? plan.order.filter((id) => needed.has(id)) : plan.order;
   const session = backend.begin();
+  // Demand (src/graph/demand.ts): on the CPU, without a node cache, a noise read only by
+  // displaces computes the pixels they can move, after their inputs.
+  const demand = session.paintTargets && !needed && !options.nodeCache ? demandPlan(plan) : undefined;
+  const order = needed ? plan.order.filter((id) => needed.has(id)) : (demand?.order ?? plan.order);
   const values = params ?? new ParamValues(plan.params);
   const st: RenderState = {
     plan,
@@ -181,6 +185,7 @@ async function renderOnce(
       st.canvases.set(id, canvas);
       const temps: Handle[] = [];
       const ctx = makeContext(st, n, canvas, temps);
+      if (demand?.readers.has(id)) ctx.demand = demandOf(st, demand.readers.get(id)!, canvas);
       if (needed && n.op.decide) {
         // Decided, not drawn: what it publishes is all its readers here take from it.
         try {
@@ -264,6 +269,39 @@ function callersRaster(st: RenderState, raster: Raster, options: RenderOptions):
   if (st.pinned.has(raster.data)) return { ...raster, data: raster.data.slice() };
   if (!options.arenaOutput && inArena(raster.data)) return { ...raster, data: ownCopy(raster.data) };
   return raster;
+}
+
+/**
+ * What a demand node's readers read of it (OpDef.demand, over its canvas) as runs of pixels
+ * (demandRuns), or undefined where a reader cannot tell (every pixel).
+ */
+function demandOf(st: RenderState, readers: { id: string; field: string }[], canvas: Canvas): Int32Array | undefined {
+  // In the canvas arena where it has room, so a reader's WebAssembly marks it in place.
+  const n = canvas.width * canvas.height;
+  const block = arenaAlloc(Math.ceil(n / 4), true);
+  try {
+    const mask = block ? new Uint8Array(block.buffer, block.byteOffset, n) : new Uint8Array(n);
+    return demandMarks(st, readers, canvas, mask) ? demandRuns(mask, canvas.width, canvas.height) : undefined;
+  } finally {
+    if (block) arenaFree(block);
+  }
+}
+
+/** Each reader's marks (OpDef.demand) in `mask`; false where one cannot tell. */
+function demandMarks(st: RenderState, readers: { id: string; field: string }[], canvas: Canvas, mask: Uint8Array): boolean {
+  for (const { id, field } of readers) {
+    const r = st.plan.nodes.get(id)!;
+    const temps: Handle[] = [];
+    const ctx = makeContext(st, r, growWindow(st.window, st.margins.margin.get(id)!), temps);
+    const read = (f: string) => {
+      const e = r.edges.find((x) => x.field === f);
+      const value = e && st.results.get(e.from);
+      if (!e || !value || isDeviceValue(value)) throw new RenderError(`node '${id}': its input '${f}' is not drawn yet`);
+      return { value, canvas: st.canvases.get(e.from)! };
+    };
+    if (!r.op.demand!(inputField(field), ctx, read, mask, canvas)) return false;
+  }
+  return true;
 }
 
 /** Whether storage `s` must be kept: the node cache owns it, or a result other than `except` holds it. */

@@ -2,6 +2,7 @@ import { nodeRef, num, numRef, oneOfEnum } from '../../style/fields.js';
 import type { Raster } from '../../types.js';
 import { filterOp } from '../declare.js';
 import { displace as run, displaceUniform } from './cpu.js';
+import { displaceDemand } from './demand.js';
 import { displacePlan, inputPad } from './plan.js';
 import { gpu } from './gpu.js';
 
@@ -29,6 +30,10 @@ export const displace = filterOp({
   valueBound: (_field, amp) => Math.max(0, amp),
   // The offsets come from R, G and A of the displacement; its B is never read.
   readsChannels: (field) => (field === 'displacement' ? 1 | 2 | 8 : undefined),
+  // Its displacement matters only near where the input varies (demand.ts): a noise read only by
+  // displaces computes just those pixels once their inputs are drawn (src/graph/demand.ts).
+  demandFrom: (field) => (field === 'displacement' ? ['input'] : undefined),
+  demand: displaceDemand,
   gpu,
   cpu(ctx) {
     const p = displacePlan(ctx);

@@ -88,10 +88,12 @@ const GZa = Float64Array.from(GZ);
 
 /**
  * The op's kernel: the WebAssembly octaves (wasm.ts) where WebAssembly runs, else noiseTs. Both
- * give noiseReference's values bit for bit (noise.test.ts).
+ * give noiseReference's values bit for bit (noise.test.ts) at every pixel `demand` holds (runs of
+ * pixels: row, first column, count; OpContext.demand): the WebAssembly simplex octaves compute
+ * only those and leave the others +0, every other kernel computes every pixel.
  */
-export function noise(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array {
-  return noiseWasm(p, seed, raster, channels) ?? noiseTs(p, seed, raster, channels);
+export function noise(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1, demand?: Int32Array): Float32Array {
+  return noiseWasm(p, seed, raster, channels, demand) ?? noiseTs(p, seed, raster, channels);
 }
 
 /** The same values as noiseReference, bit for bit, sharing work between pixels, rows and channels. */

@@ -20,12 +20,17 @@ export const noise: OpDef = {
     output: oneOfEnum(['field', 'raster'], 'field'),
   },
   required: [],
+  // The WebAssembly simplex octaves compute runs of pixels (wasm.ts); value noise computes every
+  // pixel (its lattice lines are shared by whole rows), so it asks for no demand.
+  honoursDemand: (n: NodeSpec) => n.kind === 'simplex',
   gpu,
   cpu(ctx) {
     const { width, height } = ctx.canvas;
     const { plan, seed, raster } = noiseInputs(ctx);
     // A raster whose readers read no B (displaces: PlanNode.channelsRead) computes R and G only.
-    const data = run(plan, seed, raster, raster ? (ctx.channels !== undefined && !(ctx.channels & 4) ? 2 : 3) : 1);
+    // Only the pixels its readers can see where they said which (OpContext.demand: terrain's
+    // `wobble-field` near the contours its displace moves), the others +0.
+    const data = run(plan, seed, raster, raster ? (ctx.channels !== undefined && !(ctx.channels & 4) ? 2 : 3) : 1, ctx.demand);
     return raster ? ({ kind: 'raster', width, height, data } satisfies Raster) : ({ kind: 'scalar-field', width, height, data } satisfies ScalarField);
   },
 };

@@ -284,6 +284,41 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
       }
   });
 
+  test('with a demand (runs of pixels), the reference at every pixel it holds and +0 elsewhere, bit for bit', () => {
+    // OpContext.demand (src/graph/demand.ts): the WebAssembly simplex octaves compute only the
+    // runs; value noise and the TypeScript kernel compute every pixel.
+    const r = rng(25);
+    for (const kind of ['simplex', 'value'] as const)
+      for (const w of windows)
+        for (const [raster, ch] of MODES) {
+          const plan = planNoise(w, 18, 2, kind);
+          const ref = noiseReference(plan, 7, raster, ch).slice();
+          const runs: number[] = [];
+          const held = new Uint8Array(w.width * w.height);
+          for (let j = 0; j < w.height; j++) {
+            let x = Math.floor(r() * 5);
+            while (x < w.width) {
+              const n = Math.min(w.width - x, 1 + Math.floor(r() * 9));
+              if (r() < 0.6) {
+                runs.push(j, x, n);
+                held.fill(1, j * w.width + x, j * w.width + x + n);
+              }
+              x += n + 1 + Math.floor(r() * 6);
+            }
+          }
+          const got = noiseWasm(plan, 7, raster, ch, Int32Array.from(runs));
+          if (!got) continue;
+          const stride = raster ? 4 : 1;
+          let diff = 0;
+          for (let q = 0; q < w.width * w.height; q++)
+            for (let c = 0; c < stride; c++) {
+              const want = held[q] || kind === 'value' || (raster && c === 3) ? ref[q * stride + c] : 0;
+              if (!Object.is(got[q * stride + c], want)) diff++;
+            }
+          expect({ kind, z: w.z, ch, diff }).toEqual({ kind, z: w.z, ch, diff: 0 });
+        }
+  });
+
   test('a plan anchored at a larger canvas (OpContext.planCanvas) gives that canvas its values on the smaller one, bit for bit', () => {
     for (const kind of ['value', 'simplex'] as const)
       for (const w of windows) {

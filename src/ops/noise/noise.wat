@@ -76,12 +76,14 @@
       (i32.add (global.get $k0) (i32.div_u (i32.sub (local.get $rem) (i32.mul (local.get $lj) (global.get $sJ))) (global.get $sK)))
       (local.get $c)))
 
-  ;; simplex1(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb): one
+  ;; simplex1(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb, spans, ns): one
   ;; octave of simplex noise of 1 channel (cpu.ts simplexOctave) added to `acc` (f64, pixel-major;
   ;; first: acc = 0 + v). X, Z: f64 per column (w + 1 of them: the last one again, so a pair
   ;; never reads past them), Y: f64 per row; the gradient table of the lattice box [i0, ..) x
   ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 1 byte; `seeds`: 1 u32; `pairs`: the gradient pair
-  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 16) bytes. Two pixels of a row per f64x2 (lanes:
+  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 16) bytes; `spans`: the ns runs
+  ;; of pixels it computes (three i32 each: row, first column, count; (j, 0, w) for every row j of a
+  ;; whole canvas: wasm.ts), the other sums left as they are. Two pixels of a row per f64x2 (lanes:
   ;; columns i, i + 1), each lane the scalar IEEE operations of plan.ts's simplexNoise in its order, a
   ;; row in passes: the geometry of every pair (x0, y0, z0 and the first corner's table offset),
   ;; then each corner in turn for every pair (its term added to the pair's sums in the reference's
@@ -90,8 +92,8 @@
     (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
     (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
-    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32)
-    (local $j i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
+    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32) (param $spans i32) (param $ns i32)
+    (local $j i32) (local $k i32) (local $cnt i32) (local $sp i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
     (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32) (local $w0 i32) (local $w1 i32) (local $gp i32)
     (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128) (local $t v128)
     (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
@@ -129,14 +131,20 @@
     (local.set $far (i64x2.splat (i64.extend_i32_u (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 1)))))
     (local.set $np (i32.shr_u (i32.add (local.get $w) (i32.const 1)) (i32.const 1)))
     (local.set $sums (i32.add (local.get $rb) (i32.shl (local.get $np) (i32.const 6))))
-    (local.set $q (local.get $acc))
+    (local.set $sp (local.get $spans))
     (block $rowsDone
       (loop $rows
-        (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
+        (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $ns)))
+        ;; span k (three i32 at sp): row j, columns x .. x + cnt - 1; its sums from acc + (j w + x) 1 8
+        (local.set $j (i32.load (local.get $sp)))
+        (local.set $xa (i32.load offset=4 (local.get $sp)))
+        (local.set $cnt (i32.load offset=8 (local.get $sp)))
+        (local.set $np (i32.shr_u (i32.add (local.get $cnt) (i32.const 1)) (i32.const 1)))
+        (local.set $q (i32.add (local.get $acc) (i32.shl (i32.mul (i32.add (i32.mul (local.get $j) (local.get $w)) (local.get $xa)) (i32.const 1)) (i32.const 3))))
+        (local.set $xa (i32.shl (local.get $xa) (i32.const 3)))
         (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
         ;; the geometry of every pair: plan.ts simplexNoise's arithmetic in its order
         (local.set $g (local.get $rb))
-        (local.set $xa (i32.const 0))
         (local.set $p (i32.const 0))
         (block $geometryDone
           (loop $geometry
@@ -325,7 +333,7 @@
             (local.set $v (v128.bitselect (local.get $one) (local.get $v) (f64x2.gt (local.get $v) (local.get $one))))
             (local.set $x (f64x2.mul (local.get $weight2) (v128.andnot (local.get $v) (f64x2.lt (local.get $v) (local.get $zero)))))
             ;; added to the sums, pixel-major (1 channel): both pixels, or only the first where it is the row's last
-            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $w) (i32.const 1)))
+            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $cnt) (i32.const 1)))
               (then (f64.store (local.get $q) (f64.add (select (f64.const 0) (f64.load (local.get $q)) (local.get $first)) (f64x2.extract_lane 0 (local.get $x))))
                 (local.set $q (i32.add (local.get $q) (i32.const 8))))
               (else (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep)) (local.get $x)))
@@ -333,15 +341,18 @@
             (local.set $n (i32.add (local.get $n) (i32.const 16)))
             (local.set $p (i32.add (local.get $p) (i32.const 1)))
             (br $final)))
-        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $sp (i32.add (local.get $sp) (i32.const 12)))
         (br $rows))))
 
-  ;; simplex3(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb): one
+  ;; simplex3(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb, spans, ns): one
   ;; octave of simplex noise of 3 channels (cpu.ts simplexOctave) added to `acc` (f64, pixel-major;
   ;; first: acc = 0 + v). X, Z: f64 per column (w + 1 of them: the last one again, so a pair
   ;; never reads past them), Y: f64 per row; the gradient table of the lattice box [i0, ..) x
   ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 3 bytes; `seeds`: 3 u32; `pairs`: the gradient pair
-  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 48) bytes. Two pixels of a row per f64x2 (lanes:
+  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 48) bytes; `spans`: the ns runs
+  ;; of pixels it computes (three i32 each: row, first column, count; (j, 0, w) for every row j of a
+  ;; whole canvas: wasm.ts), the other sums left as they are. Two pixels of a row per f64x2 (lanes:
   ;; columns i, i + 1), each lane the scalar IEEE operations of plan.ts's simplexNoise in its order, a
   ;; row in passes: the geometry of every pair (x0, y0, z0 and the first corner's table offset),
   ;; then each corner in turn for every pair (its term added to the pair's sums in the reference's
@@ -350,8 +361,8 @@
     (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
     (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
-    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32)
-    (local $j i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
+    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32) (param $spans i32) (param $ns i32)
+    (local $j i32) (local $k i32) (local $cnt i32) (local $sp i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
     (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32) (local $w0 i32) (local $w1 i32) (local $gp i32)
     (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128) (local $t v128)
     (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
@@ -389,14 +400,20 @@
     (local.set $far (i64x2.splat (i64.extend_i32_u (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 3)))))
     (local.set $np (i32.shr_u (i32.add (local.get $w) (i32.const 1)) (i32.const 1)))
     (local.set $sums (i32.add (local.get $rb) (i32.shl (local.get $np) (i32.const 6))))
-    (local.set $q (local.get $acc))
+    (local.set $sp (local.get $spans))
     (block $rowsDone
       (loop $rows
-        (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
+        (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $ns)))
+        ;; span k (three i32 at sp): row j, columns x .. x + cnt - 1; its sums from acc + (j w + x) 3 8
+        (local.set $j (i32.load (local.get $sp)))
+        (local.set $xa (i32.load offset=4 (local.get $sp)))
+        (local.set $cnt (i32.load offset=8 (local.get $sp)))
+        (local.set $np (i32.shr_u (i32.add (local.get $cnt) (i32.const 1)) (i32.const 1)))
+        (local.set $q (i32.add (local.get $acc) (i32.shl (i32.mul (i32.add (i32.mul (local.get $j) (local.get $w)) (local.get $xa)) (i32.const 3)) (i32.const 3))))
+        (local.set $xa (i32.shl (local.get $xa) (i32.const 3)))
         (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
         ;; the geometry of every pair: plan.ts simplexNoise's arithmetic in its order
         (local.set $g (local.get $rb))
-        (local.set $xa (i32.const 0))
         (local.set $p (i32.const 0))
         (block $geometryDone
           (loop $geometry
@@ -634,7 +651,7 @@
             ;; pixel i: (R G) (B of i, R of i + 1) (G B of i + 1)
             (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep))
               (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $x) (local.get $y))))
-            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $w) (i32.const 1)))
+            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $cnt) (i32.const 1)))
               (then (f64.store offset=16 (local.get $q) (f64.add (select (f64.const 0) (f64.load offset=16 (local.get $q)) (local.get $first)) (f64x2.extract_lane 0 (local.get $z))))
                 (local.set $q (i32.add (local.get $q) (i32.const 24))))
               (else (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
@@ -645,15 +662,18 @@
             (local.set $n (i32.add (local.get $n) (i32.const 48)))
             (local.set $p (i32.add (local.get $p) (i32.const 1)))
             (br $final)))
-        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $sp (i32.add (local.get $sp) (i32.const 12)))
         (br $rows))))
 
-  ;; simplex2(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb): one
+  ;; simplex2(X, Y, Z, w, h, grads, sI, sJ, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb, spans, ns): one
   ;; octave of simplex noise of 2 channels (cpu.ts simplexOctave) added to `acc` (f64, pixel-major;
   ;; first: acc = 0 + v). X, Z: f64 per column (w + 1 of them: the last one again, so a pair
   ;; never reads past them), Y: f64 per row; the gradient table of the lattice box [i0, ..) x
   ;; [j0, ..) x [k0, ..) at `grads`, strides sI, sJ, 2 bytes; `seeds`: 2 u32; `pairs`: the gradient pair
-  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 32) bytes. Two pixels of a row per f64x2 (lanes:
+  ;; table (pairs below); `rb`: scratch of (w + 1) / 2 (64 + 32) bytes; `spans`: the ns runs
+  ;; of pixels it computes (three i32 each: row, first column, count; (j, 0, w) for every row j of a
+  ;; whole canvas: wasm.ts), the other sums left as they are. Two pixels of a row per f64x2 (lanes:
   ;; columns i, i + 1), each lane the scalar IEEE operations of plan.ts's simplexNoise in its order, a
   ;; row in passes: the geometry of every pair (x0, y0, z0 and the first corner's table offset),
   ;; then each corner in turn for every pair (its term added to the pair's sums in the reference's
@@ -662,8 +682,8 @@
     (param $X i32) (param $Y i32) (param $Z i32) (param $w i32) (param $h i32)
     (param $grads i32) (param $sI i32) (param $sJ i32) (param $i0 i32) (param $j0 i32) (param $k0 i32)
     (param $cx i32) (param $cy i32) (param $cz i32) (param $seeds i32)
-    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32)
-    (local $j i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
+    (param $weight f64) (param $acc i32) (param $first i32) (param $pairs i32) (param $rb i32) (param $spans i32) (param $ns i32)
+    (local $j i32) (local $k i32) (local $cnt i32) (local $sp i32) (local $p i32) (local $np i32) (local $q i32) (local $g i32) (local $n i32) (local $sums i32) (local $xa i32)
     (local $at0 i32) (local $at1 i32) (local $ix0 i32) (local $ix1 i32) (local $w0 i32) (local $w1 i32) (local $gp i32)
     (local $px v128) (local $py v128) (local $pz v128) (local $s v128) (local $fi v128) (local $fj v128) (local $fk v128) (local $t v128)
     (local $x0 v128) (local $y0 v128) (local $z0 v128) (local $x v128) (local $y v128) (local $z v128)
@@ -701,14 +721,20 @@
     (local.set $far (i64x2.splat (i64.extend_i32_u (i32.add (i32.add (local.get $sI) (local.get $sJ)) (i32.const 2)))))
     (local.set $np (i32.shr_u (i32.add (local.get $w) (i32.const 1)) (i32.const 1)))
     (local.set $sums (i32.add (local.get $rb) (i32.shl (local.get $np) (i32.const 6))))
-    (local.set $q (local.get $acc))
+    (local.set $sp (local.get $spans))
     (block $rowsDone
       (loop $rows
-        (br_if $rowsDone (i32.ge_u (local.get $j) (local.get $h)))
+        (br_if $rowsDone (i32.ge_u (local.get $k) (local.get $ns)))
+        ;; span k (three i32 at sp): row j, columns x .. x + cnt - 1; its sums from acc + (j w + x) 2 8
+        (local.set $j (i32.load (local.get $sp)))
+        (local.set $xa (i32.load offset=4 (local.get $sp)))
+        (local.set $cnt (i32.load offset=8 (local.get $sp)))
+        (local.set $np (i32.shr_u (i32.add (local.get $cnt) (i32.const 1)) (i32.const 1)))
+        (local.set $q (i32.add (local.get $acc) (i32.shl (i32.mul (i32.add (i32.mul (local.get $j) (local.get $w)) (local.get $xa)) (i32.const 2)) (i32.const 3))))
+        (local.set $xa (i32.shl (local.get $xa) (i32.const 3)))
         (local.set $py (v128.load64_splat (i32.add (local.get $Y) (i32.shl (local.get $j) (i32.const 3)))))
         ;; the geometry of every pair: plan.ts simplexNoise's arithmetic in its order
         (local.set $g (local.get $rb))
-        (local.set $xa (i32.const 0))
         (local.set $p (i32.const 0))
         (block $geometryDone
           (loop $geometry
@@ -922,7 +948,7 @@
             ;; added to the sums, pixel-major (2 channels): both pixels, or only the first where it is the row's last
             (v128.store (local.get $q) (f64x2.add (v128.and (v128.load (local.get $q)) (local.get $keep))
               (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $x) (local.get $y))))
-            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $w) (i32.const 1)))
+            (if (i32.and (i32.eq (i32.add (local.get $p) (i32.const 1)) (local.get $np)) (i32.and (local.get $cnt) (i32.const 1)))
               (then (local.set $q (i32.add (local.get $q) (i32.const 16))))
               (else (v128.store offset=16 (local.get $q) (f64x2.add (v128.and (v128.load offset=16 (local.get $q)) (local.get $keep))
                   (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $x) (local.get $y))))
@@ -930,7 +956,8 @@
             (local.set $n (i32.add (local.get $n) (i32.const 32)))
             (local.set $p (i32.add (local.get $p) (i32.const 1)))
             (br $final)))
-        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (local.set $sp (i32.add (local.get $sp) (i32.const 12)))
         (br $rows))))
 
   ;; pairs(at): the gradient pair table: for gradient indices g0, g1 (0-11), at + (12 g0 + g1) 48 holds

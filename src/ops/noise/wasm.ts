@@ -32,6 +32,8 @@ type SimplexOctave = (
   first: number,
   pairs: number,
   rb: number,
+  spans: number,
+  ns: number,
 ) => void;
 
 interface Exports {
@@ -86,13 +88,15 @@ export const NOISE_WASM_MAX_WIDTH = 8192;
 /**
  * noiseReference's values, bit for bit, or null: no WebAssembly, a canvas over
  * NOISE_WASM_MAX_PIXELS (a simplex one wider than NOISE_WASM_MAX_WIDTH), a very fine simplex
- * noise, or the module's memory could not grow.
+ * noise, or the module's memory could not grow. `demand` (simplex only; value noise computes every
+ * pixel): the runs of pixels to compute (three ints each: row, first column, count; rows
+ * ascending, runs not overlapping), the others +0 (0 in R and G of a raster, A 1).
  */
-export function noiseWasm(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1): Float32Array | null {
+export function noiseWasm(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1, demand?: Int32Array): Float32Array | null {
   const k = p.width * p.height <= NOISE_WASM_MAX_PIXELS && (p.kind !== 'simplex' || p.width <= NOISE_WASM_MAX_WIDTH) ? kernels() : null;
   if (!k) return null;
   try {
-    return run(k, p, seed, raster, channels);
+    return run(k, p, seed, raster, channels, p.kind === 'simplex' ? demand : undefined);
   } catch (e) {
     if (e instanceof RangeError) return null; // WebAssembly.Memory.grow refused
     throw e;
@@ -114,14 +118,25 @@ const PAIRS_BYTES = 144 * 48;
 
 /**
  * The run's layout from `base`: the f64 sums, (the copying path's) f32 output, the seeds, the
- * gradient pair table and the octaves' work area.
+ * gradient pair table, a simplex run's `ns` spans and the octaves' work area.
  */
-function layout(base: number, m: number, channels: number, stride: number, withOut: boolean) {
+function layout(base: number, m: number, channels: number, stride: number, withOut: boolean, ns: number) {
   const acc = base;
   const out = align(acc + m * channels * 8);
   const seeds = withOut ? align(out + m * stride * 4) : out;
   const pairs = seeds + 16;
-  return { acc, out, seeds, pairs, work: pairs + PAIRS_BYTES };
+  const spans = pairs + PAIRS_BYTES;
+  return { acc, out, seeds, pairs, spans, work: align(spans + ns * 12) };
+}
+
+/** Every row whole: (j, 0, w) for j in [0, h). */
+function wholeRows(w: number, h: number): Int32Array {
+  const s = new Int32Array(h * 3);
+  for (let j = 0; j < h; j++) {
+    s[j * 3] = j;
+    s[j * 3 + 2] = w;
+  }
+  return s;
 }
 
 /** A simplex octave's arrays from `work` (a lattice box of `box` bytes, `channels` channels). */
@@ -149,7 +164,7 @@ function valueLayout(work: number, w: number, h: number, nc: number, channels: n
   return { aAt, bAt, cellAt, sxAt, rowsAt, line, rowA, rowB, end: rowB + w * channels * 8 };
 }
 
-function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolean, channels: number): Float32Array | null {
+function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolean, channels: number, demand: Int32Array | undefined): Float32Array | null {
   const { width: w, height: h, octaves: n } = p;
   const stride = raster ? 4 : 1;
   const m = w * h;
@@ -159,7 +174,8 @@ function run(k: WasmKernels<Exports>, p: NoisePlan, seed: number, raster: boolea
   const columns = simplex ? [] : Array.from({ length: n }, (_, o) => valueColumns(p, o));
   const result = acquire(m * stride, false);
   try {
-    return into(k, p, seed, raster, channels, lattices, columns, result);
+    const spans = simplex ? (demand ?? wholeRows(w, h)) : undefined;
+    return into(k, p, seed, raster, channels, lattices, columns, result, spans, !!demand);
   } catch (e) {
     release(result);
     throw e;
@@ -176,6 +192,8 @@ function into(
   lattices: ReturnType<typeof octaveLattice>[],
   columns: ReturnType<typeof valueColumns>[],
   result: Float32Array,
+  spans: Int32Array | undefined,
+  partial: boolean,
 ): Float32Array {
   const { width: w, height: h, octaves: n } = p;
   const stride = raster ? 4 : 1;
@@ -195,11 +213,12 @@ function into(
       }
       return end;
     };
-    const need = ends(layout(0, m, channels, stride, false).work);
+    const ns = spans ? spans.length / 3 : 0;
+    const need = ends(layout(0, m, channels, stride, false, ns).work);
     const block = arenaAlloc(Math.ceil(need / 4), false);
     if (block) {
       try {
-        const at = layout(block.byteOffset, m, channels, stride, false);
+        const at = layout(block.byteOffset, m, channels, stride, false, ns);
         const limit = block.byteOffset + block.byteLength;
         const region: Region = {
           fn,
@@ -208,7 +227,7 @@ function into(
             if (end > limit) throw new Error(`noise: the arena block ends at ${limit}, the octave at ${end}`);
           },
         };
-        octaves(region, p, seed, channels, lattices, columns, at);
+        octaves(region, p, seed, channels, lattices, columns, at, spans, partial);
         fn.finish(at.acc, result.byteOffset, m, raster ? channels : 0);
         return result;
       } finally {
@@ -217,8 +236,8 @@ function into(
     }
   }
   const region: Region = { fn: k.fn, buffer: () => k.u8(0, 0).buffer as ArrayBuffer, reserve: (end) => k.reserve(end) };
-  const at = layout(HEAP, m, channels, stride, true);
-  octaves(region, p, seed, channels, lattices, columns, at);
+  const at = layout(HEAP, m, channels, stride, true, spans ? spans.length / 3 : 0);
+  octaves(region, p, seed, channels, lattices, columns, at, spans, partial);
   k.reserve(at.seeds);
   k.fn.finish(at.acc, at.out, m, raster ? channels : 0);
   result.set(k.f32(at.out, m * stride));
@@ -234,12 +253,18 @@ function octaves(
   lattices: ReturnType<typeof octaveLattice>[],
   columns: ReturnType<typeof valueColumns>[],
   at: ReturnType<typeof layout>,
+  spans: Int32Array | undefined,
+  partial: boolean,
 ): void {
   const { width: w, height: h, octaves: n } = p;
   const { acc, seeds, pairs, work } = at;
+  const ns = spans ? spans.length / 3 : 0;
   if (lattices.length) {
     r.reserve(work);
     r.fn.pairs(pairs);
+    new Int32Array(r.buffer(), at.spans, ns * 3).set(spans!);
+    // Pixels outside the spans are never written by the octaves: their sums +0.
+    if (partial) new Float64Array(r.buffer(), acc, w * h * channels).fill(0);
   }
   const cellsF = new Float32Array(p.cells.buffer, p.cells.byteOffset, p.cells.length);
   for (let o = 0; o < n; o++) {
@@ -264,7 +289,7 @@ function octaves(
       new Uint8Array(buf, grads, box).fill(255);
       const [cx, cy, cz] = [p.cells[o * 4]!, p.cells[o * 4 + 1]!, p.cells[o * 4 + 2]!];
       const octave = channels === 1 ? r.fn.simplex1 : channels === 2 ? r.fn.simplex2 : r.fn.simplex3;
-      octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb);
+      octave(xAt, yAt, zAt, w, h, grads, ny * nz * channels, nz * channels, i0, j0, k0, cx, cy, cz, seeds, weight, acc, first, pairs, rb, at.spans, ns);
     } else {
       const { a, b, sx, cellX } = columns[o]!;
       const nc = cellX.length;
