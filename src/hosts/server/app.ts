@@ -236,8 +236,8 @@ function tileRoute(service: TileService, shortCache: string) {
     const t = parseTileAddress(service, p.z!, p.x!, p.file!);
     const query = req.query as Query;
     const params = requestParams(service, query);
-    const key = service.tileKey(t, t.scale, params) + (t.format === 'webp' ? '|webp' : '');
-    const etag = service.etagOf(key);
+    const known = service.knownKey(t, t.scale, params, t.format);
+    const etag = known.etag;
     const v = query.v;
     res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
     res.setHeader('ETag', etag);
@@ -246,7 +246,7 @@ function tileRoute(service: TileService, shortCache: string) {
       res.status(304).end();
       return;
     }
-    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params) : await service.tile(t, t.scale, params);
+    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params, known) : await service.tile(t, t.scale, params, known);
     res.setHeader('ETag', r.etag);
     res.setHeader('X-Tilegraph-Cache', r.cache);
     res.type(t.format === 'webp' ? 'image/webp' : 'image/png').send(Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength));
@@ -327,8 +327,8 @@ async function answerTile(
   res.setHeader('Access-Control-Expose-Headers', 'ETag, Cache-Control, X-Tilegraph-Cache, X-Tilegraph-Version');
   const head = req.method === 'HEAD';
   try {
-    const key = service.tileKey(t, t.scale, params) + (t.format === 'webp' ? '|webp' : '');
-    const etag = service.etagOf(key);
+    const known = service.knownKey(t, t.scale, params, t.format);
+    const etag = known.etag;
     res.setHeader('Cache-Control', v !== undefined && v === service.version ? IMMUTABLE : shortCache);
     res.setHeader('ETag', etag);
     res.setHeader('X-Tilegraph-Version', service.version);
@@ -338,7 +338,7 @@ async function answerTile(
       res.end();
       return;
     }
-    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params) : await service.tile(t, t.scale, params);
+    const r = t.format === 'webp' ? await service.tileWebp(t, t.scale, params, known) : await service.tile(t, t.scale, params, known);
     res.setHeader('ETag', r.etag);
     res.setHeader('X-Tilegraph-Cache', r.cache);
     res.setHeader('Content-Type', t.format === 'webp' ? 'image/webp' : 'image/png');

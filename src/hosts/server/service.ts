@@ -30,6 +30,13 @@ export interface TileServiceOptions {
   log?: (line: string) => void;
 }
 
+/** A request's tile key and ETag (TileService.knownKey), valid while `style` is the service's style. */
+export interface KnownKey {
+  style: LoadedStyle;
+  key: string;
+  etag: string;
+}
+
 export interface TileResult {
   png: Uint8Array;
   etag: string;
@@ -100,11 +107,22 @@ export class TileService {
     return `"${createHash('sha1').update(key).digest('base64url').slice(0, 22)}"`;
   }
 
-  /** The tile as WebP (`png` holds its bytes): converted from its PNG (cached too), cached under its own key. */
-  async tileWebp(t: TileAddress, scale: number, params: ParamValues): Promise<TileResult> {
+  /** The key and ETag of a tile request (`|webp` for WebP), computed once and handed to tile / tileWebp. */
+  knownKey(t: TileAddress, scale: number, params: ParamValues, format: 'png' | 'webp'): KnownKey {
     const style = this.style;
-    const key = this.tileKey(t, scale, params, style) + '|webp';
-    const etag = this.etagOf(key);
+    const key = this.tileKey(t, scale, params, style) + (format === 'webp' ? '|webp' : '');
+    return { style, key, etag: this.etagOf(key) };
+  }
+
+  /**
+   * The tile as WebP (`png` holds its bytes): converted from its PNG (cached too), cached under its
+   * own key. `known`: the key and ETag the caller computed for this very request (the tile route
+   * does, before it answers 304), so they are not computed twice; left out, they are computed here.
+   */
+  async tileWebp(t: TileAddress, scale: number, params: ParamValues, known?: KnownKey): Promise<TileResult> {
+    const style = this.style;
+    const key = known && known.style === style ? known.key : this.tileKey(t, scale, params, style) + '|webp';
+    const etag = known && known.style === style ? known.etag : this.etagOf(key);
     const cached = this.cache.get(key);
     if (cached) {
       this.metrics.cacheHits++;
@@ -116,11 +134,11 @@ export class TileService {
     return { png: webp, etag, cache: png.cache };
   }
 
-  /** The tile's PNG, from the cache, from a render of the same key in flight, or rendered now. */
-  async tile(t: TileAddress, scale: number, params: ParamValues): Promise<TileResult> {
+  /** The tile's PNG, from the cache, from a render of the same key in flight, or rendered now. `known`: as tileWebp's. */
+  async tile(t: TileAddress, scale: number, params: ParamValues, known?: KnownKey): Promise<TileResult> {
     const style = this.style;
-    const key = this.tileKey(t, scale, params, style);
-    const etag = this.etagOf(key);
+    const key = known && known.style === style ? known.key : this.tileKey(t, scale, params, style);
+    const etag = known && known.style === style ? known.etag : this.etagOf(key);
     const cached = this.cache.get(key);
     if (cached) {
       this.metrics.cacheHits++;
