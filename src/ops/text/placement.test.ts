@@ -143,6 +143,40 @@ describe('placement', () => {
     );
   });
 
+  test('place() asked for some candidates only (placeWanted) gives those the flags of placeReference over all of them', () => {
+    // Chains and clusters of line labels (long conflict paths), obstacles, NaN boxes, every round count.
+    const glyphs = fc.record({
+      x: fc.double({ min: 0, max: 700, noNaN: true }),
+      y: fc.double({ min: 0, max: 700, noNaN: true }),
+      n: fc.integer({ min: 1, max: 10 }),
+      dx: fc.double({ min: -9, max: 9, noNaN: true }),
+      dy: fc.double({ min: -9, max: 9, noNaN: true }),
+      s: fc.double({ min: 2, max: 14, noNaN: true }),
+      p: fc.integer({ min: 0, max: 2 }),
+      nan: fc.integer({ min: 0, max: 9 }),
+      wanted: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(glyphs, { maxLength: 200 }), labels(12), fc.integer({ min: 1, max: 4 }), fc.boolean(), (gs, obs, rounds, withObstacles) => {
+        const cs: Candidate[] = gs.map((g, i) => {
+          const boxes = new Float64Array(g.n * 4);
+          for (let k = 0; k < g.n; k++) {
+            const cx = g.x + k * g.dx;
+            const cy = g.y + k * g.dy;
+            boxes.set([cx - g.s, cy - g.s, cx + g.s, cy + g.s], k * 4);
+          }
+          if (g.nan === 0) boxes[0] = Number.NaN;
+          return { x: g.x, y: g.y, priority: g.p, hash: hashLabel(`street ${i % 5}`, g.x / 1024, g.y / 1024), boxes };
+        });
+        const wanted = Uint8Array.from(gs, (g) => (g.wanted === 0 ? 1 : 0));
+        const obstacles = withObstacles ? Float64Array.from(candidates(obs).flatMap((o) => [...o.boxes])) : undefined;
+        const all = placeReference(cs, rounds, obstacles);
+        expect(place(cs, rounds, obstacles, wanted)).toEqual(all.map((p, i) => p && wanted[i] === 1));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   test('the hash ranks the same anchor alike across the antimeridian and at any scale', () => {
     expect(hashLabel('Suva', 0.99, 0.6)).toBe(hashLabel('Suva', 1.99, 0.6));
     expect(hashLabel('Suva', -0.01, 0.6)).toBe(hashLabel('Suva', 0.99, 0.6));

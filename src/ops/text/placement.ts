@@ -189,8 +189,9 @@ const DENSE_MAX_CELLS = 1 << 20;
  * placeReference, hence the same decisions (a round reads only which neighbours are undecided and
  * outranked), without a Map or an array per cell and per candidate.
  */
-export function place(cands: readonly Candidate[], rounds: number, obstacles?: Float64Array): boolean[] {
+export function place(cands: readonly Candidate[], rounds: number, obstacles?: Float64Array, wanted?: Uint8Array): boolean[] {
   const n = cands.length;
+  if (wanted) return placeWanted(cands, rounds, obstacles, wanted) ?? place(cands, rounds, obstacles).map((p, i) => p && wanted[i] === 1);
   // Every box's cells [x0, y0, x1, y1] (NaN where its coordinates are: such a box meets no cell,
   // as in placeReference), candidate i's boxes at first[i] to first[i + 1], and the grid's extent.
   const first = new Int32Array(n + 1);
@@ -245,6 +246,177 @@ export function place(cands: readonly Candidate[], rounds: number, obstacles?: F
     for (const i of winners) for (let e = adj.start[i]!; e < adj.start[i + 1]!; e++) if (state[adj.list[e]!] === 0) state[adj.list[e]!] = 2;
   }
   return placed;
+}
+
+/** Cell size of placeWanted's grid of outer boxes, world pixels. */
+const OUTER_CELL = 128;
+
+/** A grid of the candidates' outer boxes: cell c (of gw x gh from gx0, gy0) lists its candidates at ids[start[c], start[c + 1]). */
+interface OuterGrid {
+  gx0: number;
+  gy0: number;
+  gw: number;
+  gh: number;
+  start: Int32Array;
+  ids: Int32Array;
+}
+
+/** The grid of the outer boxes (a box with no finite extent, all NaN, in no cell); undefined past DENSE_MAX_CELLS. */
+function outerGrid(outer: Float64Array, n: number): OuterGrid | undefined {
+  const cell = new Int32Array(n * 4);
+  const has = new Uint8Array(n);
+  let gx0 = Infinity;
+  let gy0 = Infinity;
+  let gx1 = -Infinity;
+  let gy1 = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const x0 = Math.floor(outer[k * 4]! / OUTER_CELL);
+    const y0 = Math.floor(outer[k * 4 + 1]! / OUTER_CELL);
+    const x1 = Math.floor(outer[k * 4 + 2]! / OUTER_CELL);
+    const y1 = Math.floor(outer[k * 4 + 3]! / OUTER_CELL);
+    if (!(x0 <= x1 && y0 <= y1)) continue;
+    if (!(x1 - x0 < 1024 && y1 - y0 < 1024)) return undefined;
+    has[k] = 1;
+    cell.set([x0, y0, x1, y1], k * 4);
+    if (x0 < gx0) gx0 = x0;
+    if (y0 < gy0) gy0 = y0;
+    if (x1 > gx1) gx1 = x1;
+    if (y1 > gy1) gy1 = y1;
+  }
+  const gw = gx0 <= gx1 ? gx1 - gx0 + 1 : 0;
+  const gh = gy0 <= gy1 ? gy1 - gy0 + 1 : 0;
+  if (!(gw * gh <= DENSE_MAX_CELLS)) return undefined;
+  const start = new Int32Array(gw * gh + 1);
+  for (let pass = 0; pass < 2; pass++) {
+    const fill = pass ? start.slice(0, gw * gh) : start;
+    const ids = pass ? new Int32Array(start[gw * gh]!) : undefined;
+    for (let k = 0; k < n; k++) {
+      if (!has[k]) continue;
+      for (let y = cell[k * 4 + 1]! - gy0; y <= cell[k * 4 + 3]! - gy0; y++)
+        for (let x = cell[k * 4]! - gx0, c = y * gw + x; x <= cell[k * 4 + 2]! - gx0; x++, c++) {
+          if (ids) ids[fill[c]!++] = k;
+          else start[c + 1]!++;
+        }
+    }
+    if (!ids) for (let c = 0; c < gw * gh; c++) start[c + 1]! += start[c]!;
+    else return { gx0, gy0, gw, gh, start, ids };
+  }
+  return undefined;
+}
+
+/**
+ * place() where only the candidates with wanted[i] set are asked for (the others come back false):
+ * the same rounds on the conflict graph, evaluated only where they can sway a wanted candidate.
+ * After r rounds a candidate's state depends on those within 2r - 1 conflicts of it (a round reads
+ * the neighbours' states, and a drop a neighbour's win, which reads its own neighbours), so round
+ * r (1 to R) decides the candidates within 2 (R - r) conflicts of a wanted one, from states that are
+ * exact within 2 (R - r) + 1; the conflicts (the same pairs as conflicts(), found by scanning the
+ * outer boxes) are listed for the candidates within 2R - 2 only, obstacles tested for those within
+ * 2R - 1. A server tile asks for the labels that reach it or that it publishes, about a quarter of
+ * the candidates of its 448 px margin, and the conflicts of a third of them are read. The same flags
+ * as place() for every wanted candidate.
+ */
+function placeWanted(cands: readonly Candidate[], rounds: number, obstacles: Float64Array | undefined, wanted: Uint8Array): boolean[] | undefined {
+  const n = cands.length;
+  const outer = outerBoxes(cands);
+  const grid = outerGrid(outer, n);
+  if (!grid) return undefined;
+  const { gx0, gy0, gw, start, ids } = grid;
+  const seen = new Int32Array(n).fill(-1);
+  // 0: undecided, 1: placed, 2: dropped (an obstacle or a placed neighbour); obstacles tested when reached.
+  const state = new Uint8Array(n);
+  const reached = new Uint8Array(n);
+  const hop = new Int32Array(n);
+  const order: number[] = [];
+  const reach = (i: number, h: number) => {
+    reached[i] = 1;
+    hop[i] = h;
+    order.push(i);
+    if (obstacles?.length && obstructed(cands[i]!.boxes, outer, i, obstacles)) state[i] = 2;
+  };
+  for (let i = 0; i < n; i++) if (wanted[i]) reach(i, 0);
+  // Each reached candidate within 2R - 2 conflicts lists its undecided neighbours at adj[from[k], to[k]).
+  const far = 2 * rounds - 2;
+  const from = new Int32Array(n);
+  const to = new Int32Array(n);
+  let adj = new Int32Array(256);
+  let na = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    from[i] = na;
+    to[i] = na;
+    if (hop[i]! > far || state[i] !== 0) continue;
+    const a = cands[i]!.boxes;
+    // Candidates whose outer boxes share a cell with i's (two boxes that overlap do), each once.
+    seen[i] = i;
+    const x0 = Math.floor(outer[i * 4]! / OUTER_CELL) - gx0;
+    const y0 = Math.floor(outer[i * 4 + 1]! / OUTER_CELL) - gy0;
+    const x1 = Math.floor(outer[i * 4 + 2]! / OUTER_CELL) - gx0;
+    const y1 = Math.floor(outer[i * 4 + 3]! / OUTER_CELL) - gy0;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0, c = y * gw + x; x <= x1; x++, c++)
+        for (let e = start[c]!; e < start[c + 1]!; e++) {
+          const j = ids[e]!;
+          if (seen[j] === i) continue;
+          seen[j] = i;
+          if (reached[j] && state[j] !== 0) continue;
+          if (!candidatesOverlap(a, cands[j]!.boxes, outer, i, j)) continue;
+          if (!reached[j]) {
+            reach(j, hop[i]! + 1);
+            if (state[j] !== 0) continue;
+          }
+          if (na === adj.length) {
+            const grown = new Int32Array(adj.length * 2);
+            grown.set(adj);
+            adj = grown;
+          }
+          adj[na++] = j;
+        }
+    to[i] = na;
+  }
+  const winners: number[] = [];
+  for (let r = 1; r <= rounds; r++) {
+    const limit = 2 * (rounds - r);
+    winners.length = 0;
+    // `order` is by hop: those within `limit` come first.
+    for (let k = 0; k < order.length && hop[order[k]!]! <= limit; k++) {
+      const i = order[k]!;
+      if (state[i] !== 0) continue;
+      let wins = true;
+      for (let e = from[i]!; e < to[i]!; e++) {
+        const j = adj[e]!;
+        if (state[j] === 0 && !outranks(cands[i]!, cands[j]!)) {
+          wins = false;
+          break;
+        }
+      }
+      if (wins) winners.push(i);
+    }
+    for (const i of winners) state[i] = 1;
+    for (const i of winners) for (let e = from[i]!; e < to[i]!; e++) if (state[adj[e]!] === 0) state[adj[e]!] = 2;
+  }
+  const placed: boolean[] = new Array(n).fill(false);
+  for (let i = 0; i < n; i++) if (wanted[i] && state[i] === 1) placed[i] = true;
+  return placed;
+}
+
+/** Whether a candidate (boxes b, outer box k of `outer`) has a box overlapping an obstacle box (dropObstructed's test). */
+function obstructed(b: Float64Array, outer: Float64Array, k: number, obstacles: Float64Array): boolean {
+  const x0 = outer[k * 4]!;
+  const y0 = outer[k * 4 + 1]!;
+  const x1 = outer[k * 4 + 2]!;
+  const y1 = outer[k * 4 + 3]!;
+  for (let o = 0; o < obstacles.length; o += 4) {
+    const ox0 = obstacles[o]!;
+    const oy0 = obstacles[o + 1]!;
+    const ox1 = obstacles[o + 2]!;
+    const oy1 = obstacles[o + 3]!;
+    // An inverted obstacle across cells meets no cell of dropObstructed's grid: it drops nothing there.
+    if (Math.floor(ox0 / CELL) > Math.floor(ox1 / CELL) || Math.floor(oy0 / CELL) > Math.floor(oy1 / CELL)) continue;
+    if (!(x0 < ox1 && ox0 < x1 && y0 < oy1 && oy0 < y1)) continue;
+    for (let i = 0; i < b.length; i += 4) if (b[i]! < ox1 && ox0 < b[i + 2]! && b[i + 1]! < oy1 && oy0 < b[i + 3]!) return true;
+  }
+  return false;
 }
 
 /** Marks dropped (2) every candidate with a box overlapping an obstacle box (two boxes that overlap share a cell of the grid). */

@@ -234,7 +234,10 @@ export async function textPlan(ctx: OpContext, decideOnly = false): Promise<{ sh
     const got = await gatherCandidates(ctx, s, stack, input, region, W, reachOfHalo);
     reportLabels(ctx, s, stack, got.warnings, got.tooWide.length / 2);
     cands = got.cands;
-    placedFlags = place(cands, rounds, obstaclesOf(ctx));
+    // Only the labels this canvas publishes or draws are asked for (placeWanted: the same flags).
+    const wanted = new Uint8Array(cands.length);
+    for (let i = 0; i < cands.length; i++) if (inDecided(cands[i]!) || reachesCanvas(cands[i]!, canvas, reachOfHalo)) wanted[i] = 1;
+    placedFlags = place(cands, rounds, obstaclesOf(ctx), wanted);
     placed = [];
     for (let i = 0; i < cands.length; i++) if (placedFlags[i]) placed.push(cands[i]!);
   }
@@ -759,6 +762,16 @@ function featureLabels(
   return out;
 }
 
+/** Whether a label's ink grown by its halo's reach meets the canvas (the labels labelShapes draws). */
+function reachesCanvas(c: LabelCandidate, canvas: OpContext['canvas'], reachOfHalo: number): boolean {
+  return (
+    c.ink[2] + reachOfHalo > canvas.x0 &&
+    c.ink[0] - reachOfHalo < canvas.x0 + canvas.width &&
+    c.ink[3] + reachOfHalo > canvas.y0 &&
+    c.ink[1] - reachOfHalo < canvas.y0 + canvas.height
+  );
+}
+
 /**
  * Shapes of the placed labels that reach the canvas: halos (outermost layer first, at
  * haloDistances), then texts. A label's glyphs are united first (overlapping contours filled
@@ -775,11 +788,7 @@ function labelShapes(
   const steps = haloDistances.length;
   const reachOfHalo = steps ? haloDistances[steps - 1]! : 0;
   const shapes: TextShape[] = [];
-  const x1 = canvas.x0 + canvas.width;
-  const y1 = canvas.y0 + canvas.height;
-  const visible = placed.filter(
-    (c) => c.ink[2] + reachOfHalo > canvas.x0 && c.ink[0] - reachOfHalo < x1 && c.ink[3] + reachOfHalo > canvas.y0 && c.ink[1] - reachOfHalo < y1,
-  );
+  const visible = placed.filter((c) => reachesCanvas(c, canvas, reachOfHalo));
   const drawn = (c: LabelCandidate, d: number): TextShape | undefined => {
     const r = labelRings(clipper, stack, c, d);
     if (!r || !r.count) return undefined;
