@@ -1,8 +1,9 @@
 // Which pixels of displace's displacement can change its output (OpDef.demand, src/graph/demand.ts):
 // output pixel p reads the input bilinearly at p + d, d clamped to the amplitudes, so every read of
-// p lies in the input's columns [x - rx, x + rx + 1] and rows [y - ry, y + ry + 1] (world pixels;
-// rx = ceil(amp-x), ry = ceil(amp-y); the kernel's f64 sums round monotonically, so a read never
-// leaves that box). Where every channel of the input holds one value v over that box, each kernel
+// p lies in the input's columns [x - ceil(amp-x), x + floor(amp-x) + 1] and rows likewise (world
+// pixels; the kernel's f64 sums round monotonically, so a read never leaves that box: where amp is
+// within 1e-6 below a whole number, k + amp may round up to it, and the box reaches ceil(amp) + 1).
+// Where every channel of the input holds one value v over that box, each kernel
 // (cpu.ts, displace.wat) computes v + (v - v) f = v for a finite v (and +0 for zeros of either sign,
 // NaN for an infinity) whatever d is: the displacement there changes nothing. So the demand is the
 // output pixels whose box holds two different input pixels, found as the pixels that differ (in
@@ -46,23 +47,36 @@ export function displaceDemand(
   const { value, canvas: from } = read('input');
   if (value.kind !== 'raster' || !(p.ampX >= 0 && p.ampY >= 0 && Number.isFinite(p.ampX) && Number.isFinite(p.ampY))) return false;
   const c = ctx.canvas;
-  const rx = Math.ceil(p.ampX),
-    ry = Math.ceil(p.ampY);
-  // The kernel's own test for rows with reads inside the view and the world (cpu.ts plainRow), widened to the box.
-  if (p.pad < rx + 1 || p.pad < ry + 1) return false;
+  // The box: columns [x - left, x + right], rows [y - up, y + down].
+  const left = Math.ceil(p.ampX),
+    up = Math.ceil(p.ampY);
+  const right = beyond(p.ampX),
+    down = beyond(p.ampY);
+  // (The left and upper neighbours of the box compared too: inside the kernel's view.)
+  if (p.pad < left + 1 || p.pad < up + 1 || p.pad < right || p.pad < down) return false;
   const lo = Math.max(p.worldTop, 0);
   const hi = Math.min(p.worldBottom, c.height + 2 * p.pad);
-  const marks = { lo, hi, rx, ry, pad: p.pad };
+  const marks = { lo, hi, left, right, up, down, pad: p.pad };
   if (!demandWasm(value.data, from, c, marks, mask, maskCanvas)) demandTs(value.data, from, c, marks, mask, maskCanvas);
   return true;
 }
+
+/**
+ * The farthest whole pixel a read at offset up to `amp` reaches past its own (floor(k + amp) + 1
+ * for a pixel k): floor(amp) + 1, or ceil(amp) + 1 where amp is so close below a whole number that
+ * the f64 sum may round up to it (k < 2^29: an ulp under 1e-7).
+ */
+const beyond = (amp: number) => (Math.ceil(amp) - amp > 1e-6 ? Math.floor(amp) + 1 : Math.ceil(amp) + 1);
 
 interface Box {
   /** The rows inside the world and the input view (cpu.ts plainRow). */
   lo: number;
   hi: number;
-  rx: number;
-  ry: number;
+  /** Output pixel (x, y) reads input columns [x - left, x + right], rows [y - up, y + down]. */
+  left: number;
+  right: number;
+  up: number;
+  down: number;
   pad: number;
 }
 
@@ -72,17 +86,18 @@ interface Box {
  * canvas and the output's canvas inside the mask's; false elsewhere (then demandTs marks them).
  */
 function demandWasm(data: Float32Array, from: Canvas, c: Canvas, b: Box, mask: Uint8Array, maskCanvas: Canvas): boolean {
-  const { rx, ry } = b;
-  const x0 = c.x0 - rx,
-    y0 = c.y0 - ry;
-  const rw = c.width + 2 * rx + 1,
-    rh = c.height + 2 * ry + 1;
+  const x0 = c.x0 - b.left,
+    y0 = c.y0 - b.up;
+  const rw = c.width + b.left + b.right,
+    rh = c.height + b.up + b.down;
+  const span = b.left + b.right + 1,
+    tall = b.up + b.down + 1;
   const inside = (o: Canvas, x: number, y: number, w: number, h: number) => x >= o.x0 && y >= o.y0 && x + w <= o.x0 + o.width && y + h <= o.y0 + o.height;
   if (!inArena(data) || !inArena(mask) || !inside(from, x0 - 1, y0 - 1, rw + 1, rh + 1) || !inside(maskCanvas, c.x0, c.y0, c.width, c.height)) return false;
   const fn = kernels()?.onArena();
   const w = c.width;
   // edges and across, each with 16 + span bytes to spare (the kernel's 16-byte reads past a row)
-  const spare = 16 + 2 * rx + 2;
+  const spare = 16 + span;
   const scratch = fn ? arenaAlloc(Math.ceil((rw * rh + w * rh + 2 * spare) / 4), false) : undefined;
   if (!fn || !scratch) return false;
   try {
@@ -90,7 +105,7 @@ function demandWasm(data: Float32Array, from: Canvas, c: Canvas, b: Box, mask: U
     const across = edges + rw * rh + spare;
     const src = data.byteOffset + ((y0 - from.y0) * from.width + (x0 - from.x0)) * 16;
     const m = mask.byteOffset + (c.y0 - maskCanvas.y0) * maskCanvas.width + (c.x0 - maskCanvas.x0);
-    fn.demand(src, from.width, rw, rh, w, c.height, 2 * rx + 2, 2 * ry + 2, edges, across, m, maskCanvas.width);
+    fn.demand(src, from.width, rw, rh, w, c.height, span, tall, edges, across, m, maskCanvas.width);
   } finally {
     arenaFree(scratch);
   }
@@ -106,7 +121,7 @@ function wholeRows(c: Canvas, b: Box, mask: Uint8Array, maskCanvas: Canvas): voi
     ib = Math.min(c.width, mw - di);
   for (let j = 0; j < c.height; j++) {
     const mj = j + c.y0 - maskCanvas.y0;
-    if (mj < 0 || mj >= maskCanvas.height || ia >= ib || (j + b.pad - b.ry >= b.lo && j + b.pad + b.ry + 1 < b.hi)) continue;
+    if (mj < 0 || mj >= maskCanvas.height || ia >= ib || (j + b.pad - b.up >= b.lo && j + b.pad + b.down < b.hi)) continue;
     mask.fill(1, mj * mw + di + ia, mj * mw + di + ib);
   }
 }
@@ -115,16 +130,16 @@ function wholeRows(c: Canvas, b: Box, mask: Uint8Array, maskCanvas: Canvas): voi
 // (displace.test.ts) and the path where the arena is missing.
 /** displaceDemand's marks in TypeScript, for any input and mask. */
 export function demandTs(data: Float32Array, from: Canvas, c: Canvas, b: Box, mask: Uint8Array, maskCanvas: Canvas): void {
-  const { rx, ry } = b;
-  const x0 = c.x0 - rx,
-    y0 = c.y0 - ry;
-  const rw = c.width + 2 * rx + 1,
-    rh = c.height + 2 * ry + 1;
+  const x0 = c.x0 - b.left,
+    y0 = c.y0 - b.up;
+  const rw = c.width + b.left + b.right,
+    rh = c.height + b.up + b.down;
+  const span = b.left + b.right + 1,
+    tall = b.up + b.down + 1;
   const edges = differing(data, from, x0, y0, rw, rh);
-  // Horizontal dilation: across[y][i] = some edge in columns [i, i + 2 rx + 1] of row y (output column i).
+  // Horizontal dilation: across[y][i] = some edge in columns [i, i + span) of row y (output column i).
   const w = c.width;
   const across = new Uint8Array(w * rh);
-  const span = 2 * rx + 2;
   for (let y = 0; y < rh; y++) {
     const e = y * rw;
     let n = 0;
@@ -135,8 +150,7 @@ export function demandTs(data: Float32Array, from: Canvas, c: Canvas, b: Box, ma
       n -= edges[e + i]!;
     }
   }
-  // Vertical dilation into the mask: output row j reads box rows [j, j + 2 ry + 1].
-  const tall = 2 * ry + 2;
+  // Vertical dilation into the mask: output row j reads box rows [j, j + tall).
   const count = new Int32Array(w);
   for (let y = 0; y < tall - 1; y++) for (let i = 0; i < w; i++) count[i]! += across[y * w + i]!;
   const mw = maskCanvas.width;
