@@ -568,6 +568,7 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
   let wrote = false;
   const { outset, inset } = m.style;
   const [pr, pg, pb, pa] = paint;
+  const unblurred = blur2 === 1; // x / 1 is x bit for bit (NaN, zeros, infinities): no division then
   const cx0 = Math.max(0, Math.ceil(clip[0] - dx - 0.5));
   const cy0 = Math.max(0, Math.ceil(clip[1] - dy - 0.5));
   const cx1 = Math.min(W, Math.ceil(clip[2] - dx - 0.5));
@@ -637,8 +638,7 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
       const d2 = B2 * yc + C2;
       let lo = xlo;
       let hi = xhi;
-      // Each edge bounds x on one side: A x + d >= 0 (or > 0); a horizontal one (A = 0) keeps
-      // the whole row or none of it.
+      // Each edge bounds x on one side: A x + d >= 0 (or > 0); a horizontal one keeps the row or none of it.
       if (A0 !== 0) {
         const v = edgeBound(A0, d0, in0);
         if (A0 > 0) lo = v > lo ? v : lo;
@@ -662,7 +662,8 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
         const vx = wa * nax + wb * nbx + wc * ncx;
         const vy = wa * nay + wb * nby + wc * ncy;
         const dist = Math.sqrt(vx * vx + vy * vy) * outset;
-        let alpha = Math.min(dist - (inset - blur2), outset - dist) / blur2;
+        let alpha = Math.min(dist - (inset - blur2), outset - dist);
+        if (!unblurred) alpha /= blur2;
         if (!(alpha > 0)) continue;
         if (alpha > 1) alpha = 1;
         if (dash) {
