@@ -96,9 +96,6 @@ export function contributionRects(tiles: readonly SourceTileRef[], canvas: Canva
 // Groups without points share this (a zero-length array cannot be modified).
 const NO_POINTS = new Float64Array(0);
 
-/** GroupCollector.addTile's scratch: the indexes of one source tile's features that may be sampled. */
-let meeting = new Int32Array(256);
-
 /** A collector's coordinate buffer given back by finish() for the next collector (one sample at a time in practice). */
 let spareBuffer: Float64Array | undefined;
 /** A buffer past this many values is not kept between collectors (a huge layer's is dropped). */
@@ -177,7 +174,9 @@ export class GroupCollector {
    * kept pieces from merging. A left-out feature is therefore sampled, as a ghost that merges like
    * any group (only with pieces that fail alike: same id, type and properties) and is not output,
    * when its id is in `ghostIds` (ids under which kept pieces could merge: mergeableIds) and no
-   * group holds the id yet; the others cannot change a kept group and are skipped.
+   * group holds the id yet; the others cannot change a kept group and are skipped. `kept`, the
+   * indexes of the features `keep` flags, in order, is walked instead of every feature when no
+   * feature can be a ghost (`ghostIds` empty or absent).
    */
   addTile(
     features: readonly TileFeature[],
@@ -187,29 +186,24 @@ export class GroupCollector {
     tileIndex: number,
     keep?: Uint8Array,
     ghostIds?: ReadonlySet<number | string>,
+    kept?: Int32Array,
   ): void {
     const s = t.size / extent;
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
     const [ux0, uy0, ux1, uy1] = unitRect(t, extent, rect);
     // The features that may be sampled (selected or a possible ghost, their box meeting the
-    // rectangle), in order. An over-zoomed source tile holds four times a canvas's features.
-    if (meeting.length < features.length) meeting = new Int32Array(Math.max(features.length, meeting.length * 2));
-    const list = meeting;
-    let count = 0;
-    for (let i = 0; i < features.length; i++) {
-      const f = features[i]!;
-      if (keep && keep[i] === 0 && !(f.id !== undefined && ghostIds?.has(f.id))) continue;
-      const bb = f.bbox;
-      if (bb[2] < ux0 || bb[0] > ux1 || bb[3] < uy0 || bb[1] > uy1) continue;
-      list[count++] = i;
-    }
+    // rectangle), in order; only the kept ones (`kept`, their indexes) when no ghost can be.
+    const ghosts = keep !== undefined && ghostIds !== undefined && ghostIds.size > 0;
+    const only = keep && !ghosts ? kept : undefined;
+    const count = only ? only.length : features.length;
     for (let k = 0; k < count; k++) {
-      const i = list[k]!;
+      const i = only ? only[k]! : k;
       const f = features[i]!;
       this.ghost = keep !== undefined && keep[i] === 0;
       // A ghost only while no group holds its id (the groups made so far for this canvas).
-      if (this.ghost && this.byId[f.type - 1]!.has(f.id!)) continue;
+      if (this.ghost && !(ghosts && f.id !== undefined && ghostIds.has(f.id) && !this.byId[f.type - 1]!.has(f.id))) continue;
       const bb = f.bbox;
+      if (bb[2] < ux0 || bb[0] > ux1 || bb[3] < uy0 || bb[1] > uy1) continue;
       const inside = bb[0] >= ux0 && bb[2] <= ux1 && bb[1] >= uy0 && bb[3] <= uy1;
       // A ghost's geometry is never output: whatever it wrote is given back.
       const used = this.used;
@@ -522,12 +516,14 @@ export function unitRect(t: SourceTileRef, extent: number, rect: Rect): [number,
  * properties (GroupCollector.addTile's ghosts). An id shared by many kept features is counted in
  * without comparing them all. `within[i]` (unitRect) leaves out the features of tile i whose box
  * misses its contribution rectangle: addTile samples none of them, so they merge with nothing (an
- * over-zoomed source tile holds four times a canvas's features).
+ * over-zoomed source tile holds four times a canvas's features). `kept[i]`, the indexes of the
+ * features `keep[i]` flags, in order, is walked instead of all of tile i's features.
  */
 export function mergeableIds(
   tiles: readonly (readonly TileFeature[] | undefined)[],
   keep: readonly (Uint8Array | undefined)[],
   within?: readonly (readonly [number, number, number, number])[],
+  kept?: readonly (Int32Array | undefined)[],
 ): Set<number | string> {
   const seen = new Map<number | string, { tile: number; f: TileFeature }[]>();
   const out = new Set<number | string>();
@@ -540,7 +536,10 @@ export function mergeableIds(
       uy0 = r ? r[1] : -Infinity,
       ux1 = r ? r[2] : Infinity,
       uy1 = r ? r[3] : Infinity;
-    for (let j = 0; j < fs.length; j++) {
+    const only = kept?.[i];
+    const count = only ? only.length : fs.length;
+    for (let k = 0; k < count; k++) {
+      const j = only ? only[k]! : k;
       const f = fs[j]!;
       const id = f.id;
       if (flags[j] === 0 || id === undefined || out.has(id)) continue;

@@ -247,46 +247,61 @@ export class VectorTileSource implements FeatureSource {
     const rects = contributionRects(tiles, canvas);
     const merge = tiles.length > 1;
     const out = new GroupCollector(merge);
-    const keep = selection ? decoded.map((d) => (d ? selectedFlags(d, selection) : undefined)) : undefined;
+    const sel = selection ? decoded.map((d) => (d ? selectedFlags(d, selection) : undefined)) : undefined;
+    const keep = sel?.map((x) => x?.flags);
+    const kept = sel?.map((x) => x?.kept);
     const ghostIds =
       keep && merge
         ? mergeableIds(
             decoded.map((d) => d?.features),
             keep,
             tiles.map((t, i) => unitRect(t, decoded[i]?.extent ?? 4096, rects[i]!)),
+            kept,
           )
         : undefined;
     tiles.forEach((t, i) => {
       const d = decoded[i];
-      if (d) out.addTile(d.features, d.extent, t, rects[i]!, i, keep?.[i], ghostIds);
+      if (d) out.addTile(d.features, d.extent, t, rects[i]!, i, keep?.[i], ghostIds, kept?.[i]);
     });
     return out.finish();
   }
 }
 
 /**
- * Per decoded layer and selection key, which features pass (1) or not (0): a source tile's
- * features are tested once whichever canvases and nodes read it. Kept beside the layer (a weak
- * map: gone with the cached layer); a layer read under many keys drops its flags now and then.
+ * Per decoded layer and selection key, which features pass (1) or not (0), and the indexes of
+ * those that pass, in order: a source tile's features are tested once whichever canvases and
+ * nodes read it, and the samplers walk the kept ones only where they can. Kept beside the layer (a
+ * weak map: gone with the cached layer); a layer read under many keys drops its flags now and then.
  */
-const selected = new WeakMap<DecodedLayer, Map<string, Uint8Array>>();
+const selected = new WeakMap<DecodedLayer, Map<string, Selected>>();
 
-/** The memoised pass flags of one decoded layer's features under `selection`. */
-function selectedFlags(d: DecodedLayer, selection: FeatureSelection): Uint8Array {
+interface Selected {
+  flags: Uint8Array;
+  kept: Int32Array;
+}
+
+/** The memoised pass flags of one decoded layer's features under `selection`, and the kept indexes. */
+function selectedFlags(d: DecodedLayer, selection: FeatureSelection): Selected {
   let byKey = selected.get(d);
   if (!byKey) selected.set(d, (byKey = new Map()));
-  let flags = byKey.get(selection.key);
-  if (!flags) {
+  let got = byKey.get(selection.key);
+  if (!got) {
     if (byKey.size >= 64) byKey.clear();
     const fs = d.features;
-    flags = new Uint8Array(fs.length);
+    const flags = new Uint8Array(fs.length);
+    let n = 0;
     for (let i = 0; i < fs.length; i++) {
       const f = fs[i]!;
       // The view features nodes give a sampled group (src/ops/features exprFeature): a group's
       // geometry type is its feature's, as a group holds one type.
-      if (selection.passes({ type: f.type, id: f.id, properties: f.properties })) flags[i] = 1;
+      if (selection.passes({ type: f.type, id: f.id, properties: f.properties })) {
+        flags[i] = 1;
+        n++;
+      }
     }
-    byKey.set(selection.key, flags);
+    const kept = new Int32Array(n);
+    for (let i = 0, k = 0; i < fs.length; i++) if (flags[i] === 1) kept[k++] = i;
+    byKey.set(selection.key, (got = { flags, kept }));
   }
-  return flags;
+  return got;
 }

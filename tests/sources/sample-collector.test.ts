@@ -5,7 +5,8 @@
 // plain loops in src/geometry/clip.test.ts): the same groups in the same order, the same ids and
 // properties, every coordinate and cut flag bit for bit, on random source tiles of lines, polygons
 // and points across several tiles (merging, ghosts), with vertices on, near and far past the
-// contribution rectangles' sides, at tile sizes whose scale is and is not a power of two.
+// contribution rectangles' sides, at tile sizes whose scale is and is not a power of two; the
+// kept features walked by index where no ghost can be, and mergeableIds the same when it walks them.
 import { GroupCollector, contributionRects, mergeableIds, unitRect, type TileFeature } from '../../src/sources/sample.js';
 import { coveringTiles, type SourceTileRef } from '../../src/sources/tiles.js';
 import type { Canvas, FeatureGroup } from '../../src/types.js';
@@ -108,21 +109,28 @@ function compare(seed: number, canvas: Canvas, sz: number, select: boolean) {
     return randomFeatures(r, u);
   });
   const keep = select ? data.map((fs) => Uint8Array.from(fs, (f) => (f.properties.class === 'a' ? 1 : 0))) : undefined;
+  // The kept features' indexes, which the new collector and mergeableIds walk where they can.
+  const kept = keep?.map((flags) => Int32Array.from(Array.from(flags.keys()).filter((i) => flags[i] === 1)));
   const merge = tiles.length > 1;
-  const ghostIds =
-    keep && merge
-      ? mergeableIds(
-          data,
-          keep,
-          tiles.map((t, i) => unitRect(t, EXTENT, rects[i]!)),
-        )
-      : undefined;
+  const within = tiles.map((t, i) => unitRect(t, EXTENT, rects[i]!));
+  const ghostIds = keep && merge ? mergeableIds(data, keep, within) : undefined;
+  if (keep && merge) expect([...mergeableIds(data, keep, within, kept)]).toEqual([...ghostIds!]);
   const a = new GroupCollector(merge);
   const b = new ReferenceCollector(merge);
   tiles.forEach((t, i) => {
-    a.addTile(data[i]!, EXTENT, t, rects[i]!, i, keep?.[i], ghostIds);
+    a.addTile(data[i]!, EXTENT, t, rects[i]!, i, keep?.[i], ghostIds, kept?.[i]);
     b.addTile(data[i]!, EXTENT, t, rects[i]!, i, keep?.[i], ghostIds);
   });
+  // Without ghosts (a source whose ids cannot merge): the kept features alone, walked by index.
+  if (keep) {
+    const c = new GroupCollector(merge);
+    const d = new ReferenceCollector(merge);
+    tiles.forEach((t, i) => {
+      c.addTile(data[i]!, EXTENT, t, rects[i]!, i, keep[i], new Set(), kept![i]);
+      d.addTile(data[i]!, EXTENT, t, rects[i]!, i, keep[i], new Set());
+    });
+    expect(c.finish().map(plain)).toEqual(d.finish().map(plain));
+  }
   const got = a.finish();
   const want = b.finish();
   expect(got.length).toBe(want.length);
