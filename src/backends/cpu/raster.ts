@@ -38,14 +38,15 @@ export function newField(width: number, height: number): ScalarField {
 export function cropData(data: Float32Array, channels: number, from: Canvas, to: Canvas): Float32Array {
   if (from.x0 === to.x0 && from.y0 === to.y0 && from.width === to.width && from.height === to.height) return data;
   const mark = channels === 4 ? uniformOf(data) : undefined;
+  const inside = to.x0 >= from.x0 && to.y0 >= from.y0 && to.x0 + to.width <= from.x0 + from.width && to.y0 + to.height <= from.y0 + from.height;
   if (mark) {
     // One value everywhere: so is the crop where it lies inside `from` or the value is +0 (what
     // outside reads), the same pixels without the copy.
-    const inside = to.x0 >= from.x0 && to.y0 >= from.y0 && to.x0 + to.width <= from.x0 + from.width && to.y0 + to.height <= from.y0 + from.height;
     // A pooled canvas released holding the value comes without a fill (acquireUniform).
     if (inside || isZeroPixel(mark)) return acquireUniform(to.width * to.height * 4, mark);
   }
-  const out = acquire(to.width * to.height * channels);
+  // Inside `from` the rows below write every value: no zero fill first.
+  const out = acquire(to.width * to.height * channels, !inside);
   const dx = to.x0 - from.x0;
   const dy = to.y0 - from.y0;
   const xs = Math.max(0, -dx);
