@@ -166,13 +166,15 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
   });
 });
 
-describe('sparse inputs in the canvas arena: pixels that can read only +0 blocks are stored +0 unread', () => {
+describe('sparse inputs in the canvas arena: pixels that can read only +0 blocks (or one colour) are stored unread', () => {
   // The kernel skips output pixels whose reachable 16-pixel blocks of the input (rows j + pad +-
-  // (ceil(amp) + 1), columns likewise) are all +0, where every R, G and A of the displacement is
-  // finite. The reference reads every pixel: Object.is on every value, with lines, dots, -0 dots
-  // (not +0: read), Infinity and NaN dots, blocks at the canvas's edges and the blocks' edges, amplitudes a hair off an
-  // integer, every boundary rule, views at and away from the world's edges; a NaN or an infinite
-  // offset value leaves every pixel to the kernel (the same bits too).
+  // (ceil(amp) + 1), columns likewise) are all +0, or all of the colour of the first whole block
+  // of one finite colour without -0 (a fill's inside: v + (v - v) f = v), where every R, G and A
+  // of the displacement is finite. The reference reads every pixel: Object.is on every value,
+  // with lines, dots, -0 dots (not +0: read), Infinity and NaN dots, blocks at the canvas's edges
+  // and the blocks' edges, amplitudes a hair off an integer, every boundary rule at the world's
+  // edge (away from it, worldTop -1000, every row is plain and the rule is never read); a NaN or
+  // an infinite offset value leaves every pixel to the kernel (the same bits too).
   test('the same bits as displaceReference; the occupancy path ran', () => {
     const next = rng(23);
     let skipped = 0;
@@ -187,51 +189,73 @@ describe('sparse inputs in the canvas arena: pixels that can read only +0 blocks
         [2.9999999999999996, 4.000000000000001, 6],
         [0.3, 7.5, 9],
       ] as const)
-        for (const boundary of ['clamp', 'transparent', 'mirror'] as const)
-          for (const worldTop of [-1000, 3])
-            for (const bad of [0, Number.NaN, Number.POSITIVE_INFINITY]) {
-              const sw = w + 2 * pad,
-                sh = h + 2 * pad;
-              const src = acquire(sw * sh * 4, true);
-              const put = (x: number, y: number, v: number) => {
-                if (x < 0 || y < 0 || x >= sw || y >= sh) return;
-                const o = (y * sw + x) * 4;
-                for (let c = 0; c < 4; c++) src[o + c] = Object.is(v, -0) ? (c === 2 ? -0 : 0) : v * (c + 1) * 0.2;
-              };
-              // a line across, a diagonal, dots at the corners and the blocks' edges, -0 dots
-              const y0 = Math.floor(next() * sh);
-              for (let x = 0; x < sw; x += 1 + Math.floor(next() * 3)) put(x, y0, next());
-              for (let t = 0; t < Math.min(sw, sh); t += 2) put(t + 3, t, next());
-              for (const [x, y] of [
-                [0, 0],
-                [sw - 1, sh - 1],
-                [sw - 1, 0],
-                [0, sh - 1],
-                [15, 5],
-                [16, 7],
-                [31, sh - 2],
-                [32, 1],
-                [47, 3],
-              ] as const)
-                put(x, y, next());
-              for (let i = 0; i < 4; i++) put(Math.floor(next() * sw), Math.floor(next() * sh), -0);
-              // Infinity and NaN dots: a read of them at a zero weight still gives NaN (inf x 0), so
-              // a pixel that reads one at the edge of its reach is not +0
-              for (let i = 0; i < 6; i++) put(Math.floor(next() * sw), Math.floor(next() * sh), i & 1 ? Number.POSITIVE_INFINITY : Number.NaN);
-              const disp = acquire(w * h * 4, false);
-              for (let i = 0; i < disp.length; i++) disp[i] = next() * 1.6 - 0.3;
-              if (bad !== 0) disp[Math.floor(next() * w * h) * 4 + (next() < 0.5 ? 0 : 3)] = bad;
-              const p: DisplacePlan = { ampX, ampY, pad, boundary, worldTop, worldBottom: worldTop + 4096 };
-              const calls = displaceOccupancyCalls();
-              const a = displaceKernel(src, sw, sh, disp, w, h, p);
-              // Away from the world's edges every row is plain: finite offsets take the occupancy path.
-              if (worldTop === -1000 && bad === 0 && displaceOccupancyCalls() === calls) skipped++;
-              const b = displaceReference(src, sw, sh, disp, w, h, p);
-              let diff = 0;
-              for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
-              expect({ w, ampX, ampY, boundary, worldTop, bad, diff }).toEqual({ w, ampX, ampY, boundary, worldTop, bad, diff: 0 });
-              for (const r of [src, disp, a, b]) release(r);
+        for (const [boundary, worldTop] of [
+          ['clamp', -1000],
+          ['clamp', 3],
+          ['transparent', 3],
+          ['mirror', 3],
+        ] as const)
+          for (const [bad, fill] of [
+            [0, 'none'],
+            [0, 'one colour'],
+            [0, 'a -0 channel'],
+            [0, 'an infinite channel'],
+            [Number.NaN, 'one colour'],
+            [Number.POSITIVE_INFINITY, 'none'],
+          ] as const) {
+            const sw = w + 2 * pad,
+              sh = h + 2 * pad;
+            const src = acquire(sw * sh * 4, true);
+            const put = (x: number, y: number, v: number) => {
+              if (x < 0 || y < 0 || x >= sw || y >= sh) return;
+              const o = (y * sw + x) * 4;
+              for (let c = 0; c < 4; c++) src[o + c] = Object.is(v, -0) ? (c === 2 ? -0 : 0) : v * (c + 1) * 0.2;
+            };
+            // Filled rectangles (whole blocks of one colour: the kernel's C where that colour is
+            // finite and has no -0; a second colour's blocks are not C), partly under the dots below.
+            const rect = (x0: number, y0: number, rw: number, rh: number, px: readonly number[]) => {
+              for (let y = Math.max(0, y0); y < Math.min(sh, y0 + rh); y++)
+                for (let x = Math.max(0, x0); x < Math.min(sw, x0 + rw); x++) src.set(px, (y * sw + x) * 4);
+            };
+            if (fill !== 'none') {
+              const c = fill === 'a -0 channel' ? -0 : fill === 'an infinite channel' ? Number.POSITIVE_INFINITY : 0.25;
+              rect(Math.floor(next() * 8) - 4, Math.floor(next() * 10), 24 + Math.floor(next() * 40), 30, [0.5, c, 0.125, 0.75]);
+              rect(Math.floor(next() * sw), Math.floor(next() * sh), 40, 12, [0.3, 0.2, 0.1, 0.6]);
             }
+            // a line across, a diagonal, dots at the corners and the blocks' edges, -0 dots
+            const y0 = Math.floor(next() * sh);
+            for (let x = 0; x < sw; x += 1 + Math.floor(next() * 3)) put(x, y0, next());
+            for (let t = 0; t < Math.min(sw, sh); t += 2) put(t + 3, t, next());
+            for (const [x, y] of [
+              [0, 0],
+              [sw - 1, sh - 1],
+              [sw - 1, 0],
+              [0, sh - 1],
+              [15, 5],
+              [16, 7],
+              [31, sh - 2],
+              [32, 1],
+              [47, 3],
+            ] as const)
+              put(x, y, next());
+            for (let i = 0; i < 4; i++) put(Math.floor(next() * sw), Math.floor(next() * sh), -0);
+            // Infinity and NaN dots: a read of them at a zero weight still gives NaN (inf x 0), so
+            // a pixel that reads one at the edge of its reach is not +0
+            for (let i = 0; i < 6; i++) put(Math.floor(next() * sw), Math.floor(next() * sh), i & 1 ? Number.POSITIVE_INFINITY : Number.NaN);
+            const disp = acquire(w * h * 4, false);
+            for (let i = 0; i < disp.length; i++) disp[i] = next() * 1.6 - 0.3;
+            if (bad !== 0) disp[Math.floor(next() * w * h) * 4 + (next() < 0.5 ? 0 : 3)] = bad;
+            const p: DisplacePlan = { ampX, ampY, pad, boundary, worldTop, worldBottom: worldTop + 4096 };
+            const calls = displaceOccupancyCalls();
+            const a = displaceKernel(src, sw, sh, disp, w, h, p);
+            // Away from the world's edges every row is plain: finite offsets take the occupancy path.
+            if (worldTop === -1000 && bad === 0 && displaceOccupancyCalls() === calls) skipped++;
+            const b = displaceReference(src, sw, sh, disp, w, h, p);
+            let diff = 0;
+            for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
+            expect({ w, ampX, ampY, boundary, worldTop, bad, fill, diff }).toEqual({ w, ampX, ampY, boundary, worldTop, bad, fill, diff: 0 });
+            for (const r of [src, disp, a, b]) release(r);
+          }
     expect(skipped).toBe(0);
   });
 });

@@ -27,8 +27,9 @@ interface Exports {
     ax: number,
     ay: number,
     acc: number,
+    c: number,
   ): number;
-  occupancy(src: number, sw: number, sh: number, occ: number, nb: number): void;
+  occupancy(src: number, sw: number, sh: number, occ: number, nb: number, c: number): number;
   finite(disp: number, n: number): number;
 }
 
@@ -123,6 +124,7 @@ function bandRows(
     0,
     0,
     0,
+    0,
   );
   out.set(k.f32(outAt, rows * 4), j0 * w * 4);
   return n > 0 ? Int32Array.from(k.u32(nanAt, n)) : new Int32Array(0);
@@ -172,6 +174,7 @@ function arenaRows(
       occ?.ax ?? 0,
       occ?.ay ?? 0,
       o + sh * nb,
+      o + (sh + 1) * nb,
     );
     return n > 0 ? new Int32Array(nan.buffer, nan.byteOffset, n).slice() : new Int32Array(0);
   } finally {
@@ -188,11 +191,12 @@ interface Occupancy {
 }
 
 /**
- * The occupancy of `src` by blocks of 16 pixels (displace.wat `occupancy`) where the kernel can skip
- * by it: src, disp and out in the arena, finite amplitudes and every R, G and A of `disp` finite
- * (so no offset is NaN: a pixel whose reachable blocks are all +0 is +0, as the kernel's shortcut
- * for four +0 neighbours gives it). Undefined otherwise, or where the arena has no room: the kernel
- * then visits every pixel.
+ * The occupancy of `src` by blocks of 16 pixels (displace.wat `occupancy`: blocks holding a set bit,
+ * blocks all of one colour C, a fill's inside) where the kernel can skip by it: src, disp and out
+ * in the arena, finite amplitudes and every R, G and A of `disp` finite (so no offset is NaN: a
+ * pixel whose reachable blocks are all +0 is +0, as the kernel's shortcut for four +0 neighbours
+ * gives it, and one whose reachable blocks are all C is C). Undefined otherwise, or where the arena
+ * has no room: the kernel then visits every pixel.
  */
 function occupancy(
   k: WasmKernels<Exports>,
@@ -206,11 +210,11 @@ function occupancy(
   if (!Number.isFinite(p.ampX) || !Number.isFinite(p.ampY) || !(inArena(src) && inArena(disp) && inArena(out))) return undefined;
   const fn = k.onArena();
   if (!fn || !fn.finite(disp.byteOffset, disp.length >> 2)) return undefined;
-  // Bytes per input row: one per block, rounded up to 16; then one more row of them (acc).
+  // Bytes per input row: one per block, rounded up to 16; then one more row of them (acc) and C.
   const nb = (Math.ceil(sw / 16) + 15) & ~15;
-  const block = arenaAlloc(((sh + 1) * nb) >> 2, false);
+  const block = arenaAlloc(((sh + 1) * nb + 16) >> 2, false);
   if (!block) return undefined;
-  fn.occupancy(src.byteOffset, sw, sh, block.byteOffset, nb);
+  fn.occupancy(src.byteOffset, sw, sh, block.byteOffset, nb, block.byteOffset + (sh + 1) * nb);
   occupancyCalls++;
   return { block, nb, ax: Math.ceil(p.ampX) + 1, ay: Math.ceil(p.ampY) + 1 };
 }
