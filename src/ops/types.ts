@@ -80,8 +80,11 @@ export interface OpDef {
    * tell (every pixel is then read).
    */
   demand?(inputField: string, ctx: OpContext, read: (field: string) => { value: Value; canvas: Canvas }, mask: Uint8Array, maskCanvas: Canvas): boolean;
-  /** Whether a node's kernel computes only the pixels its readers demand (OpContext.demand), the others finite. */
-  honoursDemand?(node: NodeSpec): boolean;
+  /**
+   * Whether a node's kernel computes only the pixels its readers demand (OpContext.demand), the
+   * others finite: for any canvas, or (with `canvas`) for that one (a render asks before it marks).
+   */
+  honoursDemand?(node: NodeSpec, canvas?: Canvas): boolean;
   /** For an op of kind scalar: the type of the value it emits (default number); build checks the ports it feeds. */
   scalarType?(node: NodeSpec): 'number' | 'color' | 'bool';
   /** The assets a node reads through the host's loader beyond its `x-asset` fields (a text node's fonts, default included): hosts serve them (the preview's data route). */

@@ -185,7 +185,7 @@ async function renderOnce(
       st.canvases.set(id, canvas);
       const temps: Handle[] = [];
       const ctx = makeContext(st, n, canvas, temps);
-      if (demand?.readers.has(id)) ctx.demand = demandOf(st, demand.readers.get(id)!, canvas);
+      if (demand?.readers.has(id) && n.op.honoursDemand?.(n.spec, canvas)) ctx.demand = demandOf(st, demand.readers.get(id)!, canvas);
       if (needed && n.op.decide) {
         // Decided, not drawn: what it publishes is all its readers here take from it.
         try {

@@ -15,6 +15,7 @@ import type { Canvas } from '../../types.js';
 import { arenaAlloc, arenaFree } from '../../util/wasm-arena.js';
 import { randomFeatures } from '../../../tests/gpu/harness.js';
 import type { OpContext } from '../types.js';
+import { noise } from '../noise/index.js';
 import { displace, displaceReference } from './cpu.js';
 import { displaceDemand } from './demand.js';
 import { type Boundary, displacePlan } from './plan.js';
@@ -170,6 +171,17 @@ describe('displace demand: unmarked displacement pixels change no output pixel',
       { numRuns: 300 },
     );
     expect(wasm).toBeGreaterThan(0);
+  });
+
+  test('noise asks for a demand only where its WebAssembly simplex octaves run (bounded memory: the marks are a byte a pixel)', () => {
+    const n = noise.honoursDemand!;
+    const c = (width: number, height: number): Canvas => ({ z: 3, x0: 0, y0: 0, width, height, tileSize: 256 });
+    expect(n({ op: 'noise', kind: 'simplex' })).toBe(true);
+    expect(n({ op: 'noise', kind: 'simplex' }, c(512, 512))).toBe(true);
+    expect(n({ op: 'noise', kind: 'simplex' }, c(2048, 1025))).toBe(false); // over NOISE_WASM_MAX_PIXELS
+    expect(n({ op: 'noise', kind: 'simplex' }, c(8193, 4))).toBe(false); // over NOISE_WASM_MAX_WIDTH
+    expect(n({ op: 'noise', kind: 'value' }, c(256, 256))).toBe(false);
+    expect(n({ op: 'noise' })).toBe(false); // value by default
   });
 
   test('demandRuns: the marked pixels as runs, gaps up to 8 joined', () => {

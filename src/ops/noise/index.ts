@@ -1,5 +1,6 @@
 import { int, numRef, oneOfEnum } from '../../style/fields.js';
-import type { Raster, ScalarField } from '../../types.js';
+import type { Canvas, Raster, ScalarField } from '../../types.js';
+import { NOISE_WASM_MAX_PIXELS, NOISE_WASM_MAX_WIDTH } from './wasm.js';
 import type { NodeSpec, OpDef } from '../types.js';
 import { noise as run } from './cpu.js';
 import { MAX_OCTAVES, noiseInputs } from './plan.js';
@@ -20,9 +21,9 @@ export const noise: OpDef = {
     output: oneOfEnum(['field', 'raster'], 'field'),
   },
   required: [],
-  // The WebAssembly simplex octaves compute runs of pixels (wasm.ts); value noise computes every
-  // pixel (its lattice lines are shared by whole rows), so it asks for no demand.
-  honoursDemand: (n: NodeSpec) => n.kind === 'simplex',
+  // The WebAssembly simplex octaves compute runs of pixels (wasm.ts) on the canvases they take;
+  // value noise computes every pixel (its lattice lines are shared by whole rows), so it asks for no demand.
+  honoursDemand: (n: NodeSpec, c?: Canvas) => n.kind === 'simplex' && (!c || (c.width * c.height <= NOISE_WASM_MAX_PIXELS && c.width <= NOISE_WASM_MAX_WIDTH)),
   gpu,
   cpu(ctx) {
     const { width, height } = ctx.canvas;
