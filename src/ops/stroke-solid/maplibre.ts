@@ -783,17 +783,33 @@ function dashCoverage(dash: Dash, along: number, vy: number): number {
 }
 
 /**
- * A group's dashes: its pattern (one per dash array and cap, kept in `patterns`) at floor width
+ * A group's dashes: its pattern (dashPattern; `patterns` holds the call's, butt and round) at floor width
  * `fw`; null where nothing is drawn. The pattern is laid out in the tile's pixels
  * (calculateTileRatio: at the whole zoom), so it grows with the map between whole zooms; the edge
  * is in texture values.
  */
-function dashOf(patterns: Map<string, DashPattern>, dashArray: number[], round: boolean, fw: number, tileScale: number, gammaScale: number): Dash | null {
-  const key = `${dashArray.join(',')}${round}`;
-  let pattern = patterns.get(key);
-  if (!pattern) patterns.set(key, (pattern = new DashPattern(dashArray, round)));
+function dashOf(patterns: (DashPattern | undefined)[], dashArray: number[], round: boolean, fw: number, tileScale: number, gammaScale: number): Dash | null {
+  const pattern = (patterns[round ? 1 : 0] ??= dashPattern(dashArray, round));
   if (!(fw > 0) || !(pattern.length > 0)) return null;
   return { pattern, period: pattern.length * fw * tileScale, edge: 1 / (gammaScale * pattern.length * fw) };
+}
+
+/**
+ * Dash patterns by dash array and cap (a pattern is a function of them alone), kept across calls:
+ * the DASH_PATTERNS made last.
+ */
+const dashPatterns = new Map<string, DashPattern>();
+const DASH_PATTERNS = 64;
+
+/** The dash pattern of `dashArray` with round caps or not (dashPatterns). */
+function dashPattern(dashArray: readonly number[], round: boolean): DashPattern {
+  const key = `${dashArray.join(',')}${round}`;
+  let pattern = dashPatterns.get(key);
+  if (!pattern) {
+    if (dashPatterns.size >= DASH_PATTERNS) dashPatterns.delete(dashPatterns.keys().next().value!);
+    dashPatterns.set(key, (pattern = new DashPattern(dashArray, round)));
+  }
+  return pattern;
 }
 
 /** The stroke-solid op's kernel for `profile: "maplibre"` (both backends). */
@@ -835,7 +851,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
   const roundLimit = ctx.num('round-limit', 1.05);
   // Dash lengths are in the line width at the whole zoom below (MapLibre's line-floorwidth).
   const floorWidth = floorWidthOf(ctx, wmax);
-  const patterns = new Map<string, DashPattern>();
+  const patterns: (DashPattern | undefined)[] = [undefined, undefined]; // butt, round (dashOf)
   // The edge of a dash: MapLibre's u_sdfgamma over the floor width; its pattern A is drawn twice
   // as long at a fractional zoom (zooming in), half as long at a whole one, and the shorter counts.
   const gammaScale = fraction > 1e-9 ? 2 : 1;
