@@ -442,6 +442,23 @@ describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript referenc
       }
       same({ kind: 'raster', width: w, height: h, data });
     }
+    // The four-pixel paths: every alpha >= 1 (1, past 1, infinite), the colours random or special,
+    // runs; then opaque pixels with one in 2-9 not (alpha below 1, 0, NaN), so that blocks of four
+    // fall on both paths and on the one-at-a-time path after them.
+    for (const every of [0, 2, 3, 5, 9]) {
+      const w = 61;
+      const h = 37;
+      const data = new Float32Array(w * h * 4);
+      const alphas = [1, 1, 1, 1.5, Number.POSITIVE_INFINITY, 3e38];
+      for (let i = 0; i < data.length; i += 4) {
+        const a = every && rand() < 1 / every ? special[Math.floor(rand() * 7)]! : alphas[Math.floor(rand() * alphas.length)]!;
+        for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand();
+        data[i + 3] = a;
+        if (i >= 4 && rand() < 0.3) data.copyWithin(i, i - 4, i);
+        if (i >= 16 && rand() < 0.05) data.copyWithin(i, i - 16, i - 12); // a run of one more pixel, across blocks
+      }
+      same({ kind: 'raster', width: w, height: h, data });
+    }
   });
 
   test('past PNG_SIMD_MAX_PIXELS (the TypeScript loops, the kernel memory bounded): the same data, decoding to toRGBA8', async () => {
