@@ -50,14 +50,19 @@ export function layerBytes(l: DecodedLayer): number {
   return b;
 }
 
-/** Estimated memory of sampled feature groups (for the byte-bounded cache): coordinate arrays plus a flat 64 bytes per array and 128 per group. */
+/**
+ * Estimated memory of sampled feature groups (for the byte-bounded cache): the coordinates plus
+ * 112 bytes a typed array (a view's object and its slot) and 320 a group (its object, arrays and
+ * cut flags): within 3% of the V8 heap and array buffers that GroupCollector's groups of the z14
+ * bench tiles hold (maplibre-effects, hand-drawn; issue 25, tenth round).
+ */
 export function groupsBytes(groups: readonly FeatureGroup[]): number {
   let b = 64;
   for (const g of groups) {
-    b += 128 + g.points.byteLength + (g.cutEnds?.byteLength ?? 0);
-    for (const l of g.lines) b += 64 + l.byteLength;
-    for (const p of g.polygons) for (const r of p) b += 64 + r.byteLength;
-    if (g.polygonCuts) for (const p of g.polygonCuts) for (const c of p) b += c ? 64 + c.byteLength : 8;
+    b += 320 + g.points.byteLength + (g.cutEnds?.byteLength ?? 0);
+    for (const l of g.lines) b += 112 + l.byteLength;
+    for (const p of g.polygons) for (const r of p) b += 112 + r.byteLength;
+    if (g.polygonCuts) for (const p of g.polygonCuts) for (const c of p) b += c ? 112 + c.byteLength : 8;
   }
   return b;
 }
@@ -473,9 +478,13 @@ export class GroupCollector {
       if (b.ghost) continue;
       const g = b.group;
       if (b.points?.length) g.points = Float64Array.from(b.points);
+      // Arrays of their exact length (a pushed array keeps room for 17 and more: ~130 bytes a
+      // group that the cache keeps in the old generation).
       if (b.lines) {
         const ls = b.lines;
-        for (let i = 0; i < ls.length; i += 2) g.lines.push(new Float64Array(buffer, ls[i]! * 8, ls[i + 1]!));
+        const lines = new Array<Float64Array>(ls.length >> 1);
+        for (let i = 0; i < ls.length; i += 2) lines[i >> 1] = new Float64Array(buffer, ls[i]! * 8, ls[i + 1]!);
+        g.lines = lines;
       }
       if (b.cuts) {
         const cutEnds = new Uint8Array(g.lines.length);
@@ -485,14 +494,17 @@ export class GroupCollector {
       if (b.rings) {
         const rs = b.rings;
         const polys = b.polys!;
-        const cuts: (Uint8Array | undefined)[][] | undefined = b.ringCuts ? [] : undefined;
+        const polygons = new Array<Float64Array[]>(polys.length);
+        const cuts = b.ringCuts ? new Array<(Uint8Array | undefined)[]>(polys.length) : undefined;
         for (let p = 0; p < polys.length; p++) {
+          const start = polys[p]!;
           const end = p + 1 < polys.length ? polys[p + 1]! : rs.length >> 1;
-          const poly: Float64Array[] = [];
-          for (let q = polys[p]!; q < end; q++) poly.push(new Float64Array(buffer, rs[2 * q]! * 8, rs[2 * q + 1]!));
-          g.polygons.push(poly);
-          cuts?.push(b.ringCuts!.slice(polys[p]!, end));
+          const poly = new Array<Float64Array>(end - start);
+          for (let q = start; q < end; q++) poly[q - start] = new Float64Array(buffer, rs[2 * q]! * 8, rs[2 * q + 1]!);
+          polygons[p] = poly;
+          if (cuts) cuts[p] = b.ringCuts!.slice(start, end);
         }
+        g.polygons = polygons;
         if (cuts) g.polygonCuts = cuts;
       }
       if (g.points.length || g.lines.length || g.polygons.length) out.push(g);
