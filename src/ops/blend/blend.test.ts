@@ -255,6 +255,43 @@ describe('multiply: the WebAssembly kernel = the TypeScript loop on channels cla
   });
 });
 
+describe('erase and multiply atop: the WebAssembly shortcuts = the TypeScript loops', () => {
+  // blend.wat's erase takes a source alpha not > 0 (0, -0, negatives, NaN) as k = 1 (the base, its
+  // alpha clamped), and multiply atop a base pixel of four +0 as +0. Against the TypeScript loops
+  // (their reference), Object.is on every value: odd base channels and alphas, sources of every
+  // alpha, bases of four +0 and of +0 with a -0 or NaN channel (not four +0).
+  test('the same values, opacity 1, 0.6, 0', () => {
+    const r = rng(97);
+    const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, 0, 1];
+    const n = 600;
+    const base = new Float32Array(n * 4);
+    const over = new Float32Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const kind = i % 6;
+      const ab = [0, 1, 0.5, r(), -0.25, 1.5][kind]!;
+      for (let c = 0; c < 3; c++) base[i * 4 + c] = kind === 0 ? 0 : r() < 0.2 ? odd[Math.floor(r() * odd.length)]! : r() * Math.abs(ab);
+      base[i * 4 + 3] = ab;
+      if (kind === 0 && i % 5 === 1) base[i * 4 + 1] = -0;
+      if (kind === 0 && i % 5 === 2) base[i * 4 + 2] = Number.NaN;
+      const as = [0, -0, -0.5, Number.NaN, r(), 1, 1.25][i % 7]!;
+      for (let c = 0; c < 3; c++) over[i * 4 + c] = r() < 0.2 ? odd[Math.floor(r() * odd.length)]! : r();
+      over[i * 4 + 3] = as;
+    }
+    for (const [mode, composite] of [
+      ['multiply', 'erase'],
+      ['multiply', 'atop'],
+    ] as const)
+      for (const opacity of [1, 0.6, 0]) {
+        const o = { mode, composite, opacity };
+        const a = blendRasters(base, over, o).slice();
+        const t = blendRasters(base, over, o, { simd: false });
+        let diff = 0;
+        for (let i = 0; i < a.length; i++) if (!Object.is(a[i], t[i])) diff++;
+        expect({ composite, opacity, diff }).toEqual({ composite, opacity, diff: 0 });
+      }
+  });
+});
+
 describe('normal over with a mask: the base copied whole, only source alpha not <= 0 computed', () => {
   // normalOverMasked (what blendRasters runs for a masked normal over) against normalOver (the
   // reference loop), bit for bit: sparse layers, empty layers, NaN / negative / -0 / above-1

@@ -74,6 +74,13 @@
       (loop $pixel
         (block $next
           (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
+          ;; atop over a base pixel of four +0 (the sea under watercolour's land wash): ab = +0, so
+          ;; fa = as ab = +0, k = 1 - as >= 0, each channel fa m + k (+0) = +0 (m is clamped, finite)
+          ;; and alpha ab = +0, as every path below gives it: +0 without reading the source.
+          (if (i32.and (local.get $atop) (i32.eqz (v128.any_true (local.get $B))))
+            (then
+              (v128.store align=4 (i32.add (local.get $out) (local.get $p)) (v128.const i32x4 0 0 0 0))
+              (br $next)))
           (local.set $O (v128.load align=4 (i32.add (local.get $over) (local.get $p))))
           ;; A source alpha not > 0 (NaN, zeros, negatives: srcA = +0, so as = +0): the base with its
           ;; alpha clamped, clamp01 in f32 (promoting to f64 and back changes no f32 value).
@@ -153,14 +160,25 @@
         (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
 
   ;; erase(base, over, out, bytes, opacity): cpu.ts's `erase` composite without a mask, bit for
-  ;; bit: k = 1 - clamp01(over alpha) opacity; out = base k, alpha clamp01(base alpha) k.
+  ;; bit: k = 1 - clamp01(over alpha) opacity; out = base k, alpha clamp01(base alpha) k. Where the
+  ;; over alpha is not > 0 (watercolour's sea under no land), k = 1: the base, its alpha clamped.
   (func (export "erase") (param $base i32) (param $over i32) (param $out i32) (param $bytes i32) (param $opacity f64)
-    (local $p i32) (local $B v128) (local $k f64) (local $kv v128) (local $t1 f64)
+    (local $p i32) (local $B v128) (local $k f64) (local $kv v128) (local $t1 f64) (local $t32 f32)
     (local.set $p (i32.const 0))
     (block $done
       (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $bytes))))
       (loop $pixel
         (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
+        (block $next
+        ;; A source alpha not > 0 (NaN, zeros, negatives: clamp01 gives +0): k = 1 - (+0) opacity = 1,
+        ;; so the base with its alpha clamped (x 1 changes no value; clamp01 in f32 as multiply's).
+        (if (i32.eqz (f32.gt (f32.load offset=12 align=4 (i32.add (local.get $over) (local.get $p))) (f32.const 0)))
+          (then
+            (local.set $t32 (f32x4.extract_lane 3 (local.get $B)))
+            (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+              (f32x4.replace_lane 3 (local.get $B)
+                (select (select (local.get $t32) (f32.const 1) (f32.lt (local.get $t32) (f32.const 1))) (f32.const 0) (f32.gt (local.get $t32) (f32.const 0)))))
+            (br $next)))
         (local.set $k (f64.sub (f64.const 1) (f64.mul
           (select (select (local.tee $t1 (f64.promote_f32 (f32.load offset=12 align=4 (i32.add (local.get $over) (local.get $p))))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0)))
           (local.get $opacity))))
@@ -172,7 +190,7 @@
               (f32x4.demote_f64x2_zero (f64x2.mul
                 (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B)))
                 (local.get $kv))))
-            (f32.demote_f64 (f64.mul (select (select (local.tee $t1 (f64.promote_f32 (f32x4.extract_lane 3 (local.get $B)))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0))) (local.get $k)))))
+            (f32.demote_f64 (f64.mul (select (select (local.tee $t1 (f64.promote_f32 (f32x4.extract_lane 3 (local.get $B)))) (f64.const 1) (f64.lt (local.get $t1) (f64.const 1))) (f64.const 0) (f64.gt (local.get $t1) (f64.const 0))) (local.get $k))))))
         (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
 
   )
