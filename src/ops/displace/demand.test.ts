@@ -19,6 +19,7 @@ import { noise } from '../noise/index.js';
 import { displace, displaceReference } from './cpu.js';
 import { displaceDemand } from './demand.js';
 import { type Boundary, displacePlan } from './plan.js';
+import { rng } from '../../../tests/helpers/random.js';
 
 const grow = (c: Canvas, m: number): Canvas => ({ ...c, x0: c.x0 - m, y0: c.y0 - m, width: c.width + 2 * m, height: c.height + 2 * m });
 
@@ -67,15 +68,6 @@ const arbCase = fc.record({
   dots: fc.array(fc.record({ x: fc.nat(60), y: fc.nat(60), px: pixel }), { maxLength: 8 }),
   seed: fc.nat(),
 });
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Case = typeof arbCase extends fc.Arbitrary<infer T> ? T : never;
 
