@@ -16,10 +16,10 @@
 // Bounded: each uncached run renders 256 tiles; a few minutes in all on idle cores.
 // CPU per tile is the server process's (main thread + render workers) user + system time from
 // /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine; the
-// client's (this process: node:http over 16 keep-alive connections, on the same cores) is client_cpu_ms_per_tile.
+// client's (this process: 16 raw keep-alive HTTP/1.1 connections, on the same cores) is client_cpu_ms_per_tile.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import http from 'node:http';
+import net from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,6 @@ const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js')
 
 const RUNS = Number(process.env.BENCH_RUNS || 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const BACKEND = process.env.BENCH_BACKEND || 'cpu';
 const SERVE_ARGS = (process.env.BENCH_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
@@ -285,26 +284,112 @@ function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** One GET over the keep-alive agent: status, bytes of the body, and its first 300 bytes when not 200. */
-function get(url) {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent }, (res) => {
-      let bytes = 0;
-      const head = [];
-      res.on('data', (chunk) => {
-        bytes += chunk.length;
-        if (res.statusCode !== 200 && head.length < 4) head.push(chunk);
-      });
-      res.on('end', () => resolve({ status: res.statusCode, bytes, head: Buffer.concat(head).toString().slice(0, 300) }));
-      res.on('error', reject);
+/**
+ * One keep-alive HTTP/1.1 connection of the load client over a raw socket, one GET at a time: the
+ * response head parsed for its status and length (Content-Length, else chunked, else to the
+ * close), the body counted and dropped, its first 300 bytes kept when not 200. What load
+ * generators such as wrk and autocannon do: node:http's parser, request and response objects cost
+ * the client ~0.45 ms of CPU a request on the two cores the server runs on, this ~0.1
+ * (2026-11-27: 0.41-0.53 -> see the README's server table).
+ */
+class Conn {
+  constructor(host, port) {
+    this.host = host;
+    this.port = port;
+    this.socket = undefined;
+    this.pending = undefined;
+  }
+
+  get(pathname) {
+    if (!this.socket) this.open();
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject, chunks: [], head: undefined, status: 0, length: -1, chunked: false, bytes: 0, body: [], bodyBytes: 0 };
+      this.socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\n\r\n`);
     });
-    req.on('error', reject);
-  });
+  }
+
+  open() {
+    const socket = net.connect(this.port, this.host);
+    socket.setNoDelay(true);
+    socket.on('data', (d) => this.data(d));
+    const fail = (e) => {
+      if (this.socket === socket) this.socket = undefined;
+      const p = this.pending;
+      this.pending = undefined;
+      if (!p) return;
+      if (p.head && p.length < 0 && !p.chunked)
+        p.resolve(this.result(p)); // a body that runs to the close
+      else p.reject(e ?? new Error('the server closed the connection'));
+    };
+    socket.on('error', fail);
+    socket.on('close', () => fail());
+    this.socket = socket;
+  }
+
+  result(p) {
+    return { status: p.status, bytes: p.bytes, head: p.status === 200 ? '' : Buffer.concat(p.body).toString().slice(0, 300) };
+  }
+
+  data(d) {
+    const p = this.pending;
+    if (!p) return;
+    if (!p.head) {
+      p.chunks.push(d);
+      const all = p.chunks.length === 1 ? d : Buffer.concat(p.chunks);
+      const end = all.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      p.head = all.toString('latin1', 0, end);
+      p.status = Number(p.head.slice(9, 12));
+      const len = /\r\ncontent-length:\s*(\d+)/i.exec(p.head);
+      p.length = len ? Number(len[1]) : -1;
+      p.chunked = !len && /\r\ntransfer-encoding:\s*chunked/i.test(p.head);
+      p.close = /\r\nconnection:\s*close/i.test(p.head);
+      p.raw = [];
+      d = all.subarray(end + 4);
+    }
+    if (p.chunked) {
+      p.raw.push(d);
+      const all = Buffer.concat(p.raw);
+      // Chunked: sizes in hex, each chunk followed by CRLF; a zero-size chunk ends the body.
+      let at = 0;
+      let bytes = 0;
+      for (;;) {
+        const eol = all.indexOf('\r\n', at);
+        if (eol < 0) return;
+        const size = parseInt(all.toString('latin1', at, eol), 16);
+        if (size === 0) {
+          if (all.length < eol + 4) return;
+          p.bytes = bytes;
+          if (p.status !== 200) p.body = [all];
+          break;
+        }
+        if (all.length < eol + 2 + size + 2) return;
+        bytes += size;
+        at = eol + 2 + size + 2;
+      }
+    } else {
+      p.bytes += d.length;
+      if (p.status !== 200 && p.bodyBytes < 300) {
+        p.body.push(d);
+        p.bodyBytes += d.length;
+      }
+      if (p.length < 0 || p.bytes < p.length) return;
+    }
+    this.pending = undefined;
+    if (p.close) this.close();
+    p.resolve(this.result(p));
+  }
+
+  close() {
+    const s = this.socket;
+    this.socket = undefined;
+    s?.destroy();
+  }
 }
 
 /**
  * `count` requests over `urls` (round robin) from CONCURRENCY loopback clients; throws on a failed
- * request unless `tolerate` (then counts them). node:http over a keep-alive agent of CONCURRENCY
+ * request unless `tolerate` (then counts them). CONCURRENCY raw keep-alive connections (Conn)
  * sockets, reading each body to its end without keeping it: until 2026-11-27 the client was
  * `fetch` with a cloned response, ~2.2 ms of CPU a textured tile on the same two cores as the
  * server (~0.3 ms now; the server's CPU a tile does not change, its share of the cores does).
@@ -313,18 +398,26 @@ async function load(urls, count, tolerate = false) {
   const lat = [];
   let next = 0;
   let failed = 0;
+  const parsed = urls.map((u) => new URL(u));
+  const { hostname, port } = parsed[0];
+  const paths = parsed.map((u) => u.pathname + u.search);
+  const conns = Array.from({ length: CONCURRENCY }, () => new Conn(hostname, Number(port)));
   const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        const url = urls[next++ % urls.length];
-        const s = performance.now();
-        const r = await get(url);
-        if (r.status !== 200 && failed++ === 0) console.error(`  ${url}: ${r.status} ${r.head}`);
-        lat.push(performance.now() - s);
-      }
-    }),
-  );
+  try {
+    await Promise.all(
+      conns.map(async (conn) => {
+        while (next < count) {
+          const i = next++ % urls.length;
+          const s = performance.now();
+          const r = await conn.get(paths[i]);
+          if (r.status !== 200 && failed++ === 0) console.error(`  ${urls[i]}: ${r.status} ${r.head}`);
+          lat.push(performance.now() - s);
+        }
+      }),
+    );
+  } finally {
+    for (const c of conns) c.close();
+  }
   const secs = (performance.now() - t0) / 1000;
   lat.sort((a, b) => a - b);
   if (failed && !tolerate) throw new Error(`${failed} of ${count} requests failed`);
@@ -379,7 +472,7 @@ for (const s of PARTS.has('serve') ? styles : []) {
       const client = process.cpuUsage(client0);
       const c1 = cpuNow(srv.pid);
       if (process.env.BENCH_THREADS === '1') console.log(`  CPU ms/tile by thread: ${threadsLine(c0, c1, 256)}`);
-      // The client (this process: node:http, 16 keep-alive connections) runs on the same cores: its CPU too.
+      // The client (this process: 16 raw keep-alive connections, Conn) runs on the same cores: its CPU too.
       const clientMs = (client.user + client.system) / 1000 / 256;
       uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, clientMs, ...threadGroups(c0, c1, 256) });
     } finally {
