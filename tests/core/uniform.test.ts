@@ -12,6 +12,7 @@ import { storageOf, type Handle } from '../../src/backends/backend.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { BLEND_MODES } from '../../src/ops/blend/cpu.js';
 import { ROOT } from '../server/fixtures.js';
+import { NodeCache } from '../../src/render/node-cache.js';
 
 /** A CPU backend whose sessions forget every mark as soon as an op or a crop makes it: no kernel takes its one-value path. */
 class UnmarkedBackend extends CpuBackend {
@@ -241,6 +242,67 @@ describe("one-value rasters: the same bits as every op's general path", () => {
     // A fill over the whole canvas (all land) replaces every pixel with its opaque paint: marked
     // (Compositor.covered), the blur takes its one-value path, the same bits as its general path.
     expect(await sameBits(style(square(-120, -10, 30, 80)), [2, 1, 1])).toBe(true);
+  });
+
+  test("a blend whose one value is its base's own bits hands on the base's array: paints onto it, the base's other readers and a node cache see the same bits", async () => {
+    const square = (x0: number, y0: number, x1: number, y1: number) => ({
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [x0, y0],
+            [x1, y0],
+            [x1, y1],
+            [x0, y1],
+            [x0, y0],
+          ],
+        ],
+      },
+    });
+    const style = (feature: unknown, opaque: boolean, nodeCache?: NodeCache) =>
+      Renderer.create(
+        {
+          output: 'out',
+          params: { op: { type: 'number', default: 0.5, min: 0, max: 1 } },
+          sources: { s: { type: 'geojson', data: { type: 'FeatureCollection', features: [feature] } } },
+          nodes: {
+            sea: { op: 'solid', color: opaque ? '#a9cfe6' : '#a9cfe680' },
+            none: { op: 'solid', color: '#00000000' },
+            // Open sea under a shadow that is +0 everywhere: the sea's bits, the sea's array.
+            shaded: { op: 'blend', base: '@sea', over: '@none', opacity: '$op' },
+            f: { op: 'features', source: 's' },
+            land: { op: 'fill-solid', features: '@f', fill: '#f3efe2' },
+            // Fused: the fill is drawn onto the shaded sea, which the sea's other reader must not see.
+            withLand: { op: 'blend', base: '@shaded', over: '@land' },
+            tint: { op: 'solid', color: '#3c7a2bcc' },
+            other: { op: 'blend', base: '@sea', over: '@tint', mode: 'multiply' },
+            out: { op: 'blend', base: '@withLand', over: '@other', opacity: 0.5 },
+          },
+        },
+        { nodeCache },
+      );
+    for (const opaque of [true, false])
+      for (const feature of [square(-60, 20, -30, 40), square(60, 20, 90, 40), square(-120, -10, 30, 80)]) {
+        const r = style(feature, opaque);
+        await sameBits(r, [2, 1, 1]);
+        // A node cache keeps the sea and the shaded sea (one array): renders with other params paint onto copies.
+        // The oracle: the same renders through a node cache of its own, every mark forgotten (no alias).
+        const cached = style(feature, opaque, new NodeCache());
+        const oracle = style(feature, opaque, new NodeCache());
+        const win = tileWindow({ z: 2, x: 1, y: 1 }, 256);
+        let hits = 0;
+        for (const op of ['0.5', '0.25', '0.5', '1']) {
+          const { raster: want } = await oracle.renderWindow(win, oracle.params({ op }), { backend: new UnmarkedBackend() });
+          const { raster: got, stats } = await cached.renderWindow(win, cached.params({ op }), { backend: new CpuBackend() });
+          if (op !== '0.25' && op !== '1') hits += stats.cached;
+          expect(bits(got).equals(bits(want))).toBe(true);
+          releaseRaster(want);
+          releaseRaster(got);
+        }
+        expect(hits).toBeGreaterThan(0); // the second render at 0.5 reads the cached sea and shaded sea
+      }
   });
 
   test('strokes that draw nothing (brush dabs, MapLibre-profile lines) are marked: alone transparent, onto a marked base keeping its mark', async () => {

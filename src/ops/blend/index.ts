@@ -32,11 +32,22 @@ function uniformBlend(base: Float32Array, over: Float32Array, o: BlendOptions): 
   const m = o.mask && uniformOf(o.mask);
   if (!s || (o.mask && !m)) return undefined;
   const one = blendRasters(Float32Array.from(b), Float32Array.from(s), { ...o, mask: m ? Float32Array.from(m) : undefined });
+  // The base's very bits at every pixel (open sea under a shadow that is +0 everywhere): the base's
+  // own array, marked already, is the result; no canvas is filled. render.ts neither releases an
+  // input whose storage a node's output holds nor paints onto storage another result holds.
+  if (sameBits(one, b)) return base;
   const zero = isZeroPixel(one);
   const data = acquire(base.length, zero); // zero: handed out zeroed (often without a fill); else every value is written below
   if (!zero) fillPixel(data, one);
   markUniform(data, one);
   return data;
+}
+
+/** Whether two pixels (4 floats each) have the same bits (-0 and +0 differ). */
+function sameBits(a: Float32Array, b: Float32Array): boolean {
+  const x = new Int32Array(a.buffer, a.byteOffset, 4);
+  const y = new Int32Array(b.buffer, b.byteOffset, 4);
+  return x[0] === y[0] && x[1] === y[1] && x[2] === y[2] && x[3] === y[3];
 }
 
 /** Composites `over` onto `base` with a W3C blend mode. */
