@@ -20,6 +20,7 @@ import { codecCase, countColours } from '../helpers/raster-arbitrary.js';
 import { ROOT } from './fixtures.js';
 import { acquire, release } from '../../src/backends/cpu/pool.js';
 import { inArena, setArenaEnabled } from '../../src/util/wasm-arena.js';
+import { markUniform, uniformOf } from '../../src/backends/cpu/uniform.js';
 
 /** A raster from straight RGBA colours in [0, 1] (premultiplied here), `pick(x, y)` choosing one. */
 function raster(width: number, height: number, pick: (x: number, y: number) => readonly number[]): Raster {
@@ -280,6 +281,34 @@ describe.each(DEFLATERS)('deflate: %s', (deflater) => {
         expect(Buffer.from(encodePngSync(r, { compressionLevel: level })).equals(Buffer.from(second))).toBe(true);
         await roundTrip(r, second);
       }
+    });
+
+    test("a raster marked one value (src/backends/cpu/uniform.ts) skips the pixels' test: the bytes of the same pixels unmarked", async () => {
+      for (const [w, h, px] of [
+        [256, 256, [0.66, 0.81, 0.9, 1]],
+        [256, 256, [0, 0, 0, 0]],
+        [300, 17, [0.2, 0.4, 0.6, 0.5]],
+        [1, 1, [0.3, 0.3, 0.3, 0.7]],
+      ] as [number, number, number[]][]) {
+        const plain = raster(w, h, () => px);
+        const marked = raster(w, h, () => px);
+        markUniform(marked.data, marked.data.subarray(0, 4));
+        for (const level of [undefined, 6]) {
+          const want = pngFile(pngImageReference(plain), { compressionLevel: level });
+          expect(Buffer.from(encodePngSync(marked, { compressionLevel: level })).equals(Buffer.from(want))).toBe(true);
+          expect(Buffer.from(encodePngSync(plain, { compressionLevel: level })).equals(Buffer.from(want))).toBe(true);
+        }
+        await roundTrip(marked);
+      }
+      // The world's open sea, rendered: its output is marked, and its file is the unmarked pixels' file.
+      const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+      const { raster: sea } = await style.renderer.renderWindow(tileWindow({ z: 4, x: 7, y: 8 }, 256), style.renderer.params({}), {
+        backend: new CpuBackend(),
+      });
+      expect(uniformOf(sea.data)).toBeDefined();
+      const copy: Raster = { ...sea, data: sea.data.slice() };
+      expect(Buffer.from(encodePngSync(sea)).equals(Buffer.from(pngFile(pngImageReference(copy))))).toBe(true);
+      releaseRaster(sea);
     });
 
     test('a raster of one colour but its last pixel, or of another size or colour, is not answered from the one-colour files', async () => {

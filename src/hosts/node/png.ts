@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import sharp from './sharp.js';
 import { fromRGBA8, pngImage, type PngImage } from '../../render/encode.js';
 import { deflate, usingLibdeflate, ZLIB_MEM_LEVEL } from './deflate.js';
+import { uniformOf } from '../../backends/cpu/uniform.js';
 import type { Raster } from '../../types.js';
 
 export interface PngOptions {
@@ -174,10 +175,13 @@ function uniformPng(r: Raster, options: PngOptions): Uint8Array | undefined {
   const n = r.width * r.height;
   if (n === 0) return undefined;
   const d = r.data;
-  // Every pixel's 16 bytes equal the pixel's before: the bytes from the second pixel on equal
-  // those up to the last but one (one native compare).
-  const bytes = Buffer.from(d.buffer, d.byteOffset, n * 16);
-  if (n > 1 && bytes.compare(bytes, 0, (n - 1) * 16, 16, n * 16) !== 0) return undefined;
+  // A raster marked one value everywhere (src/backends/cpu/uniform.ts: open sea, an empty layer)
+  // is one already; else every pixel's 16 bytes equal the pixel's before: the bytes from the
+  // second pixel on equal those up to the last but one (one native compare).
+  if (n > 1 && !uniformOf(d)) {
+    const bytes = Buffer.from(d.buffer, d.byteOffset, n * 16);
+    if (bytes.compare(bytes, 0, (n - 1) * 16, 16, n * 16) !== 0) return undefined;
+  }
   const bits = new Int32Array(d.buffer, d.byteOffset, 4);
   const [c0, c1, c2, c3] = bits;
   const key = `${r.width} ${r.height} ${c0} ${c1} ${c2} ${c3} ${options.compressionLevel ?? PNG_DEFAULT_LEVEL} ${usingLibdeflate()}`;
