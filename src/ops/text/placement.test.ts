@@ -2,7 +2,7 @@
 // as the limit of the rounds (the sequential rule written out here), and the locality that makes
 // tiles agree: a label's fate depends only on the candidates within (2 rounds - 1) 2E of it.
 import fc from 'fast-check';
-import { type Candidate, hashLabel, outranks, place, placeReference } from './placement.js';
+import { type Candidate, hashLabel, outerBox, outranks, place, placeReference } from './placement.js';
 
 const overlap = (a: Candidate, b: Candidate): boolean => {
   for (let i = 0; i < a.boxes.length; i += 4)
@@ -143,7 +143,7 @@ describe('placement', () => {
     );
   });
 
-  test('place() asked for some candidates only (placeWanted) gives those the flags of placeReference over all of them', () => {
+  test('place() asked for some candidates only (placeWanted) gives those the flags of placeReference over all of them, outer boxes carried or not', () => {
     // Chains and clusters of line labels (long conflict paths), obstacles, NaN boxes, every round count.
     const glyphs = fc.record({
       x: fc.double({ min: 0, max: 700, noNaN: true }),
@@ -155,6 +155,8 @@ describe('placement', () => {
       p: fc.integer({ min: 0, max: 2 }),
       nan: fc.integer({ min: 0, max: 9 }),
       wanted: fc.integer({ min: 0, max: 3 }),
+      // The outer box carried by the candidate (plan.ts's candidates), or found from its boxes.
+      outer: fc.boolean(),
     });
     fc.assert(
       fc.property(fc.array(glyphs, { maxLength: 200 }), labels(12), fc.integer({ min: 1, max: 4 }), fc.boolean(), (gs, obs, rounds, withObstacles) => {
@@ -166,7 +168,9 @@ describe('placement', () => {
             boxes.set([cx - g.s, cy - g.s, cx + g.s, cy + g.s], k * 4);
           }
           if (g.nan === 0) boxes[0] = Number.NaN;
-          return { x: g.x, y: g.y, priority: g.p, hash: hashLabel(`street ${i % 5}`, g.x / 1024, g.y / 1024), boxes };
+          const c: Candidate = { x: g.x, y: g.y, priority: g.p, hash: hashLabel(`street ${i % 5}`, g.x / 1024, g.y / 1024), boxes };
+          if (g.outer) c.outer = outerBox(boxes);
+          return c;
         });
         const wanted = Uint8Array.from(gs, (g) => (g.wanted === 0 ? 1 : 0));
         const obstacles = withObstacles ? Float64Array.from(candidates(obs).flatMap((o) => [...o.boxes])) : undefined;

@@ -23,6 +23,11 @@ export interface Candidate {
   hash: number;
   /** Collision boxes, world pixels, padding included: [x0, y0, x1, y1] per box. */
   boxes: Float64Array;
+  /**
+   * outerBox(boxes), where the candidate carries it (plan.ts: candidates are shared by every canvas
+   * whose margin holds them, each placing them again); computed from `boxes` where absent.
+   */
+  outer?: Float64Array;
 }
 
 /**
@@ -69,25 +74,34 @@ function boxesOverlap(a: Float64Array, b: Float64Array): boolean {
   return false;
 }
 
-/** The box around every box of each candidate ([x0, y0, x1, y1] at 4 i; NaN coordinates left out, as no overlap test passes on them). */
+/**
+ * The box around every box ([x0, y0, x1, y1]; NaN coordinates left out, as no overlap test passes
+ * on them; Infinity and -Infinity where every coordinate is NaN or there is no box).
+ */
+export function outerBox(b: Float64Array): Float64Array {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < b.length; i += 4) {
+    if (b[i]! < x0) x0 = b[i]!;
+    if (b[i + 1]! < y0) y0 = b[i + 1]!;
+    if (b[i + 2]! > x1) x1 = b[i + 2]!;
+    if (b[i + 3]! > y1) y1 = b[i + 3]!;
+  }
+  return Float64Array.of(x0, y0, x1, y1);
+}
+
+/** Each candidate's outer box (outerBox: its own `outer` where it carries one) at 4 i. */
 function outerBoxes(cands: readonly Candidate[]): Float64Array {
   const out = new Float64Array(cands.length * 4);
   for (let k = 0; k < cands.length; k++) {
-    const b = cands[k]!.boxes;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (let i = 0; i < b.length; i += 4) {
-      if (b[i]! < x0) x0 = b[i]!;
-      if (b[i + 1]! < y0) y0 = b[i + 1]!;
-      if (b[i + 2]! > x1) x1 = b[i + 2]!;
-      if (b[i + 3]! > y1) y1 = b[i + 3]!;
-    }
-    out[k * 4] = x0;
-    out[k * 4 + 1] = y0;
-    out[k * 4 + 2] = x1;
-    out[k * 4 + 3] = y1;
+    const c = cands[k]!;
+    const o = c.outer ?? outerBox(c.boxes);
+    out[k * 4] = o[0]!;
+    out[k * 4 + 1] = o[1]!;
+    out[k * 4 + 2] = o[2]!;
+    out[k * 4 + 3] = o[3]!;
   }
   return out;
 }

@@ -19,7 +19,7 @@ import { type GlyphRings, packRings, ringsWithBoxes, SizedGlyphs } from './glyph
 import { haloRings } from './halo.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
-import { type Candidate, hashLabel, place } from './placement.js';
+import { type Candidate, hashLabel, outerBox, place } from './placement.js';
 import { DEFAULT_FONT, fontStackOf } from './fonts.js';
 import { concat } from '../../util/concat.js';
 
@@ -365,7 +365,7 @@ let nextCandidateId = 0;
 
 /** Bytes a candidate holds (boxes, glyph arrays, the object). */
 function candidateBytes(c: LabelCandidate): number {
-  let b = 160 + c.boxes.byteLength + c.text.length * 2;
+  let b = 160 + c.boxes.byteLength + (c.outer ? 96 : 0) + c.text.length * 2;
   const g = c.glyphs;
   if (g) b += 64 + g.fonts.byteLength + g.gids.byteLength + g.x.byteLength + g.y.byteLength + (g.cos?.byteLength ?? 0) + (g.sin?.byteLength ?? 0);
   return b;
@@ -718,7 +718,21 @@ function featureLabels(
       boxes[i + 2] = boxes[i + 2]! + padding;
       boxes[i + 3] = boxes[i + 3]! + padding;
     }
-    const c: LabelCandidate = { x, y, priority, weight, hash: hashLabel(text, x / W, y / W), boxes, text, feature: f.feature, size, color, ink, ...label };
+    const c: LabelCandidate = {
+      x,
+      y,
+      priority,
+      weight,
+      hash: hashLabel(text, x / W, y / W),
+      boxes,
+      outer: outerBox(boxes),
+      text,
+      feature: f.feature,
+      size,
+      color,
+      ink,
+      ...label,
+    };
     c.whole = f.whole;
     c.shift = f.shift;
     c.ord = out.cands.length;
