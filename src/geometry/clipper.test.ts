@@ -1,7 +1,11 @@
 // Reading Clipper2's results from the module's memory (readDirect) against reading them through
 // clipper2-wasm's own API, path by path (PathsD.get(i).view(), what embind gives): the same doubles
 // in the same order, for unions of random rings, an empty result, and after the module's memory grew.
-import { loadClipper, readBothWays } from './clipper.js';
+// unionRings' kept ClipperD against UnionSelfD (unionSelf, a new engine and new paths a call): the
+// same doubles for random rings (fast-check), glyph-like outer rings with holes at world
+// coordinates, one union after another, and after the memory grew.
+import fc from 'fast-check';
+import { loadClipper, readBothWays, unionRings, unionSelf } from './clipper.js';
 import { rng } from '../../tests/helpers/random.js';
 
 const same = (a: Float64Array[], b: Float64Array[]) =>
@@ -49,5 +53,69 @@ describe('Clipper2 results read in place', () => {
     expect(same(big.direct!, big.each)).toBe(true);
     const small = readBothWays(m, [star(rand, 0, 0, 50, 3, 9)]);
     expect(same(small.direct!, small.each)).toBe(true);
+  });
+});
+
+describe('unionRings through a kept ClipperD', () => {
+  test('the same rings as UnionSelfD for random rings at precision 2 and 4 (fast-check)', async () => {
+    const m = await loadClipper();
+    const ring = fc
+      .record({
+        seed: fc.integer({ min: 1, max: 2 ** 30 }),
+        cx: fc.double({ min: -1e6, max: 4e6, noNaN: true }),
+        cy: fc.double({ min: -1e6, max: 4e6, noNaN: true }),
+        n: fc.integer({ min: 1, max: 80 }),
+        r0: fc.double({ min: 0, max: 8, noNaN: true }),
+        r1: fc.double({ min: 0, max: 30, noNaN: true }),
+        reverse: fc.boolean(),
+      })
+      .map(({ seed, cx, cy, n, r0, r1, reverse }) => {
+        const r = star(rng(seed), cx, cy, n, r0, r0 + r1);
+        if (!reverse) return r;
+        const o = new Float64Array(r.length);
+        for (let i = 0; i < r.length; i += 2) {
+          o[i] = r[r.length - 2 - i]!;
+          o[i + 1] = r[r.length - 1 - i]!;
+        }
+        return o;
+      });
+    fc.assert(
+      fc.property(fc.array(ring, { minLength: 0, maxLength: 5 }), fc.boolean(), (rings, four) => {
+        // Shifted next to each other, so that some rings overlap.
+        const near = rings.map((r, k) => {
+          const dx = rings[0]![0]! + k * 3 - r[0]!;
+          const dy = rings[0]![1]! - r[1]!;
+          return r.map((v, i) => v + (i % 2 ? dy : dx));
+        });
+        const p = four ? 4 : 2;
+        const ref = unionSelf(m, near, p);
+        return same(unionRings(m, near, p), ref) && same(unionRings(m, rings, p), unionSelf(m, rings, p));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('glyph-like rings (an outer ring and its holes) at world pixels, one union after another, and after the memory grew', async () => {
+    const m = await loadClipper();
+    const rand = rng(11);
+    const glyph = (cx: number, cy: number): Float64Array[] => {
+      const outer = star(rand, cx, cy, 30 + Math.floor(rand() * 40), 4, 5);
+      const hole = star(rand, cx + rand() - 0.5, cy + rand() - 0.5, 20 + Math.floor(rand() * 30), 1.5, 2.5).reverse();
+      // reverse() turned x, y pairs into y, x pairs: swap them back (a hole wound the other way).
+      for (let i = 0; i < hole.length; i += 2) [hole[i], hole[i + 1]] = [hole[i + 1]!, hole[i]!];
+      return rand() < 0.3 ? [outer, hole, star(rand, cx + 3, cy, 12, 1, 3)] : [hole, outer];
+    };
+    for (let k = 0; k < 300; k++) {
+      const g = glyph(1e6 + rand() * 1e5, 1.5e6 + rand() * 1e5);
+      expect(same(unionRings(m, g), unionSelf(m, g))).toBe(true);
+    }
+    // The scratch paths' views are made again once the memory grew (the old ones read as empty).
+    const before = m.HEAPU8!.buffer.byteLength;
+    unionRings(m, [star(rand, 0, 0, 400_000, 150, 150), star(rand, 200, 0, 400_000, 150, 150)]);
+    expect(m.HEAPU8!.buffer.byteLength).toBeGreaterThan(before);
+    for (let k = 0; k < 50; k++) {
+      const g = glyph(2e6 + rand() * 1e5, 1e6 + rand() * 1e5);
+      expect(same(unionRings(m, g), unionSelf(m, g))).toBe(true);
+    }
   });
 });
