@@ -3,9 +3,10 @@
 // in the same order, for unions of random rings, an empty result, and after the module's memory grew.
 // unionRings' kept ClipperD against UnionSelfD (unionSelf, a new engine and new paths a call): the
 // same doubles for random rings (fast-check), glyph-like outer rings with holes at world
-// coordinates, one union after another, and after the memory grew.
+// coordinates, one union after another, and after the memory grew; unionRingsTo's rings read in
+// place against unionRings' arrays.
 import fc from 'fast-check';
-import { loadClipper, readBothWays, unionRings, unionSelf } from './clipper.js';
+import { loadClipper, readBothWays, unionRings, unionRingsTo, unionSelf } from './clipper.js';
 import { rng } from '../../tests/helpers/random.js';
 
 const same = (a: Float64Array[], b: Float64Array[]) =>
@@ -88,8 +89,10 @@ describe('unionRings through a kept ClipperD', () => {
           return r.map((v, i) => v + (i % 2 ? dy : dx));
         });
         const p = four ? 4 : 2;
+        const sunk: Float64Array[] = [];
+        unionRingsTo(m, near, (src, at, n, stride) => sunk.push(Float64Array.from({ length: n * 2 }, (_, i) => src[at + (i >> 1) * stride + (i & 1)]!)), p);
         const ref = unionSelf(m, near, p);
-        return same(unionRings(m, near, p), ref) && same(unionRings(m, rings, p), unionSelf(m, rings, p));
+        return same(unionRings(m, near, p), ref) && same(sunk, ref) && same(unionRings(m, rings, p), unionSelf(m, rings, p));
       }),
       { numRuns: 300 },
     );

@@ -364,6 +364,35 @@ function readDirect(m: Clipper, paths: PathsD): Float64Array[] | undefined {
 }
 
 /**
+ * readDirect's paths given to `sink` in place (x, y, z of 8 bytes each per point: stride 3 in the
+ * module's Float64Array), once every path's layout has read as readDirect expects; false (and
+ * nothing given) where it does not.
+ */
+function readDirectTo(m: Clipper, paths: PathsD, sink: RingSink): boolean {
+  const ptr = (paths as unknown as { $$?: { ptr?: unknown } }).$$?.ptr;
+  const heap = m.HEAPU8;
+  if (typeof ptr !== 'number' || !heap || ptr % 4 !== 0) return false;
+  if (heapU32.buffer !== heap.buffer) {
+    heapU32 = new Uint32Array(heap.buffer);
+    heapF64 = new Float64Array(heap.buffer);
+  }
+  const u32 = heapU32;
+  const b = u32[ptr >> 2]!;
+  const e = u32[(ptr >> 2) + 1]!;
+  if ((e - b) % 12 !== 0 || (e - b) / 12 !== paths.size()) return false;
+  for (let v = b; v < e; v += 12) {
+    const pb = u32[v >> 2]!;
+    const pe = u32[(v >> 2) + 1]!;
+    if (pb % 8 !== 0 || pe < pb || (pe - pb) % 24 !== 0) return false;
+  }
+  for (let v = b; v < e; v += 12) {
+    const pb = u32[v >> 2]!;
+    sink(heapF64, pb >> 3, (u32[(v >> 2) + 1]! - pb) / 24, 3);
+  }
+  return true;
+}
+
+/**
  * Whether readDirect reads this module's results as readEach does: checked once per module on a
  * union of two squares and a triangle (three paths, 11 points), bit for bit.
  */
@@ -600,6 +629,33 @@ export function unionRings(m: Clipper, rings: Iterable<ArrayLike<number>>, preci
     kit.clipper.Clear();
     kit.input.clear();
   }
+}
+
+/**
+ * Where unionRingsTo puts each result ring, in Clipper's order: its n points' x at
+ * src[at + stride i] and y right after.
+ */
+export type RingSink = (src: Float64Array, at: number, n: number, stride: number) => void;
+
+/**
+ * unionRings' rings given to `sink` one by one, read from the module's memory (readDirect's
+ * reading without an array per ring) where that can be, else from unionRings' arrays: the same
+ * doubles in the same order.
+ */
+export function unionRingsTo(m: Clipper, rings: Iterable<ArrayLike<number>>, sink: RingSink, precision = 4): void {
+  const kit = unionKitOf(m, precision);
+  if (kit && directOk(m)) {
+    try {
+      fillPaths(m, kit.input, rings);
+      kit.clipper.AddSubject(kit.input);
+      kit.clipper.ExecutePath(m.ClipType.Union, m.FillRule.NonZero, kit.result);
+      if (readDirectTo(m, kit.result, sink)) return;
+    } finally {
+      kit.clipper.Clear();
+      kit.input.clear();
+    }
+  }
+  for (const r of unionRings(m, rings, precision)) sink(r, 0, r.length >> 1, 2);
 }
 
 /** unionRings through Clipper2's UnionSelfD (new wasm paths and their handles a call): the reference, and where the module has no ClipperD. */

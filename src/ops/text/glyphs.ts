@@ -123,6 +123,92 @@ export function packRings(rings: readonly ArrayLike<number>[]): GlyphRings {
 }
 
 /**
+ * Rings added one by one into one packed GlyphRings (packRings' layout, boxes as ringsOf finds
+ * them), without an array per ring: built in scratch buffers kept between labels (one packer at a
+ * time: done() before the next is made), copied out once.
+ */
+export class RingPacker {
+  private static coords = new Float64Array(4096);
+  private static boxes = new Float64Array(256);
+  private static starts = new Int32Array(65);
+  private at = 0;
+  private count = 0;
+
+  private room(points: number): void {
+    const P = RingPacker;
+    if (this.at + points * 2 > P.coords.length) {
+      const c = new Float64Array(Math.max(P.coords.length * 2, this.at + points * 2));
+      c.set(P.coords.subarray(0, this.at));
+      P.coords = c;
+    }
+    if ((this.count + 1) * 4 > P.boxes.length) {
+      const b = new Float64Array(P.boxes.length * 2);
+      b.set(P.boxes.subarray(0, this.count * 4));
+      P.boxes = b;
+      const s = new Int32Array(P.starts.length * 2);
+      s.set(P.starts.subarray(0, this.count + 1));
+      P.starts = s;
+    }
+  }
+
+  /** A ring of n points: x at src[at + stride i], y right after; its box found while it is copied (growBox's). */
+  readonly add = (src: Float64Array, at: number, n: number, stride: number): void => {
+    this.room(n);
+    const P = RingPacker;
+    const c = P.coords;
+    let o = this.at;
+    P.starts[this.count] = o;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (let i = 0, q = at; i < n; i++, q += stride, o += 2) {
+      const x = src[q]!;
+      const y = src[q + 1]!;
+      c[o] = x;
+      c[o + 1] = y;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+    this.box(x0, y0, x1, y1);
+    this.at = o;
+  };
+
+  /** Ring k of `set` as it is, with its box (set.ringBoxes). */
+  ringOf(set: GlyphRings, k: number): void {
+    const from = set.starts[k]!;
+    const to = set.starts[k + 1]!;
+    this.room((to - from) >> 1);
+    const P = RingPacker;
+    P.starts[this.count] = this.at;
+    P.coords.set(set.coords.subarray(from, to), this.at);
+    this.at += to - from;
+    const b = set.ringBoxes;
+    this.box(b[k * 4]!, b[k * 4 + 1]!, b[k * 4 + 2]!, b[k * 4 + 3]!);
+  }
+
+  private box(x0: number, y0: number, x1: number, y1: number): void {
+    const b = RingPacker.boxes;
+    const k = this.count * 4;
+    b[k] = x0;
+    b[k + 1] = y0;
+    b[k + 2] = x1;
+    b[k + 3] = y1;
+    this.count++;
+  }
+
+  /** The rings added, packed (new arrays: the scratch buffers serve the next packer). */
+  done(): GlyphRings {
+    const P = RingPacker;
+    const starts = P.starts.slice(0, this.count + 1);
+    starts[this.count] = this.at;
+    return ringsWithBoxes(P.coords.slice(0, this.at), starts, this.count, P.boxes.slice(0, this.count * 4));
+  }
+}
+
+/**
  * A GlyphRings over packed rings: the box of every vertex and of each ring's (min and max are
  * exact, so the whole box is growBox's over all the coordinates, ring by ring or at once).
  */

@@ -7,7 +7,7 @@ import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { RenderError } from '../../errors.js';
 import type { ExprFeature } from '../../expr/index.js';
 import { clamp01, explicitMax } from '../../expr/paint.js';
-import { type Clipper, inflateUnited, loadClipper, unionRings } from '../../geometry/clipper.js';
+import { type Clipper, inflateUnited, loadClipper, unionRings, unionRingsTo } from '../../geometry/clipper.js';
 import { ringArea } from '../../geometry/clip.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
@@ -15,7 +15,7 @@ import type { OpContext } from '../types.js';
 import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turnedBox } from './along.js';
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
-import { type GlyphRings, packRings, ringsWithBoxes, SizedGlyphs } from './glyphs.js';
+import { type GlyphRings, packRings, RingPacker, ringsWithBoxes, SizedGlyphs } from './glyphs.js';
 import { haloRings } from './halo.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
@@ -1095,10 +1095,12 @@ function uniteOverlapping(clipper: Clipper, set: GlyphRings): GlyphRings {
     else groups.set(k, [i]);
   }
   const ring = (i: number) => coords.subarray(starts[i]!, starts[i + 1]!);
-  const out: Float64Array[] = [];
+  // Packed as they come (packRings of the same rings: the same coordinates and boxes), the unions'
+  // rings read straight from Clipper's memory.
+  const out = new RingPacker();
   for (const g of groups.values()) {
-    if (g.length === 1) out.push(ring(g[0]!));
-    else out.push(...unionRings(clipper, g.map(ring)));
+    if (g.length === 1) out.ringOf(set, g[0]!);
+    else unionRingsTo(clipper, g.map(ring), out.add);
   }
-  return packRings(out);
+  return out.done();
 }
