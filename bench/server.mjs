@@ -7,7 +7,7 @@
 //   BENCH_MEMORY=world,gallery,gallery-cached,world-no-source-cache (which memory runs; default world,gallery),
 //   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=<regex of example names>, BENCH_CACHED=0 skips
 //   the cached rows, BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node
-//   flags of the server, BENCH_WARM=1000 warm-up requests before each uncached run, over the zoom
+//   flags of the server, BENCH_WARM=3000 warm-up requests before each uncached run, over the zoom
 //   above's tiles and the zoom below's; BENCH_WARM_COLD=0: the zoom above's alone)
 // Tiles: where each example's data is, from its TileJSON (bounds, minzoom): the first zoom from
 // minzoom on at which the bounds cover at least 96 tiles, at most the 256 nearest the bounds'
@@ -35,9 +35,14 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const BACKEND = process.env.BENCH_BACKEND || 'cpu';
 const SERVE_ARGS = (process.env.BENCH_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
-// 1,000 requests, not 64: after 64 the V8 platform threads still spend ~0.8 ms a tile compiling
-// (JIT) and the workers run colder code, ~1.4 ms of CPU per tile that a running server does not pay.
-const WARM = Number(process.env.BENCH_WARM || 1000);
+// 3,000 requests, not 64 (until 2026-11-26) or 1,000 (until 2026-11-27 16:00): after 64 the V8
+// platform threads still spend ~0.8 ms a tile compiling (JIT) and the workers run colder code; after
+// 1,000 Node's own HTTP code on the main thread is still interpreted (V8 optimises
+// parserOnIncoming after ~1,500 requests) and TurboFan still compiles render code in the timed
+// requests: world 1,000 -> 3,000 warm-up requests, nine alternated pairs, every thread group lower,
+// median server CPU a tile ~4.7 -> ~3.8 ms (docs/server.md, "The bench's warm-up"). A running
+// server does not pay either.
+const WARM = Number(process.env.BENCH_WARM || 3000);
 const WARM_COLD = process.env.BENCH_WARM_COLD !== '0';
 const MEMORY_REQUESTS = Number(process.env.BENCH_MEMORY_REQUESTS ?? 10000);
 const PARTS = new Set((process.env.BENCH_PARTS || 'png,serve,memory,pyramid').split(','));
