@@ -65,7 +65,7 @@ export const stroke = paintOp({
   gpu,
   cpu(ctx) {
     const brush = ctx.input<'brush'>('brush') as Brush;
-    const d = strokeDabs(ctx, brush);
+    const d = strokeDabs(ctx, brush, { borrow: true });
     const { width: W, height: H } = ctx.canvas;
     if (d.count === 0 && d.runCount === 0) {
       // No dab reaches the canvas (open sea): the canvas as it was, or transparent, reported so

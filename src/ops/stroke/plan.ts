@@ -111,13 +111,22 @@ export function pressureOf(curve: unknown): (t: number) => number {
  * Every dab of a stroke node for its canvas, in paint order (group by group). Jittered dabs are
  * laid in WebAssembly (stroke.wat `lay`, bit for bit DabLayout.push) where it runs and no pressure
  * curve is set; `reference: true` lays every dab through push (the oracle of the tests).
+ * `borrow: true` (the CPU kernel, which draws them at once): the dabs' `geom` and `group` lie in
+ * buffers this module reuses, valid until the next borrowing call, instead of new arrays (a fresh
+ * array of a stroke's ~40,000 dabs costs ~20x its copy in page faults and collections).
  */
-export function strokeDabs(ctx: OpContext, brush: Brush, opts: { reference?: boolean } = {}): Dabs {
+export function strokeDabs(ctx: OpContext, brush: Brush, opts: { reference?: boolean; borrow?: boolean } = {}): Dabs {
   const features = ctx.input<'features'>('features') as Features;
-  const layout = new DabLayout(ctx, brush, opts.reference === true);
+  const layout = new DabLayout(ctx, brush, opts.reference === true, opts.borrow === true);
   for (const g of features.groups) layout.feature(g);
   return layout.dabs();
 }
+
+/** Floats of a reused dab buffer kept past a call (4 MiB); a larger one is dropped once done with. */
+const BORROW_KEEP = 1 << 20;
+/** The reused buffers of borrowing calls: the laid dabs' copy, and their groups. */
+let borrowedGeom: Float32Array = new Float32Array(0);
+let borrowedGroup: Uint32Array = new Uint32Array(4096);
 
 /** Lays a stroke node's dabs: its settings, and the dabs and runs laid so far. */
 class DabLayout {
@@ -154,7 +163,7 @@ class DabLayout {
   total = 0;
   /** The dabs laid so far, [cx, cy, r, m] each: in the lay kernel's memory where it runs. */
   geom: Float32Array;
-  grp = new Uint32Array(4096);
+  grp: Uint32Array;
   n = 0;
   readonly paints: number[] = [];
   fkey = 0;
@@ -170,6 +179,7 @@ class DabLayout {
     readonly ctx: OpContext,
     readonly brush: Brush,
     reference: boolean,
+    readonly borrow: boolean,
   ) {
     ({ x0: this.x0, y0: this.y0, width: this.W, height: this.H } = ctx.canvas);
     this.world = ctx.canvas.tileSize * 2 ** ctx.canvas.z;
@@ -208,6 +218,7 @@ class DabLayout {
             seed: this.seed,
           });
     this.geom = this.layer ? this.layer.room(LAY_CHUNK) : new Float32Array(4096 * 4);
+    this.grp = borrow ? borrowedGroup : new Uint32Array(4096);
   }
 
   /**
@@ -449,13 +460,25 @@ class DabLayout {
 
   dabs(): Dabs {
     const { n, runGroup, brush } = this;
+    let geom = this.geom.subarray(0, n * 4);
+    if (this.borrow) {
+      // A grown group array is kept for the next call; the dabs copied into the reused buffer.
+      if (this.grp.length <= BORROW_KEEP) borrowedGroup = this.grp;
+      if (this.layer) {
+        if (borrowedGeom.length < n * 4) borrowedGeom = new Float32Array(Math.max(n * 4, 2 * borrowedGeom.length));
+        const out = borrowedGeom.subarray(0, n * 4);
+        out.set(geom);
+        geom = out;
+        if (borrowedGeom.length > BORROW_KEEP) borrowedGeom = new Float32Array(0);
+      }
+    } else if (this.layer) geom = geom.slice();
     return {
       count: n,
       runs: Float64Array.from(this.runs),
       runGroup: Uint32Array.from(runGroup),
       runCount: runGroup.length,
       // The lay kernel's dabs are copied out of its memory (the draw kernel reuses it).
-      geom: this.layer ? this.geom.slice(0, n * 4) : this.geom.subarray(0, n * 4),
+      geom,
       group: this.grp.subarray(0, n),
       paints: Float32Array.from(this.paints),
       groups: this.gi,
