@@ -1,5 +1,6 @@
 // blend: every mode and composite against the W3C Compositing and Blending Level 1 formulas,
 // written out here from the spec text on straight colours, independently of cpu.ts.
+import fc from 'fast-check';
 import { BLEND_MODES, blendRasters, blendReference, normalOver, normalOverMasked, type BlendMode, type Composite } from './cpu.js';
 import { BLEND_SPAN_PIXELS, blendMemoryBytes, eraseSimd, multiplySimd, normalOverSimd, normalOverSimdAvailable } from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
@@ -289,6 +290,62 @@ describe('erase and multiply atop: the WebAssembly shortcuts = the TypeScript lo
         for (let i = 0; i < a.length; i++) if (!Object.is(a[i], t[i])) diff++;
         expect({ composite, opacity, diff }).toEqual({ composite, opacity, diff: 0 });
       }
+  });
+});
+
+describe('multiply: the four-pixel shortcuts of blend.wat = the TypeScript loop', () => {
+  // blend.wat takes four pixels at once where no source alpha is > 0 and every base alpha is in
+  // (0, 1] (the base as it is), where atop meets four base pixels of four +0 (+0), and where four
+  // opaque sources meet four opaque bases (the one-pixel shortcut four times). Runs of pixels of
+  // one kind (so whole quads of it, and quads with one odd pixel), against the loop, every bit.
+  const kinds = ['clear', 'opaque', 'zero', 'translucent', 'odd'] as const;
+  const odd = [Number.NaN, -0, -0.5, 1.5, 1, 0, 0.5, Number.POSITIVE_INFINITY];
+  const pixel = fc.record({
+    kind: fc.constantFrom(...kinds),
+    base: fc.constantFrom(...kinds),
+    len: fc.integer({ min: 1, max: 11 }),
+    a: fc.float({ noNaN: false }),
+    c: fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...odd)), { minLength: 6, maxLength: 6 }),
+  });
+  const pick = (xs: number[], a: number): number => xs[Math.abs(Math.floor(a * 7)) % xs.length]!;
+  // 'clear': a source alpha not > 0, a base alpha in (0, 1]; 'odd': any float (NaN, -0, > 1, ...).
+  const alphaOf = (kind: (typeof kinds)[number], a: number, src: boolean): number =>
+    kind === 'clear'
+      ? src
+        ? pick([0, -0, -0.5, Number.NaN], a)
+        : pick([0.75, 1, 0.25, 1e-30], a)
+      : kind === 'opaque'
+        ? pick([1, 1, 1.25, 1], a)
+        : kind === 'zero'
+          ? 0
+          : kind === 'translucent'
+            ? Math.min(1, Math.abs(a) % 1 || 0.5)
+            : a;
+  test('the same bits on runs of clear, opaque, +0, translucent and odd pixels, over and atop', () => {
+    fc.assert(
+      fc.property(fc.array(pixel, { minLength: 1, maxLength: 40 }), fc.constantFrom(1, 0.6, 0, 0.35), fc.boolean(), (runs, opacity, atop) => {
+        const n = runs.reduce((s, r) => s + r.len, 0);
+        const base = new Float32Array(n * 4);
+        const over = new Float32Array(n * 4);
+        let i = 0;
+        for (const r of runs)
+          for (let k = 0; k < r.len; k++, i++) {
+            const as = alphaOf(r.kind, r.a, true);
+            const ab = alphaOf(r.base, r.a * 3, false);
+            for (let ch = 0; ch < 3; ch++) {
+              over[i * 4 + ch] = r.kind === 'odd' ? r.c[ch]! : r.c[ch]! * (as > 0 ? Math.min(as, 1) : 0);
+              base[i * 4 + ch] = r.base === 'zero' ? 0 : r.base === 'odd' ? r.c[ch + 3]! : r.c[ch + 3]! * Math.min(Math.max(ab, 0), 1);
+            }
+            over[i * 4 + 3] = as;
+            base[i * 4 + 3] = ab;
+          }
+        const o = { mode: 'multiply' as const, composite: atop ? ('atop' as const) : ('over' as const), opacity };
+        const a = new Uint32Array(blendRasters(base, over, o).slice().buffer);
+        const t = new Uint32Array(blendRasters(base, over, o, { simd: false }).slice().buffer);
+        return a.every((v, j) => v === t[j]);
+      }),
+      { numRuns: 400, seed: 25 },
+    );
   });
 });
 

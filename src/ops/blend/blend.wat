@@ -57,8 +57,10 @@
     (local $cbRG v128) (local $cbBA v128) (local $sRG v128) (local $sBA v128) (local $mRG v128) (local $mBA v128)
     (local $d v128) (local $abv v128) (local $omab v128) (local $t1 f64) (local $zero v128) (local $one v128)
     (local $fast i32) (local $t32 f32) (local $fav v128) (local $kv v128) (local $alpha1 f32)
+    (local $B0 v128) (local $B1 v128) (local $B2 v128) (local $B3 v128) (local $one32 v128) (local $chk i32)
     (local.set $zero (v128.const f64x2 0 0))
     (local.set $one (v128.const f64x2 1 1))
+    (local.set $one32 (v128.const f32x4 1 1 1 1))
     ;; An opaque pixel over an opaque base (both alphas >= 1, so clamped to 1) at opacity > 0, the
     ;; common case: as = 1 opacity = opacity, no division (d = 1), m = clamp01(cb) s, fa = as (over)
     ;; or as 1 (atop) = opacity, k = 1 - opacity, alpha = as + 1 k = opacity + k (over) or 1
@@ -73,6 +75,141 @@
       (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $bytes))))
       (loop $pixel
         (block $next
+          ;; Four pixels at once where none of their source alphas is > 0 (a stroke or pattern
+          ;; layer is mostly transparent) and every base alpha is in (0, 1]: each is the base
+          ;; with its alpha clamped (below), and clamp01 keeps an alpha in (0, 1] as it is (1
+          ;; gives the constant 1, the same bits), so the four base pixels are stored unchanged;
+          ;; for atop the base is not four +0. Any other four pixels go one by one before the
+          ;; next test (an opaque source is not tested at every pixel).
+          (if (i32.and (i32.ge_u (local.get $p) (local.get $chk)) (i32.le_u (i32.add (local.get $p) (i32.const 64)) (local.get $bytes)))
+            (then
+              (local.set $chk (i32.add (local.get $p) (i32.const 64)))
+              ;; atop over four base pixels of four +0: four +0 pixels (below), the source unread
+              (if (local.get $atop)
+                (then
+                  (if (i32.eqz (v128.any_true (v128.or
+                        (v128.or (v128.load align=4 (i32.add (local.get $base) (local.get $p)))
+                          (v128.load offset=16 align=4 (i32.add (local.get $base) (local.get $p))))
+                        (v128.or (v128.load offset=32 align=4 (i32.add (local.get $base) (local.get $p)))
+                          (v128.load offset=48 align=4 (i32.add (local.get $base) (local.get $p)))))))
+                    (then
+                      (v128.store align=4 (i32.add (local.get $out) (local.get $p)) (v128.const i32x4 0 0 0 0))
+                      (v128.store offset=16 align=4 (i32.add (local.get $out) (local.get $p)) (v128.const i32x4 0 0 0 0))
+                      (v128.store offset=32 align=4 (i32.add (local.get $out) (local.get $p)) (v128.const i32x4 0 0 0 0))
+                      (v128.store offset=48 align=4 (i32.add (local.get $out) (local.get $p)) (v128.const i32x4 0 0 0 0))
+                      (local.set $p (i32.add (local.get $p) (i32.const 48)))
+                      (br $next)))))
+              (if (i32.eqz (i32x4.extract_lane 3 (v128.or
+                    (v128.or
+                      (f32x4.gt (v128.load align=4 (i32.add (local.get $over) (local.get $p))) (local.get $zero))
+                      (f32x4.gt (v128.load offset=16 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $zero)))
+                    (v128.or
+                      (f32x4.gt (v128.load offset=32 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $zero))
+                      (f32x4.gt (v128.load offset=48 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $zero))))))
+                (then
+                  (local.set $B0 (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
+                  (local.set $B1 (v128.load offset=16 align=4 (i32.add (local.get $base) (local.get $p))))
+                  (local.set $B2 (v128.load offset=32 align=4 (i32.add (local.get $base) (local.get $p))))
+                  (local.set $B3 (v128.load offset=48 align=4 (i32.add (local.get $base) (local.get $p))))
+                  (if (i32x4.extract_lane 3 (v128.and
+                        (v128.and
+                          (v128.and (f32x4.gt (local.get $B0) (local.get $zero)) (f32x4.le (local.get $B0) (local.get $one32)))
+                          (v128.and (f32x4.gt (local.get $B1) (local.get $zero)) (f32x4.le (local.get $B1) (local.get $one32))))
+                        (v128.and
+                          (v128.and (f32x4.gt (local.get $B2) (local.get $zero)) (f32x4.le (local.get $B2) (local.get $one32)))
+                          (v128.and (f32x4.gt (local.get $B3) (local.get $zero)) (f32x4.le (local.get $B3) (local.get $one32))))))
+                    (then
+                      (v128.store align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B0))
+                      (v128.store offset=16 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B1))
+                      (v128.store offset=32 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B2))
+                      (v128.store offset=48 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B3))
+                      ;; the loop's step adds the last 16
+                      (local.set $p (i32.add (local.get $p) (i32.const 48)))
+                      (br $next)))))
+              ;; Four opaque source pixels over four opaque base pixels (alphas >= 1) at opacity
+              ;; > 0: each as the one-pixel shortcut below computes it (the same operations).
+              (if (i32.and (local.get $fast) (i32x4.extract_lane 3 (v128.and
+                    (v128.and
+                      (v128.and (f32x4.ge (v128.load align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32))
+                        (f32x4.ge (v128.load offset=16 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32)))
+                      (v128.and (f32x4.ge (v128.load offset=32 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32))
+                        (f32x4.ge (v128.load offset=48 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32))))
+                    (v128.and
+                      (v128.and (f32x4.ge (v128.load align=4 (i32.add (local.get $base) (local.get $p))) (local.get $one32))
+                        (f32x4.ge (v128.load offset=16 align=4 (i32.add (local.get $base) (local.get $p))) (local.get $one32)))
+                      (v128.and (f32x4.ge (v128.load offset=32 align=4 (i32.add (local.get $base) (local.get $p))) (local.get $one32))
+                        (f32x4.ge (v128.load offset=48 align=4 (i32.add (local.get $base) (local.get $p))) (local.get $one32)))))))
+                (then
+                      (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
+                      (local.set $O (v128.load align=4 (i32.add (local.get $over) (local.get $p))))
+                      (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+                      (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+                      (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+                        (f32x4.replace_lane 3
+                          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbRG))))
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                    (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbBA)))))
+                          (local.get $alpha1)))
+                      (local.set $B (v128.load offset=16 align=4 (i32.add (local.get $base) (local.get $p))))
+                      (local.set $O (v128.load offset=16 align=4 (i32.add (local.get $over) (local.get $p))))
+                      (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+                      (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+                      (v128.store offset=16 align=4 (i32.add (local.get $out) (local.get $p))
+                        (f32x4.replace_lane 3
+                          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbRG))))
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                    (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbBA)))))
+                          (local.get $alpha1)))
+                      (local.set $B (v128.load offset=32 align=4 (i32.add (local.get $base) (local.get $p))))
+                      (local.set $O (v128.load offset=32 align=4 (i32.add (local.get $over) (local.get $p))))
+                      (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+                      (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+                      (v128.store offset=32 align=4 (i32.add (local.get $out) (local.get $p))
+                        (f32x4.replace_lane 3
+                          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbRG))))
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                    (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbBA)))))
+                          (local.get $alpha1)))
+                      (local.set $B (v128.load offset=48 align=4 (i32.add (local.get $base) (local.get $p))))
+                      (local.set $O (v128.load offset=48 align=4 (i32.add (local.get $over) (local.get $p))))
+                      (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+                      (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+                      (v128.store offset=48 align=4 (i32.add (local.get $out) (local.get $p))
+                        (f32x4.replace_lane 3
+                          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbRG))))
+                            (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                                (f64x2.mul (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one))
+                                  (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                    (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                              (f64x2.mul (local.get $kv) (local.get $cbBA)))))
+                          (local.get $alpha1)))
+                  (local.set $p (i32.add (local.get $p) (i32.const 48)))
+                  (br $next)))))
           (local.set $B (v128.load align=4 (i32.add (local.get $base) (local.get $p))))
           ;; atop over a base pixel of four +0 (the sea under watercolour's land wash): ab = +0, so
           ;; fa = as ab = +0, k = 1 - as >= 0, each channel fa m + k (+0) = +0 (m is clamped, finite)
