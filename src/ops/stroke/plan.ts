@@ -124,8 +124,9 @@ export function strokeDabs(ctx: OpContext, brush: Brush, opts: { reference?: boo
 
 /** Floats of a reused dab buffer kept past a call (4 MiB); a larger one is dropped once done with. */
 const BORROW_KEEP = 1 << 20;
-/** The reused buffers of borrowing calls: the laid dabs' copy, and their groups. */
+/** The reused buffers of borrowing calls: the laid dabs' copy, the dabs push lays, and their groups. */
 let borrowedGeom: Float32Array = new Float32Array(0);
+let borrowedPushed: Float32Array = new Float32Array(4096 * 4);
 let borrowedGroup: Uint32Array = new Uint32Array(4096);
 
 /** Lays a stroke node's dabs: its settings, and the dabs and runs laid so far. */
@@ -217,7 +218,7 @@ class DabLayout {
             widthMax: this.widthMax,
             seed: this.seed,
           });
-    this.geom = this.layer ? this.layer.room(LAY_CHUNK) : new Float32Array(4096 * 4);
+    this.geom = this.layer ? this.layer.room(LAY_CHUNK) : borrow ? borrowedPushed : new Float32Array(4096 * 4);
     this.grp = borrow ? borrowedGroup : new Uint32Array(4096);
   }
 
@@ -462,8 +463,9 @@ class DabLayout {
     const { n, runGroup, brush } = this;
     let geom = this.geom.subarray(0, n * 4);
     if (this.borrow) {
-      // A grown group array is kept for the next call; the dabs copied into the reused buffer.
+      // Grown arrays are kept for the next call; the lay kernel's dabs copied into the reused buffer.
       if (this.grp.length <= BORROW_KEEP) borrowedGroup = this.grp;
+      if (!this.layer && this.geom.length <= BORROW_KEEP) borrowedPushed = this.geom;
       if (this.layer) {
         if (borrowedGeom.length < n * 4) borrowedGeom = new Float32Array(Math.max(n * 4, 2 * borrowedGeom.length));
         const out = borrowedGeom.subarray(0, n * 4);
