@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { BLEND_MODES, blendRasters, blendReference, normalOver, normalOverMasked, type BlendMode, type Composite } from './cpu.js';
 import { BLEND_SPAN_PIXELS, blendMemoryBytes, eraseSimd, multiplySimd, normalOverSimd, normalOverSimdAvailable } from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
+import { markUniform } from '../../backends/cpu/uniform.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { reference } from '../../../tests/helpers/w3c-compositing.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
@@ -345,6 +346,39 @@ describe('multiply: the four-pixel shortcuts of blend.wat = the TypeScript loop'
         return a.every((v, j) => v === t[j]);
       }),
       { numRuns: 400, seed: 25 },
+    );
+  });
+  test('the same bits over a base marked one value everywhere (its terms taken once)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(pixel, { minLength: 1, maxLength: 40 }),
+        fc.constantFrom(1, 0.6, 0, 0.35),
+        fc.boolean(),
+        fc.constantFrom(...kinds),
+        fc.float({ noNaN: false }),
+        fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...odd)), { minLength: 3, maxLength: 3 }),
+        (runs, opacity, atop, baseKind, a, c) => {
+          const n = runs.reduce((s, r) => s + r.len, 0);
+          const ab = alphaOf(baseKind, a, false);
+          const px = c.map((v) => (baseKind === 'zero' ? 0 : baseKind === 'odd' ? v : v * Math.min(Math.max(ab, 0), 1)));
+          const base = new Float32Array(n * 4);
+          const over = new Float32Array(n * 4);
+          let i = 0;
+          for (const r of runs)
+            for (let k = 0; k < r.len; k++, i++) {
+              const as = alphaOf(r.kind, r.a, true);
+              for (let ch = 0; ch < 3; ch++) over[i * 4 + ch] = r.kind === 'odd' ? r.c[ch]! : r.c[ch]! * (as > 0 ? Math.min(as, 1) : 0);
+              over[i * 4 + 3] = as;
+              base.set([px[0]!, px[1]!, px[2]!, ab], i * 4);
+            }
+          markUniform(base, base.subarray(0, 4));
+          const o = { mode: 'multiply' as const, composite: atop ? ('atop' as const) : ('over' as const), opacity };
+          const got = new Uint32Array(blendRasters(base, over, o).slice().buffer);
+          const t = new Uint32Array(blendRasters(base, over, o, { simd: false }).slice().buffer);
+          return got.every((v, j) => v === t[j]);
+        },
+      ),
+      { numRuns: 400, seed: 26 },
     );
   });
 });

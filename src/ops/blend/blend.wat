@@ -51,13 +51,14 @@
   ;; x) is (+0 < x ? x : +0), so NaN, -0 and negatives give +0, and pmin(y, 1) is (1 < y ? 1 : y),
   ;; the same selects as the scalar form, one minpd / maxpd each instead of two compares and two
   ;; bitselects.
-  (func (export "multiply") (param $base i32) (param $over i32) (param $out i32) (param $bytes i32) (param $opacity f64) (param $atop i32)
+  (func (export "multiply") (param $base i32) (param $over i32) (param $out i32) (param $bytes i32) (param $opacity f64) (param $atop i32) (param $uni i32)
     (local $p i32) (local $B v128) (local $O v128)
     (local $oa f64) (local $ab f64) (local $srcA f64) (local $as f64) (local $fa f64) (local $k f64) (local $alpha f64)
     (local $cbRG v128) (local $cbBA v128) (local $sRG v128) (local $sBA v128) (local $mRG v128) (local $mBA v128)
     (local $d v128) (local $abv v128) (local $omab v128) (local $t1 f64) (local $zero v128) (local $one v128)
     (local $fast i32) (local $t32 f32) (local $fav v128) (local $kv v128) (local $alpha1 f32)
     (local $B0 v128) (local $B1 v128) (local $B2 v128) (local $B3 v128) (local $one32 v128) (local $chk i32)
+    (local $uOpaque i32) (local $uclRG v128) (local $uclBA v128) (local $ukRG v128) (local $ukBA v128)
     (local.set $zero (v128.const f64x2 0 0))
     (local.set $one (v128.const f64x2 1 1))
     (local.set $one32 (v128.const f32x4 1 1 1 1))
@@ -70,6 +71,19 @@
     (local.set $kv (f64x2.splat (f64.sub (f64.const 1) (local.get $opacity))))
     (local.set $alpha1 (select (f32.const 1)
       (f32.demote_f64 (f64.add (local.get $opacity) (f64.sub (f64.const 1) (local.get $opacity)))) (local.get $atop)))
+    ;; $uni: every base pixel holds the first one's bits (a solid paper under a grain): an opaque
+    ;; one's clamp01(cb) and k cb per channel pair are the same for every pixel, taken once here
+    ;; (the same f64 operations as the shortcut below takes per pixel).
+    (if (i32.and (local.get $uni) (i32.lt_u (i32.const 0) (local.get $bytes)))
+      (then
+        (local.set $B (v128.load align=4 (local.get $base)))
+        (local.set $uOpaque (f32.ge (f32x4.extract_lane 3 (local.get $B)) (f32.const 1)))
+        (local.set $cbRG (f64x2.promote_low_f32x4 (local.get $B)))
+        (local.set $cbBA (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $B) (local.get $B))))
+        (local.set $uclRG (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbRG)) (local.get $one)))
+        (local.set $uclBA (f64x2.pmin (f64x2.pmax (local.get $zero) (local.get $cbBA)) (local.get $one)))
+        (local.set $ukRG (f64x2.mul (local.get $kv) (local.get $cbRG)))
+        (local.set $ukBA (f64x2.mul (local.get $kv) (local.get $cbBA)))))
     (local.set $p (i32.const 0))
     (block $done
       (br_if $done (i32.eqz (i32.lt_u (local.get $p) (local.get $bytes))))
@@ -126,6 +140,74 @@
                       ;; the loop's step adds the last 16
                       (local.set $p (i32.add (local.get $p) (i32.const 48)))
                       (br $next)))))
+              ;; The same over one opaque base pixel everywhere ($uni): its per-channel terms from
+              ;; the call's start, the base not read.
+              (if (i32.and (local.get $fast) (local.get $uOpaque)) (then
+              (if (i32x4.extract_lane 3
+                    (v128.and
+                      (v128.and (f32x4.ge (v128.load align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32))
+                        (f32x4.ge (v128.load offset=16 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32)))
+                      (v128.and (f32x4.ge (v128.load offset=32 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32))
+                        (f32x4.ge (v128.load offset=48 align=4 (i32.add (local.get $over) (local.get $p))) (local.get $one32)))))
+                (then
+                  (local.set $O (v128.load align=4 (i32.add (local.get $over) (local.get $p))))
+                  (v128.store align=4 (i32.add (local.get $out) (local.get $p))
+                    (f32x4.replace_lane 3
+                      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclRG)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                          (local.get $ukRG)))
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclBA)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                          (local.get $ukBA))))
+                      (local.get $alpha1)))
+                  (local.set $O (v128.load offset=16 align=4 (i32.add (local.get $over) (local.get $p))))
+                  (v128.store offset=16 align=4 (i32.add (local.get $out) (local.get $p))
+                    (f32x4.replace_lane 3
+                      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclRG)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                          (local.get $ukRG)))
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclBA)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                          (local.get $ukBA))))
+                      (local.get $alpha1)))
+                  (local.set $O (v128.load offset=32 align=4 (i32.add (local.get $over) (local.get $p))))
+                  (v128.store offset=32 align=4 (i32.add (local.get $out) (local.get $p))
+                    (f32x4.replace_lane 3
+                      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclRG)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                          (local.get $ukRG)))
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclBA)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                          (local.get $ukBA))))
+                      (local.get $alpha1)))
+                  (local.set $O (v128.load offset=48 align=4 (i32.add (local.get $over) (local.get $p))))
+                  (v128.store offset=48 align=4 (i32.add (local.get $out) (local.get $p))
+                    (f32x4.replace_lane 3
+                      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclRG)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero) (f64x2.promote_low_f32x4 (local.get $O))) (local.get $one))))
+                          (local.get $ukRG)))
+                        (f32x4.demote_f64x2_zero (f64x2.add (f64x2.mul (local.get $fav)
+                            (f64x2.mul (local.get $uclBA)
+                              (f64x2.pmin (f64x2.pmax (local.get $zero)
+                                (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $O) (local.get $O)))) (local.get $one))))
+                          (local.get $ukBA))))
+                      (local.get $alpha1)))
+                  (local.set $p (i32.add (local.get $p) (i32.const 48)))
+                  (br $next)))))
               ;; Four opaque source pixels over four opaque base pixels (alphas >= 1) at opacity
               ;; > 0: each as the one-pixel shortcut below computes it (the same operations).
               (if (i32.and (local.get $fast) (i32x4.extract_lane 3 (v128.and

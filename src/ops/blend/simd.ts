@@ -3,12 +3,13 @@
 // ~1e-7. The kernel is blend.wat; where WebAssembly SIMD is missing, `normalOverSimd` returns false
 // and the loop runs. `multiply` and `erase` without a mask: the same f64 arithmetic as cpu.ts, bit
 // for bit.
+import { uniformOf } from '../../backends/cpu/uniform.js';
 import { inArena } from '../../util/wasm-arena.js';
 import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 
 interface Exports {
   over(base: number, over: number, out: number, bytes: number, opacity: number): void;
-  multiply(base: number, over: number, out: number, bytes: number, opacity: number, atop: number): void;
+  multiply(base: number, over: number, out: number, bytes: number, opacity: number, atop: number, uni: number): void;
   erase(base: number, over: number, out: number, bytes: number, opacity: number): void;
 }
 
@@ -97,7 +98,10 @@ function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, 
  * f64 operations per channel). False without WebAssembly SIMD.
  */
 export function multiplySimd(base: Float32Array, over: Float32Array, opacity: number, atop: boolean, out: Float32Array): boolean {
-  return withRasters(base, over, out, (fn, b, o, r, bytes) => fn.multiply(b, o, r, bytes, opacity, atop ? 1 : 0));
+  // A base marked one value everywhere (src/backends/cpu/uniform.ts; a solid paper): the kernel
+  // takes its per-pixel terms of an opaque base once (the same bits).
+  const uni = uniformOf(base) ? 1 : 0;
+  return withRasters(base, over, out, (fn, b, o, r, bytes) => fn.multiply(b, o, r, bytes, opacity, atop ? 1 : 0, uni));
 }
 
 /** The `erase` composite without a mask, bit for bit cpu.ts's loop. False without WebAssembly SIMD. */
