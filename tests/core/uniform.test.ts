@@ -33,6 +33,24 @@ class UnmarkedBackend extends CpuBackend {
 
 const bits = (r: Raster) => Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
 
+/** A GeoJSON square polygon feature over lon/lat [x0, x1] x [y0, y1]. */
+const square = (x0: number, y0: number, x1: number, y1: number) => ({
+  type: 'Feature',
+  properties: {},
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [x0, y0],
+        [x1, y0],
+        [x1, y1],
+        [x0, y1],
+        [x0, y0],
+      ],
+    ],
+  },
+});
+
 /** Renders tile `t` with marks and without; expects the same bits; returns whether the marked render's output was marked. */
 async function sameBits(renderer: Renderer, t: [number, number, number], params = renderer.params({}), size = 256): Promise<boolean> {
   const [z, x, y] = t;
@@ -206,22 +224,6 @@ describe("one-value rasters: the same bits as every op's general path", () => {
   });
 
   test('a paint drawn onto a marked base loses the mark; one that draws nothing keeps it', async () => {
-    const square = (x0: number, y0: number, x1: number, y1: number) => ({
-      type: 'Feature',
-      properties: {},
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [x0, y0],
-            [x1, y0],
-            [x1, y1],
-            [x0, y1],
-            [x0, y0],
-          ],
-        ],
-      },
-    });
     const style = (feature: unknown) =>
       Renderer.create({
         output: 'out',
@@ -245,22 +247,6 @@ describe("one-value rasters: the same bits as every op's general path", () => {
   });
 
   test("a blend whose one value is its base's own bits hands on the base's array: paints onto it, the base's other readers and a node cache see the same bits", async () => {
-    const square = (x0: number, y0: number, x1: number, y1: number) => ({
-      type: 'Feature',
-      properties: {},
-      geometry: {
-        type: 'Polygon',
-        coordinates: [
-          [
-            [x0, y0],
-            [x1, y0],
-            [x1, y1],
-            [x0, y1],
-            [x0, y0],
-          ],
-        ],
-      },
-    });
     const style = (feature: unknown, opaque: boolean, nodeCache?: NodeCache) =>
       Renderer.create(
         {
