@@ -2,7 +2,7 @@
 // system's chromium (never a downloaded one) driven headless by playwright-core.
 import { execFileSync } from 'node:child_process';
 import { get } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,8 +57,18 @@ export async function pageReady(page: Page, consoleErrors: string[] = [], timeou
 }
 
 /** Build dist/browser from the current sources (esbuild, under a second). */
+/**
+ * Builds dist/browser once per jest run: the global setup (tests/helpers/generate.mjs) names the run
+ * in TILEGRAPH_TEST_RUN, and the first test file to open a browser builds and stamps it (a second
+ * file starting meanwhile builds too: the build renames its files into place). A file run outside
+ * jest's setup builds every time.
+ */
 export function buildBundle(): void {
+  const run = process.env.TILEGRAPH_TEST_RUN;
+  const stamp = path.join(ROOT, 'dist/.browser-bundle-test-run');
+  if (run && existsSync(stamp) && readFileSync(stamp, 'utf8') === run) return;
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-browser.mjs')], { stdio: 'pipe' });
+  if (run) writeFileSync(stamp, run);
 }
 
 export interface Session {

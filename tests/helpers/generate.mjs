@@ -7,6 +7,8 @@ import { writeGenerated as writeWasm } from '../../scripts/gen-wasm.mjs';
 import { buildNative } from '../../scripts/build-native.mjs';
 
 export default async function generate() {
+  // Names this run for the browser tests' bundle build (tests/browser/harness.ts buildBundle: once a run).
+  process.env.TILEGRAPH_TEST_RUN = `${Date.now()}-${process.pid}`;
   writeShaders();
   await writeWasm();
   const line = buildNative(); // dist/native/deflate.node, when a C source is newer
