@@ -60,7 +60,9 @@ if (process.env.BENCH_NODES === '1') {
 }
 const printNodes = (n) => {
   if (!byOp.size) return;
-  const rows = [...byOp].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  const rows = [...byOp].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP || 14));
+  const all = [...byOp].reduce((s, [, ms]) => s + ms, 0);
+  console.log(`    nodes in all: ${(all / n).toFixed(2)} ms per ${MODE === 'server' ? 'tile' : 'change'} (${byOp.size} nodes)`);
   console.log(`    by node (CPU ms per ${MODE === 'server' ? 'tile' : 'change'}): ${rows.map(([k, ms]) => `${k} ${(ms / n).toFixed(2)}`).join(', ')}`);
   byOp.clear();
 };

@@ -125,6 +125,16 @@ export class Stroker {
   private seamPoly = new Float64Array(16);
   private seamTmp = new Float64Array(16);
   /**
+   * The numbers vertex(), arc(), arcRight() and cap() take, passed here rather than as arguments:
+   * those methods are too large for TurboFan to inline, and a call with doubles boxes each in a
+   * heap number (outline's vertex calls alone were a twentieth of what a toner tile allocated).
+   * vertex: [vx, vy, n1x, n1y, n2x, n2y, u1x, u1y, u2x, u2y]; arc: [cx, cy, a0, sweep, r]; cap:
+   * [x, y, ux, uy]. Each method reads its numbers before it calls another.
+   */
+  private readonly va = new Float64Array(10);
+  private readonly aa = new Float64Array(5);
+  private readonly ca = new Float64Array(4);
+  /**
    * The canvas the rings are for ([x0, y0, x1, y1], the rings' units), when the consumer draws
    * with the exact-area rasterizer: a ring wholly above, below or right of it changes no cell the
    * canvas shows (Rasterizer.addRing passes over every edge of it), so a whole uncut line, or a
@@ -161,7 +171,7 @@ export class Stroker {
     // An uncut line whose outline and caps (within the miter limit or 1.5 half widths of its
     // points) lie wholly off the canvas's top, bottom or right side: nothing to build. A cap
     // (within 1.5 half widths of its end: a square cap's corner is sqrt 2 of them) likewise.
-    if (this.cull && capStart && capEnd && this.style.offset === 0 && this.culled(this.pts, n, this.h * Math.max(this.style.miterLimit, 1.5))) return;
+    if (this.cull && capStart && capEnd && this.style.offset === 0 && this.culled(this.pts, 0, n, Math.max(this.style.miterLimit, 1.5))) return;
     this.strokeOpen(this.pts, n, capStart, capEnd, capStart ? 0 : startCut, capEnd ? 0 : endCut);
   }
 
@@ -217,15 +227,17 @@ export class Stroker {
   // --- internals -------------------------------------------------------------------------
 
   /**
-   * Whether every point of p[0 .. n) grown by r (plus a pixel for rounding) lies above, below or
-   * right of `cull`, where no ring drawn there reaches a cell of the canvas.
+   * Whether every point of p[from .. from + n) grown by r = the half width times `f` (plus a pixel
+   * for rounding) lies above, below or right of `cull`, where no ring drawn there reaches a cell
+   * of the canvas. (A start index, not a subarray; r made here, not passed: nothing allocated.)
    */
-  private culled(p: Float64Array, n: number, r: number): boolean {
+  private culled(p: Float64Array, from: number, n: number, f: number): boolean {
     const c = this.cull!;
+    const r = this.h * f;
     let x0 = Infinity;
     let y0 = Infinity;
     let y1 = -Infinity;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < from + n; i++) {
       const x = p[i * 2]!;
       const y = p[i * 2 + 1]!;
       if (x < x0) x0 = x;
@@ -381,13 +393,27 @@ export class Stroker {
     if (startCut !== 0) this.seam(p, 1, 0, startCut, k0, n === 2 ? endCut : 0, k1);
     const cap = this.style.cap;
     if (cap === 'butt') return;
-    if (capStart && !(this.cull && this.culled(p, 1, h * 1.5))) {
-      const [ux, uy] = unit(p, 0, 1);
-      this.cap(p[0]!, p[1]!, -ux, -uy, h, cap);
+    const ca = this.ca;
+    if (capStart && !(this.cull && this.culled(p, 0, 1, 1.5))) {
+      // The unit direction from point 1 to point 0 (that of 0 -> 1, negated).
+      const dx = p[2]! - p[0]!;
+      const dy = p[3]! - p[1]!;
+      const l = hypot(dx, dy);
+      ca[0] = p[0]!;
+      ca[1] = p[1]!;
+      ca[2] = -(dx / l);
+      ca[3] = -(dy / l);
+      this.cap(cap);
     }
-    if (capEnd && !(this.cull && this.culled(p.subarray((n - 1) * 2), 1, h * 1.5))) {
-      const [ux, uy] = unit(p, n - 2, n - 1);
-      this.cap(p[n * 2 - 2]!, p[n * 2 - 1]!, ux, uy, h, cap);
+    if (capEnd && !(this.cull && this.culled(p, n - 1, 1, 1.5))) {
+      const dx = p[n * 2 - 2]! - p[n * 2 - 4]!;
+      const dy = p[n * 2 - 1]! - p[n * 2 - 3]!;
+      const l = hypot(dx, dy);
+      ca[0] = p[n * 2 - 2]!;
+      ca[1] = p[n * 2 - 1]!;
+      ca[2] = dx / l;
+      ca[3] = dy / l;
+      this.cap(cap);
     }
   }
 
@@ -546,7 +572,20 @@ export class Stroker {
       if (i === 0 && !closed) {
         o.push(ax - nx, ay - ny);
         this.pushRight(ax + nx, ay + ny);
-      } else this.vertex(ax, ay, pnx, pny, nx, ny, pux, puy, ux, uy);
+      } else {
+        const va = this.va;
+        va[0] = ax;
+        va[1] = ay;
+        va[2] = pnx;
+        va[3] = pny;
+        va[4] = nx;
+        va[5] = ny;
+        va[6] = pux;
+        va[7] = puy;
+        va[8] = ux;
+        va[9] = uy;
+        this.vertex();
+      }
       pnx = nx;
       pny = ny;
       pux = ux;
@@ -578,11 +617,22 @@ export class Stroker {
   }
 
   /**
-   * One vertex of a merged outline: (n1x, n1y) and (n2x, n2y) are the scaled normals of the
-   * segments into and out of it, (u1x, u1y) and (u2x, u2y) their unit directions. As join():
-   * the same wedge, less its edges to the vertex, which cancel the quads' ends.
+   * One vertex (vx, vy) of a merged outline, its numbers in `va`: (n1x, n1y) and (n2x, n2y) are the
+   * scaled normals of the segments into and out of it, (u1x, u1y) and (u2x, u2y) their unit
+   * directions. As join(): the same wedge, less its edges to the vertex, which cancel the quads' ends.
    */
-  private vertex(vx: number, vy: number, n1x: number, n1y: number, n2x: number, n2y: number, u1x: number, u1y: number, u2x: number, u2y: number): void {
+  private vertex(): void {
+    const va = this.va;
+    const vx = va[0]!;
+    const vy = va[1]!;
+    const n1x = va[2]!;
+    const n1y = va[3]!;
+    const n2x = va[4]!;
+    const n2y = va[5]!;
+    const u1x = va[6]!;
+    const u1y = va[7]!;
+    const u2x = va[8]!;
+    const u2y = va[9]!;
     const o = this.out;
     const cross = u1x * u2y - u1y * u2x;
     const dot = u1x * u2x + u1y * u2y;
@@ -619,7 +669,7 @@ export class Stroker {
       // Left side, in travel order: A, [tip | arc], B.
       o.push(ax, ay);
       if (join === 'round') {
-        if (!(dot > this.noArcDot)) this.arc(vx, vy, Math.atan2(ay - vy, ax - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h);
+        if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(ay - vy, ax - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arc();
       } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, false);
       o.push(bx, by);
       return;
@@ -627,7 +677,7 @@ export class Stroker {
     // Right side, in travel order A, [tip | arc reversed], B: it is pushed back to front.
     this.pushRight(ax, ay);
     if (join === 'round') {
-      if (!(dot > this.noArcDot)) this.arcRight(vx, vy, Math.atan2(by - vy, bx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h);
+      if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(by - vy, bx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arcRight();
     } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, true);
     this.pushRight(bx, by);
   }
@@ -647,8 +697,25 @@ export class Stroker {
     }
   }
 
+  /** Set arc()'s or arcRight()'s numbers (a small method: TurboFan inlines it, with no boxing). */
+  private arcArgs(cx: number, cy: number, a0: number, sweep: number, r: number): this {
+    const aa = this.aa;
+    aa[0] = cx;
+    aa[1] = cy;
+    aa[2] = a0;
+    aa[3] = sweep;
+    aa[4] = r;
+    return this;
+  }
+
   /** arc()'s points onto the right side in reverse order (so they come out in arc order). */
-  private arcRight(cx: number, cy: number, a0: number, sweep: number, r: number): void {
+  private arcRight(): void {
+    const aa = this.aa;
+    const cx = aa[0]!;
+    const cy = aa[1]!;
+    const a0 = aa[2]!;
+    const sweep = aa[3]!;
+    const r = aa[4]!;
     const k = Math.ceil(sweep / this.arcStep - 1e-9);
     const step = sweep / k;
     for (let i = k - 1; i >= 1; i--) {
@@ -710,7 +777,7 @@ export class Stroker {
     if (join === 'round') {
       o.push(vx, vy);
       o.push(fx, fy);
-      if (!(dot > this.noArcDot)) this.arc(vx, vy, Math.atan2(fy - vy, fx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h);
+      if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(fy - vy, fx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arc();
       o.push(lx, ly);
       o.close();
       return;
@@ -735,8 +802,14 @@ export class Stroker {
     o.close();
   }
 
-  /** Cap at end point (x, y) of a line heading (ux, uy) out of the line. */
-  private cap(x: number, y: number, ux: number, uy: number, h: number, cap: Cap): void {
+  /** Cap at end point (x, y) of a line heading (ux, uy) out of the line: [x, y, ux, uy] in `ca`. */
+  private cap(cap: Cap): void {
+    const ca = this.ca;
+    const x = ca[0]!;
+    const y = ca[1]!;
+    const ux = ca[2]!;
+    const uy = ca[3]!;
+    const h = this.h;
     // Normal to the right of the outward direction; the cap runs from x - n round to x + n.
     const nx = -uy * h;
     const ny = ux * h;
@@ -746,14 +819,20 @@ export class Stroker {
       o.push(x - nx + ux * h, y - ny + uy * h);
       o.push(x + nx + ux * h, y + ny + uy * h);
     } else {
-      this.arc(x, y, Math.atan2(-ny, -nx), Math.PI, h);
+      this.arcArgs(x, y, Math.atan2(-ny, -nx), Math.PI, h).arc();
     }
     o.push(x + nx, y + ny);
     o.close();
   }
 
-  /** Interior points of an arc of radius r from angle a0 sweeping `sweep` (screen-positive). */
-  private arc(cx: number, cy: number, a0: number, sweep: number, r: number): void {
+  /** Interior points of an arc of radius r from angle a0 sweeping `sweep` (screen-positive): [cx, cy, a0, sweep, r] in `aa`. */
+  private arc(): void {
+    const aa = this.aa;
+    const cx = aa[0]!;
+    const cy = aa[1]!;
+    const a0 = aa[2]!;
+    const sweep = aa[3]!;
+    const r = aa[4]!;
     const k = Math.ceil(sweep / this.arcStep - 1e-9);
     const step = sweep / k;
     for (let i = 1; i < k; i++) {
@@ -797,13 +876,6 @@ function clipHalf(src: Float64Array, m: number, dst: Float64Array, px: number, p
     }
   }
   return n >> 1;
-}
-
-function unit(p: Float64Array, a: number, b: number): [number, number] {
-  const dx = p[b * 2]! - p[a * 2]!;
-  const dy = p[b * 2 + 1]! - p[a * 2 + 1]!;
-  const l = hypot(dx, dy);
-  return [dx / l, dy / l];
 }
 
 /**
