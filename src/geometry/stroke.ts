@@ -381,7 +381,6 @@ export class Stroker {
       p = this.off;
       if (n < 2) return;
     }
-    const h = this.h;
     if (this.merged && n > 2) this.outline(p, n, false);
     else {
       for (let i = 0; i < n - 1; i++) this.quad(p, i, i + 1);
