@@ -52,14 +52,24 @@ export class RingBuffer implements RingSet {
     this.starts[0] = 0;
   }
 
+  /**
+   * Append a point. Kept this small (the growth in grow()) so that TurboFan inlines it at every
+   * call site of the Stroker's large methods within its inlining budget: a call it does not inline
+   * boxes both doubles in heap numbers.
+   */
   push(x: number, y: number): void {
-    if (this.n + 2 > this.coords.length) {
-      const c = new Float64Array(this.coords.length * 2);
-      c.set(this.coords);
-      this.coords = c;
-    }
-    this.coords[this.n++] = x;
-    this.coords[this.n++] = y;
+    const n = this.n;
+    const c = n + 2 > this.coords.length ? this.grow() : this.coords;
+    c[n] = x;
+    c[n + 1] = y;
+    this.n = n + 2;
+  }
+
+  private grow(): Float64Array {
+    const c = new Float64Array(this.coords.length * 2);
+    c.set(this.coords);
+    this.coords = c;
+    return c;
   }
 
   /** End the ring started after the previous one; rings of fewer than 3 points are dropped. */
@@ -605,14 +615,20 @@ export class Stroker {
     o.close();
   }
 
+  /** RingBuffer.push's shape for the right side (small, so that it is inlined: see there). */
   private pushRight(x: number, y: number): void {
-    if (this.rn + 2 > this.right.length) {
-      const c = new Float64Array(this.right.length * 2);
-      c.set(this.right);
-      this.right = c;
-    }
-    this.right[this.rn++] = x;
-    this.right[this.rn++] = y;
+    const n = this.rn;
+    const c = n + 2 > this.right.length ? this.growRight() : this.right;
+    c[n] = x;
+    c[n + 1] = y;
+    this.rn = n + 2;
+  }
+
+  private growRight(): Float64Array {
+    const c = new Float64Array(this.right.length * 2);
+    c.set(this.right);
+    this.right = c;
+    return c;
   }
 
   /**
@@ -669,7 +685,7 @@ export class Stroker {
       o.push(ax, ay);
       if (join === 'round') {
         if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(ay - vy, ax - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arc();
-      } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, false);
+      } else if (join === 'miter') this.miterTip(s, false);
       o.push(bx, by);
       return;
     }
@@ -677,12 +693,20 @@ export class Stroker {
     this.pushRight(ax, ay);
     if (join === 'round') {
       if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(by - vy, bx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arcRight();
-    } else if (join === 'miter') this.miterTip(vx, vy, u1x, u1y, u2x, u2y, s, true);
+    } else if (join === 'miter') this.miterTip(s, true);
     this.pushRight(bx, by);
   }
 
   /** The miter tip of join(), when within the limit, onto the left side or the right one. */
-  private miterTip(vx: number, vy: number, u1x: number, u1y: number, u2x: number, u2y: number, s: number, right: boolean): void {
+  private miterTip(s: number, right: boolean): void {
+    // vertex()'s numbers, still in `va`.
+    const va = this.va;
+    const vx = va[0]!;
+    const vy = va[1]!;
+    const u1x = va[6]!;
+    const u1y = va[7]!;
+    const u2x = va[8]!;
+    const u2y = va[9]!;
     const n1x = -u1y;
     const n1y = u1x;
     const n2x = -u2y;
