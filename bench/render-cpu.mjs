@@ -27,6 +27,9 @@ const { NodeLoader } = await import(path.join(ROOT, 'dist/hosts/node/loader.js')
 const NODE_CACHE_BYTES = Number(process.env.BENCH_NODE_CACHE_MB || 256) * 2 ** 20;
 
 const MODE = process.env.BENCH_MODE || 'server';
+// The preview worker sizes its canvas arena for its node cache (src/hosts/browser/engine.ts): the same here, before any render.
+const { ARENA_BYTES, setArenaBytes } = await import(path.join(ROOT, 'dist/util/wasm-arena.js'));
+if (MODE === 'preview' && process.env.BENCH_ARENA !== 'default') setArenaBytes(ARENA_BYTES + NODE_CACHE_BYTES);
 const PASSES = Number(process.env.BENCH_PASSES || 2);
 const CHANGES = Number(process.env.BENCH_CHANGES || 6);
 const ENCODE = process.env.BENCH_ENCODE === '1';

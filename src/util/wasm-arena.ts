@@ -14,8 +14,12 @@
 // only a subarray of a pooled canvas after dropping the canvas itself must not exist (none does:
 // crops copy, src/backends/cpu/raster.ts).
 
-/** Bytes of the arena: a z4 watercolour tile's live canvases (304 px) many times over. */
+/** Bytes of the arena by default: a z4 watercolour tile's live canvases (304 px) many times over. */
 export const ARENA_BYTES = 48 * 1024 * 1024;
+/** The most setArenaBytes accepts. */
+export const ARENA_MAX_BYTES = 1024 * 1024 * 1024;
+/** This thread's arena size (setArenaBytes before the arena is first used, else ARENA_BYTES). */
+let arenaBytes = ARENA_BYTES;
 /**
  * The arena's first bytes, never handed out: the constant tables of the modules instantiated on
  * it, which their data segments write there at instantiation (noise.wat's gradients, 384 bytes at 0).
@@ -37,6 +41,28 @@ const views = new WeakSet<Float32Array>();
 const collected = typeof FinalizationRegistry === 'undefined' ? undefined : new FinalizationRegistry<number>((at) => freeBlock(at));
 
 let enabled = true;
+
+/**
+ * Size this thread's arena, before anything uses it: `bytes` rounded up to 64 KiB pages, clamped to
+ * [ARENA_BYTES, ARENA_MAX_BYTES]. A thread whose node cache keeps canvases (the preview's render
+ * worker: src/hosts/browser/engine.ts) asks for its cache's budget on top of the default, since
+ * the cache's canvases stay where they were made: in a 48 MiB arena they filled it, and the
+ * canvases of the next renders landed outside it, where each SIMD kernel copies its inputs in and
+ * its output back (toner's `road` slider: 497 of 568 blends copying all three canvases). Pages are
+ * committed only where written, so the size is an upper bound, not an allocation. Returns whether
+ * the size was taken (false once the arena exists).
+ */
+export function setArenaBytes(bytes: number): boolean {
+  if (memory !== undefined) return false;
+  const pages = Math.ceil(Math.min(ARENA_MAX_BYTES, Math.max(ARENA_BYTES, Number.isFinite(bytes) ? bytes : ARENA_BYTES)) / 65536);
+  arenaBytes = pages * 65536;
+  return true;
+}
+
+/** This thread's arena size in bytes (the default, or what setArenaBytes set). */
+export function arenaCapacity(): number {
+  return arenaBytes;
+}
 /**
  * Tests: turn the placing of new buffers in the arena off (the pool as where WebAssembly is
  * missing) or on again; buffers already placed stay valid.
@@ -49,14 +75,14 @@ export function setArenaEnabled(on: boolean): void {
 export function arenaMemory(): WebAssembly.Memory | null {
   if (memory === undefined) {
     try {
-      const pages = ARENA_BYTES / 65536;
+      const pages = arenaBytes / 65536;
       memory = typeof WebAssembly === 'undefined' ? null : new WebAssembly.Memory({ initial: pages, maximum: pages });
     } catch {
       memory = null;
     }
     if (memory) {
       freeStarts.push(ARENA_RESERVED_BYTES);
-      freeEnds.push(ARENA_BYTES);
+      freeEnds.push(arenaBytes);
     }
   }
   return memory;

@@ -4,7 +4,9 @@
 // scratch memory (issue 25). The witness of every pixel is the copying path of the same kernels (their oracles are the
 // TypeScript references, src/ops/<op>/<op>.test.ts): the arena must change where bytes lie, never
 // their values.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { acquire, release } from '../../src/backends/cpu/pool.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
 import { CpuBackend, releaseRaster, tileWindow } from '../../src/index.js';
@@ -18,10 +20,22 @@ import { sobelSimd } from '../../src/ops/edge-detect/simd.js';
 import { planNoise } from '../../src/ops/noise/plan.js';
 import { noiseWasm } from '../../src/ops/noise/wasm.js';
 import type { Window } from '../../src/types.js';
-import { ARENA_BYTES, arenaAlloc, arenaFree, arenaHasRoom, arenaStats, inArena, isArenaBuffer, setArenaEnabled } from '../../src/util/wasm-arena.js';
+import {
+  ARENA_BYTES,
+  ARENA_MAX_BYTES,
+  arenaAlloc,
+  arenaCapacity,
+  arenaFree,
+  arenaHasRoom,
+  arenaStats,
+  inArena,
+  isArenaBuffer,
+  setArenaBytes,
+  setArenaEnabled,
+} from '../../src/util/wasm-arena.js';
 import { uniformOf } from '../../src/backends/cpu/uniform.js';
 import { rng } from '../helpers/random.js';
-import { ROOT } from '../server/fixtures.js';
+import { requireBuild, ROOT } from '../server/fixtures.js';
 
 const bits = (a: Float32Array) => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
 
@@ -304,4 +318,37 @@ test('arenaOutput: a raster the caller only reads and gives back comes where it 
     expect(bits(raster.data)).toEqual(ownBits);
     releaseRaster(raster);
   }
+});
+
+test('setArenaBytes: refused once the arena is in use (this file has used it)', () => {
+  release(acquire(16, false));
+  expect(setArenaBytes(200 * 2 ** 20)).toBe(false);
+  expect(arenaCapacity()).toBe(ARENA_BYTES);
+});
+
+test('setArenaBytes before first use: a thread sized for its node cache places canvases past the default 48 MiB, and sizes are clamped (a fresh process on dist/)', () => {
+  requireBuild();
+  const script = `
+    const a = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/util/wasm-arena.js')).href)});
+    const out = { huge: a.setArenaBytes(1e15), hugeCap: a.arenaCapacity(), tiny: a.setArenaBytes(1), tinyCap: a.arenaCapacity() };
+    out.sized = a.setArenaBytes(176 * 2 ** 20 + 1);
+    out.cap = a.arenaCapacity();
+    const blocks = [0, 1, 2, 3].map(() => a.arenaAlloc(10 * 2 ** 20, false)); // 4 x 40 MiB
+    out.placed = blocks.filter((b) => b && a.inArena(b)).length;
+    out.memory = a.arenaMemory().buffer.byteLength;
+    out.after = a.setArenaBytes(300 * 2 ** 20);
+    console.log(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  expect(JSON.parse(r.stdout)).toEqual({
+    huge: true,
+    hugeCap: ARENA_MAX_BYTES,
+    tiny: true,
+    tinyCap: ARENA_BYTES,
+    sized: true,
+    cap: 176 * 2 ** 20 + 65536, // rounded up to whole 64 KiB pages
+    placed: 4, // 160 MiB of canvases: 3 of them would not fit the default arena
+    memory: 176 * 2 ** 20 + 65536,
+    after: false,
+  });
 });

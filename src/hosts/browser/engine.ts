@@ -3,6 +3,7 @@
 import { CpuBackend } from '../../backends/cpu/backend.js';
 import { TilegraphError } from '../../errors.js';
 import { NodeCache, Renderer as CoreRenderer, releaseRaster, tileWindow } from '../../index.js';
+import { ARENA_BYTES, setArenaBytes } from '../../util/wasm-arena.js';
 import { toRGBA8 } from '../../render/encode.js';
 import type { Backend } from '../../backends/backend.js';
 import { requestBrowserGpu } from './gpu.js';
@@ -66,6 +67,9 @@ export class TileEngine {
     const loader = new FetchLoader({ baseUrl: o.baseUrl, dataUrl: o.dataUrl });
     // A param change in the preview re-runs only the nodes that read it (render/node-cache.ts).
     const nodeCache = o.nodeCache === false ? undefined : new DragAwareNodeCache(NODE_CACHE_BYTES);
+    // The cache keeps its canvases where they were made: room for them in the canvas arena, so
+    // the next renders' canvases still land there (src/util/wasm-arena.ts setArenaBytes).
+    if (nodeCache) setArenaBytes(ARENA_BYTES + NODE_CACHE_BYTES);
     const core = CoreRenderer.create(o.style, { loader, nodeCache });
     if (o.backend === 'cpu') return new TileEngine(core, new CpuBackend());
     const gpu = await requestBrowserGpu(o.backend === 'gpu');
