@@ -39,6 +39,13 @@ const MIN_SEAM_COS = 1 / 64;
 /** The cut line through a line end (FeatureGroup.cutEnds, src/geometry/clip.ts cutAxis): 0 none, 1 x = the end's x, 2 y = the end's y. */
 export type CutAxis = 0 | 1 | 2;
 
+/** A copy of `a` in an array twice its length. */
+function doubled(a: Float64Array): Float64Array<ArrayBuffer> {
+  const c = new Float64Array(a.length * 2);
+  c.set(a);
+  return c;
+}
+
 /** A growable flat buffer of rings; implements RingSet for the rasterizer. */
 export class RingBuffer implements RingSet {
   coords = new Float64Array(1024);
@@ -66,10 +73,8 @@ export class RingBuffer implements RingSet {
   }
 
   private grow(): Float64Array {
-    const c = new Float64Array(this.coords.length * 2);
-    c.set(this.coords);
-    this.coords = c;
-    return c;
+    this.coords = doubled(this.coords);
+    return this.coords;
   }
 
   /** End the ring started after the previous one; rings of fewer than 3 points are dropped. */
@@ -135,7 +140,7 @@ export class Stroker {
   private seamPoly = new Float64Array(16);
   private seamTmp = new Float64Array(16);
   /**
-   * The numbers vertex(), arc(), arcRight() and cap() take, passed here rather than as arguments:
+   * The numbers vertex(), arc() and cap() take, passed here rather than as arguments:
    * those methods are too large for TurboFan to inline, and a call with doubles boxes each in a
    * heap number (outline's vertex calls alone were a twentieth of what a toner tile allocated).
    * vertex: [vx, vy, n1x, n1y, n2x, n2y, u1x, u1y, u2x, u2y]; arc: [cx, cy, a0, sweep, r]; cap:
@@ -625,10 +630,8 @@ export class Stroker {
   }
 
   private growRight(): Float64Array {
-    const c = new Float64Array(this.right.length * 2);
-    c.set(this.right);
-    this.right = c;
-    return c;
+    this.right = doubled(this.right);
+    return this.right;
   }
 
   /**
@@ -692,7 +695,7 @@ export class Stroker {
     // Right side, in travel order A, [tip | arc reversed], B: it is pushed back to front.
     this.pushRight(ax, ay);
     if (join === 'round') {
-      if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(by - vy, bx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arcRight();
+      if (!(dot > this.noArcDot)) this.arcArgs(vx, vy, Math.atan2(by - vy, bx - vx), Math.acos(Math.max(-1, Math.min(1, dot))), h).arc(true);
     } else if (join === 'miter') this.miterTip(s, true);
     this.pushRight(bx, by);
   }
@@ -720,7 +723,7 @@ export class Stroker {
     }
   }
 
-  /** Set arc()'s or arcRight()'s numbers (a small method: TurboFan inlines it, with no boxing). */
+  /** Set arc()'s numbers (a small method: TurboFan inlines it, with no boxing). */
   private arcArgs(cx: number, cy: number, a0: number, sweep: number, r: number): this {
     const aa = this.aa;
     aa[0] = cx;
@@ -729,22 +732,6 @@ export class Stroker {
     aa[3] = sweep;
     aa[4] = r;
     return this;
-  }
-
-  /** arc()'s points onto the right side in reverse order (so they come out in arc order). */
-  private arcRight(): void {
-    const aa = this.aa;
-    const cx = aa[0]!;
-    const cy = aa[1]!;
-    const a0 = aa[2]!;
-    const sweep = aa[3]!;
-    const r = aa[4]!;
-    const k = Math.ceil(sweep / this.arcStep - 1e-9);
-    const step = sweep / k;
-    for (let i = k - 1; i >= 1; i--) {
-      const a = a0 + step * i;
-      this.pushRight(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
-    }
   }
 
   /** Segment a -> b: left side forward, right side back (interior on the right of travel). */
@@ -848,8 +835,12 @@ export class Stroker {
     o.close();
   }
 
-  /** Interior points of an arc of radius r from angle a0 sweeping `sweep` (screen-positive): [cx, cy, a0, sweep, r] in `aa`. */
-  private arc(): void {
+  /**
+   * Interior points of an arc of radius r from angle a0 sweeping `sweep` (screen-positive):
+   * [cx, cy, a0, sweep, r] in `aa`. Onto the outline (`out`), or with `right` onto the right side
+   * in reverse order (so they come out in arc order when the side is closed).
+   */
+  private arc(right = false): void {
     const aa = this.aa;
     const cx = aa[0]!;
     const cy = aa[1]!;
@@ -858,6 +849,13 @@ export class Stroker {
     const r = aa[4]!;
     const k = Math.ceil(sweep / this.arcStep - 1e-9);
     const step = sweep / k;
+    if (right) {
+      for (let i = k - 1; i >= 1; i--) {
+        const a = a0 + step * i;
+        this.pushRight(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
+      }
+      return;
+    }
     for (let i = 1; i < k; i++) {
       const a = a0 + step * i;
       this.out.push(cx + Math.cos(a) * r, cy + Math.sin(a) * r);
