@@ -74,11 +74,18 @@ export function setArenaEnabled(on: boolean): void {
 /** The arena's memory, created on first use; null where WebAssembly is missing or refuses it. */
 export function arenaMemory(): WebAssembly.Memory | null {
   if (memory === undefined) {
-    try {
-      const pages = arenaBytes / 65536;
-      memory = typeof WebAssembly === 'undefined' ? null : new WebAssembly.Memory({ initial: pages, maximum: pages });
-    } catch {
-      memory = null;
+    memory = null;
+    // A size setArenaBytes raised that the engine refuses (a browser short of address space) falls
+    // back to the default rather than to no arena at all.
+    for (const bytes of arenaBytes > ARENA_BYTES ? [arenaBytes, ARENA_BYTES] : [arenaBytes]) {
+      try {
+        const pages = bytes / 65536;
+        memory = typeof WebAssembly === 'undefined' ? null : new WebAssembly.Memory({ initial: pages, maximum: pages });
+        arenaBytes = bytes;
+        break;
+      } catch {
+        memory = null;
+      }
     }
     if (memory) {
       freeStarts.push(ARENA_RESERVED_BYTES);
