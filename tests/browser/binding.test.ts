@@ -148,6 +148,45 @@ describe.each([
   });
 });
 
+// renderTileBitmap (what the preview hands MapLibre): a GPU worker makes the bitmap, a CPU worker
+// sends its pixels and the page makes it (issue 25). Either way it holds the tile's pixels: drawn
+// on Chromium's own 2D canvas and read back, they equal renderTile's (the tile is opaque, so no
+// premultiplied round trip can move a value).
+describe.each([
+  { name: 'CPU worker', backend: 'cpu' },
+  { name: 'WebGPU (SwiftShader) worker', backend: 'gpu' },
+])('renderTileBitmap from a $name', ({ backend }) => {
+  test("the bitmap holds the tile's pixels", async () => {
+    const got = await s.page.evaluate(
+      async ({ backend, tile, params }) => {
+        const bundle = '/preview/tilegraph.js';
+        const { Renderer } = await import(bundle);
+        const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend });
+        try {
+          const img: ImageData = await r.renderTile(tile, { params });
+          const bmp: ImageBitmap = await r.renderTileBitmap(tile, { params });
+          const c = new OffscreenCanvas(bmp.width, bmp.height);
+          const ctx = c.getContext('2d')!;
+          ctx.drawImage(bmp, 0, 0);
+          const back = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+          let differ = 0;
+          let opaque = 0;
+          for (let i = 0; i < back.length; i++) if (back[i] !== img.data[i]) differ++;
+          for (let i = 3; i < img.data.length; i += 4) if (img.data[i] === 255) opaque++;
+          return { backend: r.backend, width: bmp.width, height: bmp.height, differ, opaque };
+        } finally {
+          r.destroy();
+        }
+      },
+      { backend, tile: TILE, params: PARAMS },
+    );
+    expect(got.backend).toBe(backend);
+    expect([got.width, got.height]).toEqual([256, 256]);
+    expect(got.opaque).toBe(256 * 256);
+    expect(got.differ).toBe(0);
+  });
+});
+
 test("pixelRatio 2: the browser's 512 px tile matches the server's @2x tile", async () => {
   const [b, server] = await Promise.all([browserTile({ backend: 'cpu' }, TILE, PARAMS, 2), serverTile(TILE, PARAMS, true)]);
   expect([b.width, b.height]).toEqual([512, 512]);

@@ -171,7 +171,11 @@ export class Renderer {
     return new ImageData(px.data as Uint8ClampedArray<ArrayBuffer>, px.width, px.height);
   }
 
-  /** Render one tile to an ImageBitmap (what a canvas or MapLibre's addProtocol takes); a worker makes it and hands it over without a copy. */
+  /**
+   * Render one tile to an ImageBitmap (what a canvas or MapLibre's addProtocol takes): a GPU worker
+   * makes it and hands it over without a copy; a CPU worker hands over its pixels and the bitmap is
+   * made here, so the worker starts its next tile at once.
+   */
   async renderTileBitmap(tile: TileAddress, options: RenderTileOptions = {}): Promise<ImageBitmap> {
     const px = await this.renderPixels(tile, options, true);
     if (px.timing) options.onTiming?.(px.timing);

@@ -23,7 +23,11 @@ export interface RenderRequest {
   pixelRatio?: number;
   /** Every declared param's value, validated on the page (ParamValues.toValues). */
   params: WireParams;
-  /** Answer with an ImageBitmap made in the worker (transferred, no copy on the page) instead of pixels. */
+  /**
+   * The caller wants an ImageBitmap: a GPU worker makes it and answers with it (transferred, no
+   * copy on the page); a CPU worker answers with the pixels (transferred), from which the page
+   * makes it while the worker renders its next tile (issue 25).
+   */
   bitmap?: boolean;
 }
 
@@ -36,9 +40,9 @@ export interface EngineReady {
 export interface RenderedPixels {
   width: number;
   height: number;
-  /** Straight-alpha 8-bit RGBA, what ImageData holds (empty when `bitmap` is set). */
+  /** Straight-alpha 8-bit RGBA, what ImageData holds (empty when `bitmap` is given). */
   data: Uint8ClampedArray;
-  /** The tile as an ImageBitmap, when the request asked for one. */
+  /** The tile as an ImageBitmap, when the request asked for one and the worker renders on a GPU. */
   bitmap?: ImageBitmap;
   /** When the worker started and finished the render (ms since the epoch, performance.timeOrigin + now()): the page's trace. */
   timing?: { start: number; end: number };

@@ -61,8 +61,11 @@ async function run(q: Queued): Promise<void> {
     const e = await engine;
     q.ac.signal.throwIfAborted();
     const px = await e.render(q.job, q.ac.signal);
-    if (q.job.bitmap) {
-      // Made here and transferred: the page gets a texture source without another copy or task.
+    // On a GPU, made here and transferred: the page gets a texture source without another copy
+    // or task, and this thread has other renders' readbacks to wait for meanwhile. On the CPU the
+    // page makes it: here it held up the next render ~1 ms a tile (the copy into the bitmap), and
+    // the page's thread is idle while the workers render (issue 25).
+    if (q.job.bitmap && e.backendName === 'gpu') {
       const bitmap = await createImageBitmap(new ImageData(px.data as Uint8ClampedArray<ArrayBuffer>, px.width, px.height));
       const result = { width: px.width, height: px.height, data: new Uint8ClampedArray(0), bitmap, timing: px.timing };
       scope.postMessage({ type: 'done', id: q.id, result }, [bitmap]);
