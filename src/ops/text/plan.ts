@@ -7,7 +7,7 @@ import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { RenderError } from '../../errors.js';
 import type { ExprFeature } from '../../expr/index.js';
 import { clamp01, explicitMax } from '../../expr/paint.js';
-import { type Clipper, inflateUnited, loadClipper, unionRings, unionRingsTo } from '../../geometry/clipper.js';
+import { type Clipper, loadClipper, unionRings, unionRingsTo } from '../../geometry/clipper.js';
 import { ringArea } from '../../geometry/clip.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
@@ -16,7 +16,6 @@ import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turne
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
 import { type GlyphRings, packRings, RingPacker, ringsWithBoxes, SizedGlyphs } from './glyphs.js';
-import { haloRings } from './halo.js';
 import { type Anchor, type Justify, type Layout, type LayoutOptions, layoutPoint, lineWidth } from './layout.js';
 import { ByteLru } from '../../util/byte-lru.js';
 import { type Candidate, hashLabel, outerBox, place } from './placement.js';
@@ -964,41 +963,41 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
   const key = c.point ? `${c.point.key}|${d}` : c.id !== undefined ? `#${c.id}|${d}` : undefined;
   const hit = key ? cache.get(key) : undefined;
   if (hit) return hit;
-  if (c.point && d > 0) {
-    // A point label's halo grows its united outlines (d = 0: cached, and drawn after the halos
-    // anyway) as they are: the rings inflateRings would unite again, the same halo, one union less.
-    const united = labelRings(clipper, stack, c, 0);
-    if (!united) return undefined;
-    const list: Float64Array[] = [];
-    for (let k = 0; k < united.count; k++) list.push(united.coords.subarray(united.starts[k]!, united.starts[k + 1]!));
-    const out = packRings(inflateUnited(clipper, haloRings(list, d), d));
+  if (c.point) {
+    // A point label's halo is its glyphs' halos (each grown alone, cached per font, size and
+    // distance: the glyphs line labels use) moved to their pens and united: the region grown from
+    // the united outline (a disk swept along a union is the union of the disks swept along its
+    // parts), without offsetting every label's outline and sweeping the tangle each offset leaves
+    // (docs/server.md, "Labels, fourteenth round"). Outlines (d = 0) are united the same way.
+    const rings = placedRings(glyphsOf(stack, c.size, d, clipper), c.point.layout);
+    if (!rings.length) return undefined;
+    const out = packRings(unionRings(clipper, rings));
     cache.set(key!, out);
     return out;
   }
-  const glyphs: Float64Array[] = [];
-  if (c.point) {
-    const l = c.point.layout;
-    const sized = glyphsOf(stack, c.size, 0);
-    for (let i = 0; i < l.gids.length; i++) {
-      const r = sized(l.fonts[i]!).get(l.gids[i]!);
-      for (let k = 0; k < r.count; k++) {
-        const ring = r.coords.slice(r.starts[k]!, r.starts[k + 1]!);
-        for (let j = 0; j < ring.length; j += 2) {
-          ring[j] = ring[j]! + l.x[i]!;
-          ring[j + 1] = ring[j + 1]! + l.y[i]!;
-        }
-        glyphs.push(ring);
-      }
-    }
-  } else if (c.glyphs) {
+  if (c.glyphs) {
     const out = lineLabelRings(clipper, stack, c.glyphs, c.size, d);
     if (out && key) cache.set(key, out);
     return out;
   }
-  if (!glyphs.length) return undefined;
-  const out = packRings(unionRings(clipper, glyphs));
-  if (key) cache.set(key, out);
-  return out;
+  return undefined;
+}
+
+/** The rings of a point label's glyphs (outlines, or halos: `sized`) moved to their pens, label-local. */
+function placedRings(sized: (font: number) => SizedGlyphs, l: Layout): Float64Array[] {
+  const rings: Float64Array[] = [];
+  for (let i = 0; i < l.gids.length; i++) {
+    const r = sized(l.fonts[i]!).get(l.gids[i]!);
+    for (let k = 0; k < r.count; k++) {
+      const ring = r.coords.slice(r.starts[k]!, r.starts[k + 1]!);
+      for (let j = 0; j < ring.length; j += 2) {
+        ring[j] = ring[j]! + l.x[i]!;
+        ring[j + 1] = ring[j + 1]! + l.y[i]!;
+      }
+      rings.push(ring);
+    }
+  }
+  return rings;
 }
 
 /**
