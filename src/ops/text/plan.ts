@@ -969,9 +969,9 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
     // the united outline (a disk swept along a union is the union of the disks swept along its
     // parts), without offsetting every label's outline and sweeping the tangle each offset leaves
     // (docs/server.md, "Labels, fourteenth round"). Outlines (d = 0) are united the same way.
-    const rings = placedRings(glyphsOf(stack, c.size, d, clipper), c.point.layout);
+    const rings = pointLabelRings(clipper, stack, c.point.layout, c.size, d);
     if (!rings.length) return undefined;
-    const out = packRings(unionRings(clipper, rings));
+    const out = packRings(rings);
     cache.set(key!, out);
     return out;
   }
@@ -981,6 +981,15 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
     return out;
   }
   return undefined;
+}
+
+/**
+ * A point label's glyph outlines (d = 0) or halo at d, label-local, united (non-zero): each glyph's
+ * outline or own halo (cached per font, size and d) moved to its pen.
+ */
+export function pointLabelRings(clipper: Clipper, stack: FontStack, layout: Layout, size: number, d: number): Float64Array[] {
+  const rings = placedRings(glyphsOf(stack, size, d, clipper), layout);
+  return rings.length ? unionRings(clipper, rings) : [];
 }
 
 /** The rings of a point label's glyphs (outlines, or halos: `sized`) moved to their pens, label-local. */
