@@ -3,10 +3,11 @@
 // Options: --no-peers (ours only), --gpu (both backends side by side with their per-render
 // counters, bench/backends.mjs), BENCH_ONLY=<regex>.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { speed } from './speed.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PEERS = path.resolve(HERE, '../../shared/peers');
@@ -14,7 +15,11 @@ const OUT = path.join(HERE, 'out');
 const args = new Set(process.argv.slice(2));
 mkdirSync(OUT, { recursive: true });
 // This run's gallery tables only (a part left out by BENCH_ONLY leaves none).
-for (const f of ['preview.json', 'server.json']) rmSync(path.join(OUT, f), { force: true });
+for (const f of ['preview.json', 'server.json', 'speed.json']) rmSync(path.join(OUT, f), { force: true });
+// The machine's speed (bench/speed.mjs, code-independent) before and after each part: this VM's
+// speed moves by a third within minutes, and these say how fast it was while the rows ran.
+const speeds = [];
+const sample = (part, when) => speeds.push({ part, when, ...speed() });
 
 const peersReady =
   !args.has('--no-peers') &&
@@ -29,10 +34,12 @@ for (const extra of ['server.mjs', 'sources.mjs', 'brushes.mjs', 'color.mjs', 't
 let results;
 if (peersReady) {
   const work = path.join(OUT, 'peers');
+  sample('peers and ours', 'before');
   const r = spawnSync('bash', [path.join(PEERS, 'run.sh')], {
     stdio: 'inherit',
     env: { ...process.env, PEERS_WORK: work, ANCHORS_EXTRA: ours.join(' && ') },
   });
+  sample('peers and ours', 'after');
   if (r.status !== 0) process.exit(r.status ?? 1);
   results = path.join(work, 'out/results.jsonl');
 } else {
@@ -40,7 +47,10 @@ if (peersReady) {
   results = path.join(OUT, 'results.jsonl');
   rmSync(results, { force: true });
   for (const cmd of ours) {
+    const part = path.basename(cmd.split(' ').at(-1), '.mjs');
+    sample(part, 'before');
     const r = spawnSync('bash', ['-c', cmd], { stdio: 'inherit', env: { ...process.env, RESULTS: results } });
+    sample(part, 'after');
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }
@@ -95,4 +105,14 @@ table(
   '| style | zoom | uncached tiles/s | p50 / p99 ms | CPU ms per tile (main, workers, other) | cached tiles/s |\n|---|---:|---:|---:|---:|---:|',
   (r) =>
     `| ${r.style} | ${r.zoom} | ${r.uncached_tiles_per_s} | ${r.p50_ms} / ${r.p99_ms} | ${r.cpu_ms_per_tile} (${r.cpu_ms_per_tile_main}, ${r.cpu_ms_per_tile_workers}, ${r.cpu_ms_per_tile_other}) | ${r.cached_tiles_per_s ?? ''} |`,
+);
+
+// The machine's speed through the run (lower is faster), kept beside the tables.
+writeFileSync(path.join(OUT, 'speed.json'), `${JSON.stringify(speeds, null, 1)}\n`);
+const range = (k) => {
+  const v = speeds.map((x) => x[k]).sort((a, b) => a - b);
+  return `${v[0]}-${v.at(-1)} ms (median ${v[v.length >> 1]})`;
+};
+console.log(
+  `\n== machine speed (bench/speed.mjs, ${speeds.length} samples before and after each part; bench/out/speed.json): js ${range('js')}, zlib ${range('zlib')}`,
 );
