@@ -1,5 +1,5 @@
 // The machine's speed at a moment, independent of tilegraph's code: wall milliseconds of two fixed
-// workloads in this one thread, median of 9 after 3 warm-ups. `js`: a 3x3 box filter over a
+// workloads in this one thread, median of 9 after 12 warm-ups (deflate reaches its steady speed only after several calls). `js`: a 3x3 box filter over a
 // 512x512 Float32Array, 8 passes (typed-array arithmetic, as our kernels do); `zlib`: node:zlib
 // deflating a fixed 1 MiB of mixed noise and runs at level 6 (native code). The same inputs and
 // code every run, so two runs' figures compare the machine, not a change: `npm run bench` prints
@@ -40,7 +40,7 @@ function zlibInput() {
 }
 
 function median(f) {
-  for (let i = 0; i < 3; i++) f();
+  for (let i = 0; i < 12; i++) f();
   const t = [];
   for (let i = 0; i < 9; i++) {
     const t0 = performance.now();
