@@ -7,7 +7,6 @@ import { existsSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { speed } from './speed.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PEERS = path.resolve(HERE, '../../shared/peers');
@@ -19,7 +18,11 @@ for (const f of ['preview.json', 'server.json', 'speed.json']) rmSync(path.join(
 // The machine's speed (bench/speed.mjs, code-independent) before and after each part: this VM's
 // speed moves by a third within minutes, and these say how fast it was while the rows ran.
 const speeds = [];
-const sample = (part, when) => speeds.push({ part, when, ...speed() });
+// Each sample in a fresh process: in one process the workloads' code warms from call to call.
+const sample = (part, when) => {
+  const r = spawnSync(process.execPath, [path.join(HERE, 'speed.mjs')], { encoding: 'utf8' });
+  if (r.status === 0) speeds.push({ part, when, ...JSON.parse(r.stdout) });
+};
 
 const peersReady =
   !args.has('--no-peers') &&
@@ -111,6 +114,7 @@ table(
 writeFileSync(path.join(OUT, 'speed.json'), `${JSON.stringify(speeds, null, 1)}\n`);
 const range = (k) => {
   const v = speeds.map((x) => x[k]).sort((a, b) => a - b);
+  if (!v.length) return 'not measured';
   return `${v[0]}-${v.at(-1)} ms (median ${v[v.length >> 1]})`;
 };
 console.log(
