@@ -71,7 +71,7 @@ const PRECISION = 2;
 /** Largest gap between a round join's arc and its polygon, pixels (booleans; offsets: arcTolerance). */
 export const ARC_TOLERANCE = 0.01;
 /** The coarsest arcs an offset draws: at most this far from the circle, pixels. */
-export const MAX_ARC_TOLERANCE = 0.02;
+const MAX_ARC_TOLERANCE = 0.02;
 const COS_PI_32 = Math.cos(Math.PI / 32);
 
 /**
@@ -682,20 +682,6 @@ function unionKitOf(m: Clipper, precision: number): UnionKit | undefined {
   let kit = byPrecision.get(precision);
   if (!kit) byPrecision.set(precision, (kit = { clipper: new m.ClipperD(precision), input: new m.PathsD(), result: new m.PathsD() }));
   return kit;
-}
-
-/**
- * Rings that unionRings returned (at the same `precision`) grown by `d` with round joins: the same
- * rings as inflateRings of the rings before the union (its union's output goes to the offset as
- * these doubles do), without uniting them again.
- */
-export function inflateUnited(m: Clipper, united: Iterable<ArrayLike<number>>, d: number, precision = 4): Float64Array[] {
-  const s = new Scope(m);
-  try {
-    return readPaths(s.keep(m.InflatePathsD(offsetPaths(s, united), d, m.JoinType.Round, m.EndType.Polygon, MITER_LIMIT, precision, arcTolerance(d))), m);
-  } finally {
-    s.free();
-  }
 }
 
 /** Rings united (non-zero) and grown by `d` with round joins (a halo), at `precision` decimal places. */

@@ -1,10 +1,10 @@
 // A point label's halo is the union of its glyphs' own halos moved to their pens (plan.ts
-// pointLabelRings). Witness: Clipper2 itself, growing the label's united outline by the halo width
-// in one offset (InflatePathsD, round joins): both must cover the same region, up to Clipper's
+// pointLabelRings). Witness: Clipper2 itself, uniting the label's outline and growing it by the halo
+// width in one offset (inflateRings: UnionSelfD, then InflatePathsD, round joins): both must cover the same region, up to Clipper's
 // 1e-4 px rounding of the vertices (their symmetric difference, Clipper2's xor on the same grid).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { boolean, inflateUnited, loadClipper, unionRings } from '../../geometry/clipper.js';
+import { boolean, inflateRings, loadClipper } from '../../geometry/clipper.js';
 import { loadTextFont } from './font.js';
 import { layoutPoint } from './layout.js';
 import { pointLabelRings } from './plan.js';
@@ -49,7 +49,7 @@ describe("a point label's halo", () => {
         expect(outline.length).toBeGreaterThan(0);
         for (const d of [1, 1.5, 2, 3]) {
           const halo = pointLabelRings(m, stack, layout, size, d);
-          const grown = inflateUnited(m, unionRings(m, outline), d);
+          const grown = inflateRings(m, outline, d);
           const a = ringsArea(halo);
           const b = ringsArea(grown);
           expect(Math.abs(a - b)).toBeLessThan(1e-5 * b);
