@@ -28,7 +28,14 @@ export interface RingSet {
   count: number;
 }
 
+import { Accumulator } from './accumulate.js';
+
 const NONE = 0x7fffffff;
+/** Tests: the TypeScript accumulation for rasterizers made from now on (false), or WebAssembly where it loads (true). */
+let useWasm = true;
+export function setRasterizerWasm(on: boolean): void {
+  useWasm = on;
+}
 /** Shortest run of one coverage emitted as a solid span (shorter runs stay in the per-pixel span). */
 const SOLID_RUN = 8;
 /** Cells per block of the touched-block flags (log2): the sweep skips blocks nothing touched. */
@@ -94,16 +101,21 @@ export class Rasterizer {
   private ox = 0;
   private oy = 0;
   private sw: number;
-  /** Area/cover cells, row-major with 2 spare columns (spill of the last column). */
-  private readonly acc: Float64Array;
+  /**
+   * Area/cover cells, row-major with 2 spare columns (spill of the last column). With WebAssembly
+   * these four arrays are views of the accumulation module's memory (`wasm`), new after it grows.
+   */
+  private acc: Float64Array;
   /** First and last touched cell per row (NONE / -1 when untouched). */
-  private readonly rowMin: Int32Array;
-  private readonly rowMax: Int32Array;
+  private rowMin: Int32Array;
+  private rowMax: Int32Array;
   /** Blocks per row, and one flag per block of BLOCK cells: set when any of its cells was written. */
   private readonly nb: number;
-  private readonly blk: Uint8Array;
+  private blk: Uint8Array;
   private yMin = NONE;
   private yMax = -1;
+  /** The edge accumulation in WebAssembly (rasterize.wat), or null: the TypeScript loops. */
+  private readonly wasm: Accumulator | null;
 
   constructor(width: number, height: number, antialias = true) {
     this.width = Math.max(0, width | 0);
@@ -111,12 +123,49 @@ export class Rasterizer {
     this.antialias = antialias;
     this.stride = this.width + 2;
     this.sw = this.stride;
-    this.acc = new Float64Array(this.stride * this.height);
     this.cov = new Float64Array(this.width);
-    this.rowMin = new Int32Array(this.height).fill(NONE);
-    this.rowMax = new Int32Array(this.height).fill(-1);
     this.nb = (this.stride + (1 << BLOCK) - 1) >> BLOCK;
-    this.blk = new Uint8Array(this.nb * this.height);
+    this.wasm = useWasm ? Accumulator.create(this.stride * this.height, this.height, this.nb * this.height) : null;
+    if (this.wasm) ({ acc: this.acc, rowMin: this.rowMin, rowMax: this.rowMax, blk: this.blk } = this.wasm.views());
+    else {
+      this.acc = new Float64Array(this.stride * this.height);
+      this.rowMin = new Int32Array(this.height);
+      this.rowMax = new Int32Array(this.height);
+      this.blk = new Uint8Array(this.nb * this.height);
+    }
+    this.rowMin.fill(NONE);
+    this.rowMax.fill(-1);
+  }
+
+  /** Whether edges accumulate in WebAssembly (rasterize.wat) here. */
+  get usesWasm(): boolean {
+    return this.wasm !== null;
+  }
+
+  /**
+   * Rings [starts[k], starts[k + 1]) of `coords`, k < count, through the WebAssembly accumulation:
+   * copied into its memory (grown as needed, the views taken again), then added there.
+   */
+  private addWasm(
+    w: Accumulator,
+    coords: ArrayLike<number>,
+    starts: ArrayLike<number> | null,
+    count: number,
+    from: number,
+    to: number,
+    dx: number,
+    dy: number,
+    sign: number,
+  ): boolean {
+    if (!w.reserve(to - from, count + 1)) return false;
+    w.copy(coords, starts, count, from, to);
+    [this.yMin, this.yMax] = w.add(this.width, this.height, this.nb, count, dx, dy, sign, this.sw, this.ox, this.oy, this.yMin, this.yMax);
+    return true;
+  }
+
+  /** Give back the arena memory of the WebAssembly accumulation (a rasterizer leaving the pool). */
+  dispose(): void {
+    this.wasm?.free();
   }
 
   /**
@@ -125,6 +174,14 @@ export class Rasterizer {
    * e.g. -1 to force a hole whose ring is wound like an exterior. `from`/`to` are float indices.
    */
   addRing(ring: ArrayLike<number>, dx = 0, dy = 0, sign = 1, from = 0, to = ring.length): void {
+    const n = (to - from) >> 1;
+    if (n < 2) return;
+    if (this.wasm && this.antialias && this.addWasm(this.wasm, ring, null, 1, from, to, dx, dy, sign)) return;
+    this.addRingTs(ring, dx, dy, sign, from, to);
+  }
+
+  /** addRing in TypeScript: the reference of rasterize.wat's `addRings` (the same operations in the same order). */
+  addRingTs(ring: ArrayLike<number>, dx = 0, dy = 0, sign = 1, from = 0, to = ring.length): void {
     const n = (to - from) >> 1;
     if (n < 2) return;
     let px = ring[to - 2]! + dx;
@@ -276,6 +333,13 @@ export class Rasterizer {
 
   /** Add every ring of a ring set (all with winding `sign`). */
   addRings(set: RingSet, dx = 0, dy = 0, sign = 1): void {
+    if (
+      this.wasm &&
+      this.antialias &&
+      set.count > 0 &&
+      this.addWasm(this.wasm, set.coords, set.starts, set.count, set.starts[0]!, set.starts[set.count]!, dx, dy, sign)
+    )
+      return;
     for (let k = 0; k < set.count; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
   }
 
@@ -297,8 +361,29 @@ export class Rasterizer {
    */
   composite(comp: Compositor): void {
     if (comp.width !== this.width) throw new RangeError('compositor and rasterizer widths differ');
-    if (this.antialias) this.compositeWalk(comp);
-    else this.walk(comp);
+    if (!this.antialias) this.walk(comp);
+    else if (this.wasm && Accumulator.canComposite(comp.data)) {
+      const replaced = this.wasm.composite(
+        this.width,
+        this.height,
+        this.nb,
+        comp.data,
+        comp.r,
+        comp.g,
+        comp.b,
+        comp.a,
+        this.yMin,
+        this.yMax,
+        this.sw,
+        this.ox,
+        this.oy,
+      );
+      if (replaced >= 0) {
+        comp.painted = true;
+        comp.covered = replaced * 4 === comp.data.length;
+      }
+      this.unconfine();
+    } else this.compositeWalk(comp);
   }
 
   /**
@@ -665,7 +750,7 @@ export function acquireRasterizer(width: number, height: number, antialias = tru
 export function releaseRasterizer(r: Rasterizer): void {
   if (!r.empty || pool.includes(r)) return;
   pool.push(r);
-  if (pool.length > POOL_SIZE) pool.shift();
+  if (pool.length > POOL_SIZE) pool.shift()!.dispose();
 }
 
 /** Source-over of premultiplied paint (r, g, b, a) times coverage c onto n RGBA pixels from float index p. */
