@@ -118,6 +118,13 @@ export class Stroker {
    * neither acos nor atan2 is taken for it.
    */
   private noArcDot = Math.cos((Math.PI / 4) * (1 - 1e-6));
+  /**
+   * A round cap's interior points as unit vectors from its start direction: (cos, sin) of i times
+   * the cap's step (pi in arc()'s number of steps), i = 1 .. k - 1, interleaved; set with the width.
+   */
+  private capTurns = new Float64Array(0);
+  /** The arc step capTurns was made for. */
+  private capStep = Number.NaN;
   /** The right side of a merged outline, in travel order (pushed reversed when the ring closes). */
   private right = new Float64Array(256);
   private rn = 0;
@@ -169,6 +176,21 @@ export class Stroker {
     // Chord angle whose sagitta on radius h is ARC_TOLERANCE.
     this.arcStep = this.h > ARC_TOLERANCE ? Math.min(Math.PI / 4, 2 * Math.acos(1 - ARC_TOLERANCE / this.h)) : Math.PI / 4;
     this.noArcDot = Math.cos(this.arcStep * (1 - 1e-6));
+  }
+
+  /** capTurns for the arc step now (arc()'s k and step for a sweep of pi). */
+  private turnsOfCap(): Float64Array {
+    if (this.capStep === this.arcStep) return this.capTurns;
+    const k = Math.ceil(Math.PI / this.arcStep - 1e-9);
+    const step = Math.PI / k;
+    const t = new Float64Array(2 * Math.max(0, k - 1));
+    for (let i = 1; i < k; i++) {
+      t[2 * i - 2] = Math.cos(step * i);
+      t[2 * i - 1] = Math.sin(step * i);
+    }
+    this.capStep = this.arcStep;
+    this.capTurns = t;
+    return t;
   }
 
   /**
@@ -829,7 +851,15 @@ export class Stroker {
       o.push(x - nx + ux * h, y - ny + uy * h);
       o.push(x + nx + ux * h, y + ny + uy * h);
     } else {
-      this.arcArgs(x, y, Math.atan2(-ny, -nx), Math.PI, h).arc();
+      // The half circle from -n round to n through u: the points of arc() for a sweep of pi,
+      // each turned from the start direction (uy, -ux) by the cap's table (no trigonometry a
+      // cap; the same points within a few ulps).
+      const t = this.turnsOfCap();
+      for (let i = 0; i < t.length; i += 2) {
+        const c = t[i]!;
+        const s = t[i + 1]!;
+        o.push(x + (uy * c + ux * s) * h, y + (uy * s - ux * c) * h);
+      }
     }
     o.push(x + nx, y + ny);
     o.close();

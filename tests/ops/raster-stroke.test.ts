@@ -30,6 +30,40 @@ const column = (cov: Float64Array, x: number) => {
 };
 
 describe('stroke geometry', () => {
+  test('a round cap: its points on the circle at the arc steps (cos and sin of the angles from -n, within 1e-12 px)', () => {
+    let seed = 3;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const width of [0.3, 1, 2.5, 5, 11, 40]) {
+      const h = width / 2;
+      const step0 = h > 0.01 ? Math.min(Math.PI / 4, 2 * Math.acos(1 - 0.01 / h)) : Math.PI / 4;
+      const k = Math.ceil(Math.PI / step0 - 1e-9);
+      for (let t = 0; t < 8; t++) {
+        const a = rnd() * 2 * Math.PI;
+        const x0 = 60 + rnd();
+        const y0 = 60 + rnd();
+        const x1 = x0 + Math.cos(a) * (3 + 30 * rnd());
+        const y1 = y0 + Math.sin(a) * (3 + 30 * rnd());
+        const s = new Stroker();
+        s.setStyle({ ...base, width, cap: 'round' });
+        s.line(line(x0, y0, x1, y1));
+        // The end cap's ring: the last one, from -n round through u to n about (x1, y1).
+        const out = s.out;
+        const from = out.starts[out.count - 1]!;
+        const to = out.starts[out.count]!;
+        const pts = out.coords.subarray(from, to);
+        expect(pts.length).toBe(2 * (k + 1));
+        const ux = (x1 - x0) / Math.hypot(x1 - x0, y1 - y0);
+        const uy = (y1 - y0) / Math.hypot(x1 - x0, y1 - y0);
+        const start = Math.atan2(-ux, uy);
+        for (let i = 1; i < k; i++) {
+          const ang = start + (Math.PI / k) * i;
+          expect(Math.abs(pts[2 * i]! - (x1 + Math.cos(ang) * h))).toBeLessThan(1e-12);
+          expect(Math.abs(pts[2 * i + 1]! - (y1 + Math.sin(ang) * h))).toBeLessThan(1e-12);
+        }
+      }
+    }
+  });
+
   test('every piece is positively wound (interior right of travel, y down)', () => {
     let seed = 7;
     const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
