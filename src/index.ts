@@ -93,11 +93,13 @@ export class Renderer {
    * Render any pixel window at a zoom (a tile, a bbox, ...). `arenaOutput`: the caller reads the
    * raster and gives it back with releaseRaster, never keeping or transferring its buffer, so a
    * raster in the CPU backend's canvas arena comes as it lies (RenderOptions.arenaOutput).
+   * `rgba8`: the output comes as 8-bit straight-alpha RGBA in the result's `rgba8`, converted where
+   * it lies (RenderOptions.rgba8), the raster without pixels.
    */
   async renderWindow(
     window: Window,
     params?: ParamValues,
-    options: { backend?: Backend; signal?: AbortSignal; arenaOutput?: boolean } = {},
+    options: { backend?: Backend; signal?: AbortSignal; arenaOutput?: boolean; rgba8?: boolean } = {},
   ): Promise<RenderResult> {
     return render(this.plan, window, params, {
       backend: options.backend ?? this.backend,
@@ -105,6 +107,7 @@ export class Renderer {
       signal: options.signal,
       nodeCache: this.nodeCache,
       arenaOutput: options.arenaOutput,
+      rgba8: options.rgba8,
     });
   }
 

@@ -4,8 +4,45 @@ import type { Raster } from '../types.js';
 import { arenaAlloc, arenaFree, inArena } from '../util/wasm-arena.js';
 import { wasmKernels, type WasmKernels } from '../util/wasm-kernels.js';
 
-/** `out`: where to write (reused scratch); it must hold width * height * 4 bytes. */
+/**
+ * 8-bit straight-alpha RGBA of a premultiplied float raster. `out`: where to write (reused
+ * scratch); it must hold width * height * 4 bytes. With WebAssembly SIMD the pass is png-rows.wat's
+ * `convert` (the PNG encoder's, the same bytes as toRGBA8Reference, its TypeScript reference), on
+ * a raster in the canvas arena where it lies.
+ */
 export function toRGBA8(r: Raster, out?: Uint8ClampedArray): Uint8ClampedArray {
+  const n = r.width * r.height;
+  const k = n > 0 && n <= PNG_SIMD_MAX_PIXELS ? rowKernels() : null;
+  if (!k) return toRGBA8Reference(r, out);
+  const fn = inArena(r.data) ? k.onArena() : null;
+  const block = fn ? rgbaBlock(n) : undefined;
+  let bytes: Uint8ClampedArray;
+  if (fn && block) {
+    fn.convert(r.data.byteOffset, block.byteOffset, n);
+    bytes = new Uint8ClampedArray(block.buffer, block.byteOffset, n * 4);
+  } else {
+    k.reserve(n * 20);
+    k.f32(0, n * 4).set(r.data.subarray(0, n * 4));
+    k.fn.convert(0, n * 16, n);
+    bytes = new Uint8ClampedArray(k.u8(n * 16, n * 4).buffer, n * 16, n * 4);
+  }
+  if (!out) return bytes.slice();
+  out.set(bytes);
+  return out;
+}
+
+let rgbaScratch: Float32Array | undefined;
+
+/** An arena block for toRGBA8's packed pixels (kept while it holds n pixels and is at most 4x that), or undefined without room. */
+function rgbaBlock(n: number): Float32Array | undefined {
+  if (rgbaScratch && rgbaScratch.length >= n && rgbaScratch.length <= 4 * n) return rgbaScratch;
+  if (rgbaScratch) arenaFree(rgbaScratch);
+  rgbaScratch = arenaAlloc(n, false);
+  return rgbaScratch;
+}
+
+/** toRGBA8 in TypeScript alone: the reference of its WebAssembly form. */
+export function toRGBA8Reference(r: Raster, out?: Uint8ClampedArray): Uint8ClampedArray {
   const n = r.width * r.height;
   if (out) out.fill(0, 0, n * 4);
   else out = new Uint8ClampedArray(n * 4);

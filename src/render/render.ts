@@ -3,7 +3,8 @@ import { CpuBackend } from '../backends/cpu/backend.js';
 import { checkWindow } from '../graph/limits.js';
 import { padBounds, renderMargins, type RenderMargins } from '../graph/margins.js';
 import { newRasterUninit } from '../backends/cpu/raster.js';
-import { ownCopy } from '../backends/cpu/pool.js';
+import { ownCopy, release } from '../backends/cpu/pool.js';
+import { toRGBA8 } from './encode.js';
 import { arenaAlloc, arenaFree, inArena } from '../util/wasm-arena.js';
 import { forgetUniform, markUniform, takeUntouched, uniformOf } from '../backends/cpu/uniform.js';
 import { isDeviceValue, storageOf, type Backend, type Handle, type RenderStats, type Session } from '../backends/backend.js';
@@ -29,11 +30,19 @@ export interface RenderOptions {
    * canvas arena is handed out where it lies, not copied into a buffer of the caller's own.
    */
   arenaOutput?: boolean;
+  /**
+   * The caller wants the output as 8-bit straight-alpha RGBA (toRGBA8; the preview's tiles):
+   * converted where the raster lies (the canvas arena, the node cache's array), with no float copy
+   * for the caller; the result's `rgba8` holds it, and its raster has no pixels (`data` empty).
+   */
+  rgba8?: boolean;
 }
 
 export interface RenderResult {
   raster: Raster;
   stats: RenderStats;
+  /** The output as 8-bit straight-alpha RGBA, when asked for (RenderOptions.rgba8). */
+  rgba8?: Uint8ClampedArray;
 }
 
 const noSources: SourceRegistry = {
@@ -98,7 +107,7 @@ export async function render(plan: Plan, window: Window, params?: ParamValues, o
   const backend = options.backend ?? defaultCpu;
   const run = async () => {
     const r = await renderOnce(plan, window, params, options, backend);
-    return { raster: r.raster!, stats: r.stats };
+    return r.rgba8 ? { raster: r.raster!, stats: r.stats, rgba8: r.rgba8 } : { raster: r.raster!, stats: r.stats };
   };
   try {
     return await run();
@@ -147,7 +156,7 @@ async function renderOnce(
   options: RenderOptions,
   backend: Backend,
   targets?: ReadonlySet<string>,
-): Promise<{ raster?: Raster; stats: RenderStats; published: Map<string, unknown> }> {
+): Promise<{ raster?: Raster; rgba8?: Uint8ClampedArray; stats: RenderStats; published: Map<string, unknown> }> {
   // decide(): only what the targets read runs, and ops that can decide without drawing do.
   const needed = targets && upstream(plan, targets);
   const session = backend.begin();
@@ -252,7 +261,14 @@ async function renderOnce(
     if (needed) return { stats: session.stats, published: st.published };
     const out = st.results.get(plan.output)!;
     const cropped = session.crop(out, st.canvases.get(plan.output)!, window);
-    const raster = callersRaster(st, await session.read(cropped), options);
+    const read = await session.read(cropped);
+    if (options.rgba8) {
+      const rgba8 = toRGBA8(read);
+      // The render's own raster goes back to the pool; the node cache's stays the cache's.
+      if (!st.pinned.has(read.data)) release(read.data);
+      return { raster: { ...read, data: new Float32Array(0) }, rgba8, stats: session.stats, published: st.published };
+    }
+    const raster = callersRaster(st, read, options);
     return { raster, stats: session.stats, published: st.published };
   } finally {
     session.end();

@@ -2,9 +2,8 @@
 // CPU backend. It runs inside the render worker (or on the page when workers are off).
 import { CpuBackend } from '../../backends/cpu/backend.js';
 import { TilegraphError } from '../../errors.js';
-import { NodeCache, Renderer as CoreRenderer, releaseRaster, tileWindow } from '../../index.js';
+import { NodeCache, Renderer as CoreRenderer, tileWindow } from '../../index.js';
 import { ARENA_BYTES, setArenaBytes } from '../../util/wasm-arena.js';
-import { toRGBA8 } from '../../render/encode.js';
 import type { Backend } from '../../backends/backend.js';
 import { requestBrowserGpu } from './gpu.js';
 import { FetchLoader } from './loader.js';
@@ -84,13 +83,9 @@ export class TileEngine {
     const params = ParamValues.fromValues(this.core.plan.params, req.params);
     this.cache?.observe(req.params);
     const ratio = req.pixelRatio ?? 1;
-    const raster =
-      ratio === 1
-        ? await this.core.renderTile(req.tile, params, { tileSize: req.tileSize, backend: this.backend, signal })
-        : (await this.core.renderWindow({ ...tileWindow(req.tile, req.tileSize * ratio), pixelRatio: ratio }, params, { backend: this.backend, signal }))
-            .raster;
-    const data = toRGBA8(raster);
-    releaseRaster(raster); // converted: its buffer serves the next render
-    return { width: raster.width, height: raster.height, data, timing: { start, end: performance.timeOrigin + performance.now() } };
+    const window = ratio === 1 ? tileWindow(req.tile, req.tileSize) : { ...tileWindow(req.tile, req.tileSize * ratio), pixelRatio: ratio };
+    // Converted to 8 bits where the output lies (the canvas arena, the node cache's array): no float copy.
+    const { raster, rgba8 } = await this.core.renderWindow(window, params, { backend: this.backend, signal, rgba8: true });
+    return { width: raster.width, height: raster.height, data: rgba8!, timing: { start, end: performance.timeOrigin + performance.now() } };
   }
 }
