@@ -15,8 +15,12 @@
 // (so `BENCH_MODE=preview` of bench/render-cpu.mjs still finds every example's tiles).
 // Env: BENCH_PREVIEW_STYLES=<regex> picks examples, BENCH_PREVIEW_PARAMS=<regex> params,
 // BENCH_PREVIEW_WORKERS the page's render workers, BENCH_PREVIEW_NOCACHE=<regex> also measures
-// those examples with the workers' node cache off (`#nodecache=0`: every change renders whole tiles).
+// those examples with the workers' node cache off (`#nodecache=0`: every change renders whole tiles),
+// BENCH_PREVIEW_PROFILE=<dir> writes each page worker's CPU profile of a slider's timed changes
+// (<dir>/<example>-<param>-<k>.cpuprofile, Chrome DevTools protocol; open them in Chrome's DevTools
+// or read their self times: the page's own workers, where Node's --cpu-prof cannot look).
 // Needs `npm run build` first. Skipped (with a line saying so) when chromium is absent.
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,10 +47,19 @@ const { serve } = await import(path.join(ROOT, 'dist/hosts/server/index.js'));
 const VIEW = { width: 1280, height: 800 };
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tilegraph-bench-preview-'));
 const userDataDir = path.join(tmp, 'chromium');
+const PROFILE = process.env.BENCH_PREVIEW_PROFILE;
+const DEBUG_PORT = 9333;
 const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath: CHROMIUM,
   headless: true,
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  args: [
+    ...(PROFILE ? [`--remote-debugging-port=${DEBUG_PORT}`] : []),
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
   viewport: VIEW,
 });
 
@@ -145,6 +158,52 @@ function valuesFor(s, count) {
 
 const rows = [];
 
+/**
+ * BENCH_PREVIEW_PROFILE: the CPU profiler started in every worker of the browser (the page's render
+ * workers and MapLibre's), through the DevTools protocol on DEBUG_PORT (playwright's own pipe has
+ * no worker sessions); stop() writes their profiles.
+ */
+async function startProfiles() {
+  const { ws: WebSocket } = createRequire(import.meta.url)('playwright-core/lib/utilsBundle');
+  const { webSocketDebuggerUrl } = await (await fetch(`http://127.0.0.1:${DEBUG_PORT}/json/version`)).json();
+  const sock = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    sock.on('open', resolve);
+    sock.on('error', reject);
+  });
+  let id = 0;
+  const waiting = new Map();
+  sock.on('message', (d) => {
+    const m = JSON.parse(d.toString());
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  const send = (method, params = {}, sessionId = undefined) =>
+    new Promise((resolve) => {
+      waiting.set(++id, resolve);
+      sock.send(JSON.stringify({ id, method, params, sessionId }));
+    });
+  const { result } = await send('Target.getTargets');
+  const sessions = [];
+  for (const t of result.targetInfos.filter((t) => t.type === 'worker')) {
+    const { sessionId } = (await send('Target.attachToTarget', { targetId: t.targetId, flatten: true })).result;
+    await send('Profiler.enable', {}, sessionId);
+    await send('Profiler.setSamplingInterval', { interval: 200 }, sessionId);
+    await send('Profiler.start', {}, sessionId);
+    sessions.push(sessionId);
+  }
+  return {
+    async stop(name) {
+      mkdirSync(PROFILE, { recursive: true });
+      for (const [k, sessionId] of sessions.entries()) {
+        const { result: r } = await send('Profiler.stop', {}, sessionId);
+        writeFileSync(path.join(PROFILE, `${name}-${k}.cpuprofile`), JSON.stringify(r.profile));
+      }
+      sock.close();
+    },
+  };
+}
+
 async function run(style, { nodeCache }) {
   const server = await serve({ style: style.file, port: 0, host: '127.0.0.1', workers: 0, backend: 'cpu', log: () => undefined });
   const page = await context.newPage();
@@ -163,6 +222,7 @@ async function run(style, { nodeCache }) {
       const times = [];
       const phases = [];
       for (let i = 0; i < 2; i++) await timed(page, { name: slider.name, value: values[i] }); // warm-up
+      const profiles = PROFILE ? await startProfiles() : undefined;
       for (let i = 0; i < CHANGES; i++) {
         const r = await timed(page, { name: slider.name, value: values[i + 2] });
         if (r.missed.length) throw new Error(`${style.name}: change ${i} of ${slider.name}: visible tiles not updated: ${r.missed.join(', ')}`);
@@ -170,6 +230,7 @@ async function run(style, { nodeCache }) {
         times.push(r.ms);
         phases.push(r);
       }
+      await profiles?.stop(`${style.name}-${slider.name}`);
       const m = (k) => med(phases.map((p) => p[k]));
       const tiles = phases.at(-1).tiles;
       const row = {

@@ -261,18 +261,19 @@ async function renderOnce(
     if (needed) return { stats: session.stats, published: st.published };
     const out = st.results.get(plan.output)!;
     const cropped = session.crop(out, st.canvases.get(plan.output)!, window);
-    const read = await session.read(cropped);
-    if (options.rgba8) {
-      const rgba8 = toRGBA8(read);
-      // The render's own raster goes back to the pool; the node cache's stays the cache's.
-      if (!st.pinned.has(read.data)) release(read.data);
-      return { raster: { ...read, data: new Float32Array(0) }, rgba8, stats: session.stats, published: st.published };
-    }
-    const raster = callersRaster(st, read, options);
-    return { raster, stats: session.stats, published: st.published };
+    return { ...callersOutput(st, await session.read(cropped), options), stats: session.stats, published: st.published };
   } finally {
     session.end();
   }
+}
+
+/** The output as its caller asked for it: 8-bit RGBA converted where it lies (RenderOptions.rgba8), else callersRaster. */
+function callersOutput(st: RenderState, read: Raster, options: RenderOptions): { raster: Raster; rgba8?: Uint8ClampedArray } {
+  if (!options.rgba8) return { raster: callersRaster(st, read, options) };
+  const rgba8 = toRGBA8(read);
+  // The render's own raster goes back to the pool; the node cache's stays the cache's.
+  if (!st.pinned.has(read.data)) release(read.data);
+  return { raster: { ...read, data: new Float32Array(0) }, rgba8 };
 }
 
 /**
