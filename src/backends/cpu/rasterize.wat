@@ -282,7 +282,7 @@
   ;; from byte offset p; an opaque paint at coverage 1 replaces them (Float32 stores of the f64
   ;; values, as a Float32Array takes them).
   (func $paintRun (param $p i32) (param $n i32) (param $r f64) (param $g f64) (param $b f64) (param $a f64) (param $c f64)
-    (local $e i32) (local $k f64) (local $cr f64) (local $cg f64) (local $cb f64) (local $ca f64) (local $px v128)
+    (local $e i32) (local $k f64) (local $px v128) (local $kv v128) (local $crg v128) (local $cba v128)
     (local.set $e (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 4))))
     (if (i32.and (f64.ge (local.get $c) (f64.const 1)) (f64.ge (local.get $a) (f64.const 1)))
       (then
@@ -298,18 +298,20 @@
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
             (br $next)))
         (return)))
+    ;; Two channels an f64x2 (r, g) and (b, a): each lane the scalar's multiply and add, so the same bits.
     (local.set $k (f64.sub (f64.const 1) (f64.mul (local.get $a) (local.get $c))))
-    (local.set $cr (f64.mul (local.get $r) (local.get $c)))
-    (local.set $cg (f64.mul (local.get $g) (local.get $c)))
-    (local.set $cb (f64.mul (local.get $b) (local.get $c)))
-    (local.set $ca (f64.mul (local.get $a) (local.get $c)))
+    (local.set $kv (f64x2.splat (local.get $k)))
+    (local.set $crg (f64x2.replace_lane 1 (f64x2.splat (f64.mul (local.get $r) (local.get $c))) (f64.mul (local.get $g) (local.get $c))))
+    (local.set $cba (f64x2.replace_lane 1 (f64x2.splat (f64.mul (local.get $b) (local.get $c))) (f64.mul (local.get $a) (local.get $c))))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $p) (local.get $e)))
-        (f32.store (local.get $p) (f32.demote_f64 (f64.add (local.get $cr) (f64.mul (f64.promote_f32 (f32.load (local.get $p))) (local.get $k)))))
-        (f32.store offset=4 (local.get $p) (f32.demote_f64 (f64.add (local.get $cg) (f64.mul (f64.promote_f32 (f32.load offset=4 (local.get $p))) (local.get $k)))))
-        (f32.store offset=8 (local.get $p) (f32.demote_f64 (f64.add (local.get $cb) (f64.mul (f64.promote_f32 (f32.load offset=8 (local.get $p))) (local.get $k)))))
-        (f32.store offset=12 (local.get $p) (f32.demote_f64 (f64.add (local.get $ca) (f64.mul (f64.promote_f32 (f32.load offset=12 (local.get $p))) (local.get $k)))))
+        (local.set $px (v128.load (local.get $p)))
+        (v128.store (local.get $p)
+          (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+            (f32x4.demote_f64x2_zero (f64x2.add (local.get $crg) (f64x2.mul (f64x2.promote_low_f32x4 (local.get $px)) (local.get $kv))))
+            (f32x4.demote_f64x2_zero (f64x2.add (local.get $cba)
+              (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $px) (local.get $px))) (local.get $kv))))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $next))))
 
