@@ -78,30 +78,6 @@ function instantiate<T>(name: string): WasmKernels<T> | null {
   }
 }
 
-const modules = new Map<string, WebAssembly.Module | null>();
-
-/**
- * Module `name` compiled (once per thread), for callers that make instances of their own (one per
- * memory: src/backends/cpu/accumulate.ts); null where WebAssembly is missing or refuses it.
- */
-export function wasmModule(name: string): WebAssembly.Module | null {
-  let m = modules.get(name);
-  if (m !== undefined) return m;
-  m = null;
-  const base64 = WASM[name];
-  if (base64 === undefined) throw new Error(`no WebAssembly module ${name} in src/generated/wasm.ts (stale: npm run build)`);
-  if (typeof WebAssembly !== 'undefined') {
-    try {
-      const bytes = fromBase64(base64);
-      if (WebAssembly.validate(bytes)) m = new WebAssembly.Module(bytes);
-    } catch {
-      m = null;
-    }
-  }
-  modules.set(name, m);
-  return m;
-}
-
 /**
  * The loader of module `name` (its .wat file's name): instantiated once, on first use; null where
  * WebAssembly (with SIMD) is unavailable or refuses the module.
