@@ -14,6 +14,11 @@
 // The sweep is one prefix pass per row over its touched cells (font-rs): runs of one coverage
 // come out as one solid span (the inside of a fill), zero coverage (the inside of a stroked
 // outline) not at all, and only the pixels between as per-pixel coverage.
+// With WebAssembly the edge accumulation and the compositing walk run in rasterize.wat
+// (accumulate.ts), the same operations in the same order; the loops here are their reference and
+// their fallback.
+
+import { Accumulator } from './accumulate.js';
 
 /**
  * Called for each covered run of row y, canvas columns [x0, x1): every pixel has coverage `solid`
@@ -27,8 +32,6 @@ export interface RingSet {
   starts: Int32Array;
   count: number;
 }
-
-import { Accumulator } from './accumulate.js';
 
 const NONE = 0x7fffffff;
 /** Tests: the TypeScript accumulation for rasterizers made from now on (false), or WebAssembly where it loads (true). */
@@ -103,7 +106,7 @@ export class Rasterizer {
   private sw: number;
   /**
    * Area/cover cells, row-major with 2 spare columns (spill of the last column). With WebAssembly
-   * these four arrays are views of the accumulation module's memory (`wasm`), new after it grows.
+   * these four arrays are views of a block of the canvas arena (`wasm`; the arena never grows).
    */
   private acc: Float64Array;
   /** First and last touched cell per row (NONE / -1 when untouched). */
@@ -144,7 +147,8 @@ export class Rasterizer {
 
   /**
    * Rings [starts[k], starts[k + 1]) of `coords`, k < count, through the WebAssembly accumulation:
-   * copied into its memory (grown as needed, the views taken again), then added there.
+   * copied into its arena block (a larger one taken when needed), then added there. False when
+   * they do not fit (past MAX_COPY_FLOATS, or no room in the arena): the caller's TypeScript loop.
    */
   private addWasm(
     w: Accumulator,
