@@ -20,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,10 +214,15 @@ async function startServer(style, extra = []) {
     },
   );
   let text = '';
-  for await (const chunk of child.stdout) {
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout.iterator({ destroyOnReturn: false })) {
     text += chunk;
     const m = /(?:version (\w+)\) )?at (http:\/\/\S+)/.exec(text);
     if (m) {
+      // The server's later output (BENCH_NODE_ARGS=--trace-gc, say) is drained, so a full pipe never
+      // blocks it; BENCH_SERVER_LOG=<file> keeps it.
+      if (process.env.BENCH_SERVER_LOG) child.stdout.pipe(createWriteStream(process.env.BENCH_SERVER_LOG, { flags: 'a' }));
+      else child.stdout.resume();
       return {
         url: m[2],
         version: m[1],

@@ -16,9 +16,11 @@ export interface RenderStats {
   submits: number;
   readbacks: number;
   bytesReadBack: number;
+  /** Inputs handed to the node that read them last, which wrote its output into them (OpContext.takeInput; CPU blends). */
+  inPlace: number;
 }
 
-export const emptyStats = (): RenderStats => ({ nodes: 0, cached: 0, passes: 0, submits: 0, readbacks: 0, bytesReadBack: 0 });
+export const emptyStats = (): RenderStats => ({ nodes: 0, cached: 0, passes: 0, submits: 0, readbacks: 0, bytesReadBack: 0, inPlace: 0 });
 
 /**
  * A raster or scalar field that lives on a device (a GPU texture view). Opaque to the render loop

@@ -165,6 +165,15 @@ export interface OpContext {
   published?(field: string): unknown;
   /** For ops with `paintsOnto`: paint onto this canvas-sized raster (owned by the op) instead of a new transparent one. */
   target?: Raster;
+  /**
+   * `raster`, the value ctx.input gave for `field`, handed to the op to write its output into (an
+   * op whose every pixel reads its inputs at that pixel only: blend), where nothing else reads it:
+   * this node is its last reader, it is not the render's output, nothing else holds its storage
+   * (the node cache, another result), and no other input of this node shares it; or a fresh crop
+   * made for this node. Undefined otherwise, and on backends that do not paint onto targets (the
+   * GPU). Once handed over, the storage is the op's: the render never releases it as an input.
+   */
+  takeInput?(field: string, raster: Raster): Raster | undefined;
   /** A `features` node whose readers all read whole features or pieces where there are some (PlanNode.groupsUnread). */
   groupsUnread?: boolean;
   /** The channels of this raster node its readers read (bits 1 R, 2 G, 4 B, 8 A; PlanNode.channelsRead): the others may hold anything. Undefined: all. */

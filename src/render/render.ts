@@ -381,6 +381,38 @@ function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion,
   return copy;
 }
 
+/**
+ * OpContext.takeInput: the raster an input gave, for the op to write into, where nothing else can
+ * read it afterwards (a fresh crop made for this node, or the input's own storage when this node is
+ * its last reader); else undefined. No other input of the node may share its storage.
+ */
+function takeInput(st: RenderState, n: PlanNode, field: string, raster: Raster, temps: Handle[]): Raster | undefined {
+  const e = n.edges.find((x) => x.field === field);
+  if (!e || raster.kind !== 'raster' || isDeviceValue(raster)) return undefined;
+  for (const x of n.edges) {
+    if (x === e) continue;
+    const other = st.results.get(x.from);
+    if (x.from === e.from || (other && !isDeviceValue(other) && other.kind === 'raster' && overlaps(other.data, raster.data))) return undefined;
+  }
+  const t = temps.indexOf(raster);
+  if (t >= 0) {
+    temps.splice(t, 1); // a fresh crop: ours
+    st.session.stats.inPlace++;
+    return raster;
+  }
+  const source = st.results.get(e.from);
+  if (!source || isDeviceValue(source) || source.kind !== 'raster' || source.data !== raster.data) return undefined;
+  if (st.pending.get(e.from) !== 1 || e.from === st.plan.output || held(st, source.data, e.from)) return undefined;
+  st.results.delete(e.from); // handed over: never released as an input
+  st.session.stats.inPlace++;
+  return raster;
+}
+
+/** Whether two arrays share any bytes. */
+function overlaps(a: Float32Array, b: Float32Array): boolean {
+  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+}
+
 function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle[]): OpContext {
   const spec = n.spec;
   // @2x: sizes in pixels (fields declared `unit: 'px'`) scale with the window's pixel ratio
@@ -418,6 +450,7 @@ function makeContext(st: RenderState, n: PlanNode, canvas: Canvas, temps: Handle
     has(field) {
       return n.edges.some((e) => e.field === field) || spec[field] !== undefined;
     },
+    takeInput: st.session.paintTargets ? (field, raster) => takeInput(st, n, field, raster, temps) : undefined,
     ...fieldReaders(st, n),
     sources: st.sources,
     signal: st.signal,

@@ -74,7 +74,7 @@ gpuDescribe('GPU render structure', () => {
   test('one submit and one readback per tile; passes and bytes counted', async () => {
     const { stats, raster } = await renderOn(backend, STYLE, W);
     // + 1 pass: the readback widens the output to f32 on the GPU (16 bytes a pixel, no row padding).
-    expect(stats).toEqual({ nodes: 12, cached: 0, passes: PASSES + 1, submits: 1, readbacks: 1, bytesReadBack: TS * TS * 16 });
+    expect(stats).toEqual({ nodes: 12, cached: 0, passes: PASSES + 1, submits: 1, readbacks: 1, bytesReadBack: TS * TS * 16, inPlace: 0 });
     expect(raster.width).toBe(TS);
     // The output is not blank: the background alone is opaque.
     expect(raster.data[3]).toBeCloseTo(1, 3);

@@ -5,6 +5,8 @@ import { BLEND_MODES, blendRasters, blendReference, normalOver, normalOverMasked
 import { BLEND_SPAN_PIXELS, blendMemoryBytes, eraseSimd, multiplySimd, normalOverSimd, normalOverSimdAvailable } from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
 import { markUniform } from '../../backends/cpu/uniform.js';
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
+import { release } from '../../backends/cpu/pool.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { reference } from '../../../tests/helpers/w3c-compositing.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
@@ -108,6 +110,63 @@ describe('the kernel the op runs = the reference kernel, bit for bit', () => {
             }
             expect({ mode, composite, mask: !!m, opacity, diff, diffTs }).toEqual({ mode, composite, mask: !!m, opacity, diff: 0, diffTs: 0 });
           }
+  });
+});
+
+describe("in place: the base's own array as the output (OpContext.takeInput)", () => {
+  // The op hands blendRasters the base's array as `into` where nothing else reads it: every loop
+  // and kernel reads a pixel's base, source and mask before it writes that pixel, and the copies of
+  // the base are skipped. In the canvas arena the WebAssembly kernels run where the rasters lie
+  // (base and output the same bytes; blend.wat multiply then stores nothing where the source is
+  // clear); elsewhere through the scratch memory. The witness: blendReference on untouched arrays.
+  const { base, over, mask } = samples(N, 11);
+  for (let i = 0; i < N; i += 3) for (let c = 0; c < 4; c++) over[i * 4 + c] = 0;
+  for (let i = 0; i < N; i += 5) mask[i * 4 + 3] = 0;
+  for (let i = 1; i < N; i += 4) base[i * 4 + 3] = 1;
+  for (let i = 2; i < N; i += 7) over[i * 4 + 3] = 1;
+  for (let i = 6; i < N; i += 13) base[i * 4 + 3] = 1.5;
+  for (let i = 3; i < N; i += 9) base[i * 4 + 3] = -0;
+  // a run of clear sources over bases in (0, 1], so multiply's four-pixel shortcut meets them in place
+  for (let i = 400; i < 480; i++) {
+    over.fill(0, i * 4, i * 4 + 4);
+    base[i * 4 + 3] = 0.5 + (i % 2) * 0.5;
+  }
+  test("every mode and composite, with and without a mask, in the arena and outside it: the reference's bits", () => {
+    const bits = (a: Float32Array) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+    for (const mode of BLEND_MODES)
+      for (const composite of COMPOSITES)
+        for (const m of [undefined, mask])
+          for (const opacity of [1, 0.6, 0])
+            for (const arena of [false, true])
+              for (const simd of [true, false]) {
+                const o = { mode, composite, opacity, mask: m };
+                const ref = blendReference(base, over, o);
+                const want = bits(ref.slice());
+                release(ref);
+                const b = arena ? arenaAlloc(base.length, false)! : new Float32Array(base.length);
+                const s = arena ? arenaAlloc(over.length, false)! : new Float32Array(over.length);
+                expect(inArena(b)).toBe(arena);
+                b.set(base);
+                s.set(over);
+                const out = blendRasters(b, s, o, { into: b, simd });
+                const diff = want.reduce((d, v, i) => d + (v === bits(out)[i] ? 0 : 1), 0);
+                expect({ mode, composite, mask: !!m, opacity, arena, simd, same: out === b, diff }).toEqual({
+                  mode,
+                  composite,
+                  mask: !!m,
+                  opacity,
+                  arena,
+                  simd,
+                  same: true,
+                  diff: 0,
+                });
+                // the source is only read
+                expect(Buffer.compare(Buffer.from(bits(s.slice())), Buffer.from(bits(over.slice())))).toBe(0);
+                if (arena) {
+                  arenaFree(b);
+                  arenaFree(s);
+                }
+              }
   });
 });
 

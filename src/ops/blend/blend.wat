@@ -133,10 +133,12 @@
                           (v128.and (f32x4.gt (local.get $B2) (local.get $zero)) (f32x4.le (local.get $B2) (local.get $one32)))
                           (v128.and (f32x4.gt (local.get $B3) (local.get $zero)) (f32x4.le (local.get $B3) (local.get $one32))))))
                     (then
+                      ;; in place (out is the base: blend's takeInput) they are there already
+                      (if (i32.ne (local.get $out) (local.get $base)) (then
                       (v128.store align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B0))
                       (v128.store offset=16 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B1))
                       (v128.store offset=32 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B2))
-                      (v128.store offset=48 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B3))
+                      (v128.store offset=48 align=4 (i32.add (local.get $out) (local.get $p)) (local.get $B3))))
                       ;; the loop's step adds the last 16
                       (local.set $p (i32.add (local.get $p) (i32.const 48)))
                       (br $next)))))

@@ -165,19 +165,22 @@ export interface BlendOptions {
  * Without a mask, `multiply` and `erase` run WebAssembly SIMD kernels (blend.wat; `simd: false`
  * runs the TypeScript loops, their reference).
  */
-export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions, opts: { simd?: boolean } = {}): Float32Array {
+export function blendRasters(base: Float32Array, over: Float32Array, o: BlendOptions, opts: { simd?: boolean; into?: Float32Array } = {}): Float32Array {
   const simd = opts.simd !== false && !o.mask;
   const mode = BLEND_MODES.indexOf(o.mode);
   const mask = o.mask;
   const opacity = clamp01(o.opacity);
+  // `into`: the base's own array (OpContext.takeInput), written in place: every loop below reads a
+  // pixel's base, source and mask before it writes that pixel, and copies of the base are skipped.
+  const into = opts.into === base ? base : undefined;
   if (mode === NORMAL && o.composite === 'over') {
-    const out = acquire(base.length, false); // every pixel is written below
+    const out = into ?? acquire(base.length, false); // every pixel is written below
     // Without a mask, in WebAssembly SIMD (simd.ts) where available.
     if (!mask && normalOverSimd(base, over, opacity, out)) return out;
     if (mask) return normalOverMasked(base, over, opacity, mask, out);
     return normalOver(base, over, opacity, mask, out);
   }
-  const out = acquire(base.length, false); // every pixel is written below
+  const out = into ?? acquire(base.length, false); // every pixel is written below
   const erase = o.composite === 'erase';
   const atop = o.composite === 'atop';
   if (erase) {
@@ -252,7 +255,7 @@ function multiply(base: Float32Array, over: Float32Array, opacity: number, mask:
   // base is copied whole first (one memcpy), and such a pixel only rewrites an alpha outside
   // (0, 1] (clamp01 gives +0 for -0, NaN and negatives, 1 above 1). Sparse layers (strokes) skip
   // most pixels after one load.
-  out.set(base);
+  if (out !== base) out.set(base);
   for (let i = 0; i < base.length; i += 4) {
     const oa = over[i + 3]!;
     if (!(oa > 0)) {
@@ -407,7 +410,7 @@ export function normalOver(base: Float32Array, over: Float32Array, opacity: numb
  * cost one load. The span from the first to the last such pixel bounds the loop.
  */
 export function normalOverMasked(base: Float32Array, over: Float32Array, opacity: number, mask: Float32Array, out: Float32Array): Float32Array {
-  out.set(base);
+  if (out !== base) out.set(base);
   const n = base.length;
   let hi = n - 1;
   while (hi >= 3 && over[hi]! <= 0) hi -= 4;

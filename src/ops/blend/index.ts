@@ -82,7 +82,13 @@ export const blend: OpDef = {
     const mask = ctx.has('mask') ? ctx.input<'raster'>('mask').data : undefined;
     const composite = compositeOf(ctx);
     const options = { mode: (ctx.node.mode as BlendMode | undefined) ?? 'normal', composite, opacity: ctx.num('opacity'), mask };
-    const data = uniformBlend(base.data, over.data, options) ?? blendRasters(base.data, over.data, options);
+    // Every pixel reads base, over and mask at that pixel only, so the output may be the base's own
+    // array where nothing else reads it (ctx.takeInput): no copy of it, and pixels the source does not
+    // cover are not written. Not over a one-value base (its mark would go stale; uniformBlend and
+    // the kernels take it once).
+    const data =
+      uniformBlend(base.data, over.data, options) ??
+      blendRasters(base.data, over.data, options, { into: uniformOf(base.data) ? undefined : ctx.takeInput?.('base', base)?.data });
     return { kind: 'raster', width: base.width, height: base.height, data } satisfies Raster;
   },
 };

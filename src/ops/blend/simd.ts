@@ -34,15 +34,17 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   let lo = 3;
   while (lo < n && !(over[lo]! > 0)) lo += 4;
   if (lo >= n) {
-    out.set(base);
+    if (out !== base) out.set(base);
     return true;
   }
   let hi = n - 1;
   while (!(over[hi]! > 0)) hi -= 4;
   const from = lo - 3;
   const to = hi + 1;
-  if (from > 0) out.set(base.subarray(0, from));
-  if (to < n) out.set(base.subarray(to, n), to);
+  if (out !== base) {
+    if (from > 0) out.set(base.subarray(0, from));
+    if (to < n) out.set(base.subarray(to, n), to);
+  }
   spans(k, base, over, out, from, to, (fn, b, o, r, bytes) => fn.over(b, o, r, bytes, opacity));
   return true;
 }
