@@ -182,6 +182,11 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           default: 128,
           describe: 'memory for decoded source tiles and sampled geometry, in MiB, per render worker and style version',
         })
+        .option('worker-young-mb', {
+          type: 'number',
+          default: 64,
+          describe: "each render worker's young generation (V8), in MiB: 16 saves ~40 MiB of RSS a worker for ~10-20% fewer text-heavy tiles a second",
+        })
         .option('queue', { type: 'number', default: 256, describe: 'renders that may wait before requests get 503' })
         .option('timeout', { type: 'number', default: 30, describe: 'seconds before a render answers 503' })
         .option('fetch-timeout', {
@@ -229,6 +234,8 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         ] as const) {
           if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new UsageError(`--${flag} '${v}' is not a positive number of seconds`);
         }
+        if (!(Number.isInteger(a.workerYoungMb) && a.workerYoungMb >= 1 && a.workerYoungMb <= 1024))
+          throw new UsageError(`--worker-young-mb takes an integer number of MiB from 1 to 1024, not '${a.workerYoungMb}'`);
         if (a.requestTimeout < a.headersTimeout) throw new UsageError(`--request-timeout ${a.requestTimeout} is below --headers-timeout ${a.headersTimeout}`);
         const { TilegraphError } = await import('../../index.js');
         const s = await serve({
@@ -240,6 +247,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
           backend: a.backend as BackendChoice,
           cacheBytes: a.cacheMb * 1024 * 1024,
           sourceCacheBytes: a.sourceCacheMb * 1024 * 1024,
+          workerYoungMb: a.workerYoungMb,
           maxQueue: a.queue,
           timeoutMs: a.timeout * 1000,
           fetchTimeoutMs: a.fetchTimeout !== undefined ? a.fetchTimeout * 1000 : undefined,

@@ -144,11 +144,14 @@ export interface WorkerPoolOptions {
 /** Default heap of a render worker: rasters live outside it (typed arrays); geometry and caches inside. */
 const WORKER_HEAP_MB = 2048;
 /**
- * Young generation of a render worker in MiB. V8 sizes it from the old generation (48 MiB at
- * 2 GiB) and keeps it all resident between collections; 16 costs no measurable CPU
- * (docs/server.md) and saves ~30 MiB of RSS per worker (issue 23).
+ * Young generation of a render worker in MiB (`serve --worker-young-mb`). A render allocates ~1
+ * MB of short-lived objects (label candidates, outlines, sampled lines): with 16 MiB (issue 23's
+ * choice, for ~40 MiB less RSS a worker) a worker scavenged every ~8 text-heavy tiles, and V8's
+ * other threads spent 2.5-3.7 ms a maplibre-effects or toner tile collecting; with 64 they spend
+ * 1.5-2.3, and those servers answer ~10-20% more uncached tiles a second, for ~40 MiB more RSS a
+ * worker (docs/server.md, "The render workers' young generation").
  */
-const WORKER_YOUNG_MB = 16;
+export const WORKER_YOUNG_MB = 64;
 
 /** CPU renders spread over worker threads; each worker builds the style from the same text. */
 export class WorkerPool implements PngRenderer {
@@ -363,6 +366,8 @@ export interface PngRendererChoice {
   /** Render in this thread with `backend` (few tiles, `--workers 0`). */
   inProcess?: boolean;
   workerUrl?: URL | string;
+  /** Young generation of each worker in MiB (default WORKER_YOUNG_MB). */
+  youngMb?: number;
   /** Releases `backend` (the main thread's GPU device): called when workers render instead, or at close. */
   release(): Promise<void>;
 }
@@ -380,6 +385,6 @@ export async function makePngRenderer(o: PngRendererChoice): Promise<{ renderer:
   const gpu = o.backend.name === 'gpu';
   await o.release();
   const size = o.workers ?? (gpu ? Math.min(availableParallelism(), MAX_DEFAULT_GPU_WORKERS) : availableParallelism());
-  const pool = new WorkerPool({ size, workerUrl: o.workerUrl, backend: gpu ? 'gpu' : 'cpu', allowFallback: gpu && !!o.fallback });
+  const pool = new WorkerPool({ size, workerUrl: o.workerUrl, backend: gpu ? 'gpu' : 'cpu', allowFallback: gpu && !!o.fallback, maxYoungMb: o.youngMb });
   return { renderer: pool, close: () => pool.close() };
 }

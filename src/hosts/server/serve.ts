@@ -142,6 +142,8 @@ export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'render
   /** Cache-Control max-age for tiles requested without the current `v` (default 60, 0 with --watch). */
   shortMaxAge?: number;
   workerUrl?: URL | string;
+  /** Young generation of each render worker in MiB (default render-pool.ts WORKER_YOUNG_MB, 64). */
+  workerYoungMb?: number;
   /** Render with this instead of making one from `workers` / `backend` (embedding, tests). */
   renderer?: PngRenderer;
 }
@@ -198,6 +200,7 @@ export async function makeRenderer(o: Omit<ServeOptions, 'style'>): Promise<{ re
     workers: o.workers,
     inProcess: o.workers === 0,
     workerUrl: o.workerUrl,
+    youngMb: o.workerYoungMb,
     release: () => sel.close(),
   });
   // The service closes the renderer (a pool); an in-process renderer's backend is released here.
