@@ -9,6 +9,7 @@ import path from 'node:path';
 import { CpuBackend, NodeCache, Renderer, releaseRaster, tileWindow, type Raster } from '../../src/index.js';
 import type { CpuSession } from '../../src/backends/cpu/backend.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
+import { squareFeature } from '../helpers/geometry.js';
 import { ROOT } from '../server/fixtures.js';
 
 /** A CPU backend whose ops are never handed an input to write into. */
@@ -23,26 +24,9 @@ class NoInPlaceBackend extends CpuBackend {
 
 const bits = (r: Raster) => Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
 
-const square = (x0: number, y0: number, x1: number, y1: number) => ({
-  type: 'Feature',
-  properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [x0, y0],
-        [x1, y0],
-        [x1, y1],
-        [x0, y1],
-        [x0, y0],
-      ],
-    ],
-  },
-});
-
 const style = {
   output: 'out',
-  sources: { c: { type: 'geojson', data: { type: 'FeatureCollection', features: [square(-60, -30, 20, 40), square(0, -50, 70, 10)] } } },
+  sources: { c: { type: 'geojson', data: { type: 'FeatureCollection', features: [squareFeature(-60, -30, 70), squareFeature(0, -50, 60)] } } },
   nodes: {
     f: { op: 'features', source: 'c' },
     paper: { op: 'solid', color: '#f4efe4' },
