@@ -67,6 +67,8 @@ describe('deploy/ manifests', () => {
     expect(c.readinessProbe.httpGet.path).toBe('/health');
     expect(c.livenessProbe.httpGet.path).toBe('/health');
     expect(c.args[0]).toBe('serve');
+    // one render worker per core of the pod's CPU limit (Node would count the node's cores)
+    expect(Number(c.args[c.args.indexOf('--workers') + 1])).toBe(Number(c.resources.limits.cpu));
     expect(c.env).toEqual(expect.arrayContaining([{ name: 'HOST', value: '0.0.0.0' }]));
   });
 
