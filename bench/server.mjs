@@ -7,7 +7,7 @@
 //   BENCH_MEMORY=world,gallery,gallery-cached,world-no-source-cache (which memory runs; default world,gallery),
 //   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=<regex of example names>, BENCH_CACHED=0 skips
 //   the cached rows, BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node
-//   flags of the server, BENCH_WARM=3000 warm-up requests before each uncached run, over the zoom
+//   flags of the server (BENCH_SERVER_LOG=<file> keeps its output after start-up), BENCH_WARM=3000 warm-up requests before each uncached run, over the zoom
 //   above's tiles and the zoom below's; BENCH_WARM_COLD=0: the zoom above's alone)
 // Tiles: where each example's data is, from its TileJSON (bounds, minzoom): the first zoom from
 // minzoom on at which the bounds cover at least 96 tiles, at most the 256 nearest the bounds'
