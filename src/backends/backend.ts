@@ -16,7 +16,7 @@ export interface RenderStats {
   submits: number;
   readbacks: number;
   bytesReadBack: number;
-  /** Inputs handed to the node that read them last, which wrote its output into them (OpContext.takeInput; CPU blends). */
+  /** Inputs handed to the node that read them last, which wrote its output into them (OpContext.takeInput: CPU blends, and the bases fused paints draw on). */
   inPlace: number;
 }
 

@@ -357,23 +357,14 @@ export function fusionsFor(plan: Plan, withNodeCache: boolean): Map<string, Fusi
 }
 
 /**
- * The base of a fused composite as a raster the paint op may draw on: the base itself when this
- * node is its last reader (and nothing else holds its storage), the crop made for this node, or a
- * copy. Only sessions with paintTargets (the CPU) fuse, so the base is a CPU raster.
+ * The base of a fused composite as a raster the paint op may draw on: what takeInput hands over
+ * (the base itself when this node is its last reader and nothing else holds its storage, or the
+ * crop made for this node), else a copy. Only sessions with paintTargets (the CPU) fuse, so the base is a CPU raster.
  */
 function ownedBase(st: RenderState, ctx: OpContext, n: PlanNode, fusion: Fusion, temps: Handle[]): Raster {
-  const baseId = n.edges.find((e) => e.field === fusion.base)!.from;
-  const source = st.results.get(baseId) as Raster;
   const base = ctx.input<'raster'>(fusion.base);
-  const t = temps.indexOf(base);
-  if (t >= 0) {
-    temps.splice(t, 1); // a fresh crop: ours to draw on
-    return base;
-  }
-  if (st.pending.get(baseId) === 1 && baseId !== st.plan.output && !held(st, source.data, baseId) && base.data === source.data) {
-    st.results.delete(baseId); // handed over: never released separately
-    return base;
-  }
+  const owned = takeInput(st, n, fusion.base, base, temps);
+  if (owned) return owned;
   const copy = newRasterUninit(base.width, base.height); // every value is copied in below
   copy.data.set(base.data);
   const mark = uniformOf(base.data);
