@@ -7,9 +7,10 @@
 # (docs/deploy.md).
 
 FROM node:20-bookworm-slim AS build
-# A C compiler for the PNG encoder's deflate addon (scripts/build-native.mjs: libdeflate, about half
-# node:zlib's CPU); this stage only, the image keeps the built dist/native/deflate.node. Without it
-# the build still succeeds and the server deflates with node:zlib (one line at start-up says so).
+# A C compiler for the Node host's addons (scripts/build-native.mjs): the PNG encoder's deflate
+# (libdeflate, about half node:zlib's CPU) and the AVX-512 noise kernels; this stage only, the image
+# keeps the built dist/native/*.node. Without it the build still succeeds, the server deflates with
+# node:zlib and noise runs in WebAssembly (a line at start-up says so).
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./

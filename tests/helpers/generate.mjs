@@ -11,6 +11,6 @@ export default async function generate() {
   process.env.TILEGRAPH_TEST_RUN = `${Date.now()}-${process.pid}`;
   writeShaders();
   await writeWasm();
-  const line = buildNative(); // dist/native/deflate.node, when a C source is newer
+  const line = buildNative(); // dist/native/deflate.node and kernels.node, when a C source is newer
   if (line) console.log(line);
 }

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { DEFLATE_ADDON, deflate, deflateInfo, setZlibDeflate, usingLibdeflate } from '../../src/hosts/node/deflate.js';
 import { serve } from '../../src/hosts/server/serve.js';
+import { kernelsAddon } from '../../src/hosts/node/kernels.js';
 import { differenceFromRaster } from '../helpers/decode.js';
 import { requireBuild, WORKER, writeFixtures } from './fixtures.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
@@ -133,6 +134,8 @@ withAddon(
       expect(log.filter((l) => l.includes('deflate'))).toEqual([]);
       const metrics = await (await fetch(`${s.url}metrics`)).text();
       expect(metrics).toMatch(/^tilegraph_png_deflate_info\{deflate="libdeflate \d+\.\d+"\} 1$/m);
+      // the kernels this machine runs: the addon's AVX-512 copy where the CPU has it, else WebAssembly
+      expect(metrics).toContain(`\ntilegraph_cpu_kernels_info{kernels="${kernelsAddon()?.simd === 'avx512' ? 'native (avx512)' : 'wasm'}"} 1\n`);
       const r = await fetch(`${s.url}tiles/2/1/1.png`);
       expect(r.status).toBe(200);
       const style = await loadStyleFile(fx.shapes);

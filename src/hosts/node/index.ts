@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Renderer, type RendererOptions } from '../../index.js';
 import { NodeLoader } from './loader.js';
+import './kernels.js'; // binds the native kernels (AVX-512) to the core where they load
 
 export interface OpenStyleOptions extends RendererOptions {
   allowOutside?: boolean;
@@ -19,3 +20,4 @@ export { NodeLoader } from './loader.js';
 export { encodePng, decodePng, decodePngRGBA } from './png.js';
 export { decodeImage } from './image.js';
 export { createBackend, closeGpu, type BackendChoice } from './gpu.js';
+export { kernelsInfo, setNativeKernels, type KernelsInfo } from './kernels.js';

@@ -1,5 +1,6 @@
 // Prometheus text exposition (format 0.0.4) of the server's counters, written by hand: a handful of series.
 import { deflateInfo } from '../node/deflate.js';
+import { kernelsInfo } from '../node/kernels.js';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -103,6 +104,8 @@ export class Metrics {
     out.push(`tilegraph_style_info{version="${label(g.styleVersion())}"} 1`);
     head('tilegraph_png_deflate_info', 'gauge', "The PNG encoder's deflate: libdeflate (the addon) or node:zlib (its fallback).");
     out.push(`tilegraph_png_deflate_info{deflate="${label(deflateInfo().name)}"} 1`);
+    head('tilegraph_cpu_kernels_info', 'gauge', "The CPU backend's noise octaves: the kernels addon's AVX-512 copy or WebAssembly (its fallback).");
+    out.push(`tilegraph_cpu_kernels_info{kernels="${label(kernelsInfo().name)}"} 1`);
     if (memory) {
       head('process_resident_memory_bytes', 'gauge', 'Resident memory of the whole process (every thread, native libraries included).');
       out.push(`process_resident_memory_bytes ${memory.rss}`);

@@ -8,6 +8,7 @@ import { gpuAdapterSummary } from '../node/gpu.js';
 import { selectBackend, type BackendChoice } from '../node/select-backend.js';
 import { defaultFetchTimeoutMs } from '../node/loader.js';
 import { deflateInfo } from '../node/deflate.js';
+import { kernelsInfo } from '../node/kernels.js';
 import { loadStyleFile } from '../node/style-file.js';
 import { createApp, tileFastPath } from './app.js';
 import { resolveStyleFiles, serveMany } from './gallery.js';
@@ -16,11 +17,15 @@ import { TileService, type TileServiceOptions } from './service.js';
 
 /**
  * One line at start-up where PNG tiles deflate with node:zlib, not libdeflate (the addon is not
- * built or did not load: src/hosts/node/deflate.ts); GET /metrics names the deflate either way.
+ * built or did not load: src/hosts/node/deflate.ts), and one where the kernels addon is not built
+ * or did not load (src/hosts/node/kernels.ts; a CPU without AVX-512 is no fault: nothing said);
+ * GET /metrics names both either way.
  */
 export function logDeflateFallback(log: (line: string) => void): void {
   const d = deflateInfo();
   if (d.name === 'node:zlib') log(`tilegraph: PNG tiles deflate with node:zlib (about twice the CPU of libdeflate): ${d.reason}`);
+  const k = kernelsInfo();
+  if (/addon/.test(k.reason ?? '')) log(`tilegraph: noise runs in WebAssembly, not the AVX-512 kernels: ${k.reason}`);
 }
 
 /** Starts listening; rejects with the listen error (port in use, ...). */

@@ -11,6 +11,7 @@
 //   channels; each corner's gradient index read from a table of the canvas's lattice box, filled
 //   as corners are first met (one hash per lattice point and channel, not one per pixel and corner).
 import { acquire } from '../../backends/cpu/pool.js';
+import { noiseNative } from './native.js';
 import { noiseWasm } from './wasm.js';
 import {
   CHANNELS,
@@ -87,13 +88,14 @@ const GYa = Float64Array.from(GY);
 const GZa = Float64Array.from(GZ);
 
 /**
- * The op's kernel: the WebAssembly octaves (wasm.ts) where WebAssembly runs, else noiseTs. Both
- * give noiseReference's values bit for bit (noise.test.ts) at every pixel `demand` holds (runs of
- * pixels: row, first column, count; OpContext.demand): the WebAssembly simplex octaves compute
- * only those and leave the others +0, every other kernel computes every pixel.
+ * The op's kernel: a host's native octaves (native.ts: the Node host's AVX-512 addon) where one is
+ * bound, else the WebAssembly octaves (wasm.ts) where WebAssembly runs, else noiseTs. All give
+ * noiseReference's values bit for bit (noise.test.ts) at every pixel `demand` holds (runs of
+ * pixels: row, first column, count; OpContext.demand): the native and WebAssembly simplex octaves
+ * compute only those and leave the others +0, every other kernel computes every pixel.
  */
 export function noise(p: NoisePlan, seed: number, raster: boolean, channels = raster ? CHANNELS : 1, demand?: Int32Array): Float32Array {
-  return noiseWasm(p, seed, raster, channels, demand) ?? noiseTs(p, seed, raster, channels);
+  return noiseNative(p, seed, raster, channels, demand) ?? noiseWasm(p, seed, raster, channels, demand) ?? noiseTs(p, seed, raster, channels);
 }
 
 /** The same values as noiseReference, bit for bit, sharing work between pixels, rows and channels. */

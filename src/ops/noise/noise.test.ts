@@ -11,6 +11,23 @@ import { rng } from '../../../tests/helpers/random.js';
 import { noise, noiseReference, noiseTs } from './cpu.js';
 import { planNoise } from './plan.js';
 import { NOISE_WASM_MAX_PIXELS, NOISE_WASM_MAX_WIDTH, noiseWasm } from './wasm.js';
+import { noiseNative } from './native.js';
+import { nativeKernels } from '../../util/native-kernels.js';
+// The Node host's kernels addon (native/kernels.c), bound on import where the CPU has AVX-512: then
+// `noise` below runs it.
+import { kernelsAddon, kernelsInfo } from '../../hosts/node/kernels.js';
+
+const ADDON = kernelsAddon();
+if (!ADDON) {
+  const msg = `src/ops/noise/noise.test.ts: the native kernels' tests SKIPPED: ${kernelsInfo().reason} (scripts/build-native.mjs builds them).`;
+  if (process.env.TILEGRAPH_REQUIRE_ADDON === '1') throw new Error(`${msg} TILEGRAPH_REQUIRE_ADDON=1 makes this a failure.`);
+  console.warn(msg);
+} else if (ADDON.simd !== 'avx512')
+  console.warn("src/ops/noise/noise.test.ts: this CPU has no AVX-512: the addon's AVX-512 copy SKIPPED (its portable copy is tested).");
+/** The addon's copies this machine runs: the portable one always, the AVX-512 one where the CPU has it. */
+const NATIVE: [string, boolean][] = ADDON
+  ? [['noiseNative generic', true], ...(ADDON.simd === 'avx512' ? [['noiseNative avx512', false] as [string, boolean]] : [])]
+  : [];
 
 // --- independent reference -------------------------------------------------------------------
 function lowbias32(v: number): number {
@@ -224,6 +241,14 @@ const KERNELS: [string, (p: ReturnType<typeof planNoise>, seed: number, raster: 
   ['noise', noise],
   ['noiseTs', noiseTs],
   ['noiseWasm', noiseWasm],
+  ...NATIVE.map(
+    ([name, generic]) =>
+      [
+        name,
+        (p: ReturnType<typeof planNoise>, seed: number, raster: boolean, channels?: number) =>
+          noiseNative(p, seed, raster, channels ?? (raster ? 3 : 1), undefined, ADDON!.noise, generic),
+      ] as [string, (p: ReturnType<typeof planNoise>, seed: number, raster: boolean, channels?: number) => Float32Array | null],
+  ),
 ];
 /** How many values differ (Object.is: -0 and +0 differ too). */
 const differing = (a: Float32Array, b: Float32Array) => {
@@ -240,9 +265,11 @@ const MODES = [
 ] as const;
 
 describe('the kernels the op runs = the reference kernel, bit for bit', () => {
-  // noiseTs (cpu.ts) and noiseWasm (wasm.ts, noise.wat) share hashes, fades and the simplex
+  // noiseTs (cpu.ts), noiseWasm (wasm.ts, noise.wat) and noiseNative (native.ts: the Node host's
+  // addon, native/kernels.c, its AVX-512 and portable copies) share hashes, fades and the simplex
   // geometry between pixels, rows and channels; noiseReference evaluates each sample on its own
-  // with plan.ts's functions. `noise` (the op's kernel) is noiseWasm where WebAssembly runs.
+  // with plan.ts's functions. `noise` (the op's kernel) is noiseNative where the addon is bound
+  // (AVX-512), else noiseWasm where WebAssembly runs.
   const windows: Window[] = [
     WIN,
     { z: 0, x0: -40, y0: -30, width: 336, height: 24, tileSize: 256 }, // wider than the world: the tables wrap
@@ -306,16 +333,22 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
               x += n + 1 + Math.floor(r() * 6);
             }
           }
-          const got = noiseWasm(plan, 7, raster, ch, Int32Array.from(runs));
-          if (!got) continue;
-          const stride = raster ? 4 : 1;
-          let diff = 0;
-          for (let q = 0; q < w.width * w.height; q++)
-            for (let c = 0; c < stride; c++) {
-              const want = held[q] || kind === 'value' || (raster && c === 3) ? ref[q * stride + c] : 0;
-              if (!Object.is(got[q * stride + c], want)) diff++;
-            }
-          expect({ kind, z: w.z, ch, diff }).toEqual({ kind, z: w.z, ch, diff: 0 });
+          const demand = Int32Array.from(runs);
+          const kernels: [string, Float32Array | null][] = [
+            ['noiseWasm', noiseWasm(plan, 7, raster, ch, demand)],
+            ...NATIVE.map(([name, generic]) => [name, noiseNative(plan, 7, raster, ch, demand, ADDON!.noise, generic)] as [string, Float32Array | null]),
+          ];
+          for (const [name, got] of kernels) {
+            if (!got) continue;
+            const stride = raster ? 4 : 1;
+            let diff = 0;
+            for (let q = 0; q < w.width * w.height; q++)
+              for (let c = 0; c < stride; c++) {
+                const want = held[q] || kind === 'value' || (raster && c === 3) ? ref[q * stride + c] : 0;
+                if (!Object.is(got[q * stride + c], want)) diff++;
+              }
+            expect({ name, kind, z: w.z, ch, diff }).toEqual({ name, kind, z: w.z, ch, diff: 0 });
+          }
         }
   });
 
@@ -338,6 +371,23 @@ describe('the kernels the op runs = the reference kernel, bit for bit', () => {
     expect(noiseWasm(plan, 7, true)).not.toBeNull();
     expect(noiseWasm(plan, 7, true, 2)).not.toBeNull();
     expect(noiseWasm(planNoise(WIN, 28, 3, 'value'), 5, true)).not.toBeNull();
+  });
+
+  (ADDON ? test : test.skip)('the native kernels: bound to the core where the CPU has AVX-512; bad arguments throw, never read past an array', () => {
+    expect(nativeKernels() !== null).toBe(ADDON!.simd === 'avx512');
+    const plan = planNoise(WIN, 18, 2, 'simplex');
+    const acc = new Float64Array(WIN.width * WIN.height * 3);
+    const out = new Float32Array(WIN.width * WIN.height * 4);
+    const seeds = new Uint32Array(6);
+    const call = (demand: Int32Array | null, o = out, a = acc, w = WIN.width) =>
+      ADDON!.noise(1, plan.cells, plan.cols, plan.rows, w, WIN.height, 2, seeds, 3, 1, demand, a, o, 1);
+    expect(call(null)).toBe(true);
+    expect(() => call(Int32Array.from([WIN.height, 0, 1]))).toThrow(/demand run outside the canvas/);
+    expect(() => call(Int32Array.from([0, WIN.width - 3, 4]))).toThrow(/demand run outside the canvas/);
+    expect(() => call(Int32Array.from([0, 0]))).toThrow(/runs/);
+    expect(() => call(null, out.subarray(1))).toThrow(/too short/);
+    expect(() => call(null, out, acc.subarray(1))).toThrow(/too short/);
+    expect(() => call(null, out, acc, WIN.width + 1)).toThrow(/too short/);
   });
 
   test('past NOISE_WASM_MAX_PIXELS the TypeScript kernel runs (the module memory stays bounded): the same values', () => {

@@ -1,0 +1,354 @@
+// tilegraph's native CPU kernels, a Node-API addon: the noise op's octaves (value and simplex fBm)
+// with 512-bit vectors, the same values as the TypeScript reference (src/ops/noise/cpu.ts
+// noiseReference) bit for bit. Built by scripts/build-native.mjs with the system's C compiler
+// against Node's own headers; the Node host binds it to the core (src/hosts/node/kernels.ts ->
+// src/util/native-kernels.ts) only where the CPU has AVX-512 (x86-64-v4): elsewhere the
+// WebAssembly kernels run, which are faster there than these eight-lane vectors split into halves.
+//
+// JavaScript:
+//   noise(kind: 0 value | 1 simplex, cells: Uint32Array, cols: Uint32Array, rows: Uint32Array,
+//         w, h, octaves, seeds: Uint32Array (octave o, channel c at o channels + c), channels 1-3,
+//         raster 0 | 1, demand: Int32Array | null, acc: Float64Array, out: Float32Array,
+//         generic 0 | 1): boolean   (14 arguments)
+//     The plan's arrays as src/ops/noise/plan.ts lays them out. Writes out (a field: w h values;
+//     a raster: RGBA, B +0 for two channels, A 1). demand (simplex only): runs of pixels (row,
+//     first column, count), the others +0. acc: at least w h channels doubles of scratch. false
+//     (nothing written) where a simplex octave's lattice box is much larger than the canvas (the
+//     caller's own kernel runs then). generic 1: the portable copy even where AVX-512 runs (tests).
+//   simd: "avx512" where the AVX-512 copy runs on this CPU, else ""
+//
+// Stateless and context-aware (NAPI_MODULE_INIT): every thread may call it.
+#include <node_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define LANES 8
+#define ENTRY 4
+#define MAX_OCTAVES 12
+#define SIMPLEX_GAIN 76.0
+
+typedef double v8d __attribute__((vector_size(64)));
+typedef int64_t v8l __attribute__((vector_size(64)));
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
+typedef int32_t v8i32 __attribute__((vector_size(32)));
+typedef float v8f32 __attribute__((vector_size(32)));
+typedef float v4f32 __attribute__((vector_size(16)));
+
+/** plan.ts hash32 (lowbias32). */
+static inline uint32_t hash32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+/** plan.ts fade: the quintic 6t^5 - 15t^4 + 10t^3 in its order. */
+static inline double fade(double t) {
+  return t * t * t * (t * (t * 6 - 15) + 10);
+}
+
+// The 12 gradients of 3-D simplex noise (plan.ts GX, GY, GZ), padded to 16.
+static const double GXT[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+static const double GYT[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 0, 0, 0, 0};
+static const double GZT[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 0, 0, 0};
+
+// The portable copy: lane by lane table reads.
+#define SUFFIX _generic
+#define TARGET
+#define GATHER(box, idx, gx, gy, gz)       \
+  for (int l = 0; l < LANES; l++) {        \
+    const int g_ = (box)[(idx)[l]];        \
+    (gx)[l] = GXT[g_];                     \
+    (gy)[l] = GYT[g_];                     \
+    (gz)[l] = GZT[g_];                     \
+  }
+#include "noise-body.h"
+#undef SUFFIX
+#undef TARGET
+#undef GATHER
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX512 1
+// The AVX-512 copy: one gather of the eight gradient indices, each gradient component picked from
+// a 16-entry table by a two-register permute.
+#define SUFFIX _avx512
+#define TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,avx,sse4.2,popcnt")))
+#define GATHER(box, idx, gx, gy, gz)                                                       \
+  do {                                                                                     \
+    const __m512i g_ = _mm512_cvtepi32_epi64(_mm256_i32gather_epi32((const int *)(box), (__m256i)(idx), 4)); \
+    (gx) = (v8d)_mm512_permutex2var_pd(_mm512_loadu_pd(GXT), g_, _mm512_loadu_pd(GXT + 8)); \
+    (gy) = (v8d)_mm512_permutex2var_pd(_mm512_loadu_pd(GYT), g_, _mm512_loadu_pd(GYT + 8)); \
+    (gz) = (v8d)_mm512_permutex2var_pd(_mm512_loadu_pd(GZT), g_, _mm512_loadu_pd(GZT + 8)); \
+  } while (0)
+#include "noise-body.h"
+#undef SUFFIX
+#undef TARGET
+#undef GATHER
+
+static int avx512(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512bw");
+}
+#else
+#define HAVE_AVX512 0
+static int avx512(void) {
+  return 0;
+}
+#endif
+
+typedef struct {
+  int kind, w, h, octaves, channels, raster, nruns, generic;
+  const uint32_t *cells, *cols, *rows, *seeds;
+  const int32_t *runs;
+  double *acc;
+  float *out;
+} Job;
+
+static float f32_of(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+static int fast(const Job *j) {
+  return HAVE_AVX512 && !j->generic && avx512();
+}
+
+/** plan.ts octaveLattice: the octave's X, Z per column and Y per row, and the box the corners reach. */
+typedef struct {
+  int i0, j0, k0, nx, ny, nz;
+} Box;
+
+static Box lattice(const Job *j, int o, double *X, double *Y, double *Z) {
+  const double F3 = 1.0 / 3;
+  double xMin = INFINITY, xMax = -INFINITY, zMin = INFINITY, zMax = -INFINITY, yMin = INFINITY, yMax = -INFINITY;
+  for (int i = 0; i < j->w; i++) {
+    const size_t k = ((size_t)o * j->w + i) * ENTRY;
+    X[i] = f32_of(j->cols[k]);
+    Z[i] = f32_of(j->cols[k + 1]);
+    xMin = fmin(xMin, X[i]);
+    xMax = fmax(xMax, X[i]);
+    zMin = fmin(zMin, Z[i]);
+    zMax = fmax(zMax, Z[i]);
+  }
+  for (int r = 0; r < j->h; r++) {
+    Y[r] = f32_of(j->rows[((size_t)o * j->h + r) * ENTRY]);
+    yMin = fmin(yMin, Y[r]);
+    yMax = fmax(yMax, Y[r]);
+  }
+  const double sMin = (xMin + yMin + zMin) * F3, sMax = (xMax + yMax + zMax) * F3;
+  Box b;
+  b.i0 = (int)floor(xMin + sMin) - 1;
+  b.j0 = (int)floor(yMin + sMin) - 1;
+  b.k0 = (int)floor(zMin + sMin) - 1;
+  b.nx = (int)floor(xMax + sMax) + 3 - b.i0;
+  b.ny = (int)floor(yMax + sMax) + 3 - b.j0;
+  b.nz = (int)floor(zMax + sMax) + 3 - b.k0;
+  return b;
+}
+
+/** wasm.ts boxTooLarge: a lattice box much larger than the canvas (very fine noise). */
+static int box_too_large(const Job *j, const Box *b) {
+  const double box = (double)b->nx * b->ny * b->nz * j->channels;
+  const double canvas = 4.0 * j->w * j->h * j->channels;
+  return box > (canvas > 65536 ? canvas : 65536);
+}
+
+/** 0 done, 1 a box too large (nothing written), -1 out of memory. */
+static int simplex(const Job *j) {
+  const size_t m = (size_t)j->w * j->h;
+  double *X = malloc(sizeof(double) * (2 * (size_t)j->w + j->h));
+  if (!X) return -1;
+  double *Z = X + j->w, *Y = Z + j->w;
+  Box boxes[MAX_OCTAVES];
+  for (int o = 0; o < j->octaves; o++) {
+    boxes[o] = lattice(j, o, X, Y, Z);
+    if (box_too_large(j, &boxes[o])) {
+      free(X);
+      return 1;
+    }
+  }
+  int32_t *whole = NULL;
+  const int32_t *runs = j->runs;
+  int nruns = j->nruns;
+  if (!runs) {
+    whole = malloc(sizeof(int32_t) * 3 * (size_t)j->h);
+    if (!whole) {
+      free(X);
+      return -1;
+    }
+    for (int r = 0; r < j->h; r++) {
+      whole[r * 3] = r;
+      whole[r * 3 + 1] = 0;
+      whole[r * 3 + 2] = j->w;
+    }
+    runs = whole;
+    nruns = j->h;
+  } else
+    memset(j->acc, 0, sizeof(double) * m * j->channels); // pixels outside the runs: +0
+  int status = 0;
+  for (int o = 0; o < j->octaves && !status; o++) {
+    const Box b = boxes[o];
+    lattice(j, o, X, Y, Z);
+    const int nb = b.nx * b.ny * b.nz;
+    int32_t *box = malloc(sizeof(int32_t) * ((size_t)nb * j->channels + LANES));
+    if (!box) {
+      status = -1;
+      break;
+    }
+    const uint32_t cx = j->cells[o * 4], cy = j->cells[o * 4 + 1], cz = j->cells[o * 4 + 2];
+    // Each lattice point's gradient index (plan.ts latticeHash3 % 12) per channel.
+    for (int c = 0; c < j->channels; c++) {
+      const uint32_t seed = j->seeds[o * j->channels + c];
+      int32_t *t = box + (size_t)c * nb;
+      for (int a = 0; a < b.nx; a++) {
+        const uint32_t ix = cx + (uint32_t)(b.i0 + a);
+        for (int bb = 0; bb < b.ny; bb++) {
+          const uint32_t iy = cy + (uint32_t)(b.j0 + bb);
+          for (int cc = 0; cc < b.nz; cc++) {
+            const uint32_t iz = cz + (uint32_t)(b.k0 + cc);
+            t[(a * b.ny + bb) * b.nz + cc] = (int32_t)(hash32(ix ^ hash32(iy ^ hash32(iz ^ seed))) % 12);
+          }
+        }
+      }
+    }
+    const double weight = f32_of(j->cells[o * 4 + 3]);
+#if HAVE_AVX512
+    if (fast(j))
+      simplex_octave_avx512(X, Y, Z, j->w, runs, nruns, box, nb, j->channels, b.ny * b.nz, b.nz, b.i0, b.j0, b.k0, weight, j->acc, m, o == 0);
+    else
+#endif
+      simplex_octave_generic(X, Y, Z, j->w, runs, nruns, box, nb, j->channels, b.ny * b.nz, b.nz, b.i0, b.j0, b.k0, weight, j->acc, m, o == 0);
+    free(box);
+  }
+  free(whole);
+  free(X);
+  return status;
+}
+
+static int value(const Job *j) {
+  const size_t m = (size_t)j->w * j->h, w = j->w;
+  double *sx = malloc(sizeof(double) * 5 * w + sizeof(uint32_t) * 2 * w);
+  if (!sx) return -1;
+  double *lines = sx + w;
+  uint32_t *ixa = (uint32_t *)(lines + 4 * w), *ixb = ixa + w;
+  for (int o = 0; o < j->octaves; o++) {
+    for (size_t i = 0; i < w; i++) {
+      const size_t k = (o * w + i) * ENTRY;
+      ixa[i] = j->cols[k];
+      ixb[i] = j->cols[k + 1];
+      sx[i] = fade(f32_of(j->cols[k + 2]));
+    }
+    const uint32_t *rows = j->rows + (size_t)o * j->h * ENTRY;
+    const uint32_t *seeds = j->seeds + o * j->channels;
+    const double weight = f32_of(j->cells[o * 4 + 3]);
+#if HAVE_AVX512
+    if (fast(j))
+      value_octave_avx512(ixa, ixb, sx, rows, j->w, j->h, seeds, j->channels, weight, j->acc, m, o == 0, lines);
+    else
+#endif
+      value_octave_generic(ixa, ixb, sx, rows, j->w, j->h, seeds, j->channels, weight, j->acc, m, o == 0, lines);
+  }
+  free(sx);
+  return 0;
+}
+
+/** The sums rounded to f32 into the field or the RGBA raster. */
+static void finish(const Job *j) {
+  const size_t m = (size_t)j->w * j->h;
+#if HAVE_AVX512
+  if (fast(j)) {
+    finish_avx512(j->acc, j->out, m, j->channels, j->raster);
+    return;
+  }
+#endif
+  finish_generic(j->acc, j->out, m, j->channels, j->raster);
+}
+
+static napi_value fail(napi_env env, const char *message) {
+  napi_throw_range_error(env, "ERR_NATIVE_NOISE", message);
+  return NULL;
+}
+
+/** A typed array argument of the given type and at least `need` elements, or NULL. */
+static void *array_arg(napi_env env, napi_value v, napi_typedarray_type want, size_t need) {
+  bool is;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
+  napi_typedarray_type type;
+  size_t length;
+  void *data;
+  if (napi_get_typedarray_info(env, v, &type, &length, &data, NULL, NULL) != napi_ok || type != want || length < need) return NULL;
+  return data ? data : (void *)"";
+}
+
+static napi_value noise(napi_env env, napi_callback_info info) {
+  size_t argc = 14;
+  napi_value argv[14];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 14) return fail(env, "noise: 14 arguments");
+  int32_t ints[5];
+  const int at[5] = {0, 4, 5, 6, 8};
+  for (int i = 0; i < 5; i++)
+    if (napi_get_value_int32(env, argv[at[i]], &ints[i]) != napi_ok) return fail(env, "noise: integer arguments");
+  Job j = {.kind = ints[0], .w = ints[1], .h = ints[2], .octaves = ints[3], .channels = ints[4]};
+  int32_t raster, generic;
+  if (napi_get_value_int32(env, argv[9], &raster) != napi_ok || napi_get_value_int32(env, argv[13], &generic) != napi_ok)
+    return fail(env, "noise: integer arguments");
+  j.raster = raster != 0;
+  j.generic = generic != 0;
+  if ((j.kind != 0 && j.kind != 1) || j.w < 1 || j.h < 1 || j.w > 65536 || j.h > 65536 || j.octaves < 1 || j.octaves > MAX_OCTAVES ||
+      j.channels < 1 || j.channels > 3 || (!j.raster && j.channels != 1))
+    return fail(env, "noise: kind, size, octaves or channels out of range");
+  const size_t m = (size_t)j.w * j.h;
+  j.cells = array_arg(env, argv[1], napi_uint32_array, (size_t)j.octaves * 4);
+  j.cols = array_arg(env, argv[2], napi_uint32_array, (size_t)j.octaves * j.w * ENTRY);
+  j.rows = array_arg(env, argv[3], napi_uint32_array, (size_t)j.octaves * j.h * ENTRY);
+  j.seeds = array_arg(env, argv[7], napi_uint32_array, (size_t)j.octaves * j.channels);
+  j.acc = array_arg(env, argv[11], napi_float64_array, m * j.channels);
+  j.out = array_arg(env, argv[12], napi_float32_array, m * (j.raster ? 4 : 1));
+  if (!j.cells || !j.cols || !j.rows || !j.seeds || !j.acc || !j.out) return fail(env, "noise: an array argument of the wrong type or too short");
+  napi_valuetype dt;
+  napi_typeof(env, argv[10], &dt);
+  if (dt != napi_null && dt != napi_undefined && j.kind == 1) {
+    bool is;
+    napi_typedarray_type type;
+    size_t length;
+    void *data;
+    if (napi_is_typedarray(env, argv[10], &is) != napi_ok || !is ||
+        napi_get_typedarray_info(env, argv[10], &type, &length, &data, NULL, NULL) != napi_ok || type != napi_int32_array || length % 3)
+      return fail(env, "noise: demand must be an Int32Array of (row, column, count) runs");
+    j.runs = data;
+    j.nruns = (int)(length / 3);
+    for (int r = 0; r < j.nruns; r++) {
+      const int32_t row = j.runs[r * 3], c0 = j.runs[r * 3 + 1], n = j.runs[r * 3 + 2];
+      if (row < 0 || row >= j.h || c0 < 0 || n < 0 || c0 > j.w - n) return fail(env, "noise: a demand run outside the canvas");
+    }
+  }
+  const int status = j.kind == 1 ? simplex(&j) : value(&j);
+  if (status < 0) {
+    napi_throw_error(env, "ERR_NATIVE_MEMORY", "noise: out of memory");
+    return NULL;
+  }
+  if (status == 0) finish(&j);
+  napi_value result;
+  napi_get_boolean(env, status == 0, &result);
+  return result;
+}
+
+NAPI_MODULE_INIT() {
+  napi_value fn, simd;
+  napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
+  napi_set_named_property(env, exports, "noise", fn);
+  napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
+  napi_set_named_property(env, exports, "simd", simd);
+  return exports;
+}

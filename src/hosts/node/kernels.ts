@@ -1,0 +1,69 @@
+// The Node host's native CPU kernels: native/kernels.c, built by scripts/build-native.mjs into
+// dist/native/kernels.node, bound to the core (src/util/native-kernels.ts) on import where the
+// addon loads and the CPU has AVX-512 (every Node host imports this through ./index.ts, the render
+// workers included). Elsewhere, or with TILEGRAPH_NATIVE=0, the core's WebAssembly kernels run;
+// the values are the same bit for bit either way.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { bindNativeKernels, type NativeNoise } from '../../util/native-kernels.js';
+
+interface Addon {
+  noise: NativeNoise;
+  simd: string;
+}
+
+/** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
+export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
+
+/** What runs the kernels the addon has (the noise op's octaves), and why not the addon where it does not. */
+export interface KernelsInfo {
+  /** `native (avx512)` or `wasm`. */
+  name: string;
+  reason?: string;
+}
+
+let info: KernelsInfo = { name: 'wasm', reason: 'not loaded' };
+let loaded: Addon | null = null;
+
+/** The addon as loaded here (tests call its portable copy too), or null with the reason in kernelsInfo(). */
+export function kernelsAddon(): Addon | null {
+  return loaded;
+}
+
+function load(): void {
+  if (process.env.TILEGRAPH_NATIVE === '0') {
+    info = { name: 'wasm', reason: 'TILEGRAPH_NATIVE=0' };
+    return;
+  }
+  try {
+    loaded = createRequire(import.meta.url)(KERNELS_ADDON) as Addon;
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    info = {
+      name: 'wasm',
+      reason:
+        err.code === 'MODULE_NOT_FOUND'
+          ? 'the kernels addon is not built (npm run build needs a C compiler)'
+          : `the kernels addon did not load: ${err.message.split('\n')[0]}`,
+    };
+    return;
+  }
+  if (loaded.simd !== 'avx512') {
+    info = { name: 'wasm', reason: 'the CPU has no AVX-512 (the WebAssembly kernels are faster there)' };
+    return;
+  }
+  info = { name: `native (${loaded.simd})` };
+  bindNativeKernels({ name: info.name, noise: loaded.noise });
+}
+
+load();
+
+/** Which kernels this thread runs (every thread loads the same file). */
+export function kernelsInfo(): KernelsInfo {
+  return info;
+}
+
+/** Tests: the core's WebAssembly kernels in this thread (false), or the addon's again where it is bound (true). */
+export function setNativeKernels(on: boolean): void {
+  bindNativeKernels(on && loaded?.simd === 'avx512' ? { name: info.name, noise: loaded.noise } : null);
+}
