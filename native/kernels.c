@@ -60,39 +60,78 @@ static const double GXT[16] = {1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0, 0, 0, 0, 
 static const double GYT[16] = {1, 1, -1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 0, 0, 0, 0};
 static const double GZT[16] = {0, 0, 0, 0, 1, 1, -1, -1, 1, 1, -1, -1, 0, 0, 0, 0};
 
+/**
+ * A simplex octave's lattice box (plan.ts octaveLattice) and its gradient table: per channel c, nb
+ * bytes at box + c nb, point (i, j, k) at (i - i0) sI + (j - j0) sJ + (k - k0), each the gradient
+ * index (plan.ts latticeHash3 % 12) of channel c's seed, 255 until a corner first meets it.
+ */
+typedef struct {
+  uint8_t *box;
+  int nb, sI, sJ, i0, j0, k0;
+  uint32_t cx, cy, cz;
+  const uint32_t *seeds;
+  /** 1: entries are 255 until first asked for (gradient_at); 0: every entry filled up front. */
+  int lazy;
+} Grads;
+
+/** The gradient index of channel c at table offset idx, hashed and kept when first asked for. */
+static int gradient_at(const Grads *g, int c, int32_t idx) {
+  uint8_t *t = g->box + (size_t)c * g->nb + idx;
+  if (*t == 255) {
+    const int a = idx / g->sI, rest = idx - a * g->sI, b = rest / g->sJ, k = rest - b * g->sJ;
+    const uint32_t ix = g->cx + (uint32_t)(g->i0 + a), iy = g->cy + (uint32_t)(g->j0 + b), iz = g->cz + (uint32_t)(g->k0 + k);
+    *t = (uint8_t)(hash32(ix ^ hash32(iy ^ hash32(iz ^ g->seeds[c]))) % 12);
+  }
+  return *t;
+}
+
 // The portable copy: lane by lane table reads.
 #define SUFFIX _generic
 #define TARGET
-#define GATHER(box, idx, gx, gy, gz)       \
-  for (int l = 0; l < LANES; l++) {        \
-    const int g_ = (box)[(idx)[l]];        \
-    (gx)[l] = GXT[g_];                     \
-    (gy)[l] = GYT[g_];                     \
-    (gz)[l] = GZT[g_];                     \
+#define GATHER_IDX(box, idx, out) \
+  for (int l = 0; l < LANES; l++) (out)[l] = (box)[(idx)[l]];
+#define GRADS(gi, gx, gy, gz)       \
+  for (int l = 0; l < LANES; l++) { \
+    (gx)[l] = GXT[(gi)[l]];         \
+    (gy)[l] = GYT[(gi)[l]];         \
+    (gz)[l] = GZT[(gi)[l]];         \
   }
+static inline int any_lane(v8i32 m) {
+  int any = 0;
+  for (int l = 0; l < LANES; l++) any |= m[l];
+  return any;
+}
+#define ANY(mask) any_lane(mask)
 #include "noise-body.h"
 #undef SUFFIX
 #undef TARGET
-#undef GATHER
+#undef GATHER_IDX
+#undef GRADS
+#undef ANY
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define HAVE_AVX512 1
-// The AVX-512 copy: one gather of the eight gradient indices, each gradient component picked from
-// a 16-entry table by a two-register permute.
+// The AVX-512 copy: one gather of the eight gradient indices (four bytes read at each, the
+// table padded for it, the low byte kept), each gradient component picked from a 16-entry table
+// by a two-register permute.
 #define SUFFIX _avx512
 #define TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,avx,sse4.2,popcnt")))
-#define GATHER(box, idx, gx, gy, gz)                                                       \
-  do {                                                                                     \
-    const __m512i g_ = _mm512_cvtepi32_epi64(_mm256_i32gather_epi32((const int *)(box), (__m256i)(idx), 4)); \
+#define GATHER_IDX(box, idx, out) (out) = (v8i32)_mm256_i32gather_epi32((const int *)(box), (__m256i)(idx), 1) & 0xff
+#define GRADS(gi, gx, gy, gz)                                                                \
+  do {                                                                                       \
+    const __m512i g_ = _mm512_cvtepi32_epi64((__m256i)(gi));                                 \
     (gx) = (v8d)_mm512_permutex2var_pd(_mm512_loadu_pd(GXT), g_, _mm512_loadu_pd(GXT + 8)); \
     (gy) = (v8d)_mm512_permutex2var_pd(_mm512_loadu_pd(GYT), g_, _mm512_loadu_pd(GYT + 8)); \
     (gz) = (v8d)_mm512_permutex2var_pd(_mm512_loadu_pd(GZT), g_, _mm512_loadu_pd(GZT + 8)); \
   } while (0)
+#define ANY(mask) _mm256_movemask_epi8((__m256i)(mask))
 #include "noise-body.h"
 #undef SUFFIX
 #undef TARGET
-#undef GATHER
+#undef GATHER_IDX
+#undef GRADS
+#undef ANY
 
 static int avx512(void) {
   __builtin_cpu_init();
@@ -196,39 +235,45 @@ static int simplex(const Job *j) {
     nruns = j->h;
   } else
     memset(j->acc, 0, sizeof(double) * m * j->channels); // pixels outside the runs: +0
+  size_t demanded = 0;
+  for (int r = 0; r < nruns; r++) demanded += (size_t)runs[r * 3 + 2];
   int status = 0;
   for (int o = 0; o < j->octaves && !status; o++) {
     const Box b = boxes[o];
     lattice(j, o, X, Y, Z);
     const int nb = b.nx * b.ny * b.nz;
-    int32_t *box = malloc(sizeof(int32_t) * ((size_t)nb * j->channels + LANES));
+    // the gradient table (+4: the gather reads a word): hashed up front where the demanded pixels
+    // outnumber the box's points, else each entry when a corner first meets it
+    uint8_t *box = malloc((size_t)nb * j->channels + 4);
     if (!box) {
       status = -1;
       break;
     }
-    const uint32_t cx = j->cells[o * 4], cy = j->cells[o * 4 + 1], cz = j->cells[o * 4 + 2];
-    // Each lattice point's gradient index (plan.ts latticeHash3 % 12) per channel.
-    for (int c = 0; c < j->channels; c++) {
-      const uint32_t seed = j->seeds[o * j->channels + c];
-      int32_t *t = box + (size_t)c * nb;
-      for (int a = 0; a < b.nx; a++) {
-        const uint32_t ix = cx + (uint32_t)(b.i0 + a);
-        for (int bb = 0; bb < b.ny; bb++) {
-          const uint32_t iy = cy + (uint32_t)(b.j0 + bb);
-          for (int cc = 0; cc < b.nz; cc++) {
-            const uint32_t iz = cz + (uint32_t)(b.k0 + cc);
-            t[(a * b.ny + bb) * b.nz + cc] = (int32_t)(hash32(ix ^ hash32(iy ^ hash32(iz ^ seed))) % 12);
+    memset(box, 255, (size_t)nb * j->channels + 4);
+    Grads gr = {box, nb, b.ny * b.nz, b.nz, b.i0, b.j0, b.k0, j->cells[o * 4], j->cells[o * 4 + 1], j->cells[o * 4 + 2], j->seeds + o * j->channels, 1};
+    if ((size_t)nb <= demanded) {
+      for (int c = 0; c < j->channels; c++) {
+        const uint32_t seed = gr.seeds[c];
+        uint8_t *t = box + (size_t)c * nb;
+        for (int a = 0; a < b.nx; a++) {
+          const uint32_t ix = gr.cx + (uint32_t)(b.i0 + a);
+          for (int bb = 0; bb < b.ny; bb++) {
+            const uint32_t hy = gr.cy + (uint32_t)(b.j0 + bb);
+            for (int cc = 0; cc < b.nz; cc++) {
+              const uint32_t iz = gr.cz + (uint32_t)(b.k0 + cc);
+              t[(a * b.ny + bb) * b.nz + cc] = (uint8_t)(hash32(ix ^ hash32(hy ^ hash32(iz ^ seed))) % 12);
+            }
           }
         }
       }
+      gr.lazy = 0;
     }
     const double weight = f32_of(j->cells[o * 4 + 3]);
 #if HAVE_AVX512
-    if (fast(j))
-      simplex_octave_avx512(X, Y, Z, j->w, runs, nruns, box, nb, j->channels, b.ny * b.nz, b.nz, b.i0, b.j0, b.k0, weight, j->acc, m, o == 0);
+    if (fast(j)) simplex_octave_avx512(X, Y, Z, j->w, runs, nruns, &gr, j->channels, weight, j->acc, m, o == 0);
     else
 #endif
-      simplex_octave_generic(X, Y, Z, j->w, runs, nruns, box, nb, j->channels, b.ny * b.nz, b.nz, b.i0, b.j0, b.k0, weight, j->acc, m, o == 0);
+      simplex_octave_generic(X, Y, Z, j->w, runs, nruns, &gr, j->channels, weight, j->acc, m, o == 0);
     free(box);
   }
   free(whole);

@@ -1,5 +1,6 @@
 // The noise octaves of native/kernels.c, included once per instruction set: SUFFIX names the
-// copy, TARGET is its function attribute, GATHER(box, idx) reads eight int32 table entries. Every
+// copy, TARGET is its function attribute, GATHER_IDX(box, idx, out) reads eight bytes of the
+// lattice box's gradient table and GRADS(gi, gx, gy, gz) looks up their gradients. Every
 // sample's f64 arithmetic is src/ops/noise/plan.ts's (simplexNoise, valueNoise) in the same
 // order, eight pixels of a row at a time (each lane the scalar IEEE operation; no contraction into
 // fused multiply-adds: kernels.c's FP_CONTRACT and -ffp-contract=off), so the sums are
@@ -31,14 +32,23 @@ static TARGET inline v8u32 NAME(vhash)(v8u32 v) {
 }
 
 /** The running sums plus one corner's terms where it is in reach (plan.ts corner()), per channel. */
-static TARGET __attribute__((always_inline)) inline void NAME(corner)(v8d *ns, v8d x, v8d y, v8d z, v8i32 idx, const int32_t *box, int nb,
-                                                                    const int channels) {
+static TARGET __attribute__((always_inline)) inline void NAME(corner)(v8d *ns, v8d x, v8d y, v8d z, v8i32 idx, const Grads *gr, const int channels) {
   const v8d t = 0.5 - x * x - y * y - z * z;
   const v8d f = t * t * (t * t);
   const v8l in = (v8l)(t >= 0);
   for (int c = 0; c < channels; c++) {
+    v8i32 gi;
+    GATHER_IDX(gr->box + (size_t)c * gr->nb, idx, gi);
+    // a table filled as corners meet it (a sparse demand reads few of the box's points): the
+    // points no corner met before hashed now
+    if (gr->lazy) {
+      const v8i32 miss = gi == 255;
+      if (ANY(miss))
+        for (int l = 0; l < LANES; l++)
+          if (miss[l]) gi[l] = gradient_at(gr, c, idx[l]);
+    }
     v8d gx, gy, gz;
-    GATHER(box + (size_t)c * nb, idx, gx, gy, gz);
+    GRADS(gi, gx, gy, gz);
     const v8d add = ns[c] + f * (gx * x + gy * y + gz * z);
     ns[c] = NAME(sel)(in, add, ns[c]);
   }
@@ -46,8 +56,9 @@ static TARGET __attribute__((always_inline)) inline void NAME(corner)(v8d *ns, v
 
 /** simplex_octave's pixels of one run, `channels` a constant in each copy. */
 static TARGET __attribute__((always_inline)) inline void NAME(simplex_run)(const double *X, const double *Z, v8d py, int w, int row, int c0, int n,
-                                                                         const int32_t *box, int nb, const int channels, int sI, int sJ, int i0,
-                                                                         int j0, int k0, double weight, double *acc, size_t m, int first) {
+                                                                         const Grads *gr, const int channels, double weight, double *acc, size_t m,
+                                                                         int first) {
+  const int sI = gr->sI, sJ = gr->sJ, i0 = gr->i0, j0 = gr->j0, k0 = gr->k0;
   const double F3 = 1.0 / 3, G3 = 1.0 / 6;
   const double G2 = 2 * G3, G3x3 = 3 * G3, half = SIMPLEX_GAIN / 2;
   const v8d one = {1, 1, 1, 1, 1, 1, 1, 1}, zero = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -76,12 +87,12 @@ static TARGET __attribute__((always_inline)) inline void NAME(simplex_run)(const
     const v8i32 base =
         (__builtin_convertvector(si, v8i32) - i0) * sI + (__builtin_convertvector(sj, v8i32) - j0) * sJ + (__builtin_convertvector(sk, v8i32) - k0);
     v8d ns[3] = {zero, zero, zero};
-    NAME(corner)(ns, x0, y0, z0, base, box, nb, channels);
-    NAME(corner)(ns, x0 - AS_D(i1) + G3, y0 - AS_D(j1) + G3, z0 - AS_D(k1) + G3, base + ((AS_I(i1) & sI) + (AS_I(j1) & sJ) + (AS_I(k1) & 1)), box, nb,
+    NAME(corner)(ns, x0, y0, z0, base, gr, channels);
+    NAME(corner)(ns, x0 - AS_D(i1) + G3, y0 - AS_D(j1) + G3, z0 - AS_D(k1) + G3, base + ((AS_I(i1) & sI) + (AS_I(j1) & sJ) + (AS_I(k1) & 1)), gr,
                  channels);
-    NAME(corner)(ns, x0 - AS_D(i2) + G2, y0 - AS_D(j2) + G2, z0 - AS_D(k2) + G2, base + ((AS_I(i2) & sI) + (AS_I(j2) & sJ) + (AS_I(k2) & 1)), box, nb,
+    NAME(corner)(ns, x0 - AS_D(i2) + G2, y0 - AS_D(j2) + G2, z0 - AS_D(k2) + G2, base + ((AS_I(i2) & sI) + (AS_I(j2) & sJ) + (AS_I(k2) & 1)), gr,
                  channels);
-    NAME(corner)(ns, x0 - 1 + G3x3, y0 - 1 + G3x3, z0 - 1 + G3x3, base + (sI + sJ + 1), box, nb, channels);
+    NAME(corner)(ns, x0 - 1 + G3x3, y0 - 1 + G3x3, z0 - 1 + G3x3, base + (sI + sJ + 1), gr, channels);
 #undef AS_D
 #undef AS_I
     for (int c = 0; c < channels; c++) {
@@ -104,20 +115,18 @@ static TARGET __attribute__((always_inline)) inline void NAME(simplex_run)(const
 
 /**
  * One octave of simplex noise over the runs (row, first column, count) into the planar sums
- * `acc` (channel c at acc + c m): X and Z per column, Y per row (plan.ts octaveLattice), `box` the
- * gradient index (0-11) of every lattice point of the octave's box per channel (channel c at
- * box + c nb; point (i, j, k) at (i - i0) sI + (j - j0) sJ + (k - k0)).
+ * `acc` (channel c at acc + c m): X and Z per column, Y per row (plan.ts octaveLattice), `gr` the
+ * octave's lattice box and its gradient table (kernels.c Grads).
  */
-static TARGET void NAME(simplex_octave)(const double *X, const double *Y, const double *Z, int w, const int32_t *runs, int nruns,
-                                        const int32_t *box, int nb, int channels, int sI, int sJ, int i0, int j0, int k0,
-                                        double weight, double *acc, size_t m, int first) {
+static TARGET void NAME(simplex_octave)(const double *X, const double *Y, const double *Z, int w, const int32_t *runs, int nruns, const Grads *gr,
+                                        int channels, double weight, double *acc, size_t m, int first) {
   for (int r = 0; r < nruns; r++) {
     const int row = runs[r * 3], c0 = runs[r * 3 + 1], n = runs[r * 3 + 2];
     const double y1 = Y[row];
     const v8d py = {y1, y1, y1, y1, y1, y1, y1, y1};
-    if (channels == 1) NAME(simplex_run)(X, Z, py, w, row, c0, n, box, nb, 1, sI, sJ, i0, j0, k0, weight, acc, m, first);
-    else if (channels == 2) NAME(simplex_run)(X, Z, py, w, row, c0, n, box, nb, 2, sI, sJ, i0, j0, k0, weight, acc, m, first);
-    else NAME(simplex_run)(X, Z, py, w, row, c0, n, box, nb, 3, sI, sJ, i0, j0, k0, weight, acc, m, first);
+    if (channels == 1) NAME(simplex_run)(X, Z, py, w, row, c0, n, gr, 1, weight, acc, m, first);
+    else if (channels == 2) NAME(simplex_run)(X, Z, py, w, row, c0, n, gr, 2, weight, acc, m, first);
+    else NAME(simplex_run)(X, Z, py, w, row, c0, n, gr, 3, weight, acc, m, first);
   }
 }
 
