@@ -181,6 +181,20 @@ describe('placement', () => {
     );
   });
 
+  test('placeWanted where no candidate has a finite outer box (a NaN in each): returns, as placeReference (it once looped for ever)', () => {
+    // The input fast-check found (2026-11-28): one wanted candidate whose first box's x0 is NaN, so
+    // the outer-box grid is empty, its origin +Infinity, and the candidate's rows ran from -Infinity.
+    const boxes = Float64Array.of(Number.NaN, -14, 14, 14);
+    for (const outer of [true, false])
+      for (const rounds of [1, 2, 3, 4]) {
+        const c: Candidate = { x: 1e-62, y: 5e-233, priority: 1, hash: 1685343780, boxes };
+        if (outer) c.outer = outerBox(boxes);
+        const cs = [c, { ...c, boxes: Float64Array.of(3, Number.NaN, 9, 20), outer: undefined }];
+        for (const wanted of [Uint8Array.of(1, 0), Uint8Array.of(1, 1), Uint8Array.of(0, 1)])
+          expect(place(cs, rounds, undefined, wanted)).toEqual(placeReference(cs, rounds).map((p, i) => p && wanted[i] === 1));
+      }
+  });
+
   test('the hash ranks the same anchor alike across the antimeridian and at any scale', () => {
     expect(hashLabel('Suva', 0.99, 0.6)).toBe(hashLabel('Suva', 1.99, 0.6));
     expect(hashLabel('Suva', -0.01, 0.6)).toBe(hashLabel('Suva', 0.99, 0.6));

@@ -273,6 +273,8 @@ interface OuterGrid {
   gh: number;
   start: Int32Array;
   ids: Int32Array;
+  /** 1 where the candidate's outer box is in the grid: 0 for one with no finite extent (a NaN), which overlaps nothing. */
+  has: Uint8Array;
 }
 
 /** The grid of the outer boxes (a box with no finite extent, all NaN, in no cell); undefined past DENSE_MAX_CELLS. */
@@ -313,7 +315,7 @@ function outerGrid(outer: Float64Array, n: number): OuterGrid | undefined {
         }
     }
     if (!ids) for (let c = 0; c < gw * gh; c++) start[c + 1]! += start[c]!;
-    else return { gx0, gy0, gw, gh, start, ids };
+    else return { gx0, gy0, gw, gh, start, ids, has };
   }
   return undefined;
 }
@@ -359,7 +361,9 @@ function placeWanted(cands: readonly Candidate[], rounds: number, obstacles: Flo
     const i = order[k]!;
     from[i] = na;
     to[i] = na;
-    if (hop[i]! > far || state[i] !== 0) continue;
+    // (an outer box with no finite extent, a NaN in it, overlaps nothing: with every candidate's so,
+    // the grid is empty and its origin infinite, and a walk over its rows would never end)
+    if (hop[i]! > far || state[i] !== 0 || !grid.has[i]) continue;
     const a = cands[i]!.boxes;
     // Candidates whose outer boxes share a cell with i's (two boxes that overlap do), each once.
     seen[i] = i;
