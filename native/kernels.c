@@ -40,14 +40,12 @@ typedef int32_t v8i32 __attribute__((vector_size(32)));
 typedef float v8f32 __attribute__((vector_size(32)));
 typedef float v4f32 __attribute__((vector_size(16)));
 
+/** plan.ts hash32 (lowbias32) of `v` in place, a u32 or a vector of them (an lvalue); its value. */
+#define LOWBIAS32(v) ((v) ^= (v) >> 16, (v) *= 0x7feb352du, (v) ^= (v) >> 15, (v) *= 0x846ca68bu, (v) ^= (v) >> 16, (v))
+
 /** plan.ts hash32 (lowbias32). */
 static inline uint32_t hash32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
+  return LOWBIAS32(x);
 }
 
 /** plan.ts fade: the quintic 6t^5 - 15t^4 + 10t^3 in its order. */

@@ -23,12 +23,7 @@ static TARGET inline v8d NAME(vfloor)(v8d x) {
 
 /** plan.ts hash32 (lowbias32) of each lane. */
 static TARGET inline v8u32 NAME(vhash)(v8u32 v) {
-  v ^= v >> 16;
-  v *= 0x7feb352du;
-  v ^= v >> 15;
-  v *= 0x846ca68bu;
-  v ^= v >> 16;
-  return v;
+  return LOWBIAS32(v);
 }
 
 /** The running sums plus one corner's terms where it is in reach (plan.ts corner()), per channel. */
