@@ -145,6 +145,8 @@ static int avx512(void) {
 
 typedef struct {
   int kind, w, h, octaves, channels, raster, nruns, generic;
+  /** the AVX-512 copy runs: the CPU has it and `generic` was not asked for (found once a call) */
+  int fast;
   const uint32_t *cells, *cols, *rows, *seeds;
   const int32_t *runs;
   double *acc;
@@ -157,9 +159,6 @@ static float f32_of(uint32_t bits) {
   return f;
 }
 
-static int fast(const Job *j) {
-  return HAVE_AVX512 && !j->generic && avx512();
-}
 
 /** plan.ts octaveLattice: the octave's X, Z per column and Y per row, and the box the corners reach. */
 typedef struct {
@@ -204,12 +203,14 @@ static int box_too_large(const Job *j, const Box *b) {
 /** 0 done, 1 a box too large (nothing written), -1 out of memory. */
 static int simplex(const Job *j) {
   const size_t m = (size_t)j->w * j->h;
-  double *X = malloc(sizeof(double) * (2 * (size_t)j->w + j->h));
+  // every octave's X, Z and Y (2 w + h doubles each), found once before anything is written
+  const size_t per = 2 * (size_t)j->w + j->h;
+  double *X = malloc(sizeof(double) * per * j->octaves);
   if (!X) return -1;
-  double *Z = X + j->w, *Y = Z + j->w;
   Box boxes[MAX_OCTAVES];
   for (int o = 0; o < j->octaves; o++) {
-    boxes[o] = lattice(j, o, X, Y, Z);
+    double *Xo = X + o * per;
+    boxes[o] = lattice(j, o, Xo, Xo + 2 * j->w, Xo + j->w);
     if (box_too_large(j, &boxes[o])) {
       free(X);
       return 1;
@@ -238,7 +239,7 @@ static int simplex(const Job *j) {
   int status = 0;
   for (int o = 0; o < j->octaves && !status; o++) {
     const Box b = boxes[o];
-    lattice(j, o, X, Y, Z);
+    const double *Xo = X + o * per, *Zo = Xo + j->w, *Yo = Xo + 2 * j->w;
     const int nb = b.nx * b.ny * b.nz;
     // the gradient table (+4: the gather reads a word): hashed up front where the demanded pixels
     // outnumber the box's points, else each entry when a corner first meets it
@@ -268,10 +269,10 @@ static int simplex(const Job *j) {
     }
     const double weight = f32_of(j->cells[o * 4 + 3]);
 #if HAVE_AVX512
-    if (fast(j)) simplex_octave_avx512(X, Y, Z, j->w, runs, nruns, &gr, j->channels, weight, j->acc, m, o == 0);
+    if (j->fast) simplex_octave_avx512(Xo, Yo, Zo, j->w, runs, nruns, &gr, j->channels, weight, j->acc, m, o == 0);
     else
 #endif
-      simplex_octave_generic(X, Y, Z, j->w, runs, nruns, &gr, j->channels, weight, j->acc, m, o == 0);
+      simplex_octave_generic(Xo, Yo, Zo, j->w, runs, nruns, &gr, j->channels, weight, j->acc, m, o == 0);
     free(box);
   }
   free(whole);
@@ -296,7 +297,7 @@ static int value(const Job *j) {
     const uint32_t *seeds = j->seeds + o * j->channels;
     const double weight = f32_of(j->cells[o * 4 + 3]);
 #if HAVE_AVX512
-    if (fast(j))
+    if (j->fast)
       value_octave_avx512(ixa, ixb, sx, rows, j->w, j->h, seeds, j->channels, weight, j->acc, m, o == 0, lines);
     else
 #endif
@@ -310,7 +311,7 @@ static int value(const Job *j) {
 static void finish(const Job *j) {
   const size_t m = (size_t)j->w * j->h;
 #if HAVE_AVX512
-  if (fast(j)) {
+  if (j->fast) {
     finish_avx512(j->acc, j->out, m, j->channels, j->raster);
     return;
   }
@@ -348,6 +349,7 @@ static napi_value noise(napi_env env, napi_callback_info info) {
     return fail(env, "noise: integer arguments");
   j.raster = raster != 0;
   j.generic = generic != 0;
+  j.fast = HAVE_AVX512 && !j.generic && avx512();
   if ((j.kind != 0 && j.kind != 1) || j.w < 1 || j.h < 1 || j.w > 65536 || j.h > 65536 || j.octaves < 1 || j.octaves > MAX_OCTAVES ||
       j.channels < 1 || j.channels > 3 || (!j.raster && j.channels != 1))
     return fail(env, "noise: kind, size, octaves or channels out of range");
