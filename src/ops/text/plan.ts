@@ -984,45 +984,97 @@ function labelRings(clipper: Clipper, stack: FontStack, c: LabelCandidate, d: nu
 }
 
 /**
- * A point label's glyph outlines (d = 0) or halo at d, label-local, united (non-zero): each glyph's
- * outline or own halo (cached per font, size and d) moved to its pen.
+ * A point label's glyph outlines (d = 0) or halo at d, label-local, as rings that do not overlap
+ * (non-zero): each glyph's outline (SizedGlyphs.solid) or own halo (cached per font, size and d)
+ * moved to its pen, the glyphs whose boxes overlap united, the rest as they are.
  */
 export function pointLabelRings(clipper: Clipper, stack: FontStack, layout: Layout, size: number, d: number): Float64Array[] {
-  const rings = placedRings(glyphsOf(stack, size, d, clipper), layout);
-  return rings.length ? unionRings(clipper, rings) : [];
-}
-
-/** The rings of a point label's glyphs (outlines, or halos: `sized`) moved to their pens, label-local. */
-function placedRings(sized: (font: number) => SizedGlyphs, l: Layout): Float64Array[] {
+  const sized = glyphsOf(stack, size, d, clipper);
+  const l = layout;
+  const n = l.gids.length;
+  const sets: GlyphRings[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const g = sized(l.fonts[i]!);
+    sets[i] = d > 0 ? g.get(l.gids[i]!) : g.solid(l.gids[i]!);
+  }
+  const groups = overlapGroups(n, (i, j) => {
+    const a = sets[i]!.box;
+    const b = sets[j]!.box;
+    const dx = l.x[j]! - l.x[i]!;
+    const dy = l.y[j]! - l.y[i]!;
+    return sets[i]!.count > 0 && sets[j]!.count > 0 && a[0] < b[2] + dx && b[0] + dx < a[2] && a[1] < b[3] + dy && b[1] + dy < a[3];
+  });
   const rings: Float64Array[] = [];
-  for (let i = 0; i < l.gids.length; i++) {
-    const r = sized(l.fonts[i]!).get(l.gids[i]!);
-    for (let k = 0; k < r.count; k++) {
-      const ring = r.coords.slice(r.starts[k]!, r.starts[k + 1]!);
-      for (let j = 0; j < ring.length; j += 2) {
-        ring[j] = ring[j]! + l.x[i]!;
-        ring[j + 1] = ring[j + 1]! + l.y[i]!;
-      }
-      rings.push(ring);
+  for (const g of groups) {
+    if (g.length === 1) placedRings(sets[g[0]!]!, l.x[g[0]!]!, l.y[g[0]!]!, rings);
+    else {
+      const some: Float64Array[] = [];
+      for (const i of g) placedRings(sets[i]!, l.x[i]!, l.y[i]!, some);
+      for (const r of unionRings(clipper, some)) rings.push(r);
     }
   }
   return rings;
 }
 
+/** The rings of `r` moved by (x, y), pushed to `out`. */
+function placedRings(r: GlyphRings, x: number, y: number, out: Float64Array[]): void {
+  for (let k = 0; k < r.count; k++) {
+    const ring = r.coords.slice(r.starts[k]!, r.starts[k + 1]!);
+    for (let j = 0; j < ring.length; j += 2) {
+      ring[j] = ring[j]! + x;
+      ring[j + 1] = ring[j + 1]! + y;
+    }
+    out.push(ring);
+  }
+}
+
 /**
- * A line label's rings in world pixels: each glyph's outline (d = 0) or its own halo at d (cached
- * per glyph), turned and moved, written straight into one packed buffer with each ring's box (a
- * new placement every time: the caller caches the result per candidate). Halos are the glyphs'
- * halos summed; outlines have only their overlapping rings united.
+ * Items 0..n-1 grouped by `overlaps(i, j)` (asked for i < j, joined transitively), each group in
+ * item order and the groups in the order of their first items.
  */
-function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: number, d: number): GlyphRings | undefined {
+function overlapGroups(n: number, overlaps: (i: number, j: number) => boolean): number[][] {
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      if (!overlaps(i, j)) continue;
+      const a = find(i);
+      const b = find(j);
+      // The smaller root stays: a group's root is its first item.
+      if (a < b) parent[b] = a;
+      else if (b < a) parent[a] = b;
+    }
+  const groups: number[][] = [];
+  const at = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    if (r === i) {
+      at[i] = groups.length;
+      groups.push([i]);
+    } else groups[at[r]!]!.push(i);
+  }
+  return groups;
+}
+
+/**
+ * A line label's rings in world pixels: each glyph's outline (d = 0: SizedGlyphs.solid) or its own
+ * halo at d (cached per glyph), turned and moved, written straight into one packed buffer with each
+ * ring's box (a new placement every time: the caller caches the result per candidate). Halos are
+ * the glyphs' halos summed; outlines have the glyphs that overlap united (uniteOverlapping).
+ */
+export function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: number, d: number): GlyphRings | undefined {
   const n = g.gids.length;
   const sets: GlyphRings[] = new Array(n);
   let total = 0;
   let count = 0;
   const glyphs = glyphsOf(stack, size, d, clipper);
   for (let i = 0; i < n; i++) {
-    const r = glyphs(g.fonts[i]!).get(g.gids[i]!);
+    const sized = glyphs(g.fonts[i]!);
+    const r = d > 0 ? sized.get(g.gids[i]!) : sized.solid(g.gids[i]!);
     sets[i] = r;
     total += r.starts[r.count]!;
     count += r.count;
@@ -1067,48 +1119,102 @@ function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, size: num
     }
   }
   starts[count] = at;
-  if (d > 0) return ringsWithBoxes(coords, starts, count, boxes);
-  return uniteOverlapping(clipper, ringsWithBoxes(coords, starts, count, boxes));
+  const set = ringsWithBoxes(coords, starts, count, boxes);
+  return d > 0 ? set : uniteOverlapping(clipper, set, g, sets);
 }
 
 /**
- * Rings with those whose boxes overlap united (non-zero), the rest as they are, in the order of
- * each group's first ring: a line label's glyphs overlap only at joins (Arabic, Devanagari), and a
- * glyph's outer ring and its holes (whose boxes overlap, so they stay together). A label with no
- * ring to unite is returned as it is.
+ * A line label's outline rings (`set`, glyph by glyph: `sets`) with the glyphs whose turned boxes
+ * overlap united (non-zero), the rest as they are, in the order of each group's first glyph: a
+ * line label's glyphs overlap only at joins (Arabic, Devanagari), and each glyph's own rings never
+ * overlap (SizedGlyphs.solid). A label with no two glyphs overlapping is returned as it is.
  */
-function uniteOverlapping(clipper: Clipper, set: GlyphRings): GlyphRings {
-  const { coords, starts, count, ringBoxes: b } = set;
-  // Union-find over rings whose boxes overlap.
-  const parent = new Int32Array(count);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  let joined = false;
-  for (let i = 0; i < count; i++)
-    for (let j = i + 1; j < count; j++) {
-      if (b[i * 4]! < b[j * 4 + 2]! && b[j * 4]! < b[i * 4 + 2]! && b[i * 4 + 1]! < b[j * 4 + 3]! && b[j * 4 + 1]! < b[i * 4 + 3]!) {
-        parent[find(i)] = find(j);
-        joined = true;
-      }
+function uniteOverlapping(clipper: Clipper, set: GlyphRings, g: Glyphs, sets: GlyphRings[]): GlyphRings {
+  const n = sets.length;
+  // Each glyph's box turned and moved: its corners, and the box of those.
+  const corners = new Float64Array(n * 8);
+  const aabb = new Float64Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const [u0, v0, u1, v1] = sets[i]!.box;
+    const co = g.cos ? g.cos[i]! : 1;
+    const si = g.sin ? g.sin[i]! : 0;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (let k = 0; k < 4; k++) {
+      const u = k === 0 || k === 3 ? u0 : u1;
+      const v = k < 2 ? v0 : v1;
+      const x = g.x[i]! + co * u - si * v;
+      const y = g.y[i]! + si * u + co * v;
+      corners[i * 8 + k * 2] = x;
+      corners[i * 8 + k * 2 + 1] = y;
+      if (x < x0) x0 = x;
+      if (y < y0) y0 = y;
+      if (x > x1) x1 = x;
+      if (y > y1) y1 = y;
     }
-  if (!joined) return set;
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < count; i++) {
-    const k = find(i);
-    const g = groups.get(k);
-    if (g) g.push(i);
-    else groups.set(k, [i]);
+    aabb[i * 4] = x0;
+    aabb[i * 4 + 1] = y0;
+    aabb[i * 4 + 2] = x1;
+    aabb[i * 4 + 3] = y1;
   }
-  const ring = (i: number) => coords.subarray(starts[i]!, starts[i + 1]!);
+  const groups = overlapGroups(n, (i, j) => {
+    if (!sets[i]!.count || !sets[j]!.count) return false;
+    if (!(aabb[i * 4]! < aabb[j * 4 + 2]! && aabb[j * 4]! < aabb[i * 4 + 2]! && aabb[i * 4 + 1]! < aabb[j * 4 + 3]! && aabb[j * 4 + 1]! < aabb[i * 4 + 3]!))
+      return false;
+    return turnedBoxesOverlap(corners, i, j, g);
+  });
+  if (groups.length === n) return set;
+  let first = 0;
+  const firstRing = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    firstRing[i] = first;
+    first += sets[i]!.count;
+  }
+  firstRing[n] = first;
+  const ring = (k: number) => set.coords.subarray(set.starts[k]!, set.starts[k + 1]!);
   // Packed as they come (packRings of the same rings: the same coordinates and boxes), the unions'
   // rings read straight from Clipper's memory.
   const out = new RingPacker();
-  for (const g of groups.values()) {
-    if (g.length === 1) out.ringOf(set, g[0]!);
-    else unionRingsTo(clipper, g.map(ring), out.add);
+  for (const grp of groups) {
+    if (grp.length === 1) {
+      for (let k = firstRing[grp[0]!]!; k < firstRing[grp[0]! + 1]!; k++) out.ringOf(set, k);
+      continue;
+    }
+    const rings: Float64Array[] = [];
+    for (const i of grp) for (let k = firstRing[i]!; k < firstRing[i + 1]!; k++) rings.push(ring(k));
+    unionRingsTo(clipper, rings, out.add);
   }
   return out.done();
+}
+
+/**
+ * Whether glyphs i and j's turned boxes (`corners`: 4 corners of each, in order) overlap: no axis
+ * of either box (its glyph's direction and the normal to it) separates their corners (the
+ * separating axis theorem for two rectangles).
+ */
+function turnedBoxesOverlap(corners: Float64Array, i: number, j: number, g: Glyphs): boolean {
+  for (const q of [i, j]) {
+    const co = g.cos ? g.cos[q]! : 1;
+    const si = g.sin ? g.sin[q]! : 0;
+    for (let axis = 0; axis < 2; axis++) {
+      const ax = axis === 0 ? co : -si;
+      const ay = axis === 0 ? si : co;
+      let a0 = Infinity;
+      let a1 = -Infinity;
+      let b0 = Infinity;
+      let b1 = -Infinity;
+      for (let k = 0; k < 4; k++) {
+        const pa = corners[i * 8 + k * 2]! * ax + corners[i * 8 + k * 2 + 1]! * ay;
+        const pb = corners[j * 8 + k * 2]! * ax + corners[j * 8 + k * 2 + 1]! * ay;
+        if (pa < a0) a0 = pa;
+        if (pa > a1) a1 = pa;
+        if (pb < b0) b0 = pb;
+        if (pb > b1) b1 = pb;
+      }
+      if (!(a0 < b1 && b0 < a1)) return false;
+    }
+  }
+  return true;
 }
