@@ -94,12 +94,13 @@ export class Renderer {
    * raster and gives it back with releaseRaster, never keeping or transferring its buffer, so a
    * raster in the CPU backend's canvas arena comes as it lies (RenderOptions.arenaOutput).
    * `rgba8`: the output comes as 8-bit straight-alpha RGBA in the result's `rgba8`, converted where
-   * it lies (RenderOptions.rgba8), the raster without pixels.
+   * it lies (RenderOptions.rgba8), the raster without pixels; an array of the output's bytes
+   * instead of `true` is written into (a recycled buffer).
    */
   async renderWindow(
     window: Window,
     params?: ParamValues,
-    options: { backend?: Backend; signal?: AbortSignal; arenaOutput?: boolean; rgba8?: boolean } = {},
+    options: { backend?: Backend; signal?: AbortSignal; arenaOutput?: boolean; rgba8?: boolean | Uint8ClampedArray } = {},
   ): Promise<RenderResult> {
     return render(this.plan, window, params, {
       backend: options.backend ?? this.backend,

@@ -34,8 +34,11 @@ export interface RenderOptions {
    * The caller wants the output as 8-bit straight-alpha RGBA (toRGBA8; the preview's tiles):
    * converted where the raster lies (the canvas arena, the node cache's array), with no float copy
    * for the caller; the result's `rgba8` holds it, and its raster has no pixels (`data` empty).
+   * An array instead of `true`: the pixels go into it when it holds exactly the output's bytes (a
+   * buffer the caller recycles: the preview's workers get theirs back from the page, issue 25),
+   * else into a new one.
    */
-  rgba8?: boolean;
+  rgba8?: boolean | Uint8ClampedArray;
 }
 
 export interface RenderResult {
@@ -270,7 +273,8 @@ async function renderOnce(
 /** The output as its caller asked for it: 8-bit RGBA converted where it lies (RenderOptions.rgba8), else callersRaster. */
 function callersOutput(st: RenderState, read: Raster, options: RenderOptions): { raster: Raster; rgba8?: Uint8ClampedArray } {
   if (!options.rgba8) return { raster: callersRaster(st, read, options) };
-  const rgba8 = toRGBA8(read);
+  const into = options.rgba8 instanceof Uint8ClampedArray && options.rgba8.length === read.width * read.height * 4 ? options.rgba8 : undefined;
+  const rgba8 = toRGBA8(read, into);
   // The render's own raster goes back to the pool; the node cache's stays the cache's.
   if (!st.pinned.has(read.data)) release(read.data);
   return { raster: { ...read, data: new Float32Array(0) }, rgba8 };

@@ -149,31 +149,46 @@ describe.each([
 });
 
 // renderTileBitmap (what the preview hands MapLibre): a GPU worker makes the bitmap, a CPU worker
-// sends its pixels and the page makes it (issue 25). Either way it holds the tile's pixels: drawn
-// on Chromium's own 2D canvas and read back, they equal renderTile's (the tile is opaque, so no
-// premultiplied round trip can move a value).
+// sends its pixels and the page makes it (issue 25), then gives the pixels' buffer back to that
+// worker (transferred: empty on the page afterwards), which writes a later tile's pixels into it.
+// Either way each bitmap holds its tile's pixels: drawn on Chromium's own 2D canvas and read back,
+// they equal renderTile's (the tiles are opaque, so no premultiplied round trip can move a value).
 describe.each([
   { name: 'CPU worker', backend: 'cpu' },
   { name: 'WebGPU (SwiftShader) worker', backend: 'gpu' },
 ])('renderTileBitmap from a $name', ({ backend }) => {
-  test("the bitmap holds the tile's pixels", async () => {
+  test("each bitmap holds its tile's pixels, the buffers recycled", async () => {
     const got = await s.page.evaluate(
       async ({ backend, tile, params }) => {
         const bundle = '/preview/tilegraph.js';
         const { Renderer } = await import(bundle);
         const r = await Renderer.create({ style: '/style', dataUrl: '/data/', backend });
+        // Count the pixel buffers the page hands back (the pool's recycle, named as in the source).
+        const pool = (r as unknown as { pool: { recycle(d: Uint8ClampedArray): void } }).pool;
+        const recycle = pool.recycle.bind(pool);
+        let givenBack = 0;
+        pool.recycle = (d) => {
+          recycle(d);
+          if (d.buffer.byteLength === 0) givenBack++;
+        };
+        const out = [];
         try {
-          const img: ImageData = await r.renderTile(tile, { params });
-          const bmp: ImageBitmap = await r.renderTileBitmap(tile, { params });
-          const c = new OffscreenCanvas(bmp.width, bmp.height);
-          const ctx = c.getContext('2d')!;
-          ctx.drawImage(bmp, 0, 0);
-          const back = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-          let differ = 0;
-          let opaque = 0;
-          for (let i = 0; i < back.length; i++) if (back[i] !== img.data[i]) differ++;
-          for (let i = 3; i < img.data.length; i += 4) if (img.data[i] === 255) opaque++;
-          return { backend: r.backend, width: bmp.width, height: bmp.height, differ, opaque };
+          // The same tile and its neighbours, twice over: later renders write into given-back buffers.
+          for (const dx of [0, 1, 0, 1, 0, 1]) {
+            const t = { ...tile, x: tile.x + dx };
+            const img: ImageData = await r.renderTile(t, { params });
+            const bmp: ImageBitmap = await r.renderTileBitmap(t, { params });
+            const c = new OffscreenCanvas(bmp.width, bmp.height);
+            const ctx = c.getContext('2d')!;
+            ctx.drawImage(bmp, 0, 0);
+            const back = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+            let differ = 0;
+            let opaque = 0;
+            for (let i = 0; i < back.length; i++) if (back[i] !== img.data[i]) differ++;
+            for (let i = 3; i < img.data.length; i += 4) if (img.data[i] === 255) opaque++;
+            out.push({ width: bmp.width, height: bmp.height, differ, opaque });
+          }
+          return { backend: r.backend, tiles: out, givenBack };
         } finally {
           r.destroy();
         }
@@ -181,9 +196,9 @@ describe.each([
       { backend, tile: TILE, params: PARAMS },
     );
     expect(got.backend).toBe(backend);
-    expect([got.width, got.height]).toEqual([256, 256]);
-    expect(got.opaque).toBe(256 * 256);
-    expect(got.differ).toBe(0);
+    expect(got.tiles).toEqual(Array(6).fill({ width: 256, height: 256, differ: 0, opaque: 256 * 256 }));
+    // A GPU worker's bitmaps come made: no pixels to give back.
+    expect(got.givenBack).toBe(backend === 'cpu' ? 6 : 0);
   });
 });
 

@@ -87,4 +87,20 @@ describe('a render asked for RGBA8 (RenderOptions.rgba8)', () => {
       expect(Buffer.compare(Buffer.from(again.rgba8!), Buffer.from(expected))).toBe(0);
     }
   });
+  test("into an array of the output's bytes (a recycled buffer), else into a new one", async () => {
+    const r = Renderer.create(style, { nodeCache: new NodeCache() });
+    for (const width of ['1.5', '3']) {
+      const expected = toRGBA8Reference((await Renderer.create(style).renderWindow(W, r.params({ width }))).raster);
+      const spare = new Uint8ClampedArray(96 * 96 * 4).fill(7);
+      const got = await r.renderWindow(W, r.params({ width }), { rgba8: spare });
+      expect(got.rgba8).toBe(spare);
+      expect(Buffer.compare(Buffer.from(spare), Buffer.from(expected))).toBe(0);
+      // One of another size is left alone.
+      const small = new Uint8ClampedArray(16).fill(7);
+      const other = await r.renderWindow(W, r.params({ width }), { rgba8: small });
+      expect(other.rgba8).not.toBe(small);
+      expect(small.every((v) => v === 7)).toBe(true);
+      expect(Buffer.compare(Buffer.from(other.rgba8!), Buffer.from(expected))).toBe(0);
+    }
+  });
 });

@@ -179,7 +179,12 @@ export class Renderer {
   async renderTileBitmap(tile: TileAddress, options: RenderTileOptions = {}): Promise<ImageBitmap> {
     const px = await this.renderPixels(tile, options, true);
     if (px.timing) options.onTiming?.(px.timing);
-    return px.bitmap ?? createImageBitmap(new ImageData(px.data as Uint8ClampedArray<ArrayBuffer>, px.width, px.height));
+    if (px.bitmap) return px.bitmap;
+    const bitmap = await createImageBitmap(new ImageData(px.data as Uint8ClampedArray<ArrayBuffer>, px.width, px.height));
+    // The bitmap holds its own copy: the pixels' buffer goes back to the worker for a later tile.
+    if (this.pool) this.pool.recycle(px.data);
+    else this.local?.giveBack(px.data.buffer as ArrayBuffer);
+    return bitmap;
   }
 
   /** Stop the workers; later renders reject. */

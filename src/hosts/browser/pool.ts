@@ -106,6 +106,8 @@ export class WorkerPool {
   private broken?: Error;
   private pumpSoon = false;
   private readonly homes = new Map<string, Slot>();
+  /** The worker each finished render's pixel buffer came from (recycle gives it back there). */
+  private readonly origins = new WeakMap<ArrayBuffer, Slot>();
 
   /** `perWorker`: renders in flight per worker, so source fetches overlap with drawing. */
   constructor(started: StartedWorker[], perWorker: number) {
@@ -222,10 +224,24 @@ export class WorkerPool {
     if (!job) return;
     slot.jobs.delete(m.id);
     if (this.settle(job)) {
-      if (m.type === 'done') job.resolve(m.result);
-      else job.reject(fromWire(m.error));
+      if (m.type === 'done') {
+        if (m.result.data.byteLength) this.origins.set(m.result.data.buffer as ArrayBuffer, slot);
+        job.resolve(m.result);
+      } else job.reject(fromWire(m.error));
     }
     this.pump();
+  }
+
+  /**
+   * Give a finished render's pixels back to the worker that rendered them (transferred: `data` is
+   * empty afterwards), for a later render's pixels; the caller no longer reads them.
+   */
+  recycle(data: Uint8ClampedArray): void {
+    const buffer = data.buffer as ArrayBuffer;
+    const slot = this.origins.get(buffer);
+    if (!slot || this.broken || buffer.byteLength === 0) return;
+    this.origins.delete(buffer);
+    slot.worker.postMessage({ type: 'spare', buffer } satisfies ToWorker, [buffer]);
   }
 
   private fail(e: Error): void {

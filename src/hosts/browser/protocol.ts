@@ -50,7 +50,9 @@ export interface RenderedPixels {
 
 /**
  * The shared messages, plus `drop`: forget a render that has not started (a superseded value);
- * one already running completes. `cancel` also aborts a running one.
+ * one already running completes. `cancel` also aborts a running one. `spare`: the pixels of a
+ * finished render given back (transferred) once the page made its bitmap, for a later render's
+ * pixels (TileEngine.giveBack).
  */
-export type ToWorker = SharedToWorker<EngineOptions, RenderRequest> | { type: 'drop'; id: number };
+export type ToWorker = SharedToWorker<EngineOptions, RenderRequest> | { type: 'drop'; id: number } | { type: 'spare'; buffer: ArrayBuffer };
 export type FromWorker = SharedFromWorker<EngineReady, RenderedPixels>;

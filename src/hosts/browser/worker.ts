@@ -106,5 +106,8 @@ scope.addEventListener('message', (ev) => {
     case 'drop':
       unqueue(msg.id);
       return;
+    case 'spare':
+      void engine?.then((e) => e.giveBack(msg.buffer));
+      return;
   }
 });
