@@ -144,10 +144,22 @@ const turned = { x0: 0, y0: 0, x1: 0, y1: 0 };
 
 /**
  * Box of the rectangle [u0, u1] x [v0, v1] turned by (co, si) and moved to (px, py): its corners
- * (u0, v0), (u1, v0), (u1, v1), (u0, v1) in that order, the first of equal extremes kept. The
- * answer is a shared object (no allocation per glyph).
+ * (u0, v0), (u1, v0), (u1, v1), (u0, v1) in that order, the first of equal extremes kept, each
+ * also written to `corners` from `at` (x, y pairs) when given. The answer is a shared object (no
+ * allocation per glyph).
  */
-export function turnedBox(px: number, py: number, co: number, si: number, u0: number, v0: number, u1: number, v1: number): typeof turned {
+export function turnedBox(
+  px: number,
+  py: number,
+  co: number,
+  si: number,
+  u0: number,
+  v0: number,
+  u1: number,
+  v1: number,
+  corners?: Float64Array,
+  at = 0,
+): typeof turned {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
@@ -157,6 +169,10 @@ export function turnedBox(px: number, py: number, co: number, si: number, u0: nu
     const v = k < 2 ? v0 : v1;
     const x = px + co * u - si * v;
     const y = py + si * u + co * v;
+    if (corners) {
+      corners[at + k * 2] = x;
+      corners[at + k * 2 + 1] = y;
+    }
     if (x < x0) x0 = x;
     if (y < y0) y0 = y;
     if (x > x1) x1 = x;

@@ -13,6 +13,12 @@ import { layoutPoint } from './layout.js';
 import { lineLabelRings, pointLabelRings } from './plan.js';
 import { FontStack } from './shape.js';
 
+/** DejaVu Sans alone as a font list. */
+async function dejavu(): Promise<FontStack> {
+  const file = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+  return new FontStack([await loadTextFont('dejavu', new Uint8Array(readFileSync(file)))]);
+}
+
 /** Area of polygons given as [exterior, ...holes] (treePolygons' form). */
 const polygonsArea = (polys: Float64Array[][]): number => polys.reduce((s, p) => s + Math.abs(p.reduce((t, r) => t + ringArea2(r) / 2, 0)), 0);
 /** Area of rings under the non-zero rule when they do not overlap (a union's output). */
@@ -31,8 +37,7 @@ const scaled = (rings: Float64Array[]) => rings.map((r) => r.map((v) => v * 100)
 describe("a point label's halo", () => {
   test('covers the region Clipper2 grows from the united outline (DejaVu Sans 6-16 px, halo 1-3 px)', async () => {
     const m = await loadClipper();
-    const file = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-    const stack = new FontStack([await loadTextFont('dejavu', new Uint8Array(readFileSync(file)))]);
+    const stack = await dejavu();
     const texts = ['aeobgdpqAB&@%8', 'United Arab Emirates', 'Kyrgyzstan', 'Trinidad and Tobago'];
     let cases = 0;
     for (const text of texts) {
@@ -67,8 +72,7 @@ describe("a point label's halo", () => {
 
   test("outline: the region Clipper2 unites from every glyph's own rings, in rings that do not overlap (overlapping glyphs too)", async () => {
     const m = await loadClipper();
-    const file = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-    const stack = new FontStack([await loadTextFont('dejavu', new Uint8Array(readFileSync(file)))]);
+    const stack = await dejavu();
     let cases = 0;
     // Negative letter spacing pushes the glyphs into one another; Å, Ä, é carry accents.
     for (const text of ['aeobgdpqAB&@%8', 'Åland Ärzte café', 'Kyrgyzstan']) {
@@ -105,9 +109,8 @@ describe("a point label's halo", () => {
 
   test("a glyph's solid outline: its own rings where none overlaps, else their union", async () => {
     const m = await loadClipper();
-    const file = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-    const font = await loadTextFont('dejavu', new Uint8Array(readFileSync(file)));
-    const stack = new FontStack([font]);
+    const stack = await dejavu();
+    const font = stack.fonts[0]!;
     const gid = (ch: string) => stack.shape(ch).gids[0]!;
     const sized = new SizedGlyphs(font, 16, 0, m);
     // 'o' and 'B': a contour and its holes, as they are.
@@ -130,8 +133,7 @@ describe("a point label's halo", () => {
 
   test("a line label's outline: glyphs turned along a curve united where their turned boxes overlap, the region Clipper2 unites", async () => {
     const m = await loadClipper();
-    const file = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-    const stack = new FontStack([await loadTextFont('dejavu', new Uint8Array(readFileSync(file)))]);
+    const stack = await dejavu();
     let cases = 0;
     let apart = 0;
     for (const text of ['Kyrgyzstan café', 'Åland Ärzte']) {

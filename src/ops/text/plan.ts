@@ -1136,28 +1136,11 @@ function uniteOverlapping(clipper: Clipper, set: GlyphRings, g: Glyphs, sets: Gl
   const aabb = new Float64Array(n * 4);
   for (let i = 0; i < n; i++) {
     const [u0, v0, u1, v1] = sets[i]!.box;
-    const co = g.cos ? g.cos[i]! : 1;
-    const si = g.sin ? g.sin[i]! : 0;
-    let x0 = Infinity;
-    let y0 = Infinity;
-    let x1 = -Infinity;
-    let y1 = -Infinity;
-    for (let k = 0; k < 4; k++) {
-      const u = k === 0 || k === 3 ? u0 : u1;
-      const v = k < 2 ? v0 : v1;
-      const x = g.x[i]! + co * u - si * v;
-      const y = g.y[i]! + si * u + co * v;
-      corners[i * 8 + k * 2] = x;
-      corners[i * 8 + k * 2 + 1] = y;
-      if (x < x0) x0 = x;
-      if (y < y0) y0 = y;
-      if (x > x1) x1 = x;
-      if (y > y1) y1 = y;
-    }
-    aabb[i * 4] = x0;
-    aabb[i * 4 + 1] = y0;
-    aabb[i * 4 + 2] = x1;
-    aabb[i * 4 + 3] = y1;
+    const t = turnedBox(g.x[i]!, g.y[i]!, g.cos ? g.cos[i]! : 1, g.sin ? g.sin[i]! : 0, u0, v0, u1, v1, corners, i * 8);
+    aabb[i * 4] = t.x0;
+    aabb[i * 4 + 1] = t.y0;
+    aabb[i * 4 + 2] = t.x1;
+    aabb[i * 4 + 3] = t.y1;
   }
   const groups = overlapGroups(n, (i, j) => {
     if (!sets[i]!.count || !sets[j]!.count) return false;
