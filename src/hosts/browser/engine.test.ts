@@ -2,7 +2,7 @@
 // reads the param being dragged; pixels equal a render that keeps nothing.
 import { NodeCache, Renderer, type Raster } from '../../index.js';
 import { squareFeature } from '../../../tests/helpers/geometry.js';
-import { DragAwareNodeCache } from './engine.js';
+import { DragAwareNodeCache, TileEngine } from './engine.js';
 
 const square = squareFeature;
 
@@ -61,4 +61,29 @@ test('a dragged param: its readers are neither looked up nor kept; the rest stil
   const w2 = await run(cached, { sigma: '6', width: '2.5' });
   expect(same(w2.raster, (await run(fresh, { sigma: '6', width: '2.5' })).raster)).toBe(true);
   expect(w2.stats.cached).toBeGreaterThan(w1.stats.cached);
+});
+
+test("a given-back pixel buffer takes a later render's pixels of its size; the oldest kept make room", async () => {
+  const engine = await TileEngine.create({ style: style as never, baseUrl: 'http://localhost/', backend: 'cpu' });
+  const tile = { z: 1, x: 1, y: 0 };
+  const params = engine.core.params().toValues();
+  const first = await engine.render({ tile, tileSize: 96, params });
+  const pixels = first.data.slice();
+  expect(engine.spareBuffers).toBe(0);
+  engine.giveBack(first.data.buffer as ArrayBuffer);
+  expect(engine.spareBuffers).toBe(1);
+  first.data.fill(7);
+  const again = await engine.render({ tile, tileSize: 96, params });
+  expect(again.data.buffer).toBe(first.data.buffer);
+  expect(Buffer.compare(Buffer.from(again.data), Buffer.from(pixels))).toBe(0);
+  expect(engine.spareBuffers).toBe(0);
+  // A buffer of another size stays, unused, until newer ones push it out.
+  engine.giveBack(new ArrayBuffer(16));
+  const other = await engine.render({ tile, tileSize: 96, params });
+  expect(other.data.buffer.byteLength).toBe(96 * 96 * 4);
+  expect(engine.spareBuffers).toBe(1);
+  for (let i = 0; i < 8; i++) engine.giveBack(new ArrayBuffer(96 * 96 * 4));
+  expect(engine.spareBuffers).toBe(8);
+  engine.giveBack(new ArrayBuffer(17 * 2 ** 20)); // larger than the bound: not kept
+  expect(engine.spareBuffers).toBe(8);
 });

@@ -14,11 +14,13 @@ import type { WireParams } from '../protocol.js';
 import type { EngineOptions, RenderedPixels, RenderRequest } from './protocol.js';
 
 /**
- * Pixel buffers given back by the page kept per engine. A tile's 8-bit pixels are transferred to
- * the page, so each render's would be new memory: in Chromium's render worker that was ~2.8 ms of
- * a 256 px tile's ~15 (the fresh pages), a sixth of the world example's worker time per slider step.
+ * Pixel buffers given back by the page kept per engine, the oldest dropped past either bound. A
+ * tile's 8-bit pixels are transferred to the page, so each render's would be new memory: in
+ * Chromium's render worker that was ~2.8 ms of a 256 px tile's ~15 (the fresh pages), a sixth of
+ * the world example's worker time per slider step.
  */
 const MAX_SPARES = 8;
+const MAX_SPARE_BYTES = 16 * 2 ** 20;
 
 /** Node results a worker keeps for the visible tiles across param changes. */
 const NODE_CACHE_BYTES = 128 * 2 ** 20;
@@ -85,9 +87,21 @@ export class TileEngine {
     return new TileEngine(core, new CpuBackend());
   }
 
-  /** A finished render's pixel buffer, no longer read by the page: a later render of the same size writes into it. */
+  /**
+   * A finished render's pixel buffer, no longer read by the page: a later render of the same size
+   * writes into it. The oldest kept ones make room (a view whose tile size changed leaves buffers
+   * of the old size behind).
+   */
   giveBack(buffer: ArrayBuffer): void {
-    if (buffer.byteLength > 0 && this.spares.length < MAX_SPARES) this.spares.push(buffer);
+    if (buffer.byteLength === 0 || buffer.byteLength > MAX_SPARE_BYTES) return;
+    this.spares.push(buffer);
+    let bytes = this.spares.reduce((n, b) => n + b.byteLength, 0);
+    while (this.spares.length > MAX_SPARES || bytes > MAX_SPARE_BYTES) bytes -= this.spares.shift()!.byteLength;
+  }
+
+  /** Pixel buffers kept for later renders (tests). */
+  get spareBuffers(): number {
+    return this.spares.length;
   }
 
   async render(req: RenderRequest, signal?: AbortSignal): Promise<RenderedPixels> {
