@@ -1,6 +1,7 @@
 // Glyph outlines at a size: HarfBuzz's quadratic and cubic contours flattened into closed rings in
-// pixels (origin on the baseline, y down), cached per font and size, bounded by bytes. A label
-// unites its glyphs' rings and grows its halo from that union (plan.ts).
+// pixels (origin on the baseline, y down), cached per font and size, bounded by bytes; each glyph's
+// own overlapping contours united once (SizedGlyphs.solid), its halo grown from that union. A label
+// unites only its glyphs that overlap each other (plan.ts).
 import type { RingSet } from '../../backends/cpu/rasterize.js';
 import { ringArea } from '../../geometry/clip.js';
 import { type Clipper, inflateRings, unionRings } from '../../geometry/clipper.js';
