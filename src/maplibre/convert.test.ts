@@ -159,6 +159,71 @@ describe('metadata["tilegraph:graph"]: a MapLibre style grown into a graph', () 
   });
 });
 
+describe('shared feature selections', () => {
+  // A road's casing and its fill, a park's fill and its outline: layers with the same source,
+  // source-layer, filter and zoom range read one features node, selected once a render.
+  const roads = {
+    type: 'geojson',
+    data: {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: { class: 'primary' },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [-20, -5],
+              [20, 5],
+            ],
+          },
+        },
+        {
+          type: 'Feature',
+          properties: { class: 'street' },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [-20, 5],
+              [20, -5],
+            ],
+          },
+        },
+      ],
+    },
+  };
+  const major = ['==', ['get', 'class'], 'primary'];
+  const layers = [
+    { id: 'casing', type: 'line', source: 'r', filter: major, paint: { 'line-color': '#804000', 'line-width': 9 } },
+    { id: 'fill', type: 'line', source: 'r', filter: major, paint: { 'line-color': '#ffd080', 'line-width': 5 } },
+    { id: 'minor', type: 'line', source: 'r', filter: ['!=', ['get', 'class'], 'primary'], paint: { 'line-color': '#ffffff', 'line-width': 3 } },
+    { id: 'late', type: 'line', source: 'r', minzoom: 3, filter: major, paint: { 'line-color': '#000000', 'line-width': 1 } },
+  ];
+
+  test('layers with the same source, filter and zoom range read one features node; any difference keeps its own', () => {
+    const { style: doc } = convertMapLibre(style(layers, { r: roads }));
+    expect(doc.nodes.casing!.features).toBe('@casing-features');
+    expect(doc.nodes.fill!.features).toBe('@casing-features');
+    expect(doc.nodes['fill-features']).toBeUndefined();
+    expect(doc.nodes.minor!.features).toBe('@minor-features');
+    expect(doc.nodes.late!.features).toBe('@late-features');
+    expect(Object.values(doc.nodes).filter((n) => n.op === 'features')).toHaveLength(3);
+  });
+
+  test('the shared selection draws what a selection per layer draws (the same pixels)', async () => {
+    const { style: shared } = convertMapLibre(style(layers, { r: roads }));
+    const own = JSON.parse(JSON.stringify(shared)) as typeof shared;
+    own.nodes['fill-features'] = { ...own.nodes['casing-features']! };
+    own.nodes.fill!.features = '@fill-features';
+    const pixels = async (doc: typeof shared) =>
+      (await Renderer.create(doc).renderWindow({ z: 3, x0: 896, y0: 896, width: 256, height: 256, tileSize: 256 })).raster.data;
+    const a = await pixels(shared);
+    const b = await pixels(own);
+    expect(a.some((v, i) => i % 4 === 3 && v > 0.5)).toBe(true);
+    expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(true);
+  });
+});
+
 describe('zoom basis', () => {
   test('expressions at 256 px tiles see one zoom less than the tile zoom; at 512 px the tile zoom; @2x of 256 one less', async () => {
     const seen: number[] = [];

@@ -33,6 +33,23 @@ export class Graph {
     return name;
   }
 
+  /** Nodes added through `shared`, by their fields (JSON). */
+  private readonly byFields = new Map<string, string>();
+
+  /**
+   * The name of a node with these fields added through `shared` before, or a new node's: layers
+   * that read the same features (a road's casing and its fill, a park's fill and its outline)
+   * share one selection, made once a render instead of once a layer.
+   */
+  shared(base: string, node: NodeSpec): string {
+    const key = JSON.stringify(node);
+    const had = this.byFields.get(key);
+    if (had !== undefined) return had;
+    const name = this.add(base, node);
+    this.byFields.set(key, name);
+    return name;
+  }
+
   /** `a + b` as a scalar (a math node when either is a port). */
   sum(base: string, a: Scalar, b: Scalar): Scalar {
     if (typeof a.v === 'number' && typeof b.v === 'number') return { v: a.v + b.v, bound: Math.abs(a.v + b.v) };

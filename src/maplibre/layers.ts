@@ -27,7 +27,7 @@ export function featuresNode(c: LayerContext): string | undefined {
   const filter = layerFilter(c);
   if (filter !== undefined) node['filter-expr'] = filter;
   if (typeof l.minzoom === 'number' && l.minzoom > 0) node['min-zoom'] = Math.min(24, l.minzoom);
-  return c.g.add(`${c.id}-features`, node);
+  return c.g.shared(`${c.id}-features`, node);
 }
 
 /**
