@@ -70,6 +70,26 @@ describe('stroke-solid profile maplibre', () => {
     expect(max).toBeLessThan(1e-5);
   });
 
+  test('a piece that runs back along its source-tile edge draws the width that reaches across the edge', async () => {
+    // MapLibre draws each tile's lines from its buffered geometry, clipped to the tile: the left
+    // tile draws the part of this line's width that reaches back across x = 64 (the render tests
+    // line-blur/property-function, line-gap-width/property-function, line-offset/literal-negative
+    // and line-width/function pass since). The pieces cut at x = 64 draw what the whole line draws
+    // (the whole line has a vertex where it is cut, on its straight run: the same interpolated
+    // normals along the segments either side of the cut).
+    const line = [10, 10, 64, 19, 70, 20, 65.5, 110];
+    const whole = await draw({ width: 7, opacity: 0.6 }, [group({ lines: [Float64Array.from(line)] })]);
+    const ym = 10 + ((64 - 10) * (20 - 10)) / (70 - 10);
+    const a = group({ lines: [Float64Array.of(10, 10, 64, ym)], cutEnds: Uint8Array.of(CUT_END | CUT_END_X) });
+    const b = group({ lines: [Float64Array.of(64, ym, 70, 20, 65.5, 110)], cutEnds: Uint8Array.of(CUT_START | CUT_START_X) });
+    const split = await draw({ width: 7, opacity: 0.6 }, [a, b]);
+    // Left of the edge, beside the last segment (its left side reaches x ~ 62).
+    expect(alphaAt(whole, 63, 100)).toBeGreaterThan(0.5);
+    let max = 0;
+    for (let i = 0; i < whole.data.length; i++) max = Math.max(max, Math.abs(whole.data[i]! - split.data[i]!));
+    expect(max).toBeLessThan(1e-5);
+  });
+
   test('per-feature offset, width and join (data expressions)', async () => {
     const line = Float64Array.of(10, 40, 118, 40);
     const r = await draw({ 'width-expr': ['get', 'w'], 'width-max': 10, 'offset-expr': ['get', 'o'], 'offset-max': 20, 'join-expr': ['get', 'j'] }, [

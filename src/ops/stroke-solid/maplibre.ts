@@ -168,7 +168,7 @@ class Mesh {
 /**
  * addLine of line_bucket.ts: `pts` deduplicated (x, y pairs, `len` points), `polygon`: a closed
  * ring (its first point repeated last), joined all round. `capStart` / `capEnd` false: that end
- * is a cut (drawn butt, beyond the clip).
+ * is a cut (drawn butt).
  */
 function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capStart: boolean, capEnd: boolean): void {
   if (len < (polygon ? 3 : 2)) return;
@@ -555,7 +555,7 @@ interface Dash {
   edge: number;
 }
 
-/** Pixel-centre clip box of a piece whose ends were cut (its neighbour's piece draws beyond). */
+/** Pixel-centre clip box of a part kept inside its source tile's square (the stencil MapLibre draws each tile in). */
 type Clip = [number, number, number, number];
 
 /**
@@ -907,8 +907,16 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       const part = features.starts?.get(g.lines[i]!);
       const clip: Clip = part ? [part.clip[0], part.clip[1], part.clip[2], part.clip[3]] : [-Infinity, -Infinity, Infinity, Infinity];
       mesh.startDist = part ? part.s0 : 0;
-      if (cut & CUT_START && cutEnd(buf.a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
-      if (cut & CUT_END) cutEnd(buf.a, n, true, cutAxis(cut, true), reach, clip);
+      // A part of a whole line or tile piece (dashes) is kept inside its tile's square, its cut ends
+      // squared to the square's edge (cutEnd). A merged group's piece cut at a source-tile edge ends
+      // butt on the cut, where the piece it continues starts butt (the same segment: they abut) and
+      // is drawn unclipped: MapLibre draws each tile's lines from its buffered geometry, so the
+      // width of a line that runs along the edge reaches across it (it used to be clipped to the
+      // piece's side along its whole length, half a road gone where it ran beside the edge).
+      if (part) {
+        if (cut & CUT_START && cutEnd(buf.a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
+        if (cut & CUT_END) cutEnd(buf.a, n, true, cutAxis(cut, true), reach, clip);
+      }
       if (clearOf(buf.a, n, meshReach, box)) continue;
       mesh.reset();
       addLine(mesh, buf.a, n, false, !(cut & CUT_START), !(cut & CUT_END));
@@ -919,10 +927,9 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       const cuts = g.polygonCuts?.[i];
       for (let k = 0; k < poly.length; k++)
         ringLines(poly[k]!, cuts?.[k], buf, run, (pts, n, closed, startCut, endCut) => {
+          // An outline run cut at a source-tile edge ends butt on it, unclipped (as lines above).
           const clip: Clip = [-Infinity, -Infinity, Infinity, Infinity];
           mesh.startDist = 0;
-          if (startCut && cutEnd(pts, n, false, startCut, reach, clip)) mesh.startDist -= reach;
-          if (endCut) cutEnd(pts, n, true, endCut, reach, clip);
           mesh.reset();
           addLine(mesh, pts, n, closed, !startCut, !endCut);
           if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
