@@ -774,6 +774,19 @@ function cutEnd(a: Float64Array, n: number, end: boolean, axis: number, reach: n
 
 const mesh = new Mesh();
 
+/**
+ * A part of a whole line or tile piece (dashes), kept inside its tile's square: its cut ends
+ * squared to the square's edge (cutEnd), the dash distance moved back with a moved start. A merged
+ * group's piece cut at a source-tile edge is not squared: it ends butt on the cut, where the piece
+ * it continues starts butt (the same segment: they abut), and is drawn unclipped, as MapLibre draws
+ * each tile's lines from its buffered geometry, so the width of a line that runs beside the edge
+ * reaches across it (clipped to the piece's side along its whole length, half a road was gone).
+ */
+function squareCutEnds(a: Float64Array, n: number, cut: number, reach: number, clip: Clip): void {
+  if (cut & CUT_START && cutEnd(a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
+  if (cut & CUT_END) cutEnd(a, n, true, cutAxis(cut, true), reach, clip);
+}
+
 /** line_sdf.fragment.glsl: smoothstep(0.5 - edge, 0.5 + edge, the pattern's value) at `along` px. */
 function dashCoverage(dash: Dash, along: number, vy: number): number {
   const v = dash.pattern.sample(along / dash.period, vy);
@@ -907,16 +920,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       const part = features.starts?.get(g.lines[i]!);
       const clip: Clip = part ? [part.clip[0], part.clip[1], part.clip[2], part.clip[3]] : [-Infinity, -Infinity, Infinity, Infinity];
       mesh.startDist = part ? part.s0 : 0;
-      // A part of a whole line or tile piece (dashes) is kept inside its tile's square, its cut ends
-      // squared to the square's edge (cutEnd). A merged group's piece cut at a source-tile edge ends
-      // butt on the cut, where the piece it continues starts butt (the same segment: they abut) and
-      // is drawn unclipped: MapLibre draws each tile's lines from its buffered geometry, so the
-      // width of a line that runs along the edge reaches across it (it used to be clipped to the
-      // piece's side along its whole length, half a road gone where it ran beside the edge).
-      if (part) {
-        if (cut & CUT_START && cutEnd(buf.a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
-        if (cut & CUT_END) cutEnd(buf.a, n, true, cutAxis(cut, true), reach, clip);
-      }
+      if (part) squareCutEnds(buf.a, n, cut, reach, clip);
       if (clearOf(buf.a, n, meshReach, box)) continue;
       mesh.reset();
       addLine(mesh, buf.a, n, false, !(cut & CUT_START), !(cut & CUT_END));
