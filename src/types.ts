@@ -40,6 +40,11 @@ export type ScalarValue = number | boolean | RGBA;
  * bit 1 = end, per line; bits 2 / 3: the start / end cut lies on a vertical side of the clip
  * rectangle (x = the end's x), bits 4 / 5: on a horizontal side (src/geometry/clip.ts CUT_START...;
  * stroke-solid ends the piece on that line). Read them by mask; ops that keep an end keep its bits.
+ * `cutBeyond`, when set, holds two numbers a line (start, end): where that end is a cut on a side,
+ * how far, in pixels, the segment it was cut from ran on past it (Infinity where not known). The
+ * neighbouring tile's piece continues along that stretch, so stroke-solid squares the end to its
+ * cut line no farther along the line than that (src/geometry/stroke.ts Stroker.seam). Set by the
+ * source sampler; ops that rebuild lines drop it.
  * `polygonCuts`, when set, parallels `polygons`: per ring, a flag per edge (vertex i to i+1,
  * wrapping) that is 1 where the edge was made by clipping to a source tile's square or near the
  * canvas (strokes and outlines skip it); an undefined ring has no such edge. Ops that rebuild
@@ -51,6 +56,7 @@ export interface FeatureGroup {
   polygons: Float64Array[][];
   lines: Float64Array[];
   cutEnds?: Uint8Array;
+  cutBeyond?: Float64Array;
   polygonCuts?: (Uint8Array | undefined)[][];
   points: Float64Array;
 }

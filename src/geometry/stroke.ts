@@ -143,6 +143,9 @@ export class Stroker {
    * end, farther than the stroke's own outline reaches when the line crosses the cut slantwise).
    */
   seamReach = 0;
+  /** line()'s startBeyond / endBeyond for the line being stroked (seam()). */
+  private startBeyond = Infinity;
+  private endBeyond = Infinity;
   /** Scratch polygons of seam(): a quad clipped by two lines has at most 6 points. */
   private seamPoly = new Float64Array(16);
   private seamTmp = new Float64Array(16);
@@ -199,10 +202,14 @@ export class Stroker {
    * vertical or horizontal line through the end point, the edge of the tile the piece was clipped
    * to) ends exactly on that line instead of square to the line (seam()), so the neighbouring
    * tile's piece, ended the same way on the same line, meets it along that line; without one it
-   * ends butt (square), which also abuts the neighbour's butt end exactly.
+   * ends butt (square), which also abuts the neighbour's butt end exactly. `startBeyond` /
+   * `endBeyond` (FeatureGroup.cutBeyond): how far the line runs on past that cut in the
+   * neighbouring piece, which bounds how far along the line the end is squared (seam()).
    */
-  line(coords: ArrayLike<number>, capStart = true, capEnd = true, startCut: CutAxis = 0, endCut: CutAxis = 0): void {
+  line(coords: ArrayLike<number>, capStart = true, capEnd = true, startCut: CutAxis = 0, endCut: CutAxis = 0, startBeyond = Infinity, endBeyond = Infinity): void {
     if (!(this.h > 0)) return;
+    this.startBeyond = startBeyond;
+    this.endBeyond = endBeyond;
     const n = this.dedupe(coords, 0, coords.length, false);
     if (n < 2) return;
     // An uncut line whose outline and caps (within the miter limit or 1.5 half widths of its
@@ -221,6 +228,7 @@ export class Stroker {
    */
   ring(coords: ArrayLike<number>, cuts?: ArrayLike<number>): void {
     if (!(this.h > 0)) return;
+    this.startBeyond = this.endBeyond = Infinity;
     const n = this.dedupe(coords, 0, coords.length, true);
     if (n < 2) return;
     const p = this.pts;
@@ -425,8 +433,8 @@ export class Stroker {
     }
     // The end first: when both ends lie on one segment, the start's overhang is then taken from
     // what is left of the segment's quad on the end's side.
-    if (endCut !== 0) this.seam(p, n - 2, n - 1, endCut, k1, 0, 0);
-    if (startCut !== 0) this.seam(p, 1, 0, startCut, k0, n === 2 ? endCut : 0, k1);
+    if (endCut !== 0) this.seam(p, n - 2, n - 1, endCut, k1, 0, 0, this.endBeyond);
+    if (startCut !== 0) this.seam(p, 1, 0, startCut, k0, n === 2 ? endCut : 0, k1, this.startBeyond);
     const cap = this.style.cap;
     if (cap === 'butt') return;
     const ca = this.ca;
@@ -463,9 +471,13 @@ export class Stroker {
    * draws). Both are convex, so both outputs (merged or pieces) take them as they are, and the
    * negative one lies inside the quad, so the winding stays >= 0. `otherAxis` / `otherK`: the cut
    * line of the segment's other end when it is cut too (a two-point curve), whose overhang was
-   * already taken: the overhang here is taken from what is on that line's near side.
+   * already taken: the overhang here is taken from what is on that line's near side. `beyond`:
+   * how far the neighbouring piece's segment runs on past the cut (its quad's overhang onto this
+   * side, which it takes away, reaches no farther), which bounds the band: without it a line
+   * crossing the cut line at a glancing angle squares its end along the line far past where the
+   * neighbour's segment ends (a road ending 30 px past a tile edge drew 148 px of halo there).
    */
-  private seam(p: Float64Array, a: number, b: number, axis: CutAxis, k: number, otherAxis: CutAxis, otherK: number): void {
+  private seam(p: Float64Array, a: number, b: number, axis: CutAxis, k: number, otherAxis: CutAxis, otherK: number, beyond: number): void {
     const ax = p[a * 2]!;
     const ay = p[a * 2 + 1]!;
     const bx = p[b * 2]!;
@@ -487,9 +499,10 @@ export class Stroker {
     const f2 = (bx + nx - (axis === 1 ? k : 0)) * sx + (by + ny - (axis === 1 ? 0 : k)) * sy;
     const gap = -Math.min(f1, f2) / Math.abs(cos);
     const s = this.seamPoly;
-    if (gap > 1e-9) {
-      // The band from the butt on, long enough to pass the cut line, clipped to the near side.
-      const L = gap + h;
+    if (gap > 1e-9 && beyond > 0) {
+      // The band from the butt on, long enough to pass the cut line (or as far as the neighbour's
+      // segment runs), clipped to the near side.
+      const L = Math.min(gap + h, beyond);
       s[0] = bx - nx;
       s[1] = by - ny;
       s[2] = bx - nx + ux * L;

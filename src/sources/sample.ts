@@ -15,6 +15,7 @@ import {
   span,
   type Rect,
 } from '../geometry/clip.js';
+import { hypot } from '../geometry/hypot.js';
 import type { Canvas, FeatureGroup } from '../types.js';
 import type { SourceTileRef } from './tiles.js';
 
@@ -59,7 +60,7 @@ export function layerBytes(l: DecodedLayer): number {
 export function groupsBytes(groups: readonly FeatureGroup[]): number {
   let b = 64;
   for (const g of groups) {
-    b += 320 + g.points.byteLength + (g.cutEnds?.byteLength ?? 0);
+    b += 320 + g.points.byteLength + (g.cutEnds?.byteLength ?? 0) + (g.cutBeyond ? 112 + g.cutBeyond.byteLength : 0);
     for (const l of g.lines) b += 112 + l.byteLength;
     for (const p of g.polygons) for (const r of p) b += 112 + r.byteLength;
     if (g.polygonCuts) for (const p of g.polygonCuts) for (const c of p) b += c ? 112 + c.byteLength : 8;
@@ -103,6 +104,28 @@ const NO_POINTS = new Float64Array(0);
 
 /** A collector's coordinate buffer given back by finish() for the next collector (one sample at a time in practice). */
 let spareBuffer: Float64Array | undefined;
+/** outerBox's answers, by layer. */
+const outerBoxes = new WeakMap<readonly TileFeature[], Float64Array>();
+
+/**
+ * The box of every feature of a decoded layer, in tile units: where its encoder clipped the
+ * layer (the tile's buffer), so a vertex on it may be such a cut rather than the feature's own.
+ */
+function outerBox(features: readonly TileFeature[]): Float64Array {
+  let box = outerBoxes.get(features);
+  if (box) return box;
+  box = Float64Array.of(Infinity, Infinity, -Infinity, -Infinity);
+  for (const f of features) {
+    const b = f.bbox;
+    if (b[0] < box[0]!) box[0] = b[0];
+    if (b[1] < box[1]!) box[1] = b[1];
+    if (b[2] > box[2]!) box[2] = b[2];
+    if (b[3] > box[3]!) box[3] = b[3];
+  }
+  outerBoxes.set(features, box);
+  return box;
+}
+
 /** A buffer past this many values is not kept between collectors (a huge layer's is dropped). */
 const BUFFER_KEEP = 1 << 20;
 
@@ -114,6 +137,8 @@ interface Builder {
   lines: number[] | undefined;
   /** Line index and cut flags of the lines with a cut end (the rest are 0). */
   cuts: number[] | undefined;
+  /** Line index, then how far the clipped segment ran past its start's and its end's cut (FeatureGroup.cutBeyond), of the same lines. */
+  beyond: number[] | undefined;
   /** Offset and length of each polygon ring, in order; `polys` the index of each polygon's exterior among them. */
   rings: number[] | undefined;
   polys: number[] | undefined;
@@ -137,6 +162,8 @@ export class GroupCollector {
   private readonly byProps = [new Map<object, Builder>(), new Map<object, Builder>(), new Map<object, Builder>()];
   /** Whether the feature being added is a ghost (see addTile). */
   private ghost = false;
+  /** outerBox of the layer addTile is adding. */
+  private outer: Float64Array = outerBox([]);
   /** The coordinate buffer, its first `used` values taken. */
   private buf: Float64Array;
   private used = 0;
@@ -194,6 +221,7 @@ export class GroupCollector {
     kept?: Int32Array,
   ): void {
     const s = t.size / extent;
+    this.outer = outerBox(features);
     // The contribution rectangle in tile units, to skip clipping for features wholly inside it.
     const [ux0, uy0, ux1, uy1] = unitRect(t, extent, rect);
     // The features that may be sampled (selected or a possible ghost, their box meeting the
@@ -251,6 +279,7 @@ export class GroupCollector {
       points: undefined,
       lines: undefined,
       cuts: undefined,
+      beyond: undefined,
       rings: undefined,
       polys: undefined,
       ringCuts: undefined,
@@ -330,6 +359,8 @@ export class GroupCollector {
     let at = this.used;
     let m = 0;
     let curCut = 0;
+    // How far the segment cut at the piece's start ran before the cut (Infinity: not cut there).
+    let curBeyond = Infinity;
     let k = start * 2;
     let bx = px0 + c[k]! * s;
     let by = py0 + c[k + 1]! * s;
@@ -357,11 +388,13 @@ export class GroupCollector {
           const x = cur[at + m - 2]!,
             y = cur[at + m - 1]!;
           if (m >= 4) {
-            b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0));
+            // The piece ends on the side this segment leaves from: it runs its whole length past.
+            b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0), curBeyond, this.beyond(c[k]!, c[k + 1]!, hypot(dx, dy)));
             at += m;
           }
           m = 0;
           curCut = 0;
+          curBeyond = Infinity;
         }
         continue;
       }
@@ -384,33 +417,52 @@ export class GroupCollector {
       if (m === 0) {
         cur[at + m++] = sx;
         cur[at + m++] = sy;
-        if (t0 > 0) curCut = CUT_START | (k0 < 2 ? CUT_START_X : CUT_START_Y);
-        else curCut = ax >= x0 && ax <= x1 && ay >= y0 && ay <= y1 ? 0 : CUT_START;
+        if (t0 > 0) {
+          curCut = CUT_START | (k0 < 2 ? CUT_START_X : CUT_START_Y);
+          curBeyond = this.beyond(c[k - 2]!, c[k - 1]!, t0 * hypot(dx, dy));
+        } else curCut = ax >= x0 && ax <= x1 && ay >= y0 && ay <= y1 ? 0 : CUT_START;
       }
       cur[at + m++] = ex;
       cur[at + m++] = ey;
       if (t1 < 1) {
         if (m >= 4) {
-          b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y));
+          b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y), curBeyond, this.beyond(c[k]!, c[k + 1]!, (1 - t1) * hypot(dx, dy)));
           at += m;
         }
         m = 0;
         curCut = 0;
+        curBeyond = Infinity;
       }
     }
     if (m >= 4) {
-      b = this.linePiece(f, tileIndex, b, at, m, curCut);
+      b = this.linePiece(f, tileIndex, b, at, m, curCut, curBeyond, Infinity);
       at += m;
     }
     this.used = at;
     return b;
   }
 
-  /** One clipped piece, `len` values at `at` in the buffer, added to the feature's group. */
-  private linePiece(f: TileFeature, tileIndex: number, b: Builder | undefined, at: number, len: number, cut: number): Builder {
+  /**
+   * How far a cut segment runs on past its cut (`length`), to the vertex (ux, uy) in tile units;
+   * Infinity (not known) when that vertex lies on the layer's outer box: where the tile's encoder
+   * may have cut the line at its buffer, short of where it goes on.
+   */
+  private beyond(ux: number, uy: number, length: number): number {
+    const o = this.outer;
+    return ux <= o[0]! || uy <= o[1]! || ux >= o[2]! || uy >= o[3]! ? Infinity : length;
+  }
+
+  /**
+   * One clipped piece, `len` values at `at` in the buffer, added to the feature's group;
+   * `startBeyond` / `endBeyond`: how far its segment ran past a cut start / end (FeatureGroup.cutBeyond).
+   */
+  private linePiece(f: TileFeature, tileIndex: number, b: Builder | undefined, at: number, len: number, cut: number, startBeyond: number, endBeyond: number): Builder {
     b ??= this.builder(f, tileIndex);
     const lines = (b.lines ??= []);
-    if (cut !== 0) (b.cuts ??= []).push(lines.length >> 1, cut);
+    if (cut !== 0) {
+      (b.cuts ??= []).push(lines.length >> 1, cut);
+      if (cut & (CUT_START_X | CUT_START_Y | CUT_END_X | CUT_END_Y)) (b.beyond ??= []).push(lines.length >> 1, startBeyond, endBeyond);
+    }
     lines.push(at, len);
     return b;
   }
@@ -490,6 +542,14 @@ export class GroupCollector {
         const cutEnds = new Uint8Array(g.lines.length);
         for (let i = 0; i < b.cuts.length; i += 2) cutEnds[b.cuts[i]!] = b.cuts[i + 1]!;
         g.cutEnds = cutEnds;
+      }
+      if (b.beyond) {
+        const beyond = new Float64Array(2 * g.lines.length).fill(Infinity);
+        for (let i = 0; i < b.beyond.length; i += 3) {
+          beyond[2 * b.beyond[i]!] = b.beyond[i + 1]!;
+          beyond[2 * b.beyond[i]! + 1] = b.beyond[i + 2]!;
+        }
+        g.cutBeyond = beyond;
       }
       if (b.rings) {
         const rs = b.rings;

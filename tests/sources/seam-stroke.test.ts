@@ -117,3 +117,44 @@ describe('stroke-solid: lines cut at source-tile edges inside a canvas (MVT, sep
     });
   }
 });
+
+describe('stroke-solid: a line crossing a source-tile edge at a glancing angle, ending soon past it', () => {
+  // x = 768 crossed at 2.9 degrees (4 px across over 80 down) at y = 680; the line ends 20 px along
+  // on the left, runs 60 px on the right. Squaring the right piece's cut end to the edge needs the
+  // band beside the edge from its butt up to where the stroke's far side meets the edge: 2.5 / 0.05
+  // = 50 px along the line, past the left piece's end at 20. Before FeatureGroup.cutBeyond (the
+  // sampler's record of how far the cut segment runs on) the band ran those 50 px: a strip of ink
+  // beside the edge 30 px past the line's end, as on the toner example's streets at z14 (148 px of
+  // halo). Now the band stops where the left piece's segment does: the cut canvas draws what the
+  // whole line draws. Butt caps, so the left piece's end and the band's end are one line.
+  // The second line, off the window, spans the layer's box past the first one's ends, as a real
+  // tile's features reach its buffer: a vertex on that box may be the encoder's cut (not used).
+  const lines = [
+    [767, 660, 771, 740],
+    [0, 1000, 1000, 0],
+  ];
+  const flat = (z: number) => ({
+    output: 'out',
+    sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: z, maxzoom: z } },
+    nodes: {
+      bg: { op: 'solid', color: '#ffffff' },
+      f: { op: 'features', source: 's', layer: 'l' },
+      st: { op: 'stroke-solid', features: '@f', width: 5, color: '#000000' },
+      out: { op: 'blend', base: '@bg', over: '@st' },
+    },
+  });
+  test('the cut canvas (z2 tiles) equals the whole line (one z1 tile)', async () => {
+    const win = { z: 2, x0: 640, y0: 640, width: 256, height: 256, tileSize: 256 };
+    const L = loader(lines);
+    const cut = toRGBA8((await Renderer.create(flat(2), { loader: L }).renderWindow(win)).raster);
+    const whole = toRGBA8((await Renderer.create(flat(1), { loader: L }).renderWindow(win)).raster);
+    const cmp = compareRGBA(cut, whole, 256, 256, { channel: 1, fraction: 0 });
+    if (process.env.SEAM_DEBUG) console.log(JSON.stringify({ ok: cmp.ok, maxDiff: cmp.maxDiff, badPixels: cmp.badPixels }));
+    expect({ ok: cmp.ok, maxDiff: cmp.maxDiff }).toEqual({ ok: true, maxDiff: 0 });
+    // The line is there, on both sides of the edge.
+    const ink = (x: number, y: number) => whole[((y - 640) * 256 + (x - 640)) * 4]!;
+    expect([ink(766, 665), ink(769, 700)]).toEqual([0, 0]);
+    // Beside the edge above the line's end, paper.
+    expect(ink(768, 650)).toBe(255);
+  });
+});

@@ -223,7 +223,8 @@ export function strokeOutlines(
     for (let i = 0; i < g.lines.length; i++) {
       const cut = g.cutEnds?.[i] ?? 0;
       const line = meeting ? extendMeetingEnds(g.lines[i]!, cut, meeting) : g.lines[i]!;
-      stroker.line(line, (cut & CUT_START) === 0, (cut & CUT_END) === 0, cutAxis(cut, false), cutAxis(cut, true));
+      const beyond = g.cutBeyond;
+      stroker.line(line, (cut & CUT_START) === 0, (cut & CUT_END) === 0, cutAxis(cut, false), cutAxis(cut, true), beyond?.[2 * i], beyond?.[2 * i + 1]);
     }
     for (let i = 0; i < g.polygons.length; i++) {
       const poly = g.polygons[i]!;
