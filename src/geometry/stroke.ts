@@ -206,7 +206,15 @@ export class Stroker {
    * `endBeyond` (FeatureGroup.cutBeyond): how far the line runs on past that cut in the
    * neighbouring piece, which bounds how far along the line the end is squared (seam()).
    */
-  line(coords: ArrayLike<number>, capStart = true, capEnd = true, startCut: CutAxis = 0, endCut: CutAxis = 0, startBeyond = Infinity, endBeyond = Infinity): void {
+  line(
+    coords: ArrayLike<number>,
+    capStart = true,
+    capEnd = true,
+    startCut: CutAxis = 0,
+    endCut: CutAxis = 0,
+    startBeyond = Infinity,
+    endBeyond = Infinity,
+  ): void {
     if (!(this.h > 0)) return;
     this.startBeyond = startBeyond;
     this.endBeyond = endBeyond;

@@ -389,7 +389,16 @@ export class GroupCollector {
             y = cur[at + m - 1]!;
           if (m >= 4) {
             // The piece ends on the side this segment leaves from: it runs its whole length past.
-            b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0), curBeyond, this.beyond(c[k]!, c[k + 1]!, hypot(dx, dy)));
+            b = this.linePiece(
+              f,
+              tileIndex,
+              b,
+              at,
+              m,
+              curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0),
+              curBeyond,
+              this.beyond(c[k]!, c[k + 1]!, hypot(dx, dy)),
+            );
             at += m;
           }
           m = 0;
@@ -426,7 +435,16 @@ export class GroupCollector {
       cur[at + m++] = ey;
       if (t1 < 1) {
         if (m >= 4) {
-          b = this.linePiece(f, tileIndex, b, at, m, curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y), curBeyond, this.beyond(c[k]!, c[k + 1]!, (1 - t1) * hypot(dx, dy)));
+          b = this.linePiece(
+            f,
+            tileIndex,
+            b,
+            at,
+            m,
+            curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y),
+            curBeyond,
+            this.beyond(c[k]!, c[k + 1]!, (1 - t1) * hypot(dx, dy)),
+          );
           at += m;
         }
         m = 0;
@@ -456,7 +474,16 @@ export class GroupCollector {
    * One clipped piece, `len` values at `at` in the buffer, added to the feature's group;
    * `startBeyond` / `endBeyond`: how far its segment ran past a cut start / end (FeatureGroup.cutBeyond).
    */
-  private linePiece(f: TileFeature, tileIndex: number, b: Builder | undefined, at: number, len: number, cut: number, startBeyond: number, endBeyond: number): Builder {
+  private linePiece(
+    f: TileFeature,
+    tileIndex: number,
+    b: Builder | undefined,
+    at: number,
+    len: number,
+    cut: number,
+    startBeyond: number,
+    endBeyond: number,
+  ): Builder {
     b ??= this.builder(f, tileIndex);
     const lines = (b.lines ??= []);
     if (cut !== 0) {
