@@ -389,16 +389,8 @@ export class GroupCollector {
             y = cur[at + m - 1]!;
           if (m >= 4) {
             // The piece ends on the side this segment leaves from: it runs its whole length past.
-            b = this.linePiece(
-              f,
-              tileIndex,
-              b,
-              at,
-              m,
-              curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0),
-              curBeyond,
-              this.beyond(c[k]!, c[k + 1]!, hypot(dx, dy)),
-            );
+            const cut = curCut | CUT_END | (x === x0 || x === x1 ? CUT_END_X : y === y0 || y === y1 ? CUT_END_Y : 0);
+            b = this.linePiece(f, tileIndex, b, at, m, cut, curBeyond, this.beyond(c[k]!, c[k + 1]!, hypot(dx, dy)));
             at += m;
           }
           m = 0;
@@ -435,16 +427,8 @@ export class GroupCollector {
       cur[at + m++] = ey;
       if (t1 < 1) {
         if (m >= 4) {
-          b = this.linePiece(
-            f,
-            tileIndex,
-            b,
-            at,
-            m,
-            curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y),
-            curBeyond,
-            this.beyond(c[k]!, c[k + 1]!, (1 - t1) * hypot(dx, dy)),
-          );
+          const cut = curCut | CUT_END | (k1 < 2 ? CUT_END_X : CUT_END_Y);
+          b = this.linePiece(f, tileIndex, b, at, m, cut, curBeyond, this.beyond(c[k]!, c[k + 1]!, (1 - t1) * hypot(dx, dy)));
           at += m;
         }
         m = 0;
