@@ -158,3 +158,33 @@ describe('stroke-solid: a line crossing a source-tile edge at a glancing angle, 
     expect(ink(768, 650)).toBe(255);
   });
 });
+
+describe('stroke (brush): a line cut at source-tile edges inside a canvas is one feature again', () => {
+  // The brush unites a feature's dabs by maximum and paints features one over the other, so the
+  // pieces of a line without ids (a group per source tile) drew the dabs that straddle the edge
+  // twice, darker there, unless they are joined where one piece ends and the next starts
+  // (joinedAtCuts: the same cut point, equal properties).
+  const brushStyle = (z: number) => ({
+    output: 'out',
+    sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: z, maxzoom: z } },
+    nodes: {
+      bg: { op: 'solid', color: '#ffffff' },
+      f: { op: 'features', source: 's', layer: 'l' },
+      b: { op: 'brush-solid', 'width-px': 6, color: '#204080', hardness: 0.5, 'dabs-per-radius': 2 },
+      st: { op: 'stroke', features: '@f', brush: '@b', 'opacity-jitter': 0.5, seed: 3 },
+      out: { op: 'blend', base: '@bg', over: '@st' },
+    },
+  });
+  test('the cut canvas (z2 tiles) equals the whole lines (one z1 tile)', async () => {
+    const win = { z: 2, x0: 640, y0: 640, width: 256, height: 256, tileSize: 256 };
+    const L = loader();
+    const cut = toRGBA8((await Renderer.create(brushStyle(2), { loader: L }).renderWindow(win)).raster);
+    const whole = toRGBA8((await Renderer.create(brushStyle(1), { loader: L }).renderWindow(win)).raster);
+    const cmp = compareRGBA(cut, whole, 256, 256, { channel: 1, fraction: 0 });
+    if (process.env.SEAM_DEBUG) console.log(JSON.stringify({ ok: cmp.ok, maxDiff: cmp.maxDiff, badPixels: cmp.badPixels }));
+    expect({ ok: cmp.ok, maxDiff: cmp.maxDiff <= 1 }).toEqual({ ok: true, maxDiff: true });
+    let inked = 0;
+    for (let i = 0; i < whole.length; i += 4) if (whole[i]! !== 255) inked++;
+    expect(inked).toBeGreaterThan(256 * 10);
+  });
+});

@@ -12,7 +12,9 @@
 // lattice restarts at the antimeridian: one irregular gap, under a spacing). What stays canvas-dependent:
 // `pressure-curve` runs over the line as delivered, so it is seam-stable only for lines that lie
 // whole within a canvas's reach (a line cut by clipping has an unknown total length).
+import { joinedAtCuts } from '../../geometry/groups.js';
 import { hypot } from '../../geometry/hypot.js';
+import { sameProperties } from '../../sources/sample.js';
 import { RenderError } from '../../errors.js';
 import { BLACK, clamp01, groupColor, groupNumber } from '../../expr/paint.js';
 import type { Brush, FeatureGroup, Features, RGBA } from '../../types.js';
@@ -118,7 +120,20 @@ export function pressureOf(curve: unknown): (t: number) => number {
 export function strokeDabs(ctx: OpContext, brush: Brush, opts: { reference?: boolean; borrow?: boolean } = {}): Dabs {
   const features = ctx.input<'features'>('features') as Features;
   const layout = new DabLayout(ctx, brush, opts.reference === true, opts.borrow === true);
-  for (const g of features.groups) layout.feature(g);
+  // A line one source tile's piece ends where the next one's starts (a canvas that merges source
+  // tiles, MVT lines without ids) is one feature again: its dabs united as the whole line's are.
+  const key = new Map<FeatureGroup, number>();
+  const keyOf = (g: FeatureGroup) => {
+    let k = key.get(g);
+    if (k === undefined) key.set(g, (k = featureKey(g)));
+    return k;
+  };
+  // Where a dab can reach the canvas (DabLayout.walk's test), in world pixels.
+  const m = layout.reachMax + layout.scatter + 1;
+  const { x0, y0, width, height } = ctx.canvas;
+  const box = [x0 - m, y0 - m, x0 + width + m, y0 + height + m] as const;
+  const same = (a: FeatureGroup, b: FeatureGroup) => keyOf(a) === keyOf(b) && a.id === b.id && sameProperties(a.properties, b.properties);
+  for (const run of joinedAtCuts(features.groups, same, box)) layout.feature(run);
   return layout.dabs();
 }
 
@@ -278,9 +293,13 @@ class DabLayout {
     }
   }
 
-  /** The dabs of one feature (a group of its own when it lays any). */
-  feature(g: FeatureGroup): void {
-    if (!g.lines.length && !g.polygons.length) return;
+  /**
+   * The dabs of one feature (a group of its own when it lays any): `run`, its pieces (groups of
+   * equal id and properties, joinedAtCuts), the first one's settings for all.
+   */
+  feature(run: readonly FeatureGroup[]): void {
+    const g = run[0]!;
+    if (run.length === 1 && !g.lines.length && !g.polygons.length) return;
     this.fkey = featureKey(g);
     this.baseW = this.brush.widthPx * Math.max(0, this.widthScaleOf(g) || 0);
     if (!(this.baseW > 0)) return;
@@ -294,13 +313,15 @@ class DabLayout {
         ? [this.tc[0]!, this.tc[1]!, this.tc[2]!, this.tc[3]!]
         : [1, 1, 1, 1];
     const start = this.n + this.runGroup.length;
-    for (let i = 0; i < g.lines.length; i++) {
-      const cut = g.cutEnds?.[i] ?? 0;
-      this.walk(g.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
-    }
-    for (let i = 0; i < g.polygons.length; i++) {
-      const poly = g.polygons[i]!;
-      for (let k = 0; k < poly.length; k++) this.walk(poly[k]!, true, false, false, g.polygonCuts?.[i]?.[k]);
+    for (const p of run) {
+      for (let i = 0; i < p.lines.length; i++) {
+        const cut = p.cutEnds?.[i] ?? 0;
+        this.walk(p.lines[i]!, false, (cut & 1) !== 0, (cut & 2) !== 0);
+      }
+      for (let i = 0; i < p.polygons.length; i++) {
+        const poly = p.polygons[i]!;
+        for (let k = 0; k < poly.length; k++) this.walk(poly[k]!, true, false, false, p.polygonCuts?.[i]?.[k]);
+      }
     }
     if (this.n + this.runGroup.length > start) {
       this.paints.push(...this.paint);
