@@ -184,20 +184,42 @@ export interface LinePart {
   line: Float64Array;
   s0: number;
   cut: number;
+  /**
+   * With a LineMeasure: the measure's quantized distance at the part's first and last vertex as
+   * the line's own vertices give it there (interpolated along the segment a cut lies on).
+   */
+  ld0?: number;
+  ld1?: number;
+}
+
+/**
+ * How a renderer measures distance along a line (MapLibre's line distance): `wraps` says at a
+ * vertex whether the distance so far starts again from 0 there; `quantize`, the value a vertex
+ * stores of a distance, which is interpolated between vertices.
+ */
+export interface LineMeasure {
+  wraps(d: number): boolean;
+  quantize(d: number): number;
 }
 
 /**
  * The parts of a polyline inside a rectangle (Liang-Barsky per segment), each with the distance
  * along the whole line of its first vertex and its cut flags (bit 0: starts on the rectangle's
  * side, bit 1: ends there). A segment millions of pixels long costs no more than a short one.
+ * `measure` (LineMeasure): the distance starts again from 0 at a vertex of the line where
+ * `wraps` is true of the distance so far (MapLibre's line distance, which its buffers hold only so
+ * far: the MapLibre line profile), so a part's distance counts from the last such vertex before
+ * it, and a cut end's stored distance (ld0, ld1) is interpolated between its segment's vertices'.
  */
-export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }): LinePart[] {
+export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number; x1: number; y1: number }, measure?: LineMeasure): LinePart[] {
   const out: LinePart[] = [];
   // The current part's vertices in a reused scratch array (grown by doubling), copied out per part.
   let cur = partScratch;
   let nc = 0;
   let curS0 = 0,
     curCut = 0;
+  let curLd0: number | undefined;
+  let ld1Prev: number | undefined;
   let s = 0;
   const n = line.length >> 1;
   for (let i = 1; i < n; i++) {
@@ -208,6 +230,7 @@ export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number
     const dx = bx - ax,
       dy = by - ay;
     const len = hypot(dx, dy);
+    if (measure && i > 1 && measure.wraps(s)) s = 0;
     // Liang-Barsky against the four sides in turn (left, right, top, bottom): p the direction's
     // component towards the side, q the distance inside it.
     let t0 = 0,
@@ -224,19 +247,23 @@ export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number
         else t1 = Math.min(t1, t);
       }
     }
+    // The stored distances at this segment's ends, and at a fraction t along it (a cut there).
+    const q0 = measure ? measure.quantize(s) : 0;
+    const q1 = measure ? measure.quantize(s + len) : 0;
     if (out_ || t0 > t1) {
       if (nc) {
-        if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut | 2 });
+        if (nc >= 4) out.push(part(cur, nc, curS0, curCut | 2, curLd0, ld1Prev));
         nc = 0;
       }
     } else {
       if (!nc || t0 > 0) {
-        if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut | 2 });
+        if (nc >= 4) out.push(part(cur, nc, curS0, curCut | 2, curLd0, ld1Prev));
         cur[0] = ax + dx * t0;
         cur[1] = ay + dy * t0;
         nc = 2;
         curS0 = s + len * t0;
         curCut = t0 > 0 ? 1 : 0;
+        curLd0 = measure ? q0 + (q1 - q0) * t0 : undefined;
       }
       if (nc + 2 > cur.length) {
         const g = new Float64Array(cur.length * 2);
@@ -246,14 +273,23 @@ export function partsInRect(line: ArrayLike<number>, r: { x0: number; y0: number
       cur[nc++] = ax + dx * t1;
       cur[nc++] = ay + dy * t1;
       if (t1 < 1) {
-        if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut | 2 });
+        if (nc >= 4) out.push(part(cur, nc, curS0, curCut | 2, curLd0, measure ? q0 + (q1 - q0) * t1 : undefined));
         nc = 0;
       }
     }
+    // A part ended by the next segment lying outside ends on this segment's last vertex.
+    ld1Prev = measure ? q1 : undefined;
     s += len;
   }
-  if (nc >= 4) out.push({ line: cur.slice(0, nc), s0: curS0, cut: curCut });
+  if (nc >= 4) out.push(part(cur, nc, curS0, curCut, curLd0, ld1Prev));
   return out;
+}
+
+function part(cur: Float64Array, nc: number, s0: number, cut: number, ld0: number | undefined, ld1: number | undefined): LinePart {
+  const p: LinePart = { line: cur.slice(0, nc), s0, cut };
+  if (ld0 !== undefined) p.ld0 = ld0;
+  if (ld1 !== undefined) p.ld1 = ld1;
+  return p;
 }
 
 /** partsInRect's scratch vertices (one part at a time; never handed out). */
@@ -265,7 +301,7 @@ let partScratch = new Float64Array(256);
  * own tile's square too (its buffer is the neighbours'): `clip`, that square (everything for a
  * whole line). `shift` [tx, ty]: the lines move by it afterwards, so the canvas and `clip` are
  * taken back by it; `snap` rewrites a line's world pixels before it is cut (dash and stroke-solid's
- * MapLibre lines both walk this way).
+ * MapLibre lines both walk this way); `measure`: partsInRect's.
  */
 export function visitLineParts(
   w: WholeFeature,
@@ -274,6 +310,7 @@ export function visitLineParts(
   visit: (part: LinePart, clip: [number, number, number, number]) => void,
   shift: readonly [number, number] = [0, 0],
   snap?: (line: Float64Array) => void,
+  measure?: LineMeasure,
 ): void {
   const W = worldSize(canvas);
   const [tx, ty] = shift;
@@ -298,7 +335,7 @@ export function visitLineParts(
       }
       const q = toWorld(line, W, dx);
       snap?.(q);
-      for (const part of partsInRect(q, rr)) visit(part, clip);
+      for (const part of partsInRect(q, rr, measure)) visit(part, clip);
     }
   }
 }

@@ -188,3 +188,29 @@ describe('stroke (brush): a line cut at source-tile edges inside a canvas is one
     expect(inked).toBeGreaterThan(256 * 10);
   });
 });
+
+describe('stroke-solid profile maplibre: dashes along a line longer than MapLibre keeps its distance', () => {
+  // MapLibre's line distance starts again from 0 at the first vertex past 2^14 tile units (1,024
+  // px at a whole zoom): a serpentine of four 920 px runs in one z1 source tile, drawn at z3, passes
+  // it twice. A tile's canvas meets the line part way, at its own edge: the distance there must be
+  // counted from where MapLibre's walk of the whole line last started it again, and the cut there
+  // must not start it again (it is not a vertex of the line). Before, a canvas whose part began past
+  // the limit started the distance again at its own edge, so the dashes jumped at tile edges.
+  const serpentine = [[540, 600, 1000, 600, 1000, 650, 540, 650, 540, 700, 1000, 700, 1000, 750, 540, 750]];
+  const dashed = {
+    output: 'out',
+    sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 1, maxzoom: 1 } },
+    nodes: {
+      bg: { op: 'solid', color: '#ffffff' },
+      f: { op: 'features', source: 's', layer: 'l' },
+      st: { op: 'stroke-solid', profile: 'maplibre', features: '@f', width: 3, color: '#000000', 'dash-array': [3, 2] },
+      out: { op: 'blend', base: '@bg', over: '@st' },
+    },
+  };
+  test("z3 tiles (a source tile's piece met part way) = one window", async () => {
+    const r = await seam(dashed, 3, 5, 5, 256, { loader: loader(serpentine) });
+    if (process.env.SEAM_DEBUG) console.log(JSON.stringify(r));
+    expect({ ok: r.ok, maxDiff: r.maxDiff <= 1 }).toEqual({ ok: true, maxDiff: true });
+    expect(r.colours).toBeGreaterThan(2);
+  });
+});

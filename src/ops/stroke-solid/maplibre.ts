@@ -13,7 +13,7 @@
 // shape's pieces) do not do.
 import type { Canvas, FeatureGroup, Features, Raster, RGBA } from '../../types.js';
 import { hypot } from '../../geometry/hypot.js';
-import { type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
+import { type LineMeasure, type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { newRaster } from '../../backends/cpu/raster.js';
 import { paintedNothing } from '../../backends/cpu/uniform.js';
@@ -31,6 +31,11 @@ const SHARP_CORNER_OFFSET = 15;
 const DEG_PER_TRIANGLE = 20;
 /** The longest distance along a line the vertex buffer holds, in tile units (8192 a tile). */
 const MAX_LINE_DISTANCE = 2 ** 14 / 0.5;
+
+/** A vertex's line distance as stored: whole halves of tile units (LINE_DISTANCE_SCALE, 15 bits), read back doubled. */
+function storedDistance(d: number, unitsPerPx: number): number {
+  return (2 * Math.trunc((d * unitsPerPx) / 2)) / unitsPerPx;
+}
 
 type Join = 'miter' | 'bevel' | 'round';
 type Cap = 'butt' | 'round' | 'square';
@@ -78,6 +83,20 @@ class Mesh {
 
   /** Where the next line's distance starts (a piece continuing another one cut at a tile edge). */
   startDist = 0;
+  /**
+   * The vertex being added is a cut start (a part of a longer line cut at the canvas or at its
+   * tile's square): the distance does not start again there (current()); its part's startDist
+   * already counts from where MapLibre's walk of the whole line last started it (partsInRect).
+   */
+  holdDist = false;
+  /**
+   * The stored distance (storedDistance) of a part's cut start and cut end as MapLibre's own
+   * vertices on either side give it there (LinePart.ld0, ld1), NaN where not known; `ending`:
+   * the vertex being added is the part's cut end.
+   */
+  ldStart = Number.NaN;
+  ldEnd = Number.NaN;
+  ending = false;
 
   startLine(): void {
     this.e1 = this.e2 = -1;
@@ -130,8 +149,9 @@ class Mesh {
     this.py[e] = y + o * (qx * u + qy * t) + s.outset * qy;
     this.nx[e] = round ? 1 : 0;
     this.ny[e] = up ? 1 : -1;
-    // Stored as whole halves of tile units (LINE_DISTANCE_SCALE, 15 bits), read back doubled.
-    this.ld[e] = (2 * Math.trunc((this.dist * this.unitsPerPx) / 2)) / this.unitsPerPx;
+    // A cut end's vertex stores what its segment's own vertices give there (ldStart / ldEnd).
+    const held = this.holdDist ? this.ldStart : this.ending ? this.ldEnd : Number.NaN;
+    this.ld[e] = held === held ? held : storedDistance(this.dist, this.unitsPerPx);
     if (this.e1 >= 0 && this.e2 >= 0) {
       if (this.nt + 3 > this.tri.length) {
         const b = new Int32Array(this.tri.length * 2);
@@ -158,8 +178,9 @@ class Mesh {
       this.ey = -ny - nx * endRight;
       this.half(round, true, -endRight === 0 ? 0 : -endRight < 0 ? -1 : 1);
       // Past half the distance the buffer holds (2^14 / LINE_DISTANCE_SCALE tile units), the
-      // distance starts again from 0 at this vertex, added once more.
-      if (!(this.dist * this.unitsPerPx > MAX_LINE_DISTANCE / 2)) return;
+      // distance starts again from 0 at this vertex, added once more; not at a part's cut start
+      // (holdDist), a vertex MapLibre's own geometry does not have.
+      if (this.holdDist || !(this.dist * this.unitsPerPx > MAX_LINE_DISTANCE / 2)) return;
       this.dist = 0;
     }
   }
@@ -177,6 +198,7 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
   let miterLimit = s.miterLimit;
   if (join === 'bevel') miterLimit = 1.05;
   m.startLine();
+  m.holdDist = !capStart && !polygon;
   const v = resetVertex(lineVertex);
   // Current, previous and next vertex; previous and next normals (unit, perpendicular: (-dy, dx)).
   let hasCur = false;
@@ -263,7 +285,9 @@ function addLine(m: Mesh, pts: Float64Array, len: number, polygon: boolean, capS
     const cur = joinKind(v, v.hasPrev && v.hasNext ? join : end, v.hasPrev && v.hasNext, s.roundLimit, miterLimit);
 
     if (v.hasPrev) m.advance(prevX, prevY, v.cx, v.cy);
+    m.ending = !capEnd && !polygon && i === len - 1;
     emitJoin(m, cur, v);
+    m.holdDist = m.ending = false;
 
     if (isSharpCorner && i < len - 1) {
       const nextLen = hypot(nxv - v.cx, nyv - v.cy);
@@ -783,8 +807,11 @@ const mesh = new Mesh();
  * reaches across it (clipped to the piece's side along its whole length, half a road was gone).
  */
 function squareCutEnds(a: Float64Array, n: number, cut: number, reach: number, clip: Clip): void {
-  if (cut & CUT_START && cutEnd(a, n, false, cutAxis(cut, false), reach, clip)) mesh.startDist -= reach;
-  if (cut & CUT_END) cutEnd(a, n, true, cutAxis(cut, true), reach, clip);
+  if (cut & CUT_START && cutEnd(a, n, false, cutAxis(cut, false), reach, clip)) {
+    mesh.startDist -= reach;
+    mesh.ldStart -= reach;
+  }
+  if (cut & CUT_END && cutEnd(a, n, true, cutAxis(cut, true), reach, clip)) mesh.ldEnd += reach;
 }
 
 /** line_sdf.fragment.glsl: smoothstep(0.5 - edge, 0.5 + edge, the pattern's value) at `along` px. */
@@ -920,6 +947,8 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       const part = features.starts?.get(g.lines[i]!);
       const clip: Clip = part ? [part.clip[0], part.clip[1], part.clip[2], part.clip[3]] : [-Infinity, -Infinity, Infinity, Infinity];
       mesh.startDist = part ? part.s0 : 0;
+      mesh.ldStart = part?.ld0 ?? Number.NaN;
+      mesh.ldEnd = part?.ld1 ?? Number.NaN;
       if (part) squareCutEnds(buf.a, n, cut, reach, clip);
       if (clearOf(buf.a, n, meshReach, box)) continue;
       mesh.reset();
@@ -934,6 +963,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
           // An outline run cut at a source-tile edge ends butt on it, unclipped (as lines above).
           const clip: Clip = [-Infinity, -Infinity, Infinity, Infinity];
           mesh.startDist = 0;
+          mesh.ldStart = mesh.ldEnd = Number.NaN;
           mesh.reset();
           addLine(mesh, pts, n, closed, !startCut, !endCut);
           if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
@@ -951,6 +981,8 @@ function clampAbs(v: number, bound: number): number {
 /** A part of a whole line: its distance along the line at its start, the square it draws in. */
 interface Part {
   s0: number;
+  ld0?: number;
+  ld1?: number;
   clip: Clip;
 }
 
@@ -973,6 +1005,11 @@ function wholeLines(
   const snap = (q: Float64Array) => {
     for (let k = 0; k < q.length; k++) q[k] = Math.round(q[k]! * unitsPerPx) / unitsPerPx;
   };
+  // MapLibre's line distance (Mesh.current, Mesh.half): where it starts again, what a vertex stores.
+  const measure: LineMeasure = {
+    wraps: (d) => d * unitsPerPx > MAX_LINE_DISTANCE / 2,
+    quantize: (d) => storedDistance(d, unitsPerPx),
+  };
   for (const w of ws) {
     const lines: Float64Array[] = [];
     const cuts: number[] = [];
@@ -980,9 +1017,9 @@ function wholeLines(
     const visit = (part: LinePart, clip: Clip) => {
       lines.push(part.line);
       cuts.push(part.cut);
-      starts.set(part.line, { s0: part.s0, clip });
+      starts.set(part.line, { s0: part.s0, ld0: part.ld0, ld1: part.ld1, clip });
     };
-    visitLineParts(w, canvas, CLIP_BUFFER, visit, [tx, ty], snap);
+    visitLineParts(w, canvas, CLIP_BUFFER, visit, [tx, ty], snap, measure);
     if (lines.length) groups.push(wholeGroup(w, { lines, cutEnds: Uint8Array.from(cuts) }));
   }
   return { groups, starts };
