@@ -78,15 +78,20 @@ function loader(lines = LINES): MemoryLoader {
 }
 
 function style(z: number, width: number, color: string, sigma: number): object {
+  return paperStyle(z, { op: 'stroke-solid', features: '@f', width, color }, { soft: { op: 'blur', input: '@st', sigma } }, '#f4f1ea', '@soft');
+}
+
+/** Paper `bg` under `over` (node `st` by default), drawn from layer `l` of the MVT source at zoom z (nodes `extra` beside it). */
+function paperStyle(z: number, st: object, extra: Record<string, object> = {}, bg = '#ffffff', over = '@st'): object {
   return {
     output: 'out',
     sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: z, maxzoom: z } },
     nodes: {
-      bg: { op: 'solid', color: '#f4f1ea' },
+      bg: { op: 'solid', color: bg },
       f: { op: 'features', source: 's', layer: 'l' },
-      st: { op: 'stroke-solid', features: '@f', width, color },
-      soft: { op: 'blur', input: '@st', sigma },
-      out: { op: 'blend', base: '@bg', over: '@soft' },
+      ...extra,
+      st,
+      out: { op: 'blend', base: '@bg', over },
     },
   };
 }
@@ -133,16 +138,7 @@ describe('stroke-solid: a line crossing a source-tile edge at a glancing angle, 
     [767, 660, 771, 740],
     [0, 1000, 1000, 0],
   ];
-  const flat = (z: number) => ({
-    output: 'out',
-    sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: z, maxzoom: z } },
-    nodes: {
-      bg: { op: 'solid', color: '#ffffff' },
-      f: { op: 'features', source: 's', layer: 'l' },
-      st: { op: 'stroke-solid', features: '@f', width: 5, color: '#000000' },
-      out: { op: 'blend', base: '@bg', over: '@st' },
-    },
-  });
+  const flat = (z: number) => paperStyle(z, { op: 'stroke-solid', features: '@f', width: 5, color: '#000000' });
   test('the cut canvas (z2 tiles) equals the whole line (one z1 tile)', async () => {
     const win = { z: 2, x0: 640, y0: 640, width: 256, height: 256, tileSize: 256 };
     const L = loader(lines);
@@ -164,17 +160,12 @@ describe('stroke (brush): a line cut at source-tile edges inside a canvas is one
   // pieces of a line without ids (a group per source tile) drew the dabs that straddle the edge
   // twice, darker there, unless they are joined where one piece ends and the next starts
   // (joinedAtCuts: the same cut point, equal properties).
-  const brushStyle = (z: number) => ({
-    output: 'out',
-    sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: z, maxzoom: z } },
-    nodes: {
-      bg: { op: 'solid', color: '#ffffff' },
-      f: { op: 'features', source: 's', layer: 'l' },
-      b: { op: 'brush-solid', 'width-px': 6, color: '#204080', hardness: 0.5, 'dabs-per-radius': 2 },
-      st: { op: 'stroke', features: '@f', brush: '@b', 'opacity-jitter': 0.5, seed: 3 },
-      out: { op: 'blend', base: '@bg', over: '@st' },
-    },
-  });
+  const brushStyle = (z: number) =>
+    paperStyle(
+      z,
+      { op: 'stroke', features: '@f', brush: '@b', 'opacity-jitter': 0.5, seed: 3 },
+      { b: { op: 'brush-solid', 'width-px': 6, color: '#204080', hardness: 0.5, 'dabs-per-radius': 2 } },
+    );
   test('the cut canvas (z2 tiles) equals the whole lines (one z1 tile)', async () => {
     const win = { z: 2, x0: 640, y0: 640, width: 256, height: 256, tileSize: 256 };
     const L = loader();
@@ -197,16 +188,7 @@ describe('stroke-solid profile maplibre: dashes along a line longer than MapLibr
   // must not start it again (it is not a vertex of the line). Before, a canvas whose part began past
   // the limit started the distance again at its own edge, so the dashes jumped at tile edges.
   const serpentine = [[540, 600, 1000, 600, 1000, 650, 540, 650, 540, 700, 1000, 700, 1000, 750, 540, 750]];
-  const dashed = {
-    output: 'out',
-    sources: { s: { type: 'mvt', tiles: ['{z}-{x}-{y}.mvt'], minzoom: 1, maxzoom: 1 } },
-    nodes: {
-      bg: { op: 'solid', color: '#ffffff' },
-      f: { op: 'features', source: 's', layer: 'l' },
-      st: { op: 'stroke-solid', profile: 'maplibre', features: '@f', width: 3, color: '#000000', 'dash-array': [3, 2] },
-      out: { op: 'blend', base: '@bg', over: '@st' },
-    },
-  };
+  const dashed = paperStyle(1, { op: 'stroke-solid', profile: 'maplibre', features: '@f', width: 3, color: '#000000', 'dash-array': [3, 2] });
   test("z3 tiles (a source tile's piece met part way) = one window", async () => {
     const r = await seam(dashed, 3, 5, 5, 256, { loader: loader(serpentine) });
     if (process.env.SEAM_DEBUG) console.log(JSON.stringify(r));
