@@ -104,6 +104,9 @@ const NO_POINTS = new Float64Array(0);
 
 /** A collector's coordinate buffer given back by finish() for the next collector (one sample at a time in practice). */
 let spareBuffer: Float64Array | undefined;
+/** The box of no feature: every vertex lies on it (a collector before its first addTile). */
+const NO_BOX = Float64Array.of(Infinity, Infinity, -Infinity, -Infinity);
+
 /** outerBox's answers, by layer. */
 const outerBoxes = new WeakMap<readonly TileFeature[], Float64Array>();
 
@@ -163,7 +166,7 @@ export class GroupCollector {
   /** Whether the feature being added is a ghost (see addTile). */
   private ghost = false;
   /** outerBox of the layer addTile is adding. */
-  private outer: Float64Array = outerBox([]);
+  private outer: Float64Array = NO_BOX;
   /** The coordinate buffer, its first `used` values taken. */
   private buf: Float64Array;
   private used = 0;
