@@ -219,7 +219,7 @@ export class Tiles {
       render: (key, q, o) => {
         const which = r();
         if (!which) return Promise.reject(new DOMException('the node view was closed', 'AbortError'));
-        mark(state, 'render', key);
+        mark(state, 'render', `${key} ${q}`);
         return which.renderTileBitmap(tileOf(key), {
           pixelRatio,
           params: Object.fromEntries(new URLSearchParams(q)),
@@ -227,7 +227,7 @@ export class Tiles {
           superseded: o.superseded,
           priority: this.priorityOf(key),
           onTiming: state.trace
-            ? (w) => mark(state, 'worker', `${key} ${(w.start - performance.timeOrigin).toFixed(1)} ${(w.end - performance.timeOrigin).toFixed(1)}`)
+            ? (w) => mark(state, 'worker', `${key} ${(w.start - performance.timeOrigin).toFixed(1)} ${(w.end - performance.timeOrigin).toFixed(1)} ${q}`)
             : undefined,
         });
       },
