@@ -1,7 +1,7 @@
 // circles: the CPU kernel (the reference).
 import type { Raster } from '../../types.js';
 import { newRaster } from '../../backends/cpu/raster.js';
-import { paintedNothing } from '../../backends/cpu/uniform.js';
+import { reportPaint } from '../../backends/cpu/uniform.js';
 import type { OpContext } from '../types.js';
 import { circlePaints, smoothWeights } from './plan.js';
 
@@ -57,6 +57,6 @@ export function circlesCpu(ctx: OpContext): Raster {
       }
     }
   }
-  if (!painted) paintedNothing(d, !!ctx.target);
+  reportPaint(d, !!ctx.target, painted);
   return out;
 }

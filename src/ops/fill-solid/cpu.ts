@@ -2,7 +2,7 @@
 import type { Raster } from '../../types.js';
 import { Compositor, acquireRasterizer, emptyBox, growBox, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
-import { markUniform, paintedNothing } from '../../backends/cpu/uniform.js';
+import { markUniform, reportPaint } from '../../backends/cpu/uniform.js';
 import type { OpContext } from '../types.js';
 import { fillGroups, addPolygonRings } from './plan.js';
 
@@ -23,10 +23,10 @@ export function fillSolidCpu(ctx: OpContext): Raster {
     rast.composite(comp);
   });
   releaseRasterizer(rast);
-  if (!comp.painted) paintedNothing(out.data, !!ctx.target);
+  reportPaint(out.data, !!ctx.target, comp.painted);
   // A fill over the whole canvas (all land) left its opaque paint in every pixel: marked, so the
   // blurs and blends downstream take their one-value paths (render.ts keeps a mark set on a fused
   // target). Known from the composite's count of replaced pixels: no scan of the canvas.
-  else if (comp.covered) markUniform(out.data, out.data.subarray(0, 4));
+  if (comp.painted && comp.covered) markUniform(out.data, out.data.subarray(0, 4));
   return out;
 }

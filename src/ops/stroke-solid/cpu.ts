@@ -2,7 +2,7 @@
 import type { Raster } from '../../types.js';
 import { Compositor, acquireRasterizer, emptyBox, growBox, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
-import { paintedNothing } from '../../backends/cpu/uniform.js';
+import { reportPaint } from '../../backends/cpu/uniform.js';
 import type { OpContext } from '../types.js';
 import { strokeOutlines } from './plan.js';
 
@@ -36,6 +36,6 @@ export function strokeSolidCpu(ctx: OpContext): Raster {
     true,
   );
   releaseRasterizer(rast);
-  if (!comp.painted) paintedNothing(out.data, !!ctx.target);
+  reportPaint(out.data, !!ctx.target, comp.painted);
   return out;
 }

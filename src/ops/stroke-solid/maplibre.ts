@@ -16,7 +16,7 @@ import { hypot } from '../../geometry/hypot.js';
 import { type LineMeasure, type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
 import { CLIP_BUFFER } from '../../sources/sample.js';
 import { newRaster } from '../../backends/cpu/raster.js';
-import { paintedNothing } from '../../backends/cpu/uniform.js';
+import { reportPaint } from '../../backends/cpu/uniform.js';
 import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import { exprFeature } from '../features/index.js';
@@ -855,11 +855,7 @@ function dashPattern(dashArray: readonly number[], round: boolean): DashPattern 
 /** The stroke-solid op's kernel for `profile: "maplibre"` (both backends). */
 export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
   const { width: W, height: H, x0, y0 } = ctx.canvas;
-  const onTarget = !!ctx.target;
   const out = ctx.target ?? newRaster(W, H);
-  // Read here, not only where nothing was painted: a property read that has not run when V8
-  // optimises this function deopts it every time a layer paints nothing (a 70-90 ms recompile).
-  const outData = out.data;
   const input = ctx.input<'features'>('features') as Features;
   const dashArray = Array.isArray(ctx.node['dash-array']) ? (ctx.node['dash-array'] as number[]) : undefined;
   // Dashed lines of GeoJSON and tiled sources are drawn from their whole lines (GeoJSON) or each
@@ -905,7 +901,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
   const buf = { a: new Float64Array(256) };
   const run = { a: new Float64Array(256) };
   const rgba: RGBA = [0, 0, 0, 0];
-  // Whether a pixel was written: a canvas left as it was is reported (paintedNothing).
+  // Whether a pixel was written: a canvas left as it was is reported (reportPaint).
   let painted = false;
   for (const g of features.groups) {
     if (!g.lines.length && !g.polygons.length) continue;
@@ -959,23 +955,40 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
       addLine(mesh, buf.a, n, false, !(cut & CUT_START), !(cut & CUT_END));
       if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
     }
-    for (let i = 0; i < g.polygons.length; i++) {
-      const poly = g.polygons[i]!;
-      const cuts = g.polygonCuts?.[i];
-      for (let k = 0; k < poly.length; k++)
-        ringLines(poly[k]!, cuts?.[k], buf, run, (pts, n, closed, startCut, endCut) => {
-          // An outline run cut at a source-tile edge ends butt on it, unclipped (as lines above).
-          const clip: Clip = [-Infinity, -Infinity, Infinity, Infinity];
-          mesh.startDist = 0;
-          mesh.ldStart = mesh.ldEnd = Number.NaN;
-          mesh.reset();
-          addLine(mesh, pts, n, closed, !startCut, !endCut);
-          if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
-        });
-    }
+    if (g.polygons.length && drawOutlines(g, buf, run, out, rgba, blur2, ox, oy, dash)) painted = true;
   }
-  if (!painted) paintedNothing(outData, onTarget);
+  reportPaint(out.data, !!ctx.target, painted);
   return out;
+}
+
+/** A group's polygon rings stroked (MapLibre's line layer over polygons); whether a pixel was written. */
+function drawOutlines(
+  g: FeatureGroup,
+  buf: { a: Float64Array },
+  run: { a: Float64Array },
+  out: Raster,
+  rgba: RGBA,
+  blur2: number,
+  ox: number,
+  oy: number,
+  dash: Dash | undefined,
+): boolean {
+  let painted = false;
+  for (let i = 0; i < g.polygons.length; i++) {
+    const poly = g.polygons[i]!;
+    const cuts = g.polygonCuts?.[i];
+    for (let k = 0; k < poly.length; k++)
+      ringLines(poly[k]!, cuts?.[k], buf, run, (pts, n, closed, startCut, endCut) => {
+        // An outline run cut at a source-tile edge ends butt on it, unclipped (as lines are).
+        const clip: Clip = [-Infinity, -Infinity, Infinity, Infinity];
+        mesh.startDist = 0;
+        mesh.ldStart = mesh.ldEnd = Number.NaN;
+        mesh.reset();
+        addLine(mesh, pts, n, closed, !startCut, !endCut);
+        if (drawMesh(mesh, out, rgba, blur2, ox, oy, clip, dash)) painted = true;
+      });
+  }
+  return painted;
 }
 
 function clampAbs(v: number, bound: number): number {

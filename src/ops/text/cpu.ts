@@ -2,7 +2,7 @@
 // rasterizer, composited source-over in paint order.
 import { Compositor, type Rasterizer, acquireRasterizer, releaseRasterizer } from '../../backends/cpu/rasterize.js';
 import { newRaster } from '../../backends/cpu/raster.js';
-import { paintedNothing } from '../../backends/cpu/uniform.js';
+import { paintedNothing, reportPaint } from '../../backends/cpu/uniform.js';
 import type { Raster } from '../../types.js';
 import type { OpContext } from '../types.js';
 import { type TextShape, textPlan } from './plan.js';
@@ -28,7 +28,7 @@ export async function textCpu(ctx: OpContext): Promise<Raster> {
     rast.composite(comp);
   }
   releaseRasterizer(rast);
-  if (!comp.painted) paintedNothing(out.data, !!ctx.target);
+  reportPaint(out.data, !!ctx.target, comp.painted);
   return out;
 }
 
