@@ -165,6 +165,28 @@ describe('fill-pattern', () => {
     }
   });
 
+  test('a world that holds no whole number of periods: one pattern column skipped where the squeeze falls (closed form)', async () => {
+    // z8 at 64 px: W = 16384; scale 2 makes a 6 px period, and the world holds 2731 of them only
+    // squeezed by D = W - 2731 x 6 = -2 columns: world column X shows pattern column
+    // p = X + floor(2X / W), so one pattern column is skipped at X = W / 2. The 6 columns of a period
+    // differ (texel centres fall between pixels at scale 2); columns match exactly where p mod 6 does.
+    const band = polygonCollection([
+      [-180, -20],
+      [180, -20],
+      [180, 20],
+      [-180, 20],
+      [-180, -20],
+    ]);
+    const W = TS * 2 ** Z;
+    const x0 = W / 2 - 16;
+    const r = await render(style(band, { scale: 2 }), { z: Z, x0, y0: W / 2 - 16, width: 32, height: 32, tileSize: TS });
+    const phase = (X: number) => (X + Math.floor((2 * X) / W)) % 6;
+    const cols = Array.from({ length: 32 }, (_, x) => px(r, x, 5).join());
+    expect(new Set(cols).size).toBe(6);
+    for (let a = 0; a < 32; a++)
+      for (let b = 0; b < 32; b++) expect({ a, b, same: cols[a] === cols[b] }).toEqual({ a, b, same: phase(x0 + a) === phase(x0 + b) });
+  });
+
   test('the pattern continues across tiles: 2 x 2 tiles equal the window render', async () => {
     const s = style(box(7.3, 5.1, 121.7, 118.2), { scale: 1.7, offset: [0.4, 2] });
     expect(await mosaicMaxDiff((w) => render(s, w), WIN, TS)).toBeLessThan(1e-5);

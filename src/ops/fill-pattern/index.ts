@@ -183,10 +183,14 @@ export function patternPhase(ctx: OpContext, s: Sprite): { cols: Float32Array; v
     for (let i = 0; i < width; i++) cols[i] = mod((x0 + i + 0.5 - (off[0] ?? 0)) / scale, s.width);
     return { cols, v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height), inv: 1 / scale };
   }
+  const sign = D > 0 ? 1 : -1;
   for (let i = 0; i < width; i++) {
     const xw = mod(x0 + i, W);
     // The pattern's own pixel column at world column xw: n periods across the world.
-    const p = whole ? xw - Math.sign(D) * Math.floor((xw * Math.abs(D)) / W) : (xw * n * period) / W;
+    // D > 0: a pattern column repeated every W / D world columns; D < 0: one skipped. No -0 (a
+    // sign times a zero floor): V8 deoptimised this function where it first met one.
+    const step = whole ? Math.floor((xw * Math.abs(D)) / W) : 0;
+    const p = whole ? xw - (step === 0 ? 0 : sign * step) : (xw * n * period) / W;
     cols[i] = mod((p + 0.5 - (off[0] ?? 0)) / scale, s.width);
   }
   return { cols, v0: mod((ctx.canvas.y0 + 0.5 - (off[1] ?? 0)) / scale, s.height), inv: 1 / scale };
