@@ -31,6 +31,15 @@ async function render(s: object, w: Window = WIN, backend = new CpuBackend() as 
   return (await r.renderWindow(w, r.params(), { backend })).raster;
 }
 
+/** A band round the whole world, 20 degrees either side of the equator (GeoJSON as written). */
+const BAND = polygonCollection([
+  [-180, -20],
+  [180, -20],
+  [180, 20],
+  [-180, 20],
+  [-180, -20],
+]);
+
 const px = (r: Raster, x: number, y: number) => Array.from(r.data.subarray((y * r.width + x) * 4, (y * r.width + x) * 4 + 4));
 
 describe('fill-pattern', () => {
@@ -132,20 +141,13 @@ describe('fill-pattern', () => {
   });
 
   test('continues across the antimeridian: a window across x = W equals the two sides rendered apart', async () => {
-    // A band round the whole world (GeoJSON as written), z8 at 64 px: W = 16384. Scale 1 (a 3 px
+    // The band round the world, z8 at 64 px: W = 16384. Scale 1 (a 3 px
     // period: W = 3 x 5461 + 1, so one column repeats, at the antimeridian), 2.5 (7.5 px: stretched
     // to 16384 / 2185) and 8/3 (8 px: divides W).
-    const band = polygonCollection([
-      [-180, -20],
-      [180, -20],
-      [180, 20],
-      [-180, 20],
-      [-180, -20],
-    ]);
     const W = TS * 2 ** Z;
     const y0 = W / 2 - 16;
     for (const scale of [1, 2.5, 8 / 3]) {
-      const s = style(band, { scale, offset: [1, 0] });
+      const s = style(BAND, { scale, offset: [1, 0] });
       const across = await render(s, { z: Z, x0: W - 32, y0, width: 64, height: 32, tileSize: TS });
       const east = await render(s, { z: Z, x0: W - 32, y0, width: 32, height: 32, tileSize: TS });
       const west = await render(s, { z: Z, x0: 0, y0, width: 32, height: 32, tileSize: TS });
@@ -170,16 +172,9 @@ describe('fill-pattern', () => {
     // squeezed by D = W - 2731 x 6 = -2 columns: world column X shows pattern column
     // p = X + floor(2X / W), so one pattern column is skipped at X = W / 2. The 6 columns of a period
     // differ (texel centres fall between pixels at scale 2); columns match exactly where p mod 6 does.
-    const band = polygonCollection([
-      [-180, -20],
-      [180, -20],
-      [180, 20],
-      [-180, 20],
-      [-180, -20],
-    ]);
     const W = TS * 2 ** Z;
     const x0 = W / 2 - 16;
-    const r = await render(style(band, { scale: 2 }), { z: Z, x0, y0: W / 2 - 16, width: 32, height: 32, tileSize: TS });
+    const r = await render(style(BAND, { scale: 2 }), { z: Z, x0, y0: W / 2 - 16, width: 32, height: 32, tileSize: TS });
     const phase = (X: number) => (X + Math.floor((2 * X) / W)) % 6;
     const cols = Array.from({ length: 32 }, (_, x) => px(r, x, 5).join());
     expect(new Set(cols).size).toBe(6);
