@@ -115,8 +115,8 @@ export class Accumulator {
     return true;
   }
 
-  /** Copy coords[from, to) in, and the ring starts (float indices) from `from`: `starts` [0, count], or one ring. */
-  copy(coords: ArrayLike<number>, starts: ArrayLike<number> | null, count: number, from: number, to: number): void {
+  /** Copy coords[from, to) in, and the ring starts (float indices) from `from`: `starts` [k0, k0 + count], or one ring. */
+  copy(coords: ArrayLike<number>, starts: ArrayLike<number> | null, k0: number, count: number, from: number, to: number): void {
     const c = this.coordsAt >> 1;
     if (coords instanceof Float64Array) this.f64.set(coords.subarray(from, to), c);
     else for (let i = from; i < to; i++) this.f64[c + i - from] = coords[i]!;
@@ -126,7 +126,7 @@ export class Accumulator {
       i32[1] = to - from;
       return;
     }
-    for (let k = 0; k <= count; k++) i32[k] = starts[k]! - from;
+    for (let k = 0; k <= count; k++) i32[k] = starts[k0 + k]! - from;
   }
 
   /** Add the copied rings (W x H canvas, nb flags a row; sw, ox, oy the cell box); returns the rows touched, widened. */

@@ -146,7 +146,7 @@ export class Rasterizer {
   }
 
   /**
-   * Rings [starts[k], starts[k + 1]) of `coords`, k < count, through the WebAssembly accumulation:
+   * Rings [starts[k], starts[k + 1]) of `coords`, k0 <= k < k0 + count, through the WebAssembly accumulation:
    * copied into its arena block (a larger one taken when needed), then added there. False when
    * they do not fit (past MAX_COPY_FLOATS, or no room in the arena): the caller's TypeScript loop.
    */
@@ -154,6 +154,7 @@ export class Rasterizer {
     w: Accumulator,
     coords: ArrayLike<number>,
     starts: ArrayLike<number> | null,
+    k0: number,
     count: number,
     from: number,
     to: number,
@@ -162,7 +163,7 @@ export class Rasterizer {
     sign: number,
   ): boolean {
     if (!w.reserve(to - from, count + 1)) return false;
-    w.copy(coords, starts, count, from, to);
+    w.copy(coords, starts, k0, count, from, to);
     [this.yMin, this.yMax] = w.add(this.width, this.height, this.nb, count, dx, dy, sign, this.sw, this.ox, this.oy, this.yMin, this.yMax);
     return true;
   }
@@ -180,7 +181,7 @@ export class Rasterizer {
   addRing(ring: ArrayLike<number>, dx = 0, dy = 0, sign = 1, from = 0, to = ring.length): void {
     const n = (to - from) >> 1;
     if (n < 2) return;
-    if (this.wasm && this.antialias && this.addWasm(this.wasm, ring, null, 1, from, to, dx, dy, sign)) return;
+    if (this.wasm && this.antialias && this.addWasm(this.wasm, ring, null, 0, 1, from, to, dx, dy, sign)) return;
     this.addRingTs(ring, dx, dy, sign, from, to);
   }
 
@@ -335,16 +336,16 @@ export class Rasterizer {
     for (let b = c0 >> BLOCK, e = (c1 + 1) >> BLOCK; b <= e; b++) blk[bb + b] = 1;
   }
 
-  /** Add every ring of a ring set (all with winding `sign`). */
-  addRings(set: RingSet, dx = 0, dy = 0, sign = 1): void {
+  /** Add the rings k0 <= k < k1 of a ring set (every ring by default; all with winding `sign`), in one call of the WebAssembly accumulation. */
+  addRings(set: RingSet, dx = 0, dy = 0, sign = 1, k0 = 0, k1 = set.count): void {
     if (
       this.wasm &&
       this.antialias &&
-      set.count > 0 &&
-      this.addWasm(this.wasm, set.coords, set.starts, set.count, set.starts[0]!, set.starts[set.count]!, dx, dy, sign)
+      k1 > k0 &&
+      this.addWasm(this.wasm, set.coords, set.starts, k0, k1 - k0, set.starts[k0]!, set.starts[k1]!, dx, dy, sign)
     )
       return;
-    for (let k = 0; k < set.count; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
+    for (let k = k0; k < k1; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
   }
 
   /** Whether anything has been added since the last sweep. */

@@ -213,6 +213,11 @@ function coverage(ctx: OpContext): { cov: Float32Array; max: number; spans: Int3
     if (!g.polygons.length) continue;
     addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
     rast.sweep((y, xa, xb, cov, solid) => {
+      // Whole numbers either way; as int32 the row and the span bounds below stay small integers (V8
+      // deoptimised the read of the spans the first time one came as a heap number).
+      y |= 0;
+      xa |= 0;
+      xb |= 0;
       let p = y * W + xa;
       let lo = xb,
         hi = xa;

@@ -41,16 +41,21 @@ export async function textCpu(ctx: OpContext): Promise<Raster> {
  * same order, so the same pixels: a line label crossing the tile's edge adds only its glyphs here.
  */
 function addOnCanvas(rast: Rasterizer, s: TextShape, W: number, H: number): void {
-  const { coords, starts, count } = s.rings;
+  const { count } = s.rings;
   const boxes = s.ringBoxes;
   if (!boxes) {
     rast.addRings(s.rings, s.dx, s.dy);
     return;
   }
   const { dx, dy } = s;
+  // Each run of consecutive rings on the canvas in one call (a label inside the tile: one run).
+  let run = 0;
   for (let k = 0; k < count; k++) {
     const b = k * 4;
-    if (boxes[b + 3]! + dy <= 0 || boxes[b + 1]! + dy >= H || boxes[b]! + dx >= W + 1) continue;
-    rast.addRing(coords, dx, dy, 1, starts[k]!, starts[k + 1]!);
+    if (boxes[b + 3]! + dy <= 0 || boxes[b + 1]! + dy >= H || boxes[b]! + dx >= W + 1) {
+      if (run < k) rast.addRings(s.rings, dx, dy, 1, run, k);
+      run = k + 1;
+    }
   }
+  if (run < count) rast.addRings(s.rings, dx, dy, 1, run, count);
 }

@@ -60,29 +60,49 @@ export function regionShifts(w: WholeFeature, region: Canvas, W: number): number
 /**
  * A whole feature (or piece) as a LabelFeature in world pixels (world size W, shifted by dx): its
  * geometry converted on first read, so a feature whose labels are already known (plan.ts, the
- * per-feature cache) costs no conversion.
+ * per-feature cache) costs no conversion. A class, not an object literal with getters: a literal's
+ * getters are new closures on every call, each object then had a hidden class of its own, and
+ * featureLabels, reading them, was deoptimised ('wrong map') again and again.
  */
+class WholeLabelFeature implements LabelFeature {
+  readonly feature: ExprFeature;
+  readonly owner: [number, number, number, number] | undefined;
+  readonly source: LineSource;
+  readonly whole: WholeFeature;
+  readonly shift: number;
+  private readonly W: number;
+  private readonly placement: Placement;
+  private pointsW: ArrayLike<number> | undefined = undefined;
+  private linesW: Float64Array[] | undefined = undefined;
+  private polygonsW: Float64Array[][] | undefined = undefined;
+
+  constructor(w: WholeFeature, W: number, dx: number, placement: Placement) {
+    this.feature = exprOf(w);
+    this.owner = w.owner ? [w.owner[0] * W + dx, w.owner[1] * W, w.owner[2] * W + dx, w.owner[3] * W] : undefined;
+    this.source = w.owner ? 'piece' : 'whole';
+    this.whole = w;
+    this.shift = dx;
+    this.W = W;
+    this.placement = placement;
+  }
+
+  get points(): ArrayLike<number> {
+    return (this.pointsW ??= this.placement === 'point' ? toWorld(this.whole.points, this.W, this.shift) : []);
+  }
+
+  get lines(): Float64Array[] {
+    return (this.linesW ??= this.placement === 'line' ? this.whole.lines.map((l) => toWorld(l, this.W, this.shift)) : []);
+  }
+
+  get polygons(): Float64Array[][] {
+    return (this.polygonsW ??=
+      this.placement === 'line' ? this.whole.polygons.map((p) => p.map((r) => toWorld(r, this.W, this.shift))) : []);
+  }
+}
+
+/** A whole feature (or piece) as a LabelFeature in world pixels (WholeLabelFeature). */
 export function wholeLabelFeature(w: WholeFeature, W: number, dx: number, placement: Placement): LabelFeature {
-  let points: ArrayLike<number> | undefined;
-  let lines: Float64Array[] | undefined;
-  let polygons: Float64Array[][] | undefined;
-  const f: LabelFeature = {
-    feature: exprOf(w),
-    get points() {
-      return (points ??= placement === 'point' ? toWorld(w.points, W, dx) : []);
-    },
-    get lines() {
-      return (lines ??= placement === 'line' ? w.lines.map((l) => toWorld(l, W, dx)) : []);
-    },
-    get polygons() {
-      return (polygons ??= placement === 'line' ? w.polygons.map((p) => p.map((r) => toWorld(r, W, dx))) : []);
-    },
-    source: w.owner ? 'piece' : 'whole',
-    whole: w,
-    shift: dx,
-  };
-  if (w.owner) f.owner = [w.owner[0] * W + dx, w.owner[1] * W, w.owner[2] * W + dx, w.owner[3] * W];
-  return f;
+  return new WholeLabelFeature(w, W, dx, placement);
 }
 
 /** Whether world point (x, y) lies in a feature's owner square (always, without an owner). */

@@ -717,6 +717,9 @@ function featureLabels(
       boxes[i + 2] = boxes[i + 2]! + padding;
       boxes[i + 3] = boxes[i + 3]! + padding;
     }
+    // Every field in the literal, in one order: one hidden class for every candidate, so the code
+    // that reads them stays monomorphic (a spread, or a field added after, made one class per kind
+    // of label and one more per late field, each a deopt where it first showed up).
     const c: LabelCandidate = {
       x,
       y,
@@ -730,12 +733,14 @@ function featureLabels(
       size,
       color,
       ink,
-      ...label,
+      point: label.point,
+      glyphs: label.glyphs,
+      id: undefined,
+      whole: f.whole,
+      shift: f.shift,
+      ord: out.cands.length,
+      missing: out.missing,
     };
-    c.whole = f.whole;
-    c.shift = f.shift;
-    c.ord = out.cands.length;
-    if (out.missing) c.missing = out.missing;
     out.cands.push(c);
     out.byteLength += candidateBytes(c);
   };
