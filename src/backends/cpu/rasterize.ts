@@ -338,12 +338,7 @@ export class Rasterizer {
 
   /** Add the rings k0 <= k < k1 of a ring set (every ring by default; all with winding `sign`), in one call of the WebAssembly accumulation. */
   addRings(set: RingSet, dx = 0, dy = 0, sign = 1, k0 = 0, k1 = set.count): void {
-    if (
-      this.wasm &&
-      this.antialias &&
-      k1 > k0 &&
-      this.addWasm(this.wasm, set.coords, set.starts, k0, k1 - k0, set.starts[k0]!, set.starts[k1]!, dx, dy, sign)
-    )
+    if (this.wasm && this.antialias && k1 > k0 && this.addWasm(this.wasm, set.coords, set.starts, k0, k1 - k0, set.starts[k0]!, set.starts[k1]!, dx, dy, sign))
       return;
     for (let k = k0; k < k1; k++) this.addRing(set.coords, dx, dy, sign, set.starts[k]!, set.starts[k + 1]!);
   }

@@ -5,6 +5,7 @@
 // per triangle, no multisampling). The whole behaviour is witnessed by MapLibre's render tests in
 // tests/maplibre; these pin the closed forms.
 import { strokeSolid } from './index.js';
+import { meshWasmDraws, setMeshWasm } from './maplibre.js';
 import { CUT_END, CUT_END_X, CUT_START, CUT_START_X } from '../../geometry/clip.js';
 import { group, runOp } from '../../../tests/helpers/geometry.js';
 import type { Canvas, FeatureGroup, Raster } from '../../types.js';
@@ -98,6 +99,51 @@ describe('stroke-solid profile maplibre', () => {
     // Offset 10 px to the right of the direction (down, for a line heading east), 2 px wide.
     expect(alphaAt(r, 64, 49)).toBeCloseTo(shader(Math.abs(49.5 - 50), 2), 5);
     expect(alphaAt(r, 64, 39)).toBe(0);
+  });
+});
+
+describe('maplibre-mesh.wat (the triangle fill in WebAssembly)', () => {
+  afterEach(() => setMeshWasm(true));
+
+  // Its reference is drawMeshTs (the same f64 operations): every bit of the canvas, on lines that
+  // take every join and cap, blur, a casing gap, offsets, translucent paint (triangles blended over
+  // each other), sub-pixel and degenerate segments, and lines running off the canvas.
+  test('draws the bits of the TypeScript reference', async () => {
+    const r = rng(7);
+    const lines = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const pts: number[] = [];
+        const k = 2 + Math.floor(r() * 6);
+        for (let j = 0; j < k; j++) pts.push(-20 + r() * 168, -20 + r() * 168);
+        if (i % 5 === 0) pts.push(pts[pts.length - 2]!, pts[pts.length - 1]!); // a zero-length segment
+        if (i % 7 === 0) pts.push(pts[pts.length - 2]! + 0.01, pts[pts.length - 1]! + 0.02); // a sub-pixel one
+        return group({ lines: [Float64Array.from(pts)], properties: { k: i % 3, w: 0.5 + 9 * r(), o: 6 * r() - 3 } });
+      });
+    const nodes = [
+      { 'width-expr': ['get', 'w'], 'width-max': 10, 'join-expr': ['match', ['get', 'k'], 0, 'round', 1, 'bevel', 'miter'], cap: 'round', opacity: 0.6 },
+      { width: 3.3, 'gap-width': 4, blur: 1.7, cap: 'square', join: 'miter', 'miter-limit': 4, color: '#3a7' },
+      { width: 5, 'offset-expr': ['get', 'o'], 'offset-max': 3, join: 'round', cap: 'butt', opacity: 0.8, blur: 0.2 },
+    ];
+    const before = meshWasmDraws();
+    for (const [i, node] of nodes.entries()) {
+      const groups = lines(12);
+      setMeshWasm(false);
+      const ts = await draw(node, groups);
+      setMeshWasm(true);
+      const wasm = await draw(node, groups);
+      const a = new Uint32Array(ts.data.buffer, ts.data.byteOffset, ts.data.length);
+      const b = new Uint32Array(wasm.data.buffer, wasm.data.byteOffset, wasm.data.length);
+      let differ = 0;
+      let painted = 0;
+      for (let j = 0; j < a.length; j++) {
+        if (a[j] !== b[j]) differ++;
+        if (ts.data[j]! > 0) painted++;
+      }
+      expect({ node: i, differ }).toEqual({ node: i, differ: 0 });
+      expect(painted).toBeGreaterThan(1000);
+    }
+    // The kernel ran (the canvases lie in the canvas arena here).
+    expect(meshWasmDraws() - before).toBeGreaterThanOrEqual(36);
   });
 });
 

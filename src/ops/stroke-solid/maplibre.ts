@@ -10,7 +10,8 @@
 // per feature. Witness: MapLibre's render tests (tests/maplibre, its expected images).
 // Both backends run this kernel (gpu.ts hands the profile to the CPU): the triangles must be
 // blended in order, one after the other, which the GPU module's coverage passes (the union of a
-// shape's pieces) do not do.
+// shape's pieces) do not do. The triangle fill runs in WebAssembly (maplibre-mesh.wat, the same
+// f64 operations as drawMeshTs, its reference) where the mesh and the canvas lie in the canvas arena.
 import type { Canvas, FeatureGroup, Features, Raster, RGBA } from '../../types.js';
 import { hypot } from '../../geometry/hypot.js';
 import { type LineMeasure, type LinePart, visitLineParts, wholeGroup, type WholeFeature } from '../../geometry/whole.js';
@@ -20,6 +21,8 @@ import { reportPaint } from '../../backends/cpu/uniform.js';
 import { CUT_END, CUT_START, cutAxis } from '../../geometry/clip.js';
 import { BLACK, clamp01, explicitMax, groupColor, groupNumber } from '../../expr/paint.js';
 import { exprFeature } from '../features/index.js';
+import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
+import { wasmKernels } from '../../util/wasm-kernels.js';
 import type { OpContext } from '../types.js';
 
 /** Extrusions are stored in bytes as 63ths of the half width (line_bucket.ts EXTRUDE_SCALE). */
@@ -60,17 +63,23 @@ interface Style {
  * (v_normal: x 1 at round-cap vertices, y +-1 on the two sides).
  */
 class Mesh {
-  px = new Float64Array(1024);
-  py = new Float64Array(1024);
-  nx = new Float64Array(1024);
-  ny = new Float64Array(1024);
+  px: Float64Array = new Float64Array(1024);
+  py: Float64Array = new Float64Array(1024);
+  nx: Float64Array = new Float64Array(1024);
+  ny: Float64Array = new Float64Array(1024);
   /** Distance along the line (render pixels) at each vertex, as stored (v_linesofar). */
-  ld = new Float64Array(1024);
+  ld: Float64Array = new Float64Array(1024);
+  /**
+   * The canvas arena's block that holds the arrays (place()), where maplibre-mesh.wat reads them;
+   * undefined: ordinary arrays (no arena, or no room in it), drawn by drawMeshTs.
+   */
+  block: Float32Array | undefined = undefined;
+  private placed = false;
   n = 0;
   /** The distance along the current line, render pixels; MapLibre's tile units per render pixel. */
   dist = 0;
   unitsPerPx = 16;
-  tri = new Int32Array(1536);
+  tri: Int32Array = new Int32Array(1536);
   nt = 0;
   private e1 = -1;
   private e2 = -1;
@@ -79,6 +88,37 @@ class Mesh {
   reset(): void {
     this.n = 0;
     this.nt = 0;
+    if (!this.placed) {
+      // On first use, not at import: a thread sizes its arena before first using it.
+      this.placed = true;
+      this.resize(this.px.length, this.tri.length);
+    }
+  }
+
+  /**
+   * Room for `v` vertices and `t` triangle indices, the first n and nt kept: one block of the
+   * canvas arena for the six arrays, else (no arena or no room) one ordinary buffer.
+   */
+  private resize(v: number, t: number): void {
+    const old = this.block;
+    const block = arenaAlloc(10 * v + t, false);
+    const buf = block ? block.buffer : new ArrayBuffer(40 * v + 4 * t);
+    const at = block ? block.byteOffset : 0;
+    const f64 = (k: number, a: Float64Array) => {
+      const b = new Float64Array(buf, at + 8 * v * k, v);
+      b.set(a.subarray(0, this.n));
+      return b;
+    };
+    this.px = f64(0, this.px);
+    this.py = f64(1, this.py);
+    this.nx = f64(2, this.nx);
+    this.ny = f64(3, this.ny);
+    this.ld = f64(4, this.ld);
+    const tri = new Int32Array(buf, at + 40 * v, t);
+    tri.set(this.tri.subarray(0, this.nt));
+    this.tri = tri;
+    this.block = block;
+    if (old) arenaFree(old);
   }
 
   /** Where the next line's distance starts (a piece continuing another one cut at a tile edge). */
@@ -109,16 +149,7 @@ class Mesh {
   }
 
   private grow(): void {
-    const g = (a: Float64Array) => {
-      const b = new Float64Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.px = g(this.px);
-    this.py = g(this.py);
-    this.nx = g(this.nx);
-    this.ny = g(this.ny);
-    this.ld = g(this.ld);
+    this.resize(this.px.length * 2, this.tri.length);
   }
 
   /**
@@ -153,11 +184,7 @@ class Mesh {
     const held = this.holdDist ? this.ldStart : this.ending ? this.ldEnd : Number.NaN;
     this.ld[e] = held === held ? held : storedDistance(this.dist, this.unitsPerPx);
     if (this.e1 >= 0 && this.e2 >= 0) {
-      if (this.nt + 3 > this.tri.length) {
-        const b = new Int32Array(this.tri.length * 2);
-        b.set(this.tri);
-        this.tri = b;
-      }
+      if (this.nt + 3 > this.tri.length) this.resize(this.px.length, this.tri.length * 2);
       this.tri[this.nt++] = this.e1;
       this.tri[this.nt++] = e;
       this.tri[this.nt++] = this.e2;
@@ -582,21 +609,94 @@ interface Dash {
 /** Pixel-centre clip box of a part kept inside its source tile's square (the stencil MapLibre draws each tile in). */
 type Clip = [number, number, number, number];
 
+interface MeshExports {
+  draw(
+    px: number,
+    py: number,
+    nx: number,
+    ny: number,
+    tri: number,
+    nt: number,
+    data: number,
+    W: number,
+    outset: number,
+    inset: number,
+    blur2: number,
+    pr: number,
+    pg: number,
+    pb: number,
+    pa: number,
+    dx: number,
+    dy: number,
+    cx0: number,
+    cy0: number,
+    cx1: number,
+    cy1: number,
+  ): number;
+}
+
+const meshKernels = wasmKernels<MeshExports>('maplibre-mesh');
+/** Tests: drawMeshTs for every mesh (false), or maplibre-mesh.wat where it can run (true). */
+let useMeshWasm = true;
+export function setMeshWasm(on: boolean): void {
+  useMeshWasm = on;
+}
+/** Meshes maplibre-mesh.wat has drawn in this thread (tests: that it ran). */
+let wasmDraws = 0;
+export const meshWasmDraws = (): number => wasmDraws;
+
 /**
  * Blends the mesh's triangles in order into `out` (premultiplied): each pixel whose centre a
  * triangle covers (a shared edge belongs to one of its two triangles) takes the shader's alpha
- * from the interpolated normal. `dx`, `dy`: canvas origin. `clip`: pixel centres kept.
+ * from the interpolated normal. `dx`, `dy`: canvas origin. `clip`: pixel centres kept. Without
+ * dashes, where the mesh and the canvas lie in the canvas arena: maplibre-mesh.wat (the same bits).
  */
 function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, clip: Clip, dash: Dash | undefined): boolean {
   const { width: W, height: H, data } = out;
-  let wrote = false;
-  const { outset, inset } = m.style;
-  const [pr, pg, pb, pa] = paint;
-  const unblurred = blur2 === 1; // x / 1 is x bit for bit (NaN, zeros, infinities): no division then
   const cx0 = Math.max(0, Math.ceil(clip[0] - dx - 0.5));
   const cy0 = Math.max(0, Math.ceil(clip[1] - dy - 0.5));
   const cx1 = Math.min(W, Math.ceil(clip[2] - dx - 0.5));
   const cy1 = Math.min(H, Math.ceil(clip[3] - dy - 0.5));
+  const fn = !dash && m.block && useMeshWasm && inArena(data) ? meshKernels()?.onArena() : undefined;
+  if (fn) {
+    wasmDraws++;
+    const { outset, inset } = m.style;
+    const wrote = fn.draw(
+      m.px.byteOffset,
+      m.py.byteOffset,
+      m.nx.byteOffset,
+      m.ny.byteOffset,
+      m.tri.byteOffset,
+      m.nt,
+      data.byteOffset,
+      W,
+      outset,
+      inset,
+      blur2,
+      paint[0],
+      paint[1],
+      paint[2],
+      paint[3],
+      dx,
+      dy,
+      cx0,
+      cy0,
+      cx1,
+      cy1,
+    );
+    return wrote !== 0;
+  }
+  return drawMeshTs(m, out, paint, blur2, dx, dy, [cx0, cy0, cx1, cy1], dash);
+}
+
+/** drawMesh in TypeScript: the reference of maplibre-mesh.wat, and dashed lines. `box`: drawMesh's pixel box [cx0, cy0, cx1, cy1). */
+function drawMeshTs(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, box: Clip, dash: Dash | undefined): boolean {
+  const { width: W, data } = out;
+  let wrote = false;
+  const { outset, inset } = m.style;
+  const [pr, pg, pb, pa] = paint;
+  const unblurred = blur2 === 1; // x / 1 is x bit for bit (NaN, zeros, infinities): no division then
+  const [cx0, cy0, cx1, cy1] = box;
   const px = m.px;
   const py = m.py;
   const nx = m.nx;
