@@ -95,8 +95,7 @@ class WholeLabelFeature implements LabelFeature {
   }
 
   get polygons(): Float64Array[][] {
-    return (this.polygonsW ??=
-      this.placement === 'line' ? this.whole.polygons.map((p) => p.map((r) => toWorld(r, this.W, this.shift))) : []);
+    return (this.polygonsW ??= this.placement === 'line' ? this.whole.polygons.map((p) => p.map((r) => toWorld(r, this.W, this.shift))) : []);
   }
 }
 
