@@ -41,12 +41,12 @@ export const fillPattern = paintOp({
   async cpu(ctx) {
     const { width: W, height: H } = ctx.canvas;
     const pattern = await spriteInput(ctx, 'pattern');
-    const { cov, max, spans } = coverage(ctx);
+    const { cov, covered, spans } = coverage(ctx);
     const out = ctx.target ?? newRaster(W, H);
     const o = out.data;
     const op = clamp01(ctx.num('opacity', 1));
-    // op is in [0, 1] and every coverage in [0, max]: cov op <= 0 everywhere exactly where max op <= 0.
-    if (!(max * op > 0)) {
+    // op is in [0, 1] and every coverage >= 0: cov op <= 0 everywhere exactly where no coverage is > 0 or op <= 0.
+    if (!(covered && op > 0)) {
       // Neither loop below would write a pixel (each skips c <= 0): one value everywhere stays so.
       release(cov);
       paintedNothing(o, !!ctx.target);
@@ -198,26 +198,23 @@ export function patternPhase(ctx: OpContext, s: Sprite): { cols: Float32Array; v
 
 /**
  * The union coverage of every group's polygons (each group source-over the previous), canvas-sized
- * (a zeroed canvas of the pool: the caller releases it); the largest coverage, and per row y the
+ * (a zeroed canvas of the pool: the caller releases it); whether any of it is > 0, and per row y the
  * columns [spans[2y], spans[2y + 1]) outside which it is 0 (W, 0 where the whole row is).
  */
-function coverage(ctx: OpContext): { cov: Float32Array; max: number; spans: Int32Array } {
+function coverage(ctx: OpContext): { cov: Float32Array; covered: boolean; spans: Int32Array } {
   const { width: W, height: H, x0, y0 } = ctx.canvas;
   const cv = acquire(W * H);
   const spans = new Int32Array(2 * H);
   for (let y = 0; y < H; y++) spans[2 * y] = W;
-  let max = 0;
+  // Whether any value is > 0 (a boolean, not the largest value: a number field that held 0 first
+  // and a fraction later made V8 deoptimise the callers the first time, at the timed tiles).
+  let covered = false;
   const rast = acquireRasterizer(W, H, ctx.bool('antialias', true));
   const features = ctx.input<'features'>('features') as Features;
   for (const g of features.groups) {
     if (!g.polygons.length) continue;
     addPolygonRings(g, (ring, winding) => rast.addRing(ring, -x0, -y0, winding));
     rast.sweep((y, xa, xb, cov, solid) => {
-      // Whole numbers either way; as int32 the row and the span bounds below stay small integers (V8
-      // deoptimised the read of the spans the first time one came as a heap number).
-      y |= 0;
-      xa |= 0;
-      xb |= 0;
       let p = y * W + xa;
       let lo = xb,
         hi = xa;
@@ -226,7 +223,7 @@ function coverage(ctx: OpContext): { cov: Float32Array; max: number; spans: Int3
         if (c > 0) {
           const v = Math.fround(c + cv[p]! * (1 - c)); // the value the canvas holds
           cv[p] = v;
-          if (v > max) max = v;
+          if (v > 0) covered = true;
           if (x < lo) lo = x;
           hi = x + 1;
         }
@@ -236,7 +233,7 @@ function coverage(ctx: OpContext): { cov: Float32Array; max: number; spans: Int3
     });
   }
   releaseRasterizer(rast);
-  return { cov: cv, max, spans };
+  return { cov: cv, covered, spans };
 }
 
 /** Groups with polygons, for the GPU coverage pass. */
