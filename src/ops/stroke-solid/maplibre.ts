@@ -70,8 +70,9 @@ class Mesh {
   /** Distance along the line (render pixels) at each vertex, as stored (v_linesofar). */
   ld: Float64Array = new Float64Array(1024);
   /**
-   * The canvas arena's block that holds the arrays (place()), where maplibre-mesh.wat reads them;
-   * undefined: ordinary arrays (no arena, or no room in it), drawn by drawMeshTs.
+   * The canvas arena's block that holds the arrays (resize(), first on reset()), where
+   * maplibre-mesh.wat reads them; undefined: ordinary arrays (no arena, or no room in it), drawn by
+   * drawMeshTs.
    */
   block: Float32Array | undefined = undefined;
   private placed = false;
