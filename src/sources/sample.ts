@@ -91,12 +91,16 @@ export function contributionRects(tiles: readonly SourceTileRef[], canvas: Canva
     cy1 = canvas.y0 + canvas.height + buffer;
   // Outer sides reach exactly the buffer beyond the canvas (into the tile's own buffer data);
   // inner sides are the shared tile edges.
-  return tiles.map((t) => ({
-    x0: t.x === tx0 ? cx0 : t.px0,
-    y0: t.y === ty0 ? cy0 : t.py0,
-    x1: t.x === tx1 ? cx1 : t.px0 + t.size,
-    y1: t.y === ty1 ? cy1 : t.py0 + t.size,
-  }));
+  // push, not map: one array kind whichever tier runs this (see VectorSource.sample).
+  const out: Rect[] = [];
+  for (const t of tiles)
+    out.push({
+      x0: t.x === tx0 ? cx0 : t.px0,
+      y0: t.y === ty0 ? cy0 : t.py0,
+      x1: t.x === tx1 ? cx1 : t.px0 + t.size,
+      y1: t.y === ty1 ? cy1 : t.py0 + t.size,
+    });
+  return out;
 }
 
 // Groups without points share this (a zero-length array cannot be modified).

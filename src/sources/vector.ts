@@ -7,7 +7,17 @@ import { maybeGunzip } from './gzip.js';
 import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import { piecesBytes, tilePieces } from './pieces.js';
-import { GroupCollector, canvasKey, mergeableIds, unitRect, contributionRects, groupsBytes, layerBytes, type DecodedLayer } from './sample.js';
+import {
+  GroupCollector,
+  canvasKey,
+  mergeableIds,
+  unitRect,
+  contributionRects,
+  groupsBytes,
+  layerBytes,
+  type DecodedLayer,
+  type TileFeature,
+} from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
 import type { FeatureSelection, FeatureSource, SourceContext } from './types.js';
 
@@ -247,22 +257,30 @@ export class VectorTileSource implements FeatureSource {
     const rects = contributionRects(tiles, canvas);
     const merge = tiles.length > 1;
     const out = new GroupCollector(merge);
-    const sel = selection ? decoded.map((d) => (d ? selectedFlags(d, selection) : undefined)) : undefined;
-    const keep = sel?.map((x) => x?.flags);
-    const kept = sel?.map((x) => x?.kept);
-    const ghostIds =
-      keep && merge
-        ? mergeableIds(
-            decoded.map((d) => d?.features),
-            keep,
-            tiles.map((t, i) => unitRect(t, decoded[i]?.extent ?? 4096, rects[i]!)),
-            kept,
-          )
-        : undefined;
-    tiles.forEach((t, i) => {
+    // Arrays built by push onto literals, not Array.prototype.map: map's builtin returns a packed
+    // array, but where TurboFan inlines map into this function the result is holey (another map),
+    // and the reads of keep[i] here and in mergeableIds deopted ("wrong map") once the caller was
+    // optimised: each recompile of this function cost ~100 ms of V8's compiler threads (docs/server.md).
+    const features: (TileFeature[] | undefined)[] = [];
+    const keep: (Uint8Array | undefined)[] | undefined = selection ? [] : undefined;
+    const kept: (Int32Array | undefined)[] | undefined = selection ? [] : undefined;
+    for (const d of decoded) {
+      features.push(d?.features);
+      if (!selection) continue;
+      const s = d ? selectedFlags(d, selection) : undefined;
+      keep!.push(s?.flags);
+      kept!.push(s?.kept);
+    }
+    let ghostIds: Set<number | string> | undefined;
+    if (keep && merge) {
+      const within: [number, number, number, number][] = [];
+      for (let i = 0; i < tiles.length; i++) within.push(unitRect(tiles[i]!, decoded[i]?.extent ?? 4096, rects[i]!));
+      ghostIds = mergeableIds(features, keep, within, kept);
+    }
+    for (let i = 0; i < tiles.length; i++) {
       const d = decoded[i];
-      if (d) out.addTile(d.features, d.extent, t, rects[i]!, i, keep?.[i], ghostIds, kept?.[i]);
-    });
+      if (d) out.addTile(d.features, d.extent, tiles[i]!, rects[i]!, i, keep?.[i], ghostIds, kept?.[i]);
+    }
     return out.finish();
   }
 }

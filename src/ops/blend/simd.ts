@@ -31,21 +31,24 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   // Where srcA is not > 0 the kernel gives the base's bits unchanged, so only the pixels from the
   // first to the last with srcA > 0 go through it (a label or border layer is mostly empty, and a
   // tile of open sea has no land at all); the base is copied as it is around them.
+  // A layer with no srcA > 0 at all is the empty range [n, n): the base is copied whole by the
+  // same calls as around a range (a call site of its own, reached only by empty layers, had no
+  // type feedback, and optimised code deopted there over and over in a server's first minute).
   let lo = 3;
   while (lo < n && !(over[lo]! > 0)) lo += 4;
-  if (lo >= n) {
-    if (out !== base) out.set(base);
-    return true;
+  let from = n;
+  let to = n;
+  if (lo < n) {
+    let hi = n - 1;
+    while (!(over[hi]! > 0)) hi -= 4;
+    from = lo - 3;
+    to = hi + 1;
   }
-  let hi = n - 1;
-  while (!(over[hi]! > 0)) hi -= 4;
-  const from = lo - 3;
-  const to = hi + 1;
   if (out !== base) {
     if (from > 0) out.set(base.subarray(0, from));
     if (to < n) out.set(base.subarray(to, n), to);
   }
-  spans(k, base, over, out, from, to, (fn, b, o, r, bytes) => fn.over(b, o, r, bytes, opacity));
+  if (from < to) spans(k, base, over, out, from, to, (fn, b, o, r, bytes) => fn.over(b, o, r, bytes, opacity));
   return true;
 }
 
