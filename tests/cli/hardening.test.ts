@@ -77,7 +77,7 @@ test('a source that accepts and never answers fails after --timeout, saying so (
   }
 });
 
-test('a style past the margin limit is a style error (exit 2) with the pointer; a bad --timeout, --source-cache-mb or --worker-young-mb a usage error', async () => {
+test('a style past the margin limit is a style error (exit 2) with the pointer; a bad --timeout, --source-cache-mb, --worker-young-mb or --worker-heap-growth a usage error', async () => {
   const style = shapesStyle() as { params: Record<string, unknown>; nodes: Record<string, unknown> };
   style.params.soft = { type: 'number', default: 1, min: 0, max: 5000 };
   style.nodes.out = { op: 'blur', input: '@fill', sigma: '$soft' };
@@ -85,16 +85,19 @@ test('a style past the margin limit is a style error (exit 2) with the pointer; 
   mkdirSync(path.join(fx.dir, 'm'), { recursive: true });
   const file = path.join(fx.dir, 'm', 'huge-margin.json');
   writeFileSync(file, JSON.stringify(style));
-  const [r, t, c, y] = await Promise.all([
+  const [r, t, c, y, g] = await Promise.all([
     cli(['tile', '--style', file, '--tile', '0/0/0', '--out', path.join(fx.dir, 'm.png')]),
     cli(['tile', '--style', fx.shapes, '--tile', '0/0/0', '--out', path.join(fx.dir, 'm.png'), '--timeout', '0']),
     cli(['serve', '--style', fx.shapes, '--port', '0', '--source-cache-mb', '-1']),
     cli(['serve', '--style', fx.shapes, '--port', '0', '--worker-young-mb', '4096']),
+    cli(['serve', '--style', fx.shapes, '--port', '0', '--worker-heap-growth', '2.5']),
   ]);
   expect(c.code).toBe(1);
   expect(c.stderr).toMatch(/--source-cache-mb takes MiB from 0 to 1048576, not '-1'/);
   expect(y.code).toBe(1);
   expect(y.stderr).toMatch(/--worker-young-mb takes an integer number of MiB from 1 to 1024, not '4096'/);
+  expect(g.code).toBe(1);
+  expect(g.stderr).toMatch(/--worker-heap-growth takes an integer percent from 0 to 400, not '2.5'/);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/^tilegraph: style error: \/nodes\/out\/sigma: 'sigma' max 5000 \(param 'soft'\) needs a 15,000 px margin; the limit is 1,024 px/);
   expect(t.code).toBe(1);

@@ -149,6 +149,8 @@ export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'render
   workerUrl?: URL | string;
   /** Young generation of each render worker in MiB (default render-pool.ts WORKER_YOUNG_MB, 64). */
   workerYoungMb?: number;
+  /** V8's heap growth after a full collection, in percent (default render-pool.ts WORKER_HEAP_GROWTH, 100; 0: V8's own rule). */
+  workerHeapGrowth?: number;
   /** Render with this instead of making one from `workers` / `backend` (embedding, tests). */
   renderer?: PngRenderer;
 }
@@ -206,6 +208,7 @@ export async function makeRenderer(o: Omit<ServeOptions, 'style'>): Promise<{ re
     inProcess: o.workers === 0,
     workerUrl: o.workerUrl,
     youngMb: o.workerYoungMb,
+    heapGrowthPercent: o.workerHeapGrowth,
     release: () => sel.close(),
   });
   // The service closes the renderer (a pool); an in-process renderer's backend is released here.
