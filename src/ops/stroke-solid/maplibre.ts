@@ -1117,7 +1117,10 @@ function wholeLines(
   ty: number,
   unitsPerPx: number,
 ): { groups: FeatureGroup[]; starts: Map<Float64Array, Part> } {
-  const groups: FeatureGroup[] = input.groups.filter((g) => g.polygons.length).map((g) => ({ ...g, lines: [], cutEnds: undefined }));
+  // push, not filter().map(): map's result is packed from V8's builtin and holey where TurboFan
+  // inlines it, and strokeMapLibreCpu's walk of these groups deopted ('wrong map') on the other kind.
+  const groups: FeatureGroup[] = [];
+  for (const g of input.groups) if (g.polygons.length) groups.push({ ...g, lines: [], cutEnds: undefined });
   const starts = new Map<Float64Array, Part>();
   // On MapLibre's tile grid (8192 units a tile), where its tiler puts every vertex.
   const snap = (q: Float64Array) => {
