@@ -261,20 +261,22 @@ export class VectorTileSource implements FeatureSource {
     // array, but where TurboFan inlines map into this function the result is holey (another map),
     // and the reads of keep[i] here and in mergeableIds deopted ("wrong map") once the caller was
     // optimised: each recompile of this function cost ~100 ms of V8's compiler threads (docs/server.md).
-    const features: (TileFeature[] | undefined)[] = [];
     const keep: (Uint8Array | undefined)[] | undefined = selection ? [] : undefined;
     const kept: (Int32Array | undefined)[] | undefined = selection ? [] : undefined;
-    for (const d of decoded) {
-      features.push(d?.features);
-      if (!selection) continue;
-      const s = d ? selectedFlags(d, selection) : undefined;
-      keep!.push(s?.flags);
-      kept!.push(s?.kept);
-    }
+    if (selection)
+      for (const d of decoded) {
+        const s = d ? selectedFlags(d, selection) : undefined;
+        keep!.push(s?.flags);
+        kept!.push(s?.kept);
+      }
     let ghostIds: Set<number | string> | undefined;
     if (keep && merge) {
+      const features: (TileFeature[] | undefined)[] = [];
       const within: [number, number, number, number][] = [];
-      for (let i = 0; i < tiles.length; i++) within.push(unitRect(tiles[i]!, decoded[i]?.extent ?? 4096, rects[i]!));
+      for (let i = 0; i < tiles.length; i++) {
+        features.push(decoded[i]?.features);
+        within.push(unitRect(tiles[i]!, decoded[i]?.extent ?? 4096, rects[i]!));
+      }
       ghostIds = mergeableIds(features, keep, within, kept);
     }
     for (let i = 0; i < tiles.length; i++) {
