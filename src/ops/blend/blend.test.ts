@@ -2,7 +2,16 @@
 // written out here from the spec text on straight colours, independently of cpu.ts.
 import fc from 'fast-check';
 import { BLEND_MODES, blendRasters, blendReference, normalOver, normalOverMasked, type BlendMode, type Composite } from './cpu.js';
-import { BLEND_SPAN_PIXELS, blendMemoryBytes, eraseSimd, multiplySimd, normalOverSimd, normalOverSimdAvailable } from './simd.js';
+import {
+  BLEND_SPAN_PIXELS,
+  blendMemoryBytes,
+  coverSpanOf,
+  coverSpanReference,
+  eraseSimd,
+  multiplySimd,
+  normalOverSimd,
+  normalOverSimdAvailable,
+} from './simd.js';
 import { Renderer, tileWindow } from '../../index.js';
 import { markUniform } from '../../backends/cpu/uniform.js';
 import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
@@ -237,6 +246,32 @@ describe('normal over in WebAssembly SIMD', () => {
 });
 
 describe('normal over in WebAssembly SIMD: only the span of source alpha > 0 through the kernel', () => {
+  // The span normalOverSimd blends: blend.wat's scan (eight pixels a test, then one by one) where
+  // the layer lies in the canvas arena, against the TypeScript loops (its reference): every size
+  // 1-40 (the tails of the eight-pixel steps) and 999, the covered pixels anywhere, alphas that are
+  // not > 0 of every kind (+0, -0, negative, NaN) around and between them.
+  test('the span of pixels with srcA > 0: blend.wat in the arena = the TypeScript loops', () => {
+    const r = rng(41);
+    let inArenaRuns = 0;
+    for (const n of [...Array.from({ length: 40 }, (_, i) => i + 1), 999]) {
+      for (let trial = 0; trial < 8; trial++) {
+        const over = arenaAlloc(n * 4, false) ?? new Float32Array(n * 4);
+        if (inArena(over)) inArenaRuns++;
+        const a = Math.floor(r() * n);
+        const b = trial % 4 === 0 ? -1 : a + Math.floor(r() * (n - a)); // none covered on every 4th
+        for (let i = 0; i < n; i++) {
+          const covered = b >= 0 && (i === a || i === b || (i > a && i < b && r() < 0.3));
+          over.set([r(), r(), r(), covered ? [1, 1e-40, 0.5][i % 3]! : [0, -0, -0.5, Number.NaN][(i + trial) % 4]!], i * 4);
+        }
+        const want = coverSpanReference(over, n * 4);
+        expect(want).toEqual(b < 0 ? [n * 4, n * 4] : [a * 4, b * 4 + 4]);
+        expect(coverSpanOf(over)).toEqual(want);
+        if (inArena(over)) arenaFree(over);
+      }
+    }
+    expect(inArenaRuns).toBeGreaterThan(300);
+  });
+
   // The kernel keeps the base's bits where srcA is not > 0, so running it over the span from the
   // first to the last pixel with srcA > 0 and copying the base around it gives the same bits as
   // running it over every pixel. The whole-raster run is forced by giving the first and last pixel

@@ -42,6 +42,61 @@
             (f32x4.gt (local.get $sa) (local.get $zero))))
         (br_if $pixel (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 16))) (local.get $bytes))))))
 
+  ;; first(over, n) / last(over, n): the first / the last of n pixels (four f32 each) at `over` whose
+  ;; alpha (lane 3) is > 0 in f32 (NaN, -0 and negatives are not), n / -1 where none: simd.ts
+  ;; normalOverSimd's span (its TypeScript loops, the reference, where a layer is not in the
+  ;; arena). Eight pixels a test: their lanes compared with +0, or'd, and kept at the alpha lane.
+  (func (export "first") (param $over i32) (param $n i32) (result i32)
+    (local $i i32)
+    (block $scan
+      (loop $step
+        (br_if $scan (i32.gt_u (i32.add (local.get $i) (i32.const 8)) (local.get $n)))
+        (br_if $scan (call $anyCover (i32.add (local.get $over) (i32.shl (local.get $i) (i32.const 4)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $step)))
+    (block $found
+      (loop $px
+        (br_if $found (i32.ge_u (local.get $i) (local.get $n)))
+        (br_if $found (f32.gt (f32.load offset=12 align=4 (i32.add (local.get $over) (i32.shl (local.get $i) (i32.const 4)))) (f32.const 0)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $px)))
+    (local.get $i))
+
+  (func (export "last") (param $over i32) (param $n i32) (result i32)
+    (local $i i32)
+    ;; pixels [i - 8, i) a test
+    (local.set $i (local.get $n))
+    (block $scan
+      (loop $step
+        (br_if $scan (i32.lt_s (local.get $i) (i32.const 8)))
+        (br_if $scan (call $anyCover (i32.add (local.get $over) (i32.shl (i32.sub (local.get $i) (i32.const 8)) (i32.const 4)))))
+        (local.set $i (i32.sub (local.get $i) (i32.const 8)))
+        (br $step)))
+    (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+    (block $found
+      (loop $px
+        (br_if $found (i32.lt_s (local.get $i) (i32.const 0)))
+        (br_if $found (f32.gt (f32.load offset=12 align=4 (i32.add (local.get $over) (i32.shl (local.get $i) (i32.const 4)))) (f32.const 0)))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+        (br $px)))
+    (local.get $i))
+
+  ;; Whether any of the eight pixels at $p has an alpha > 0.
+  (func $anyCover (param $p i32) (result i32)
+    (v128.any_true (v128.and
+      (v128.or
+        (v128.or
+          (v128.or (f32x4.gt (v128.load align=4 (local.get $p)) (v128.const f32x4 0 0 0 0))
+            (f32x4.gt (v128.load offset=16 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0)))
+          (v128.or (f32x4.gt (v128.load offset=32 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0))
+            (f32x4.gt (v128.load offset=48 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0))))
+        (v128.or
+          (v128.or (f32x4.gt (v128.load offset=64 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0))
+            (f32x4.gt (v128.load offset=80 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0)))
+          (v128.or (f32x4.gt (v128.load offset=96 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0))
+            (f32x4.gt (v128.load offset=112 align=4 (local.get $p)) (v128.const f32x4 0 0 0 0)))))
+      (v128.const i32x4 0 0 0 -1))))
+
   ;; multiply(base, over, out, bytes, opacity, atop): cpu.ts `multiply` without a mask (its
   ;; reference) with the same f64 operations in the same order per channel, (r, g) and (b, a) as
   ;; f64x2 pairs: bit for bit. Its shortcuts are exact: x / 1 is x, and with ab = 1 the mix

@@ -11,6 +11,8 @@ interface Exports {
   over(base: number, over: number, out: number, bytes: number, opacity: number): void;
   multiply(base: number, over: number, out: number, bytes: number, opacity: number, atop: number, uni: number): void;
   erase(base: number, over: number, out: number, bytes: number, opacity: number): void;
+  first(over: number, n: number): number;
+  last(over: number, n: number): number;
 }
 
 const kernels = wasmKernels<Exports>('blend');
@@ -34,22 +36,43 @@ export function normalOverSimd(base: Float32Array, over: Float32Array, opacity: 
   // A layer with no srcA > 0 at all is the empty range [n, n): the base is copied whole by the
   // same calls as around a range (a call site of its own, reached only by empty layers, had no
   // type feedback, and optimised code deopted there over and over in a server's first minute).
-  let lo = 3;
-  while (lo < n && !(over[lo]! > 0)) lo += 4;
-  let from = n;
-  let to = n;
-  if (lo < n) {
-    let hi = n - 1;
-    while (!(over[hi]! > 0)) hi -= 4;
-    from = lo - 3;
-    to = hi + 1;
-  }
+  const [from, to] = coverSpan(k, over, n);
   if (out !== base) {
     if (from > 0) out.set(base.subarray(0, from));
     if (to < n) out.set(base.subarray(to, n), to);
   }
   if (from < to) spans(k, base, over, out, from, to, (fn, b, o, r, bytes) => fn.over(b, o, r, bytes, opacity));
   return true;
+}
+
+/**
+ * Floats [from, to) of `over` from its first to its last pixel with srcA > 0 ([n, n) where none):
+ * blend.wat `first` and `last` where the layer lies in the canvas arena (eight pixels a test; a
+ * mostly empty label layer of a 256 px tile was ~0.05 ms of this scan in TypeScript), else
+ * coverSpanReference.
+ */
+function coverSpan(k: WasmKernels<Exports>, over: Float32Array, n: number): [number, number] {
+  const fn = inArena(over) ? k.onArena() : null;
+  if (!fn) return coverSpanReference(over, n);
+  const pixels = n >> 2;
+  const first = fn.first(over.byteOffset, pixels);
+  return first < pixels ? [first * 4, fn.last(over.byteOffset, pixels) * 4 + 4] : [n, n];
+}
+
+/** coverSpan in TypeScript: its reference, and layers outside the arena. */
+export function coverSpanReference(over: Float32Array, n: number): [number, number] {
+  let lo = 3;
+  while (lo < n && !(over[lo]! > 0)) lo += 4;
+  if (lo >= n) return [n, n];
+  let hi = n - 1;
+  while (!(over[hi]! > 0)) hi -= 4;
+  return [lo - 3, hi + 1];
+}
+
+/** coverSpan (tests: blend.wat's scan against coverSpanReference); undefined without WebAssembly SIMD. */
+export function coverSpanOf(over: Float32Array): [number, number] | undefined {
+  const k = kernels();
+  return k ? coverSpan(k, over, over.length) : undefined;
 }
 
 /**
