@@ -1,4 +1,4 @@
-;; The MapLibre line profile's triangle fill (maplibre.ts `drawMesh` without dashes, its reference)
+;; The MapLibre line profile's triangle fill (maplibre.ts `drawMeshTs`, its reference)
 ;; in WebAssembly: the same f64 operations in the same order, so the canvas gets the same bits. The
 ;; mesh (vertex x, y, normal x, y as f64 arrays, triangles as i32 vertex indices) and the canvas
 ;; (premultiplied f32 RGBA) lie in the canvas arena (src/util/wasm-arena.ts), where maplibre.ts's
@@ -29,6 +29,59 @@
     (i32.or (f64.gt (local.get $A) (f64.const 0))
       (i32.and (f64.eq (local.get $A) (f64.const 0)) (f64.lt (local.get $B) (f64.const 0)))))
 
+  ;; The texel at index $idx (a whole number or NaN) of the dash pattern's $len bytes at $tex, as
+  ;; maplibre.ts reads `data[idx]`: NaN where that is undefined (outside [0, len), NaN).
+  (func $texel (param $tex i32) (param $len i32) (param $idx f64) (result f64)
+    (if (result f64) (i32.and (f64.ge (local.get $idx) (f64.const 0)) (f64.lt (local.get $idx) (f64.convert_i32_u (local.get $len))))
+      (then (f64.convert_i32_u (i32.load8_u (i32.add (local.get $tex) (i32.trunc_f64_u (local.get $idx))))))
+      (else (f64.const nan))))
+
+  ;; maplibre.ts dashCoverage and DashPattern.sample: the line_sdf shader's dash alpha at `along`
+  ;; (render pixels) and the normal's y $vy, for the pattern of $len bytes at $tex, $n rows either
+  ;; side of the middle (0: one row), one pattern $period pixels long, its edge $edge.
+  (func $dash (param $tex i32) (param $len i32) (param $n i32) (param $period f64) (param $edge f64)
+    (param $along f64) (param $vy f64) (result f64)
+    (local $s f64) (local $i0 f64) (local $i1 f64) (local $f f64) (local $nf f64) (local $r f64) (local $r0 f64)
+    (local $r1 f64) (local $g f64) (local $a f64) (local $b f64) (local $v f64) (local $tt f64)
+    ;; sample(along / period, vy): the pattern repeats every 256 texels (ATLAS_WIDTH)
+    (local.set $s (f64.sub (f64.mul (f64.div (local.get $along) (local.get $period)) (f64.const 256)) (f64.const 0.5)))
+    (local.set $s (f64.sub (local.get $s) (f64.mul (f64.floor (f64.div (local.get $s) (f64.const 256))) (f64.const 256))))
+    (local.set $i0 (f64.floor (local.get $s)))
+    (local.set $f (f64.sub (local.get $s) (local.get $i0)))
+    (local.set $i1 (select (f64.const 0) (f64.add (local.get $i0) (f64.const 1))
+      (f64.eq (f64.add (local.get $i0) (f64.const 1)) (f64.const 256))))
+    (if (i32.eqz (local.get $n))
+      (then
+        (local.set $v (f64.div
+          (f64.add
+            (f64.mul (call $texel (local.get $tex) (local.get $len) (local.get $i0)) (f64.sub (f64.const 1) (local.get $f)))
+            (f64.mul (call $texel (local.get $tex) (local.get $len) (local.get $i1)) (local.get $f)))
+          (f64.const 255))))
+      (else
+        (local.set $nf (f64.convert_i32_s (local.get $n)))
+        (local.set $r (f64.min (f64.mul (f64.const 2) (local.get $nf))
+          (f64.max (f64.const 0) (f64.sub (local.get $nf) (f64.mul (local.get $vy) (local.get $nf))))))
+        (local.set $r0 (f64.floor (local.get $r)))
+        (local.set $g (f64.sub (local.get $r) (local.get $r0)))
+        (local.set $r1 (f64.min (f64.mul (f64.const 2) (local.get $nf)) (f64.add (local.get $r0) (f64.const 1))))
+        (local.set $a (f64.add
+          (f64.mul (call $texel (local.get $tex) (local.get $len) (f64.add (f64.mul (local.get $r0) (f64.const 256)) (local.get $i0)))
+            (f64.sub (f64.const 1) (local.get $f)))
+          (f64.mul (call $texel (local.get $tex) (local.get $len) (f64.add (f64.mul (local.get $r0) (f64.const 256)) (local.get $i1)))
+            (local.get $f))))
+        (local.set $b (f64.add
+          (f64.mul (call $texel (local.get $tex) (local.get $len) (f64.add (f64.mul (local.get $r1) (f64.const 256)) (local.get $i0)))
+            (f64.sub (f64.const 1) (local.get $f)))
+          (f64.mul (call $texel (local.get $tex) (local.get $len) (f64.add (f64.mul (local.get $r1) (f64.const 256)) (local.get $i1)))
+            (local.get $f))))
+        (local.set $v (f64.div
+          (f64.add (f64.mul (local.get $a) (f64.sub (f64.const 1) (local.get $g))) (f64.mul (local.get $b) (local.get $g)))
+          (f64.const 255)))))
+    ;; smoothstep of the signed distance across the dash's edge
+    (local.set $tt (f64.min (f64.const 1) (f64.max (f64.const 0)
+      (f64.div (f64.sub (local.get $v) (f64.sub (f64.const 0.5) (local.get $edge))) (f64.mul (f64.const 2) (local.get $edge))))))
+    (f64.mul (f64.mul (local.get $tt) (local.get $tt)) (f64.sub (f64.const 3) (f64.mul (f64.const 2) (local.get $tt)))))
+
   ;; Blends triangles [0, nt) (nt a multiple of 3) of the mesh into the W-wide canvas at $data,
   ;; translated by (-dx, -dy), pixel centres kept within columns [cx0, cx1) and rows [cy0, cy1)
   ;; (f64, as maplibre.ts computes them). Returns 1 where a pixel was written.
@@ -38,6 +91,7 @@
     (param $outset f64) (param $inset f64) (param $blur2 f64)
     (param $pr f64) (param $pg f64) (param $pb f64) (param $pa f64)
     (param $dx f64) (param $dy f64) (param $cx0 f64) (param $cy0 f64) (param $cx1 f64) (param $cy1 f64)
+    (param $ld i32) (param $tex i32) (param $texLen i32) (param $tn i32) (param $period f64) (param $edge f64)
     (result i32)
     (local $wrote i32) (local $unblurred i32) (local $t i32) (local $a i32) (local $b i32) (local $c i32) (local $s i32)
     (local $ax f64) (local $ay f64) (local $bx f64) (local $by f64) (local $qx f64) (local $qy f64)
@@ -51,6 +105,7 @@
     (local $lo f64) (local $hi f64) (local $v f64) (local $x f64) (local $xc f64)
     (local $wa f64) (local $wb f64) (local $wc f64) (local $vx f64) (local $vy f64) (local $dist f64)
     (local $alpha f64) (local $sa f64) (local $k f64) (local $p i32) (local $row i32)
+    (local $lda f64) (local $ldb f64) (local $ldc f64)
     (local.set $unblurred (f64.eq (local.get $blur2) (f64.const 1)))
     (local.set $t (i32.const 0))
     (block $tris
@@ -116,6 +171,11 @@
         (local.set $nby (f64.load (i32.add (local.get $ny) (i32.shl (local.get $b) (i32.const 3)))))
         (local.set $ncx (f64.load (i32.add (local.get $nx) (i32.shl (local.get $c) (i32.const 3)))))
         (local.set $ncy (f64.load (i32.add (local.get $ny) (i32.shl (local.get $c) (i32.const 3)))))
+        (if (i32.ge_s (local.get $tex) (i32.const 0))
+          (then
+            (local.set $lda (f64.load (i32.add (local.get $ld) (i32.shl (local.get $a) (i32.const 3)))))
+            (local.set $ldb (f64.load (i32.add (local.get $ld) (i32.shl (local.get $b) (i32.const 3)))))
+            (local.set $ldc (f64.load (i32.add (local.get $ld) (i32.shl (local.get $c) (i32.const 3)))))))
         (local.set $inv (f64.div (f64.const 1) (local.get $area)))
         (local.set $y (local.get $ymin))
         (block $rows
@@ -183,6 +243,16 @@
                     (if (i32.eqz (local.get $unblurred)) (then (local.set $alpha (f64.div (local.get $alpha) (local.get $blur2)))))
                     (br_if $next_col (i32.eqz (f64.gt (local.get $alpha) (f64.const 0))))
                     (if (f64.gt (local.get $alpha) (f64.const 1)) (then (local.set $alpha (f64.const 1))))
+                    ;; dashed: times the dash's coverage at the interpolated distance along the line
+                    (if (i32.ge_s (local.get $tex) (i32.const 0))
+                      (then
+                        (local.set $alpha (f64.mul (local.get $alpha)
+                          (call $dash (local.get $tex) (local.get $texLen) (local.get $tn) (local.get $period) (local.get $edge)
+                            (f64.add
+                              (f64.add (f64.mul (local.get $wa) (local.get $lda)) (f64.mul (local.get $wb) (local.get $ldb)))
+                              (f64.mul (local.get $wc) (local.get $ldc)))
+                            (local.get $vy))))
+                        (br_if $next_col (i32.eqz (f64.gt (local.get $alpha) (f64.const 0))))))
                     (local.set $sa (f64.mul (local.get $pa) (local.get $alpha)))
                     (local.set $k (f64.sub (f64.const 1) (local.get $sa)))
                     (f32.store (local.get $p) (f32.demote_f64 (f64.add (f64.mul (local.get $pr) (local.get $alpha))

@@ -107,7 +107,8 @@ describe('maplibre-mesh.wat (the triangle fill in WebAssembly)', () => {
 
   // Its reference is drawMeshTs (the same f64 operations): every bit of the canvas, on lines that
   // take every join and cap, blur, a casing gap, offsets, translucent paint (triangles blended over
-  // each other), sub-pixel and degenerate segments, and lines running off the canvas.
+  // each other), dashes (butt and round), sub-pixel and degenerate segments, and lines running off
+  // the canvas.
   test('draws the bits of the TypeScript reference', async () => {
     const r = rng(7);
     const lines = (n: number) =>
@@ -123,6 +124,9 @@ describe('maplibre-mesh.wat (the triangle fill in WebAssembly)', () => {
       { 'width-expr': ['get', 'w'], 'width-max': 10, 'join-expr': ['match', ['get', 'k'], 0, 'round', 1, 'bevel', 'miter'], cap: 'round', opacity: 0.6 },
       { width: 3.3, 'gap-width': 4, blur: 1.7, cap: 'square', join: 'miter', 'miter-limit': 4, color: '#3a7' },
       { width: 5, 'offset-expr': ['get', 'o'], 'offset-max': 3, join: 'round', cap: 'butt', opacity: 0.8, blur: 0.2 },
+      // dashed: the pattern's one row (butt caps) and its 15 rows across the line (round caps)
+      { width: 4, 'dash-array': [3, 2], join: 'miter', cap: 'butt', opacity: 0.9 },
+      { width: 6.5, 'dash-array': [0.5, 1.5, 2, 1], join: 'round', cap: 'round', blur: 0.6, opacity: 0.7 },
     ];
     const before = meshWasmDraws();
     for (const [i, node] of nodes.entries()) {
@@ -143,7 +147,7 @@ describe('maplibre-mesh.wat (the triangle fill in WebAssembly)', () => {
       expect(painted).toBeGreaterThan(1000);
     }
     // The kernel ran (the canvases lie in the canvas arena here).
-    expect(meshWasmDraws() - before).toBeGreaterThanOrEqual(36);
+    expect(meshWasmDraws() - before).toBeGreaterThanOrEqual(60);
   });
 });
 

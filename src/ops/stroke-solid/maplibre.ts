@@ -498,6 +498,8 @@ export class DashPattern {
   /** Rows above and below the middle (7 with round caps, else 0). */
   readonly n: number;
   readonly data: Uint8Array;
+  /** The texels in a block of the canvas arena, where maplibre-mesh.wat reads them (arenaTexels). */
+  private block: Float32Array | undefined = undefined;
 
   constructor(dasharray: readonly number[], round: boolean) {
     this.n = round ? 7 : 0;
@@ -559,6 +561,21 @@ export class DashPattern {
       const minDist = Math.min(Math.abs(x - range.left), Math.abs(x - range.right));
       this.data[x] = Math.max(0, Math.min(255, (range.isDash ? minDist : -minDist) + 128));
     }
+  }
+
+  /** The texels copied into a block of the canvas arena on first use; undefined where it has no room. */
+  arenaTexels(): Float32Array | undefined {
+    if (this.block && inArena(this.block)) return this.block;
+    const block = arenaAlloc((this.data.length + 3) >> 2, false);
+    if (block) new Uint8Array(block.buffer, block.byteOffset, this.data.length).set(this.data);
+    this.block = block;
+    return block;
+  }
+
+  /** Gives the arena block back (a pattern dropped from dashPatterns). */
+  release(): void {
+    if (this.block) arenaFree(this.block);
+    this.block = undefined;
   }
 
   /** The texture's value (0-1) at pattern position u (in patterns) and row position v (-1..1, the normal's y). */
@@ -633,6 +650,12 @@ interface MeshExports {
     cy0: number,
     cx1: number,
     cy1: number,
+    ld: number,
+    tex: number,
+    texLen: number,
+    tn: number,
+    period: number,
+    edge: number,
   ): number;
 }
 
@@ -649,8 +672,9 @@ export const meshWasmDraws = (): number => wasmDraws;
 /**
  * Blends the mesh's triangles in order into `out` (premultiplied): each pixel whose centre a
  * triangle covers (a shared edge belongs to one of its two triangles) takes the shader's alpha
- * from the interpolated normal. `dx`, `dy`: canvas origin. `clip`: pixel centres kept. Without
- * dashes, where the mesh and the canvas lie in the canvas arena: maplibre-mesh.wat (the same bits).
+ * from the interpolated normal, times a dash's coverage where dashed. `dx`, `dy`: canvas origin.
+ * `clip`: pixel centres kept. Where the mesh, the canvas and the dash's texels (DashPattern
+ * arenaTexels) lie in the canvas arena: maplibre-mesh.wat (the same bits).
  */
 function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, clip: Clip, dash: Dash | undefined): boolean {
   const { width: W, height: H, data } = out;
@@ -658,7 +682,8 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
   const cy0 = Math.max(0, Math.ceil(clip[1] - dy - 0.5));
   const cx1 = Math.min(W, Math.ceil(clip[2] - dx - 0.5));
   const cy1 = Math.min(H, Math.ceil(clip[3] - dy - 0.5));
-  const fn = !dash && m.block && useMeshWasm && inArena(data) ? meshKernels()?.onArena() : undefined;
+  const texels = dash && useMeshWasm ? dash.pattern.arenaTexels() : undefined;
+  const fn = (!dash || texels) && m.block && useMeshWasm && inArena(data) ? meshKernels()?.onArena() : undefined;
   if (fn) {
     wasmDraws++;
     const { outset, inset } = m.style;
@@ -684,13 +709,19 @@ function drawMesh(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, 
       cy0,
       cx1,
       cy1,
+      m.ld.byteOffset,
+      texels ? texels.byteOffset : -1,
+      dash ? dash.pattern.data.length : 0,
+      dash ? dash.pattern.n : 0,
+      dash ? dash.period : 0,
+      dash ? dash.edge : 0,
     );
     return wrote !== 0;
   }
   return drawMeshTs(m, out, paint, blur2, dx, dy, [cx0, cy0, cx1, cy1], dash);
 }
 
-/** drawMesh in TypeScript: the reference of maplibre-mesh.wat, and dashed lines. `box`: drawMesh's pixel box [cx0, cy0, cx1, cy1). */
+/** drawMesh in TypeScript: the reference of maplibre-mesh.wat. `box`: drawMesh's pixel box [cx0, cy0, cx1, cy1). */
 function drawMeshTs(m: Mesh, out: Raster, paint: RGBA, blur2: number, dx: number, dy: number, box: Clip, dash: Dash | undefined): boolean {
   const { width: W, data } = out;
   let wrote = false;
@@ -947,7 +978,11 @@ function dashPattern(dashArray: readonly number[], round: boolean): DashPattern 
   const key = `${dashArray.join(',')}${round}`;
   let pattern = dashPatterns.get(key);
   if (!pattern) {
-    if (dashPatterns.size >= DASH_PATTERNS) dashPatterns.delete(dashPatterns.keys().next().value!);
+    if (dashPatterns.size >= DASH_PATTERNS) {
+      const oldest = dashPatterns.keys().next().value!;
+      dashPatterns.get(oldest)!.release();
+      dashPatterns.delete(oldest);
+    }
     dashPatterns.set(key, (pattern = new DashPattern(dashArray, round)));
   }
   return pattern;
