@@ -84,7 +84,10 @@
 
   ;; Blends triangles [0, nt) (nt a multiple of 3) of the mesh into the W-wide canvas at $data,
   ;; translated by (-dx, -dy), pixel centres kept within columns [cx0, cx1) and rows [cy0, cy1)
-  ;; (f64, as maplibre.ts computes them). Returns 1 where a pixel was written.
+  ;; (f64, as maplibre.ts computes them). Returns 1 where a pixel was written. Dashed: $ld the
+  ;; vertices' distances along the line (f64), $tex the dash pattern's $texLen bytes ($tn rows either
+  ;; side of the middle; one pattern $period pixels, its edge $edge); $tex -1 where not dashed (the
+  ;; canvas arena is at most 1 GiB: an offset into it is never negative).
   (func (export "draw")
     (param $px i32) (param $py i32) (param $nx i32) (param $ny i32) (param $tri i32) (param $nt i32)
     (param $data i32) (param $W i32)
