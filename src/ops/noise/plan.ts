@@ -119,6 +119,8 @@ export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: 
     return x - Math.floor(x / W) * W;
   };
   const dx = origin.x0 - x0;
+  // The angle of column i's centre around the world (simplex noise's cylinder).
+  const angle = (i: number) => (2 * Math.PI * (wrapped(i) + 0.5)) / W;
   let trig: { cos: Float64Array; sin: Float64Array } | undefined;
   for (let o = 0; o < n; o++) {
     cellsF[o * 4 + 3] = 0.5 ** o / total;
@@ -145,9 +147,9 @@ export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: 
       const step = 2 ** o / scalePx;
       const R = (W * step) / (2 * Math.PI);
       // Every octave reads the same angles: their cosines and sines are taken once (angles()).
-      const { cos, sin } = (trig ??= angles(width, wrapped, W));
+      const { cos, sin } = (trig ??= angles(width, angle));
       // The origin cell: the skewed lattice cell of the origin pixel's centre.
-      const t0 = (2 * Math.PI * (wrapped(dx) + 0.5)) / W;
+      const t0 = angle(dx);
       const ox = R * Math.cos(t0);
       const oz = R * Math.sin(t0);
       const oy = (origin.y0 + 0.5) * step;
@@ -173,12 +175,12 @@ export function planNoise(canvas: Canvas, scalePx: number, count: number, kind: 
   return { kind, octaves: n, width, height, cells, cols, rows };
 }
 
-/** Per column of a simplex plan, the cosine and sine of its centre's angle around the world, 2 pi (x mod W + 0.5) / W. */
-function angles(width: number, wrapped: (i: number) => number, W: number): { cos: Float64Array; sin: Float64Array } {
+/** Per column of a simplex plan, the cosine and sine of its centre's angle around the world (`angle`). */
+function angles(width: number, angle: (i: number) => number): { cos: Float64Array; sin: Float64Array } {
   const cos = new Float64Array(width);
   const sin = new Float64Array(width);
   for (let i = 0; i < width; i++) {
-    const t = (2 * Math.PI * (wrapped(i) + 0.5)) / W;
+    const t = angle(i);
     cos[i] = Math.cos(t);
     sin[i] = Math.sin(t);
   }
