@@ -143,6 +143,11 @@ static int avx512(void) {
 }
 #endif
 
+#if HAVE_AVX512
+#define TARGET512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,avx,sse4.2,popcnt")))
+#endif
+#include "pixels.h"
+
 typedef struct {
   int kind, w, h, octaves, channels, raster, nruns, generic;
   /** the AVX-512 copy runs: the CPU has it and `generic` was not asked for (found once a call) */
@@ -389,10 +394,73 @@ static napi_value noise(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/** A typed array argument of the given type (any length): its data and length, or NULL. */
+static void *array_len(napi_env env, napi_value v, napi_typedarray_type want, size_t *length) {
+  bool is;
+  napi_typedarray_type type;
+  void *data;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return NULL;
+  if (napi_get_typedarray_info(env, v, &type, length, &data, NULL, NULL) != napi_ok || type != want) return NULL;
+  return data ? data : (void *)"";
+}
+
+/** ramp(src, n, out, table, values, size, ends, opacity, generic): pixels.h ramp_pixels (generic 1: the portable copy); true. */
+static napi_value ramp(napi_env env, napi_callback_info info) {
+  size_t argc = 9;
+  napi_value argv[9];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 8) return fail(env, "ramp: 8 or 9 arguments");
+  int32_t n, size, generic = 0;
+  if (argc > 8 && napi_get_value_int32(env, argv[8], &generic) != napi_ok) return fail(env, "ramp: number arguments");
+  double opacity;
+  if (napi_get_value_int32(env, argv[1], &n) != napi_ok || napi_get_value_int32(env, argv[5], &size) != napi_ok ||
+      napi_get_value_double(env, argv[7], &opacity) != napi_ok)
+    return fail(env, "ramp: number arguments");
+  size_t nValues, nTable, nEnds;
+  const double *values = array_len(env, argv[4], napi_float64_array, &nValues);
+  const float *table = array_len(env, argv[3], napi_float32_array, &nTable);
+  const float *ends = array_len(env, argv[6], napi_float32_array, &nEnds);
+  if (!values || !table || !ends) return fail(env, "ramp: table, values and ends must be a Float32Array, a Float64Array and a Float32Array");
+  if (n < 0 || size < 2 || nValues < 2 || nValues > 65536 || nEnds < 8 || nTable / 4 / (size_t)size < nValues - 1)
+    return fail(env, "ramp: a size, stop or table length out of range");
+  const float *src = array_arg(env, argv[0], napi_float32_array, (size_t)n);
+  float *out = array_arg(env, argv[2], napi_float32_array, (size_t)n * 4);
+  if (!src || !out) return fail(env, "ramp: src and out must be Float32Arrays of n and 4 n values");
+  ramp_pixels(src, (size_t)n, out, table, values, (int)nValues - 1, size, ends, opacity, HAVE_AVX512 && !generic && avx512());
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
+/** multiply(base, over, out, opacity, atop, generic): pixels.h multiply_pixels over base's pixels; true. */
+static napi_value multiply(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 6) return fail(env, "multiply: 6 arguments");
+  double opacity;
+  int32_t atop, generic;
+  if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &atop) != napi_ok ||
+      napi_get_value_int32(env, argv[5], &generic) != napi_ok)
+    return fail(env, "multiply: number arguments");
+  size_t nBase;
+  const float *base = array_len(env, argv[0], napi_float32_array, &nBase);
+  if (!base || nBase % 4) return fail(env, "multiply: base must be a Float32Array of RGBA pixels");
+  const float *over = array_arg(env, argv[1], napi_float32_array, nBase);
+  float *out = array_arg(env, argv[2], napi_float32_array, nBase);
+  if (!over || !out) return fail(env, "multiply: over and out must be Float32Arrays as long as base");
+  multiply_pixels(base, over, out, nBase / 4, opacity, atop != 0, HAVE_AVX512 && !generic && avx512());
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
   napi_set_named_property(env, exports, "noise", fn);
+  napi_create_function(env, "ramp", NAPI_AUTO_LENGTH, ramp, NULL, &fn);
+  napi_set_named_property(env, exports, "ramp", fn);
+  napi_create_function(env, "multiply", NAPI_AUTO_LENGTH, multiply, NULL, &fn);
+  napi_set_named_property(env, exports, "multiply", fn);
   napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
   napi_set_named_property(env, exports, "simd", simd);
   return exports;

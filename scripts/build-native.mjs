@@ -45,7 +45,7 @@ const ADDONS = [
     what: 'kernels addon',
     built: 'noise with 512-bit vectors',
     sources: () => [path.join(NATIVE, 'kernels.c')],
-    inputs: () => ['kernels.c', 'noise-body.h'].map((f) => path.join(NATIVE, f)),
+    inputs: () => ['kernels.c', 'noise-body.h', 'pixels.h'].map((f) => path.join(NATIVE, f)),
     // -ffp-contract=off: no fused multiply-adds, the reference's roundings (native/noise-body.h)
     flags: ['-O3', '-ffp-contract=off', '-Wno-psabi'],
     fallback: 'noise runs in WebAssembly',

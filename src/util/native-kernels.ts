@@ -21,10 +21,37 @@ export type NativeNoise = (
   generic: 0 | 1,
 ) => boolean;
 
+/**
+ * The color-ramp op's stops over a scalar field (native/pixels.h `ramp_pixels`): `n` values of
+ * `src` as premultiplied RGBA into `out`, the arithmetic of src/ops/color-ramp/cpu.ts `rampField`
+ * for a straight RampTable (`size` entries a segment, `values` its stops, `ends` the two end colours).
+ * `generic` 1: the addon's portable copy even where AVX-512 runs (tests).
+ */
+export type NativeRamp = (
+  src: Float32Array,
+  n: number,
+  out: Float32Array,
+  table: Float32Array,
+  values: Float64Array,
+  size: number,
+  ends: Float32Array,
+  opacity: number,
+  generic?: 0 | 1,
+) => boolean;
+
+/**
+ * blend's `multiply` over (atop: 1) without a mask (native/pixels.h `multiply_pixels`): every
+ * pixel of `base` (premultiplied RGBA) with `over`'s into `out` (which may be `base`), the
+ * arithmetic of src/ops/blend/cpu.ts `multiply`. `generic` 1: the portable copy (tests).
+ */
+export type NativeMultiply = (base: Float32Array, over: Float32Array, out: Float32Array, opacity: number, atop: 0 | 1, generic: 0 | 1) => boolean;
+
 export interface NativeKernels {
   /** What runs, for start-up lines and /metrics: e.g. `addon (avx512)`. */
   name: string;
   noise: NativeNoise;
+  ramp?: NativeRamp;
+  multiply?: NativeMultiply;
 }
 
 let bound: NativeKernels | null = null;

@@ -5,17 +5,19 @@
 // the values are the same bit for bit either way.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { bindNativeKernels, type NativeNoise } from '../../util/native-kernels.js';
+import { bindNativeKernels, type NativeKernels, type NativeMultiply, type NativeNoise, type NativeRamp } from '../../util/native-kernels.js';
 
-interface Addon {
+export interface Addon {
   noise: NativeNoise;
+  ramp: NativeRamp;
+  multiply: NativeMultiply;
   simd: string;
 }
 
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -28,6 +30,11 @@ let loaded: Addon | null = null;
 /** The addon as loaded here (tests call its portable copy too), or null with the reason in kernelsInfo(). */
 export function kernelsAddon(): Addon | null {
   return loaded;
+}
+
+/** The addon's kernels as the core takes them. */
+function bound(addon: Addon): NativeKernels {
+  return { name: info.name, noise: addon.noise, ramp: addon.ramp, multiply: addon.multiply };
 }
 
 function load(): void {
@@ -53,7 +60,7 @@ function load(): void {
     return;
   }
   info = { name: `native (${loaded.simd})` };
-  bindNativeKernels({ name: info.name, noise: loaded.noise });
+  bindNativeKernels(bound(loaded));
 }
 
 load();
@@ -65,5 +72,5 @@ export function kernelsInfo(): KernelsInfo {
 
 /** Tests: the core's WebAssembly kernels in this thread (false), or the addon's again where it is bound (true). */
 export function setNativeKernels(on: boolean): void {
-  bindNativeKernels(on && loaded?.simd === 'avx512' ? { name: info.name, noise: loaded.noise } : null);
+  bindNativeKernels(on && loaded?.simd === 'avx512' ? bound(loaded) : null);
 }

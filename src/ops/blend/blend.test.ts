@@ -18,7 +18,10 @@ import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { release } from '../../backends/cpu/pool.js';
 import { rng } from '../../../tests/helpers/random.js';
 import { reference } from '../../../tests/helpers/w3c-compositing.js';
+import { ADDON, announceAddon, FAST_KERNELS, useNative } from '../../../tests/helpers/native.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
+
+announceAddon('src/ops/blend/blend.test.ts');
 
 type V3 = [number, number, number];
 
@@ -320,160 +323,218 @@ describe('normal over in WebAssembly SIMD: only the span of source alpha > 0 thr
   });
 });
 
-describe('multiply: the WebAssembly kernel = the TypeScript loop on channels clamp01 rewrites', () => {
-  // blend.wat clamps a channel with f64x2 pmin / pmax (pmin(pmax(+0, x), 1)); the TypeScript
-  // loop with clamp01. NaN, -0, negatives, values above 1 and infinities in the colour channels of
-  // base and source, on opaque and translucent pixels (the kernel's shortcuts and divisions).
-  test('the same bits, over and atop, opacity 1, 0.6, 0', () => {
-    const r = rng(83);
-    const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, 1];
-    const n = 512;
-    const base = new Float32Array(n * 4);
-    const over = new Float32Array(n * 4);
-    for (let i = 0; i < n; i++) {
-      const ab = [1, 0.5, r(), 0][i % 4]!;
-      const as = [1, 1, 0.25, r(), 1.25][i % 5]!;
-      for (let c = 0; c < 3; c++) {
-        base[i * 4 + c] = r() < 0.3 ? odd[Math.floor(r() * odd.length)]! : r() * ab;
-        over[i * 4 + c] = r() < 0.3 ? odd[Math.floor(r() * odd.length)]! : r() * as;
+// The WebAssembly kernels (blend.wat) and, where the CPU has AVX-512, the addon's multiply
+// (native/pixels.h), each through the op's own path against the TypeScript loops.
+describe.each(FAST_KERNELS)('%s', (_name, native) => {
+  beforeEach(() => useNative(native));
+  afterAll(() => useNative(true));
+  describe('multiply: the kernel = the TypeScript loop on channels clamp01 rewrites', () => {
+    // blend.wat clamps a channel with f64x2 pmin / pmax (pmin(pmax(+0, x), 1)); the TypeScript
+    // loop with clamp01. NaN, -0, negatives, values above 1 and infinities in the colour channels of
+    // base and source, on opaque and translucent pixels (the kernel's shortcuts and divisions).
+    test('the same bits, over and atop, opacity 1, 0.6, 0', () => {
+      const r = rng(83);
+      const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, 1];
+      const n = 512;
+      const base = new Float32Array(n * 4);
+      const over = new Float32Array(n * 4);
+      for (let i = 0; i < n; i++) {
+        const ab = [1, 0.5, r(), 0][i % 4]!;
+        const as = [1, 1, 0.25, r(), 1.25][i % 5]!;
+        for (let c = 0; c < 3; c++) {
+          base[i * 4 + c] = r() < 0.3 ? odd[Math.floor(r() * odd.length)]! : r() * ab;
+          over[i * 4 + c] = r() < 0.3 ? odd[Math.floor(r() * odd.length)]! : r() * as;
+        }
+        base[i * 4 + 3] = ab;
+        over[i * 4 + 3] = as;
       }
-      base[i * 4 + 3] = ab;
-      over[i * 4 + 3] = as;
-    }
-    const bits = (a: Float32Array) => Array.from(new Uint32Array(a.slice().buffer));
-    for (const composite of ['over', 'atop'] as const)
-      for (const opacity of [1, 0.6, 0]) {
-        const o = { mode: 'multiply' as const, composite, opacity };
-        const simd = bits(blendRasters(base, over, o));
-        const loop = bits(blendRasters(base, over, o, { simd: false }));
-        expect({ composite, opacity, same: simd.every((v, i) => v === loop[i]) }).toEqual({ composite, opacity, same: true });
-      }
+      const bits = (a: Float32Array) => Array.from(new Uint32Array(a.slice().buffer));
+      for (const composite of ['over', 'atop'] as const)
+        for (const opacity of [1, 0.6, 0]) {
+          const o = { mode: 'multiply' as const, composite, opacity };
+          const simd = bits(blendRasters(base, over, o));
+          const loop = bits(blendRasters(base, over, o, { simd: false }));
+          expect({ composite, opacity, same: simd.every((v, i) => v === loop[i]) }).toEqual({ composite, opacity, same: true });
+        }
+    });
   });
-});
 
-describe('erase and multiply atop: the WebAssembly shortcuts = the TypeScript loops', () => {
-  // blend.wat's erase takes a source alpha not > 0 (0, -0, negatives, NaN) as k = 1 (the base, its
-  // alpha clamped), and multiply atop a base pixel of four +0 as +0. Against the TypeScript loops
-  // (their reference), Object.is on every value: odd base channels and alphas, sources of every
-  // alpha, bases of four +0 and of +0 with a -0 or NaN channel (not four +0).
-  test('the same values, opacity 1, 0.6, 0', () => {
-    const r = rng(97);
-    const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, 0, 1];
-    const n = 600;
-    const base = new Float32Array(n * 4);
-    const over = new Float32Array(n * 4);
-    for (let i = 0; i < n; i++) {
-      const kind = i % 6;
-      const ab = [0, 1, 0.5, r(), -0.25, 1.5][kind]!;
-      for (let c = 0; c < 3; c++) base[i * 4 + c] = kind === 0 ? 0 : r() < 0.2 ? odd[Math.floor(r() * odd.length)]! : r() * Math.abs(ab);
-      base[i * 4 + 3] = ab;
-      if (kind === 0 && i % 5 === 1) base[i * 4 + 1] = -0;
-      if (kind === 0 && i % 5 === 2) base[i * 4 + 2] = Number.NaN;
-      const as = [0, -0, -0.5, Number.NaN, r(), 1, 1.25][i % 7]!;
-      for (let c = 0; c < 3; c++) over[i * 4 + c] = r() < 0.2 ? odd[Math.floor(r() * odd.length)]! : r();
-      over[i * 4 + 3] = as;
-    }
-    for (const [mode, composite] of [
-      ['multiply', 'erase'],
-      ['multiply', 'atop'],
-    ] as const)
-      for (const opacity of [1, 0.6, 0]) {
-        const o = { mode, composite, opacity };
-        const a = blendRasters(base, over, o).slice();
-        const t = blendRasters(base, over, o, { simd: false });
-        let diff = 0;
-        for (let i = 0; i < a.length; i++) if (!Object.is(a[i], t[i])) diff++;
-        expect({ composite, opacity, diff }).toEqual({ composite, opacity, diff: 0 });
+  describe("erase and multiply atop: the kernels' shortcuts = the TypeScript loops", () => {
+    // blend.wat's erase takes a source alpha not > 0 (0, -0, negatives, NaN) as k = 1 (the base, its
+    // alpha clamped), and multiply atop a base pixel of four +0 as +0. Against the TypeScript loops
+    // (their reference), Object.is on every value: odd base channels and alphas, sources of every
+    // alpha, bases of four +0 and of +0 with a -0 or NaN channel (not four +0).
+    test('the same values, opacity 1, 0.6, 0', () => {
+      const r = rng(97);
+      const odd = [Number.NaN, -0, -0.5, 1.5, Number.POSITIVE_INFINITY, 0, 1];
+      const n = 600;
+      const base = new Float32Array(n * 4);
+      const over = new Float32Array(n * 4);
+      for (let i = 0; i < n; i++) {
+        const kind = i % 6;
+        const ab = [0, 1, 0.5, r(), -0.25, 1.5][kind]!;
+        for (let c = 0; c < 3; c++) base[i * 4 + c] = kind === 0 ? 0 : r() < 0.2 ? odd[Math.floor(r() * odd.length)]! : r() * Math.abs(ab);
+        base[i * 4 + 3] = ab;
+        if (kind === 0 && i % 5 === 1) base[i * 4 + 1] = -0;
+        if (kind === 0 && i % 5 === 2) base[i * 4 + 2] = Number.NaN;
+        const as = [0, -0, -0.5, Number.NaN, r(), 1, 1.25][i % 7]!;
+        for (let c = 0; c < 3; c++) over[i * 4 + c] = r() < 0.2 ? odd[Math.floor(r() * odd.length)]! : r();
+        over[i * 4 + 3] = as;
       }
+      for (const [mode, composite] of [
+        ['multiply', 'erase'],
+        ['multiply', 'atop'],
+      ] as const)
+        for (const opacity of [1, 0.6, 0]) {
+          const o = { mode, composite, opacity };
+          const a = blendRasters(base, over, o).slice();
+          const t = blendRasters(base, over, o, { simd: false });
+          let diff = 0;
+          for (let i = 0; i < a.length; i++) if (!Object.is(a[i], t[i])) diff++;
+          expect({ composite, opacity, diff }).toEqual({ composite, opacity, diff: 0 });
+        }
+    });
   });
-});
 
-describe('multiply: the four-pixel shortcuts of blend.wat = the TypeScript loop', () => {
-  // blend.wat takes four pixels at once where no source alpha is > 0 and every base alpha is in
-  // (0, 1] (the base as it is), where atop meets four base pixels of four +0 (+0), and where four
-  // opaque sources meet four opaque bases (the one-pixel shortcut four times). Runs of pixels of
-  // one kind (so whole quads of it, and quads with one odd pixel), against the loop, every bit.
-  const kinds = ['clear', 'opaque', 'zero', 'translucent', 'odd'] as const;
-  const odd = [Number.NaN, -0, -0.5, 1.5, 1, 0, 0.5, Number.POSITIVE_INFINITY];
-  const pixel = fc.record({
-    kind: fc.constantFrom(...kinds),
-    base: fc.constantFrom(...kinds),
-    len: fc.integer({ min: 1, max: 11 }),
-    a: fc.float({ noNaN: false }),
-    c: fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...odd)), { minLength: 6, maxLength: 6 }),
-  });
-  const pick = (xs: number[], a: number): number => xs[Math.abs(Math.floor(a * 7)) % xs.length]!;
-  // 'clear': a source alpha not > 0, a base alpha in (0, 1]; 'odd': any float (NaN, -0, > 1, ...).
-  const alphaOf = (kind: (typeof kinds)[number], a: number, src: boolean): number =>
-    kind === 'clear'
-      ? src
-        ? pick([0, -0, -0.5, Number.NaN], a)
-        : pick([0.75, 1, 0.25, 1e-30], a)
-      : kind === 'opaque'
-        ? pick([1, 1, 1.25, 1], a)
-        : kind === 'zero'
-          ? 0
-          : kind === 'translucent'
-            ? Math.min(1, Math.abs(a) % 1 || 0.5)
-            : a;
-  test('the same bits on runs of clear, opaque, +0, translucent and odd pixels, over and atop', () => {
-    fc.assert(
-      fc.property(fc.array(pixel, { minLength: 1, maxLength: 40 }), fc.constantFrom(1, 0.6, 0, 0.35), fc.boolean(), (runs, opacity, atop) => {
-        const n = runs.reduce((s, r) => s + r.len, 0);
-        const base = new Float32Array(n * 4);
-        const over = new Float32Array(n * 4);
-        let i = 0;
-        for (const r of runs)
-          for (let k = 0; k < r.len; k++, i++) {
-            const as = alphaOf(r.kind, r.a, true);
-            const ab = alphaOf(r.base, r.a * 3, false);
-            for (let ch = 0; ch < 3; ch++) {
-              over[i * 4 + ch] = r.kind === 'odd' ? r.c[ch]! : r.c[ch]! * (as > 0 ? Math.min(as, 1) : 0);
-              base[i * 4 + ch] = r.base === 'zero' ? 0 : r.base === 'odd' ? r.c[ch + 3]! : r.c[ch + 3]! * Math.min(Math.max(ab, 0), 1);
-            }
-            over[i * 4 + 3] = as;
-            base[i * 4 + 3] = ab;
-          }
-        const o = { mode: 'multiply' as const, composite: atop ? ('atop' as const) : ('over' as const), opacity };
-        const a = new Uint32Array(blendRasters(base, over, o).slice().buffer);
-        const t = new Uint32Array(blendRasters(base, over, o, { simd: false }).slice().buffer);
-        return a.every((v, j) => v === t[j]);
-      }),
-      { numRuns: 400, seed: 25 },
-    );
-  });
-  test('the same bits over a base marked one value everywhere (its terms taken once)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(pixel, { minLength: 1, maxLength: 40 }),
-        fc.constantFrom(1, 0.6, 0, 0.35),
-        fc.boolean(),
-        fc.constantFrom(...kinds),
-        fc.float({ noNaN: false }),
-        fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...odd)), { minLength: 3, maxLength: 3 }),
-        (runs, opacity, atop, baseKind, a, c) => {
+  describe("multiply: blend.wat's four-pixel shortcuts (the addon's eight pixels a step) = the TypeScript loop", () => {
+    // blend.wat takes four pixels at once where no source alpha is > 0 and every base alpha is in
+    // (0, 1] (the base as it is), where atop meets four base pixels of four +0 (+0), and where four
+    // opaque sources meet four opaque bases (the one-pixel shortcut four times). Runs of pixels of
+    // one kind (so whole quads of it, and quads with one odd pixel), against the loop, every bit.
+    const kinds = ['clear', 'opaque', 'zero', 'translucent', 'odd'] as const;
+    const odd = [Number.NaN, -0, -0.5, 1.5, 1, 0, 0.5, Number.POSITIVE_INFINITY];
+    const pixel = fc.record({
+      kind: fc.constantFrom(...kinds),
+      base: fc.constantFrom(...kinds),
+      len: fc.integer({ min: 1, max: 11 }),
+      a: fc.float({ noNaN: false }),
+      c: fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...odd)), { minLength: 6, maxLength: 6 }),
+    });
+    const pick = (xs: number[], a: number): number => xs[Math.abs(Math.floor(a * 7)) % xs.length]!;
+    // 'clear': a source alpha not > 0, a base alpha in (0, 1]; 'odd': any float (NaN, -0, > 1, ...).
+    const alphaOf = (kind: (typeof kinds)[number], a: number, src: boolean): number =>
+      kind === 'clear'
+        ? src
+          ? pick([0, -0, -0.5, Number.NaN], a)
+          : pick([0.75, 1, 0.25, 1e-30], a)
+        : kind === 'opaque'
+          ? pick([1, 1, 1.25, 1], a)
+          : kind === 'zero'
+            ? 0
+            : kind === 'translucent'
+              ? Math.min(1, Math.abs(a) % 1 || 0.5)
+              : a;
+    test('the same bits on runs of clear, opaque, +0, translucent and odd pixels, over and atop', () => {
+      fc.assert(
+        fc.property(fc.array(pixel, { minLength: 1, maxLength: 40 }), fc.constantFrom(1, 0.6, 0, 0.35), fc.boolean(), (runs, opacity, atop) => {
           const n = runs.reduce((s, r) => s + r.len, 0);
-          const ab = alphaOf(baseKind, a, false);
-          const px = c.map((v) => (baseKind === 'zero' ? 0 : baseKind === 'odd' ? v : v * Math.min(Math.max(ab, 0), 1)));
           const base = new Float32Array(n * 4);
           const over = new Float32Array(n * 4);
           let i = 0;
           for (const r of runs)
             for (let k = 0; k < r.len; k++, i++) {
               const as = alphaOf(r.kind, r.a, true);
-              for (let ch = 0; ch < 3; ch++) over[i * 4 + ch] = r.kind === 'odd' ? r.c[ch]! : r.c[ch]! * (as > 0 ? Math.min(as, 1) : 0);
+              const ab = alphaOf(r.base, r.a * 3, false);
+              for (let ch = 0; ch < 3; ch++) {
+                over[i * 4 + ch] = r.kind === 'odd' ? r.c[ch]! : r.c[ch]! * (as > 0 ? Math.min(as, 1) : 0);
+                base[i * 4 + ch] = r.base === 'zero' ? 0 : r.base === 'odd' ? r.c[ch + 3]! : r.c[ch + 3]! * Math.min(Math.max(ab, 0), 1);
+              }
               over[i * 4 + 3] = as;
-              base.set([px[0]!, px[1]!, px[2]!, ab], i * 4);
+              base[i * 4 + 3] = ab;
             }
-          markUniform(base, base.subarray(0, 4));
           const o = { mode: 'multiply' as const, composite: atop ? ('atop' as const) : ('over' as const), opacity };
-          const got = new Uint32Array(blendRasters(base, over, o).slice().buffer);
+          const a = new Uint32Array(blendRasters(base, over, o).slice().buffer);
           const t = new Uint32Array(blendRasters(base, over, o, { simd: false }).slice().buffer);
-          return got.every((v, j) => v === t[j]);
-        },
-      ),
-      { numRuns: 400, seed: 26 },
-    );
+          return a.every((v, j) => v === t[j]);
+        }),
+        { numRuns: 400, seed: 25 },
+      );
+    });
+    test('the same bits over a base marked one value everywhere (its terms taken once)', () => {
+      fc.assert(
+        fc.property(
+          fc.array(pixel, { minLength: 1, maxLength: 40 }),
+          fc.constantFrom(1, 0.6, 0, 0.35),
+          fc.boolean(),
+          fc.constantFrom(...kinds),
+          fc.float({ noNaN: false }),
+          fc.array(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(...odd)), { minLength: 3, maxLength: 3 }),
+          (runs, opacity, atop, baseKind, a, c) => {
+            const n = runs.reduce((s, r) => s + r.len, 0);
+            const ab = alphaOf(baseKind, a, false);
+            const px = c.map((v) => (baseKind === 'zero' ? 0 : baseKind === 'odd' ? v : v * Math.min(Math.max(ab, 0), 1)));
+            const base = new Float32Array(n * 4);
+            const over = new Float32Array(n * 4);
+            let i = 0;
+            for (const r of runs)
+              for (let k = 0; k < r.len; k++, i++) {
+                const as = alphaOf(r.kind, r.a, true);
+                for (let ch = 0; ch < 3; ch++) over[i * 4 + ch] = r.kind === 'odd' ? r.c[ch]! : r.c[ch]! * (as > 0 ? Math.min(as, 1) : 0);
+                over[i * 4 + 3] = as;
+                base.set([px[0]!, px[1]!, px[2]!, ab], i * 4);
+              }
+            markUniform(base, base.subarray(0, 4));
+            const o = { mode: 'multiply' as const, composite: atop ? ('atop' as const) : ('over' as const), opacity };
+            const got = new Uint32Array(blendRasters(base, over, o).slice().buffer);
+            const t = new Uint32Array(blendRasters(base, over, o, { simd: false }).slice().buffer);
+            return got.every((v, j) => v === t[j]);
+          },
+        ),
+        { numRuns: 400, seed: 26 },
+      );
+    });
+  });
+});
+
+describe("the addon's multiply (native/pixels.h)", () => {
+  // Both copies (the portable one and, where the CPU has it, AVX-512's eight pixels a step)
+  // against the TypeScript loop: odd channels and alphas (NaN, -0, negatives, above 1,
+  // infinities), transparent and opaque runs, every length 1-70 (so every tail), over and atop,
+  // into a buffer of its own and in place.
+  const odd = [0, -0, 1, Number.NaN, -1, 2, 0.5, 1e-40, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0.999999];
+  (ADDON ? test : test.skip)('the TypeScript loop, bit for bit', () => {
+    const r = rng(404);
+    let checked = 0;
+    for (let n = 1; n <= 70; n++)
+      for (const kind of [0, 1, 2, 3]) {
+        const base = new Float32Array(n * 4);
+        const over = new Float32Array(n * 4);
+        for (let i = 0; i < n * 4; i++) {
+          const u = r();
+          base[i] = u < 0.15 ? odd[Math.floor(r() * odd.length)]! : kind === 0 && i % 4 === 3 ? 1 : r() * 1.1;
+          const v = r();
+          over[i] = v < 0.15 ? odd[Math.floor(r() * odd.length)]! : v < 0.4 && i % 4 === 3 ? 0 : kind === 1 && i % 4 === 3 ? 1 : r() * 1.1;
+        }
+        for (const opacity of [1, 0.35, 0])
+          for (const atop of [0, 1] as const)
+            for (const generic of ADDON!.simd === 'avx512' ? ([0, 1] as const) : ([1] as const)) {
+              const want = new Uint32Array(
+                blendRasters(base, over, { mode: 'multiply', composite: atop ? 'atop' : 'over', opacity }, { simd: false }).slice().buffer,
+              );
+              const out = new Float32Array(n * 4).fill(7);
+              expect(ADDON!.multiply(base, over, out, opacity, atop, generic)).toBe(true);
+              const inPlace = base.slice();
+              ADDON!.multiply(inPlace, over, inPlace, opacity, atop, generic);
+              expect([n, kind, opacity, atop, generic, new Uint32Array(out.buffer).every((v, i) => v === want[i])]).toEqual([
+                n,
+                kind,
+                opacity,
+                atop,
+                generic,
+                true,
+              ]);
+              expect(new Uint32Array(inPlace.buffer).every((v, i) => v === want[i])).toBe(true);
+              checked++;
+            }
+      }
+    expect(checked).toBe(70 * 4 * 3 * 2 * (ADDON!.simd === 'avx512' ? 2 : 1));
+  });
+  (ADDON ? test : test.skip)('bad arguments throw, never read past an array', () => {
+    const px = new Float32Array(16);
+    expect(() => ADDON!.multiply(px, px.subarray(4), new Float32Array(16), 1, 0, 0)).toThrow(/^multiply: /); // over too short
+    expect(() => ADDON!.multiply(px, new Float32Array(16), px.subarray(1), 1, 0, 0)).toThrow(/^multiply: /); // out too short
+    expect(() => ADDON!.multiply(px.subarray(1), new Float32Array(16), new Float32Array(16), 1, 0, 0)).toThrow(/^multiply: /); // not whole pixels
+    expect(() => ADDON!.multiply(new Float64Array(4) as unknown as Float32Array, px, px, 1, 0, 0)).toThrow(/^multiply: /);
   });
 });
 
@@ -593,6 +654,9 @@ describe('CPU/GPU parity', () => {
 });
 
 describe('the blend kernels on a canvas larger than one span', () => {
+  // blend.wat's spans: the addon unbound
+  beforeAll(() => useNative(false));
+  afterAll(() => useNative(true));
   // The module's memory never shrinks: a canvas goes through in spans of BLEND_SPAN_PIXELS, so it
   // holds three spans, not three canvases. Every blend is per pixel, so each pixel must come out
   // bit for bit as a call on that pixel alone gives it (the witness: the kernel on one pixel).

@@ -4,6 +4,7 @@
 // and the loop runs. `multiply` and `erase` without a mask: the same f64 arithmetic as cpu.ts, bit
 // for bit.
 import { uniformOf } from '../../backends/cpu/uniform.js';
+import { nativeKernels } from '../../util/native-kernels.js';
 import { inArena } from '../../util/wasm-arena.js';
 import { type WasmKernels, wasmKernels } from '../../util/wasm-kernels.js';
 
@@ -126,6 +127,9 @@ function withRasters(base: Float32Array, over: Float32Array, out: Float32Array, 
  * f64 operations per channel). False without WebAssembly SIMD.
  */
 export function multiplySimd(base: Float32Array, over: Float32Array, opacity: number, atop: boolean, out: Float32Array): boolean {
+  // A host's native kernel (the Node host's AVX-512 addon, eight pixels a step): the same arithmetic.
+  const native = nativeKernels()?.multiply;
+  if (native) return native(base, over, out, opacity, atop ? 1 : 0, 0);
   // A base marked one value everywhere (src/backends/cpu/uniform.ts; a solid paper): the kernel
   // takes its per-pixel terms of an opaque base once (the same bits).
   const uni = uniformOf(base) ? 1 : 0;

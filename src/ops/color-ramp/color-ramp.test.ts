@@ -18,6 +18,9 @@ import sharp from 'sharp';
 import { decodeImage } from '../../hosts/node/image.js';
 import { gpuDescribe, GPU } from '../../../tests/gpu/harness.js';
 import { CpuBackend, Renderer } from '../../index.js';
+import { ADDON, announceAddon, FAST_KERNELS, useNative } from '../../../tests/helpers/native.js';
+
+announceAddon('src/ops/color-ramp/color-ramp.test.ts');
 
 const hex = (c: number[]) =>
   '#' +
@@ -462,7 +465,9 @@ describe('the WebAssembly SIMD kernel (color-ramp.wat)', () => {
     }
     return stops.sort((a, b) => a.value - b.value);
   };
-  test('equals rampFieldReference bit for bit: random stops and spaces, opacity, NaN, infinities, the stops, runs, past both ends', () => {
+  type Kernel = (src: Float32Array, n: number, lut: ReturnType<typeof stopTables>, opacity: number, out: Float32Array) => boolean;
+  /** 60 random stop sets (every space, opaque or not) over fields of NaN, infinities, the stops, just below them, runs and values past both ends, at opacity 1, 0.7 and 0: `kernel` against rampFieldReference. */
+  const sameAsReference = (kernel: Kernel) => {
     const rand = rng(2025);
     let checked = 0;
     for (let c = 0; c < 60; c++) {
@@ -490,7 +495,7 @@ describe('the WebAssembly SIMD kernel (color-ramp.wat)', () => {
       for (const opacity of [1, 0.7, 0]) {
         const a = new Float32Array(n * 4).fill(3);
         const b = new Float32Array(n * 4).fill(-3);
-        expect(rampFieldSimd(src, n, lut, opacity, a)).toBe(true);
+        expect(kernel(src, n, lut, opacity, a)).toBe(true);
         rampFieldReference(src, n, lut, opacity, b);
         expect(same(a, b)).toBe(true);
         if (opacity === 1 && c % 2 === 0) {
@@ -502,6 +507,38 @@ describe('the WebAssembly SIMD kernel (color-ramp.wat)', () => {
       }
     }
     expect(checked).toBe(180);
+  };
+  // The tests below this one run the WebAssembly kernel (the addon unbound).
+  beforeEach(() => useNative(false));
+  afterAll(() => useNative(true));
+  describe.each(FAST_KERNELS)('%s', (_name, native) => {
+    beforeEach(() => useNative(native));
+    test('rampFieldSimd equals rampFieldReference bit for bit: random stops and spaces, opacity, NaN, infinities, the stops, runs, past both ends', () =>
+      sameAsReference(rampFieldSimd));
+  });
+  (ADDON ? test : test.skip)("the addon's portable copy (native/pixels.h ramp_scalar) equals rampFieldReference bit for bit", () =>
+    sameAsReference((src, n, lut, opacity, out) => ADDON!.ramp(src, n, out, lut.table, lut.values, lut.size, lut.ends, opacity, 1)),
+  );
+  (ADDON ? test : test.skip)("the addon's ramp: eight pixels a step wherever a field's length ends; bad arguments throw, never read past an array", () => {
+    const lut = stopTables([{ value: 0.2, color: [0.79, 0.75, 0.66, 1] } as Stop, { value: 0.8, color: [1, 1, 1, 1] } as Stop], 'rgb');
+    const rand = rng(7);
+    for (let n = 0; n < 40; n++) {
+      const src = Float32Array.from({ length: n + 3 }, () => rand()).subarray(3);
+      const a = new Float32Array(n * 4);
+      const b = new Float32Array(n * 4);
+      expect(ADDON!.ramp(src, n, a, lut.table, lut.values, lut.size, lut.ends, 0.35)).toBe(true);
+      rampFieldReference(src, n, lut, 0.35, b);
+      expect(same(a, b)).toBe(true);
+    }
+    const src = new Float32Array(8);
+    const out = new Float32Array(32);
+    expect(() => ADDON!.ramp(src, 9, out, lut.table, lut.values, lut.size, lut.ends, 1)).toThrow(/^ramp: /); // src too short
+    expect(() => ADDON!.ramp(src, 8, out.subarray(1), lut.table, lut.values, lut.size, lut.ends, 1)).toThrow(/^ramp: /); // out too short
+    expect(() => ADDON!.ramp(src, 8, out, lut.table.subarray(4), lut.values, lut.size, lut.ends, 1)).toThrow(/^ramp: /); // table too short
+    expect(() => ADDON!.ramp(src, 8, out, lut.table, Float64Array.of(0), lut.size, lut.ends, 1)).toThrow(/^ramp: /); // one stop
+    expect(() => ADDON!.ramp(src, 8, out, lut.table, lut.values, lut.size, lut.ends.subarray(1), 1)).toThrow(/^ramp: /); // ends
+    expect(() => ADDON!.ramp(src, -1, out, lut.table, lut.values, lut.size, lut.ends, 1)).toThrow(/^ramp: /);
+    expect(() => ADDON!.ramp(new Float64Array(8) as unknown as Float32Array, 8, out, lut.table, lut.values, lut.size, lut.ends, 1)).toThrow(/^ramp: /);
   });
   test('a field longer than one span (its spans are separate calls): the same bits; a view off its buffer start; the memory stays bounded', () => {
     const stops = [

@@ -5,6 +5,7 @@
 // stop table is larger than RAMP_TABLE_MAX_BYTES, `rampFieldSimd` returns false and the
 // TypeScript loop runs.
 import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
+import { nativeKernels } from '../../util/native-kernels.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
 import { isOpaque, type RampTable } from './plan.js';
 
@@ -42,7 +43,11 @@ let loaded: RampTable | undefined;
 export function rampFieldSimd(src: Float32Array, n: number, lut: RampTable, opacity: number, o: Float32Array): boolean {
   const { size, values, table, ends } = lut;
   const last = values.length - 1;
-  if (lut.premultiplied || last < 1 || table.byteLength > RAMP_TABLE_MAX_BYTES) return false;
+  if (lut.premultiplied || last < 1) return false;
+  // A host's native kernel (the Node host's AVX-512 addon): the same arithmetic, ~3x faster.
+  const native = nativeKernels()?.ramp;
+  if (native) return native(src, n, o, table, values, size, ends, opacity);
+  if (table.byteLength > RAMP_TABLE_MAX_BYTES) return false;
   const k = kernels();
   if (!k) return false;
   // Opaque stops at opacity 1: alpha is exactly 1, so the kernel leaves out its products by it.

@@ -1,0 +1,324 @@
+// Per-pixel kernels of native/kernels.c (included there once): the colour ramp over a scalar field
+// (src/ops/color-ramp/cpu.ts `rampField`, its reference `rampFieldReference`) with the same f64
+// operations in the same order (each lane the scalar IEEE operation; no fused multiply-adds:
+// kernels.c's FP_CONTRACT and -ffp-contract=off), so the pixels are the same bits as the
+// TypeScript and WebAssembly kernels (color-ramp.test.ts). The portable copy goes pixel by pixel;
+// the AVX-512 one eight pixels at a time.
+
+/**
+ * The stop segment the pixels before ended in (the last one to start with): the highest s with
+ * values[s] <= t for a t in [vs, ve), its scale (size - 1) / (ve - vs) and its first table entry.
+ */
+typedef struct {
+  int s;
+  double vs, ve, sc;
+  size_t base;
+} Segment;
+
+static void segment_at(Segment *g, const double *values, int s, int size) {
+  g->s = s;
+  g->vs = values[s];
+  g->ve = values[s + 1];
+  g->sc = (double)(size - 1) / (g->ve - g->vs);
+  g->base = (size_t)s * size;
+}
+
+/**
+ * Pixels [i0, i1) of ramp_pixels one by one: t NaN transparent; below values[0] or at or above
+ * values[last] the end colour at alpha a = end.a opacity, (rgb a, a); else the highest segment s
+ * with values[s] <= t (the one before tried first), p = (t - values[s]) scale, j = min(floor(p),
+ * size - 2), f = p - j, c = c0 + f (c1 - c0) of entries j and j + 1, a = c.a opacity, (c.rgb a, a),
+ * each channel rounded to f32 once. A pixel whose value has the bits of the one before copies its
+ * colour (the same t gives the same colour).
+ */
+static void ramp_scalar(Segment *g, const float *src, size_t i0, size_t i1, float *out, const float *table, const double *values, int last,
+                        int size, const float *ends, double opacity) {
+  const double lo = values[0], hi = values[last];
+  const int top = size - 2;
+  for (size_t i = i0; i < i1; i++) {
+    float *q = out + i * 4;
+    if (i > 0 && memcmp(src + i, src + i - 1, 4) == 0) {
+      memcpy(q, q - 4, 16);
+      continue;
+    }
+    const double t = src[i];
+    if (!(t >= g->vs && t < g->ve)) {
+      if (t != t) {
+        memset(q, 0, 16);
+        continue;
+      }
+      if (t < lo || t >= hi) {
+        const float *e = t < lo ? ends : ends + 4;
+        const double a = (double)e[3] * opacity;
+        q[0] = (float)((double)e[0] * a);
+        q[1] = (float)((double)e[1] * a);
+        q[2] = (float)((double)e[2] * a);
+        q[3] = (float)a;
+        continue;
+      }
+      int s = last - 1;
+      while (values[s] > t) s--;
+      segment_at(g, values, s, size);
+    }
+    const double p = (t - g->vs) * g->sc;
+    int j = (int)p; // p >= 0: truncation is floor
+    if (j > top) j = top;
+    const double f = p - (double)j;
+    const float *e = table + (g->base + (size_t)j) * 4;
+    const double c0 = e[0], c1 = e[1], c2 = e[2], c3 = e[3];
+    const double r = c0 + f * ((double)e[4] - c0), gr = c1 + f * ((double)e[5] - c1), b = c2 + f * ((double)e[6] - c2);
+    const double a = (c3 + f * ((double)e[7] - c3)) * opacity;
+    q[0] = (float)(r * a);
+    q[1] = (float)(gr * a);
+    q[2] = (float)(b * a);
+    q[3] = (float)a;
+  }
+}
+
+#if HAVE_AVX512
+/**
+ * ramp_scalar's pixels eight at a time where every one of the eight is in the segment of the
+ * pixels before, NaN or past an end (those three are the same colour each per call): each lane's
+ * two table entries read as one 32-byte row, the eight rows transposed into channels, the lerp
+ * and the alpha in f64 lanes, the special lanes selected, transposed back into RGBA. Eight pixels
+ * with another segment among them go through ramp_scalar (which moves to it).
+ */
+static TARGET512 void ramp_avx512(Segment *g, const float *src, size_t n, float *out, const float *table, const double *values, int last,
+                                  int size, const float *ends, double opacity) {
+  const double lo = values[0], hi = values[last];
+  // The end colours as ramp_scalar computes them.
+  float endc[2][4];
+  for (int k = 0; k < 2; k++) {
+    const float *e = ends + 4 * k;
+    const double a = (double)e[3] * opacity;
+    for (int c = 0; c < 3; c++) endc[k][c] = (float)((double)e[c] * a);
+    endc[k][3] = (float)a;
+  }
+  const __m512d vlo = _mm512_set1_pd(lo), vhi = _mm512_set1_pd(hi), vop = _mm512_set1_pd(opacity);
+  const __m256i vtop = _mm256_set1_epi32(size - 2), vzero = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m512d t = _mm512_cvtps_pd(_mm256_loadu_ps(src + i));
+    const __m512d vs = _mm512_set1_pd(g->vs), ve = _mm512_set1_pd(g->ve);
+    const __mmask8 in = _mm512_cmp_pd_mask(t, vs, _CMP_GE_OQ) & _mm512_cmp_pd_mask(t, ve, _CMP_LT_OQ);
+    __mmask8 nan = 0, below = 0, above = 0;
+    if (in != 0xff) {
+      nan = _mm512_cmp_pd_mask(t, t, _CMP_UNORD_Q);
+      below = _mm512_cmp_pd_mask(t, vlo, _CMP_LT_OQ);
+      above = _mm512_cmp_pd_mask(t, vhi, _CMP_GE_OQ);
+      if ((__mmask8)(in | nan | below | above) != 0xff) {
+        ramp_scalar(g, src, i, i + 8, out, table, values, last, size, ends, opacity);
+        continue;
+      }
+    }
+    const __m512d p = _mm512_mul_pd(_mm512_sub_pd(t, vs), _mm512_set1_pd(g->sc));
+    // p >= 0 in the segment's lanes: truncation is floor; the others' garbage index kept in the table
+    const __m256i j = _mm256_max_epi32(_mm256_min_epi32(_mm512_cvttpd_epi32(p), vtop), vzero);
+    const __m512d f = _mm512_sub_pd(p, _mm512_cvtepi32_pd(j));
+    int32_t jj[8];
+    _mm256_storeu_si256((__m256i *)jj, j);
+    __m256 row[8];
+    for (int l = 0; l < 8; l++) row[l] = _mm256_loadu_ps(table + (g->base + (size_t)jj[l]) * 4);
+    // rows (c0 r g b a, c1 r g b a) of the eight lanes -> eight channel vectors
+    const __m256 t0 = _mm256_unpacklo_ps(row[0], row[1]), t1 = _mm256_unpackhi_ps(row[0], row[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(row[2], row[3]), t3 = _mm256_unpackhi_ps(row[2], row[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(row[4], row[5]), t5 = _mm256_unpackhi_ps(row[4], row[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(row[6], row[7]), t7 = _mm256_unpackhi_ps(row[6], row[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xee);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xee);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xee);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xee);
+    const __m256 ch[8] = {
+        _mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20), _mm256_permute2f128_ps(s2, s6, 0x20),
+        _mm256_permute2f128_ps(s3, s7, 0x20), _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+        _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31),
+    };
+    __m512d v[4];
+    for (int c = 0; c < 4; c++) {
+      const __m512d c0 = _mm512_cvtps_pd(ch[c]);
+      v[c] = _mm512_add_pd(c0, _mm512_mul_pd(f, _mm512_sub_pd(_mm512_cvtps_pd(ch[c + 4]), c0)));
+    }
+    const __m512d a = _mm512_mul_pd(v[3], vop);
+    __m256 r = _mm512_cvtpd_ps(_mm512_mul_pd(v[0], a)), gg = _mm512_cvtpd_ps(_mm512_mul_pd(v[1], a));
+    __m256 b = _mm512_cvtpd_ps(_mm512_mul_pd(v[2], a)), al = _mm512_cvtpd_ps(a);
+    if (in != 0xff) {
+      r = _mm256_mask_blend_ps(below, _mm256_mask_blend_ps(above, r, _mm256_set1_ps(endc[1][0])), _mm256_set1_ps(endc[0][0]));
+      gg = _mm256_mask_blend_ps(below, _mm256_mask_blend_ps(above, gg, _mm256_set1_ps(endc[1][1])), _mm256_set1_ps(endc[0][1]));
+      b = _mm256_mask_blend_ps(below, _mm256_mask_blend_ps(above, b, _mm256_set1_ps(endc[1][2])), _mm256_set1_ps(endc[0][2]));
+      al = _mm256_mask_blend_ps(below, _mm256_mask_blend_ps(above, al, _mm256_set1_ps(endc[1][3])), _mm256_set1_ps(endc[0][3]));
+      const __m256 zero = _mm256_setzero_ps();
+      r = _mm256_mask_blend_ps(nan, r, zero);
+      gg = _mm256_mask_blend_ps(nan, gg, zero);
+      b = _mm256_mask_blend_ps(nan, b, zero);
+      al = _mm256_mask_blend_ps(nan, al, zero);
+    }
+    // channels -> RGBA of the eight pixels
+    const __m256 u0 = _mm256_unpacklo_ps(r, gg), u1 = _mm256_unpackhi_ps(r, gg);
+    const __m256 u2 = _mm256_unpacklo_ps(b, al), u3 = _mm256_unpackhi_ps(b, al);
+    const __m256 w0 = _mm256_shuffle_ps(u0, u2, 0x44), w1 = _mm256_shuffle_ps(u0, u2, 0xee);
+    const __m256 w2 = _mm256_shuffle_ps(u1, u3, 0x44), w3 = _mm256_shuffle_ps(u1, u3, 0xee);
+    float *q = out + i * 4;
+    _mm256_storeu_ps(q, _mm256_permute2f128_ps(w0, w1, 0x20));
+    _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(w2, w3, 0x20));
+    _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(w0, w1, 0x31));
+    _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(w2, w3, 0x31));
+  }
+  ramp_scalar(g, src, i, n, out, table, values, last, size, ends, opacity);
+}
+#endif
+
+/** ramp(src, n, out, ...): n pixels of the field src as premultiplied RGBA at out (ramp_scalar). */
+static void ramp_pixels(const float *src, size_t n, float *out, const float *table, const double *values, int last, int size, const float *ends,
+                        double opacity, int fast) {
+  Segment g;
+  segment_at(&g, values, last - 1, size);
+#if HAVE_AVX512
+  if (fast) {
+    ramp_avx512(&g, src, n, out, table, values, last, size, ends, opacity);
+    return;
+  }
+#endif
+  (void)fast;
+  ramp_scalar(&g, src, 0, n, out, table, values, last, size, ends, opacity);
+}
+
+// ---------------------------------------------------------------------------------------------
+// blend's `multiply` over (or atop) without a mask: src/ops/blend/cpu.ts `multiply`, the same f64
+// operations per channel in its order, so the same bits (blend.test.ts).
+
+static inline double clamp01(double x) {
+  return x > 0 ? (x < 1 ? x : 1) : 0;
+}
+
+/**
+ * Pixels [p0, p1) one by one: where the source alpha is not > 0, or its alpha times opacity is 0,
+ * the base with its alpha clamped to [0, 1]; else with ab = clamp01(base alpha), srcA = min(oa, 1),
+ * as = srcA opacity, s = clamp01(source / srcA) and m = clamp01(cb) s where ab is 1, (1 - ab) s +
+ * ab (clamp01(cb / ab) s) where it is in (0, 1), s where it is 0: co = fa m + (1 - as) cb with
+ * fa = as ab (atop) or as, ao = ab (atop) or as + ab (1 - as).
+ */
+static void multiply_scalar(const float *base, const float *over, float *out, size_t p0, size_t p1, double opacity, int atop) {
+  for (size_t p = p0; p < p1; p++) {
+    const size_t i = p * 4;
+    const double oa = over[i + 3];
+    const double ab = clamp01(base[i + 3]);
+    const double cb[3] = {base[i], base[i + 1], base[i + 2]};
+    const double srcA = oa < 1 ? oa : 1;
+    const double as = srcA * opacity;
+    if (!(oa > 0) || as == 0) {
+      if (out != base) memcpy(out + i, base + i, 12);
+      out[i + 3] = (float)ab;
+      continue;
+    }
+    const double fa = atop ? as * ab : as;
+    const double k = 1 - as;
+    for (int c = 0; c < 3; c++) {
+      const double s = srcA == 1 ? clamp01(over[i + c]) : clamp01(over[i + c] / srcA);
+      double m = s;
+      if (ab == 1) m = clamp01(cb[c]) * s;
+      else if (ab > 0) m = (1 - ab) * s + ab * (clamp01(cb[c] / ab) * s);
+      out[i + c] = (float)(fa * m + k * cb[c]);
+    }
+    out[i + 3] = (float)(atop ? ab : as + ab * k);
+  }
+}
+
+#if HAVE_AVX512
+/** Four registers of two RGBA pixels each -> the eight pixels' r, g, b and a. */
+#define RGBA_TO_CHANNELS(p0, p1, p2, p3, r, g, b, a)                                                    \
+  do {                                                                                                \
+    const __m256 x0_ = _mm256_permute2f128_ps(p0, p2, 0x20), x1_ = _mm256_permute2f128_ps(p1, p3, 0x20); \
+    const __m256 x2_ = _mm256_permute2f128_ps(p0, p2, 0x31), x3_ = _mm256_permute2f128_ps(p1, p3, 0x31); \
+    /* x0: px 0 | px 4, x1: px 2 | px 6, x2: px 1 | px 5, x3: px 3 | px 7 */                          \
+    const __m256 y0_ = _mm256_unpacklo_ps(x0_, x2_), y1_ = _mm256_unpackhi_ps(x0_, x2_);               \
+    const __m256 y2_ = _mm256_unpacklo_ps(x1_, x3_), y3_ = _mm256_unpackhi_ps(x1_, x3_);               \
+    /* y0: r0 r1 g0 g1 | r4 r5 g4 g5, y1: b0 b1 a0 a1 | ..., y2: r2 r3 g2 g3 | r6 r7 g6 g7 */         \
+    (r) = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(y0_), _mm256_castps_pd(y2_)));        \
+    (g) = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(y0_), _mm256_castps_pd(y2_)));        \
+    (b) = _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(y1_), _mm256_castps_pd(y3_)));        \
+    (a) = _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(y1_), _mm256_castps_pd(y3_)));        \
+  } while (0)
+
+/** The eight pixels' r, g, b and a -> RGBA stored at q (ramp_avx512's transpose). */
+static TARGET512 inline void store_rgba8(float *q, __m256 r, __m256 g, __m256 b, __m256 a) {
+  const __m256 u0 = _mm256_unpacklo_ps(r, g), u1 = _mm256_unpackhi_ps(r, g);
+  const __m256 u2 = _mm256_unpacklo_ps(b, a), u3 = _mm256_unpackhi_ps(b, a);
+  const __m256 w0 = _mm256_shuffle_ps(u0, u2, 0x44), w1 = _mm256_shuffle_ps(u0, u2, 0xee);
+  const __m256 w2 = _mm256_shuffle_ps(u1, u3, 0x44), w3 = _mm256_shuffle_ps(u1, u3, 0xee);
+  _mm256_storeu_ps(q, _mm256_permute2f128_ps(w0, w1, 0x20));
+  _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(w2, w3, 0x20));
+  _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(w0, w1, 0x31));
+  _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(w2, w3, 0x31));
+}
+
+/** clamp01 of each lane: max(x, +0) is (x > +0 ? x : +0), NaN and -0 included, then min(y, 1). */
+static TARGET512 inline __m512d clamp01_8(__m512d x) {
+  return _mm512_min_pd(_mm512_max_pd(x, _mm512_setzero_pd()), _mm512_set1_pd(1));
+}
+
+/**
+ * multiply_scalar eight pixels at a time: each lane the scalar's f64 operations, its branches as
+ * selects (the shortcuts are the same values: x / 1 is x; with ab = 1 the chosen lane is
+ * clamp01(cb) s as the scalar takes it), the divisions only where a lane needs them.
+ */
+static TARGET512 void multiply_avx512(const float *base, const float *over, float *out, size_t n, double opacity, int atop) {
+  const __m512d one = _mm512_set1_pd(1), vop = _mm512_set1_pd(opacity), zero = _mm512_setzero_pd();
+  const __m256 zero32 = _mm256_setzero_ps(), one32 = _mm256_set1_ps(1);
+  size_t p = 0;
+  for (; p + 8 <= n; p += 8) {
+    const float *b8 = base + p * 4, *o8 = over + p * 4;
+    float *q = out + p * 4;
+    __m256 br, bg, bb, ba, orr, og, ob, oa;
+    RGBA_TO_CHANNELS(_mm256_loadu_ps(b8), _mm256_loadu_ps(b8 + 8), _mm256_loadu_ps(b8 + 16), _mm256_loadu_ps(b8 + 24), br, bg, bb, ba);
+    RGBA_TO_CHANNELS(_mm256_loadu_ps(o8), _mm256_loadu_ps(o8 + 8), _mm256_loadu_ps(o8 + 16), _mm256_loadu_ps(o8 + 24), orr, og, ob, oa);
+    // clamp01 of the base alpha (its value, 0 or 1: exact in f32)
+    const __m256 ab32 = _mm256_min_ps(_mm256_max_ps(ba, zero32), one32);
+    const __mmask8 cover = _mm256_cmp_ps_mask(oa, zero32, _CMP_GT_OQ);
+    if (!cover) {
+      store_rgba8(q, br, bg, bb, ab32);
+      continue;
+    }
+    const __m512d ab = _mm512_cvtps_pd(ab32);
+    const __m512d srcA = _mm512_min_pd(_mm512_cvtps_pd(oa), one); // oa < 1 ? oa : 1
+    const __m512d as = _mm512_mul_pd(srcA, vop);
+    const __mmask8 keep = (__mmask8)(~cover | _mm512_cmp_pd_mask(as, zero, _CMP_EQ_OQ)); // the base, alpha clamped
+    const __m512d fa = atop ? _mm512_mul_pd(as, ab) : as;
+    const __m512d k = _mm512_sub_pd(one, as);
+    // lanes: srcA is 1 (no division), ab 1 (clamp01(cb) s), ab in (0, 1) (the mix)
+    const __mmask8 undivided = _mm512_cmp_pd_mask(srcA, one, _CMP_EQ_OQ);
+    const __mmask8 abOne = _mm512_cmp_pd_mask(ab, one, _CMP_EQ_OQ);
+    const __mmask8 mix = (__mmask8)(_mm512_cmp_pd_mask(ab, zero, _CMP_GT_OQ) & ~abOne);
+    const __m256 oc[3] = {orr, og, ob}, bc[3] = {br, bg, bb};
+    __m256 res[3];
+    for (int c = 0; c < 3; c++) {
+      const __m512d cb = _mm512_cvtps_pd(bc[c]);
+      const __m512d o = _mm512_cvtps_pd(oc[c]);
+      __m512d s = clamp01_8(o);
+      if ((__mmask8)(undivided | ~cover) != 0xff) s = _mm512_mask_blend_pd(undivided, clamp01_8(_mm512_div_pd(o, srcA)), s);
+      __m512d m = _mm512_mask_blend_pd(abOne, s, _mm512_mul_pd(clamp01_8(cb), s));
+      if (mix & cover) {
+        const __m512d bq = clamp01_8(_mm512_div_pd(cb, ab));
+        const __m512d mixed = _mm512_add_pd(_mm512_mul_pd(_mm512_sub_pd(one, ab), s), _mm512_mul_pd(ab, _mm512_mul_pd(bq, s)));
+        m = _mm512_mask_blend_pd(mix, m, mixed);
+      }
+      const __m256 co = _mm512_cvtpd_ps(_mm512_add_pd(_mm512_mul_pd(fa, m), _mm512_mul_pd(k, cb)));
+      res[c] = _mm256_mask_blend_ps(keep, co, bc[c]);
+    }
+    const __m256 ao = atop ? ab32 : _mm512_cvtpd_ps(_mm512_add_pd(as, _mm512_mul_pd(ab, k)));
+    store_rgba8(q, res[0], res[1], res[2], _mm256_mask_blend_ps(keep, ao, ab32));
+  }
+  multiply_scalar(base, over, out, p, n, opacity, atop);
+}
+#endif
+
+/** multiply over `n` pixels (multiply_scalar); `fast` the AVX-512 copy. */
+static void multiply_pixels(const float *base, const float *over, float *out, size_t n, double opacity, int atop, int fast) {
+#if HAVE_AVX512
+  if (fast) {
+    multiply_avx512(base, over, out, n, opacity, atop);
+    return;
+  }
+#endif
+  (void)fast;
+  multiply_scalar(base, over, out, 0, n, opacity, atop);
+}
