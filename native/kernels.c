@@ -453,6 +453,22 @@ static napi_value multiply(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/** convert(in: Float32Array, out: Int32Array, n, generic): pixels.h convert_pixels; 1 where every alpha is 255. */
+static napi_value convert(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return fail(env, "convert: 4 arguments");
+  int32_t n, generic;
+  if (napi_get_value_int32(env, argv[2], &n) != napi_ok || napi_get_value_int32(env, argv[3], &generic) != napi_ok || n < 0)
+    return fail(env, "convert: a pixel count and the copy");
+  const float *in = array_arg(env, argv[0], napi_float32_array, (size_t)n * 4);
+  uint32_t *out = array_arg(env, argv[1], napi_int32_array, (size_t)n);
+  if (!in || !out) return fail(env, "convert: a Float32Array of n RGBA pixels and an Int32Array of n");
+  napi_value result;
+  napi_create_int32(env, convert_pixels(in, out, (size_t)n, HAVE_AVX512 && !generic && avx512()), &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
@@ -461,6 +477,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "ramp", fn);
   napi_create_function(env, "multiply", NAPI_AUTO_LENGTH, multiply, NULL, &fn);
   napi_set_named_property(env, exports, "multiply", fn);
+  napi_create_function(env, "convert", NAPI_AUTO_LENGTH, convert, NULL, &fn);
+  napi_set_named_property(env, exports, "convert", fn);
   napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
   napi_set_named_property(env, exports, "simd", simd);
   return exports;

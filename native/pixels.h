@@ -322,3 +322,87 @@ static void multiply_pixels(const float *base, const float *over, float *out, si
   (void)fast;
   multiply_scalar(base, over, out, 0, n, opacity, atop);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The PNG encoder's conversion (src/render/png-rows.wat `convert`, its reference encode.ts
+// toRGBA8Reference): premultiplied float RGBA -> packed straight RGBA8, the same bytes.
+
+/** ToUint8Clamp of x: round half to even, NaN and negatives 0, past 255 255. */
+static inline uint32_t u8_of(double x) {
+  const double r = nearbyint(x);
+  return r > 0 ? (r < 255 ? (uint32_t)r : 255) : 0;
+}
+
+/**
+ * Pixels [p0, p1) one by one: alpha >= 1 each colour ToUint8Clamp(c 255), alpha 255; 0 < alpha < 1
+ * ToUint8Clamp(c (255 / a)) and ToUint8Clamp(a 255); else (0, negative, NaN) all zero; packed as
+ * r | g << 8 | b << 16 | a << 24. Returns the AND of the packed values.
+ */
+static uint32_t convert_scalar(const float *in, uint32_t *out, size_t p0, size_t p1) {
+  uint32_t all = 0xffffffffu;
+  for (size_t p = p0; p < p1; p++) {
+    const float *v = in + p * 4;
+    const double a = v[3];
+    uint32_t w = 0;
+    if (a >= 1 || a > 0) {
+      const double f = a >= 1 ? 255 : 255 / a;
+      const uint32_t alpha = a >= 1 ? 255 : u8_of(a * 255);
+      w = u8_of((double)v[0] * f) | u8_of((double)v[1] * f) << 8 | u8_of((double)v[2] * f) << 16 | alpha << 24;
+    }
+    out[p] = w;
+    all &= w;
+  }
+  return all;
+}
+
+#if HAVE_AVX512
+/** ToUint8Clamp of each lane (u8_of) as i32 lanes. */
+static TARGET512 inline __m256i u8_of8(__m512d x) {
+  const __m512d r = _mm512_roundscale_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  // max(r, +0) is (r > +0 ? r : +0): NaN and negatives 0; then at most 255
+  return _mm512_cvttpd_epi32(_mm512_min_pd(_mm512_max_pd(r, _mm512_setzero_pd()), _mm512_set1_pd(255)));
+}
+
+/** convert_scalar eight pixels a step (the division only where a lane is translucent). */
+static TARGET512 uint32_t convert_avx512(const float *in, uint32_t *out, size_t n) {
+  __m256i all = _mm256_set1_epi32(-1);
+  const __m512d one = _mm512_set1_pd(1), zero = _mm512_setzero_pd(), k255 = _mm512_set1_pd(255);
+  size_t p = 0;
+  for (; p + 8 <= n; p += 8) {
+    const float *v = in + p * 4;
+    __m256 r, g, b, a32;
+    RGBA_TO_CHANNELS(_mm256_loadu_ps(v), _mm256_loadu_ps(v + 8), _mm256_loadu_ps(v + 16), _mm256_loadu_ps(v + 24), r, g, b, a32);
+    const __m512d a = _mm512_cvtps_pd(a32);
+    const __mmask8 opaque = _mm512_cmp_pd_mask(a, one, _CMP_GE_OQ);
+    const __mmask8 some = (__mmask8)(_mm512_cmp_pd_mask(a, zero, _CMP_GT_OQ) | opaque);
+    __m512d f = k255;
+    __m256i alpha = _mm256_set1_epi32(255);
+    if (opaque != 0xff) {
+      f = _mm512_mask_blend_pd(opaque, _mm512_div_pd(k255, a), k255);
+      alpha = _mm256_mask_blend_epi32(opaque, u8_of8(_mm512_mul_pd(a, k255)), alpha);
+    }
+    __m256i w = _mm256_or_si256(_mm256_or_si256(u8_of8(_mm512_mul_pd(_mm512_cvtps_pd(r), f)), _mm256_slli_epi32(u8_of8(_mm512_mul_pd(_mm512_cvtps_pd(g), f)), 8)),
+                                _mm256_or_si256(_mm256_slli_epi32(u8_of8(_mm512_mul_pd(_mm512_cvtps_pd(b), f)), 16), _mm256_slli_epi32(alpha, 24)));
+    w = _mm256_maskz_mov_epi32(some, w);
+    _mm256_storeu_si256((__m256i *)(out + p), w);
+    all = _mm256_and_si256(all, w);
+  }
+  uint32_t lanes[8], acc = convert_scalar(in, out, p, n);
+  _mm256_storeu_si256((__m256i *)lanes, all);
+  for (int l = 0; l < 8; l++) acc &= lanes[l];
+  return acc;
+}
+#endif
+
+/** convert over n pixels; 1 where every alpha came out 255. */
+static int convert_pixels(const float *in, uint32_t *out, size_t n, int fast) {
+  uint32_t all;
+#if HAVE_AVX512
+  if (fast)
+    all = convert_avx512(in, out, n);
+  else
+#endif
+    all = convert_scalar(in, out, 0, n);
+  (void)fast;
+  return all >> 24 == 255; // (no pixels: 1, as png-rows.wat)
+}

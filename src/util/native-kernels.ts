@@ -46,12 +46,20 @@ export type NativeRamp = (
  */
 export type NativeMultiply = (base: Float32Array, over: Float32Array, out: Float32Array, opacity: number, atop: 0 | 1, generic: 0 | 1) => boolean;
 
+/**
+ * The PNG encoder's conversion (native/pixels.h `convert_pixels`: src/render/png-rows.wat `convert`):
+ * `n` premultiplied float RGBA pixels of `input` to packed straight RGBA8 in `out`; 1 where every
+ * alpha is 255. `generic` 1: the portable copy (tests).
+ */
+export type NativeConvert = (input: Float32Array, out: Int32Array, n: number, generic: 0 | 1) => number;
+
 export interface NativeKernels {
   /** What runs, for start-up lines and /metrics: e.g. `addon (avx512)`. */
   name: string;
   noise: NativeNoise;
   ramp?: NativeRamp;
   multiply?: NativeMultiply;
+  convert?: NativeConvert;
 }
 
 let bound: NativeKernels | null = null;

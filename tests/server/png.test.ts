@@ -10,7 +10,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { CpuBackend, releaseRaster, toRGBA8, type Raster } from '../../src/index.js';
-import { PNG_SIMD_MAX_PIXELS, pngImage, pngImageReference, pngImageSimdAvailable, type PngImage } from '../../src/render/encode.js';
+import { PNG_SIMD_MAX_PIXELS, pngImage, pngImageReference, pngImageSimdAvailable, toRGBA8Reference, type PngImage } from '../../src/render/encode.js';
+import { ADDON as KERNELS, announceAddon, FAST_KERNELS, useNative } from '../helpers/native.js';
 import { deflateInfo, setZlibDeflate, usingLibdeflate } from '../../src/hosts/node/deflate.js';
 import { encodePng, encodePngSync, equalLeftShare, GRAIN_EQUAL_LEFT, levelOf, pngFile } from '../../src/hosts/node/png.js';
 import { loadStyleFile } from '../../src/hosts/node/style-file.js';
@@ -99,6 +100,8 @@ function noneRows(r: Raster, img: PngImage): Uint8Array {
   }
   return out;
 }
+
+announceAddon('tests/server/png.test.ts');
 
 const ADDON = usingLibdeflate();
 if (!ADDON) {
@@ -391,188 +394,227 @@ describe.each(DEFLATERS)('deflate: %s', (deflater) => {
   });
 });
 
-describe('pngImage in WebAssembly (png-rows.wat) against its TypeScript reference', () => {
-  // The reference (pngImageReference) is the witnessed encoder above: its files decode with
-  // libvips and pngjs to toRGBA8. The SIMD form must give the same image data byte for byte.
-  const same = (r: Raster) => {
-    const ref = imageOf(pngImageReference(r));
-    const got = imageOf(pngImage(r));
-    // the scanlines compared as bytes first (toEqual on 200 KB is slow), then every field
-    expect(Buffer.from(got.scanlines).equals(Buffer.from(ref.scanlines))).toBe(true);
-    expect({ ...got, scanlines: null }).toEqual({ ...ref, scanlines: null });
-    // The deflate level's grain test: the count taken by the filter choice's pass is the share
-    // counted over the unfiltered scanlines themselves (equalLeftShare without the image's count).
-    if (ref.colorType !== 3 && ref.filter === 0) expect(got.equalLeft).toBe(equalLeftShare({ ...ref, equalLeft: undefined }));
-    return ref;
-  };
+describe.each(FAST_KERNELS)('%s conversion', (_name, native) => {
+  describe('pngImage (png-rows.wat; its conversion in the addon where bound) against its TypeScript reference', () => {
+    // useNative: the pixels' conversion in png-rows.wat, or in the addon where the CPU has AVX-512
+    beforeEach(() => useNative(native));
+    afterAll(() => useNative(true));
+    // The reference (pngImageReference) is the witnessed encoder above: its files decode with
+    // libvips and pngjs to toRGBA8. The SIMD form must give the same image data byte for byte.
+    const same = (r: Raster) => {
+      const ref = imageOf(pngImageReference(r));
+      const got = imageOf(pngImage(r));
+      // the scanlines compared as bytes first (toEqual on 200 KB is slow), then every field
+      expect(Buffer.from(got.scanlines).equals(Buffer.from(ref.scanlines))).toBe(true);
+      expect({ ...got, scanlines: null }).toEqual({ ...ref, scanlines: null });
+      // The deflate level's grain test: the count taken by the filter choice's pass is the share
+      // counted over the unfiltered scanlines themselves (equalLeftShare without the image's count).
+      if (ref.colorType !== 3 && ref.filter === 0) expect(got.equalLeft).toBe(equalLeftShare({ ...ref, equalLeft: undefined }));
+      return ref;
+    };
 
-  test('the WebAssembly form runs here (Node 20 has SIMD)', () => {
-    expect(pngImageSimdAvailable()).toBe(true);
-  });
+    test('the WebAssembly form runs here (Node 20 has SIMD)', () => {
+      expect(pngImageSimdAvailable()).toBe(true);
+    });
 
-  test('codec cases, every width 1-21 (the four-pixel loops and their tails), odd heights', async () => {
-    await fc.assert(
-      fc.asyncProperty(codecCase, async ({ raster: r }) => {
-        same(r);
-        await roundTrip(r, pngFile(pngImageReference(r)));
-      }),
-      { numRuns: 200 },
-    );
-    const rand = rng(11);
-    for (let w = 1; w <= 21; w++)
-      for (const h of [1, 2, 5]) {
-        // gradients (Sub), 300 colours (truecolour), with and without alpha
-        same(raster(w, h, (x, y) => [x / w, y / h, rand(), 1]));
-        same(raster(w, h, (x, y) => [rand(), (x * y) / (w * h), 0.5, rand()]));
-        same(raster(w, h, (x) => [x % 2, 0.5, 0.25, 1]));
-      }
-    // Up rows, RGB and RGBA, every width 4-21 (the four-pixel loop and its tail, the first row as it
-    // is; narrower rows sample too few bytes for the entropy estimate to pick Up)
-    for (let w = 4; w <= 21; w++)
-      for (const alpha of [false, true]) {
-        const r = columnNoise(w, 200, alpha, w);
-        expect(same(r).filter).toBe(2);
-        await roundTrip(r);
-      }
-  });
-
-  test('the palette pass: 1, 2, 16, 255, 256 and 257 colours in runs of every length 1-40 (across rows), with and without alpha', () => {
-    const rand = rng(31);
-    for (const count of [1, 2, 16, 255, 256, 257])
-      for (const alpha of [false, true]) {
-        const colours = palette(count, alpha, count);
-        // runs of 1-40 pixels, each colour met first in order, then at random
-        const seq: number[] = [];
-        for (let k = 0; seq.length < 97 * 53; k++) {
-          const c = k < count ? k : Math.floor(rand() * count);
-          for (let i = 1 + (k % 40); i > 0; i--) seq.push(c);
+    test('codec cases, every width 1-21 (the four-pixel loops and their tails), odd heights', async () => {
+      await fc.assert(
+        fc.asyncProperty(codecCase, async ({ raster: r }) => {
+          same(r);
+          await roundTrip(r, pngFile(pngImageReference(r)));
+        }),
+        { numRuns: 200 },
+      );
+      const rand = rng(11);
+      for (let w = 1; w <= 21; w++)
+        for (const h of [1, 2, 5]) {
+          // gradients (Sub), 300 colours (truecolour), with and without alpha
+          same(raster(w, h, (x, y) => [x / w, y / h, rand(), 1]));
+          same(raster(w, h, (x, y) => [rand(), (x * y) / (w * h), 0.5, rand()]));
+          same(raster(w, h, (x) => [x % 2, 0.5, 0.25, 1]));
         }
-        const img = same(raster(97, 53, (x, y) => colours[seq[y * 97 + x]!]!));
-        expect(img.colorType === 3).toBe(count <= 256);
+      // Up rows, RGB and RGBA, every width 4-21 (the four-pixel loop and its tail, the first row as it
+      // is; narrower rows sample too few bytes for the entropy estimate to pick Up)
+      for (let w = 4; w <= 21; w++)
+        for (const alpha of [false, true]) {
+          const r = columnNoise(w, 200, alpha, w);
+          expect(same(r).filter).toBe(2);
+          await roundTrip(r);
+        }
+    });
+
+    test('the palette pass: 1, 2, 16, 255, 256 and 257 colours in runs of every length 1-40 (across rows), with and without alpha', () => {
+      const rand = rng(31);
+      for (const count of [1, 2, 16, 255, 256, 257])
+        for (const alpha of [false, true]) {
+          const colours = palette(count, alpha, count);
+          // runs of 1-40 pixels, each colour met first in order, then at random
+          const seq: number[] = [];
+          for (let k = 0; seq.length < 97 * 53; k++) {
+            const c = k < count ? k : Math.floor(rand() * count);
+            for (let i = 1 + (k % 40); i > 0; i--) seq.push(c);
+          }
+          const img = same(raster(97, 53, (x, y) => colours[seq[y * 97 + x]!]!));
+          expect(img.colorType === 3).toBe(count <= 256);
+        }
+    });
+
+    test('random floats, rounding ties, values outside [0, 1], NaN, infinities and signed zeros', () => {
+      const rand = rng(23);
+      const special = [0, -0, 1, 0.5, 1.5, -0.25, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 126.5 / 255, 127.5 / 255, 0.25, 1e-40, 3e38];
+      for (const [w, h] of [
+        [97, 61],
+        [256, 256],
+        [3, 300],
+      ] as const) {
+        const data = new Float32Array(w * h * 4);
+        for (let i = 0; i < data.length; i += 4) {
+          const k = (i / 4) % 6;
+          const a = k === 0 ? 1 : k === 1 ? 0.5 : k === 2 ? rand() : k === 3 ? 0 : k === 4 ? special[(i >> 2) % special.length]! : 1;
+          for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand() * (a > 0 ? a : 1);
+          data[i + 3] = a;
+          // runs: the pixel before, repeated
+          if (i >= 4 && rand() < 0.3) data.copyWithin(i, i - 4, i);
+        }
+        same({ kind: 'raster', width: w, height: h, data });
       }
-  });
-
-  test('random floats, rounding ties, values outside [0, 1], NaN, infinities and signed zeros', () => {
-    const rand = rng(23);
-    const special = [0, -0, 1, 0.5, 1.5, -0.25, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 126.5 / 255, 127.5 / 255, 0.25, 1e-40, 3e38];
-    for (const [w, h] of [
-      [97, 61],
-      [256, 256],
-      [3, 300],
-    ] as const) {
-      const data = new Float32Array(w * h * 4);
-      for (let i = 0; i < data.length; i += 4) {
-        const k = (i / 4) % 6;
-        const a = k === 0 ? 1 : k === 1 ? 0.5 : k === 2 ? rand() : k === 3 ? 0 : k === 4 ? special[(i >> 2) % special.length]! : 1;
-        for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand() * (a > 0 ? a : 1);
-        data[i + 3] = a;
-        // runs: the pixel before, repeated
-        if (i >= 4 && rand() < 0.3) data.copyWithin(i, i - 4, i);
+      // The four-pixel paths: every alpha >= 1 (1, past 1, infinite), the colours random or special,
+      // runs; then opaque pixels with one in 2-9 not (alpha below 1, 0, NaN), so that blocks of four
+      // fall on both paths and on the one-at-a-time path after them.
+      for (const every of [0, 2, 3, 5, 9]) {
+        const w = 61;
+        const h = 37;
+        const data = new Float32Array(w * h * 4);
+        const alphas = [1, 1, 1, 1.5, Number.POSITIVE_INFINITY, 3e38];
+        for (let i = 0; i < data.length; i += 4) {
+          const a = every && rand() < 1 / every ? special[Math.floor(rand() * 7)]! : alphas[Math.floor(rand() * alphas.length)]!;
+          for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand();
+          data[i + 3] = a;
+          if (i >= 4 && rand() < 0.3) data.copyWithin(i, i - 4, i);
+          if (i >= 16 && rand() < 0.05) data.copyWithin(i, i - 16, i - 12); // a run of one more pixel, across blocks
+        }
+        same({ kind: 'raster', width: w, height: h, data });
       }
-      same({ kind: 'raster', width: w, height: h, data });
-    }
-    // The four-pixel paths: every alpha >= 1 (1, past 1, infinite), the colours random or special,
-    // runs; then opaque pixels with one in 2-9 not (alpha below 1, 0, NaN), so that blocks of four
-    // fall on both paths and on the one-at-a-time path after them.
-    for (const every of [0, 2, 3, 5, 9]) {
-      const w = 61;
-      const h = 37;
-      const data = new Float32Array(w * h * 4);
-      const alphas = [1, 1, 1, 1.5, Number.POSITIVE_INFINITY, 3e38];
-      for (let i = 0; i < data.length; i += 4) {
-        const a = every && rand() < 1 / every ? special[Math.floor(rand() * 7)]! : alphas[Math.floor(rand() * alphas.length)]!;
-        for (let c = 0; c < 3; c++) data[i + c] = rand() < 0.2 ? special[Math.floor(rand() * special.length)]! : rand();
-        data[i + 3] = a;
-        if (i >= 4 && rand() < 0.3) data.copyWithin(i, i - 4, i);
-        if (i >= 16 && rand() < 0.05) data.copyWithin(i, i - 16, i - 12); // a run of one more pixel, across blocks
-      }
-      same({ kind: 'raster', width: w, height: h, data });
-    }
-  });
+    });
 
-  test('past PNG_SIMD_MAX_PIXELS (the TypeScript loops, the kernel memory bounded): the same data, decoding to toRGBA8', async () => {
-    const big = raster(1025, 1024, (x, y) => [x / 1025, y / 1024, 0.5, 1]);
-    expect(big.width * big.height).toBeGreaterThan(PNG_SIMD_MAX_PIXELS);
-    same(big);
-    await roundTrip(big);
-  });
+    test('past PNG_SIMD_MAX_PIXELS (the TypeScript loops, the kernel memory bounded): the same data, decoding to toRGBA8', async () => {
+      const big = raster(1025, 1024, (x, y) => [x / 1025, y / 1024, 0.5, 1]);
+      expect(big.width * big.height).toBeGreaterThan(PNG_SIMD_MAX_PIXELS);
+      same(big);
+      await roundTrip(big);
+    });
 
-  test('world example tiles: the same image data', async () => {
-    const backend = new CpuBackend();
-    const forms = new Set<string>();
-    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
-    const params = style.renderer.params({});
-    for (const [z, x, y] of [
-      [2, 1, 1],
-      [3, 4, 2],
-      [4, 8, 5],
-      [4, 2, 9],
-    ] as const) {
-      const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
-      const img = same(r);
-      forms.add(img.colorType === 3 ? 'indexed' : 'truecolour');
-      releaseRaster(r);
-    }
-    expect([...forms].sort()).toEqual(['indexed', 'truecolour']);
-  });
-
-  /** `r`'s pixels in a canvas of the canvas arena (src/util/wasm-arena.ts), as a render worker's output lies. */
-  const inTheArena = (r: Raster): Raster => {
-    const data = acquire(r.data.length, false);
-    data.set(r.data);
-    expect(inArena(data)).toBe(true);
-    return { ...r, data };
-  };
-
-  test('a raster lying in the canvas arena is read in place: the same image data (indexed, Sub, Up, RGBA, specials; sizes up and down)', () => {
-    const rand = rng(31);
-    const cases: Raster[] = [
-      raster(256, 256, (x, y) => [x / 256, y / 256, 0.5, 1]), // gradients: Sub
-      columnNoise(300, 200, false, 7), // Up, RGB
-      columnNoise(64, 64, true, 3), // Up, RGBA
-      raster(256, 256, (x) => [x % 3 ? 0.2 : 0.6, 0.5, 0.25, 1]), // indexed
-      raster(1024, 1024, (x, y) => [(x ^ y) / 1024, 0.5, 0.5, (x % 7) / 6]), // the largest the kernel takes: the block grows
-      raster(37, 29, () => [rand(), rand(), rand(), rand()]), // small after large: a new block
-      raster(256, 256, () => [rand() < 0.1 ? Number.NaN : rand(), -0, rand() * 2 - 0.5, rand() < 0.5 ? 1 : rand()]),
-    ];
-    for (const r of cases) {
-      const there = inTheArena(r);
-      same(there);
-      // the image data of the raster outside the arena (the copying path) too
-      expect(Buffer.from(pngFile(pngImage(there))).equals(Buffer.from(pngFile(pngImage(r))))).toBe(true);
-      release(there.data);
-    }
-  });
-
-  test("in the arena with no room for the encoder's block (arena turned off for new blocks): the copying path, the same data", () => {
-    const r = inTheArena(columnNoise(300, 200, true, 5));
-    const small = inTheArena(raster(40, 30, (x) => [x / 40, 0.5, 0.5, 1]));
-    setArenaEnabled(false);
-    try {
-      same(r); // may reuse the block held from before
-      same(small); // needs a block of its own size, which the arena refuses: the copying path
-    } finally {
-      setArenaEnabled(true);
-      release(r.data);
-      release(small.data);
-    }
-  });
-
-  test('world example tiles rendered as a render worker renders them (arenaOutput): read in place, the same image data', async () => {
-    const backend = new CpuBackend();
-    const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
-    const params = style.renderer.params({});
-    for (const [z, x, y] of [
-      [3, 4, 2],
-      [4, 8, 5],
-      [4, 2, 9],
-      [4, 1, 9],
-    ] as const)
-      for (const size of [256, 512]) {
-        const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, size), params, { backend, arenaOutput: true });
-        expect(inArena(r.data)).toBe(true);
-        same(r);
+    test('world example tiles: the same image data', async () => {
+      const backend = new CpuBackend();
+      const forms = new Set<string>();
+      const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+      const params = style.renderer.params({});
+      for (const [z, x, y] of [
+        [2, 1, 1],
+        [3, 4, 2],
+        [4, 8, 5],
+        [4, 2, 9],
+      ] as const) {
+        const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, 256), params, { backend });
+        const img = same(r);
+        forms.add(img.colorType === 3 ? 'indexed' : 'truecolour');
         releaseRaster(r);
       }
+      expect([...forms].sort()).toEqual(['indexed', 'truecolour']);
+    });
+
+    /** `r`'s pixels in a canvas of the canvas arena (src/util/wasm-arena.ts), as a render worker's output lies. */
+    const inTheArena = (r: Raster): Raster => {
+      const data = acquire(r.data.length, false);
+      data.set(r.data);
+      expect(inArena(data)).toBe(true);
+      return { ...r, data };
+    };
+
+    test('a raster lying in the canvas arena is read in place: the same image data (indexed, Sub, Up, RGBA, specials; sizes up and down)', () => {
+      const rand = rng(31);
+      const cases: Raster[] = [
+        raster(256, 256, (x, y) => [x / 256, y / 256, 0.5, 1]), // gradients: Sub
+        columnNoise(300, 200, false, 7), // Up, RGB
+        columnNoise(64, 64, true, 3), // Up, RGBA
+        raster(256, 256, (x) => [x % 3 ? 0.2 : 0.6, 0.5, 0.25, 1]), // indexed
+        raster(1024, 1024, (x, y) => [(x ^ y) / 1024, 0.5, 0.5, (x % 7) / 6]), // the largest the kernel takes: the block grows
+        raster(37, 29, () => [rand(), rand(), rand(), rand()]), // small after large: a new block
+        raster(256, 256, () => [rand() < 0.1 ? Number.NaN : rand(), -0, rand() * 2 - 0.5, rand() < 0.5 ? 1 : rand()]),
+      ];
+      for (const r of cases) {
+        const there = inTheArena(r);
+        same(there);
+        // the image data of the raster outside the arena (the copying path) too
+        expect(Buffer.from(pngFile(pngImage(there))).equals(Buffer.from(pngFile(pngImage(r))))).toBe(true);
+        release(there.data);
+      }
+    });
+
+    test("in the arena with no room for the encoder's block (arena turned off for new blocks): the copying path, the same data", () => {
+      const r = inTheArena(columnNoise(300, 200, true, 5));
+      const small = inTheArena(raster(40, 30, (x) => [x / 40, 0.5, 0.5, 1]));
+      setArenaEnabled(false);
+      try {
+        same(r); // may reuse the block held from before
+        same(small); // needs a block of its own size, which the arena refuses: the copying path
+      } finally {
+        setArenaEnabled(true);
+        release(r.data);
+        release(small.data);
+      }
+    });
+
+    test('world example tiles rendered as a render worker renders them (arenaOutput): read in place, the same image data', async () => {
+      const backend = new CpuBackend();
+      const style = await loadStyleFile(path.join(ROOT, 'examples/world/style.json'));
+      const params = style.renderer.params({});
+      for (const [z, x, y] of [
+        [3, 4, 2],
+        [4, 8, 5],
+        [4, 2, 9],
+        [4, 1, 9],
+      ] as const)
+        for (const size of [256, 512]) {
+          const { raster: r } = await style.renderer.renderWindow(tileWindow({ z, x, y }, size), params, { backend, arenaOutput: true });
+          expect(inArena(r.data)).toBe(true);
+          same(r);
+          releaseRaster(r);
+        }
+    });
+  });
+});
+
+describe("the addon's conversion (native/pixels.h convert_pixels)", () => {
+  // Both copies against toRGBA8Reference's bytes (the witnessed encoder's conversion): alphas 1, 0,
+  // in between and odd (NaN, -0, negative, above 1, tiny), colours on rounding ties, outside [0, 1],
+  // NaN and infinities; every length 0-70 (so every tail of the eight-pixel loop).
+  const special = [0, -0, 1, 0.5, 1.5, -0.25, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 126.5 / 255, 127.5 / 255, 1e-40, 3e38, 0.999999];
+  (KERNELS ? test : test.skip)('the bytes of toRGBA8Reference, and whether every alpha is 255', () => {
+    const rand = rng(77);
+    let checked = 0;
+    for (let n = 0; n <= 70; n++)
+      for (const kind of [0, 1, 2]) {
+        const data = new Float32Array(n * 4);
+        for (let i = 0; i < data.length; i++) {
+          const odd = rand() < (kind === 0 ? 0 : 0.2);
+          data[i] = odd ? special[Math.floor(rand() * special.length)]! : i % 4 === 3 ? (kind === 1 || rand() < 0.5 ? 1 : rand()) : rand();
+        }
+        const want = toRGBA8Reference({ kind: 'raster', width: n, height: 1, data });
+        const opaque = want.every((v, i) => i % 4 !== 3 || v === 255) ? 1 : 0;
+        for (const generic of KERNELS!.simd === 'avx512' ? ([0, 1] as const) : ([1] as const)) {
+          const out = new Int32Array(n).fill(7);
+          expect(KERNELS!.convert(data, out, n, generic)).toBe(opaque);
+          expect(Buffer.from(out.buffer).equals(Buffer.from(want.buffer, want.byteOffset, n * 4))).toBe(true);
+          checked++;
+        }
+      }
+    expect(checked).toBe(71 * 3 * (KERNELS!.simd === 'avx512' ? 2 : 1));
+  });
+  (KERNELS ? test : test.skip)('bad arguments throw, never read or write past an array', () => {
+    expect(() => KERNELS!.convert(new Float32Array(7), new Int32Array(2), 2, 0)).toThrow(/^convert: /);
+    expect(() => KERNELS!.convert(new Float32Array(8), new Int32Array(1), 2, 0)).toThrow(/^convert: /);
+    expect(() => KERNELS!.convert(new Float32Array(8), new Uint8Array(8) as unknown as Int32Array, 2, 0)).toThrow(/^convert: /);
+    expect(() => KERNELS!.convert(new Float32Array(8), new Int32Array(2), -1, 0)).toThrow(/^convert: /);
   });
 });

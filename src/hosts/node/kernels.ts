@@ -5,19 +5,27 @@
 // the values are the same bit for bit either way.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { bindNativeKernels, type NativeKernels, type NativeMultiply, type NativeNoise, type NativeRamp } from '../../util/native-kernels.js';
+import {
+  bindNativeKernels,
+  type NativeConvert,
+  type NativeKernels,
+  type NativeMultiply,
+  type NativeNoise,
+  type NativeRamp,
+} from '../../util/native-kernels.js';
 
 export interface Addon {
   noise: NativeNoise;
   ramp: NativeRamp;
   multiply: NativeMultiply;
+  convert: NativeConvert;
   simd: string;
 }
 
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, the PNG encoder's conversion), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -34,7 +42,7 @@ export function kernelsAddon(): Addon | null {
 
 /** The addon's kernels as the core takes them. */
 function bound(addon: Addon): NativeKernels {
-  return { name: info.name, noise: addon.noise, ramp: addon.ramp, multiply: addon.multiply };
+  return { name: info.name, noise: addon.noise, ramp: addon.ramp, multiply: addon.multiply, convert: addon.convert };
 }
 
 function load(): void {
