@@ -469,6 +469,27 @@ static napi_value convert(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/** over(base, over, out, opacity, generic): pixels.h over_pixels over base's pixels (opacity rounded to f32); true. */
+static napi_value over(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) return fail(env, "over: 5 arguments");
+  double opacity;
+  int32_t generic;
+  if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &generic) != napi_ok)
+    return fail(env, "over: number arguments");
+  size_t nBase;
+  const float *base = array_len(env, argv[0], napi_float32_array, &nBase);
+  if (!base || nBase % 4) return fail(env, "over: base must be a Float32Array of RGBA pixels");
+  const float *src = array_arg(env, argv[1], napi_float32_array, nBase);
+  float *out = array_arg(env, argv[2], napi_float32_array, nBase);
+  if (!src || !out) return fail(env, "over: over and out must be Float32Arrays as long as base");
+  over_pixels(base, src, out, nBase / 4, (float)opacity, HAVE_AVX512 && !generic && avx512());
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
@@ -479,6 +500,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "multiply", fn);
   napi_create_function(env, "convert", NAPI_AUTO_LENGTH, convert, NULL, &fn);
   napi_set_named_property(env, exports, "convert", fn);
+  napi_create_function(env, "over", NAPI_AUTO_LENGTH, over, NULL, &fn);
+  napi_set_named_property(env, exports, "over", fn);
   napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
   napi_set_named_property(env, exports, "simd", simd);
   return exports;

@@ -406,3 +406,61 @@ static int convert_pixels(const float *in, uint32_t *out, size_t n, int fast) {
   (void)fast;
   return all >> 24 == 255; // (no pixels: 1, as png-rows.wat)
 }
+
+// ---------------------------------------------------------------------------------------------
+// blend's `normal` + `over` without a mask as src/ops/blend/blend.wat `over` computes it (in f32:
+// co = f cs + (1 - as) cb, ao = as + (1 - as) ab, as = min(srcA, 1) f; the base unchanged where
+// srcA is not > 0), the same f32 operations, so the same bits as the WebAssembly kernel.
+
+/** Pixels [p0, p1) one by one. */
+static void over_scalar(const float *base, const float *over, float *out, size_t p0, size_t p1, float f) {
+  for (size_t p = p0; p < p1; p++) {
+    const float *s = over + p * 4, *b = base + p * 4;
+    float *o = out + p * 4;
+    const float sa = s[3];
+    if (!(sa > 0)) {
+      if (o != b) memcpy(o, b, 16);
+      continue;
+    }
+    const float as = (1.0f < sa ? 1.0f : sa) * f, k = 1.0f - as;
+    const float r = f * s[0] + k * b[0], g = f * s[1] + k * b[1], bl = f * s[2] + k * b[2], a = as + k * b[3];
+    o[0] = r;
+    o[1] = g;
+    o[2] = bl;
+    o[3] = a;
+  }
+}
+
+#if HAVE_AVX512
+/** over_scalar four pixels a step (one 16-lane vector). */
+static TARGET512 void over_avx512(const float *base, const float *over, float *out, size_t n, float f) {
+  const __m512 vf = _mm512_set1_ps(f), one = _mm512_set1_ps(1), zero = _mm512_setzero_ps();
+  size_t p = 0;
+  for (; p + 4 <= n; p += 4) {
+    const __m512 s = _mm512_loadu_ps(over + p * 4), b = _mm512_loadu_ps(base + p * 4);
+    const __m512 sa = _mm512_permute_ps(s, 0xff); // each pixel's alpha in its four lanes
+    const __mmask16 cover = _mm512_cmp_ps_mask(sa, zero, _CMP_GT_OQ);
+    if (!cover) {
+      if (out != base) _mm512_storeu_ps(out + p * 4, b);
+      continue;
+    }
+    const __m512 as = _mm512_mul_ps(_mm512_min_ps(one, sa), vf); // min(one, sa): one < sa ? one : sa
+    const __m512 t = _mm512_mask_blend_ps(0x8888, _mm512_mul_ps(vf, s), as);
+    const __m512 r = _mm512_add_ps(t, _mm512_mul_ps(_mm512_sub_ps(one, as), b));
+    _mm512_storeu_ps(out + p * 4, _mm512_mask_blend_ps(cover, b, r));
+  }
+  over_scalar(base, over, out, p, n, f);
+}
+#endif
+
+/** over across `n` pixels; `fast` the AVX-512 copy. */
+static void over_pixels(const float *base, const float *over, float *out, size_t n, float f, int fast) {
+#if HAVE_AVX512
+  if (fast) {
+    over_avx512(base, over, out, n, f);
+    return;
+  }
+#endif
+  (void)fast;
+  over_scalar(base, over, out, 0, n, f);
+}

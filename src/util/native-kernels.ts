@@ -53,6 +53,13 @@ export type NativeMultiply = (base: Float32Array, over: Float32Array, out: Float
  */
 export type NativeConvert = (input: Float32Array, out: Int32Array, n: number, generic: 0 | 1) => number;
 
+/**
+ * blend's `normal` + `over` without a mask as src/ops/blend/blend.wat `over` computes it, in f32
+ * (native/pixels.h `over_pixels`): every pixel of `base` with `over`'s into `out` (which may be
+ * `base`), `opacity` rounded to f32. `generic` 1: the portable copy (tests).
+ */
+export type NativeOver = (base: Float32Array, over: Float32Array, out: Float32Array, opacity: number, generic: 0 | 1) => boolean;
+
 export interface NativeKernels {
   /** What runs, for start-up lines and /metrics: e.g. `addon (avx512)`. */
   name: string;
@@ -60,6 +67,7 @@ export interface NativeKernels {
   ramp?: NativeRamp;
   multiply?: NativeMultiply;
   convert?: NativeConvert;
+  over?: NativeOver;
 }
 
 let bound: NativeKernels | null = null;

@@ -11,6 +11,7 @@ import {
   type NativeKernels,
   type NativeMultiply,
   type NativeNoise,
+  type NativeOver,
   type NativeRamp,
 } from '../../util/native-kernels.js';
 
@@ -19,13 +20,14 @@ export interface Addon {
   ramp: NativeRamp;
   multiply: NativeMultiply;
   convert: NativeConvert;
+  over: NativeOver;
   simd: string;
 }
 
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, the PNG encoder's conversion), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply and normal over, the PNG encoder's conversion), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -42,7 +44,7 @@ export function kernelsAddon(): Addon | null {
 
 /** The addon's kernels as the core takes them. */
 function bound(addon: Addon): NativeKernels {
-  return { name: info.name, noise: addon.noise, ramp: addon.ramp, multiply: addon.multiply, convert: addon.convert };
+  return { name: info.name, noise: addon.noise, ramp: addon.ramp, multiply: addon.multiply, convert: addon.convert, over: addon.over };
 }
 
 function load(): void {

@@ -486,6 +486,48 @@ describe.each(FAST_KERNELS)('%s', (_name, native) => {
   });
 });
 
+describe("the addon's normal over (native/pixels.h over_pixels)", () => {
+  // Both copies against blend.wat's `over` (the addon unbound), bit for bit: the same f32
+  // operations. Source alphas 0, -0, negative, NaN, in (0, 1), 1 and above; odd channels; every
+  // length 1-40 (the four-pixel loop's tails); into a buffer of its own and in place.
+  const odd = [0, -0, 1, Number.NaN, -1, 2, 0.5, 1e-40, Number.POSITIVE_INFINITY, 0.999999];
+  afterAll(() => useNative(true));
+  (ADDON ? test : test.skip)("blend.wat's bits", () => {
+    const r = rng(505);
+    let checked = 0;
+    for (let n = 1; n <= 40; n++) {
+      const base = new Float32Array(n * 4);
+      const over = new Float32Array(n * 4);
+      for (let i = 0; i < n * 4; i++) {
+        base[i] = r() < 0.15 ? odd[Math.floor(r() * odd.length)]! : r();
+        over[i] = r() < 0.15 ? odd[Math.floor(r() * odd.length)]! : i % 4 === 3 && r() < 0.3 ? 0 : r() * 1.1;
+      }
+      for (const opacity of [1, 0.35, 0, 0.1 + 1e-9]) {
+        useNative(false);
+        const want = new Float32Array(n * 4);
+        expect(normalOverSimd(base, over, opacity, want)).toBe(true);
+        for (const generic of ADDON!.simd === 'avx512' ? ([0, 1] as const) : ([1] as const)) {
+          const out = new Float32Array(n * 4).fill(7);
+          expect(ADDON!.over(base, over, out, opacity, generic)).toBe(true);
+          const inPlace = base.slice();
+          ADDON!.over(inPlace, over, inPlace, opacity, generic);
+          const w = new Uint32Array(want.buffer);
+          expect([n, opacity, generic, new Uint32Array(out.buffer).every((v, i) => v === w[i])]).toEqual([n, opacity, generic, true]);
+          expect(new Uint32Array(inPlace.buffer).every((v, i) => v === w[i])).toBe(true);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(40 * 4 * (ADDON!.simd === 'avx512' ? 2 : 1));
+  });
+  (ADDON ? test : test.skip)('bad arguments throw, never read past an array', () => {
+    const px = new Float32Array(16);
+    expect(() => ADDON!.over(px, px.subarray(4), new Float32Array(16), 1, 0)).toThrow(/^over: /);
+    expect(() => ADDON!.over(px, new Float32Array(16), px.subarray(1), 1, 0)).toThrow(/^over: /);
+    expect(() => ADDON!.over(px.subarray(1), new Float32Array(16), new Float32Array(16), 1, 0)).toThrow(/^over: /);
+  });
+});
+
 describe("the addon's multiply (native/pixels.h)", () => {
   // Both copies (the portable one and, where the CPU has it, AVX-512's eight pixels a step)
   // against the TypeScript loop: odd channels and alphas (NaN, -0, negatives, above 1,
