@@ -1,6 +1,8 @@
 // tilegraph's native CPU kernels, a Node-API addon: the noise op's octaves (value and simplex fBm)
 // with 512-bit vectors, the same values as the TypeScript reference (src/ops/noise/cpu.ts
-// noiseReference) bit for bit. Built by scripts/build-native.mjs with the system's C compiler
+// noiseReference) bit for bit; and the per-pixel kernels of native/pixels.h (the colour ramp,
+// blend's multiply and normal over, the PNG encoder's conversion), each the same bits as the
+// WebAssembly kernel it replaces. Built by scripts/build-native.mjs with the system's C compiler
 // against Node's own headers; the Node host binds it to the core (src/hosts/node/kernels.ts ->
 // src/util/native-kernels.ts) only where the CPU has AVX-512 (x86-64-v4): elsewhere the
 // WebAssembly kernels run, which are faster there than these eight-lane vectors split into halves.
@@ -15,6 +17,11 @@
 //     first column, count), the others +0. acc: at least w h channels doubles of scratch. false
 //     (nothing written) where a simplex octave's lattice box is much larger than the canvas (the
 //     caller's own kernel runs then). generic 1: the portable copy even where AVX-512 runs (tests).
+//   ramp(src, n, out, table, values, size, ends, opacity, generic?): boolean   pixels.h ramp_pixels
+//   multiply(base, over, out, opacity, atop, generic): boolean              pixels.h multiply_pixels
+//   over(base, over, out, opacity, generic): boolean                        pixels.h over_pixels
+//   convert(input, out: Int32Array, n, generic): 0 | 1                      pixels.h convert_pixels
+//     Typed arrays as src/util/native-kernels.ts describes them; a short or mistyped array throws.
 //   simd: "avx512" where the AVX-512 copy runs on this CPU, else ""
 //
 // Stateless and context-aware (NAPI_MODULE_INIT): every thread may call it.

@@ -35,7 +35,7 @@ const ADDONS = [
     sources: () => [path.join(NATIVE, 'deflate.c'), ...LIBDEFLATE.map((f) => path.join(NATIVE, 'libdeflate/lib', f))],
     inputs: () =>
       readdirSync(NATIVE, { recursive: true, withFileTypes: true })
-        .filter((d) => d.isFile() && /\.[ch]$/.test(d.name) && !/^(kernels\.c|noise-body\.h)$/.test(d.name))
+        .filter((d) => d.isFile() && /\.[ch]$/.test(d.name) && !/^(kernels\.c|noise-body\.h|pixels\.h)$/.test(d.name))
         .map((d) => path.join(d.parentPath ?? d.path, d.name)),
     flags: ['-O2'],
     fallback: 'PNG tiles deflate with node:zlib',
@@ -43,12 +43,12 @@ const ADDONS = [
   {
     file: KERNELS_ADDON,
     what: 'kernels addon',
-    built: 'noise with 512-bit vectors',
+    built: 'noise, colour ramp, blends and PNG conversion with 512-bit vectors',
     sources: () => [path.join(NATIVE, 'kernels.c')],
     inputs: () => ['kernels.c', 'noise-body.h', 'pixels.h'].map((f) => path.join(NATIVE, f)),
     // -ffp-contract=off: no fused multiply-adds, the reference's roundings (native/noise-body.h)
     flags: ['-O3', '-ffp-contract=off', '-Wno-psabi'],
-    fallback: 'noise runs in WebAssembly',
+    fallback: 'noise, the colour ramp, the blends and the PNG conversion run in WebAssembly',
   },
 ];
 
