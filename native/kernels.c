@@ -28,6 +28,7 @@
 #include <node_api.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -438,6 +439,29 @@ static napi_value ramp(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/**
+ * A blend's (base, over, out) arguments: Float32Arrays of whole RGBA pixels, over and out at least
+ * as long as base. The pixel count, or -1 with `what`'s RangeError thrown.
+ */
+static int64_t blend_arrays(napi_env env, napi_value *argv, const char *what, const float **base, const float **over, float **out) {
+  char msg[120];
+  size_t n;
+  *base = array_len(env, argv[0], napi_float32_array, &n);
+  if (!*base || n % 4) {
+    snprintf(msg, sizeof msg, "%s: base must be a Float32Array of RGBA pixels", what);
+    fail(env, msg);
+    return -1;
+  }
+  *over = array_arg(env, argv[1], napi_float32_array, n);
+  *out = array_arg(env, argv[2], napi_float32_array, n);
+  if (!*over || !*out) {
+    snprintf(msg, sizeof msg, "%s: over and out must be Float32Arrays as long as base", what);
+    fail(env, msg);
+    return -1;
+  }
+  return (int64_t)(n / 4);
+}
+
 /** multiply(base, over, out, opacity, atop, generic): pixels.h multiply_pixels over base's pixels; true. */
 static napi_value multiply(napi_env env, napi_callback_info info) {
   size_t argc = 6;
@@ -448,13 +472,11 @@ static napi_value multiply(napi_env env, napi_callback_info info) {
   if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &atop) != napi_ok ||
       napi_get_value_int32(env, argv[5], &generic) != napi_ok)
     return fail(env, "multiply: number arguments");
-  size_t nBase;
-  const float *base = array_len(env, argv[0], napi_float32_array, &nBase);
-  if (!base || nBase % 4) return fail(env, "multiply: base must be a Float32Array of RGBA pixels");
-  const float *over = array_arg(env, argv[1], napi_float32_array, nBase);
-  float *out = array_arg(env, argv[2], napi_float32_array, nBase);
-  if (!over || !out) return fail(env, "multiply: over and out must be Float32Arrays as long as base");
-  multiply_pixels(base, over, out, nBase / 4, opacity, atop != 0, HAVE_AVX512 && !generic && avx512());
+  const float *base, *over;
+  float *out;
+  const int64_t n = blend_arrays(env, argv, "multiply", &base, &over, &out);
+  if (n < 0) return NULL;
+  multiply_pixels(base, over, out, (size_t)n, opacity, atop != 0, HAVE_AVX512 && !generic && avx512());
   napi_value result;
   napi_get_boolean(env, true, &result);
   return result;
@@ -485,13 +507,11 @@ static napi_value over(napi_env env, napi_callback_info info) {
   int32_t generic;
   if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &generic) != napi_ok)
     return fail(env, "over: number arguments");
-  size_t nBase;
-  const float *base = array_len(env, argv[0], napi_float32_array, &nBase);
-  if (!base || nBase % 4) return fail(env, "over: base must be a Float32Array of RGBA pixels");
-  const float *src = array_arg(env, argv[1], napi_float32_array, nBase);
-  float *out = array_arg(env, argv[2], napi_float32_array, nBase);
-  if (!src || !out) return fail(env, "over: over and out must be Float32Arrays as long as base");
-  over_pixels(base, src, out, nBase / 4, (float)opacity, HAVE_AVX512 && !generic && avx512());
+  const float *base, *src;
+  float *out;
+  const int64_t n = blend_arrays(env, argv, "over", &base, &src, &out);
+  if (n < 0) return NULL;
+  over_pixels(base, src, out, (size_t)n, (float)opacity, HAVE_AVX512 && !generic && avx512());
   napi_value result;
   napi_get_boolean(env, true, &result);
   return result;
