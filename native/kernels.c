@@ -1,8 +1,8 @@
 // tilegraph's native CPU kernels, a Node-API addon: the noise op's octaves (value and simplex fBm)
 // with 512-bit vectors, the same values as the TypeScript reference (src/ops/noise/cpu.ts
 // noiseReference) bit for bit; and the per-pixel kernels of native/pixels.h (the colour ramp,
-// blend's multiply and normal over, the PNG encoder's conversion), each the same bits as the
-// WebAssembly kernel it replaces. Built by scripts/build-native.mjs with the system's C compiler
+// blend's multiply and normal over, blur's convolutions, the PNG encoder's conversion), each the
+// same bits as the WebAssembly kernel it replaces. Built by scripts/build-native.mjs with the system's C compiler
 // against Node's own headers; the Node host binds it to the core (src/hosts/node/kernels.ts ->
 // src/util/native-kernels.ts) only where the CPU has AVX-512 (x86-64-v4): elsewhere the
 // WebAssembly kernels run, which are faster there than these eight-lane vectors split into halves.
@@ -21,6 +21,9 @@
 //   multiply(base, over, out, opacity, atop, generic): boolean              pixels.h multiply_pixels
 //   over(base, over, out, opacity, generic): boolean                        pixels.h over_pixels
 //   convert(input, out: Int32Array, n, generic): 0 | 1                      pixels.h convert_pixels
+//   convY(mem: Uint8Array, in, rowBytes, out, outRowBytes, lenBytes, nOut, wts, taps, generic)
+//   convX(mem: Uint8Array, in, inRowBytes, rows, out, outRowBytes, nOut, wts, taps, generic)
+//     blur.wat's convY / convX on `mem`'s bytes (pixels.h conv_y_*, conv_x_*): true
 //     Typed arrays as src/util/native-kernels.ts describes them; a short or mistyped array throws.
 //   simd: "avx512" where the AVX-512 copy runs on this CPU, else ""
 //
@@ -517,6 +520,79 @@ static napi_value over(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/** Ten arguments of a convolution: the memory's bytes, eight byte offsets, strides and counts (whole, >= 0), the copy. */
+static uint8_t *conv_args(napi_env env, napi_callback_info info, const char *what, double *v, int32_t *generic, size_t *len) {
+  size_t argc = 10;
+  napi_value argv[10];
+  char msg[120];
+  snprintf(msg, sizeof msg, "%s: a Uint8Array, eight whole numbers >= 0 and the copy", what);
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 10) {
+    fail(env, msg);
+    return NULL;
+  }
+  uint8_t *mem = array_len(env, argv[0], napi_uint8_array, len);
+  int ok = mem != NULL && napi_get_value_int32(env, argv[9], generic) == napi_ok;
+  for (int i = 0; ok && i < 8; i++) ok = napi_get_value_double(env, argv[1 + i], &v[i]) == napi_ok && v[i] >= 0 && v[i] == floor(v[i]) && v[i] < 4294967296.0;
+  if (!ok) fail(env, msg);
+  return ok ? mem : NULL;
+}
+
+/** convY(mem, in, rowBytes, out, outRowBytes, lenBytes, nOut, wts, taps, generic): blur.wat convY in pixels.h; true. */
+static napi_value conv_y_js(napi_env env, napi_callback_info info) {
+  double v[8];
+  int32_t generic;
+  size_t len;
+  uint8_t *mem = conv_args(env, info, "convY", v, &generic, &len);
+  if (!mem) return NULL;
+  const double in = v[0], rowBytes = v[1], out = v[2], outRowBytes = v[3], lenBytes = v[4], nOut = v[5], wts = v[6], taps = v[7];
+  int ok = fmod(in, 4) == 0 && fmod(rowBytes, 4) == 0 && fmod(out, 4) == 0 && fmod(outRowBytes, 4) == 0 && fmod(lenBytes, 4) == 0 && fmod(wts, 4) == 0 &&
+           nOut < 1 << 20 && taps < 1 << 16;
+  if (ok && nOut > 0 && lenBytes > 0)
+    ok = (taps == 0 || (in + (nOut + taps - 2) * rowBytes + lenBytes <= (double)len && wts + 16 * taps <= (double)len)) &&
+         out + (nOut - 1) * outRowBytes + lenBytes <= (double)len;
+  if (!ok) return fail(env, "convY: a row outside the memory");
+  const float *w = (const float *)(mem + (size_t)wts);
+  const float *src = (const float *)(mem + (size_t)in);
+  float *dst = (float *)(mem + (size_t)out);
+#if HAVE_AVX512
+  if (!generic && avx512())
+    conv_y_avx512(src, (size_t)rowBytes / 4, dst, (size_t)outRowBytes / 4, (size_t)lenBytes / 4, (int)nOut, w, (int)taps);
+  else
+#endif
+    conv_y_scalar(src, (size_t)rowBytes / 4, dst, (size_t)outRowBytes / 4, (size_t)lenBytes / 4, (int)nOut, w, (int)taps);
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
+/** convX(mem, in, inRowBytes, rows, out, outRowBytes, nOut, wts, taps, generic): blur.wat convX in pixels.h; true. */
+static napi_value conv_x_js(napi_env env, napi_callback_info info) {
+  double v[8];
+  int32_t generic;
+  size_t len;
+  uint8_t *mem = conv_args(env, info, "convX", v, &generic, &len);
+  if (!mem) return NULL;
+  const double in = v[0], inRowBytes = v[1], rows = v[2], out = v[3], outRowBytes = v[4], nOut = v[5], wts = v[6], taps = v[7];
+  int ok = fmod(in, 4) == 0 && fmod(inRowBytes, 4) == 0 && fmod(out, 4) == 0 && fmod(outRowBytes, 4) == 0 && fmod(wts, 4) == 0 && rows < 1 << 20 &&
+           nOut < 1 << 20 && taps < 1 << 16;
+  if (ok && rows > 0 && nOut > 0)
+    ok = (taps == 0 || (in + (rows - 1) * inRowBytes + 16 * (nOut + taps - 1) <= (double)len && wts + 16 * taps <= (double)len)) &&
+         out + (rows - 1) * outRowBytes + 16 * nOut <= (double)len;
+  if (!ok) return fail(env, "convX: a row outside the memory");
+  const float *w = (const float *)(mem + (size_t)wts);
+  const float *src = (const float *)(mem + (size_t)in);
+  float *dst = (float *)(mem + (size_t)out);
+#if HAVE_AVX512
+  if (!generic && avx512())
+    conv_x_avx512(src, (size_t)inRowBytes / 4, (int)rows, dst, (size_t)outRowBytes / 4, (int)nOut, w, (int)taps);
+  else
+#endif
+    conv_x_scalar(src, (size_t)inRowBytes / 4, (int)rows, dst, (size_t)outRowBytes / 4, (int)nOut, w, (int)taps);
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
@@ -529,6 +605,10 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "convert", fn);
   napi_create_function(env, "over", NAPI_AUTO_LENGTH, over, NULL, &fn);
   napi_set_named_property(env, exports, "over", fn);
+  napi_create_function(env, "convY", NAPI_AUTO_LENGTH, conv_y_js, NULL, &fn);
+  napi_set_named_property(env, exports, "convY", fn);
+  napi_create_function(env, "convX", NAPI_AUTO_LENGTH, conv_x_js, NULL, &fn);
+  napi_set_named_property(env, exports, "convX", fn);
   napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
   napi_set_named_property(env, exports, "simd", simd);
   return exports;

@@ -464,3 +464,59 @@ static void over_pixels(const float *base, const float *over, float *out, size_t
   (void)fast;
   over_scalar(base, over, out, 0, n, f);
 }
+
+// ---------------------------------------------------------------------------------------------
+// blur's convolutions with one weight table (src/ops/blur/blur.wat convY and convX): each output
+// value 0 + W[0] x0 + W[1] x1 + ... in tap order, in f32 (no fused multiply-add), the bits of the
+// WebAssembly kernels. `w` holds one f32x4 a tap (the weight in every lane): W[t] is w[4 t].
+
+/**
+ * convY: output row y (len floats at out + y outStride) = sum over t < taps of W[t] input row
+ * y + t (at in + (y + t) inStride), for y < nOut (strides in floats).
+ */
+static void conv_y_scalar(const float *in, size_t inStride, float *out, size_t outStride, size_t len, int nOut, const float *w, int taps) {
+  for (int y = 0; y < nOut; y++)
+    for (size_t j = 0; j < len; j++) {
+      float a = 0;
+      for (int t = 0; t < taps; t++) a = a + in[(size_t)(y + t) * inStride + j] * w[4 * t];
+      out[(size_t)y * outStride + j] = a;
+    }
+}
+
+/** convX: per row y < rows, output pixel x < nOut (four floats) = sum over t < taps of W[t] input pixel x + t. */
+static void conv_x_scalar(const float *in, size_t inStride, int rows, float *out, size_t outStride, int nOut, const float *w, int taps) {
+  for (int y = 0; y < rows; y++)
+    for (int x = 0; x < nOut; x++)
+      for (int c = 0; c < 4; c++) {
+        float a = 0;
+        for (int t = 0; t < taps; t++) a = a + in[(size_t)y * inStride + (size_t)(x + t) * 4 + c] * w[4 * t];
+        out[(size_t)y * outStride + (size_t)x * 4 + c] = a;
+      }
+}
+
+#if HAVE_AVX512
+/** conv_y_scalar sixteen floats of a row a step (the last step masked). */
+static TARGET512 void conv_y_avx512(const float *in, size_t inStride, float *out, size_t outStride, size_t len, int nOut, const float *w, int taps) {
+  for (int y = 0; y < nOut; y++)
+    for (size_t j = 0; j < len; j += 16) {
+      const __mmask16 m = len - j >= 16 ? 0xffff : (__mmask16)((1u << (len - j)) - 1);
+      __m512 a = _mm512_setzero_ps();
+      const float *p = in + (size_t)y * inStride + j;
+      for (int t = 0; t < taps; t++, p += inStride) a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, p), _mm512_set1_ps(w[4 * t])));
+      _mm512_mask_storeu_ps(out + (size_t)y * outStride + j, m, a);
+    }
+}
+
+/** conv_x_scalar four pixels a step (the last step masked). */
+static TARGET512 void conv_x_avx512(const float *in, size_t inStride, int rows, float *out, size_t outStride, int nOut, const float *w, int taps) {
+  for (int y = 0; y < rows; y++)
+    for (int x = 0; x < nOut; x += 4) {
+      const int n = nOut - x >= 4 ? 4 : nOut - x;
+      const __mmask16 m = n == 4 ? 0xffff : (__mmask16)((1u << (4 * n)) - 1);
+      __m512 a = _mm512_setzero_ps();
+      const float *p = in + (size_t)y * inStride + (size_t)x * 4;
+      for (int t = 0; t < taps; t++, p += 4) a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, p), _mm512_set1_ps(w[4 * t])));
+      _mm512_mask_storeu_ps(out + (size_t)y * outStride + (size_t)x * 4, m, a);
+    }
+}
+#endif

@@ -60,6 +60,25 @@ export type NativeConvert = (input: Float32Array, out: Int32Array, n: number, ge
  */
 export type NativeOver = (base: Float32Array, over: Float32Array, out: Float32Array, opacity: number, generic: 0 | 1) => boolean;
 
+/**
+ * blur's convolutions with one weight table (native/pixels.h: src/ops/blur/blur.wat `convY` /
+ * `convX` in C, sixteen floats a step, the same f32 sums): `mem` the bytes of the memory the
+ * WebAssembly kernel would run on, then that kernel's eight arguments (byte offsets, strides and
+ * counts). `generic` 1: the portable copy (tests).
+ */
+export type NativeConv = (
+  mem: Uint8Array,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  wts: number,
+  taps: number,
+  generic: 0 | 1,
+) => boolean;
+
 export interface NativeKernels {
   /** What runs, for start-up lines and /metrics: e.g. `addon (avx512)`. */
   name: string;
@@ -68,6 +87,8 @@ export interface NativeKernels {
   multiply?: NativeMultiply;
   convert?: NativeConvert;
   over?: NativeOver;
+  convY?: NativeConv;
+  convX?: NativeConv;
 }
 
 let bound: NativeKernels | null = null;

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
   bindNativeKernels,
+  type NativeConv,
   type NativeConvert,
   type NativeKernels,
   type NativeMultiply,
@@ -21,13 +22,15 @@ export interface Addon {
   multiply: NativeMultiply;
   convert: NativeConvert;
   over: NativeOver;
+  convY: NativeConv;
+  convX: NativeConv;
   simd: string;
 }
 
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply and normal over, the PNG encoder's conversion), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply and normal over, blur's convolutions, the PNG encoder's conversion), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -44,7 +47,16 @@ export function kernelsAddon(): Addon | null {
 
 /** The addon's kernels as the core takes them. */
 function bound(addon: Addon): NativeKernels {
-  return { name: info.name, noise: addon.noise, ramp: addon.ramp, multiply: addon.multiply, convert: addon.convert, over: addon.over };
+  return {
+    name: info.name,
+    noise: addon.noise,
+    ramp: addon.ramp,
+    multiply: addon.multiply,
+    convert: addon.convert,
+    over: addon.over,
+    convY: addon.convY,
+    convX: addon.convX,
+  };
 }
 
 function load(): void {

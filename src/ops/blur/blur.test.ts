@@ -5,8 +5,11 @@ import { BLUR_SIMD_MAX_PIXELS, blurExactPlaneSimd, blurExactSimd, blurMemoryByte
 import { gaussianKernel, kernelRadius } from './plan.js';
 import { Renderer, tileWindow, type Window } from '../../index.js';
 import { rng } from '../../../tests/helpers/random.js';
+import { ADDON, announceAddon, FAST_KERNELS, useNative } from '../../../tests/helpers/native.js';
 import { polygonCollection } from '../../../tests/helpers/geometry.js';
 import { gpuTest, checkParity, PARITY_WINDOW, randomRasterNodes, rasterSources, RASTER_TOL } from '../../../tests/gpu/harness.js';
+
+announceAddon('src/ops/blur/blur.test.ts');
 
 type Pattern = 'noise' | 'step' | 'square' | 'dot' | 'lines';
 
@@ -114,47 +117,118 @@ describe('the exact kernel in SIMD (sigma < 4, RGBA and one plane) within 1e-6 o
   });
 });
 
-describe("the sliding passes (convX, convY) give the tap tables' bits", () => {
-  // Where every tap lies inside the source (the op's pad is at least the radius), blurExactSimd and
-  // blurExactPlaneSimd run convX / convY (one weight table, sliding four outputs); the tap-table
-  // kernels (pixels, rows) are the reference, compared with Object.is on every value: the same
-  // f32 sums in the same order, signed zeros and non-finite values included.
-  const t = simdAvailable() ? test : test.skip;
-  t('RGBA and one plane, sigma 0.5 .. 3.9, sizes not multiples of 4, -0, Infinity and NaN', () => {
-    const same = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
-    for (const sigma of [0.5, 1.5, 2.5, 3.9]) {
-      for (const [w, h] of [
-        [45, 38],
-        [4, 3],
-        [64, 33],
-      ] as const) {
-        const { r, sw, sh } = apron(sigma, w, h);
-        for (const kind of ['noise', 'step', 'dot'] as Pattern[]) {
-          const src = image(kind, sw, sh, sigma, 7);
-          src[5] = -0;
-          src[(sw * r + r) * 4 + 2] = Number.POSITIVE_INFINITY;
-          src[(sw * (r + 2) + r + 3) * 4 + 1] = Number.NaN;
-          const k = gaussianKernel(sigma);
-          for (const [ox, oy] of [
-            [r, r],
-            [r + 1, r],
-          ] as const) {
-            const ww = Math.min(w, sw - ox - r);
-            const a = new Float32Array(ww * h * 4);
-            const b = new Float32Array(ww * h * 4);
-            expect(blurExactSimd(src, sw, sh, ox, oy, ww, h, k, a)).toBe(true);
-            expect(blurExactSimd(src, sw, sh, ox, oy, ww, h, k, b, false)).toBe(true);
-            expect({ sigma, w: ww, h, kind, rgba: same(a, b) }).toEqual({ sigma, w: ww, h, kind, rgba: true });
-            const plane = Float32Array.from({ length: sw * sh }, (_, i) => src[i * 4 + 2]!);
-            const pa = new Float32Array(ww * h);
-            const pb = new Float32Array(ww * h);
-            expect(blurExactPlaneSimd(plane, sw, sh, ox, oy, ww, h, k, pa)).toBe(true);
-            expect(blurExactPlaneSimd(plane, sw, sh, ox, oy, ww, h, k, pb, false)).toBe(true);
-            expect({ sigma, w: ww, h, kind, plane: same(pa, pb) }).toEqual({ sigma, w: ww, h, kind, plane: true });
+describe.each(FAST_KERNELS)('%s', (_name, native) => {
+  describe("the sliding passes (convX, convY) give the tap tables' bits", () => {
+    // Where every tap lies inside the source (the op's pad is at least the radius), blurExactSimd and
+    // blurExactPlaneSimd run convX / convY (one weight table, sliding four outputs); the tap-table
+    // kernels (pixels, rows) are the reference, compared with Object.is on every value: the same
+    // f32 sums in the same order, signed zeros and non-finite values included.
+    const t = simdAvailable() ? test : test.skip;
+    // useNative: the sliding passes in blur.wat, or in the addon where the CPU has AVX-512 (the tap
+    // tables stay in blur.wat either way)
+    beforeEach(() => useNative(native));
+    afterAll(() => useNative(true));
+    t('RGBA and one plane, sigma 0.5 .. 3.9, sizes not multiples of 4, -0, Infinity and NaN', () => {
+      const same = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+      for (const sigma of [0.5, 1.5, 2.5, 3.9]) {
+        for (const [w, h] of [
+          [45, 38],
+          [4, 3],
+          [64, 33],
+        ] as const) {
+          const { r, sw, sh } = apron(sigma, w, h);
+          for (const kind of ['noise', 'step', 'dot'] as Pattern[]) {
+            const src = image(kind, sw, sh, sigma, 7);
+            src[5] = -0;
+            src[(sw * r + r) * 4 + 2] = Number.POSITIVE_INFINITY;
+            src[(sw * (r + 2) + r + 3) * 4 + 1] = Number.NaN;
+            const k = gaussianKernel(sigma);
+            for (const [ox, oy] of [
+              [r, r],
+              [r + 1, r],
+            ] as const) {
+              const ww = Math.min(w, sw - ox - r);
+              const a = new Float32Array(ww * h * 4);
+              const b = new Float32Array(ww * h * 4);
+              expect(blurExactSimd(src, sw, sh, ox, oy, ww, h, k, a)).toBe(true);
+              expect(blurExactSimd(src, sw, sh, ox, oy, ww, h, k, b, false)).toBe(true);
+              expect({ sigma, w: ww, h, kind, rgba: same(a, b) }).toEqual({ sigma, w: ww, h, kind, rgba: true });
+              const plane = Float32Array.from({ length: sw * sh }, (_, i) => src[i * 4 + 2]!);
+              const pa = new Float32Array(ww * h);
+              const pb = new Float32Array(ww * h);
+              expect(blurExactPlaneSimd(plane, sw, sh, ox, oy, ww, h, k, pa)).toBe(true);
+              expect(blurExactPlaneSimd(plane, sw, sh, ox, oy, ww, h, k, pb, false)).toBe(true);
+              expect({ sigma, w: ww, h, kind, plane: same(pa, pb) }).toEqual({ sigma, w: ww, h, kind, plane: true });
+            }
           }
         }
       }
-    }
+    });
+  });
+});
+
+describe("the addon's convolutions (native/pixels.h convY, convX)", () => {
+  // Both copies against the sums written out in f32 here (Math.fround after each product and each
+  // sum: exact, as f32 products fit an f64 and a sum's f64 rounding never lands on an f32 tie),
+  // from +0 in tap order; odd lengths (the masked last step), -0, infinities and NaN; strides
+  // wider than a row; and bad offsets throw rather than read past the memory.
+  const sum = (xs: number[], ws: number[]) => xs.reduce((a, x, t) => Math.fround(a + Math.fround(x * ws[t]!)), 0);
+  (ADDON ? test : test.skip)('the f32 sums in tap order, bit for bit', () => {
+    const r = rng(99);
+    const odd = [-0, 0, Number.POSITIVE_INFINITY, Number.NaN, 1e-40, -3];
+    const mem = new Float32Array(1 << 16);
+    for (let i = 0; i < mem.length; i++) mem[i] = r() < 0.03 ? odd[Math.floor(r() * odd.length)]! : Math.fround(r() * 2 - 0.5);
+    const bytes = new Uint8Array(mem.buffer);
+    const copies = ADDON?.simd === 'avx512' ? ([0, 1] as const) : ([1] as const);
+    for (const taps of [0, 1, 3, 7, 12])
+      for (const len of [1, 4, 15, 16, 17, 37]) {
+        const wts = 60000; // weights at floats 60000.., each in four lanes
+        const ws = Array.from({ length: taps }, (_, t) => mem[wts + 4 * t]!);
+        for (let t = 0; t < taps; t++) mem.fill(ws[t]!, wts + 4 * t, wts + 4 * t + 4);
+        for (const generic of copies) {
+          // convY: rows of `len` floats at stride len + 5 from float 100, 6 outputs at float 20000, stride len + 2
+          const inS = len + 5;
+          const outS = len + 2;
+          ADDON!.convY(bytes, 400, inS * 4, 80000, outS * 4, len * 4, 6, wts * 4, taps, generic);
+          for (let y = 0; y < 6; y++)
+            for (let j = 0; j < len; j++) {
+              const want = sum(
+                Array.from({ length: taps }, (_, t) => mem[100 + (y + t) * inS + j]!),
+                ws,
+              );
+              expect([taps, len, generic, 'Y', y, j, Object.is(mem[20000 + y * outS + j], want)]).toEqual([taps, len, generic, 'Y', y, j, true]);
+            }
+          // convX: 3 rows, `len` output pixels, input rows of len + taps + 2 pixels from float 30000
+          const inP = (len + taps + 2) * 4;
+          ADDON!.convX(bytes, 120000, inP * 4, 3, 160000, (len * 4 + 8) * 4, len, wts * 4, taps, generic);
+          for (let y = 0; y < 3; y++)
+            for (let x = 0; x < len; x++)
+              for (let c = 0; c < 4; c++) {
+                const want = sum(
+                  Array.from({ length: taps }, (_, t) => mem[30000 + y * inP + (x + t) * 4 + c]!),
+                  ws,
+                );
+                expect([taps, len, generic, 'X', y, x, c, Object.is(mem[40000 + y * (len * 4 + 8) + x * 4 + c], want)]).toEqual([
+                  taps,
+                  len,
+                  generic,
+                  'X',
+                  y,
+                  x,
+                  c,
+                  true,
+                ]);
+              }
+        }
+      }
+  });
+  (ADDON ? test : test.skip)('offsets, strides or counts past the memory throw', () => {
+    const bytes = new Uint8Array(4096);
+    expect(() => ADDON!.convY(bytes, 0, 64, 0, 64, 64, 62, 0, 5, 1)).toThrow(/^convY: /); // rows past the end
+    expect(() => ADDON!.convY(bytes, 2, 64, 0, 64, 64, 2, 0, 1, 1)).toThrow(/^convY: /); // not a float offset
+    expect(() => ADDON!.convX(bytes, 0, 64, 100, 0, 64, 4, 0, 1, 1)).toThrow(/^convX: /);
+    expect(() => ADDON!.convX(bytes, 0, 64, 1, 0, 64, 4, 4090, 1, 1)).toThrow(/^convX: /); // weights past the end
+    expect(() => ADDON!.convX(bytes, -4, 64, 1, 0, 64, 4, 0, 1, 1)).toThrow(/^convX: /);
   });
 });
 
