@@ -20,6 +20,7 @@
 //   ramp(src, n, out, table, values, size, ends, opacity, generic?): boolean   pixels.h ramp_pixels
 //   multiply(base, over, out, opacity, atop, generic): boolean              pixels.h multiply_pixels
 //   over(base, over, out, opacity, generic): boolean                        pixels.h over_pixels
+//   erase(base, over, out, opacity, generic): boolean                       pixels.h erase_pixels
 //   convert(input, out: Int32Array, n, generic): 0 | 1                      pixels.h convert_pixels
 //   convY(mem: Uint8Array, in, rowBytes, out, outRowBytes, lenBytes, nOut, wts, taps, generic)
 //   convX(mem: Uint8Array, in, inRowBytes, rows, out, outRowBytes, nOut, wts, taps, generic)
@@ -593,6 +594,25 @@ static napi_value conv_x_js(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/** erase(base, over, out, opacity, generic): pixels.h erase_pixels over base's pixels; true. */
+static napi_value erase(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) return fail(env, "erase: 5 arguments");
+  double opacity;
+  int32_t generic;
+  if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &generic) != napi_ok)
+    return fail(env, "erase: number arguments");
+  const float *base, *src;
+  float *out;
+  const int64_t n = blend_arrays(env, argv, "erase", &base, &src, &out);
+  if (n < 0) return NULL;
+  erase_pixels(base, src, out, (size_t)n, opacity, HAVE_AVX512 && !generic && avx512());
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
@@ -605,6 +625,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "convert", fn);
   napi_create_function(env, "over", NAPI_AUTO_LENGTH, over, NULL, &fn);
   napi_set_named_property(env, exports, "over", fn);
+  napi_create_function(env, "erase", NAPI_AUTO_LENGTH, erase, NULL, &fn);
+  napi_set_named_property(env, exports, "erase", fn);
   napi_create_function(env, "convY", NAPI_AUTO_LENGTH, conv_y_js, NULL, &fn);
   napi_set_named_property(env, exports, "convY", fn);
   napi_create_function(env, "convX", NAPI_AUTO_LENGTH, conv_x_js, NULL, &fn);

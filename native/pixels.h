@@ -520,3 +520,68 @@ static TARGET512 void conv_x_avx512(const float *in, size_t inStride, int rows, 
     }
 }
 #endif
+
+// ---------------------------------------------------------------------------------------------
+// blend's `erase` composite without a mask (src/ops/blend/blend.wat `erase`, cpu.ts's loop): where
+// the source alpha is not > 0 the base with its alpha clamped (in f32); else with k = 1 -
+// clamp01(srcA) opacity, (cb k, clamp01(ab) k) in f64, rounded to f32 once. The same bits.
+
+/** Pixels [p0, p1) one by one. */
+static void erase_scalar(const float *base, const float *over, float *out, size_t p0, size_t p1, double opacity) {
+  for (size_t p = p0; p < p1; p++) {
+    const float *b = base + p * 4;
+    float *o = out + p * 4;
+    const float oa = over[p * 4 + 3], ba = b[3];
+    if (!(oa > 0)) {
+      if (o != b) memcpy(o, b, 12);
+      o[3] = ba > 0 ? (ba < 1 ? ba : 1) : 0;
+      continue;
+    }
+    const double k = 1 - clamp01(oa) * opacity;
+    const double r = (double)b[0] * k, g = (double)b[1] * k, bl = (double)b[2] * k, a = clamp01(ba) * k;
+    o[0] = (float)r;
+    o[1] = (float)g;
+    o[2] = (float)bl;
+    o[3] = (float)a;
+  }
+}
+
+#if HAVE_AVX512
+/** erase_scalar eight pixels a step. */
+static TARGET512 void erase_avx512(const float *base, const float *over, float *out, size_t n, double opacity) {
+  const __m512d one = _mm512_set1_pd(1), vop = _mm512_set1_pd(opacity);
+  const __m256 zero32 = _mm256_setzero_ps(), one32 = _mm256_set1_ps(1);
+  size_t p = 0;
+  for (; p + 8 <= n; p += 8) {
+    const float *b8 = base + p * 4, *o8 = over + p * 4;
+    __m256 br, bg, bb, ba, orr, og, ob, oa;
+    RGBA_TO_CHANNELS(_mm256_loadu_ps(b8), _mm256_loadu_ps(b8 + 8), _mm256_loadu_ps(b8 + 16), _mm256_loadu_ps(b8 + 24), br, bg, bb, ba);
+    RGBA_TO_CHANNELS(_mm256_loadu_ps(o8), _mm256_loadu_ps(o8 + 8), _mm256_loadu_ps(o8 + 16), _mm256_loadu_ps(o8 + 24), orr, og, ob, oa);
+    (void)orr, (void)og, (void)ob;
+    const __m256 ab32 = _mm256_min_ps(_mm256_max_ps(ba, zero32), one32); // clamp01 in f32: its value, 0 or 1
+    const __mmask8 cover = _mm256_cmp_ps_mask(oa, zero32, _CMP_GT_OQ);
+    if (!cover) {
+      store_rgba8(out + p * 4, br, bg, bb, ab32);
+      continue;
+    }
+    const __m512d k = _mm512_sub_pd(one, _mm512_mul_pd(clamp01_8(_mm512_cvtps_pd(oa)), vop));
+    const __m256 r = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtps_pd(br), k)), g = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtps_pd(bg), k));
+    const __m256 bl = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtps_pd(bb), k)), a = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtps_pd(ab32), k));
+    store_rgba8(out + p * 4, _mm256_mask_blend_ps(cover, br, r), _mm256_mask_blend_ps(cover, bg, g), _mm256_mask_blend_ps(cover, bb, bl),
+                _mm256_mask_blend_ps(cover, ab32, a));
+  }
+  erase_scalar(base, over, out, p, n, opacity);
+}
+#endif
+
+/** erase across `n` pixels; `fast` the AVX-512 copy. */
+static void erase_pixels(const float *base, const float *over, float *out, size_t n, double opacity, int fast) {
+#if HAVE_AVX512
+  if (fast) {
+    erase_avx512(base, over, out, n, opacity);
+    return;
+  }
+#endif
+  (void)fast;
+  erase_scalar(base, over, out, 0, n, opacity);
+}

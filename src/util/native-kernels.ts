@@ -87,6 +87,8 @@ export interface NativeKernels {
   multiply?: NativeMultiply;
   convert?: NativeConvert;
   over?: NativeOver;
+  /** blend's `erase` composite without a mask (native/pixels.h `erase_pixels`: blend.wat `erase`), the same arguments as `over`. */
+  erase?: NativeOver;
   convY?: NativeConv;
   convX?: NativeConv;
 }

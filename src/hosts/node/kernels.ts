@@ -22,6 +22,7 @@ export interface Addon {
   multiply: NativeMultiply;
   convert: NativeConvert;
   over: NativeOver;
+  erase: NativeOver;
   convY: NativeConv;
   convX: NativeConv;
   simd: string;
@@ -30,7 +31,7 @@ export interface Addon {
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply and normal over, blur's convolutions, the PNG encoder's conversion), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, normal over and erase, blur's convolutions, the PNG encoder's conversion), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -54,6 +55,7 @@ function bound(addon: Addon): NativeKernels {
     multiply: addon.multiply,
     convert: addon.convert,
     over: addon.over,
+    erase: addon.erase,
     convY: addon.convY,
     convX: addon.convX,
   };

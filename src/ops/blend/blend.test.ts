@@ -528,6 +528,43 @@ describe("the addon's normal over (native/pixels.h over_pixels)", () => {
   });
 });
 
+describe("the addon's erase (native/pixels.h erase_pixels)", () => {
+  // Both copies against the TypeScript loop (blendRasters without SIMD), Object.is on every value:
+  // source alphas 0, -0, negative, NaN, in (0, 1), 1 and above; odd base channels and alphas;
+  // every length 1-40 (the eight-pixel loop's tails); into a buffer of its own and in place.
+  const odd = [0, -0, 1, Number.NaN, -1, 2, 0.5, 1e-40, Number.POSITIVE_INFINITY, 0.999999];
+  (ADDON ? test : test.skip)('the TypeScript loop', () => {
+    const r = rng(606);
+    let checked = 0;
+    for (let n = 1; n <= 40; n++) {
+      const base = new Float32Array(n * 4);
+      const over = new Float32Array(n * 4);
+      for (let i = 0; i < n * 4; i++) {
+        base[i] = r() < 0.15 ? odd[Math.floor(r() * odd.length)]! : r();
+        over[i] = r() < 0.15 ? odd[Math.floor(r() * odd.length)]! : i % 4 === 3 && r() < 0.3 ? 0 : r() * 1.1;
+      }
+      for (const opacity of [1, 0.85, 0]) {
+        const want = blendRasters(base, over, { mode: 'multiply', composite: 'erase', opacity }, { simd: false }).slice();
+        for (const generic of ADDON!.simd === 'avx512' ? ([0, 1] as const) : ([1] as const)) {
+          const out = new Float32Array(n * 4).fill(7);
+          expect(ADDON!.erase(base, over, out, opacity, generic)).toBe(true);
+          const inPlace = base.slice();
+          ADDON!.erase(inPlace, over, inPlace, opacity, generic);
+          expect([n, opacity, generic, out.every((v, i) => Object.is(v, want[i]))]).toEqual([n, opacity, generic, true]);
+          expect(inPlace.every((v, i) => Object.is(v, want[i]))).toBe(true);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(40 * 3 * (ADDON!.simd === 'avx512' ? 2 : 1));
+  });
+  (ADDON ? test : test.skip)('bad arguments throw, never read past an array', () => {
+    const px = new Float32Array(16);
+    expect(() => ADDON!.erase(px, px.subarray(4), new Float32Array(16), 1, 0)).toThrow(/^erase: /);
+    expect(() => ADDON!.erase(px.subarray(1), new Float32Array(16), new Float32Array(16), 1, 0)).toThrow(/^erase: /);
+  });
+});
+
 describe("the addon's multiply (native/pixels.h)", () => {
   // Both copies (the portable one and, where the CPU has it, AVX-512's eight pixels a step)
   // against the TypeScript loop: odd channels and alphas (NaN, -0, negatives, above 1,

@@ -142,5 +142,8 @@ export function multiplySimd(base: Float32Array, over: Float32Array, opacity: nu
 
 /** The `erase` composite without a mask, bit for bit cpu.ts's loop. False without WebAssembly SIMD. */
 export function eraseSimd(base: Float32Array, over: Float32Array, opacity: number, out: Float32Array): boolean {
+  // A host's native kernel (the Node host's AVX-512 addon, eight pixels a step): the same arithmetic.
+  const native = nativeKernels()?.erase;
+  if (native) return native(base, over, out, opacity, 0);
   return withRasters(base, over, out, (fn, b, o, r, bytes) => fn.erase(b, o, r, bytes, opacity));
 }
