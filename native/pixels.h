@@ -61,8 +61,9 @@ static void ramp_scalar(Segment *g, const float *src, size_t i0, size_t i1, floa
       segment_at(g, values, s, size);
     }
     const double p = (t - g->vs) * g->sc;
-    int j = (int)p; // p >= 0: truncation is floor
+    int j = (int)p; // p >= 0 (ascending values): truncation is floor
     if (j > top) j = top;
+    if (j < 0) j = 0; // only for values out of order, which no caller passes: never a read before the table
     const double f = p - (double)j;
     const float *e = table + (g->base + (size_t)j) * 4;
     const double c0 = e[0], c1 = e[1], c2 = e[2], c3 = e[3];
