@@ -502,24 +502,6 @@ static napi_value convert(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/** over(base, over, out, opacity, generic): pixels.h over_pixels over base's pixels (opacity rounded to f32); true. */
-static napi_value over(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) return fail(env, "over: 5 arguments");
-  double opacity;
-  int32_t generic;
-  if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &generic) != napi_ok)
-    return fail(env, "over: number arguments");
-  const float *base, *src;
-  float *out;
-  const int64_t n = blend_arrays(env, argv, "over", &base, &src, &out);
-  if (n < 0) return NULL;
-  over_pixels(base, src, out, (size_t)n, (float)opacity, HAVE_AVX512 && !generic && avx512());
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
-}
 
 /** Ten arguments of a convolution: the memory's bytes, eight byte offsets, strides and counts (whole, >= 0), the copy. */
 static uint8_t *conv_args(napi_env env, napi_callback_info info, const char *what, double *v, int32_t *generic, size_t *len) {
@@ -594,20 +576,35 @@ static napi_value conv_x_js(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/** erase(base, over, out, opacity, generic): pixels.h erase_pixels over base's pixels; true. */
-static napi_value erase(napi_env env, napi_callback_info info) {
+/**
+ * over(base, over, out, opacity, generic) and erase(base, over, out, opacity, generic): pixels.h
+ * over_pixels (opacity rounded to f32) or erase_pixels over base's pixels, by the function's data
+ * ("over" or "erase"); true.
+ */
+static napi_value over_or_erase(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 5) return fail(env, "erase: 5 arguments");
+  void *data;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &data) != napi_ok) return fail(env, "over/erase: arguments");
+  const char *what = data;
+  char msg[64];
+  snprintf(msg, sizeof msg, "%s: 5 arguments", what);
+  if (argc < 5) return fail(env, msg);
   double opacity;
   int32_t generic;
-  if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &generic) != napi_ok)
-    return fail(env, "erase: number arguments");
+  if (napi_get_value_double(env, argv[3], &opacity) != napi_ok || napi_get_value_int32(env, argv[4], &generic) != napi_ok) {
+    snprintf(msg, sizeof msg, "%s: number arguments", what);
+    return fail(env, msg);
+  }
   const float *base, *src;
   float *out;
-  const int64_t n = blend_arrays(env, argv, "erase", &base, &src, &out);
+  const int64_t n = blend_arrays(env, argv, what, &base, &src, &out);
   if (n < 0) return NULL;
-  erase_pixels(base, src, out, (size_t)n, opacity, HAVE_AVX512 && !generic && avx512());
+  const int fast = HAVE_AVX512 && !generic && avx512();
+  if (what[0] == 'o')
+    over_pixels(base, src, out, (size_t)n, (float)opacity, fast);
+  else
+    erase_pixels(base, src, out, (size_t)n, opacity, fast);
   napi_value result;
   napi_get_boolean(env, true, &result);
   return result;
@@ -623,9 +620,9 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "multiply", fn);
   napi_create_function(env, "convert", NAPI_AUTO_LENGTH, convert, NULL, &fn);
   napi_set_named_property(env, exports, "convert", fn);
-  napi_create_function(env, "over", NAPI_AUTO_LENGTH, over, NULL, &fn);
+  napi_create_function(env, "over", NAPI_AUTO_LENGTH, over_or_erase, (void *)"over", &fn);
   napi_set_named_property(env, exports, "over", fn);
-  napi_create_function(env, "erase", NAPI_AUTO_LENGTH, erase, NULL, &fn);
+  napi_create_function(env, "erase", NAPI_AUTO_LENGTH, over_or_erase, (void *)"erase", &fn);
   napi_set_named_property(env, exports, "erase", fn);
   napi_create_function(env, "convY", NAPI_AUTO_LENGTH, conv_y_js, NULL, &fn);
   napi_set_named_property(env, exports, "convY", fn);
