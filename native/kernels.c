@@ -1,11 +1,12 @@
 // tilegraph's native CPU kernels, a Node-API addon: the noise op's octaves (value and simplex fBm)
 // with 512-bit vectors, the same values as the TypeScript reference (src/ops/noise/cpu.ts
 // noiseReference) bit for bit; and the per-pixel kernels of native/pixels.h (the colour ramp,
-// blend's multiply and normal over, blur's convolutions, the PNG encoder's conversion), each the
-// same bits as the WebAssembly kernel it replaces. Built by scripts/build-native.mjs with the system's C compiler
-// against Node's own headers; the Node host binds it to the core (src/hosts/node/kernels.ts ->
-// src/util/native-kernels.ts) only where the CPU has AVX-512 (x86-64-v4): elsewhere the
-// WebAssembly kernels run, which are faster there than these eight-lane vectors split into halves.
+// blend's multiply and normal over, blur's convolutions, the PNG encoder's conversion) and
+// stroke's round dabs (native/dabs.h), each the same bits as the WebAssembly kernel it replaces.
+// Built by scripts/build-native.mjs with the system's C compiler against Node's own headers; the
+// Node host binds it to the core (src/hosts/node/kernels.ts -> src/util/native-kernels.ts) only
+// where the CPU has AVX-512 (x86-64-v4): elsewhere the WebAssembly kernels run, which are faster
+// there than these eight-lane vectors split into halves.
 //
 // JavaScript:
 //   noise(kind: 0 value | 1 simplex, cells: Uint32Array, cols: Uint32Array, rows: Uint32Array,
@@ -25,6 +26,9 @@
 //   convY(mem: Uint8Array, in, rowBytes, out, outRowBytes, lenBytes, nOut, wts, taps, generic)
 //   convX(mem: Uint8Array, in, inRowBytes, rows, out, outRowBytes, nOut, wts, taps, generic)
 //     blur.wat's convY / convX on `mem`'s bytes (pixels.h conv_y_*, conv_x_*): true
+//   dabs(mem: Uint8Array, W, H, count, runCount, groups, geom, group, paints, runs, runGroup, out,
+//        layer, cms, touched, hardness, aa, generic)
+//     stroke.wat's draw on `mem`'s bytes (dabs.h dabs_draw): true
 //     Typed arrays as src/util/native-kernels.ts describes them; a short or mistyped array throws.
 //   simd: "avx512" where the AVX-512 copy runs on this CPU, else ""
 //
@@ -159,6 +163,7 @@ static int avx512(void) {
 #define TARGET512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,avx,sse4.2,popcnt")))
 #endif
 #include "pixels.h"
+#include "dabs.h"
 
 typedef struct {
   int kind, w, h, octaves, channels, raster, nruns, generic;
@@ -610,6 +615,61 @@ static napi_value over_or_erase(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/**
+ * dabs(mem, W, H, count, runCount, groups, geom, group, paints, runs, runGroup, out, layer, cms,
+ * touched, hardness, aa, generic): stroke.wat `draw` on `mem`'s bytes (dabs.h dabs_draw); true.
+ * Every array must lie in the memory (the planes W H long, the touched list W H + 8 entries),
+ * aligned to its element, and every group index below `groups`.
+ */
+static napi_value dabs_js(napi_env env, napi_callback_info info) {
+  size_t argc = 18;
+  napi_value argv[18];
+  const char *msg = "dabs: a Uint8Array, fourteen whole numbers >= 0, hardness, aa and the copy";
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 18) return fail(env, msg);
+  size_t len;
+  uint8_t *mem = array_len(env, argv[0], napi_uint8_array, &len);
+  double v[14], hardness, aa;
+  int32_t generic;
+  int ok = mem != NULL && napi_get_value_double(env, argv[15], &hardness) == napi_ok && napi_get_value_double(env, argv[16], &aa) == napi_ok &&
+           napi_get_value_int32(env, argv[17], &generic) == napi_ok;
+  for (int i = 0; ok && i < 14; i++) ok = napi_get_value_double(env, argv[1 + i], &v[i]) == napi_ok && v[i] >= 0 && v[i] == floor(v[i]) && v[i] < 4294967296.0;
+  if (!ok) return fail(env, msg);
+  const double W = v[0], H = v[1], count = v[2], runCount = v[3], groups = v[4];
+  if (W < 1 || H < 1 || W * H > (double)(1 << 28) || groups >= (double)(1u << 31)) return fail(env, "dabs: a canvas or group count out of range");
+  const double n = W * H;
+  // byte offset, bytes and alignment of each array: geom, group, paints, runs, runGroup, out, layer, cms, touched
+  const double need[9] = {count * 16, count * 4, groups * 16, runCount * 72, runCount * 4, n * 16, n * 4, n * 8, (n + 8) * 4};
+  const int align[9] = {4, 4, 4, 8, 4, 4, 4, 8, 4};
+  for (int k = 0; k < 9; k++)
+    if (v[5 + k] + need[k] > (double)len || ((uintptr_t)mem + (uintptr_t)v[5 + k]) % align[k]) return fail(env, "dabs: an array outside the memory or misaligned");
+  DabDraw D = {
+      .W = (int)W,
+      .H = (int)H,
+      .geom = (const float *)(mem + (size_t)v[5]),
+      .group = (const uint32_t *)(mem + (size_t)v[6]),
+      .paints = (const float *)(mem + (size_t)v[7]),
+      .runs = (const double *)(mem + (size_t)v[8]),
+      .runGroup = (const uint32_t *)(mem + (size_t)v[9]),
+      .out = (float *)(mem + (size_t)v[10]),
+      .layer = (float *)(mem + (size_t)v[11]),
+      .cms = (double *)(mem + (size_t)v[12]),
+      .touched = (uint32_t *)(mem + (size_t)v[13]),
+      .cap = (size_t)n,
+      .hardness = hardness,
+      .aa = aa,
+      .halfAa = aa / 2,
+      .invAa = aa > 0 ? 1 / aa : 0,
+  };
+  for (size_t i = 0; i < (size_t)count; i++)
+    if (D.group[i] >= groups) return fail(env, "dabs: a dab's group out of range");
+  for (size_t i = 0; i < (size_t)runCount; i++)
+    if (D.runGroup[i] >= groups) return fail(env, "dabs: a run's group out of range");
+  dabs_draw(&D, (size_t)count, (size_t)runCount, (uint32_t)groups, HAVE_AVX512 && !generic && avx512());
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
@@ -628,6 +688,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "convY", fn);
   napi_create_function(env, "convX", NAPI_AUTO_LENGTH, conv_x_js, NULL, &fn);
   napi_set_named_property(env, exports, "convX", fn);
+  napi_create_function(env, "dabs", NAPI_AUTO_LENGTH, dabs_js, NULL, &fn);
+  napi_set_named_property(env, exports, "dabs", fn);
   napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
   napi_set_named_property(env, exports, "simd", simd);
   return exports;

@@ -43,12 +43,12 @@ const ADDONS = [
   {
     file: KERNELS_ADDON,
     what: 'kernels addon',
-    built: 'noise, colour ramp, blends, blur and PNG conversion with 512-bit vectors',
+    built: 'noise, colour ramp, blends, blur, round dabs and PNG conversion with 512-bit vectors',
     sources: () => [path.join(NATIVE, 'kernels.c')],
-    inputs: () => ['kernels.c', 'noise-body.h', 'pixels.h'].map((f) => path.join(NATIVE, f)),
+    inputs: () => ['kernels.c', 'noise-body.h', 'pixels.h', 'dabs.h'].map((f) => path.join(NATIVE, f)),
     // -ffp-contract=off: no fused multiply-adds, the reference's roundings (native/noise-body.h)
     flags: ['-O3', '-ffp-contract=off', '-Wno-psabi'],
-    fallback: 'noise, the colour ramp, the blends, the blur and the PNG conversion run in WebAssembly',
+    fallback: 'noise, the colour ramp, the blends, the blur, the round dabs and the PNG conversion run in WebAssembly',
   },
 ];
 

@@ -79,6 +79,33 @@ export type NativeConv = (
   generic: 0 | 1,
 ) => boolean;
 
+/**
+ * stroke's round dabs (native/dabs.h `dabs_draw`: src/ops/stroke/stroke.wat `draw` in C, eight
+ * dabs' profiles at a time, the same bits): `mem` the bytes of the memory the WebAssembly kernel
+ * would draw on, then that kernel's sixteen arguments (sizes, counts, byte offsets, hardness, aa).
+ * `generic` 1: the portable copy (tests).
+ */
+export type NativeDabs = (
+  mem: Uint8Array,
+  W: number,
+  H: number,
+  count: number,
+  runCount: number,
+  groups: number,
+  geom: number,
+  group: number,
+  paints: number,
+  runs: number,
+  runGroup: number,
+  out: number,
+  layer: number,
+  cms: number,
+  touched: number,
+  hardness: number,
+  aa: number,
+  generic: 0 | 1,
+) => boolean;
+
 export interface NativeKernels {
   /** What runs, for start-up lines and /metrics: e.g. `addon (avx512)`. */
   name: string;
@@ -91,6 +118,7 @@ export interface NativeKernels {
   erase?: NativeOver;
   convY?: NativeConv;
   convX?: NativeConv;
+  dabs?: NativeDabs;
 }
 
 let bound: NativeKernels | null = null;

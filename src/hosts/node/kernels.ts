@@ -9,6 +9,7 @@ import {
   bindNativeKernels,
   type NativeConv,
   type NativeConvert,
+  type NativeDabs,
   type NativeKernels,
   type NativeMultiply,
   type NativeNoise,
@@ -25,13 +26,14 @@ export interface Addon {
   erase: NativeOver;
   convY: NativeConv;
   convX: NativeConv;
+  dabs: NativeDabs;
   simd: string;
 }
 
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, normal over and erase, blur's convolutions, the PNG encoder's conversion), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, normal over and erase, blur's convolutions, stroke's round dabs, the PNG encoder's conversion), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -58,6 +60,7 @@ function bound(addon: Addon): NativeKernels {
     erase: addon.erase,
     convY: addon.convY,
     convX: addon.convX,
+    dabs: addon.dabs,
   };
 }
 

@@ -7,6 +7,7 @@
 // TypeScript kernels run.
 import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
+import { nativeKernels } from '../../util/native-kernels.js';
 import type { Dabs } from './plan.js';
 
 interface Exports {
@@ -143,8 +144,11 @@ export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, f
   const outView = k.f32(lay.out, n * 4);
   if (fresh) outView.fill(0);
   else outView.set(out.subarray(0, n * 4));
-  fill(k.f32(0, 0).buffer as ArrayBuffer, d, n, lay);
-  k.fn.draw(
+  const buf = k.f32(0, 0).buffer as ArrayBuffer;
+  fill(buf, d, n, lay);
+  draw(
+    k.fn,
+    buf,
     W,
     H,
     d.count,
@@ -164,6 +168,16 @@ export function drawDabsWasm(d: Dabs, W: number, H: number, out: Float32Array, f
   );
   out.set(k.f32(lay.out, n * 4));
   return true;
+}
+
+/**
+ * The kernel's draw on the memory `mem` (its instance's): the host's native dabs where one is bound
+ * (the Node host's AVX-512 addon: eight dabs' profiles at a time, the same bits), else `fn`'s.
+ */
+function draw(fn: Exports, mem: ArrayBuffer, ...a: Parameters<Exports['draw']>): void {
+  const dabs = nativeKernels()?.dabs;
+  if (dabs) dabs(new Uint8Array(mem), ...a, 0);
+  else fn.draw(...a);
 }
 
 /** Byte offsets of a draw call's arrays from `base` (the output plane first where `withOut`), and the end. */
@@ -229,7 +243,9 @@ function drawOnArena(fn: Exports | null, d: Dabs, W: number, H: number, out: Flo
     const lay = layout(d, n, block.byteOffset, false);
     if (fresh) out.fill(0, 0, n * 4);
     fill(block.buffer as ArrayBuffer, d, n, lay);
-    fn.draw(
+    draw(
+      fn,
+      block.buffer as ArrayBuffer,
       W,
       H,
       d.count,

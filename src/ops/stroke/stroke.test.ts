@@ -13,6 +13,37 @@ import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import type { OpContext } from '../types.js';
 import { mosaicMaxDiff } from '../../../tests/helpers/seam.js';
 import type { RGBA } from '../../types.js';
+import { ADDON, announceAddon, useNative } from '../../../tests/helpers/native.js';
+import { bindNativeKernels, nativeKernels } from '../../util/native-kernels.js';
+
+announceAddon('stroke.test');
+
+/**
+ * The round-dab kernels drawDabsWasm runs, each with how to bind it: stroke.wat, and the kernels
+ * addon's copies of it (native/dabs.h) where the addon is built: its AVX-512 copy where the CPU has
+ * it (as the Node host binds it), its portable copy (what a CPU without AVX-512 would run) always.
+ */
+const DAB_KERNELS: [string, () => void][] = [
+  ['WebAssembly (stroke.wat)', () => useNative(false)],
+  ...(ADDON?.simd === 'avx512' ? [['native AVX-512 (dabs.h)', () => useNative(true)] as [string, () => void]] : []),
+  ...(ADDON
+    ? [
+        [
+          'native portable (dabs.h)',
+          () => {
+            useNative(true);
+            const dabs = ADDON!.dabs;
+            // the draw as simd.ts calls it, with the portable copy asked for
+            const portable = (...a: Parameters<typeof dabs>) => {
+              a[17] = 1;
+              return dabs(...a);
+            };
+            bindNativeKernels({ name: 'test', noise: ADDON!.noise, ...nativeKernels(), dabs: portable });
+          },
+        ] as [string, () => void],
+      ]
+    : []),
+];
 
 /** World pixel -> [lon, lat] at zoom z and tile size ts. */
 function style(
@@ -40,6 +71,8 @@ function maxDiff(a: Raster, b: Raster): number {
 }
 
 describe('stroke: dab profile and lattice', () => {
+  afterEach(() => useNative(true));
+
   test('the round profile: hard + aa 1 is the circles coverage; hardness fades linearly; aa 0 is a step', () => {
     for (const d of [0, 2, 4.6, 5, 5.3, 6]) expect(roundProfile(d, 5, 1, 1)).toBeCloseTo(Math.min(1, Math.max(0, 5 - d + 0.5)), 12);
     expect(roundProfile(3, 4, 0.5, 0)).toBeCloseTo(0.5, 12); // fade from 2 to 4
@@ -128,9 +161,12 @@ describe('stroke: dab profile and lattice', () => {
     }
   });
 
-  test('the WebAssembly kernel (stroke.wat) draws bit for bit what the TypeScript reference draws', () => {
+  test.each(DAB_KERNELS)('the %s kernel draws bit for bit what the TypeScript reference draws', (_name, bind) => {
     // Witness: drawDabsReference (cpu.ts), the kernel the op ran before the WebAssembly port; the
     // kernel copying the canvas through its scratch memory, and in place on a canvas in the arena.
+    // Lines run past the canvas (dabs' blocks across its edges), features of every size (the
+    // addon's eight-dab steps end short at every length).
+    bind();
     const canvas = { z: 8, x0: 1000, y0: 2000, width: 97, height: 83, tileSize: 256 };
     let seed = 7;
     const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
@@ -264,6 +300,54 @@ describe('stroke: dab profile and lattice', () => {
       }
     }
     expect(cases).toBe(24);
+  });
+
+  (ADDON ? test : test.skip)("the addon's dabs refuses arrays outside its memory, misaligned ones and group indices past the paints", () => {
+    // The C kernel reads and writes where the offsets point (WebAssembly's bounds are the memory's):
+    // each of these would have it read or write outside the arrays it was given.
+    const dabs = ADDON!.dabs;
+    const mem = new Uint8Array(1 << 16);
+    const f32 = new Float32Array(mem.buffer);
+    const u32 = new Uint32Array(mem.buffer);
+    // one dab (group 0) at (4, 4) and one paint, on a 8 x 8 canvas: geom 0, group 16, paints 32,
+    // runs 64, runGroup 64, out 1024, layer 2048, cms 4096, touched 8192
+    f32.set([4, 4, 0.9, 1], 0);
+    f32.set([0.5, 0.5, 0.5, 0.5], 8);
+    f32.fill(-1, 512, 512 + 64);
+    type Args = Parameters<typeof dabs> extends [Uint8Array, ...infer R, 0 | 1] ? R : never;
+    const args = (o: Partial<Record<number, number>> = {}) =>
+      [8, 8, 1, 0, 1, 0, 16, 32, 64, 64, 1024, 2048, 4096, 8192, 0.6, 1].map((v, i) => o[i] ?? v) as Args;
+    for (const generic of [0, 1] as const) {
+      expect(dabs(mem, ...args(), generic)).toBe(true);
+      expect(f32[256 + (4 * 8 + 4) * 4 + 3]).toBeGreaterThan(0); // the dab's pixel (4, 4) is drawn
+      const bad: [string, Partial<Record<number, number>>, RegExp][] = [
+        ['out past the end', { 10: (1 << 16) - 100 }, /outside the memory or misaligned/],
+        ['cms misaligned', { 12: 4100 }, /outside the memory or misaligned/],
+        ['runs misaligned', { 3: 1, 8: 68 }, /outside the memory or misaligned/],
+        ['touched without its 8 entries to spare', { 13: (1 << 16) - 8 * 8 * 4 - 16 }, /outside the memory or misaligned/],
+        ['no canvas', { 0: 0 }, /canvas or group count out of range/],
+        ['a canvas past 2^28 pixels', { 0: 1 << 15, 1: 1 << 14 }, /canvas or group count out of range/],
+        ['a negative offset', { 5: -16 }, /fourteen whole numbers/],
+        ['a fractional count', { 2: 1.5 }, /fourteen whole numbers/],
+      ];
+      for (const [what, o, msg] of bad) {
+        let err = 'no error';
+        try {
+          dabs(mem, ...args(o), generic);
+        } catch (e) {
+          err = (e as Error).message;
+        }
+        expect([what, err, msg.test(err)]).toEqual([what, err, true]);
+      }
+      expect(bad.length).toBe(8);
+      u32[4] = 1; // the dab's group past the one paint
+      expect(() => dabs(mem, ...args(), generic)).toThrow(/a dab's group out of range/);
+      u32[4] = 0;
+      u32[16] = 5; // a run's group
+      expect(() => dabs(mem, ...args({ 3: 1, 8: 128 }), generic)).toThrow(/a run's group out of range/);
+      u32[16] = 0;
+    }
+    expect(() => dabs(new Float32Array(4) as never, ...args(), 0)).toThrow(/a Uint8Array/);
   });
 
   test('no dabs at all (a tile with no features) draws nothing, even where the arrays end the kernel memory', () => {
