@@ -433,3 +433,164 @@ static void dabs_draw(DabDraw *D, size_t count, size_t runCount, uint32_t groups
   (void)fast;
   dab_flush(D, cur);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Laying jittered dabs (stroke.wat `lay`; its reference src/ops/stroke/plan.ts DabLayout.push):
+// the lattice dabs k, k + 1, ... <= kEnd of one segment piece (dab at A + u (k sp - sA) while
+// k sp < end), each with its jitter hashed from its world position in 1/8 px cells and the
+// feature; the same f64 arithmetic in the same order and the same 32-bit hash, so the dabs are bit
+// for bit the WebAssembly kernel's. The AVX-512 copy takes eight dabs a step where every dab's cell
+// fits in an int32 (`quad`, as stroke.wat's four a step).
+
+/** One call: the piece (ax .. quad) and the node's settings (x0 .. seed), as simd.ts packs them. */
+typedef struct {
+  double ax, ay, ux, uy, sA, k, kEnd, end, shift, sp, baseW, fkey, quad;
+  double x0, y0, W, H, reachMax, opacity, sizeJitter, opacityJitter, scatter, widthMax, seed;
+} LayArgs;
+
+#define LAY_ARGS 24
+
+/** plan.ts hash01's first two rounds (the seed's and the feature's), the same for every dab of a call. */
+static inline uint32_t lay_head(uint32_t seed, uint32_t fkey) {
+  uint32_t h = (seed ^ 0x9e3779b9u) * 0x85ebca6bu;
+  h = (h ^ (h >> 13) ^ fkey) * 0xc2b2ae35u;
+  return h ^ (h >> 16);
+}
+
+/** hash01's last two rounds from a head: (h >>> 0) / 2^32. */
+static inline double lay_tail(uint32_t g, uint32_t qx, uint32_t qy) {
+  uint32_t h = (g ^ qx) * 0x27d4eb2fu;
+  h = (h ^ (h >> 15) ^ qy) * 0x165667b1u;
+  h ^= h >> 16;
+  return (double)h * 0x1p-32;
+}
+
+/** JavaScript's Math.round(x) | 0 for |x| < 2^63 (stroke.wat $roundInt32: the saturating i64 conversion, wrapped). */
+static inline uint32_t lay_cell(double x) {
+  const double r = js_round(x);
+  int64_t i;
+  if (r != r) i = 0;
+  else if (r >= 9223372036854775807.0) i = INT64_MAX;
+  else if (r <= -9223372036854775808.0) i = INT64_MIN;
+  else i = (int64_t)r;
+  return (uint32_t)i;
+}
+
+typedef struct {
+  uint32_t gSize, gOpacity, gScatter;
+} LayHeads;
+
+static inline LayHeads lay_heads(const LayArgs *a) {
+  const uint32_t seed = (uint32_t)(int32_t)a->seed, fkey = (uint32_t)(int32_t)a->fkey;
+  return (LayHeads){lay_head(seed, fkey), lay_head(seed ^ 0x2545f491u, fkey), lay_head(seed ^ 0x68e31da4u, fkey)};
+}
+
+/** Dabs from lattice index k one by one (stroke.wat's scalar loop) into out from dab n; the count after. */
+static size_t lay_scalar(const LayArgs *a, const LayHeads *g, double k, float *out, size_t n) {
+  for (double s = k * a->sp; s < a->end && !(k > a->kEnd); k += 1, s = k * a->sp) {
+    const double d = s - a->sA;
+    double wx = a->ax + a->ux * d, wy = a->ay + a->uy * d;
+    const uint32_t qx = lay_cell((wx - a->shift) * 8), qy = lay_cell(wy * 8);
+    double w = a->baseW, m = a->opacity;
+    if (a->sizeJitter > 0) w = w * (1 + a->sizeJitter * (2 * lay_tail(g->gSize, qx, qy ^ 0x51ed27u) - 1));
+    if (a->opacityJitter > 0) m = m * (1 - a->opacityJitter * lay_tail(g->gOpacity, qx, qy));
+    if (a->scatter > 0) {
+      const double o = a->scatter * (2 * lay_tail(g->gScatter, qx, qy) - 1);
+      wx = wx - a->uy * o; // perpendicular to the segment
+      wy = wy + a->ux * o;
+    }
+    if (!(w > 0) || !(m > 0)) continue;
+    if (w > a->widthMax) w = a->widthMax;
+    // narrower than a pixel: a pixel wide, fainter in proportion (MIN_DAB_WIDTH = 1)
+    if (w < 1) {
+      m = m * w;
+      w = 1;
+    }
+    const double cx = wx - a->x0, cy = wy - a->y0;
+    if (cx < -a->reachMax || cy < -a->reachMax || cx > a->W + a->reachMax || cy > a->H + a->reachMax) continue;
+    float *p = out + 4 * n++;
+    p[0] = (float)cx;
+    p[1] = (float)cy;
+    p[2] = (float)(w * 0.5);
+    p[3] = (float)m;
+  }
+  return n;
+}
+
+#if HAVE_AVX512
+/** hash01's last two rounds of eight cells (lay_tail lane by lane). */
+static TARGET512 inline __m512d lay_tail8(__m256i g, __m256i qx, __m256i qy) {
+  __m256i h = _mm256_mullo_epi32(_mm256_xor_si256(g, qx), _mm256_set1_epi32((int)0x27d4eb2fu));
+  h = _mm256_mullo_epi32(_mm256_xor_si256(_mm256_xor_si256(h, _mm256_srli_epi32(h, 15)), qy), _mm256_set1_epi32(0x165667b1));
+  h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
+  return _mm512_mul_pd(_mm512_cvtepu32_pd(h), _mm512_set1_pd(0x1p-32));
+}
+
+/** Math.round of eight values (js_round lane by lane), truncated to int32 (they fit: `quad`). */
+static TARGET512 inline __m256i lay_cell8(__m512d x) {
+  const __m512d f = _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m512d r = _mm512_mask_add_pd(f, _mm512_cmp_pd_mask(_mm512_sub_pd(x, f), _mm512_set1_pd(0.5), _CMP_GE_OQ), f, _mm512_set1_pd(1));
+  return _mm512_cvttpd_epi32(r);
+}
+
+/** lay_scalar eight dabs a step where `quad`, the rest one by one. */
+static TARGET512 size_t lay_avx512(const LayArgs *a, const LayHeads *g, double k, float *out, size_t n) {
+  if (a->quad != 0) {
+    const __m512d lanes = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7), one = _mm512_set1_pd(1), two = _mm512_set1_pd(2), zero = _mm512_setzero_pd();
+    const __m512d sp = _mm512_set1_pd(a->sp), sA = _mm512_set1_pd(a->sA), ax = _mm512_set1_pd(a->ax), ay = _mm512_set1_pd(a->ay);
+    const __m512d ux = _mm512_set1_pd(a->ux), uy = _mm512_set1_pd(a->uy), shift = _mm512_set1_pd(a->shift), eight = _mm512_set1_pd(8);
+    const __m512d wMax = _mm512_set1_pd(a->widthMax), x0 = _mm512_set1_pd(a->x0), y0 = _mm512_set1_pd(a->y0);
+    const __m512d nReach = _mm512_set1_pd(-a->reachMax), xMax = _mm512_set1_pd(a->W + a->reachMax), yMax = _mm512_set1_pd(a->H + a->reachMax);
+    const __m256i gSize = _mm256_set1_epi32((int)g->gSize), gOpacity = _mm256_set1_epi32((int)g->gOpacity), gScatter = _mm256_set1_epi32((int)g->gScatter);
+    float planes[4][8];
+    for (; !(k + 7 > a->kEnd) && (k + 7) * a->sp < a->end; k += 8) {
+      const __m512d d = _mm512_sub_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(k), lanes), sp), sA);
+      __m512d wx = _mm512_add_pd(ax, _mm512_mul_pd(ux, d)), wy = _mm512_add_pd(ay, _mm512_mul_pd(uy, d));
+      const __m256i qx = lay_cell8(_mm512_mul_pd(_mm512_sub_pd(wx, shift), eight)), qy = lay_cell8(_mm512_mul_pd(wy, eight));
+      __m512d w = _mm512_set1_pd(a->baseW), m = _mm512_set1_pd(a->opacity);
+      if (a->sizeJitter > 0)
+        w = _mm512_mul_pd(
+            w, _mm512_add_pd(one, _mm512_mul_pd(_mm512_set1_pd(a->sizeJitter),
+                                                _mm512_sub_pd(_mm512_mul_pd(two, lay_tail8(gSize, qx, _mm256_xor_si256(qy, _mm256_set1_epi32(0x51ed27)))), one))));
+      if (a->opacityJitter > 0) m = _mm512_mul_pd(m, _mm512_sub_pd(one, _mm512_mul_pd(_mm512_set1_pd(a->opacityJitter), lay_tail8(gOpacity, qx, qy))));
+      if (a->scatter > 0) {
+        const __m512d o = _mm512_mul_pd(_mm512_set1_pd(a->scatter), _mm512_sub_pd(_mm512_mul_pd(two, lay_tail8(gScatter, qx, qy)), one));
+        wx = _mm512_sub_pd(wx, _mm512_mul_pd(uy, o));
+        wy = _mm512_add_pd(wy, _mm512_mul_pd(ux, o));
+      }
+      __mmask8 keep = _mm512_cmp_pd_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_pd_mask(m, zero, _CMP_GT_OQ);
+      w = _mm512_mask_mov_pd(w, _mm512_cmp_pd_mask(w, wMax, _CMP_GT_OQ), wMax);
+      const __mmask8 thin = _mm512_cmp_pd_mask(w, one, _CMP_LT_OQ);
+      m = _mm512_mask_mul_pd(m, thin, m, w);
+      w = _mm512_mask_mov_pd(w, thin, one);
+      const __m512d cx = _mm512_sub_pd(wx, x0), cy = _mm512_sub_pd(wy, y0);
+      keep &= ~(_mm512_cmp_pd_mask(cx, nReach, _CMP_LT_OQ) | _mm512_cmp_pd_mask(cy, nReach, _CMP_LT_OQ) | _mm512_cmp_pd_mask(cx, xMax, _CMP_GT_OQ) |
+                _mm512_cmp_pd_mask(cy, yMax, _CMP_GT_OQ));
+      _mm256_storeu_ps(planes[0], _mm512_cvtpd_ps(cx));
+      _mm256_storeu_ps(planes[1], _mm512_cvtpd_ps(cy));
+      _mm256_storeu_ps(planes[2], _mm512_cvtpd_ps(_mm512_mul_pd(w, _mm512_set1_pd(0.5))));
+      _mm256_storeu_ps(planes[3], _mm512_cvtpd_ps(m));
+      // every dab stored, the next one over it unless kept (the output has room for every lattice dab)
+      for (int j = 0; j < 8; j++) {
+        float *p = out + 4 * n;
+        p[0] = planes[0][j];
+        p[1] = planes[1][j];
+        p[2] = planes[2][j];
+        p[3] = planes[3][j];
+        n += keep >> j & 1;
+      }
+    }
+  }
+  return lay_scalar(a, g, k, out, n);
+}
+#endif
+
+/** Lays one piece's dabs into out (room for every lattice dab k .. kEnd); how many. `fast` the AVX-512 copy. */
+static size_t lay_dabs(const LayArgs *a, float *out, int fast) {
+  const LayHeads g = lay_heads(a);
+#if HAVE_AVX512
+  if (fast) return lay_avx512(a, &g, a->k, out, 0);
+#endif
+  (void)fast;
+  return lay_scalar(a, &g, a->k, out, 0);
+}

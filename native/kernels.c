@@ -29,6 +29,8 @@
 //   dabs(mem: Uint8Array, W, H, count, runCount, groups, geom, group, paints, runs, runGroup, out,
 //        layer, cms, touched, hardness, aa, generic)
 //     stroke.wat's draw on `mem`'s bytes (dabs.h dabs_draw): true
+//   lay(mem: Uint8Array, at, args: Float64Array (24), generic): stroke.wat's lay (dabs.h lay_dabs):
+//     the dabs' count, written from byte `at`
 //     Typed arrays as src/util/native-kernels.ts describes them; a short or mistyped array throws.
 //   simd: "avx512" where the AVX-512 copy runs on this CPU, else ""
 //
@@ -670,6 +672,39 @@ static napi_value dabs_js(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/**
+ * lay(mem, at, args: Float64Array, generic): stroke.wat `lay` (dabs.h lay_dabs) with its arguments
+ * and its setup's settings in `args` (LayArgs' order), the dabs written as f32 [cx, cy, r, m] from
+ * byte `at` of `mem`: how many. The lattice indices must be whole and finite with at most 65536 of
+ * them (stroke's LAY_CHUNK), room for all of them in the memory, the feature key and seed int32s.
+ */
+static napi_value lay_js(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  const char *msg = "lay: a Uint8Array, a byte offset, a Float64Array of 24 arguments and the copy";
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return fail(env, msg);
+  size_t len;
+  uint8_t *mem = array_len(env, argv[0], napi_uint8_array, &len);
+  const double *v = array_arg(env, argv[2], napi_float64_array, LAY_ARGS);
+  double at;
+  int32_t generic;
+  if (!mem || !v || napi_get_value_double(env, argv[1], &at) != napi_ok || napi_get_value_int32(env, argv[3], &generic) != napi_ok || !(at >= 0) ||
+      at != floor(at) || fmod(at, 4) != 0 || at > (double)len)
+    return fail(env, msg);
+  LayArgs a;
+  memcpy(&a, v, sizeof a);
+  const double whole = 4503599627370496.0; // 2^52: k + 1 is exact below it
+  if (!(fabs(a.k) < whole && fabs(a.kEnd) < whole && a.k == floor(a.k) && a.kEnd == floor(a.kEnd) && a.kEnd - a.k < 65536))
+    return fail(env, "lay: lattice indices not whole, not finite or more than 65536 of them");
+  if (!(a.fkey == floor(a.fkey) && fabs(a.fkey + 0.5) < 2147483648.0 && a.seed == floor(a.seed) && fabs(a.seed + 0.5) < 2147483648.0))
+    return fail(env, "lay: the feature key and seed must be int32s");
+  const double dabs = a.kEnd >= a.k ? a.kEnd - a.k + 1 : 0;
+  if (at + 16 * dabs > (double)len || ((uintptr_t)mem + (uintptr_t)at) % 4) return fail(env, "lay: no room for the dabs in the memory");
+  napi_value result;
+  napi_create_uint32(env, (uint32_t)lay_dabs(&a, (float *)(mem + (size_t)at), HAVE_AVX512 && !generic && avx512()), &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn, simd;
   napi_create_function(env, "noise", NAPI_AUTO_LENGTH, noise, NULL, &fn);
@@ -690,6 +725,8 @@ NAPI_MODULE_INIT() {
   napi_set_named_property(env, exports, "convX", fn);
   napi_create_function(env, "dabs", NAPI_AUTO_LENGTH, dabs_js, NULL, &fn);
   napi_set_named_property(env, exports, "dabs", fn);
+  napi_create_function(env, "lay", NAPI_AUTO_LENGTH, lay_js, NULL, &fn);
+  napi_set_named_property(env, exports, "lay", fn);
   napi_create_string_utf8(env, avx512() ? "avx512" : "", NAPI_AUTO_LENGTH, &simd);
   napi_set_named_property(env, exports, "simd", simd);
   return exports;

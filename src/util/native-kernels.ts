@@ -106,6 +106,16 @@ export type NativeDabs = (
   generic: 0 | 1,
 ) => boolean;
 
+/**
+ * stroke's jittered dabs laid (native/dabs.h `lay_dabs`: src/ops/stroke/stroke.wat `lay` in C,
+ * eight dabs a step, the same bits): `mem` the bytes of the memory the WebAssembly kernel would
+ * write to, the dabs written as f32 [cx, cy, r, m] from byte `at`; `args` that kernel's arguments
+ * after its first (ax, ay, ux, uy, sA, k, kEnd, end, shift, sp, baseW, fkey, quad) then its
+ * setup's (x0, y0, W, H, reachMax, opacity, sizeJitter, opacityJitter, scatter, widthMax, seed).
+ * Returns how many. `generic` 1: the portable copy (tests).
+ */
+export type NativeLay = (mem: Uint8Array, at: number, args: Float64Array, generic: 0 | 1) => number;
+
 export interface NativeKernels {
   /** What runs, for start-up lines and /metrics: e.g. `addon (avx512)`. */
   name: string;
@@ -119,6 +129,7 @@ export interface NativeKernels {
   convY?: NativeConv;
   convX?: NativeConv;
   dabs?: NativeDabs;
+  lay?: NativeLay;
 }
 
 let bound: NativeKernels | null = null;

@@ -10,6 +10,7 @@ import {
   type NativeConv,
   type NativeConvert,
   type NativeDabs,
+  type NativeLay,
   type NativeKernels,
   type NativeMultiply,
   type NativeNoise,
@@ -27,13 +28,14 @@ export interface Addon {
   convY: NativeConv;
   convX: NativeConv;
   dabs: NativeDabs;
+  lay: NativeLay;
   simd: string;
 }
 
 /** The addon's file (the same path from src/hosts/node under Jest and from dist/hosts/node). */
 export const KERNELS_ADDON = fileURLToPath(new URL('../../../dist/native/kernels.node', import.meta.url));
 
-/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, normal over and erase, blur's convolutions, stroke's round dabs, the PNG encoder's conversion), and why not the addon where it does not. */
+/** What runs the kernels the addon has (the noise op's octaves, the colour ramp, blend's multiply, normal over and erase, blur's convolutions, stroke's round dabs drawn and jittered dabs laid, the PNG encoder's conversion), and why not the addon where it does not. */
 export interface KernelsInfo {
   /** `native (avx512)` or `wasm`. */
   name: string;
@@ -61,6 +63,7 @@ function bound(addon: Addon): NativeKernels {
     convY: addon.convY,
     convX: addon.convX,
     dabs: addon.dabs,
+    lay: addon.lay,
   };
 }
 

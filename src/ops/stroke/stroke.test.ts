@@ -19,9 +19,10 @@ import { bindNativeKernels, nativeKernels } from '../../util/native-kernels.js';
 announceAddon('stroke.test');
 
 /**
- * The round-dab kernels drawDabsWasm runs, each with how to bind it: stroke.wat, and the kernels
- * addon's copies of it (native/dabs.h) where the addon is built: its AVX-512 copy where the CPU has
- * it (as the Node host binds it), its portable copy (what a CPU without AVX-512 would run) always.
+ * The round-dab kernels drawDabsWasm and dabLayer run, each with how to bind it: stroke.wat, and
+ * the kernels addon's copies of them (native/dabs.h) where the addon is built: its AVX-512 copy
+ * where the CPU has it (as the Node host binds it), its portable copy (what a CPU without AVX-512
+ * would run) always.
  */
 const DAB_KERNELS: [string, () => void][] = [
   ['WebAssembly (stroke.wat)', () => useNative(false)],
@@ -38,7 +39,8 @@ const DAB_KERNELS: [string, () => void][] = [
               a[17] = 1;
               return dabs(...a);
             };
-            bindNativeKernels({ name: 'test', noise: ADDON!.noise, ...nativeKernels(), dabs: portable });
+            const lay = ADDON!.lay;
+            bindNativeKernels({ name: 'test', noise: ADDON!.noise, ...nativeKernels(), dabs: portable, lay: (mem, at, args) => lay(mem, at, args, 1) });
           },
         ] as [string, () => void],
       ]
@@ -238,11 +240,12 @@ describe('stroke: dab profile and lattice', () => {
     expect(cases).toBe(60);
   });
 
-  test('the WebAssembly lay kernel (stroke.wat `lay`) lays bit for bit the dabs DabLayout.push lays', () => {
+  test.each(DAB_KERNELS)('the %s lay kernel lays bit for bit the dabs DabLayout.push lays', (_name, bind) => {
     // Witness: strokeDabs with reference: true, every dab through push (plan.ts), as the op laid
     // them before the port. Canvases at zoom 8 and at zoom 22 (world x * 8 past 2^31: the hash's
     // ToInt32 wraps), lines crossing the antimeridian and running far beyond the canvas, dabs
     // narrower than a pixel, an image tip.
+    bind();
     let seed = 11;
     const r = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const round = { kind: 'sprite' as const, width: 1, height: 1, data: Float32Array.of(0.1, 0.2, 0.3, 0.5) };
@@ -348,6 +351,37 @@ describe('stroke: dab profile and lattice', () => {
       u32[16] = 0;
     }
     expect(() => dabs(new Float32Array(4) as never, ...args(), 0)).toThrow(/a Uint8Array/);
+  });
+
+  (ADDON ? test : test.skip)("the addon's lay refuses lattice indices it could not bound, no room for the dabs, and keys past an int32", () => {
+    const lay = ADDON!.lay;
+    const mem = new Uint8Array(1 << 16);
+    // a piece along x at y 10 (no scatter): dabs k = 0 .. 9 one px apart, every one kept on a 64 x 64 canvas
+    const args = (o: Partial<Record<number, number>> = {}) =>
+      Float64Array.from([0, 10, 1, 0, 0, 0, 9, 100, 0, 1, 2, 7, 1, 0, 0, 64, 64, 4, 1, 0.5, 0.4, 0, 10, 3], (v, i) => o[i] ?? v);
+    for (const generic of [0, 1] as const) {
+      expect(lay(mem, 64, args(), generic)).toBe(10);
+      expect(Array.from(new Float32Array(mem.buffer, 64, 2))).toEqual([0, 10]);
+      const bad: [string, Partial<Record<number, number>>, number, RegExp][] = [
+        ['more than 65536 lattice dabs', { 6: 65536 }, 0, /more than 65536/],
+        ['a fractional index', { 5: 0.5 }, 0, /not whole/],
+        ['an infinite end index', { 6: Infinity }, 0, /not finite/],
+        ['no room for the dabs', {}, (1 << 16) - 16 * 9, /no room/],
+        ['a feature key past an int32', { 11: 2 ** 31 }, 0, /int32s/],
+        ['a fractional seed', { 23: 1.5 }, 0, /int32s/],
+        ['a misaligned output', {}, 6, /a byte offset/],
+      ];
+      for (const [what, o, at, msg] of bad) {
+        let err = 'no error';
+        try {
+          lay(mem, at, args(o), generic);
+        } catch (e) {
+          err = (e as Error).message;
+        }
+        expect([what, err, msg.test(err)]).toEqual([what, err, true]);
+      }
+    }
+    expect(() => lay(mem, 0, new Float64Array(23), 0)).toThrow(/Float64Array of 24/);
   });
 
   test('no dabs at all (a tile with no features) draws nothing, even where the arrays end the kernel memory', () => {
