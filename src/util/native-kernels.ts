@@ -85,8 +85,10 @@ export type NativeConv = (
  * would draw on, then that kernel's sixteen arguments (sizes, counts, byte offsets, hardness, aa).
  * `generic` 1: the portable copy (tests).
  */
-export type NativeDabs = (
-  mem: Uint8Array,
+export type NativeDabs = (mem: Uint8Array, ...a: [...DabsDrawArgs, generic: 0 | 1]) => boolean;
+
+/** stroke.wat `draw`'s arguments: the canvas's size, the counts, the arrays' byte offsets, hardness and aa. */
+export type DabsDrawArgs = [
   W: number,
   H: number,
   count: number,
@@ -103,8 +105,7 @@ export type NativeDabs = (
   touched: number,
   hardness: number,
   aa: number,
-  generic: 0 | 1,
-) => boolean;
+];
 
 /**
  * stroke's jittered dabs laid (native/dabs.h `lay_dabs`: src/ops/stroke/stroke.wat `lay` in C,

@@ -7,28 +7,11 @@
 // TypeScript kernels run.
 import { arenaAlloc, arenaFree, inArena } from '../../util/wasm-arena.js';
 import { wasmKernels } from '../../util/wasm-kernels.js';
-import { nativeKernels } from '../../util/native-kernels.js';
+import { type DabsDrawArgs, nativeKernels } from '../../util/native-kernels.js';
 import type { Dabs } from './plan.js';
 
 interface Exports {
-  draw(
-    W: number,
-    H: number,
-    count: number,
-    runCount: number,
-    groups: number,
-    geom: number,
-    group: number,
-    paints: number,
-    runs: number,
-    runGroup: number,
-    out: number,
-    layer: number,
-    cms: number,
-    touched: number,
-    hardness: number,
-    aa: number,
-  ): void;
+  draw(...a: DabsDrawArgs): void;
   setup(
     x0: number,
     y0: number,
@@ -128,6 +111,7 @@ export function dabLayer(s: LaySettings): DabLayer | null {
     );
     let bytes = new Uint8Array(0);
     return {
+      // Written one by one: a rest array copied in with set cost ~0.15 ms a hand-drawn tile more.
       lay: (at, ax, ay, ux, uy, sA, kFirst, kEnd, end, shift, sp, baseW, fkey, quad) => {
         args[0] = ax;
         args[1] = ay;
