@@ -35,7 +35,7 @@ const ADDONS = [
     sources: () => [path.join(NATIVE, 'deflate.c'), ...LIBDEFLATE.map((f) => path.join(NATIVE, 'libdeflate/lib', f))],
     inputs: () =>
       readdirSync(NATIVE, { recursive: true, withFileTypes: true })
-        .filter((d) => d.isFile() && /\.[ch]$/.test(d.name) && !/^(kernels\.c|noise-body\.h|pixels\.h)$/.test(d.name))
+        .filter((d) => d.isFile() && /\.[ch]$/.test(d.name) && !/^(kernels\.c|noise-body\.h|pixels\.h|dabs\.h)$/.test(d.name))
         .map((d) => path.join(d.parentPath ?? d.path, d.name)),
     flags: ['-O2'],
     fallback: 'PNG tiles deflate with node:zlib',
