@@ -344,7 +344,7 @@ static void finish(const Job *j) {
 }
 
 static napi_value fail(napi_env env, const char *message) {
-  napi_throw_range_error(env, "ERR_NATIVE_NOISE", message);
+  napi_throw_range_error(env, "ERR_NATIVE_KERNEL", message);
   return NULL;
 }
 
