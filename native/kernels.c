@@ -343,6 +343,13 @@ static void finish(const Job *j) {
   finish_generic(j->acc, j->out, m, j->channels, j->raster);
 }
 
+/** The `true` a kernel that wrote its output answers. */
+static napi_value true_value(napi_env env) {
+  napi_value result;
+  napi_get_boolean(env, true, &result);
+  return result;
+}
+
 static napi_value fail(napi_env env, const char *message) {
   napi_throw_range_error(env, "ERR_NATIVE_KERNEL", message);
   return NULL;
@@ -445,9 +452,7 @@ static napi_value ramp(napi_env env, napi_callback_info info) {
   float *out = array_arg(env, argv[2], napi_float32_array, (size_t)n * 4);
   if (!src || !out) return fail(env, "ramp: src and out must be Float32Arrays of n and 4 n values");
   ramp_pixels(src, (size_t)n, out, table, values, (int)nValues - 1, size, ends, opacity, HAVE_AVX512 && !generic && avx512());
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
+  return true_value(env);
 }
 
 /**
@@ -488,9 +493,7 @@ static napi_value multiply(napi_env env, napi_callback_info info) {
   const int64_t n = blend_arrays(env, argv, "multiply", &base, &over, &out);
   if (n < 0) return NULL;
   multiply_pixels(base, over, out, (size_t)n, opacity, atop != 0, HAVE_AVX512 && !generic && avx512());
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
+  return true_value(env);
 }
 
 /** convert(in: Float32Array, out: Int32Array, n, generic): pixels.h convert_pixels; 1 where every alpha is 255. */
@@ -550,9 +553,7 @@ static napi_value conv_y_js(napi_env env, napi_callback_info info) {
   else
 #endif
     conv_y_scalar(src, (size_t)rowBytes / 4, dst, (size_t)outRowBytes / 4, (size_t)lenBytes / 4, (int)nOut, w, (int)taps);
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
+  return true_value(env);
 }
 
 /** convX(mem, in, inRowBytes, rows, out, outRowBytes, nOut, wts, taps, generic): blur.wat convX in pixels.h; true. */
@@ -578,9 +579,7 @@ static napi_value conv_x_js(napi_env env, napi_callback_info info) {
   else
 #endif
     conv_x_scalar(src, (size_t)inRowBytes / 4, (int)rows, dst, (size_t)outRowBytes / 4, (int)nOut, w, (int)taps);
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
+  return true_value(env);
 }
 
 /**
@@ -612,9 +611,7 @@ static napi_value over_or_erase(napi_env env, napi_callback_info info) {
     over_pixels(base, src, out, (size_t)n, (float)opacity, fast);
   else
     erase_pixels(base, src, out, (size_t)n, opacity, fast);
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
+  return true_value(env);
 }
 
 /**
@@ -667,9 +664,7 @@ static napi_value dabs_js(napi_env env, napi_callback_info info) {
   for (size_t i = 0; i < (size_t)runCount; i++)
     if (D.runGroup[i] >= groups) return fail(env, "dabs: a run's group out of range");
   dabs_draw(&D, (size_t)count, (size_t)runCount, (uint32_t)groups, HAVE_AVX512 && !generic && avx512());
-  napi_value result;
-  napi_get_boolean(env, true, &result);
-  return result;
+  return true_value(env);
 }
 
 /**
