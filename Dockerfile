@@ -42,5 +42,9 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "dist/hosts/cli/main.js"]
+# --single-threaded-gc: V8 collects each thread's garbage on that thread. The server and `tiles` run
+# a render worker on every core, so V8's helper threads for the collector find no idle core: they
+# take time from the renders (docs/server.md, "The collector's helper threads"). bench/server.mjs
+# starts its servers with these flags; `npm start` has the same.
+ENTRYPOINT ["node", "--single-threaded-gc", "dist/hosts/cli/main.js"]
 CMD ["serve", "--style", "examples"]

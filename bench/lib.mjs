@@ -20,6 +20,20 @@ export async function bench(fn, { warmup = WARMUP, minRuns = MIN_RUNS, minTimeS 
   return times;
 }
 
+/**
+ * Node's own flags in the Docker image's ENTRYPOINT (`["node", "--single-threaded-gc",
+ * "dist/hosts/cli/main.js"]`: the flags between `node` and the script), which `npm start` and the
+ * Kubernetes manifests share: the bench starts its servers the way the image does.
+ */
+export function imageNodeFlags(root) {
+  const m = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
+  if (!m) throw new Error('Dockerfile: no ENTRYPOINT ["node", ...] line');
+  const argv = JSON.parse(m[1]);
+  const script = argv.findIndex((a) => a.endsWith('.js'));
+  if (argv[0] !== 'node' || script < 1) throw new Error(`Dockerfile: ENTRYPOINT ${m[1]} is not node [flags] <script>`);
+  return argv.slice(1, script);
+}
+
 export function median(a) {
   const s = [...a].sort((x, y) => x - y);
   const m = s.length >> 1;

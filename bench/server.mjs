@@ -7,7 +7,7 @@
 //   BENCH_MEMORY=world,gallery,gallery-cached,world-no-source-cache (which memory runs; default world,gallery),
 //   BENCH_PARTS=png,serve,memory,pyramid, BENCH_STYLES=<regex of example names>, BENCH_CACHED=0 skips
 //   the cached rows, BENCH_THREADS=1 prints CPU per tile by thread, BENCH_NODE_ARGS="--cpu-prof" node
-//   flags of the server (BENCH_SERVER_LOG=<file> keeps its output after start-up), BENCH_WARM=3000 warm-up requests before each uncached run, over the zoom
+//   flags of the server after the Docker image's (BENCH_IMAGE_FLAGS=0 leaves those out) (BENCH_SERVER_LOG=<file> keeps its output after start-up), BENCH_WARM=3000 warm-up requests before each uncached run, over the zoom
 //   above's tiles and the zoom below's; BENCH_WARM_COLD=0: the zoom above's alone)
 // Tiles: where each example's data is, from its TileJSON (bounds, minzoom): the first zoom from
 // minzoom on at which the bounds cover at least 96 tiles, at most the 256 nearest the bounds'
@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { galleryStyles, tileSet } from './gallery.mjs';
-import { median } from './lib.mjs';
+import { imageNodeFlags, median } from './lib.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { tilesCommand } = await import(path.join(root, 'dist/hosts/cli/tiles.js'));
@@ -34,7 +34,9 @@ const RUNS = Number(process.env.BENCH_RUNS || 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const BACKEND = process.env.BENCH_BACKEND || 'cpu';
 const SERVE_ARGS = (process.env.BENCH_SERVE_ARGS || '').split(/\s+/).filter(Boolean);
-const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+// The server's node flags: the Docker image's (--single-threaded-gc; BENCH_IMAGE_FLAGS=0 leaves them
+// out), then BENCH_NODE_ARGS.
+const NODE_ARGS = [...(process.env.BENCH_IMAGE_FLAGS === '0' ? [] : imageNodeFlags(root)), ...(process.env.BENCH_NODE_ARGS || '').split(/\s+/).filter(Boolean)];
 // 3,000 requests, not 64 (until 2026-11-26) or 1,000 (until 2026-11-27 16:00): after 64 the V8
 // platform threads still spend ~0.8 ms a tile compiling (JIT) and the workers run colder code; after
 // 1,000 Node's own HTTP code on the main thread is still interpreted (V8 optimises

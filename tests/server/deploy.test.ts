@@ -72,6 +72,21 @@ describe('deploy/ manifests', () => {
     expect(c.env).toEqual(expect.arrayContaining([{ name: 'HOST', value: '0.0.0.0' }]));
   });
 
+  test('the image, npm start and the bench start node with the same flags: --single-threaded-gc', async () => {
+    const { imageNodeFlags } = await import(path.join(ROOT, 'bench/lib.mjs'));
+    const flags = imageNodeFlags(ROOT) as string[];
+    expect(flags).toEqual(['--single-threaded-gc']);
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe(`node ${flags.join(' ')} dist/hosts/cli/main.js serve --style examples`);
+    // The server bench reads them from the Dockerfile (so it measures the image's command line).
+    expect(readFileSync(path.join(ROOT, 'bench/server.mjs'), 'utf8')).toMatch(/imageNodeFlags\(root\)/);
+    // The manifests run the image's ENTRYPOINT (no command of their own) where they start a server or a pyramid.
+    for (const name of ['tilegraph', 'tilegraph-pyramid']) {
+      const [d] = [...byKind('Deployment', name), ...byKind('Job', name)];
+      expect(d!.spec.template.spec.containers[0].command).toBeUndefined();
+    }
+  });
+
   test('the Indexed Job shards by JOB_COMPLETION_INDEX over its completions; both jobs share the volume', () => {
     const [job] = byKind('Job', 'tilegraph-pyramid');
     const [merge] = byKind('Job', 'tilegraph-merge');
