@@ -144,10 +144,29 @@ export function wholeCentroids(w: WholeFeature): { polygon?: [number, number]; l
 
 /** A Mercator-unit array in world pixels: scaled by the world size, shifted by `dx` pixels. */
 export function toWorld(c: ArrayLike<number>, W: number, dx: number): Float64Array {
-  const out = new Float64Array(c.length);
+  return scaleInto(c, W, dx, new Float64Array(c.length));
+}
+
+/** `c` scaled by W and shifted by dx pixels (x, y pairs), written to `out`. */
+function scaleInto(c: ArrayLike<number>, W: number, dx: number, out: Float64Array): Float64Array {
   for (let i = 0; i + 1 < c.length; i += 2) {
     out[i] = c[i]! * W + dx;
     out[i + 1] = c[i + 1]! * W;
+  }
+  return out;
+}
+
+/** toWorld of each array, the results views of one buffer (one backing store for a feature's lines). */
+export function toWorldEach(cs: readonly ArrayLike<number>[], W: number, dx: number): Float64Array[] {
+  let total = 0;
+  for (const c of cs) total += c.length;
+  const buffer = new ArrayBuffer(total * 8);
+  const out = new Array<Float64Array>(cs.length);
+  let at = 0;
+  for (let k = 0; k < cs.length; k++) {
+    const c = cs[k]!;
+    out[k] = scaleInto(c, W, dx, new Float64Array(buffer, at * 8, c.length));
+    at += c.length;
   }
   return out;
 }
@@ -292,6 +311,9 @@ function part(cur: Float64Array, nc: number, s0: number, cut: number, ld0: numbe
   return p;
 }
 
+/** visitLineParts' scratch line in world pixels (read by partsInRect alone; never handed out). */
+let worldScratch = new Float64Array(1024);
+
 /** partsInRect's scratch vertices (one part at a time; never handed out). */
 let partScratch = new Float64Array(256);
 
@@ -333,7 +355,9 @@ export function visitLineParts(
         const b = lineBox(line);
         if (b && (b[2] * W + dx < rr.x0 - 1 || b[0] * W + dx > rr.x1 + 1 || b[3] * W < rr.y0 - 1 || b[1] * W > rr.y1 + 1)) continue;
       }
-      const q = toWorld(line, W, dx);
+      // In world pixels in a reused scratch array: partsInRect copies the parts out.
+      if (worldScratch.length < line.length) worldScratch = new Float64Array(Math.max(line.length, 2 * worldScratch.length));
+      const q = scaleInto(line, W, dx, new Float64Array(worldScratch.buffer, 0, line.length));
       snap?.(q);
       for (const part of partsInRect(q, rr, measure)) visit(part, clip);
     }

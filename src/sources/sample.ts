@@ -543,11 +543,36 @@ export class GroupCollector {
     const buffer = this.buf.slice(0, this.used).buffer;
     if (this.buf.length <= BUFFER_KEEP) spareBuffer = this.buf;
     this.buf = NO_POINTS;
+    // Every group's cut flags (a byte a line) and cut distances (two a line) as views of one
+    // buffer each: two backing stores a sample instead of two a group with cuts.
+    // Points the same way.
+    let cutBytes = 0;
+    let beyondCount = 0;
+    let pointCount = 0;
+    for (const b of this.builders) {
+      if (b.ghost) continue;
+      const lines = b.lines ? b.lines.length >> 1 : 0;
+      if (b.cuts) cutBytes += lines;
+      if (b.beyond) beyondCount += 2 * lines;
+      if (b.points) pointCount += b.points.length;
+    }
+    const cutBuffer = cutBytes ? new ArrayBuffer(cutBytes) : undefined;
+    const beyondBuffer = beyondCount ? new ArrayBuffer(beyondCount * 8) : undefined;
+    const pointBuffer = pointCount ? new ArrayBuffer(pointCount * 8) : undefined;
+    let cutAt = 0;
+    let beyondAt = 0;
+    let pointAt = 0;
     const out: FeatureGroup[] = [];
     for (const b of this.builders) {
       if (b.ghost) continue;
       const g = b.group;
-      if (b.points?.length) g.points = Float64Array.from(b.points);
+      if (b.points?.length) {
+        const ps = b.points;
+        const points = new Float64Array(pointBuffer!, pointAt * 8, ps.length);
+        for (let i = 0; i < ps.length; i++) points[i] = ps[i]!;
+        pointAt += ps.length;
+        g.points = points;
+      }
       // Arrays of their exact length (a pushed array keeps room for 17 and more: ~130 bytes a
       // group that the cache keeps in the old generation).
       if (b.lines) {
@@ -557,12 +582,14 @@ export class GroupCollector {
         g.lines = lines;
       }
       if (b.cuts) {
-        const cutEnds = new Uint8Array(g.lines.length);
+        const cutEnds = new Uint8Array(cutBuffer!, cutAt, g.lines.length);
+        cutAt += g.lines.length;
         for (let i = 0; i < b.cuts.length; i += 2) cutEnds[b.cuts[i]!] = b.cuts[i + 1]!;
         g.cutEnds = cutEnds;
       }
       if (b.beyond) {
-        const beyond = new Float64Array(2 * g.lines.length).fill(Infinity);
+        const beyond = new Float64Array(beyondBuffer!, beyondAt * 8, 2 * g.lines.length).fill(Infinity);
+        beyondAt += 2 * g.lines.length;
         for (let i = 0; i < b.beyond.length; i += 3) {
           beyond[2 * b.beyond[i]!] = b.beyond[i + 1]!;
           beyond[2 * b.beyond[i]! + 1] = b.beyond[i + 2]!;

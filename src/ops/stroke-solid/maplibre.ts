@@ -1034,8 +1034,7 @@ export async function strokeMapLibreCpu(ctx: OpContext): Promise<Raster> {
   // The across-line fade: 1 / pixel ratio CSS pixels, one render pixel; its half is the
   // shader's ANTIALIASING.
   const AA = 0.5;
-  const buf = { a: new Float64Array(256) };
-  const run = { a: new Float64Array(256) };
+  const { buf, run } = lineScratch;
   const rgba: RGBA = [0, 0, 0, 0];
   // Whether a pixel was written: a canvas left as it was is reported (reportPaint).
   let painted = false;
@@ -1192,6 +1191,9 @@ function floorWidthOf(ctx: OpContext, wmax: number): (g: FeatureGroup) => number
     return Math.min(typeof v === 'number' ? v : constant, wmax);
   };
 }
+
+/** strokeMapLibreCpu's point buffers (deduplicated points, a ring's run between cuts), grown as lines need; one render at a time. */
+const lineScratch = { buf: { a: new Float64Array(256) }, run: { a: new Float64Array(256) } };
 
 /**
  * A polygon ring as MapLibre strokes it: closed (first point repeated last) when no edge was made

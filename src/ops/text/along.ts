@@ -87,13 +87,15 @@ export function placeAlong(line: Float64Array, cum: Float64Array, s: number, run
     }
   }
   const n = run.pen.length;
-  const gx = new Float64Array(n);
-  const gy = new Float64Array(n);
-  const cos = new Float64Array(n);
-  const sin = new Float64Array(n);
   let withAdvance = 0;
   for (let i = 0; i < n; i++) if (run.advance[i]! > 0) withAdvance++;
-  const boxes = new Float64Array(withAdvance * 4);
+  // One buffer for the five arrays (a candidate the feature cache keeps: one backing store, not five).
+  const buffer = new ArrayBuffer((4 * n + 4 * withAdvance) * 8);
+  const gx = new Float64Array(buffer, 0, n);
+  const gy = new Float64Array(buffer, 8 * n, n);
+  const cos = new Float64Array(buffer, 16 * n, n);
+  const sin = new Float64Array(buffer, 24 * n, n);
+  const boxes = new Float64Array(buffer, 32 * n, withAdvance * 4);
   let b = 0;
   let seg = 0;
   let lastAngle = NaN;

@@ -5,7 +5,7 @@
 //   square as its owner (a label is anchored only in the square of the tile that made it);
 // - anything else (the output of a geometry op): the groups the canvas holds.
 import type { ExprFeature } from '../../expr/index.js';
-import { toWorld, type WholeFeature, worldShifts } from '../../geometry/whole.js';
+import { toWorld, toWorldEach, type WholeFeature, worldShifts } from '../../geometry/whole.js';
 import type { Canvas, FeatureGroup, Features } from '../../types.js';
 
 export type LineSource = 'whole' | 'piece' | 'clipped';
@@ -91,11 +91,11 @@ class WholeLabelFeature implements LabelFeature {
   }
 
   get lines(): Float64Array[] {
-    return (this.linesW ??= this.placement === 'line' ? this.whole.lines.map((l) => toWorld(l, this.W, this.shift)) : []);
+    return (this.linesW ??= this.placement === 'line' ? toWorldEach(this.whole.lines, this.W, this.shift) : []);
   }
 
   get polygons(): Float64Array[][] {
-    return (this.polygonsW ??= this.placement === 'line' ? this.whole.polygons.map((p) => p.map((r) => toWorld(r, this.W, this.shift))) : []);
+    return (this.polygonsW ??= this.placement === 'line' ? this.whole.polygons.map((p) => toWorldEach(p, this.W, this.shift)) : []);
   }
 }
 

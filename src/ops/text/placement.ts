@@ -338,11 +338,13 @@ function placeWanted(cands: readonly Candidate[], rounds: number, obstacles: Flo
   const grid = outerGrid(outer, n);
   if (!grid) return undefined;
   const { gx0, gy0, gw, start, ids } = grid;
-  const seen = new Int32Array(n).fill(-1);
+  // Six arrays of n in one buffer: seen, hop, from, to, then state and reached.
+  const buffer = new ArrayBuffer(18 * n);
+  const seen = new Int32Array(buffer, 0, n).fill(-1);
   // 0: undecided, 1: placed, 2: dropped (an obstacle or a placed neighbour); obstacles tested when reached.
-  const state = new Uint8Array(n);
-  const reached = new Uint8Array(n);
-  const hop = new Int32Array(n);
+  const state = new Uint8Array(buffer, 16 * n, n);
+  const reached = new Uint8Array(buffer, 17 * n, n);
+  const hop = new Int32Array(buffer, 4 * n, n);
   const order: number[] = [];
   const reach = (i: number, h: number) => {
     reached[i] = 1;
@@ -353,8 +355,8 @@ function placeWanted(cands: readonly Candidate[], rounds: number, obstacles: Flo
   for (let i = 0; i < n; i++) if (wanted[i]) reach(i, 0);
   // Each reached candidate within 2R - 2 conflicts lists its undecided neighbours at adj[from[k], to[k]).
   const far = 2 * rounds - 2;
-  const from = new Int32Array(n);
-  const to = new Int32Array(n);
+  const from = new Int32Array(buffer, 8 * n, n);
+  const to = new Int32Array(buffer, 12 * n, n);
   let adj = new Int32Array(256);
   let na = 0;
   for (let k = 0; k < order.length; k++) {

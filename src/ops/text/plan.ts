@@ -12,7 +12,7 @@ import { ringArea } from '../../geometry/clip.js';
 import { worldSize, type WholeFeature } from '../../geometry/whole.js';
 import { growWindow, type Features, type RGBA } from '../../types.js';
 import type { OpContext } from '../types.js';
-import { cumulative, gridAnchors, type LineRun, placeAlong, spacedAnchors, turnedBox } from './along.js';
+import { cumulative, gridAnchors, type LineRun, placeAlong, pointAt, spacedAnchors, turnedBox } from './along.js';
 import { groupLabelFeatures, type LabelFeature, owns, type Placement, regionShifts, wholeFeaturesOf, wholeLabelFeature } from './features.js';
 import type { FontStack } from './shape.js';
 import { type GlyphRings, packRings, RingPacker, ringsWithBoxes, SizedGlyphs } from './glyphs.js';
@@ -755,8 +755,11 @@ function featureLabels(
       const total = cum[cum.length - 1]!;
       const at = f.source === 'clipped' ? gridAnchors(line, cum, spacing) : spacedAnchors(total, spacing, run.length);
       for (const a of at) {
+        // The anchor's tests first (placeAlong's x, y is this point): a label another canvas or piece owns lays out nothing.
+        const [ax, ay] = pointAt(line, cum, a);
+        if (!within(ax, ay) || !owns(f, ax, ay)) continue;
         const p = placeAlong(line, cum, a, run, maxAngle, upright);
-        if (!p || !within(p.x, p.y) || !owns(f, p.x, p.y)) continue;
+        if (!p) continue;
         const glyphs = { fonts: run.layout.fonts, gids: run.layout.gids, x: p.gx, y: p.gy, cos: p.cos, sin: p.sin };
         add(p.x, p.y, inkBox(stack, glyphs, size), p.boxes, { glyphs });
       }
@@ -1085,9 +1088,11 @@ export function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, si
     count += r.count;
   }
   if (!count) return undefined;
-  const coords = new Float64Array(total);
-  const starts = new Int32Array(count + 1);
-  const boxes = new Float64Array(count * 4);
+  // One buffer: the coordinates, the rings' boxes, then their starts (the cache keeps one backing store).
+  const buffer = new ArrayBuffer((total + count * 4) * 8 + (count + 1) * 4);
+  const coords = new Float64Array(buffer, 0, total);
+  const boxes = new Float64Array(buffer, total * 8, count * 4);
+  const starts = new Int32Array(buffer, (total + count * 4) * 8, count + 1);
   let at = 0;
   let ring = 0;
   for (let i = 0; i < n; i++) {
@@ -1134,11 +1139,15 @@ export function lineLabelRings(clipper: Clipper, stack: FontStack, g: Glyphs, si
  * line label's glyphs overlap only at joins (Arabic, Devanagari), and each glyph's own rings never
  * overlap (SizedGlyphs.solid). A label with no two glyphs overlapping is returned as it is.
  */
+/** uniteOverlapping's glyph corners (8 a glyph) then boxes (4 a glyph), grown as labels need. */
+let turnedScratch = new Float64Array(12 * 64);
+
 function uniteOverlapping(clipper: Clipper, set: GlyphRings, g: Glyphs, sets: GlyphRings[]): GlyphRings {
   const n = sets.length;
-  // Each glyph's box turned and moved: its corners, and the box of those.
-  const corners = new Float64Array(n * 8);
-  const aabb = new Float64Array(n * 4);
+  // Each glyph's box turned and moved: its corners, and the box of those (scratch, read only here).
+  if (turnedScratch.length < n * 12) turnedScratch = new Float64Array(Math.max(n * 12, 2 * turnedScratch.length));
+  const corners = turnedScratch;
+  const aabb = turnedScratch.subarray(n * 8, n * 12);
   for (let i = 0; i < n; i++) {
     const [u0, v0, u1, v1] = sets[i]!.box;
     const t = turnedBox(g.x[i]!, g.y[i]!, g.cos ? g.cos[i]! : 1, g.sin ? g.sin[i]! : 0, u0, v0, u1, v1, corners, i * 8);
