@@ -538,84 +538,214 @@ export class GroupCollector {
   }
 
   /** The groups, with point and cut arrays frozen into typed arrays and the lines and rings views of one array. */
+  /** The groups (unpackGroups(finishPacked())). */
   finish(): FeatureGroup[] {
-    // Views made with the constructor: subarray looks up the species constructor each time.
-    const buffer = this.buf.slice(0, this.used).buffer;
+    return unpackGroups(this.finishPacked());
+  }
+
+  /**
+   * The groups packed (PackedGroups): every line, ring, cut flag, cut distance and point of the
+   * canvas in one buffer each, and each group's spans in them as numbers, with no view or array a
+   * line. What the source caches keep: unpackGroups makes the groups' objects again for each use.
+   */
+  finishPacked(): PackedGroups {
+    // One array of the exact size (the collector's buffer is given back for the next collector).
+    const coords = this.buf.slice(0, this.used).buffer;
     if (this.buf.length <= BUFFER_KEEP) spareBuffer = this.buf;
     this.buf = NO_POINTS;
-    // Every group's cut flags (a byte a line) and cut distances (two a line) as views of one
-    // buffer each: two backing stores a sample instead of two a group with cuts.
-    // Points the same way.
+    // The output groups (a ghost, or a group left with nothing, is not one) and their sizes.
+    const kept: Builder[] = [];
+    let lineCount = 0;
+    let ringCount = 0;
+    let polyCount = 0;
     let cutBytes = 0;
     let beyondCount = 0;
     let pointCount = 0;
+    let ids = false;
+    let ringCuts = false;
     for (const b of this.builders) {
       if (b.ghost) continue;
       const lines = b.lines ? b.lines.length >> 1 : 0;
+      const points = b.points ? b.points.length : 0;
+      const polys = b.rings ? b.polys!.length : 0;
+      if (!lines && !points && !polys) continue;
+      kept.push(b);
+      lineCount += lines;
+      if (b.rings) ringCount += b.rings.length >> 1;
+      polyCount += polys;
       if (b.cuts) cutBytes += lines;
       if (b.beyond) beyondCount += 2 * lines;
-      if (b.points) pointCount += b.points.length;
+      pointCount += points;
+      if (b.group.id !== undefined) ids = true;
+      if (b.rings && b.ringCuts) ringCuts = true;
     }
-    const cutBuffer = cutBytes ? new ArrayBuffer(cutBytes) : undefined;
-    const beyondBuffer = beyondCount ? new ArrayBuffer(beyondCount * 8) : undefined;
-    const pointBuffer = pointCount ? new ArrayBuffer(pointCount * 8) : undefined;
+    const n = kept.length;
+    // The index: GROUP_FIELDS a group, then the lines' and rings' spans, then each polygon's first ring.
+    const index = new Int32Array(n * GROUP_FIELDS + 2 * (lineCount + ringCount) + polyCount + 1);
+    const spansAt = n * GROUP_FIELDS;
+    const polysAt = spansAt + 2 * (lineCount + ringCount);
+    const cutBuffer = cutBytes ? new Uint8Array(cutBytes) : undefined;
+    const beyond = beyondCount ? new Float64Array(beyondCount).fill(Infinity) : undefined;
+    const points = pointCount ? new Float64Array(pointCount) : undefined;
+    const props: Record<string, unknown>[] = new Array(n);
+    const idList: (number | string | undefined)[] | undefined = ids ? new Array(n) : undefined;
+    const cutList: ((Uint8Array | undefined)[] | undefined)[] | undefined = ringCuts ? new Array(n) : undefined;
+    let line = 0;
+    let ring = lineCount;
+    let poly = 0;
     let cutAt = 0;
     let beyondAt = 0;
     let pointAt = 0;
-    const out: FeatureGroup[] = [];
-    for (const b of this.builders) {
-      if (b.ghost) continue;
-      const g = b.group;
-      if (b.points?.length) {
-        const ps = b.points;
-        const points = new Float64Array(pointBuffer!, pointAt * 8, ps.length);
-        for (let i = 0; i < ps.length; i++) points[i] = ps[i]!;
-        pointAt += ps.length;
-        g.points = points;
-      }
-      // Arrays of their exact length (a pushed array keeps room for 17 and more: ~130 bytes a
-      // group that the cache keeps in the old generation).
-      if (b.lines) {
-        const ls = b.lines;
-        const lines = new Array<Float64Array>(ls.length >> 1);
-        for (let i = 0; i < ls.length; i += 2) lines[i >> 1] = new Float64Array(buffer, ls[i]! * 8, ls[i + 1]!);
-        g.lines = lines;
-      }
+    for (let i = 0; i < n; i++) {
+      const b = kept[i]!;
+      props[i] = b.group.properties;
+      if (idList) idList[i] = b.group.id;
+      const o = i * GROUP_FIELDS;
+      const ls = b.lines;
+      const lines = ls ? ls.length >> 1 : 0;
+      index[o] = line;
+      index[o + 1] = lines;
+      for (let k = 0; k < lines * 2; k++) index[spansAt + 2 * line + k] = ls![k]!;
+      index[o + 2] = -1;
       if (b.cuts) {
-        const cutEnds = new Uint8Array(cutBuffer!, cutAt, g.lines.length);
-        cutAt += g.lines.length;
-        for (let i = 0; i < b.cuts.length; i += 2) cutEnds[b.cuts[i]!] = b.cuts[i + 1]!;
-        g.cutEnds = cutEnds;
+        index[o + 2] = cutAt;
+        for (let k = 0; k < b.cuts.length; k += 2) cutBuffer![cutAt + b.cuts[k]!] = b.cuts[k + 1]!;
+        cutAt += lines;
       }
+      index[o + 3] = -1;
       if (b.beyond) {
-        const beyond = new Float64Array(beyondBuffer!, beyondAt * 8, 2 * g.lines.length).fill(Infinity);
-        beyondAt += 2 * g.lines.length;
-        for (let i = 0; i < b.beyond.length; i += 3) {
-          beyond[2 * b.beyond[i]!] = b.beyond[i + 1]!;
-          beyond[2 * b.beyond[i]! + 1] = b.beyond[i + 2]!;
+        index[o + 3] = beyondAt;
+        for (let k = 0; k < b.beyond.length; k += 3) {
+          beyond![beyondAt + 2 * b.beyond[k]!] = b.beyond[k + 1]!;
+          beyond![beyondAt + 2 * b.beyond[k]! + 1] = b.beyond[k + 2]!;
         }
-        g.cutBeyond = beyond;
+        beyondAt += 2 * lines;
       }
+      line += lines;
+      const ps = b.points;
+      index[o + 4] = pointAt;
+      index[o + 5] = ps ? ps.length : 0;
+      if (ps) for (let k = 0; k < ps.length; k++) points![pointAt++] = ps[k]!;
+      index[o + 6] = poly;
+      index[o + 7] = 0;
+      index[o + 8] = ring - lineCount;
       if (b.rings) {
         const rs = b.rings;
         const polys = b.polys!;
-        const polygons = new Array<Float64Array[]>(polys.length);
-        const cuts = b.ringCuts ? new Array<(Uint8Array | undefined)[]>(polys.length) : undefined;
-        for (let p = 0; p < polys.length; p++) {
-          const start = polys[p]!;
-          const end = p + 1 < polys.length ? polys[p + 1]! : rs.length >> 1;
-          const poly = new Array<Float64Array>(end - start);
-          for (let q = start; q < end; q++) poly[q - start] = new Float64Array(buffer, rs[2 * q]! * 8, rs[2 * q + 1]!);
-          polygons[p] = poly;
-          if (cuts) cuts[p] = b.ringCuts!.slice(start, end);
-        }
-        g.polygons = polygons;
-        if (cuts) g.polygonCuts = cuts;
+        index[o + 7] = polys.length;
+        // Ring indexes counted from the canvas's first ring (the lines' spans come first).
+        for (let k = 0; k < polys.length; k++) index[polysAt + poly + k] = ring - lineCount + polys[k]!;
+        poly += polys.length;
+        for (let k = 0; k < rs.length; k++) index[spansAt + 2 * ring + k] = rs[k]!;
+        ring += rs.length >> 1;
+        if (cutList) cutList[i] = b.ringCuts;
       }
-      if (g.points.length || g.lines.length || g.polygons.length) out.push(g);
     }
-    return out;
+    index[polysAt + poly] = ring - lineCount;
+    let ringCutBytes = 0;
+    if (cutList) for (const c of cutList) if (c) for (const r of c) ringCutBytes += r ? 112 + r.byteLength : 8;
+    return {
+      count: n,
+      lineCount,
+      props,
+      ids: idList,
+      index,
+      coords,
+      cuts: cutBuffer,
+      beyond,
+      points,
+      ringCuts: cutList,
+      byteLength:
+        64 +
+        16 * n +
+        coords.byteLength +
+        index.byteLength +
+        (cutBuffer?.byteLength ?? 0) +
+        (beyond?.byteLength ?? 0) +
+        (points?.byteLength ?? 0) +
+        ringCutBytes,
+    };
   }
+}
+
+/**
+ * Int32s a group takes in PackedGroups.index: first line, line count, cut flags' offset (-1 none),
+ * cut distances' offset (-1 none), points' offset, point values, first polygon, polygon count,
+ * first ring (rings counted from the canvas's first).
+ */
+const GROUP_FIELDS = 9;
+
+/**
+ * A canvas's sampled groups (GroupCollector.finishPacked) as the source caches keep them: each
+ * group's properties and id, and numbers for the rest, so a kept canvas is a handful of objects
+ * instead of ~10 a group and one a line (the collector marked and copied those; issue 25).
+ * unpackGroups makes the groups again, their lines and rings views of `coords`.
+ */
+export interface PackedGroups {
+  readonly count: number;
+  readonly lineCount: number;
+  readonly props: readonly Record<string, unknown>[];
+  readonly ids: readonly (number | string | undefined)[] | undefined;
+  /** GROUP_FIELDS a group, then an offset and a length (values of `coords`) a line and then a ring, then each polygon's first ring and one past the last ring. */
+  readonly index: Int32Array;
+  readonly coords: ArrayBuffer;
+  /** A byte a line of the groups with cut ends. */
+  readonly cuts: Uint8Array | undefined;
+  /** Two values a line of the groups with cut distances. */
+  readonly beyond: Float64Array | undefined;
+  readonly points: Float64Array | undefined;
+  /** Each polygon group's ring cuts (its rings in order), where some group has them. */
+  readonly ringCuts: readonly ((Uint8Array | undefined)[] | undefined)[] | undefined;
+  /** Memory estimate for the byte-bounded caches. */
+  readonly byteLength: number;
+}
+
+/** The feature groups of a packed canvas: new objects, the same geometry (views of its buffers), as GroupCollector made them. */
+export function unpackGroups(p: PackedGroups): FeatureGroup[] {
+  const { count, index, coords } = p;
+  const spansAt = count * GROUP_FIELDS;
+  const ringsAt = spansAt + 2 * p.lineCount;
+  // Each polygon's first ring follows every span; the index ends with the canvas's ring count.
+  const polysAt = ringsAt + 2 * index[index.length - 1]!;
+  const out = new Array<FeatureGroup>(count);
+  for (let i = 0; i < count; i++) {
+    const o = i * GROUP_FIELDS;
+    // The keys in GroupCollector's order (one object shape for every reader).
+    const g: FeatureGroup = { properties: p.props[i]!, polygons: [], lines: [], points: NO_POINTS };
+    const id = p.ids?.[i];
+    if (id !== undefined) g.id = id;
+    const np = index[o + 5]!;
+    if (np) g.points = new Float64Array(p.points!.buffer, index[o + 4]! * 8, np);
+    const nl = index[o + 1]!;
+    if (nl) {
+      const l0 = index[o]!;
+      const lines = new Array<Float64Array>(nl);
+      for (let k = 0, s = spansAt + 2 * l0; k < nl; k++, s += 2) lines[k] = new Float64Array(coords, index[s]! * 8, index[s + 1]!);
+      g.lines = lines;
+    }
+    if (index[o + 2]! >= 0) g.cutEnds = new Uint8Array(p.cuts!.buffer, index[o + 2]!, nl);
+    if (index[o + 3]! >= 0) g.cutBeyond = new Float64Array(p.beyond!.buffer, index[o + 3]! * 8, 2 * nl);
+    const npoly = index[o + 7]!;
+    if (npoly) {
+      const p0 = index[o + 6]!;
+      const polygons = new Array<Float64Array[]>(npoly);
+      const ringCuts = p.ringCuts?.[i];
+      const cuts = ringCuts ? new Array<(Uint8Array | undefined)[]>(npoly) : undefined;
+      const first = index[o + 8]!;
+      for (let k = 0; k < npoly; k++) {
+        const start = index[polysAt + p0 + k]!;
+        const end = index[polysAt + p0 + k + 1]!;
+        const poly = new Array<Float64Array>(end - start);
+        for (let q = start; q < end; q++) poly[q - start] = new Float64Array(coords, index[ringsAt + 2 * q]! * 8, index[ringsAt + 2 * q + 1]!);
+        polygons[k] = poly;
+        if (cuts) cuts[k] = ringCuts!.slice(start - first, end - first);
+      }
+      g.polygons = polygons;
+      if (cuts) g.polygonCuts = cuts;
+    }
+    out[i] = g;
+  }
+  return out;
 }
 
 /**

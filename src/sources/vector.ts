@@ -8,15 +8,16 @@ import { decodeLayer, parseTile, type LazyTile } from './mvt-decode.js';
 import type { WholeFeature } from '../geometry/whole.js';
 import { piecesBytes, tilePieces } from './pieces.js';
 import {
-  GroupCollector,
   canvasKey,
-  mergeableIds,
-  unitRect,
   contributionRects,
-  groupsBytes,
-  layerBytes,
   type DecodedLayer,
+  GroupCollector,
+  layerBytes,
+  mergeableIds,
+  type PackedGroups,
   type TileFeature,
+  unitRect,
+  unpackGroups,
 } from './sample.js';
 import { coveringTiles, tileKey } from './tiles.js';
 import type { FeatureSelection, FeatureSource, SourceContext } from './types.js';
@@ -170,15 +171,18 @@ export class VectorTileSource implements FeatureSource {
     // Outside the source's zooms the style draws without it (issue 15).
     if (canvas.z < info.minzoom) return [];
     // The sampled groups of one canvas are kept (a re-render of the same tile, another param
-    // value, reuses them): ops never modify the groups they are given.
+    // value, reuses them), packed: each use gets new group objects of the same geometry
+    // (unpackGroups), ops never modify the geometry they are given.
     const k = `${this.ctx.cachePrefix}vs|${this.fetcher.key}|${layer}|${canvasKey(canvas)}`;
-    return this.ctx.cache.get(
-      k,
-      async (sig) => {
-        const groups = await this.sample(info, layer, canvas, sig);
-        return { value: groups, bytes: groupsBytes(groups) };
-      },
-      signal,
+    return unpackGroups(
+      await this.ctx.cache.get(
+        k,
+        async (sig) => {
+          const packed = await this.sample(info, layer, canvas, sig);
+          return { value: packed, bytes: packed.byteLength };
+        },
+        signal,
+      ),
     );
   }
 
@@ -187,13 +191,15 @@ export class VectorTileSource implements FeatureSource {
     if (canvas.z < info.minzoom) return [];
     // One entry per selection and canvas: nodes with the same filter on the same canvas share it.
     const k = `${this.ctx.cachePrefix}vs|${this.fetcher.key}|${layer}|${canvasKey(canvas)}|${selection.key}`;
-    return this.ctx.cache.get(
-      k,
-      async (sig) => {
-        const groups = await this.sample(info, layer, canvas, sig, selection);
-        return { value: groups, bytes: groupsBytes(groups) };
-      },
-      signal,
+    return unpackGroups(
+      await this.ctx.cache.get(
+        k,
+        async (sig) => {
+          const packed = await this.sample(info, layer, canvas, sig, selection);
+          return { value: packed, bytes: packed.byteLength };
+        },
+        signal,
+      ),
     );
   }
 
@@ -238,7 +244,7 @@ export class VectorTileSource implements FeatureSource {
     canvas: Canvas,
     signal?: AbortSignal,
     selection?: FeatureSelection,
-  ): Promise<FeatureGroup[]> {
+  ): Promise<PackedGroups> {
     // Layer lists (archive metadata, a declared `layers`) can be incomplete in real data (the
     // Florence archive omits 'landuse'): a layer they lack is unknown only if no tile here holds it.
     const listed = !info.layers || info.layers.includes(layer);
@@ -283,7 +289,7 @@ export class VectorTileSource implements FeatureSource {
       const d = decoded[i];
       if (d) out.addTile(d.features, d.extent, tiles[i]!, rects[i]!, i, keep?.[i], ghostIds, kept?.[i]);
     }
-    return out.finish();
+    return out.finishPacked();
   }
 }
 

@@ -120,11 +120,16 @@ describe('selected features (a filter applied before sampling)', () => {
     const [, major] = FILTERS[0]!;
     const a = await src.selectedFeatures('road', c, selection(major, 14));
     const b = await src.selectedFeatures('road', c, selection(major, 14));
-    expect(b).toBe(a);
+    // The kept sample read again: new group objects (the cache keeps it packed), the same geometry
+    // in the same buffer; another key samples its own.
+    expect(b).toEqual(a);
+    const buffer = (gs: readonly FeatureGroup[]) => gs[0]!.lines[0]!.buffer;
+    expect(a.length).toBeGreaterThan(0);
+    expect(buffer(b)).toBe(buffer(a));
     const [, minor] = FILTERS[1]!;
     const m = await src.selectedFeatures('road', c, selection(minor, 14));
-    expect(m).not.toBe(a);
-    expect(m.some((g) => a.includes(g))).toBe(false);
+    expect(m.length).toBeGreaterThan(0);
+    expect(buffer(m)).not.toBe(buffer(a));
   });
 });
 

@@ -7,7 +7,7 @@
 // and points across several tiles (merging, ghosts), with vertices on, near and far past the
 // contribution rectangles' sides, at tile sizes whose scale is and is not a power of two; the
 // kept features walked by index where no ghost can be, and mergeableIds the same when it walks them.
-import { GroupCollector, contributionRects, mergeableIds, unitRect, type TileFeature } from '../../src/sources/sample.js';
+import { GroupCollector, contributionRects, mergeableIds, unitRect, unpackGroups, type TileFeature } from '../../src/sources/sample.js';
 import { coveringTiles, type SourceTileRef } from '../../src/sources/tiles.js';
 import type { Canvas, FeatureGroup } from '../../src/types.js';
 import { ReferenceCollector } from './collector-reference.js';
@@ -131,7 +131,16 @@ function compare(seed: number, canvas: Canvas, sz: number, select: boolean) {
     });
     expect(c.finish().map(plain)).toEqual(d.finish().map(plain));
   }
-  const got = a.finish();
+  // What the source caches keep (finishPacked) unpacked twice: the same groups each time, views
+  // of the same buffers (the second use samples nothing), with their keys in the collector's order.
+  const packed = a.finishPacked();
+  const got = unpackGroups(packed);
+  const again = unpackGroups(packed);
+  expect(again.map(plain)).toEqual(got.map(plain));
+  for (let i = 0; i < got.length; i++) {
+    expect(Object.keys(again[i]!)).toEqual(Object.keys(got[i]!));
+    if (got[i]!.lines.length) expect(again[i]!.lines[0]!.buffer).toBe(got[i]!.lines[0]!.buffer);
+  }
   const want = b.finish();
   expect(got.length).toBe(want.length);
   expect(got.map(plain)).toEqual(want.map(plain));
