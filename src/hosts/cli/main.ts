@@ -189,7 +189,7 @@ const cli = yargs(joinNegativeValues(hideBin(process.argv)))
         })
         .option('worker-heap-growth', {
           type: 'number',
-          default: 100,
+          default: 200,
           describe:
             "how far V8 lets a heap grow past what survived its last full collection, in percent, for every thread (0: V8's own rule, which collected a text-heavy worker's caches every ~100 tiles)",
         })

@@ -165,8 +165,12 @@ export const WORKER_YOUNG_MB = 64;
  * server's full collections fell from 47 to 30-31 over a bench run, its rows read 182.4 / 178.5 /
  * 184.5 tiles/s against 174.9 / 175.7 / 158.8 alternated, and the memory bench's peak RSS did not
  * rise (world 472 against 475 MiB, gallery 556 against 580; docs/server.md "V8's heap growth").
+ * 200 since the sampled canvases are kept packed (~27 MB less live heap a maplibre-effects worker):
+ * maplibre-effects in six alternated pairs 205-219 tiles/s against 185-216, p99 118-125 ms against
+ * 126-178; the gallery's memory run 778 MiB peak RSS after 40,000 requests against 733 (300: 857;
+ * docs/server.md "Sampled canvases kept packed").
  */
-export const WORKER_HEAP_GROWTH = 100;
+export const WORKER_HEAP_GROWTH = 200;
 
 /**
  * Sets V8's heap growth (`--heap-growing-percent`; 0: V8's own rule) for every thread of this

@@ -149,7 +149,7 @@ export interface ServeOptions extends Omit<TileServiceOptions, 'style' | 'render
   workerUrl?: URL | string;
   /** Young generation of each render worker in MiB (default render-pool.ts WORKER_YOUNG_MB, 64). */
   workerYoungMb?: number;
-  /** V8's heap growth after a full collection, in percent (default render-pool.ts WORKER_HEAP_GROWTH, 100; 0: V8's own rule). */
+  /** V8's heap growth after a full collection, in percent (default render-pool.ts WORKER_HEAP_GROWTH, 200; 0: V8's own rule). */
   workerHeapGrowth?: number;
   /** Render with this instead of making one from `workers` / `backend` (embedding, tests). */
   renderer?: PngRenderer;
