@@ -116,8 +116,10 @@ async function sampledGroups(
   if (selection && source.selectedFeatures) return source.selectedFeatures(layer, ctx.canvas, selection, ctx.signal);
   const groups = await source.features(layer, ctx.canvas, ctx.signal);
   if (!filter && !mzField) return groups;
-  // Sources hand out the same groups array for a canvas they sampled before; its filtered
-  // list is kept beside it (the filter reads only the zoom and the feature, never a param).
+  // Sources without selectedFeatures (GeoJSON) hand out the same groups array for a canvas they
+  // kept; its filtered list is kept beside it (the filter reads only the zoom and the feature,
+  // never a param). Vector sources select above and hand out new group objects on each read
+  // (their canvases are kept packed), so nothing is memoised on those.
   let memo = filtered.get(groups);
   if (!memo) filtered.set(groups, (memo = new Map()));
   const key = `${z}|${mzField ?? ''}`;
