@@ -9,21 +9,6 @@
 (module
   (import "env" "mem" (memory 1))
 
-  ;; maplibre.ts edgeBound: the first column whose centre is inside edge A x + d >= 0 (> 0 unless
-  ;; $incl) for A > 0, the last one for A < 0.
-  (func $edgeBound (param $A f64) (param $d f64) (param $incl i32) (result f64)
-    (local $xe f64)
-    (local.set $xe (f64.sub (f64.div (f64.neg (local.get $d)) (local.get $A)) (f64.const 0.5)))
-    (if (result f64) (f64.gt (local.get $A) (f64.const 0))
-      (then
-        (if (result f64) (local.get $incl)
-          (then (f64.ceil (local.get $xe)))
-          (else (f64.add (f64.floor (local.get $xe)) (f64.const 1)))))
-      (else
-        (if (result f64) (local.get $incl)
-          (then (f64.floor (local.get $xe)))
-          (else (f64.sub (f64.ceil (local.get $xe)) (f64.const 1)))))))
-
   ;; Whether edge A x + B y + C owns its pixels on the edge (top-left rule): A > 0, or A = 0 and B < 0.
   (func $owns (param $A f64) (param $B f64) (result i32)
     (i32.or (f64.gt (local.get $A) (f64.const 0))
@@ -105,10 +90,10 @@
     (local $in0 i32) (local $in1 i32) (local $in2 i32)
     (local $nax f64) (local $nay f64) (local $nbx f64) (local $nby f64) (local $ncx f64) (local $ncy f64)
     (local $inv f64) (local $y f64) (local $yc f64) (local $d0 f64) (local $d1 f64) (local $d2 f64)
-    (local $lo f64) (local $hi f64) (local $v f64) (local $x f64) (local $xc f64)
+    (local $lo f64) (local $hi f64) (local $v f64) (local $xc f64)
     (local $wa f64) (local $wb f64) (local $wc f64) (local $vx f64) (local $vy f64) (local $dist f64)
     (local $alpha f64) (local $sa f64) (local $k f64) (local $p i32) (local $row i32)
-    (local $lda f64) (local $ldb f64) (local $ldc f64)
+    (local $lda f64) (local $ldb f64) (local $ldc f64) (local $xe f64) (local $xi i32) (local $xend i32)
     (local.set $unblurred (f64.eq (local.get $blur2) (f64.const 1)))
     (local.set $t (i32.const 0))
     (block $tris
@@ -194,42 +179,72 @@
               ;; Each edge bounds x on one side; a horizontal one keeps the row or none of it.
               (if (f64.ne (local.get $A0) (f64.const 0))
                 (then
-                  (local.set $v (call $edgeBound (local.get $A0) (local.get $d0) (local.get $in0)))
+                  ;; maplibre.ts edgeBound (the first column inside for A > 0, the last for A < 0), inlined: a call
+                  ;; here spilled every live f64 local once per edge and row (~20% of this kernel's time)
+                  (local.set $xe (f64.sub (f64.div (f64.neg (local.get $d0)) (local.get $A0)) (f64.const 0.5)))
                   (if (f64.gt (local.get $A0) (f64.const 0))
-                    (then (if (f64.gt (local.get $v) (local.get $lo)) (then (local.set $lo (local.get $v)))))
-                    (else (if (f64.lt (local.get $v) (local.get $hi)) (then (local.set $hi (local.get $v)))))))
+                    (then
+                      (local.set $v (if (result f64) (local.get $in0)
+                        (then (f64.ceil (local.get $xe)))
+                        (else (f64.add (f64.floor (local.get $xe)) (f64.const 1)))))
+                      (if (f64.gt (local.get $v) (local.get $lo)) (then (local.set $lo (local.get $v)))))
+                    (else
+                      (local.set $v (if (result f64) (local.get $in0)
+                        (then (f64.floor (local.get $xe)))
+                        (else (f64.sub (f64.ceil (local.get $xe)) (f64.const 1)))))
+                      (if (f64.lt (local.get $v) (local.get $hi)) (then (local.set $hi (local.get $v)))))))
                 (else
                   (br_if $next_row (f64.lt (local.get $d0) (f64.const 0)))
                   (br_if $next_row (i32.and (f64.eq (local.get $d0) (f64.const 0)) (i32.eqz (local.get $in0))))))
               (if (f64.ne (local.get $A1) (f64.const 0))
                 (then
-                  (local.set $v (call $edgeBound (local.get $A1) (local.get $d1) (local.get $in1)))
+                  ;; edgeBound, inlined
+                  (local.set $xe (f64.sub (f64.div (f64.neg (local.get $d1)) (local.get $A1)) (f64.const 0.5)))
                   (if (f64.gt (local.get $A1) (f64.const 0))
-                    (then (if (f64.gt (local.get $v) (local.get $lo)) (then (local.set $lo (local.get $v)))))
-                    (else (if (f64.lt (local.get $v) (local.get $hi)) (then (local.set $hi (local.get $v)))))))
+                    (then
+                      (local.set $v (if (result f64) (local.get $in1)
+                        (then (f64.ceil (local.get $xe)))
+                        (else (f64.add (f64.floor (local.get $xe)) (f64.const 1)))))
+                      (if (f64.gt (local.get $v) (local.get $lo)) (then (local.set $lo (local.get $v)))))
+                    (else
+                      (local.set $v (if (result f64) (local.get $in1)
+                        (then (f64.floor (local.get $xe)))
+                        (else (f64.sub (f64.ceil (local.get $xe)) (f64.const 1)))))
+                      (if (f64.lt (local.get $v) (local.get $hi)) (then (local.set $hi (local.get $v)))))))
                 (else
                   (br_if $next_row (f64.lt (local.get $d1) (f64.const 0)))
                   (br_if $next_row (i32.and (f64.eq (local.get $d1) (f64.const 0)) (i32.eqz (local.get $in1))))))
               (if (f64.ne (local.get $A2) (f64.const 0))
                 (then
-                  (local.set $v (call $edgeBound (local.get $A2) (local.get $d2) (local.get $in2)))
+                  ;; edgeBound, inlined
+                  (local.set $xe (f64.sub (f64.div (f64.neg (local.get $d2)) (local.get $A2)) (f64.const 0.5)))
                   (if (f64.gt (local.get $A2) (f64.const 0))
-                    (then (if (f64.gt (local.get $v) (local.get $lo)) (then (local.set $lo (local.get $v)))))
-                    (else (if (f64.lt (local.get $v) (local.get $hi)) (then (local.set $hi (local.get $v)))))))
+                    (then
+                      (local.set $v (if (result f64) (local.get $in2)
+                        (then (f64.ceil (local.get $xe)))
+                        (else (f64.add (f64.floor (local.get $xe)) (f64.const 1)))))
+                      (if (f64.gt (local.get $v) (local.get $lo)) (then (local.set $lo (local.get $v)))))
+                    (else
+                      (local.set $v (if (result f64) (local.get $in2)
+                        (then (f64.floor (local.get $xe)))
+                        (else (f64.sub (f64.ceil (local.get $xe)) (f64.const 1)))))
+                      (if (f64.lt (local.get $v) (local.get $hi)) (then (local.set $hi (local.get $v)))))))
                 (else
                   (br_if $next_row (f64.lt (local.get $d2) (f64.const 0)))
                   (br_if $next_row (i32.and (f64.eq (local.get $d2) (f64.const 0)) (i32.eqz (local.get $in2))))))
               (br_if $next_row (f64.gt (local.get $lo) (local.get $hi)))
-              ;; The row's pixels: x and y are whole numbers within the canvas (the clip box is).
+              ;; The row's pixels: x and y are whole numbers within the canvas (the clip box is); the columns
+              ;; counted in i32 (x + 0.5 is the same f64 from either).
               (local.set $row (i32.mul (i32.trunc_sat_f64_s (local.get $y)) (local.get $W)))
               (local.set $p (i32.add (local.get $data)
                 (i32.shl (i32.add (local.get $row) (i32.trunc_sat_f64_s (local.get $lo))) (i32.const 4))))
-              (local.set $x (local.get $lo))
+              (local.set $xi (i32.trunc_sat_f64_s (local.get $lo)))
+              (local.set $xend (i32.trunc_sat_f64_s (local.get $hi)))
               (block $cols
                 (loop $col_loop
-                  (br_if $cols (f64.gt (local.get $x) (local.get $hi)))
+                  (br_if $cols (i32.gt_s (local.get $xi) (local.get $xend)))
                   (block $next_col
-                    (local.set $xc (f64.add (local.get $x) (f64.const 0.5)))
+                    (local.set $xc (f64.add (f64.convert_i32_s (local.get $xi)) (f64.const 0.5)))
                     (local.set $wa (f64.mul (f64.add (f64.mul (local.get $A0) (local.get $xc)) (local.get $d0)) (local.get $inv)))
                     (local.set $wb (f64.mul (f64.add (f64.mul (local.get $A1) (local.get $xc)) (local.get $d1)) (local.get $inv)))
                     (local.set $wc (f64.sub (f64.sub (f64.const 1) (local.get $wa)) (local.get $wb)))
@@ -267,7 +282,7 @@
                     (f32.store offset=12 (local.get $p) (f32.demote_f64 (f64.add (local.get $sa)
                       (f64.mul (f64.promote_f32 (f32.load offset=12 (local.get $p))) (local.get $k)))))
                     (local.set $wrote (i32.const 1)))
-                  (local.set $x (f64.add (local.get $x) (f64.const 1)))
+                  (local.set $xi (i32.add (local.get $xi) (i32.const 1)))
                   (local.set $p (i32.add (local.get $p) (i32.const 16)))
                   (br $col_loop))))
             (local.set $y (f64.add (local.get $y) (f64.const 1)))
