@@ -296,6 +296,9 @@ function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** A connection's read buffer (256 KiB: a tile's response in one or two reads). */
+const readBuffer = () => Buffer.allocUnsafe(256 * 1024);
+
 /**
  * One keep-alive HTTP/1.1 connection of the load client over a raw socket, one GET at a time: the
  * response head parsed for its status and length (Content-Length, else chunked, else to the
@@ -321,9 +324,10 @@ class Conn {
   }
 
   open() {
-    const socket = net.connect(this.port, this.host);
+    // One reused read buffer a connection (net's onread): no Buffer allocated per read; data()
+    // copies what it keeps (a head split across reads, a failed request's first bytes).
+    const socket = net.connect({ port: this.port, host: this.host, onread: { buffer: readBuffer(), callback: (n, buf) => this.data(buf.subarray(0, n)) } });
     socket.setNoDelay(true);
-    socket.on('data', (d) => this.data(d));
     const fail = (e) => {
       if (this.socket === socket) this.socket = undefined;
       const p = this.pending;
@@ -346,10 +350,12 @@ class Conn {
     const p = this.pending;
     if (!p) return;
     if (!p.head) {
-      p.chunks.push(d);
-      const all = p.chunks.length === 1 ? d : Buffer.concat(p.chunks);
+      const all = p.chunks.length ? Buffer.concat([...p.chunks, d]) : d;
       const end = all.indexOf('\r\n\r\n');
-      if (end < 0) return;
+      if (end < 0) {
+        p.chunks.push(Buffer.from(d)); // a copy: the read buffer is reused
+        return;
+      }
       p.head = all.toString('latin1', 0, end);
       p.status = Number(p.head.slice(9, 12));
       const len = /\r\ncontent-length:\s*(\d+)/i.exec(p.head);
@@ -360,7 +366,7 @@ class Conn {
       d = all.subarray(end + 4);
     }
     if (p.chunked) {
-      p.raw.push(d);
+      p.raw.push(Buffer.from(d));
       const all = Buffer.concat(p.raw);
       // Chunked: sizes in hex, each chunk followed by CRLF; a zero-size chunk ends the body.
       let at = 0;
@@ -382,7 +388,7 @@ class Conn {
     } else {
       p.bytes += d.length;
       if (p.status !== 200 && p.bodyBytes < 300) {
-        p.body.push(d);
+        p.body.push(Buffer.from(d));
         p.bodyBytes += d.length;
       }
       if (p.length < 0 || p.bytes < p.length) return;
