@@ -5,7 +5,9 @@
 ;; flags (u8), and the ring coordinates (f64) and ring starts (i32) copied in for each call. The
 ;; sweep stays in TypeScript, on views of the same memory. The cell updates are written out at each
 ;; use rather than called: V8 (Node 20) does not inline WebAssembly calls, and a call per cell cost
-;; more than the accumulation saved. Compiled by scripts/gen-wasm.mjs.
+;; more than the accumulation saved; so are acrossCells (with its touch) in addRings' row loop and
+;; paintRun in composite's runs, where a call spilled the loop's live f64 locals each time (4-7% of
+;; this module's time on the examples' tiles). Compiled by scripts/gen-wasm.mjs.
 (module
   (import "env" "mem" (memory 1))
   ;; The canvas and the arrays' byte offsets (init).
@@ -52,7 +54,7 @@
   ;; Rasterizer.acrossCells: a piece within row `row` from x = lo to hi (0 <= lo < hi <= W) across cells.
   (func $acrossCells (param $row i32) (param $lo f64) (param $hi f64) (param $h f64)
     (local $ta i32) (local $base i32) (local $c0 i32) (local $c1 i32) (local $c i32) (local $p i32)
-    (local $k f64) (local $w f64) (local $hc f64) (local $half f64)
+    (local $k f64) (local $w f64) (local $hc f64) (local $half f64) (local $tb i32) (local $te i32)
     (local.set $base (i32.sub (i32.mul (i32.sub (local.get $row) (global.get $oy)) (global.get $sw)) (global.get $ox)))
     (local.set $c0 (i32.trunc_sat_f64_s (local.get $lo)))
     (local.set $c1 (i32.trunc_sat_f64_s (local.get $hi)))
@@ -85,7 +87,19 @@
         (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (local.get $hc) (f64.sub (f64.const 1) (f64.mul (local.get $w) (f64.const 0.5))))))
     (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $base) (i32.add (local.get $c1) (i32.const 1))) (i32.const 3))))
         (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (f64.mul (local.get $hc) (local.get $w)) (f64.const 0.5))))
-    (call $touch (local.get $row) (local.get $c0) (i32.add (local.get $c1) (i32.const 1))))
+    ;; touch, inlined
+    (local.set $ta (i32.add (global.get $rmin) (i32.shl (local.get $row) (i32.const 2))))
+    (if (i32.lt_s (local.get $c0) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (local.get $c0))))
+    (local.set $ta (i32.add (global.get $rmax) (i32.shl (local.get $row) (i32.const 2))))
+    (if (i32.gt_s (i32.add (local.get $c1) (i32.const 1)) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (i32.add (local.get $c1) (i32.const 1)))))
+    (local.set $tb (i32.shr_s (local.get $c0) (i32.const 4)))
+    (local.set $te (i32.shr_s (i32.add (local.get $c1) (i32.const 1)) (i32.const 4)))
+    (block $tdone
+      (loop $tnext
+        (br_if $tdone (i32.gt_s (local.get $tb) (local.get $te)))
+        (i32.store8 (i32.add (global.get $blk) (i32.add (i32.mul (local.get $row) (global.get $nb)) (local.get $tb))) (i32.const 1))
+        (local.set $tb (i32.add (local.get $tb) (i32.const 1)))
+        (br $tnext))))
 
   ;; Rasterizer.cells: the general case of a row piece from x = xa to xb (clipped to the canvas in x).
   (func $cells (param $row i32) (param $xa f64) (param $xb f64) (param $h f64)
@@ -144,6 +158,7 @@
     (local $oneRow i32) (local $lo f64) (local $hi f64) (local $c0 i32) (local $row i32)
     (local $h f64) (local $dxdy f64) (local $ya f64) (local $xa f64) (local $yEnd f64) (local $rLast i32)
     (local $yb f64) (local $xb f64) (local $yLo i32) (local $yHi i32)
+    (local $abase i32) (local $ac1 i32) (local $ac i32) (local $ap i32) (local $ak f64) (local $aw f64) (local $ahc f64) (local $ahalf f64) (local $atb i32) (local $ate i32)
     (global.set $sw (local.get $sw))
     (global.set $ox (local.get $ox))
     (global.set $oy (local.get $oy))
@@ -267,7 +282,53 @@
         (if (i32.gt_s (i32.add (local.get $c0) (i32.const 1)) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (i32.add (local.get $c0) (i32.const 1)))))
                         (i32.store8 (i32.add (global.get $blk) (i32.add (i32.mul (local.get $row) (global.get $nb)) (i32.shr_s (local.get $c0) (i32.const 4)))) (i32.const 1))
                         (i32.store8 (i32.add (global.get $blk) (i32.add (i32.mul (local.get $row) (global.get $nb)) (i32.shr_s (i32.add (local.get $c0) (i32.const 1)) (i32.const 4)))) (i32.const 1)))
-                      (else (call $acrossCells (local.get $row) (local.get $lo) (local.get $hi) (local.get $h)))))
+                      (else
+                        ;; acrossCells, inlined (a call here spilled the loop's live f64 locals)
+                        (local.set $abase (i32.sub (i32.mul (i32.sub (local.get $row) (global.get $oy)) (global.get $sw)) (global.get $ox)))
+                        (local.set $c0 (i32.trunc_sat_f64_s (local.get $lo)))
+                        (local.set $ac1 (i32.trunc_sat_f64_s (local.get $hi)))
+                        (if (f64.eq (f64.convert_i32_s (local.get $ac1)) (local.get $hi)) (then (local.set $ac1 (i32.sub (local.get $ac1) (i32.const 1)))))
+                        (local.set $ak (f64.div (local.get $h) (f64.sub (local.get $hi) (local.get $lo))))
+                        ;; first cell: x in [lo, c0 + 1]
+                        (local.set $aw (f64.sub (f64.convert_i32_s (i32.add (local.get $c0) (i32.const 1))) (local.get $lo)))
+                        (local.set $ahc (f64.mul (local.get $ak) (local.get $aw)))
+                        (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $abase) (local.get $c0)) (i32.const 3))))
+                            (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (f64.mul (local.get $ahc) (local.get $aw)) (f64.const 0.5))))
+                        (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $abase) (i32.add (local.get $c0) (i32.const 1))) (i32.const 3))))
+                            (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (local.get $ahc) (f64.sub (f64.const 1) (f64.mul (local.get $aw) (f64.const 0.5))))))
+                        ;; whole cells between: each adds k, half in its cell and half carried
+                        (local.set $ahalf (f64.mul (local.get $ak) (f64.const 0.5)))
+                        (local.set $ac (i32.add (local.get $c0) (i32.const 1)))
+                        (block $adone
+                          (loop $anext
+                            (br_if $adone (i32.ge_s (local.get $ac) (local.get $ac1)))
+                            (local.set $ap (i32.add (local.get $abase) (local.get $ac)))
+                            (local.set $ta (i32.add (global.get $acc) (i32.shl (local.get $ap) (i32.const 3))))
+                            (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (local.get $ahalf)))
+                            (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $ap) (i32.const 1)) (i32.const 3))))
+                            (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (local.get $ahalf)))
+                            (local.set $ac (i32.add (local.get $ac) (i32.const 1)))
+                            (br $anext)))
+                        ;; last cell: x in [c1, hi]
+                        (local.set $aw (f64.sub (local.get $hi) (f64.convert_i32_s (local.get $ac1))))
+                        (local.set $ahc (f64.mul (local.get $ak) (local.get $aw)))
+                        (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $abase) (local.get $ac1)) (i32.const 3))))
+                            (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (local.get $ahc) (f64.sub (f64.const 1) (f64.mul (local.get $aw) (f64.const 0.5))))))
+                        (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $abase) (i32.add (local.get $ac1) (i32.const 1))) (i32.const 3))))
+                            (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (f64.mul (local.get $ahc) (local.get $aw)) (f64.const 0.5))))
+                        ;; touch, inlined
+                        (local.set $ta (i32.add (global.get $rmin) (i32.shl (local.get $row) (i32.const 2))))
+                        (if (i32.lt_s (local.get $c0) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (local.get $c0))))
+                        (local.set $ta (i32.add (global.get $rmax) (i32.shl (local.get $row) (i32.const 2))))
+                        (if (i32.gt_s (i32.add (local.get $ac1) (i32.const 1)) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (i32.add (local.get $ac1) (i32.const 1)))))
+                        (local.set $atb (i32.shr_s (local.get $c0) (i32.const 4)))
+                        (local.set $ate (i32.shr_s (i32.add (local.get $ac1) (i32.const 1)) (i32.const 4)))
+                        (block $atdone
+                          (loop $atnext
+                            (br_if $atdone (i32.gt_s (local.get $atb) (local.get $ate)))
+                            (i32.store8 (i32.add (global.get $blk) (i32.add (i32.mul (local.get $row) (global.get $nb)) (local.get $atb))) (i32.const 1))
+                            (local.set $atb (i32.add (local.get $atb) (i32.const 1)))
+                            (br $atnext))))))
                   (else (call $cells (local.get $row) (local.get $xa) (local.get $xb) (local.get $h))))
                 (local.set $ya (local.get $yb))
                 (local.set $xa (local.get $xb))
@@ -328,6 +389,7 @@
     (local $rowP i32) (local $x i32) (local $run i32) (local $p i32) (local $q i32) (local $bi i32) (local $end i32)
     (local $s f64) (local $c f64) (local $m f64) (local $n f64) (local $v f64) (local $k f64)
     (local $opaque i32) (local $painted i32) (local $replaced i32) (local $W i32)
+    (local $pp i32) (local $pn i32) (local $pe i32) (local $ppx v128) (local $pkv v128) (local $pcrg v128) (local $pcba v128)
     (global.set $sw (local.get $sw))
     (global.set $ox (local.get $ox))
     (global.set $oy (local.get $oy))
@@ -422,8 +484,41 @@
                     (br_if $cellEnd (f64.eq (local.get $n) (local.get $c)))
                     (if (f64.ne (local.get $c) (f64.const 0))
                       (then
-                        (call $paintRun (i32.add (local.get $rowP) (i32.shl (local.get $run) (i32.const 4))) (i32.sub (local.get $x) (local.get $run))
-                          (local.get $r) (local.get $g) (local.get $b) (local.get $a) (local.get $c))
+                        ;; paintRun, inlined (a call per run, a pixel on antialiased edges, spilled the walk's f64 locals)
+                        (local.set $pp (i32.add (local.get $rowP) (i32.shl (local.get $run) (i32.const 4))))
+                        (local.set $pn (i32.sub (local.get $x) (local.get $run)))
+                        (block $prun
+                            (local.set $pe (i32.add (local.get $pp) (i32.shl (local.get $pn) (i32.const 4))))
+                            (if (i32.and (f64.ge (local.get $c) (f64.const 1)) (f64.ge (local.get $a) (f64.const 1)))
+                              (then
+                                (local.set $ppx (f32x4.replace_lane 2
+                                  (f32x4.replace_lane 1
+                                    (f32x4.replace_lane 0 (f32x4.splat (f32.const 1)) (f32.demote_f64 (local.get $r)))
+                                    (f32.demote_f64 (local.get $g)))
+                                  (f32.demote_f64 (local.get $b))))
+                                (block $prDone
+                                  (loop $prNext
+                                    (br_if $prDone (i32.ge_u (local.get $pp) (local.get $pe)))
+                                    (v128.store (local.get $pp) (local.get $ppx))
+                                    (local.set $pp (i32.add (local.get $pp) (i32.const 16)))
+                                    (br $prNext)))
+                                (br $prun)))
+                            ;; Two channels an f64x2 (r, g) and (b, a): each lane the scalar's multiply and add, so the same bits.
+                            (local.set $k (f64.sub (f64.const 1) (f64.mul (local.get $a) (local.get $c))))
+                            (local.set $pkv (f64x2.splat (local.get $k)))
+                            (local.set $pcrg (f64x2.replace_lane 1 (f64x2.splat (f64.mul (local.get $r) (local.get $c))) (f64.mul (local.get $g) (local.get $c))))
+                            (local.set $pcba (f64x2.replace_lane 1 (f64x2.splat (f64.mul (local.get $b) (local.get $c))) (f64.mul (local.get $a) (local.get $c))))
+                            (block $prDone
+                              (loop $prNext
+                                (br_if $prDone (i32.ge_u (local.get $pp) (local.get $pe)))
+                                (local.set $ppx (v128.load (local.get $pp)))
+                                (v128.store (local.get $pp)
+                                  (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23
+                                    (f32x4.demote_f64x2_zero (f64x2.add (local.get $pcrg) (f64x2.mul (f64x2.promote_low_f32x4 (local.get $ppx)) (local.get $pkv))))
+                                    (f32x4.demote_f64x2_zero (f64x2.add (local.get $pcba)
+                                      (f64x2.mul (f64x2.promote_low_f32x4 (i8x16.shuffle 8 9 10 11 12 13 14 15 0 0 0 0 0 0 0 0 (local.get $ppx) (local.get $ppx))) (local.get $pkv))))))
+                                (local.set $pp (i32.add (local.get $pp) (i32.const 16)))
+                                (br $prNext))))
                         (local.set $painted (i32.const 1))
                         (if (i32.and (f64.ge (local.get $c) (f64.const 1)) (local.get $opaque))
                           (then (local.set $replaced (i32.add (local.get $replaced) (i32.sub (local.get $x) (local.get $run))))))))
