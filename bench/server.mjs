@@ -17,7 +17,7 @@
 // CPU per tile is the server process's (main thread + render workers) user + system time from
 // /proc/<pid>/stat over the timed requests, so it stays meaningful on a loaded machine; the
 // client's (this process: 16 raw keep-alive HTTP/1.1 connections, on the same cores) is client_cpu_ms_per_tile.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -204,6 +204,12 @@ const tilesOf = (z) => {
   for (let y = 0; y < 2 ** z; y++) for (let x = 0; x < 2 ** z; x++) out.push([z, x, y]);
   return out;
 };
+
+/** bench/speed.mjs's JS workload in a fresh process (ms; the machine's speed now), or null. */
+function machineSpeed() {
+  const r = spawnSync(process.execPath, [path.join(root, 'bench/speed.mjs')], { encoding: 'utf8' });
+  return r.status === 0 ? JSON.parse(r.stdout).js : null;
+}
 
 /** `tilegraph serve` in a child process, so the client's work does not share the server's thread. `style`: a file, or several (a gallery). */
 async function startServer(style, extra = []) {
@@ -452,7 +458,7 @@ const row = (label, runs) =>
       .toFixed(1)
       .padStart(
         7,
-      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)}, render workers ${median(runs.map((r) => r.workersMs)).toFixed(2)}, other threads ${median(runs.map((r) => r.otherMs)).toFixed(2)}; the client ${median(runs.map((r) => r.clientMs)).toFixed(2)})` : ''}   (median of ${runs.length})`,
+      )} ms${runs[0].cpuMs !== undefined ? `   CPU ${median(runs.map((r) => r.cpuMs)).toFixed(2)} ms/tile (main thread ${median(runs.map((r) => r.mainMs)).toFixed(2)}, render workers ${median(runs.map((r) => r.workersMs)).toFixed(2)}, other threads ${median(runs.map((r) => r.otherMs)).toFixed(2)}; the client ${median(runs.map((r) => r.clientMs)).toFixed(2)})` : ''}   (median of ${runs.length})${runs[0].speedJs != null ? `   machine js ${runs.map((r) => r.speedJs).join(' / ')} ms` : ''}`,
   );
 
 if (PARTS.has('png')) await pngSizes();
@@ -492,7 +498,7 @@ for (const s of PARTS.has('serve') ? styles : []) {
       if (process.env.BENCH_THREADS === '1') console.log(`  CPU ms/tile by thread: ${threadsLine(c0, c1, 256)}`);
       // The client (this process: 16 raw keep-alive connections, Conn) runs on the same cores: its CPU too.
       const clientMs = (client.user + client.system) / 1000 / 256;
-      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, clientMs, ...threadGroups(c0, c1, 256) });
+      uncached.push({ ...r, cpuMs: ((c1.all - c0.all) * 1000) / 256, clientMs, ...threadGroups(c0, c1, 256), speedJs: machineSpeed() });
     } finally {
       await srv.close();
     }
@@ -509,6 +515,9 @@ for (const s of PARTS.has('serve') ? styles : []) {
     cpu_ms_per_tile_workers: m('workersMs'),
     cpu_ms_per_tile_other: m('otherMs'),
     client_cpu_ms_per_tile: m('clientMs'),
+    // bench/speed.mjs's JS workload (ms, lower is faster) right after each run's timed requests:
+    // the VM's speed moves by a third within minutes, and a row timed in its slow state reads low.
+    machine_js_ms: uncached.map((r) => r.speedJs),
     zoom: set.zoom,
     tiles: set.tiles.length,
     runs: RUNS,
