@@ -5,7 +5,7 @@
 ;; flags (u8), and the ring coordinates (f64) and ring starts (i32) copied in for each call. The
 ;; sweep stays in TypeScript, on views of the same memory. The cell updates are written out at each
 ;; use rather than called: V8 (Node 20) does not inline WebAssembly calls, and a call per cell cost
-;; more than the accumulation saved; so are acrossCells (with its touch) in addRings' row loop and
+;; more than the accumulation saved; so are acrossCells (and its touch) in addRings' row loop and
 ;; paintRun in composite's runs, where a call spilled the loop's live f64 locals each time (4-7% of
 ;; this module's time on the examples' tiles). Compiled by scripts/gen-wasm.mjs.
 (module
@@ -54,7 +54,7 @@
   ;; Rasterizer.acrossCells: a piece within row `row` from x = lo to hi (0 <= lo < hi <= W) across cells.
   (func $acrossCells (param $row i32) (param $lo f64) (param $hi f64) (param $h f64)
     (local $ta i32) (local $base i32) (local $c0 i32) (local $c1 i32) (local $c i32) (local $p i32)
-    (local $k f64) (local $w f64) (local $hc f64) (local $half f64) (local $tb i32) (local $te i32)
+    (local $k f64) (local $w f64) (local $hc f64) (local $half f64)
     (local.set $base (i32.sub (i32.mul (i32.sub (local.get $row) (global.get $oy)) (global.get $sw)) (global.get $ox)))
     (local.set $c0 (i32.trunc_sat_f64_s (local.get $lo)))
     (local.set $c1 (i32.trunc_sat_f64_s (local.get $hi)))
@@ -87,19 +87,7 @@
         (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (local.get $hc) (f64.sub (f64.const 1) (f64.mul (local.get $w) (f64.const 0.5))))))
     (local.set $ta (i32.add (global.get $acc) (i32.shl (i32.add (local.get $base) (i32.add (local.get $c1) (i32.const 1))) (i32.const 3))))
         (f64.store (local.get $ta) (f64.add (f64.load (local.get $ta)) (f64.mul (f64.mul (local.get $hc) (local.get $w)) (f64.const 0.5))))
-    ;; touch, inlined
-    (local.set $ta (i32.add (global.get $rmin) (i32.shl (local.get $row) (i32.const 2))))
-    (if (i32.lt_s (local.get $c0) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (local.get $c0))))
-    (local.set $ta (i32.add (global.get $rmax) (i32.shl (local.get $row) (i32.const 2))))
-    (if (i32.gt_s (i32.add (local.get $c1) (i32.const 1)) (i32.load (local.get $ta))) (then (i32.store (local.get $ta) (i32.add (local.get $c1) (i32.const 1)))))
-    (local.set $tb (i32.shr_s (local.get $c0) (i32.const 4)))
-    (local.set $te (i32.shr_s (i32.add (local.get $c1) (i32.const 1)) (i32.const 4)))
-    (block $tdone
-      (loop $tnext
-        (br_if $tdone (i32.gt_s (local.get $tb) (local.get $te)))
-        (i32.store8 (i32.add (global.get $blk) (i32.add (i32.mul (local.get $row) (global.get $nb)) (local.get $tb))) (i32.const 1))
-        (local.set $tb (i32.add (local.get $tb) (i32.const 1)))
-        (br $tnext))))
+    (call $touch (local.get $row) (local.get $c0) (i32.add (local.get $c1) (i32.const 1))))
 
   ;; Rasterizer.cells: the general case of a row piece from x = xa to xb (clipped to the canvas in x).
   (func $cells (param $row i32) (param $xa f64) (param $xb f64) (param $h f64)
