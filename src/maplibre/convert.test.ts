@@ -141,7 +141,9 @@ describe('metadata["tilegraph:graph"]: a MapLibre style grown into a graph', () 
     // The extension's names come first: the layer 'water' takes 'water-2'.
     expect(doc.nodes.water).toEqual({ op: 'noise', 'scale-px': 4 });
     expect(doc.nodes['water-2']).toMatchObject({ op: 'fill-solid', fill: '#0000ff' });
-    expect(doc.nodes.basemap).toMatchObject({ op: 'blend', base: '@bg' });
+    // The fill and its outline composited in turn over the background.
+    expect(doc.nodes.basemap).toMatchObject({ op: 'blend', base: '@composite', over: '@water-outline' });
+    expect(doc.nodes.composite).toMatchObject({ op: 'blend', base: '@bg', over: '@water-2' });
     // It loads and builds as any style.
     expect(Renderer.create({ ...style(base), metadata: { 'tilegraph:graph': graph } }).doc.output).toBe('shade');
   });
@@ -154,8 +156,63 @@ describe('metadata["tilegraph:graph"]: a MapLibre style grown into a graph', () 
     ] as const) {
       const { style: doc, notes } = convertMapLibre({ ...style(base), metadata: { 'tilegraph:graph': graph } } as MlStyle);
       expect(notes.map(formatNote)).toEqual([`metadata.tilegraph:graph: ${why}; the graph is left out`]);
-      expect(doc.nodes[doc.output]).toMatchObject({ op: 'blend', base: '@bg', over: '@water-with-outline' });
+      expect(doc.nodes[doc.output]).toMatchObject({ op: 'blend', base: '@composite', over: '@water-outline' });
     }
+  });
+});
+
+describe('a fill and its anti-aliased outline', () => {
+  // Two overlapping squares, translucent, with an outline of another colour over a background.
+  const square = (x: number, y: number) => ({
+    type: 'Feature',
+    properties: {},
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [x, y],
+          [x + 30, y],
+          [x + 30, y + 30],
+          [x, y + 30],
+          [x, y],
+        ],
+      ],
+    },
+  });
+  const squares = { type: 'geojson', data: { type: 'FeatureCollection', features: [square(-40, -30), square(-20, -10)] } };
+  const layers = [
+    { id: 'bg', type: 'background', paint: { 'background-color': '#f4f1ea' } },
+    { id: 'park', type: 'fill', source: 's', paint: { 'fill-color': '#2f8a3a', 'fill-outline-color': '#a03020', 'fill-opacity': 0.6 } },
+  ];
+
+  test('composite in turn over the layers below, each painted straight onto them (fused)', () => {
+    const { style: doc } = convertMapLibre(style(layers, { s: squares }));
+    expect(doc.nodes.composite).toMatchObject({ op: 'blend', base: '@bg', over: '@park' });
+    expect(doc.nodes[doc.output]).toMatchObject({ op: 'blend', base: '@composite', over: '@park-outline' });
+    const plan = Renderer.create(doc).plan;
+    expect(plan.fusions.get('composite')?.paintId).toBe('park');
+    expect(plan.fusions.get(doc.output)?.paintId).toBe('park-outline');
+  });
+
+  test('the same pixels as the outline over the fill composited as one layer (source-over is associative), within float rounding', async () => {
+    const { style: direct } = convertMapLibre(style(layers, { s: squares }));
+    const grouped = JSON.parse(JSON.stringify(direct)) as typeof direct;
+    grouped.nodes['park-with-outline'] = { op: 'blend', base: '@park', over: '@park-outline' };
+    grouped.nodes[grouped.output] = { op: 'blend', base: '@bg', over: '@park-with-outline' };
+    delete grouped.nodes.composite;
+    const pixels = async (doc: typeof direct) =>
+      (await Renderer.create(doc).renderWindow({ z: 2, x0: 256, y0: 256, width: 256, height: 256, tileSize: 256 })).raster.data;
+    const a = await pixels(direct);
+    const b = await pixels(grouped);
+    // Both reds: the fill (green) and the outline (red) are drawn, and the background shows.
+    let mixed = 0;
+    let maxDiff = 0;
+    for (let i = 0; i < a.length; i++) {
+      maxDiff = Math.max(maxDiff, Math.abs(a[i]! - b[i]!));
+      if (i % 4 === 0 && a[i]! > 0.3 && a[i + 1]! > 0.3 && a[i]! !== a[i + 1]) mixed++;
+    }
+    expect(mixed).toBeGreaterThan(0);
+    expect(maxDiff).toBeLessThan(1e-6);
   });
 });
 

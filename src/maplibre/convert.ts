@@ -156,11 +156,10 @@ export function convertMapLibre(input: MlStyle, options: ConvertOptions = {}): C
       c.note(undefined, `${layer.type} layers are not supported: ${UNSUPPORTED[layer.type] ?? 'no converter for this type yet'}; the layer is left out`);
       continue;
     }
-    let out = convert(c);
+    const out = convert(c);
     c.reportUnread(() => 'not supported; ignored');
     // Layers that sample no features (background, raster, hillshade) take their zoom range here.
-    if (out && !FEATURE_LAYERS.has(layer.type)) out = zoomRange(c, out);
-    if (out) rasters.push(out);
+    for (const r of out === undefined ? [] : typeof out === 'string' ? [out] : out) rasters.push(FEATURE_LAYERS.has(layer.type) ? r : zoomRange(c, r));
   }
   linkSymbolLayers(g);
   // Sources the layers added (the world's square of a patterned background).

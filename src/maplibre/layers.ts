@@ -5,8 +5,11 @@ import type { LayerContext } from './layer.js';
 import { propSpec, valueAtZoom } from './props.js';
 import { symbolLayer } from './symbol.js';
 
-/** Converts one layer; returns the raster node to composite (undefined: draws nothing). */
-export type LayerConverter = (c: LayerContext) => string | undefined;
+/**
+ * Converts one layer: the raster node to composite, or several composited in turn (a fill and its
+ * outline: each painted straight onto the map below, as MapLibre draws them), or undefined.
+ */
+export type LayerConverter = (c: LayerContext) => string | string[] | undefined;
 
 /** The `features` node of a layer: its source and source-layer, filter and zoom range. */
 export function featuresNode(c: LayerContext): string | undefined {
@@ -229,8 +232,10 @@ const fill: LayerConverter = (c) => {
   }
   if (node['fill-alpha'] !== undefined) outline.opacity = node['fill-alpha'];
   if (node['fill-alpha-expr'] !== undefined) outline['opacity-expr'] = node['fill-alpha-expr'];
-  const outlineName = c.g.add(`${c.id}-outline`, outline);
-  return c.g.add(`${c.id}-with-outline`, { op: 'blend', base: '@' + fillName, over: '@' + outlineName });
+  // Both composited in turn over the layers below, as MapLibre draws them onto its framebuffer
+  // (source-over is associative: the same as the outline over the fill, then that over the map),
+  // so each paints straight onto the map's raster (a fused composite) with no canvas of its own.
+  return [fillName, c.g.add(`${c.id}-outline`, outline)];
 };
 
 const line: LayerConverter = (c) => {
