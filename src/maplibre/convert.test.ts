@@ -4,6 +4,7 @@ import { convertMapLibre } from './convert.js';
 import { isMapLibreStyle, formatNote, type MlStyle } from './types.js';
 import { loadAnyStyle } from '../style/load.js';
 import { Renderer, StyleError } from '../index.js';
+import { squareFeature } from '../../tests/helpers/geometry.js';
 
 const geojson = { type: 'geojson', data: { type: 'FeatureCollection', features: [] } };
 const style = (layers: unknown[], sources: Record<string, unknown> = { g: geojson }): MlStyle => ({ version: 8, sources, layers }) as unknown as MlStyle;
@@ -163,23 +164,7 @@ describe('metadata["tilegraph:graph"]: a MapLibre style grown into a graph', () 
 
 describe('a fill and its anti-aliased outline', () => {
   // Two overlapping squares, translucent, with an outline of another colour over a background.
-  const square = (x: number, y: number) => ({
-    type: 'Feature',
-    properties: {},
-    geometry: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [x, y],
-          [x + 30, y],
-          [x + 30, y + 30],
-          [x, y + 30],
-          [x, y],
-        ],
-      ],
-    },
-  });
-  const squares = { type: 'geojson', data: { type: 'FeatureCollection', features: [square(-40, -30), square(-20, -10)] } };
+  const squares = { type: 'geojson', data: { type: 'FeatureCollection', features: [squareFeature(-40, -30, 30), squareFeature(-20, -10, 30)] } };
   const layers = [
     { id: 'bg', type: 'background', paint: { 'background-color': '#f4f1ea' } },
     { id: 'park', type: 'fill', source: 's', paint: { 'fill-color': '#2f8a3a', 'fill-outline-color': '#a03020', 'fill-opacity': 0.6 } },
